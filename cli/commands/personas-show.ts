@@ -1,0 +1,42 @@
+import { didYouMean } from '../../engine/util/did-you-mean.js';
+import { UsageError } from '../../engine/util/errors.js';
+import { effectivePersonaKnobs, personaView } from '../../engine/definitions/index.js';
+import { EXIT } from '../exit-codes.js';
+import { painter, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
+import { loadSetForCommand } from '../load-set.js';
+
+export async function run(io: CommandIO, id: string, options: { json?: boolean; effective?: boolean }): Promise<number> {
+  const { set } = await loadSetForCommand(io);
+  const definition = set.get('persona', id);
+  if (definition === undefined) {
+    const suggestion = didYouMean(id, set.ids('persona'));
+    throw new UsageError('CLI_UNKNOWN_PERSONA', `unknown persona \`${id}\``, { hint: suggestion ? `did you mean \`${suggestion}\`?` : 'run `neo personas list`' });
+  }
+  const view = personaView(definition);
+  const overrides = set.shadowedBy('persona', id).map((d) => ({ layer: d.layer, file: d.file }));
+  const effective = options.effective ? effectivePersonaKnobs(set, definition) : undefined;
+  if (options.json) {
+    writeJson(io.stdout, { ...view, origin: { layer: definition.layer, file: definition.file }, overrides, ignoredFields: definition.ignoredFields, frontmatter: definition.data, ...(effective ? { effective } : {}) });
+    return EXIT.ok;
+  }
+  const p = painter(useColor(io.stdout, io.env));
+  writeLine(io.stdout, `${p.bold(view.id)}${view.driver ? p.cyan(' (driver)') : ''}`);
+  writeLine(io.stdout, `  ${view.description}`);
+  writeLine(io.stdout, `  origin: ${definition.layer} · ${definition.file}`);
+  for (const o of overrides) writeLine(io.stdout, `  overrides: ${o.layer} · ${o.file}`);
+  for (const field of definition.ignoredFields) writeLine(io.stdout, p.yellow(`  ignored (untrusted project): ${field}`));
+  writeLine(io.stdout, `  decide: ${view.decide}${view.policy ? ` · policy: ${view.policy}` : ''}${view.model ? ` · model: ${view.model}` : ''}`);
+  const knobs = effective?.knobs ?? view.knobs;
+  const from = effective?.provenance ?? {};
+  writeLine(io.stdout, effective ? '  effective knobs:' : '  knobs:');
+  for (const [key, value] of Object.entries(knobs)) {
+    const source = (from as Record<string, string | undefined>)[key];
+    writeLine(io.stdout, `    ${key}: ${JSON.stringify(value)}${source ? p.dim(`  ← ${source}`) : ''}`);
+  }
+  for (const conflict of effective?.conflicts ?? []) writeLine(io.stdout, p.red(`    conflict: ${conflict.message}`));
+  if (view.instructions) {
+    writeLine(io.stdout, '');
+    writeLine(io.stdout, view.instructions.split('\n').map((l) => `  ${l}`).join('\n'));
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,48 @@
+import { Command } from 'commander';
+import type { CommandIO } from './io.js';
+import { GROUPS } from './groups/index.js';
+
+/** The outcome of parsing and running one command line. */
+export interface ProgramResult {
+  exitCode: number;
+}
+
+/** A command module: `run` returns the exit code; it never calls process.exit. */
+export interface CommandModule<A extends unknown[] = never[]> {
+  run(io: CommandIO, ...args: A): Promise<number>;
+}
+
+/** Context the group registrations share. */
+export interface ProgramContext {
+  io: CommandIO;
+  result: ProgramResult;
+  /**
+   * Wraps a lazily imported command module as a commander action: the module is loaded only
+   * when its command runs, so start-up stays cheap.
+   */
+  lazy<A extends unknown[]>(load: () => Promise<CommandModule<A>>): (...args: unknown[]) => Promise<void>;
+}
+
+/** Builds the `neo` commander program. */
+export function buildProgram(io: CommandIO, version: string): { program: Command; result: ProgramResult } {
+  const result: ProgramResult = { exitCode: 0 };
+  const program = new Command('neo')
+    .description('A declarative workflow engine for coding agents.')
+    .version(version, '-V, --version', 'print the version')
+    .showHelpAfterError('(run `neo help` for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  const context: ProgramContext = {
+    io,
+    result,
+    lazy(load) {
+      return async (...args: unknown[]) => {
+        const module = await load();
+        // commander passes (…positionals, options, command); drop the command object.
+        result.exitCode = await module.run(io, ...(args.slice(0, -1) as never));
+      };
+    },
+  };
+  for (const register of GROUPS) register(program, context);
+  return { program, result };
+}

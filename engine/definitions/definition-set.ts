@@ -1,0 +1,87 @@
+import { contentHash } from '../util/content-hash.js';
+import type { AnyDefinition, Definition } from './definition.js';
+import { DEFINITION_KINDS, type DefinitionKind } from './kinds.js';
+
+/** What changed between two definition sets. */
+export interface DefinitionSetDiff {
+  added: Array<{ kind: DefinitionKind; id: string }>;
+  removed: Array<{ kind: DefinitionKind; id: string }>;
+  changed: Array<{ kind: DefinitionKind; id: string }>;
+}
+
+/**
+ * An immutable, content-hashed set of definitions: the winners of layering, by kind and id.
+ * A run keeps the set it started with; hot reload publishes a new one.
+ */
+export class DefinitionSet {
+  readonly hash: string;
+  readonly #byKind = new Map<DefinitionKind, ReadonlyMap<string, AnyDefinition>>();
+  /** Definitions a higher layer overrode, kept to show where an id also exists. */
+  readonly shadowed: readonly AnyDefinition[];
+  /** The owner policy (`$NEO_HOME/policy.yaml`), which caps every other layer. */
+  readonly ownerPolicy: Definition<'policy'> | undefined;
+  /** neo.yaml files, lowest layer first. */
+  readonly configs: readonly Definition<'config'>[];
+
+  constructor(init: {
+    definitions: readonly AnyDefinition[];
+    shadowed?: readonly AnyDefinition[];
+    ownerPolicy?: Definition<'policy'>;
+    configs?: readonly Definition<'config'>[];
+  }) {
+    for (const kind of DEFINITION_KINDS) this.#byKind.set(kind, new Map());
+    for (const definition of init.definitions) (this.#byKind.get(definition.kind) as Map<string, AnyDefinition>).set(definition.id, definition);
+    this.shadowed = init.shadowed ?? [];
+    this.ownerPolicy = init.ownerPolicy;
+    this.configs = init.configs ?? [];
+    const parts: string[] = [];
+    for (const definition of [...this.all(), ...(this.ownerPolicy ? [this.ownerPolicy] : []), ...this.configs]) {
+      parts.push(`${definition.kind}:${definition.id}:${definition.layer}:${definition.digest}`);
+    }
+    this.hash = contentHash(...parts.sort());
+    Object.freeze(this);
+  }
+
+  get<K extends DefinitionKind>(kind: K, id: string): Definition<K> | undefined {
+    return this.#byKind.get(kind)?.get(id) as Definition<K> | undefined;
+  }
+
+  has(kind: DefinitionKind, id: string): boolean {
+    return this.#byKind.get(kind)?.has(id) ?? false;
+  }
+
+  /** Definitions of one kind, sorted by id. */
+  list<K extends DefinitionKind>(kind: K): Definition<K>[] {
+    return [...(this.#byKind.get(kind)?.values() ?? [])].sort((a, b) => (a.id < b.id ? -1 : 1)) as Definition<K>[];
+  }
+
+  ids(kind: DefinitionKind): string[] {
+    return [...(this.#byKind.get(kind)?.keys() ?? [])].sort();
+  }
+
+  /** Every winning definition. */
+  all(): AnyDefinition[] {
+    return DEFINITION_KINDS.flatMap((kind) => this.list(kind)) as AnyDefinition[];
+  }
+
+  /** Definitions of `kind`/`id` that a higher layer overrode, lowest first. */
+  shadowedBy(kind: DefinitionKind, id: string): AnyDefinition[] {
+    return this.shadowed.filter((d) => d.kind === kind && d.id === id);
+  }
+
+  /** What changed from `previous` to this set. */
+  diff(previous: DefinitionSet): DefinitionSetDiff {
+    const result: DefinitionSetDiff = { added: [], removed: [], changed: [] };
+    for (const kind of DEFINITION_KINDS) {
+      const before = previous.#byKind.get(kind)!;
+      const after = this.#byKind.get(kind)!;
+      for (const [id, definition] of after) {
+        const old = before.get(id);
+        if (old === undefined) result.added.push({ kind, id });
+        else if (old.digest !== definition.digest || old.file !== definition.file) result.changed.push({ kind, id });
+      }
+      for (const id of before.keys()) if (!after.has(id)) result.removed.push({ kind, id });
+    }
+    return result;
+  }
+}

@@ -1,0 +1,235 @@
+import { isScalar, type Node } from 'yaml';
+import { checkExpression, parseExpression, parseTemplate, type ExprProblem, type ExpressionScope } from '../expr/index.js';
+import type { Flow, Step } from '../generated/flow.js';
+import { didYouMean } from '../util/did-you-mean.js';
+import type { Definition } from './definition.js';
+import type { DefinitionSet } from './definition-set.js';
+import type { Diagnostic, SourceSpan } from './diagnostic.js';
+import { pointerToFieldPath, toPointer } from './diagnostic.js';
+import type { YamlSource } from './source.js';
+
+/** The kind of a step, from which of its keys are set. */
+export type StepKind = 'agent' | 'run' | 'approval' | 'flow';
+
+/** The kinds a step's keys claim; exactly one is valid. */
+export function stepKinds(step: Step): StepKind[] {
+  const kinds: StepKind[] = [];
+  if (step.persona !== undefined || step.backend !== undefined || step.brief !== undefined) kinds.push('agent');
+  if (step.run !== undefined) kinds.push('run');
+  if (step.approval !== undefined) kinds.push('approval');
+  if (step.flow !== undefined) kinds.push('flow');
+  return kinds;
+}
+
+/** Transitive `needs` of every step (what each may read through `steps.<id>`). */
+export function transitiveNeeds(steps: readonly Step[]): Map<string, Set<string>> {
+  const direct = new Map(steps.map((s) => [s.id, s.needs ?? []]));
+  const memo = new Map<string, Set<string>>();
+  const visit = (id: string, trail: Set<string>): Set<string> => {
+    const cached = memo.get(id);
+    if (cached) return cached;
+    const out = new Set<string>();
+    if (trail.has(id)) return out;
+    trail.add(id);
+    for (const need of direct.get(id) ?? []) {
+      if (!direct.has(need)) continue;
+      out.add(need);
+      for (const inner of visit(need, trail)) out.add(inner);
+    }
+    trail.delete(id);
+    memo.set(id, out);
+    return out;
+  };
+  for (const step of steps) visit(step.id, new Set());
+  return memo;
+}
+
+/** Finds cycles in `needs`; each cycle is listed once, in order. */
+export function findCycles(steps: readonly Step[]): string[][] {
+  const needs = new Map(steps.map((s) => [s.id, (s.needs ?? []).filter((n) => steps.some((t) => t.id === n))]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const cycles: string[][] = [];
+  const stack: string[] = [];
+  const visit = (id: string) => {
+    state.set(id, 'visiting');
+    stack.push(id);
+    for (const next of needs.get(id) ?? []) {
+      if (state.get(next) === 'visiting') cycles.push(stack.slice(stack.indexOf(next)));
+      else if (state.get(next) === undefined) visit(next);
+    }
+    stack.pop();
+    state.set(id, 'done');
+  };
+  for (const step of steps) if (state.get(step.id) === undefined) visit(step.id);
+  return cycles;
+}
+
+/** Checks a flow's steps, references and expressions against the definition set. */
+export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const data: Flow = flow.data;
+  const source = flow.source;
+  const err = (code: string, message: string, segments: Array<string | number>, hint?: string, related?: Diagnostic['related']): void => {
+    out.push({
+      code,
+      severity: 'error',
+      message,
+      span: source.spanOf(source.locate(segments.map(String)).node),
+      pointer: toPointer(segments),
+      ...(hint === undefined ? {} : { hint }),
+      ...(related === undefined ? {} : { related }),
+    });
+  };
+  const steps = data.steps;
+  const finallySteps = data.finally ?? [];
+  const allIds = [...steps, ...finallySteps].map((s) => s.id);
+  const inputNames = Object.keys(data.inputs ?? {});
+
+  checkReference(set, 'backend', data.defaults?.backend, ['defaults', 'backend'], err);
+  checkReference(set, 'policy', data.defaults?.policy, ['defaults', 'policy'], err);
+
+  const firstIndex = new Map<string, Array<string | number>>();
+  const reach = transitiveNeeds(steps);
+  const lists: Array<['steps' | 'finally', readonly Step[]]> = [['steps', steps], ['finally', finallySteps]];
+  for (const [list, group] of lists) {
+    group.forEach((step, index) => {
+      const at = (...rest: Array<string | number>) => [list, index, ...rest];
+      const first = firstIndex.get(step.id);
+      if (first) {
+        err('DEF_DUPLICATE_STEP', `step id \`${step.id}\` is used twice`, at('id'), 'step ids must be unique in a flow', [
+          { message: 'first used here', span: source.spanOf(source.locate([...first, 'id'].map(String)).node) },
+        ]);
+      } else {
+        firstIndex.set(step.id, at());
+      }
+
+      const kinds = stepKinds(step);
+      if (kinds.length !== 1) {
+        const field = pointerToFieldPath(toPointer(at()));
+        err(
+          'DEF_STEP_KIND',
+          kinds.length === 0 ? `step \`${step.id}\` does nothing: \`${field}\` needs one of persona/backend, run, approval or flow` : `step \`${step.id}\` mixes ${kinds.join(' and ')}: a step is exactly one kind`,
+          at('id'),
+          'split it into separate steps joined by `needs`',
+        );
+      }
+      checkReference(set, 'persona', step.persona, at('persona'), err);
+      checkReference(set, 'backend', step.backend, at('backend'), err);
+      checkReference(set, 'policy', step.policy, at('policy'), err);
+
+      (step.needs ?? []).forEach((need, needIndex) => {
+        if (list === 'finally' && steps.some((s) => s.id === need)) return;
+        if (!allIds.includes(need)) {
+          const suggestion = didYouMean(need, allIds);
+          err('DEF_UNKNOWN_STEP', `\`needs\` names unknown step \`${need}\``, at('needs', needIndex), suggestion ? `did you mean \`${suggestion}\`?` : `steps: ${allIds.join(', ')}`);
+        } else if (need === step.id) {
+          err('DEF_NEEDS_CYCLE', `step \`${step.id}\` needs itself`, at('needs', needIndex), 'remove it from its own needs');
+        }
+      });
+
+      if (step.run !== undefined && step.run.includes('${{')) {
+        err('DEF_EXPR_IN_RUN', '`${{ }}` is not allowed in `run:`: values are never spliced into a shell command', at('run'),
+          'pass the value through `env:` (e.g. `env: { TARGET: "${{ inputs.target }}" }`) and use "$TARGET"; inputs also arrive as NEO_INPUT_<NAME> and step outputs as NEO_STEP_<ID>_<OUTPUT>');
+      }
+      const verifyRun = typeof step.verify === 'string' ? step.verify : step.verify?.run;
+      if (verifyRun?.includes('${{')) {
+        err('DEF_EXPR_IN_RUN', '`${{ }}` is not allowed in a verify command: values are never spliced into a shell command', at('verify', ...(typeof step.verify === 'string' ? [] : ['run'])),
+          'read the value from the environment instead (NEO_INPUT_<NAME>)');
+      }
+      if (step.loop !== undefined && step.loop.until === undefined && step.loop.untilRun === undefined) {
+        err('DEF_LOOP_CONDITION', `step \`${step.id}\` loops without a condition`, at('loop'), 'add `until:` (an expression) or `untilRun:` (a command)');
+      }
+
+      const roots = ['inputs', 'steps', 'env', 'run', ...(step.foreach ? ['item'] : []), ...(step.loop ? ['loop'] : [])];
+      const scope: ExpressionScope = {
+        roots,
+        inputs: inputNames,
+        allSteps: allIds,
+        reachableSteps: list === 'finally' ? steps.map((s) => s.id) : [...(reach.get(step.id) ?? [])],
+      };
+      for (const [segments, text, bare] of expressionFields(step)) {
+        out.push(...checkExpressionField(source, [...at(), ...segments], text, scope, bare));
+      }
+    });
+  }
+  for (const cycle of findCycles(steps)) {
+    if (cycle.length === 1) continue;
+    const index = steps.findIndex((s) => s.id === cycle[0]);
+    err('DEF_NEEDS_CYCLE', `\`needs\` form a cycle: ${[...cycle, cycle[0]].join(' → ')}`, ['steps', index, 'needs'], 'remove one of these needs so the steps can be ordered');
+  }
+  return out;
+}
+
+type Err = (code: string, message: string, segments: Array<string | number>, hint?: string) => void;
+
+function checkReference(set: DefinitionSet, kind: 'persona' | 'backend' | 'policy', id: string | undefined, segments: Array<string | number>, err: Err): void {
+  if (id === undefined || set.has(kind, id)) return;
+  const suggestion = didYouMean(id, set.ids(kind));
+  err(
+    `DEF_UNKNOWN_${kind.toUpperCase()}`,
+    `unknown ${kind} \`${id}\``,
+    segments,
+    suggestion ? `did you mean \`${suggestion}\`?` : `known ${kind}s: ${set.ids(kind).join(', ') || '(none)'}`,
+  );
+}
+
+/** Every string field of a step that may hold expressions: [segments, text, bare-expression?]. */
+function expressionFields(step: Step): Array<[Array<string | number>, string, boolean]> {
+  const out: Array<[Array<string | number>, string, boolean]> = [];
+  if (step.brief !== undefined) out.push([['brief'], step.brief, false]);
+  if (step.if !== undefined) out.push([['if'], step.if, !step.if.includes('${{')]);
+  if (step.loop?.until !== undefined) out.push([['loop', 'until'], step.loop.until, !step.loop.until.includes('${{')]);
+  if (typeof step.foreach?.items === 'string') out.push([['foreach', 'items'], step.foreach.items, false]);
+  if (step.approval?.prompt !== undefined) out.push([['approval', 'prompt'], step.approval.prompt, false]);
+  for (const [key, value] of Object.entries(step.env ?? {})) if (typeof value === 'string') out.push([['env', key], value, false]);
+  const walk = (value: unknown, segments: Array<string | number>) => {
+    if (typeof value === 'string') out.push([segments, value, false]);
+    else if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...segments, i]));
+    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, [...segments, k]);
+  };
+  if (step.inputs !== undefined) walk(step.inputs, ['inputs']);
+  return out;
+}
+
+function checkExpressionField(source: YamlSource, segments: Array<string | number>, text: string, scope: ExpressionScope, bare: boolean): Diagnostic[] {
+  const problems: Array<ExprProblem & { offset: number }> = [];
+  if (bare) {
+    const parsed = parseExpression(text);
+    if ('problem' in parsed) problems.push({ ...parsed.problem, offset: 0 });
+    else problems.push(...checkExpression(parsed.expr, scope).map((p) => ({ ...p, offset: 0 })));
+  } else {
+    const template = parseTemplate(text);
+    problems.push(...template.problems.map((p) => ({ ...p, offset: 0 })));
+    for (const piece of template.pieces) {
+      if (typeof piece === 'string') continue;
+      problems.push(...checkExpression(piece.expr, scope).map((p) => ({ ...p, offset: piece.exprOffset })));
+    }
+  }
+  const node = source.locate(segments.map(String)).node;
+  return problems.map((problem) => ({
+    code: problem.code,
+    severity: 'error' as const,
+    message: `in \`${pointerToFieldPath(toPointer(segments))}\`: ${problem.message}`,
+    span: spanInside(source, node, text, problem.offset + problem.start, problem.offset + problem.end),
+    pointer: toPointer(segments),
+    ...(problem.hint === undefined ? {} : { hint: problem.hint }),
+  }));
+}
+
+/**
+ * The file span of characters [start, end) of a scalar's value. Exact when the value appears
+ * verbatim in the source (plain and simple quoted scalars); the whole node otherwise.
+ */
+function spanInside(source: YamlSource, node: Node | null, value: string, start: number, end: number): SourceSpan {
+  if (!isScalar(node) || !node.range) return source.spanOf(node);
+  const raw = source.text.slice(node.range[0], node.range[1]);
+  const at = raw.indexOf(value);
+  if (at === -1) {
+    // Block scalars fold lines: find the expression text itself instead.
+    const piece = value.slice(start, end);
+    const pieceAt = raw.indexOf(piece);
+    if (pieceAt === -1 || piece === '') return source.spanOf(node);
+    return source.span(node.range[0] + pieceAt, node.range[0] + pieceAt + piece.length);
+  }
+  return source.span(node.range[0] + at + start, node.range[0] + at + end);
+}

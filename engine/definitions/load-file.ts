@@ -1,0 +1,144 @@
+import { basename, extname } from 'node:path';
+import { isMap, isScalar } from 'yaml';
+import { contentHash } from '../util/content-hash.js';
+import type { AnyDefinition, Definition, Layer } from './definition.js';
+import type { Diagnostic } from './diagnostic.js';
+import { splitFrontmatter } from './frontmatter.js';
+import { KIND_INFO, type DefinitionKind } from './kinds.js';
+import { stripUntrusted } from './privileged.js';
+import { readDefinitionText } from './read-text.js';
+import { checkSchema } from './schema-check.js';
+import { YamlSource } from './source.js';
+
+/** The result of loading one file: a definition when it is valid, and every problem found. */
+export interface FileLoad {
+  file: string;
+  kind: DefinitionKind;
+  layer: Layer;
+  definition?: AnyDefinition;
+  diagnostics: Diagnostic[];
+}
+
+export interface LoadFileOptions {
+  kind: DefinitionKind;
+  layer: Layer;
+  /** False for an untrusted project layer: privileged fields are dropped with a warning. */
+  trusted: boolean;
+}
+
+/** Reads, parses and validates one definition file. Never throws on bad input. */
+export async function loadDefinitionFile(file: string, options: LoadFileOptions): Promise<FileLoad> {
+  const read = await readDefinitionText(file);
+  if ('diagnostic' in read) return { file, kind: options.kind, layer: options.layer, diagnostics: [read.diagnostic] };
+  return loadDefinitionText(file, read.text, options);
+}
+
+/** {@link loadDefinitionFile} for text already in memory. */
+export function loadDefinitionText(file: string, text: string, options: LoadFileOptions): FileLoad {
+  const { kind, layer } = options;
+  const result: FileLoad = { file, kind, layer, diagnostics: [] };
+  const digest = contentHash(text);
+  const at0 = { file, start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
+
+  if (text.trim() === '') {
+    result.diagnostics.push({ code: 'DEF_EMPTY_FILE', severity: 'error', message: `empty ${kind} file`, span: at0, hint: emptyHint(kind) });
+    return result;
+  }
+
+  let source: YamlSource;
+  let body: string | undefined;
+  if (KIND_INFO[kind].format === 'markdown') {
+    const split = splitFrontmatter(text);
+    if (!split.ok) {
+      const missing = split.code === 'DEF_FRONTMATTER_MISSING';
+      result.diagnostics.push({
+        code: split.code,
+        severity: 'error',
+        message: missing ? 'a persona file must start with YAML frontmatter (`---`)' : 'frontmatter is not closed: no `---` line ends it',
+        span: { file, start: at0.start, end: { line: 1, column: split.endOffset + 1, offset: split.endOffset } },
+        hint: missing ? 'start the file with `---`, then `description: …`, then `---`, then the instructions' : 'add a line with just `---` after the frontmatter',
+      });
+      return result;
+    }
+    source = new YamlSource(file, split.split.yaml, { lineOffset: split.split.yamlLineOffset, charOffset: split.split.yamlOffset });
+    body = split.split.body;
+  } else {
+    source = new YamlSource(file, text);
+  }
+
+  const syntax = source.syntaxDiagnostics();
+  result.diagnostics.push(...syntax);
+  if (syntax.some((d) => d.severity === 'error')) return result;
+
+  const converted = source.toValue();
+  if ('diagnostic' in converted) {
+    result.diagnostics.push(converted.diagnostic);
+    return result;
+  }
+  const value = converted.value;
+  if (!isMap(source.doc.contents) || value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const markdown = KIND_INFO[kind].format === 'markdown';
+    result.diagnostics.push({
+      code: markdown ? 'DEF_FRONTMATTER_NOT_MAP' : 'DEF_NOT_A_MAP',
+      severity: 'error',
+      message: `${markdown ? 'frontmatter' : `a ${kind} file`} must be a map of keys, got ${describeValue(value)}`,
+      span: source.spanOf(source.doc.contents),
+      hint: emptyHint(kind),
+    });
+    return result;
+  }
+
+  const schemaDiagnostics = checkSchema(kind, value, source);
+  result.diagnostics.push(...schemaDiagnostics);
+  if (schemaDiagnostics.length > 0) return result;
+
+  const stripped = options.trusted ? { data: value, ignored: [], diagnostics: [] } : stripUntrusted(kind, value as Record<string, unknown>, source);
+  result.diagnostics.push(...stripped.diagnostics);
+  if (stripped.data === undefined) return result;
+
+  const idKey = kind === 'persona' || kind === 'flow' ? 'name' : 'id';
+  const record = stripped.data as Record<string, unknown>;
+  const id = typeof record[idKey] === 'string' ? (record[idKey] as string) : fileId(file);
+  const idNode = source.locate([idKey]);
+  const idSpan = idNode.depth === 1 && isScalar(idNode.node) ? source.spanOf(idNode.node) : source.span(0, 0);
+
+  const definition: Definition = {
+    kind,
+    id,
+    layer,
+    file,
+    data: stripped.data as never,
+    ...(body === undefined ? {} : { body }),
+    source,
+    idSpan,
+    digest,
+    ignoredFields: stripped.ignored,
+  };
+  result.definition = definition as AnyDefinition;
+  return result;
+}
+
+/** The id a file gets when it names none: its base name without extension(s). */
+export function fileId(file: string): string {
+  let name = basename(file);
+  for (const suffix of ['.flow.yaml', '.flow.yml']) if (name.endsWith(suffix)) return name.slice(0, -suffix.length);
+  name = name.slice(0, name.length - extname(name).length);
+  return name;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  return `a ${typeof value}`;
+}
+
+function emptyHint(kind: DefinitionKind): string {
+  switch (kind) {
+    case 'persona':
+      return 'a persona needs at least `description:` in its frontmatter';
+    case 'flow':
+      return 'a flow needs `name:` and `steps:`';
+    default:
+      return `see \`neo schema ${kind}\` for the fields`;
+  }
+}

@@ -1,0 +1,139 @@
+import { resolve } from 'node:path';
+import { neoHome } from '../util/neo-home.js';
+import { packageRoot } from '../util/package-root.js';
+import { buildDefinitionSet } from './build-set.js';
+import type { DefinitionSet } from './definition-set.js';
+import type { Diagnostic } from './diagnostic.js';
+import { sortDiagnostics } from './diagnostic.js';
+import { discoverLayers, discoverPaths, findRepoRoot, type DiscoveredFile, type LayerRoots } from './discover.js';
+import { loadDefinitionFile, type FileLoad } from './load-file.js';
+import { checkReferences } from './references.js';
+import { TrustStore } from './trust.js';
+
+export interface LoaderOptions {
+  /** Where to look for the project layer (default: process.cwd()). */
+  cwd?: string;
+  /** NEO_HOME (default: $NEO_HOME or ~/.neo). */
+  home?: string;
+  /** neo's install root (default: the package root). */
+  packaged?: string;
+  /** Leave out the project layer. */
+  noProject?: boolean;
+  /** Extra files or folders (the `path` layer, highest precedence). */
+  paths?: readonly string[];
+}
+
+/** A definition set and every problem found while building it. */
+export interface LoadResult {
+  set: DefinitionSet;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Loads every layer into a {@link DefinitionSet}, keeping each file's result so a change
+ * re-parses only that file ({@link reloadFile}). Reference checks are re-run on the whole set;
+ * they are cheap next to parsing.
+ */
+export class DefinitionLoader {
+  readonly roots: LayerRoots;
+  readonly #paths: readonly string[];
+  readonly #trust: TrustStore;
+  readonly #loads = new Map<string, FileLoad>();
+  readonly #discovered = new Map<string, DiscoveredFile>();
+  #pathProblems: Diagnostic[] = [];
+  #projectTrusted = false;
+
+  private constructor(roots: LayerRoots, paths: readonly string[], trust: TrustStore) {
+    this.roots = roots;
+    this.#paths = paths;
+    this.#trust = trust;
+  }
+
+  /** Resolves the layer roots for `options`. */
+  static async create(options: LoaderOptions = {}): Promise<DefinitionLoader> {
+    const home = options.home ?? neoHome();
+    const roots: LayerRoots = { packaged: options.packaged ?? packageRoot(), user: home };
+    if (!options.noProject) roots.project = await findRepoRoot(options.cwd ?? process.cwd(), { exclude: home });
+    return new DefinitionLoader(roots, (options.paths ?? []).map((p) => resolve(p)), new TrustStore(home));
+  }
+
+  /** Whether the project layer's privileged fields apply. */
+  get projectTrusted(): boolean {
+    return this.#projectTrusted;
+  }
+
+  /** The owner policy file. */
+  get ownerPolicyFile(): string | undefined {
+    return this.roots.user === undefined ? undefined : resolve(this.roots.user, 'policy.yaml');
+  }
+
+  /** Discovers and loads every file of every layer. */
+  async loadAll(): Promise<LoadResult> {
+    this.#projectTrusted = this.roots.project !== undefined && (await this.#trust.isTrusted(this.roots.project));
+    const files = await discoverLayers(this.roots);
+    const fromPaths = await discoverPaths(this.#paths);
+    this.#pathProblems = [
+      ...fromPaths.missing.map((file) => pathProblem(file, 'CLI_PATH_NOT_FOUND', 'no such file or folder')),
+      ...fromPaths.unknown.map((file) =>
+        pathProblem(file, 'DEF_UNKNOWN_KIND', 'cannot tell what kind of definition this is', 'name it plan.yaml or *.flow.yaml (flow), put it in personas/ (persona, .md) or definitions/<backends|policies|capabilities|routing>/'),
+      ),
+    ];
+    this.#loads.clear();
+    this.#discovered.clear();
+    const all = [...files, ...fromPaths.files];
+    for (const entry of all) this.#discovered.set(entry.file, entry);
+    const loads = await Promise.all(all.map((entry) => this.#load(entry)));
+    for (const load of loads) this.#loads.set(load.file, load);
+    return this.build();
+  }
+
+  /** Re-reads one file (added or changed). Unknown files are classified by path. */
+  async reloadFile(file: string, entry?: DiscoveredFile): Promise<LoadResult> {
+    const known = entry ?? this.#discovered.get(file);
+    if (known === undefined) return this.build();
+    this.#discovered.set(file, known);
+    this.#loads.set(file, await this.#load(known));
+    return this.build();
+  }
+
+  /** Forgets a deleted file. */
+  removeFile(file: string): LoadResult {
+    this.#loads.delete(file);
+    this.#discovered.delete(file);
+    return this.build();
+  }
+
+  /** Whether a file is part of the loaded layers. */
+  knows(file: string): boolean {
+    return this.#discovered.has(file);
+  }
+
+  /** Builds a set from the cached file results. */
+  build(): LoadResult {
+    const loads = [...this.#loads.values()];
+    const { set, diagnostics } = buildDefinitionSet(loads, this.ownerPolicyFile);
+    const all = [...this.#pathProblems, ...loads.flatMap((l) => l.diagnostics), ...diagnostics, ...checkReferences(set)];
+    return { set, diagnostics: sortDiagnostics(all) };
+  }
+
+  async #load(entry: DiscoveredFile): Promise<FileLoad> {
+    const trusted = entry.layer !== 'project' || this.#projectTrusted;
+    const load = await loadDefinitionFile(entry.file, { kind: entry.kind, layer: entry.layer, trusted });
+    if (load.definition && entry.defaultId !== undefined && load.definition.kind === 'policy' && load.definition.data.id === undefined) {
+      load.definition = { ...load.definition, id: entry.defaultId };
+    }
+    return load;
+  }
+}
+
+function pathProblem(file: string, code: string, message: string, hint?: string): Diagnostic {
+  const at = { line: 1, column: 1, offset: 0 };
+  return { code, severity: 'error', message, span: { file, start: at, end: at }, ...(hint ? { hint } : {}) };
+}
+
+/** Loads every layer once: the common entry point for commands. */
+export async function loadDefinitions(options: LoaderOptions = {}): Promise<LoadResult & { loader: DefinitionLoader }> {
+  const loader = await DefinitionLoader.create(options);
+  const result = await loader.loadAll();
+  return { ...result, loader };
+}

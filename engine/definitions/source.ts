@@ -1,0 +1,135 @@
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair } from 'yaml';
+import type { Diagnostic, SourcePosition, SourceSpan } from './diagnostic.js';
+
+/** Most aliases a document may expand; past it the file is treated as an alias bomb. */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * A parsed YAML text with the means to turn parser ranges into file positions. For Markdown the
+ * YAML is the frontmatter: `lineOffset`/`charOffset` shift positions to the whole file.
+ */
+export class YamlSource {
+  readonly file: string;
+  readonly text: string;
+  readonly doc: Document.Parsed;
+  readonly #lines = new LineCounter();
+  readonly #lineOffset: number;
+  readonly #charOffset: number;
+
+  constructor(file: string, text: string, options: { lineOffset?: number; charOffset?: number } = {}) {
+    this.file = file;
+    this.text = text;
+    this.#lineOffset = options.lineOffset ?? 0;
+    this.#charOffset = options.charOffset ?? 0;
+    this.doc = parseDocument(text, { lineCounter: this.#lines, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
+  }
+
+  /** File position of an offset inside the YAML text. */
+  position(offset: number): SourcePosition {
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    const { line, col } = this.#lines.linePos(clamped);
+    return { line: line + this.#lineOffset, column: col, offset: clamped + this.#charOffset };
+  }
+
+  /** File span of a YAML-text range. */
+  span(start: number, end: number): SourceSpan {
+    return { file: this.file, start: this.position(start), end: this.position(Math.max(start, end)) };
+  }
+
+  /** Span of a node (value end, not including trailing comments), or the document start. */
+  spanOf(node: Node | null | undefined): SourceSpan {
+    const range = node?.range;
+    return range ? this.span(range[0], range[1]) : this.span(0, 0);
+  }
+
+  /** Syntax problems from the parser, as diagnostics. */
+  syntaxDiagnostics(): Diagnostic[] {
+    const out: Diagnostic[] = [];
+    for (const error of [...this.doc.errors, ...this.doc.warnings]) {
+      const [start, end] = error.pos;
+      const code = YAML_ERROR_CODES[error.code] ?? 'DEF_YAML_SYNTAX';
+      out.push({
+        code,
+        severity: this.doc.errors.includes(error as never) ? 'error' : 'warning',
+        message: firstLine(error.message),
+        span: this.span(start, end),
+        hint: YAML_HINTS[code],
+      });
+    }
+    return out;
+  }
+
+  /**
+   * The document as plain data. An alias bomb (excessive alias expansion) is reported rather than
+   * expanded, so a hostile file cannot exhaust memory.
+   */
+  toValue(): { value: unknown } | { diagnostic: Diagnostic } {
+    try {
+      return { value: this.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
+    } catch (error) {
+      return {
+        diagnostic: {
+          code: 'DEF_YAML_ALIAS_BOMB',
+          severity: 'error',
+          message: `too many alias expansions (more than ${MAX_ALIAS_COUNT}); refusing to expand the document`,
+          span: this.spanOf(this.doc.contents),
+          hint: 'write the data out instead of nesting aliases of aliases',
+        },
+      };
+    }
+  }
+
+  /**
+   * Finds what a JSON Pointer points at: the value node and, when reached through a map key, that
+   * key's node. Falls back to the nearest existing parent.
+   */
+  locate(segments: readonly string[]): { node: Node | null; key: Node | null; depth: number } {
+    let node: Node | null = (this.doc.contents as Node | null) ?? null;
+    let key: Node | null = null;
+    let depth = 0;
+    for (const segment of segments) {
+      if (isMap(node)) {
+        const pair = node.items.find((item: Pair) => isScalar(item.key) && String(item.key.value) === segment);
+        if (!pair) break;
+        key = pair.key as Node;
+        node = (pair.value as Node | null) ?? (pair.key as Node);
+      } else if (isSeq(node)) {
+        const item = node.items[Number(segment)];
+        if (item === undefined || isPair(item)) break;
+        key = null;
+        node = item as Node;
+      } else {
+        break;
+      }
+      depth++;
+    }
+    return { node, key, depth };
+  }
+
+  /** The key node of `segment` inside the map at `parentSegments`, when present. */
+  keyNode(parentSegments: readonly string[], segment: string): Node | null {
+    const { node, depth } = this.locate(parentSegments);
+    if (depth !== parentSegments.length || !isMap(node)) return null;
+    const pair = node.items.find((item: Pair) => isScalar(item.key) && String(item.key.value) === segment);
+    return (pair?.key as Node | undefined) ?? null;
+  }
+}
+
+const YAML_ERROR_CODES: Record<string, string> = {
+  DUPLICATE_KEY: 'DEF_YAML_DUPLICATE_KEY',
+  TAB_AS_INDENT: 'DEF_YAML_TAB',
+  BAD_INDENT: 'DEF_YAML_INDENT',
+  MULTIPLE_DOCS: 'DEF_YAML_MULTIPLE_DOCUMENTS',
+};
+
+const YAML_HINTS: Record<string, string> = {
+  DEF_YAML_DUPLICATE_KEY: 'remove one of the two keys; YAML keeps only one',
+  DEF_YAML_TAB: 'indent with spaces: YAML does not allow tabs for indentation',
+  DEF_YAML_INDENT: 'line up keys of the same map at the same column',
+  DEF_YAML_MULTIPLE_DOCUMENTS: 'a definition file holds one document; remove the extra `---`',
+};
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? text;
+  return line.replace(/ at line \d+, column \d+:?$/, '');
+}

@@ -1,0 +1,66 @@
+import { realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { writeJsonAtomic } from '../util/atomic-file.js';
+
+interface TrustFile {
+  version: 1;
+  repos: Record<string, { trustedAt: string }>;
+}
+
+/**
+ * The owner's record of trusted project folders (NEO_HOME/trust.json). A project layer's
+ * privileged fields apply only when its repo is listed here.
+ */
+export class TrustStore {
+  readonly #path: string;
+
+  constructor(neoHome: string) {
+    this.#path = join(neoHome, 'trust.json');
+  }
+
+  async #read(): Promise<TrustFile> {
+    try {
+      const parsed = JSON.parse(await readFile(this.#path, 'utf8')) as TrustFile;
+      if (parsed && typeof parsed.repos === 'object') return parsed;
+    } catch {
+      // A missing or corrupt trust file trusts nothing, which is the safe reading.
+    }
+    return { version: 1, repos: {} };
+  }
+
+  async isTrusted(repoRoot: string): Promise<boolean> {
+    const file = await this.#read();
+    return Object.hasOwn(file.repos, canonical(repoRoot));
+  }
+
+  async trust(repoRoot: string, now = new Date()): Promise<string> {
+    const file = await this.#read();
+    const key = canonical(repoRoot);
+    file.repos[key] = { trustedAt: now.toISOString() };
+    await writeJsonAtomic(this.#path, file);
+    return key;
+  }
+
+  async revoke(repoRoot: string): Promise<boolean> {
+    const file = await this.#read();
+    const key = canonical(repoRoot);
+    if (!Object.hasOwn(file.repos, key)) return false;
+    delete file.repos[key];
+    await writeJsonAtomic(this.#path, file);
+    return true;
+  }
+
+  async list(): Promise<Array<{ repo: string; trustedAt: string }>> {
+    const file = await this.#read();
+    return Object.entries(file.repos).map(([repo, entry]) => ({ repo, trustedAt: entry.trustedAt }));
+  }
+}
+
+function canonical(path: string): string {
+  try {
+    return realpathSync(resolve(path));
+  } catch {
+    return resolve(path);
+  }
+}

@@ -1,0 +1,97 @@
+import type { Backend, Effort, Posture } from '../definitions/index.js';
+
+/** Token counts a backend reports for a turn. */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+  reasoningTokens?: number;
+}
+
+/**
+ * The normalized event model every transport emits. Each adapter translates its CLI's protocol
+ * into exactly these kinds; the engine never sees a wire format.
+ */
+export type AgentEvent =
+  | { type: 'started'; externalSessionId?: string; model?: string }
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; id: string; output: string; isError: boolean }
+  | { type: 'clarify'; clarificationId: string; toolName: string; input: unknown }
+  | { type: 'turn_complete'; numTurns?: number; costUsd?: number; usage?: Usage; text?: string }
+  | { type: 'ended'; ok: boolean; text: string }
+  | { type: 'error'; message: string; transient?: boolean }
+  | { type: 'provision'; applied: string[]; ignored: string[] };
+
+export type AgentEventType = AgentEvent['type'];
+
+/** What a probe found out about a backend on this machine. Never thrown; always returned. */
+export interface Availability {
+  available: boolean;
+  /** 'ok' | 'missing' (binary not found) | 'unauthenticated' | 'probe-failed' | 'unsupported'. */
+  status: 'ok' | 'missing' | 'unauthenticated' | 'probe-failed' | 'unsupported';
+  version?: string;
+  binaryPath?: string;
+  /** How to fix it (install command, auth hint). */
+  hint?: string;
+  detail?: string;
+}
+
+/** Session-scoped material a provisioning step prepared (MCP config, skills, instructions). */
+export interface ProvisionPlan {
+  mcpServers?: Record<string, unknown>;
+  skillDirs?: string[];
+  instructions?: string;
+  /** Folder the plan was materialized into (under the session's store dir). */
+  dir?: string;
+}
+
+/** Everything a transport needs to open a session. */
+export interface StartSessionOptions {
+  /** neo's own session id (cs_…), for logs and store paths. */
+  sessionId: string;
+  cwd: string;
+  brief: string;
+  posture: Posture;
+  /** The flattened descriptor of this backend. */
+  descriptor: Backend;
+  model?: string;
+  effort?: Effort;
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  appendSystemPrompt?: string;
+  /** The backend's own session id to resume. */
+  resumeSessionId?: string;
+  provision?: ProvisionPlan;
+  /** Backend-specific options (e.g. the script backend's script path). */
+  options?: Record<string, unknown>;
+  /** Environment for a child process (already filtered; secrets by reference only). */
+  env?: NodeJS.ProcessEnv;
+  /** Where the transport may keep per-session files (under NEO_HOME/code-sessions/<id>/). */
+  sessionDir?: string;
+}
+
+/** A live session with one agent. */
+export interface AgentSession {
+  /** Normalized events, in order. Ends after `ended` or a fatal `error`. */
+  readonly events: AsyncIterable<AgentEvent>;
+  /** Guidance for the next turn (or mid-turn where the backend supports it), with an optional model/effort switch. */
+  sendGuidance(text: string, switchTo?: { model?: string; effort?: Effort }): Promise<void>;
+  /** Answers a pending clarification. */
+  answer(clarificationId: string, decision: { allow: boolean; reason?: string }): Promise<void>;
+  setPosture(posture: Posture): Promise<void>;
+  /** Aborts the current turn; the session stays open. */
+  interrupt(): Promise<void>;
+  /** Ends the session; idempotent; kills the child's process group. */
+  stop(): Promise<void>;
+}
+
+/** One backend's adapter. */
+export interface Transport {
+  /** Matches definitions/backends/<id>.yaml. */
+  readonly id: string;
+  /** Binary found, version, auth hint. Never throws. */
+  probeAvailability(): Promise<Availability>;
+  start(options: StartSessionOptions): Promise<AgentSession>;
+}
