@@ -19,6 +19,17 @@ const VALIDATORS: Record<DefinitionKind, ValidateFn> = {
 };
 
 /**
+ * Validates `value` against any precompiled schema by its generated name (e.g. `Script` for
+ * schemas/script.schema.json), with the same positioned diagnostics as definitions.
+ */
+export function checkAgainstSchema(name: string, value: unknown, source: YamlSource): Diagnostic[] {
+  const validate = (validators as Record<string, unknown>)[name] as ValidateFn | undefined;
+  if (validate === undefined) throw new Error(`no precompiled schema named ${name}; run npm run gen`);
+  if (validate(value)) return [];
+  return schemaErrorsToDiagnostics(validate.errors ?? [], source);
+}
+
+/**
  * Validates `value` against its kind's schema (precompiled, all errors) and turns every ajv error
  * into a positioned diagnostic: unknown keys point at the key with a did-you-mean, missing fields
  * at the map that lacks them, enum errors list the allowed values.

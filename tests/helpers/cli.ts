@@ -1,0 +1,18 @@
+import { execa } from 'execa';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+/** The built neo binary (tests run after `npm run build`). */
+export const NEO_BIN = join(fileURLToPath(new URL('../..', import.meta.url)), 'dist', 'cli', 'bin.js');
+
+/** Runs the built `neo` binary; never throws on a non-zero exit. */
+export async function runNeo(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string; timeout?: number } = {}) {
+  const result = await execa(process.execPath, [NEO_BIN, ...args], {
+    cwd: options.cwd,
+    env: { NO_COLOR: '1', ...options.env },
+    reject: false,
+    input: options.input,
+    timeout: options.timeout ?? 60_000,
+  });
+  return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
