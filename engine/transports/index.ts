@@ -1,0 +1,33 @@
+/** Transports: the contract every backend adapter implements, and the protocol → adapter table. */
+import type { Backend, Definition } from '../definitions/index.js';
+import type { Transport } from './types.js';
+
+export type { AgentEvent, AgentEventType, AgentSession, Availability, ProvisionPlan, StartSessionOptions, Transport, Usage } from './types.js';
+
+/** Builds a transport for one backend descriptor. */
+export type TransportFactory = (backend: Definition<'backend'>) => Transport;
+
+/**
+ * Adapters by protocol, imported lazily so a command pays only for the adapters it uses.
+ * Adding a protocol = one folder under engine/transports/ + one line here; adding a backend
+ * that speaks an existing protocol = one descriptor file, no code.
+ */
+const FACTORIES: Partial<Record<Backend['protocol'], () => Promise<TransportFactory>>> = {};
+
+/** Registers an adapter factory for a protocol (used by this table and by tests). */
+export function registerTransportFactory(protocol: Backend['protocol'], load: () => Promise<TransportFactory>): void {
+  FACTORIES[protocol] = load;
+}
+
+/** The transport for a backend descriptor, or undefined when no adapter speaks its protocol. */
+export async function createTransport(backend: Definition<'backend'>): Promise<Transport | undefined> {
+  const load = FACTORIES[backend.data.protocol];
+  if (load === undefined) return undefined;
+  const factory = await load();
+  return factory(backend);
+}
+
+/** Protocols that have an adapter. */
+export function supportedProtocols(): Backend['protocol'][] {
+  return Object.keys(FACTORIES) as Backend['protocol'][];
+}
