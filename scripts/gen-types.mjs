@@ -39,7 +39,9 @@ function esmRuntimeImports(code) {
   const imports = new Map();
   const body = code.replace(/require\("(ajv\/dist\/runtime\/[a-z0-9]+)"\)/g, (_, mod) => {
     const local = `__${mod.split('/').pop()}`;
-    imports.set(local, `import ${local} from "${mod}.js";`);
+    // CommonJS interop differs between Node (default = module.exports) and bundlers/vite
+    // (default = exports.default); normalize to ajv's `{ default: fn }` shape either way.
+    imports.set(local, `import * as ${local}_ns from "${mod}.js";\nconst ${local} = { default: ${local}_ns.default?.default ?? ${local}_ns.default };`);
     return local;
   });
   return `${[...imports.values()].join('\n')}\n${body.replace(/^"use strict";/, '')}`;

@@ -22,49 +22,108 @@ export interface LayerRoots {
   project?: string;
 }
 
+/**
+ * One folder a layer reads definitions from, and what each file name in it is. Discovery,
+ * the watcher and classification of a new file all read this one table.
+ */
+export interface LayerFolder {
+  folder: string;
+  layer: Layer;
+  classify(name: string): Pick<DiscoveredFile, 'kind' | 'defaultId'> | undefined;
+}
+
 const YAML_KINDS: DefinitionKind[] = ['backend', 'policy', 'capability', 'routing'];
+const isYaml = (name: string) => /\.ya?ml$/.test(name);
+const isMarkdown = (name: string) => name.endsWith('.md') && !/^(readme|changelog)\.md$/i.test(name);
+const onlyKind = (kind: DefinitionKind, test: (name: string) => boolean) => (name: string) => (test(name) ? { kind } : undefined);
+
+function definitionFolders(root: string, layer: Layer): LayerFolder[] {
+  return YAML_KINDS.map((kind) => ({ folder: join(root, KIND_INFO[kind].folder), layer, classify: onlyKind(kind, isYaml) }));
+}
+
+function projectFolders(repo: string, layer: Layer): LayerFolder[] {
+  const neo = join(repo, '.neo');
+  return [
+    ...definitionFolders(join(neo, 'definitions'), layer),
+    { folder: join(repo, '.claude', 'agents'), layer, classify: onlyKind('persona', isMarkdown) },
+    { folder: join(neo, 'personas'), layer, classify: onlyKind('persona', isMarkdown) },
+    { folder: join(neo, 'flows'), layer, classify: onlyKind('flow', isYaml) },
+    { folder: neo, layer, classify: (name) => (name === 'neo.yaml' ? { kind: 'config' } : undefined) },
+  ];
+}
+
+/** The folders of the standard layers, lowest layer first. */
+export function layerFolderTable(roots: LayerRoots): LayerFolder[] {
+  const table: LayerFolder[] = [
+    ...definitionFolders(join(roots.packaged, 'definitions'), 'packaged'),
+    { folder: join(roots.packaged, 'personas'), layer: 'packaged', classify: onlyKind('persona', isMarkdown) },
+  ];
+  if (roots.user !== undefined) {
+    const home = roots.user;
+    table.push(
+      ...definitionFolders(join(home, 'definitions'), 'user'),
+      { folder: join(home, 'agents'), layer: 'user', classify: onlyKind('persona', isMarkdown) },
+      { folder: join(home, 'flows'), layer: 'user', classify: onlyKind('flow', isYaml) },
+      {
+        folder: home,
+        layer: 'user',
+        classify: (name) => (name === 'policy.yaml' ? { kind: 'policy', defaultId: 'owner' } : name === 'neo.yaml' ? { kind: 'config' } : undefined),
+      },
+    );
+  }
+  if (roots.project !== undefined) table.push(...projectFolders(roots.project, 'project'));
+  return table;
+}
+
+/**
+ * The folders a folder named on the command line contributes: its flows (`plan.yaml`,
+ * `*.flow.yaml`, `flows/`), `personas/`, `agents/`, `definitions/`, and its `.neo/` project layer.
+ */
+export function pathFolderTable(dir: string): LayerFolder[] {
+  const top = (name: string) => {
+    const kind = kindOfPath(join(dir, name));
+    return kind === 'flow' || kind === 'config' ? { kind } : undefined;
+  };
+  return [
+    { folder: dir, layer: 'path', classify: top },
+    { folder: join(dir, 'flows'), layer: 'path', classify: onlyKind('flow', isYaml) },
+    { folder: join(dir, 'personas'), layer: 'path', classify: onlyKind('persona', isMarkdown) },
+    { folder: join(dir, 'agents'), layer: 'path', classify: onlyKind('persona', isMarkdown) },
+    ...definitionFolders(join(dir, 'definitions'), 'path'),
+    ...projectFolders(dir, 'path'),
+  ];
+}
+
+/** Lists each folder of a table and keeps the files it classifies, in table order. */
+export async function discoverTable(table: readonly LayerFolder[]): Promise<DiscoveredFile[]> {
+  const listed = await Promise.all(table.map((entry) => safeReaddir(entry.folder)));
+  const out: DiscoveredFile[] = [];
+  table.forEach((entry, i) => {
+    for (const name of listed[i]!) {
+      const found = entry.classify(name);
+      if (found) out.push({ file: join(entry.folder, name), layer: entry.layer, ...found });
+    }
+  });
+  return out;
+}
 
 /** Every definition file of the standard layers, lowest layer first. */
-export async function discoverLayers(roots: LayerRoots): Promise<DiscoveredFile[]> {
-  const out: DiscoveredFile[] = [];
-  out.push(...(await definitionFolders(join(roots.packaged, 'definitions'), 'packaged')));
-  out.push(...(await filesIn(join(roots.packaged, 'personas'), '.md', 'persona', 'packaged')));
-  if (roots.user !== undefined) {
-    const home = roots.user;
-    out.push(...(await definitionFolders(join(home, 'definitions'), 'user')));
-    out.push(...(await filesIn(join(home, 'agents'), '.md', 'persona', 'user')));
-    out.push(...(await yamlFilesIn(join(home, 'flows'), 'flow', 'user')));
-    if (await isFile(join(home, 'policy.yaml'))) out.push({ file: join(home, 'policy.yaml'), kind: 'policy', layer: 'user', defaultId: 'owner' });
-    if (await isFile(join(home, 'neo.yaml'))) out.push({ file: join(home, 'neo.yaml'), kind: 'config', layer: 'user' });
-  }
-  if (roots.project !== undefined) out.push(...(await discoverProject(roots.project)));
-  return out;
+export function discoverLayers(roots: LayerRoots): Promise<DiscoveredFile[]> {
+  return discoverTable(layerFolderTable(roots));
 }
 
-/** The project layer: `<repo>/.neo/**` plus Claude Code's `<repo>/.claude/agents/*.md`. */
-export async function discoverProject(repo: string): Promise<DiscoveredFile[]> {
-  const neo = join(repo, '.neo');
-  const out: DiscoveredFile[] = [];
-  out.push(...(await definitionFolders(join(neo, 'definitions'), 'project')));
-  out.push(...(await filesIn(join(repo, '.claude', 'agents'), '.md', 'persona', 'project')));
-  out.push(...(await filesIn(join(neo, 'personas'), '.md', 'persona', 'project')));
-  out.push(...(await yamlFilesIn(join(neo, 'flows'), 'flow', 'project')));
-  if (await isFile(join(neo, 'neo.yaml'))) out.push({ file: join(neo, 'neo.yaml'), kind: 'config', layer: 'project' });
-  return out;
-}
-
-/** The folders a layer watcher must watch. */
-export function layerFolders(roots: LayerRoots): string[] {
-  const folders = [join(roots.packaged, 'personas'), ...YAML_KINDS.map((k) => join(roots.packaged, 'definitions', KIND_INFO[k].folder))];
-  if (roots.user !== undefined) {
-    const home = roots.user;
-    folders.push(home, join(home, 'agents'), join(home, 'flows'), ...YAML_KINDS.map((k) => join(home, 'definitions', KIND_INFO[k].folder)));
+/** What a single file is, when it sits directly in a folder of `table`. */
+export function classifyFile(table: readonly LayerFolder[], file: string): DiscoveredFile | undefined {
+  const folder = dirname(file);
+  const name = basename(file);
+  let found: DiscoveredFile | undefined;
+  // Later entries win, as later layers do.
+  for (const entry of table) {
+    if (entry.folder !== folder) continue;
+    const kind = entry.classify(name);
+    if (kind) found = { file, layer: entry.layer, ...kind };
   }
-  if (roots.project !== undefined) {
-    const neo = join(roots.project, '.neo');
-    folders.push(neo, join(neo, 'personas'), join(neo, 'flows'), join(roots.project, '.claude', 'agents'), ...YAML_KINDS.map((k) => join(neo, 'definitions', KIND_INFO[k].folder)));
-  }
-  return folders;
+  return found;
 }
 
 /**
@@ -76,7 +135,7 @@ export function kindOfPath(file: string): DefinitionKind | undefined {
   const name = basename(file);
   const parent = basename(dirname(file));
   if (name.endsWith('.md')) return 'persona';
-  if (!/\.ya?ml$/.test(name)) return undefined;
+  if (!isYaml(name)) return undefined;
   if (name === 'neo.yaml' || name === 'neo.yml') return 'config';
   if (name === 'plan.yaml' || name === 'plan.yml' || /\.flow\.ya?ml$/.test(name) || parent === 'flows') return 'flow';
   if (name === 'policy.yaml') return 'policy';
@@ -84,15 +143,12 @@ export function kindOfPath(file: string): DefinitionKind | undefined {
   return undefined;
 }
 
-/**
- * Files named on the command line. A folder contributes its flows (`plan.yaml`, `*.flow.yaml`,
- * `flows/`), its `personas/` and `agents/`, its `definitions/`, and — when it has one — its
- * `.neo/` project layer.
- */
-export async function discoverPaths(paths: readonly string[]): Promise<{ files: DiscoveredFile[]; unknown: string[]; missing: string[] }> {
+/** Files and folders named on the command line, as the `path` layer. */
+export async function discoverPaths(paths: readonly string[]): Promise<{ files: DiscoveredFile[]; unknown: string[]; missing: string[]; table: LayerFolder[] }> {
   const files: DiscoveredFile[] = [];
   const unknown: string[] = [];
   const missing: string[] = [];
+  const table: LayerFolder[] = [];
   for (const raw of paths) {
     const path = resolve(raw);
     let info;
@@ -108,32 +164,11 @@ export async function discoverPaths(paths: readonly string[]): Promise<{ files: 
       else files.push({ file: path, kind, layer: 'path' });
       continue;
     }
-    for (const entry of await safeReaddir(path)) {
-      if (!/\.ya?ml$/.test(entry)) continue;
-      const kind = kindOfPath(join(path, entry));
-      if (kind === 'flow' || kind === 'config') files.push({ file: join(path, entry), kind, layer: 'path' });
-    }
-    files.push(...(await yamlFilesIn(join(path, 'flows'), 'flow', 'path')));
-    files.push(...(await filesIn(join(path, 'personas'), '.md', 'persona', 'path')));
-    files.push(...(await filesIn(join(path, 'agents'), '.md', 'persona', 'path')));
-    files.push(...(await definitionFolders(join(path, 'definitions'), 'path')));
-    files.push(...(await discoverProject(path)));
+    const folders = pathFolderTable(path);
+    table.push(...folders);
+    files.push(...(await discoverTable(folders)));
   }
-  return { files, unknown, missing };
-}
-
-async function definitionFolders(root: string, layer: Layer): Promise<DiscoveredFile[]> {
-  const out: DiscoveredFile[] = [];
-  for (const kind of YAML_KINDS) out.push(...(await yamlFilesIn(join(root, KIND_INFO[kind].folder), kind, layer)));
-  return out;
-}
-
-async function yamlFilesIn(dir: string, kind: DefinitionKind, layer: Layer): Promise<DiscoveredFile[]> {
-  return (await safeReaddir(dir)).filter((name) => /\.ya?ml$/.test(name)).map((name) => ({ file: join(dir, name), kind, layer }));
-}
-
-async function filesIn(dir: string, extension: string, kind: DefinitionKind, layer: Layer): Promise<DiscoveredFile[]> {
-  return (await safeReaddir(dir)).filter((name) => name.endsWith(extension) && !/^(readme|changelog)\.md$/i.test(name)).map((name) => ({ file: join(dir, name), kind, layer }));
+  return { files, unknown, missing, table };
 }
 
 async function safeReaddir(dir: string): Promise<string[]> {
@@ -141,14 +176,6 @@ async function safeReaddir(dir: string): Promise<string[]> {
     return (await readdir(dir)).sort();
   } catch {
     return [];
-  }
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
   }
 }
 

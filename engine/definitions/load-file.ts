@@ -28,7 +28,7 @@ export interface LoadFileOptions {
 
 /** Reads, parses and validates one definition file. Never throws on bad input. */
 export async function loadDefinitionFile(file: string, options: LoadFileOptions): Promise<FileLoad> {
-  const read = await readDefinitionText(file);
+  const read = readDefinitionText(file);
   if ('diagnostic' in read) return { file, kind: options.kind, layer: options.layer, diagnostics: [read.diagnostic] };
   return loadDefinitionText(file, read.text, options);
 }

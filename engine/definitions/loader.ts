@@ -7,7 +7,7 @@ import type { Diagnostic } from './diagnostic.js';
 import { sortDiagnostics } from './diagnostic.js';
 import { discoverLayers, discoverPaths, findRepoRoot, type DiscoveredFile, type LayerRoots } from './discover.js';
 import { loadDefinitionFile, type FileLoad } from './load-file.js';
-import { checkReferences } from './references.js';
+import { checkReferences, type ReferenceCache } from './references.js';
 import { TrustStore } from './trust.js';
 
 export interface LoaderOptions {
@@ -40,6 +40,7 @@ export class DefinitionLoader {
   readonly #trust: TrustStore;
   readonly #loads = new Map<string, FileLoad>();
   readonly #discovered = new Map<string, DiscoveredFile>();
+  readonly #referenceCache: ReferenceCache = new WeakMap();
   #pathProblems: Diagnostic[] = [];
   #projectTrusted = false;
 
@@ -80,11 +81,19 @@ export class DefinitionLoader {
     ];
     this.#loads.clear();
     this.#discovered.clear();
-    const all = [...files, ...fromPaths.files];
+    // A file found both in a standard layer and under a named folder keeps its standard layer,
+    // so naming a project folder on the command line never makes its files trusted.
+    const standard = new Set(files.map((f) => f.file));
+    const all = [...files, ...fromPaths.files.filter((f) => !standard.has(f.file))];
     for (const entry of all) this.#discovered.set(entry.file, entry);
     const loads = await Promise.all(all.map((entry) => this.#load(entry)));
     for (const load of loads) this.#loads.set(load.file, load);
     return this.build();
+  }
+
+  /** How a file was discovered, when it belongs to the loaded layers. */
+  entryFor(file: string): DiscoveredFile | undefined {
+    return this.#discovered.get(file);
   }
 
   /** Re-reads one file (added or changed). Unknown files are classified by path. */
@@ -103,6 +112,11 @@ export class DefinitionLoader {
     return this.build();
   }
 
+  /** Every file of the loaded layers. */
+  files(): string[] {
+    return [...this.#discovered.keys()];
+  }
+
   /** Whether a file is part of the loaded layers. */
   knows(file: string): boolean {
     return this.#discovered.has(file);
@@ -112,7 +126,7 @@ export class DefinitionLoader {
   build(): LoadResult {
     const loads = [...this.#loads.values()];
     const { set, diagnostics } = buildDefinitionSet(loads, this.ownerPolicyFile);
-    const all = [...this.#pathProblems, ...loads.flatMap((l) => l.diagnostics), ...diagnostics, ...checkReferences(set)];
+    const all = [...this.#pathProblems, ...loads.flatMap((l) => l.diagnostics), ...diagnostics, ...checkReferences(set, this.#referenceCache)];
     return { set, diagnostics: sortDiagnostics(all) };
   }
 

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import type { Diagnostic } from './diagnostic.js';
 
 /** Definition files larger than this are refused: no real definition is this big. */
@@ -8,12 +8,13 @@ const zero = { line: 1, column: 1, offset: 0 };
 
 /**
  * Reads a definition file as text, refusing what cannot be a definition: too large, binary
- * (a NUL byte), not UTF-8. A BOM is dropped. Never throws.
+ * (a NUL byte), not UTF-8. A BOM is dropped. Never throws. Synchronous on purpose: definition
+ * files are small, and a busy libuv thread pool must not delay a hot reload.
  */
-export async function readDefinitionText(file: string): Promise<{ text: string } | { diagnostic: Diagnostic }> {
+export function readDefinitionText(file: string): { text: string } | { diagnostic: Diagnostic } {
   const at = { file, start: zero, end: zero };
   try {
-    const info = await stat(file);
+    const info = statSync(file);
     if (!info.isFile()) return { diagnostic: { code: 'DEF_NOT_A_FILE', severity: 'error', message: 'not a regular file', span: at } };
     if (info.size > MAX_DEFINITION_BYTES) {
       return {
@@ -26,7 +27,7 @@ export async function readDefinitionText(file: string): Promise<{ text: string }
         },
       };
     }
-    const bytes = await readFile(file);
+    const bytes = readFileSync(file);
     return decodeDefinitionBytes(file, bytes);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -61,7 +62,6 @@ export function decodeDefinitionBytes(file: string, bytes: Uint8Array): { text: 
 }
 
 function firstInvalidUtf8(bytes: Uint8Array): number {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   let low = 0;
   let high = bytes.length;
   // Binary search for the shortest invalid prefix; a prefix cut mid-character also fails, so
@@ -69,14 +69,17 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   while (low < high) {
     const mid = (low + high) >> 1;
     try {
-      decoder.decode(bytes.subarray(0, mid + 1), { stream: true });
-      decoder.decode();
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid + 1), { stream: true });
       low = mid + 1;
     } catch {
       high = mid;
     }
   }
-  return low;
+  // `low` is where the prefix stops decoding; report the start of the broken sequence.
+  let start = low;
+  while (start > 0 && (bytes[start - 1]! & 0xc0) === 0x80) start--;
+  if (start > 0 && bytes[start - 1]! >= 0xc0) start--;
+  return start;
 }
 
 function formatBytes(bytes: number): string {

@@ -7,14 +7,72 @@ import type { AnyDefinition } from './definition.js';
 import { narrowKnobs, postureWithin } from './policy.js';
 import { personaView } from './persona-view.js';
 
+/** Remembers each definition's reference diagnostics and what they depended on. */
+export type ReferenceCache = WeakMap<AnyDefinition, { key: string; diagnostics: Diagnostic[] }>;
+
 /**
  * Cross-reference checks that run after schema validation: a persona's backend pin and policy
- * exist, a policy's backend exists, a flow's steps, needs and expressions resolve.
+ * exist, a policy's backend exists, a flow's steps, needs and expressions resolve. With a cache,
+ * a definition is re-checked only when it or a definition it references changed — so a hot
+ * reload re-validates the edited file and its dependents, not the whole tree.
  */
-export function checkReferences(set: DefinitionSet, only?: (definition: AnyDefinition) => boolean): Diagnostic[] {
+export function checkReferences(set: DefinitionSet, cache?: ReferenceCache): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const idLists = new Map<string, string>();
   for (const definition of set.all()) {
-    if (only && !only(definition)) continue;
+    if (cache === undefined) {
+      out.push(...checkOne(set, definition));
+      continue;
+    }
+    const key = referenceKey(set, definition, idLists);
+    const hit = cache.get(definition);
+    if (hit !== undefined && hit.key === key) {
+      out.push(...hit.diagnostics);
+      continue;
+    }
+    const diagnostics = checkOne(set, definition);
+    cache.set(definition, { key, diagnostics });
+    out.push(...diagnostics);
+  }
+  return out;
+}
+
+/** The ids a definition refers to, by kind. */
+function referencesOf(definition: AnyDefinition): Array<['persona' | 'backend' | 'policy', string | undefined]> {
+  switch (definition.kind) {
+    case 'persona':
+      return [['backend', definition.data.backend], ['policy', definition.data.policy], ...(definition.data.rules?.prefer ?? []).map((id) => ['backend', id] as ['backend', string])];
+    case 'policy':
+      return [['backend', definition.data.backend]];
+    case 'flow': {
+      const data = definition.data;
+      const refs: Array<['persona' | 'backend' | 'policy', string | undefined]> = [['backend', data.defaults?.backend], ['policy', data.defaults?.policy]];
+      for (const step of [...data.steps, ...(data.finally ?? [])]) refs.push(['persona', step.persona], ['backend', step.backend], ['policy', step.policy]);
+      return refs;
+    }
+    default:
+      return [];
+  }
+}
+
+/** What a definition's reference diagnostics depend on: itself, and what it names (or that it is missing, and which ids exist). */
+function referenceKey(set: DefinitionSet, definition: AnyDefinition, idLists: Map<string, string>): string {
+  const parts = [definition.digest];
+  for (const [kind, id] of referencesOf(definition)) {
+    if (id === undefined) continue;
+    const target = set.get(kind, id);
+    if (target !== undefined) parts.push(`${kind}:${id}=${target.digest}`);
+    else {
+      if (!idLists.has(kind)) idLists.set(kind, set.ids(kind).join(','));
+      parts.push(`${kind}:${id}?${idLists.get(kind)}`);
+    }
+  }
+  return parts.join('|');
+}
+
+function checkOne(set: DefinitionSet, definition: AnyDefinition): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  {
     switch (definition.kind) {
       case 'persona': {
         const data = definition.data;

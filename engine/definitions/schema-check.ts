@@ -116,11 +116,13 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
       const missing = String(params.missingProperty);
       const located = source.locate(segments);
       const where = segments.length === 0 ? '' : ` in \`${field}\``;
+      // At the top level there is no parent key to point at: point at the first key instead.
+      const anchor = segments.length === 0 ? source.firstKey() : (located.key ?? located.node);
       return {
         ...base,
         code: 'DEF_MISSING_FIELD',
         message: `missing required field \`${missing}\`${where}`,
-        span: source.spanOf(located.key ?? located.node),
+        span: source.spanOf(anchor),
         hint: describe(error.parentSchema, missing),
       };
     }

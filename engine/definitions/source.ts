@@ -51,7 +51,7 @@ export class YamlSource {
       out.push({
         code,
         severity: this.doc.errors.includes(error as never) ? 'error' : 'warning',
-        message: firstLine(error.message),
+        message: YAML_MESSAGES[code] ?? firstLine(error.message),
         span: this.span(start, end),
         hint: YAML_HINTS[code],
       });
@@ -106,6 +106,13 @@ export class YamlSource {
     return { node, key, depth };
   }
 
+  /** The first key of the top-level map (or the document itself). */
+  firstKey(): Node | null {
+    const contents = this.doc.contents as Node | null;
+    if (isMap(contents) && contents.items.length > 0) return (contents.items[0]!.key as Node | null) ?? contents;
+    return contents;
+  }
+
   /** The key node of `segment` inside the map at `parentSegments`, when present. */
   keyNode(parentSegments: readonly string[], segment: string): Node | null {
     const { node, depth } = this.locate(parentSegments);
@@ -122,10 +129,14 @@ const YAML_ERROR_CODES: Record<string, string> = {
   MULTIPLE_DOCS: 'DEF_YAML_MULTIPLE_DOCUMENTS',
 };
 
+const YAML_MESSAGES: Record<string, string> = {
+  DEF_YAML_MULTIPLE_DOCUMENTS: 'a second YAML document starts here; a definition file holds one',
+};
+
 const YAML_HINTS: Record<string, string> = {
   DEF_YAML_DUPLICATE_KEY: 'remove one of the two keys; YAML keeps only one',
   DEF_YAML_TAB: 'indent with spaces: YAML does not allow tabs for indentation',
-  DEF_YAML_INDENT: 'line up keys of the same map at the same column',
+  DEF_YAML_INDENT: 'check the indentation, and that every `[` and `{` is closed',
   DEF_YAML_MULTIPLE_DOCUMENTS: 'a definition file holds one document; remove the extra `---`',
 };
 

@@ -1,9 +1,9 @@
 import { watch, type FSWatcher } from 'chokidar';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import type { DefinitionSet, DefinitionSetDiff } from './definition-set.js';
 import type { Diagnostic } from './diagnostic.js';
-import { discoverLayers, discoverPaths, layerFolders, type DiscoveredFile } from './discover.js';
+import { classifyFile, layerFolderTable, pathFolderTable } from './discover.js';
 import type { DefinitionLoader, LoadResult } from './loader.js';
 
 /** What a watcher reports after a batch of file changes. */
@@ -29,6 +29,25 @@ export interface WatchOptions {
 }
 
 const DEFINITION_FILE = /\.(ya?ml|md)$/;
+const CHOKIDAR_CHANGE_THROTTLE_MS = 50;
+
+function safeList(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
+
+/** Size and mtime: enough to tell that a file changed after it was loaded. */
+function signatureOf(file: string): string {
+  try {
+    const info = statSync(file);
+    return `${info.size}:${info.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}
 
 /**
  * Watches every layer. A batch of changes (debounced, so an editor's temp-file-and-rename save
@@ -44,7 +63,8 @@ export function watchDefinitions(loader: DefinitionLoader, initial: LoadResult, 
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
 
-  const folders = [...layerFolders(loader.roots), ...(options.paths ?? []).flatMap(pathLayerFolders)].map((f) => resolve(f));
+  const table = [...layerFolderTable(loader.roots), ...(options.paths ?? []).map((p) => resolve(p)).flatMap(pathFolderTable)];
+  const folders = table.map((entry) => resolve(entry.folder));
   const folderSet = new Set(folders);
   const ancestors = new Set<string>();
   for (const folder of folders) for (let dir = folder; ; dir = dirname(dir)) {
@@ -69,11 +89,25 @@ export function watchDefinitions(loader: DefinitionLoader, initial: LoadResult, 
     pending.clear();
     try {
       let result: LoadResult | undefined;
-      const discovered = await rediscover(loader, options.paths ?? []);
+      const added = files.some((file) => !loader.knows(file));
+      for (const file of files) loadedSignature.set(file, signatureOf(file));
       for (const file of files) {
-        const entry = discovered.get(file);
+        const entry = existsSync(file) ? (loader.entryFor(file) ?? classifyFile(table, file)) : undefined;
         if (entry !== undefined) result = await loader.reloadFile(file, entry);
         else if (loader.knows(file)) result = loader.removeFile(file);
+      }
+      // A rename's unlink can arrive in a later batch than its add: look for vanished files in
+      // the folders this batch touched, so one batch shows the whole rename.
+      if (added) {
+        const present = new Map<string, Set<string>>();
+        for (const folder of new Set(files.map((f) => dirname(f)))) present.set(folder, new Set(safeList(folder)));
+        for (const file of loader.files()) {
+          const names = present.get(dirname(file));
+          if (names !== undefined && !names.has(basename(file)) && !files.includes(file)) {
+            result = loader.removeFile(file);
+            files.push(file);
+          }
+        }
       }
       if (result === undefined) return;
       const errors = errorKeys(result.diagnostics);
@@ -104,6 +138,20 @@ export function watchDefinitions(loader: DefinitionLoader, initial: LoadResult, 
       timer = undefined;
       running = running.then(flush);
     }, debounceMs);
+    settleCheck(abs);
+  };
+
+  // chokidar drops a second `change` for the same file within 50 ms. So after the last event
+  // for a file, look once more when that window has passed: if the file differs from what was
+  // loaded, reload it. Without this, the last save of a quick edit-fix could go unseen.
+  const loadedSignature = new Map<string, string>();
+  const settleTimers = new Map<string, NodeJS.Timeout>();
+  const settleCheck = (file: string) => {
+    clearTimeout(settleTimers.get(file));
+    settleTimers.set(file, setTimeout(() => {
+      settleTimers.delete(file);
+      if (signatureOf(file) !== loadedSignature.get(file)) schedule(file);
+    }, CHOKIDAR_CHANGE_THROTTLE_MS + 10));
   };
   watcher.on('add', schedule).on('change', schedule).on('unlink', schedule);
   watcher.on('error', (error) => onEvent({ type: 'error', error }));
@@ -114,24 +162,14 @@ export function watchDefinitions(loader: DefinitionLoader, initial: LoadResult, 
     ready,
     async close() {
       if (timer) clearTimeout(timer);
+      for (const pendingTimer of settleTimers.values()) clearTimeout(pendingTimer);
       await running;
       await watcher.close();
     },
   };
 }
 
-async function rediscover(loader: DefinitionLoader, paths: readonly string[]): Promise<Map<string, DiscoveredFile>> {
-  const map = new Map<string, DiscoveredFile>();
-  for (const entry of await discoverLayers(loader.roots)) map.set(resolve(entry.file), entry);
-  for (const entry of (await discoverPaths(paths)).files) map.set(resolve(entry.file), entry);
-  return map;
-}
 
-function pathLayerFolders(path: string): string[] {
-  const dir = resolve(path);
-  const sub = ['flows', 'personas', 'agents', 'definitions/backends', 'definitions/policies', 'definitions/capabilities', 'definitions/routing'];
-  return [dir, ...sub.map((s) => join(dir, ...s.split('/'))), join(dir, '.neo'), join(dir, '.neo', 'personas'), join(dir, '.neo', 'flows'), join(dir, '.claude', 'agents')];
-}
 
 function nearestExisting(folder: string): string {
   // chokidar cannot watch a folder that does not exist yet; watch its nearest existing ancestor
