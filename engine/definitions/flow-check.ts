@@ -1,4 +1,5 @@
-import { isScalar, type Node } from 'yaml';
+import type { Node } from 'yaml';
+import { yamlLib } from './yaml-lib.js';
 import { checkExpression, parseExpression, parseTemplate, type ExprProblem, type ExpressionScope } from '../expr/index.js';
 import type { Flow, Step } from '../generated/flow.js';
 import { didYouMean } from '../util/did-you-mean.js';
@@ -221,7 +222,7 @@ function checkExpressionField(source: YamlSource, segments: Array<string | numbe
  * verbatim in the source (plain and simple quoted scalars); the whole node otherwise.
  */
 function spanInside(source: YamlSource, node: Node | null, value: string, start: number, end: number): SourceSpan {
-  if (!isScalar(node) || !node.range) return source.spanOf(node);
+  if (!yamlLib().isScalar(node) || !node.range) return source.spanOf(node);
   const raw = source.text.slice(node.range[0], node.range[1]);
   const at = raw.indexOf(value);
   if (at === -1) {

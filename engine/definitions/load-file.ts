@@ -1,5 +1,5 @@
 import { basename, extname } from 'node:path';
-import { isMap, isScalar } from 'yaml';
+import { yamlLib } from './yaml-lib.js';
 import { contentHash } from '../util/content-hash.js';
 import type { AnyDefinition, Definition, Layer } from './definition.js';
 import type { Diagnostic } from './diagnostic.js';
@@ -24,6 +24,8 @@ export interface LoadFileOptions {
   layer: Layer;
   /** False for an untrusted project layer: privileged fields are dropped with a warning. */
   trusted: boolean;
+  /** The id when the file names none (default: the file name). */
+  defaultId?: string;
 }
 
 /** Reads, parses and validates one definition file. Never throws on bad input. */
@@ -76,7 +78,7 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
     return result;
   }
   const value = converted.value;
-  if (!isMap(source.doc.contents) || value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (!yamlLib().isMap(source.doc.contents) || value === null || typeof value !== 'object' || Array.isArray(value)) {
     const markdown = KIND_INFO[kind].format === 'markdown';
     result.diagnostics.push({
       code: markdown ? 'DEF_FRONTMATTER_NOT_MAP' : 'DEF_NOT_A_MAP',
@@ -98,24 +100,35 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
 
   const idKey = kind === 'persona' || kind === 'flow' ? 'name' : 'id';
   const record = stripped.data as Record<string, unknown>;
-  const id = typeof record[idKey] === 'string' ? (record[idKey] as string) : fileId(file);
+  const id = typeof record[idKey] === 'string' ? (record[idKey] as string) : (options.defaultId ?? fileId(file));
   const idNode = source.locate([idKey]);
-  const idSpan = idNode.depth === 1 && isScalar(idNode.node) ? source.spanOf(idNode.node) : source.span(0, 0);
+  const idSpan = idNode.depth === 1 && yamlLib().isScalar(idNode.node) ? source.spanOf(idNode.node) : source.span(0, 0);
 
-  const definition: Definition = {
-    kind,
-    id,
-    layer,
-    file,
-    data: stripped.data as never,
-    ...(body === undefined ? {} : { body }),
-    source,
-    idSpan,
-    digest,
-    ignoredFields: stripped.ignored,
-  };
-  result.definition = definition as AnyDefinition;
+  result.definition = makeDefinition({ kind, id, layer, file, data: stripped.data, body, idSpan, digest, ignoredFields: stripped.ignored }, () => source);
   return result;
+}
+
+/**
+ * Builds a definition whose parsed source is produced on first use. Definitions restored from
+ * the packaged snapshot never parse their YAML unless a diagnostic needs a position.
+ */
+export function makeDefinition(
+  fields: Omit<Definition, 'source' | 'body' | 'data'> & { data: unknown; body: string | undefined },
+  source: () => YamlSource,
+): AnyDefinition {
+  let parsed: YamlSource | undefined;
+  const { body, ...rest } = fields;
+  const definition = { ...rest, ...(body === undefined ? {} : { body }) } as Record<string, unknown>;
+  Object.defineProperty(definition, 'source', { enumerable: false, get: () => (parsed ??= source()) });
+  return definition as unknown as AnyDefinition;
+}
+
+/** Parses a definition's YAML (the frontmatter for Markdown) for positions only. */
+export function sourceOf(file: string, text: string, kind: DefinitionKind): YamlSource {
+  if (KIND_INFO[kind].format !== 'markdown') return new YamlSource(file, text);
+  const split = splitFrontmatter(text);
+  if (!split.ok) return new YamlSource(file, '');
+  return new YamlSource(file, split.split.yaml, { lineOffset: split.split.yamlLineOffset, charOffset: split.split.yamlOffset });
 }
 
 /** The id a file gets when it names none: its base name without extension(s). */

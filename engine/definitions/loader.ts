@@ -6,7 +6,10 @@ import type { DefinitionSet } from './definition-set.js';
 import type { Diagnostic } from './diagnostic.js';
 import { sortDiagnostics } from './diagnostic.js';
 import { discoverLayers, discoverPaths, findRepoRoot, type DiscoveredFile, type LayerRoots } from './discover.js';
-import { loadDefinitionFile, type FileLoad } from './load-file.js';
+import { loadDefinitionFile, makeDefinition, sourceOf, type FileLoad } from './load-file.js';
+import { readPackagedSnapshot, snapshotEntry, type PackagedSnapshot } from './packaged-snapshot.js';
+import { readDefinitionText } from './read-text.js';
+import { contentHash } from '../util/content-hash.js';
 import { checkReferences, type ReferenceCache } from './references.js';
 import { TrustStore } from './trust.js';
 
@@ -41,6 +44,7 @@ export class DefinitionLoader {
   readonly #loads = new Map<string, FileLoad>();
   readonly #discovered = new Map<string, DiscoveredFile>();
   readonly #referenceCache: ReferenceCache = new WeakMap();
+  #snapshot: PackagedSnapshot | null | undefined;
   #pathProblems: Diagnostic[] = [];
   #projectTrusted = false;
 
@@ -131,12 +135,28 @@ export class DefinitionLoader {
   }
 
   async #load(entry: DiscoveredFile): Promise<FileLoad> {
-    const trusted = entry.layer !== 'project' || this.#projectTrusted;
-    const load = await loadDefinitionFile(entry.file, { kind: entry.kind, layer: entry.layer, trusted });
-    if (load.definition && entry.defaultId !== undefined && load.definition.kind === 'policy' && load.definition.data.id === undefined) {
-      load.definition = { ...load.definition, id: entry.defaultId };
+    if (entry.layer === 'packaged') {
+      const restored = this.#fromSnapshot(entry);
+      if (restored !== undefined) return restored;
     }
-    return load;
+    const trusted = entry.layer !== 'project' || this.#projectTrusted;
+    return loadDefinitionFile(entry.file, { kind: entry.kind, layer: entry.layer, trusted, ...(entry.defaultId === undefined ? {} : { defaultId: entry.defaultId }) });
+  }
+
+  /** A packaged file restored from the build-time snapshot, when its content is unchanged. */
+  #fromSnapshot(entry: DiscoveredFile): FileLoad | undefined {
+    this.#snapshot ??= readPackagedSnapshot(this.roots.packaged) ?? null;
+    if (this.#snapshot === null) return undefined;
+    const read = readDefinitionText(entry.file);
+    if (!('text' in read)) return undefined;
+    const { text } = read;
+    const hit = snapshotEntry(this.#snapshot, this.roots.packaged, entry.file, contentHash(text));
+    if (hit === undefined || hit.kind !== entry.kind) return undefined;
+    const definition = makeDefinition(
+      { kind: hit.kind, id: hit.id, layer: 'packaged', file: entry.file, data: hit.data, body: hit.body, idSpan: { file: entry.file, ...hit.idSpan }, digest: hit.digest, ignoredFields: [] },
+      () => sourceOf(entry.file, text, entry.kind),
+    );
+    return { file: entry.file, kind: entry.kind, layer: 'packaged', definition, diagnostics: [] };
   }
 }
 

@@ -1,4 +1,5 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair } from 'yaml';
+import type { Document, LineCounter, Node, Pair } from 'yaml';
+import { yamlLib } from './yaml-lib.js';
 import type { Diagnostic, SourcePosition, SourceSpan } from './diagnostic.js';
 
 /** Most aliases a document may expand; past it the file is treated as an alias bomb. */
@@ -12,7 +13,7 @@ export class YamlSource {
   readonly file: string;
   readonly text: string;
   readonly doc: Document.Parsed;
-  readonly #lines = new LineCounter();
+  readonly #lines: LineCounter;
   readonly #lineOffset: number;
   readonly #charOffset: number;
 
@@ -21,7 +22,9 @@ export class YamlSource {
     this.text = text;
     this.#lineOffset = options.lineOffset ?? 0;
     this.#charOffset = options.charOffset ?? 0;
-    this.doc = parseDocument(text, { lineCounter: this.#lines, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
+    const yaml = yamlLib();
+    this.#lines = new yaml.LineCounter();
+    this.doc = yaml.parseDocument(text, { lineCounter: this.#lines, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
   }
 
   /** File position of an offset inside the YAML text. */
@@ -88,14 +91,14 @@ export class YamlSource {
     let key: Node | null = null;
     let depth = 0;
     for (const segment of segments) {
-      if (isMap(node)) {
-        const pair = node.items.find((item: Pair) => isScalar(item.key) && String(item.key.value) === segment);
+      if (yamlLib().isMap(node)) {
+        const pair = node.items.find((item: Pair) => yamlLib().isScalar(item.key) && String(item.key.value) === segment);
         if (!pair) break;
         key = pair.key as Node;
         node = (pair.value as Node | null) ?? (pair.key as Node);
-      } else if (isSeq(node)) {
+      } else if (yamlLib().isSeq(node)) {
         const item = node.items[Number(segment)];
-        if (item === undefined || isPair(item)) break;
+        if (item === undefined || yamlLib().isPair(item)) break;
         key = null;
         node = item as Node;
       } else {
@@ -109,15 +112,15 @@ export class YamlSource {
   /** The first key of the top-level map (or the document itself). */
   firstKey(): Node | null {
     const contents = this.doc.contents as Node | null;
-    if (isMap(contents) && contents.items.length > 0) return (contents.items[0]!.key as Node | null) ?? contents;
+    if (yamlLib().isMap(contents) && contents.items.length > 0) return (contents.items[0]!.key as Node | null) ?? contents;
     return contents;
   }
 
   /** The key node of `segment` inside the map at `parentSegments`, when present. */
   keyNode(parentSegments: readonly string[], segment: string): Node | null {
     const { node, depth } = this.locate(parentSegments);
-    if (depth !== parentSegments.length || !isMap(node)) return null;
-    const pair = node.items.find((item: Pair) => isScalar(item.key) && String(item.key.value) === segment);
+    if (depth !== parentSegments.length || !yamlLib().isMap(node)) return null;
+    const pair = node.items.find((item: Pair) => yamlLib().isScalar(item.key) && String(item.key.value) === segment);
     return (pair?.key as Node | undefined) ?? null;
   }
 }

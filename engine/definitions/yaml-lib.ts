@@ -1,0 +1,13 @@
+import { createRequire } from 'node:module';
+
+type YamlModule = typeof import('yaml');
+let loaded: YamlModule | undefined;
+
+/**
+ * The `yaml` package, loaded on first use. It is ~60 modules; a command whose definitions all
+ * come from the packaged snapshot never needs it, so start-up does not pay for it.
+ */
+export function yamlLib(): YamlModule {
+  loaded ??= createRequire(import.meta.url)('yaml') as YamlModule;
+  return loaded;
+}
