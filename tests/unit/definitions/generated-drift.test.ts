@@ -1,0 +1,19 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+describe('engine/generated matches schemas/', () => {
+  it('every generated file is what `npm run gen` would write now', async () => {
+    const { generate } = (await import(join(root, 'scripts', 'gen-types.mjs'))) as { generate(): Promise<Record<string, string>> };
+    const files = await generate();
+    const stale: string[] = [];
+    for (const [name, text] of Object.entries(files)) {
+      const current = await readFile(join(root, 'engine', 'generated', name), 'utf8').catch(() => '');
+      if (current !== text) stale.push(name);
+    }
+    expect(stale, 'run `npm run gen` and commit engine/generated/').toEqual([]);
+  });
+});
