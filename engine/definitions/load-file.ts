@@ -62,8 +62,25 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
       });
       return result;
     }
-    source = new YamlSource(file, split.split.yaml, { lineOffset: split.split.yamlLineOffset, charOffset: split.split.yamlOffset });
+    const position = { lineOffset: split.split.yamlLineOffset, charOffset: split.split.yamlOffset };
+    source = new YamlSource(file, split.split.yaml, position);
     body = split.split.body;
+    const lenient = source.syntaxDiagnostics().some((d) => d.severity === 'error') ? quotePlainColonValues(split.split.yaml) : undefined;
+    if (lenient !== undefined) {
+      const retry = new YamlSource(file, lenient.text, position);
+      if (!retry.syntaxDiagnostics().some((d) => d.severity === 'error')) {
+        source = retry;
+        for (const line of lenient.lines) {
+          result.diagnostics.push({
+            code: 'DEF_FRONTMATTER_LENIENT',
+            severity: 'warning',
+            message: `\`${line.key}\` holds \`: \`, which YAML reads as a nested map; read as plain text, as Claude Code does`,
+            span: retry.span(line.offset, line.offset + line.key.length),
+            hint: `quote the value or write it as a block (\`${line.key}: >\`) to silence this`,
+          });
+        }
+      }
+    }
   } else {
     source = new YamlSource(file, text);
   }
@@ -129,6 +146,28 @@ export function sourceOf(file: string, text: string, kind: DefinitionKind): Yaml
   const split = splitFrontmatter(text);
   if (!split.ok) return new YamlSource(file, '');
   return new YamlSource(file, split.split.yaml, { lineOffset: split.split.yamlLineOffset, charOffset: split.split.yamlOffset });
+}
+
+/**
+ * Claude Code's agent generator writes one-line descriptions such as
+ * `description: Use this agent when… Examples: <example>Context: …` without quotes. That is not
+ * YAML, but Claude Code reads it as text; so does neo: top-level plain values containing `: ` are
+ * single-quoted and the frontmatter re-parsed. Undefined when there is nothing to repair.
+ */
+function quotePlainColonValues(yaml: string): { text: string; lines: Array<{ key: string; offset: number }> } | undefined {
+  const lines: Array<{ key: string; offset: number }> = [];
+  let offset = 0;
+  const out = yaml.split('\n').map((line) => {
+    const here = offset;
+    offset += line.length + 1;
+    const match = /^([A-Za-z_][\w-]*):[ \t]+(.*?)(\r?)$/.exec(line);
+    if (!match) return line;
+    const [, key, value, cr] = match as unknown as [string, string, string, string];
+    if (!/:\s/.test(value) || /^['"[{|>&*!#]/.test(value)) return line;
+    lines.push({ key, offset: here });
+    return `${key}: '${value.replace(/'/g, "''")}'${cr}`;
+  });
+  return lines.length === 0 ? undefined : { text: out.join('\n'), lines };
 }
 
 /** The id a file gets when it names none: its base name without extension(s). */
