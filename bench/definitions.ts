@@ -14,8 +14,8 @@ import { performance } from 'node:perf_hooks';
 import { watch } from 'chokidar';
 import { parse } from 'yaml';
 import { loadDefinitions, watchDefinitions, type ReloadEvent } from '../engine/definitions/index.js';
-import * as validators from '../engine/generated/validators.js';
 import { packageRoot } from '../engine/util/package-root.js';
+import { precompiledValidators } from '../engine/definitions/schema-check.js';
 import { interleave, median, numberArgs, percentile, report } from './harness.js';
 
 const size = numberArgs({ personas: 1000, flows: 200, backends: 50, edits: 50, reps: 5 });
@@ -45,11 +45,12 @@ function generateTree(): Array<{ file: string; kind: 'persona' | 'flow' | 'backe
   return files;
 }
 
+const validators = precompiledValidators();
 const VALIDATOR: Record<string, (v: unknown) => boolean> = {
-  persona: validators.Persona as never,
-  flow: validators.Flow as never,
-  backend: validators.Backend as never,
-  capability: validators.Capability as never,
+  persona: validators.Persona!,
+  flow: validators.Flow!,
+  backend: validators.Backend!,
+  capability: validators.Capability!,
 };
 
 async function baselineLoad(files: ReturnType<typeof generateTree>): Promise<number> {

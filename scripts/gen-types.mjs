@@ -24,7 +24,7 @@ export async function loadSchemas() {
 
 /** The ajv instance every neo validator is built with. */
 export function createAjv() {
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, code: { source: true, esm: true, lines: false } });
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, code: { source: true, esm: false, lines: false } });
   ajv.addKeyword({ keyword: 'enumDescriptions', schemaType: 'array' });
   return ajv;
 }
@@ -32,19 +32,6 @@ export function createAjv() {
 function typeName(file) {
   const base = file.replace('.schema.json', '');
   return base.replace(/(^|-)([a-z])/g, (_, __, c) => c.toUpperCase());
-}
-
-/** ajv's standalone code `require`s its small runtime helpers; turn those into ESM imports. */
-function esmRuntimeImports(code) {
-  const imports = new Map();
-  const body = code.replace(/require\("(ajv\/dist\/runtime\/[a-z0-9]+)"\)/g, (_, mod) => {
-    const local = `__${mod.split('/').pop()}`;
-    // CommonJS interop differs between Node (default = module.exports) and bundlers/vite
-    // (default = exports.default); normalize to ajv's `{ default: fn }` shape either way.
-    imports.set(local, `import * as ${local}_ns from "${mod}.js";\nconst ${local} = { default: ${local}_ns.default?.default ?? ${local}_ns.default };`);
-    return local;
-  });
-  return `${[...imports.values()].join('\n')}\n${body.replace(/^"use strict";/, '')}`;
 }
 
 /**
@@ -77,7 +64,9 @@ export async function generate() {
     if (file === 'common.schema.json') continue;
     exports[typeName(file)] = schema.$id;
   }
-  out['validators.ts'] = `${HEADER}// @ts-nocheck\n/* eslint-disable */\n${esmRuntimeImports(standaloneCode(ajv, exports))}\n`;
+  // CommonJS on purpose: neo loads it lazily and synchronously (createRequire) only when a file
+  // actually needs validating, so a start-up served by the packaged snapshot never parses it.
+  out['validators.cjs'] = `${HEADER}/* eslint-disable */\n${standaloneCode(ajv, exports)}\n`;
   for (const [file, schema] of Object.entries(schemas)) {
     const name = typeName(file);
     const ts = await compile(forTypes(schema), name, {

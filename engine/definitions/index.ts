@@ -41,7 +41,7 @@ export type { Routing } from '../generated/routing.js';
 export type { Config } from '../generated/config.js';
 export type { Posture, Effort, ModelClass, Budgets, CostProfile } from '../generated/common.js';
 export { effectivePersonaKnobs, policyKnobs, type EffectiveKnobs } from './effective.js';
-export { checkAgainstSchema, schemaErrorsToDiagnostics } from './schema-check.js';
+export { checkAgainstSchema, schemaErrorsToDiagnostics, precompiledValidators } from './schema-check.js';
 export { YamlSource } from './source.js';
 export { splitFrontmatter } from './frontmatter.js';
 export { readDefinitionText } from './read-text.js';

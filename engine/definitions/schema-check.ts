@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import * as validators from '../generated/validators.js';
+import { createRequire } from 'node:module';
 import { didYouMean } from '../util/did-you-mean.js';
 import type { Diagnostic } from './diagnostic.js';
 import { pointerSegments, pointerToFieldPath, toPointer } from './diagnostic.js';
@@ -8,14 +8,26 @@ import type { YamlSource } from './source.js';
 
 type ValidateFn = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-const VALIDATORS: Record<DefinitionKind, ValidateFn> = {
-  persona: validators.Persona as ValidateFn,
-  policy: validators.Policy as ValidateFn,
-  backend: validators.Backend as ValidateFn,
-  capability: validators.Capability as ValidateFn,
-  routing: validators.Routing as ValidateFn,
-  flow: validators.Flow as ValidateFn,
-  config: validators.Config as ValidateFn,
+let loaded: Record<string, ValidateFn> | undefined;
+
+/**
+ * The precompiled validators (engine/generated/validators.cjs, one per schema, named after the
+ * schema file: `flow.schema.json` → `Flow`). Loaded on first use, synchronously: a start-up
+ * served entirely by the packaged snapshot never parses them.
+ */
+export function precompiledValidators(): Record<string, ValidateFn> {
+  loaded ??= createRequire(import.meta.url)('../generated/validators.cjs') as Record<string, ValidateFn>;
+  return loaded;
+}
+
+const VALIDATOR_NAMES: Record<DefinitionKind, string> = {
+  persona: 'Persona',
+  policy: 'Policy',
+  backend: 'Backend',
+  capability: 'Capability',
+  routing: 'Routing',
+  flow: 'Flow',
+  config: 'Config',
 };
 
 /**
@@ -23,7 +35,7 @@ const VALIDATORS: Record<DefinitionKind, ValidateFn> = {
  * schemas/script.schema.json), with the same positioned diagnostics as definitions.
  */
 export function checkAgainstSchema(name: string, value: unknown, source: YamlSource): Diagnostic[] {
-  const validate = (validators as Record<string, unknown>)[name] as ValidateFn | undefined;
+  const validate = precompiledValidators()[name];
   if (validate === undefined) throw new Error(`no precompiled schema named ${name}; run npm run gen`);
   if (validate(value)) return [];
   return schemaErrorsToDiagnostics(validate.errors ?? [], source);
@@ -35,7 +47,7 @@ export function checkAgainstSchema(name: string, value: unknown, source: YamlSou
  * at the map that lacks them, enum errors list the allowed values.
  */
 export function checkSchema(kind: DefinitionKind, value: unknown, source: YamlSource): Diagnostic[] {
-  const validate = VALIDATORS[kind];
+  const validate = precompiledValidators()[VALIDATOR_NAMES[kind]]!;
   if (validate(value)) return [];
   return schemaErrorsToDiagnostics(validate.errors ?? [], source);
 }
