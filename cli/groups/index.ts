@@ -2,9 +2,17 @@ import type { Command } from 'commander';
 import type { ProgramContext } from '../program.js';
 import { registerDefinitionCommands } from './definitions.js';
 import { registerCatalogCommands } from './catalog.js';
+import { registerFlowCommands } from './flow.js';
+import { registerScriptCommands } from './script.js';
+import { registerModelCommands } from './model.js';
+import { registerSessionCommands } from './session.js';
 
 /** Every command group, in help order. Each registers its commands; modules load lazily. */
 export const GROUPS: ReadonlyArray<(program: Command, context: ProgramContext) => void> = [
   registerDefinitionCommands,
   registerCatalogCommands,
+  registerFlowCommands,
+  registerScriptCommands,
+  registerModelCommands,
+  registerSessionCommands,
 ];

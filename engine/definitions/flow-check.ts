@@ -8,6 +8,7 @@ import type { DefinitionSet } from './definition-set.js';
 import type { Diagnostic, SourceSpan } from './diagnostic.js';
 import { pointerToFieldPath, toPointer } from './diagnostic.js';
 import type { YamlSource } from './source.js';
+import { DEFAULT_MAX_POSTURE, postureWithin } from './policy.js';
 
 /** The kind of a step, from which of its keys are set. */
 export type StepKind = 'agent' | 'run' | 'approval' | 'flow';
@@ -137,6 +138,11 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
         err('DEF_EXPR_IN_RUN', '`${{ }}` is not allowed in a verify command: values are never spliced into a shell command', at('verify', ...(typeof step.verify === 'string' ? [] : ['run'])),
           'read the value from the environment instead (NEO_INPUT_<NAME>)');
       }
+      if (step.loop?.untilRun?.includes('${{')) {
+        err('DEF_EXPR_IN_RUN', '`${{ }}` is not allowed in `loop.untilRun`: values are never spliced into a shell command', at('loop', 'untilRun'),
+          'read the value from the environment instead (NEO_INPUT_<NAME>, NEO_STEP_<ID>_<OUTPUT>)');
+      }
+      checkStepNarrows(data, step, at, err);
       if (step.loop !== undefined && step.loop.until === undefined && step.loop.untilRun === undefined) {
         err('DEF_LOOP_CONDITION', `step \`${step.id}\` loops without a condition`, at('loop'), 'add `until:` (an expression) or `untilRun:` (a command)');
       }
@@ -162,6 +168,28 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
 }
 
 type Err = (code: string, message: string, segments: Array<string | number>, hint?: string) => void;
+
+const EFFORTS = ['low', 'medium', 'high', 'max'] as const;
+
+/** A step may only narrow the flow's ceilings (posture, rounds, effort); asking for more is an error, not a clamp. */
+function checkStepNarrows(flow: Flow, step: Step, at: (...rest: Array<string | number>) => Array<string | number>, err: Err): void {
+  const defaults = flow.defaults ?? {};
+  const ceiling = defaults.maxPosture ?? DEFAULT_MAX_POSTURE;
+  const where = defaults.maxPosture === undefined ? `the default ceiling ${ceiling}` : `the flow's ceiling ${ceiling} (defaults.maxPosture)`;
+  if (step.maxPosture !== undefined && !postureWithin(step.maxPosture, ceiling)) {
+    err('DEF_STEP_WIDENS', `step \`${step.id}\` asks maxPosture ${step.maxPosture}, above ${where}`, at('maxPosture'), 'a step may only narrow the flow: raise `defaults.maxPosture` if the flow needs it');
+  }
+  const stepCeiling = step.maxPosture !== undefined && postureWithin(step.maxPosture, ceiling) ? step.maxPosture : ceiling;
+  if (step.posture !== undefined && !postureWithin(step.posture, stepCeiling)) {
+    err('DEF_STEP_WIDENS', `step \`${step.id}\` starts in posture ${step.posture}, above its ceiling ${stepCeiling}`, at('posture'), 'lower `posture`, or raise the ceiling where it is set');
+  }
+  if (step.maxRounds !== undefined && defaults.maxRounds !== undefined && step.maxRounds > defaults.maxRounds) {
+    err('DEF_STEP_WIDENS', `step \`${step.id}\` asks maxRounds ${step.maxRounds}, above the flow's ${defaults.maxRounds}`, at('maxRounds'), 'a step may only narrow `defaults.maxRounds`');
+  }
+  if (step.effort !== undefined && defaults.effort !== undefined && EFFORTS.indexOf(step.effort) > EFFORTS.indexOf(defaults.effort)) {
+    err('DEF_STEP_WIDENS', `step \`${step.id}\` asks effort ${step.effort}, above the flow's ${defaults.effort}`, at('effort'), 'a step may only narrow `defaults.effort`');
+  }
+}
 
 function checkReference(set: DefinitionSet, kind: 'persona' | 'backend' | 'policy', id: string | undefined, segments: Array<string | number>, err: Err): void {
   if (id === undefined || set.has(kind, id)) return;

@@ -64,6 +64,26 @@ export interface Config {
      * Cap on a tool's output entering the transcript.
      */
     toolOutputMaxBytes?: number;
+    /**
+     * A duration: a number of seconds, or a string with a unit (ms, s, m, h).
+     */
+    headersTimeout?: number | string;
+    /**
+     * Retries of a model request after a transient connection error, a 429 or a 5xx (default 4). Timeouts and other errors are never retried.
+     */
+    maxRetries?: number;
+    /**
+     * Compaction keeps this many most recent turns verbatim (default 4); pinned items are always kept.
+     */
+    keepTurns?: number;
+    /**
+     * Most tokens one model response may produce (default 8192).
+     */
+    maxOutputTokens?: number;
+    /**
+     * A duration: a number of seconds, or a string with a unit (ms, s, m, h).
+     */
+    execTimeout?: number | string;
   };
   /**
    * The control plane.

@@ -143,6 +143,10 @@ export interface Defaults {
    * An identifier: letters, digits, dot, dash or underscore, starting with a letter or digit.
    */
   policy?: string;
+  /**
+   * A list of strings, written as a YAML list or as one comma-separated string.
+   */
+  allowCommands?: string | string[];
   budgets?: Budgets;
 }
 /**
@@ -258,6 +262,10 @@ export interface Step {
    * Agent step: a JSON Schema the agent's final answer (JSON) must match, or the step fails.
    */
   outputSchema?: {};
+  /**
+   * A list of strings, written as a YAML list or as one comma-separated string.
+   */
+  allowCommands?: string | string[];
   /**
    * Run step: a command, run by /bin/sh. ${{ }} is not allowed here: use env, values arrive as NEO_INPUT_* and NEO_STEP_<ID>_* variables.
    */

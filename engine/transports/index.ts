@@ -12,7 +12,13 @@ export type TransportFactory = (backend: Definition<'backend'>) => Transport;
  * Adding a protocol = one folder under engine/transports/ + one line here; adding a backend
  * that speaks an existing protocol = one descriptor file, no code.
  */
-const FACTORIES: Partial<Record<Backend['protocol'], () => Promise<TransportFactory>>> = {};
+const FACTORIES: Partial<Record<Backend['protocol'], () => Promise<TransportFactory>>> = {
+  script: () => import('./script/index.js').then((m) => m.createScriptTransport),
+  'claude-code': () => import('./claude-code/index.js').then((m) => m.createClaudeCodeTransport),
+  codex: () => import('./codex/index.js').then((m) => m.createCodexTransport),
+  acp: () => import('./acp/index.js').then((m) => m.createAcpTransport),
+  neo: () => import('./neo/index.js').then((m) => m.createNeoTransport),
+};
 
 /** Registers an adapter factory for a protocol (used by this table and by tests). */
 export function registerTransportFactory(protocol: Backend['protocol'], load: () => Promise<TransportFactory>): void {

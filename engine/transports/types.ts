@@ -19,9 +19,41 @@ export type AgentEvent =
   | { type: 'tool_use'; id: string; name: string; input: unknown }
   | { type: 'tool_result'; id: string; output: string; isError: boolean }
   | { type: 'clarify'; clarificationId: string; toolName: string; input: unknown }
-  | { type: 'turn_complete'; numTurns?: number; costUsd?: number; usage?: Usage; text?: string }
-  | { type: 'ended'; ok: boolean; text: string }
-  | { type: 'error'; message: string; transient?: boolean }
+  | {
+      type: 'turn_complete';
+      numTurns?: number;
+      /** This turn's cost in USD (a per-turn delta, never a running total). */
+      costUsd?: number;
+      usage?: Usage;
+      text?: string;
+      /** The turn ended because interrupt() aborted it. */
+      interrupted?: boolean;
+    }
+  | {
+      type: 'ended';
+      ok: boolean;
+      text: string;
+      /** When the agent closed the session at the end of a turn: that turn's ordinal and figures (per-turn, like turn_complete). */
+      numTurns?: number;
+      costUsd?: number;
+      usage?: Usage;
+    }
+  | {
+      type: 'error';
+      message: string;
+      /**
+       * A notice, not a failure: the turn goes on (the CLI is retrying a 429/500 itself, neo
+       * skipped a malformed line, or denied an ask the posture forbids). Without it (and without
+       * `fatal`) the error ends the current turn and the session can take guidance for another.
+       */
+      transient?: boolean;
+      /** UPPER_SNAKE error code (TRANSPORT_EXITED, TRANSPORT_IDLE_TIMEOUT, …). */
+      code?: string;
+      /** The session is over: the stream ends right after this event. A non-fatal error fails only the turn (or is a notice). */
+      fatal?: boolean;
+      /** The last lines the CLI wrote to stderr, when they explain the error. */
+      stderrTail?: string;
+    }
   | { type: 'provision'; applied: string[]; ignored: string[] };
 
 export type AgentEventType = AgentEvent['type'];

@@ -1,0 +1,12 @@
+import { EXIT } from '../exit-codes.js';
+import { painter, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
+import { resolveSessionId, sessionOp } from './session-client.js';
+import { renderReadTurn } from './session-format.js';
+
+export async function run(io: CommandIO, id: string, options: { diff?: boolean; json?: boolean }): Promise<number> {
+  const sessionId = await resolveSessionId(io, id);
+  const result = await sessionOp(io, { op: 'read-turn', sessionId, ...(options.diff ? { includeDiff: true } : {}) });
+  if (options.json) writeJson(io.stdout, result);
+  else for (const line of renderReadTurn(result, painter(useColor(io.stdout, io.env)))) writeLine(io.stdout, line);
+  return EXIT.ok;
+}

@@ -1,0 +1,298 @@
+/**
+ * The agent loop. Policy-free: it owns the transcript, calls the provider, emits events and runs
+ * the tools it was given, continuing until the assistant ends the turn or maxTurns provider calls
+ * were made. Approval, posture, persistence and presentation are injected or layered around it.
+ *
+ * Stop reasons: `tool_use` runs the tools and continues; `pause_turn` replays the assistant
+ * response and continues; `refusal` ends the turn with the refusal text unless steering is queued,
+ * which then continues the turn; `max_tokens` and `context_window_exceeded` end it with a typed
+ * error that keeps the partial text; anything unknown fails the turn rather than calling again.
+ */
+import type { Effort } from '../definitions/index.js';
+import type { Compactor } from './compaction/compactor.js';
+import { estimateTokens } from './compaction/estimate.js';
+import { AgentError, cancelledError } from './errors.js';
+import type { AgentLoopEvent, TurnResult } from './loop-events.js';
+import { textOf, toolUsesOf, type ContentBlock, type Message, type ModelResponse, type PinKind, type ToolResultBlock, type ToolUseBlock } from './messages.js';
+import { capText } from './output-cap.js';
+import type { Provider } from './providers/provider.js';
+import { ToolInputError, type AgentTool, type ToolApprover } from './tool.js';
+import { addUsage, emptyUsage, type AgentUsage } from './usage.js';
+
+export const DEFAULT_MAX_TURNS = 50;
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
+export const DEFAULT_TOOL_OUTPUT_MAX_BYTES = 32 * 1024;
+
+export interface AgentOptions {
+  provider: Provider;
+  model: string;
+  effort?: Effort;
+  system: string;
+  tools?: readonly AgentTool[];
+  /** Asked before every tool call; absent means every call runs. */
+  approve?: ToolApprover;
+  maxTurns?: number;
+  maxOutputTokens?: number;
+  toolOutputMaxBytes?: number;
+  compactor?: Compactor;
+  /** A restored transcript and its usage so far (resume). */
+  messages?: readonly Message[];
+  usage?: AgentUsage;
+  onEvent?: (event: AgentLoopEvent) => void;
+  /** Scrubs secrets from tool output before it enters the transcript. */
+  redact?: (text: string) => string;
+}
+
+export interface SendOptions {
+  signal?: AbortSignal;
+  /** Pins this message through compaction (guidance). */
+  pin?: PinKind;
+}
+
+export class Agent {
+  readonly #provider: Provider;
+  readonly #system: string;
+  readonly #tools: ReadonlyMap<string, AgentTool>;
+  readonly #approve: ToolApprover | undefined;
+  readonly #maxTurns: number;
+  readonly #maxOutputTokens: number;
+  readonly #toolOutputMaxBytes: number;
+  readonly #compactor: Compactor | undefined;
+  readonly #onEvent: (event: AgentLoopEvent) => void;
+  readonly #redact: (text: string) => string;
+  #model: string;
+  #effort: Effort | undefined;
+  #messages: Message[];
+  #usage: AgentUsage;
+  #steering: string[] = [];
+  #running = false;
+  /** Tokens the last response reported, and how many messages it covered. */
+  #lastContext: { tokens: number; messages: number } | undefined;
+
+  constructor(options: AgentOptions) {
+    this.#provider = options.provider;
+    this.#model = options.model;
+    this.#effort = options.effort;
+    this.#system = options.system;
+    this.#tools = new Map((options.tools ?? []).map((t) => [t.spec.name, t]));
+    this.#approve = options.approve;
+    this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.#maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+    this.#toolOutputMaxBytes = options.toolOutputMaxBytes ?? DEFAULT_TOOL_OUTPUT_MAX_BYTES;
+    this.#compactor = options.compactor;
+    this.#onEvent = options.onEvent ?? (() => {});
+    this.#redact = options.redact ?? ((text) => text);
+    this.#messages = [...(options.messages ?? [])];
+    this.#usage = options.usage ? { ...options.usage } : emptyUsage();
+  }
+
+  /** A copy of the transcript. */
+  get messages(): Message[] {
+    return this.#messages.map((m) => ({ ...m, content: [...m.content] }));
+  }
+
+  /** Total usage of this agent, compaction included. */
+  get usage(): AgentUsage {
+    return { ...this.#usage };
+  }
+
+  get model(): string {
+    return this.#model;
+  }
+
+  get effort(): Effort | undefined {
+    return this.#effort;
+  }
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  get system(): string {
+    return this.#system;
+  }
+
+  /** The model and effort for the next provider call. */
+  setModel(model: string, effort?: Effort): void {
+    this.#model = model;
+    if (effort !== undefined) this.#effort = effort;
+  }
+
+  /** Queues guidance for the running turn; it joins the transcript at the next tool boundary. */
+  steer(text: string): void {
+    this.#steering.push(text);
+  }
+
+  /** Steering that the last turn ended before delivering. */
+  takeSteering(): string[] {
+    const pending = this.#steering;
+    this.#steering = [];
+    return pending;
+  }
+
+  /**
+   * Appends one user message and runs the turn. Resolves with how it ended; rejects with the same
+   * error it emitted as an `error` event (a model failure, an interruption, a truncated turn).
+   */
+  async send(text: string, options: SendOptions = {}): Promise<TurnResult> {
+    if (this.#running) throw new AgentError('AGENT_BUSY', 'a turn is already running');
+    this.#running = true;
+    const signal = options.signal ?? new AbortController().signal;
+    this.#messages.push({ role: 'user', content: [{ type: 'text', text }], ...(options.pin ? { pin: options.pin } : {}) });
+    const turn = { usage: emptyUsage(), modelCalls: 0, partial: '' };
+    try {
+      const result = await this.#run(signal, turn);
+      this.#onEvent({ type: 'turn_end', result });
+      return result;
+    } catch (error) {
+      const failure = signal.aborted && !(error instanceof AgentError && error.code === 'AGENT_INTERRUPTED') ? cancelledError() : error;
+      this.#closeDanglingToolUses();
+      const reported = failure instanceof Error ? failure : new Error(String(failure));
+      this.#onEvent({ type: 'error', error: reported });
+      throw reported;
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #run(signal: AbortSignal, turn: { usage: AgentUsage; modelCalls: number; partial: string }): Promise<TurnResult> {
+    const finish = (response: ModelResponse | undefined, stopReason: TurnResult['stopReason']): TurnResult => ({
+      text: response ? textOf(response.content) : '',
+      stopReason,
+      modelCalls: turn.modelCalls,
+      usage: turn.usage,
+    });
+    let last: ModelResponse | undefined;
+    for (;;) {
+      if (turn.modelCalls >= this.#maxTurns) return finish(last, 'max_turns');
+      await this.#maybeCompact(signal, turn);
+      turn.partial = '';
+      const response = await this.#provider.complete(
+        { model: this.#model, system: this.#system, messages: this.#messages, tools: [...this.#tools.values()].map((t) => t.spec), maxOutputTokens: this.#maxOutputTokens, ...(this.#effort ? { effort: this.#effort } : {}) },
+        {
+          signal,
+          sink: {
+            text: (delta) => {
+              turn.partial += delta;
+              this.#onEvent({ type: 'text_delta', text: delta });
+            },
+            reasoning: (delta) => this.#onEvent({ type: 'reasoning_delta', text: delta }),
+          },
+        },
+      );
+      last = response;
+      turn.modelCalls++;
+      this.#count(turn, response.usage, 'model', response.model);
+      this.#messages.push({ role: 'assistant', content: response.content });
+      this.#lastContext = { tokens: response.usage.inputTokens + response.usage.outputTokens, messages: this.#messages.length };
+      this.#emitBlocks(response.content);
+      const calls = toolUsesOf(response.content);
+      const stop = response.stopReason;
+      if (stop === 'tool_use' || (stop === 'end_turn' && calls.length > 0)) {
+        await this.#runTools(calls, signal);
+        this.#deliverSteering();
+        continue;
+      }
+      if (stop === 'end_turn') return finish(response, 'end_turn');
+      if (stop === 'pause_turn') continue;
+      if (stop === 'refusal') {
+        if (this.#steering.length === 0) return finish(response, 'refusal');
+        this.#deliverSteering();
+        continue;
+      }
+      const partialText = textOf(response.content);
+      if (stop === 'max_tokens') throw new AgentError('AGENT_OUTPUT_TRUNCATED', `the response hit the output limit (${this.#maxOutputTokens} tokens) and was cut off`, { partialText });
+      if (stop === 'context_window_exceeded') throw new AgentError('AGENT_CONTEXT_WINDOW_EXCEEDED', "the conversation exceeds the model's context window; the response was truncated", { partialText, hint: 'lower agent.compactAtTokens in neo.yaml' });
+      throw new AgentError('AGENT_UNKNOWN_STOP_REASON', `${this.#provider.name}: unknown stop reason "${response.rawStopReason}"`, { partialText });
+    }
+  }
+
+  #count(turn: { usage: AgentUsage }, usage: AgentUsage, source: 'model' | 'compaction', model?: string): void {
+    turn.usage = addUsage(turn.usage, usage);
+    this.#usage = addUsage(this.#usage, usage);
+    this.#onEvent({ type: 'usage', usage, source, ...(model !== undefined ? { model } : {}) });
+  }
+
+  async #maybeCompact(signal: AbortSignal, turn: { usage: AgentUsage }): Promise<void> {
+    if (this.#compactor === undefined) return;
+    const last = this.#lastContext;
+    const contextTokens =
+      last !== undefined && last.messages <= this.#messages.length
+        ? last.tokens + estimateTokens(this.#messages.slice(last.messages))
+        : estimateTokens(this.#messages, this.#system);
+    const result = await this.#compactor.compact({ messages: this.#messages, system: this.#system, contextTokens, model: this.#model, ...(this.#effort ? { effort: this.#effort } : {}), signal });
+    if (result === undefined) return;
+    this.#count(turn, result.usage, 'compaction');
+    this.#messages = result.messages;
+    this.#lastContext = undefined;
+    this.#onEvent({ type: 'compacted', summarizedMessages: result.summarizedMessages, keptMessages: result.messages.length });
+  }
+
+  #emitBlocks(content: readonly ContentBlock[]): void {
+    for (const block of content) {
+      if (block.type === 'reasoning' && block.text !== '') this.#onEvent({ type: 'reasoning', text: block.text });
+      else if (block.type === 'text' && block.text !== '') this.#onEvent({ type: 'text', text: block.text });
+      else if (block.type === 'tool_use') this.#onEvent({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+    }
+  }
+
+  async #runTools(calls: readonly ToolUseBlock[], signal: AbortSignal): Promise<void> {
+    const results: ToolResultBlock[] = [];
+    try {
+      for (const call of calls) {
+        if (signal.aborted) throw cancelledError();
+        const result = await this.#runTool(call, signal);
+        const content = capText(this.#redact(result.output), this.#toolOutputMaxBytes);
+        results.push({ type: 'tool_result', toolUseId: call.id, name: call.name, content, isError: result.isError, ...(result.pinned !== undefined ? { pinned: this.#redact(result.pinned) } : {}) });
+        this.#onEvent({ type: 'tool_result', id: call.id, name: call.name, output: content, isError: result.isError });
+      }
+    } finally {
+      if (results.length > 0) this.#messages.push({ role: 'user', content: results });
+    }
+  }
+
+  async #runTool(call: ToolUseBlock, signal: AbortSignal): Promise<{ output: string; isError: boolean; pinned?: string }> {
+    const tool = this.#tools.get(call.name);
+    if (tool === undefined) return { output: `unknown tool "${call.name}"; available: ${[...this.#tools.keys()].join(', ')}`, isError: true };
+    if (call.input === null || typeof call.input !== 'object' || Array.isArray(call.input)) {
+      return { output: `the arguments for ${call.name} must be a JSON object; got ${typeof call.input === 'string' ? `invalid JSON: ${call.input.slice(0, 200)}` : JSON.stringify(call.input)}`, isError: true };
+    }
+    const input = call.input as Record<string, unknown>;
+    let pinned: string | undefined;
+    if (this.#approve !== undefined) {
+      const decision = await this.#approve({ tool, call, input, signal });
+      pinned = decision.pinned;
+      if (!decision.allow) return { output: decision.message, isError: true, ...(pinned !== undefined ? { pinned } : {}) };
+    }
+    try {
+      const result = await tool.run(input, { signal });
+      return { ...result, ...(pinned !== undefined ? { pinned } : {}) };
+    } catch (error) {
+      if (signal.aborted) throw cancelledError();
+      const message = error instanceof ToolInputError ? `invalid input for ${call.name}: ${error.message}` : error instanceof Error ? error.message : String(error);
+      return { output: message, isError: true, ...(pinned !== undefined ? { pinned } : {}) };
+    }
+  }
+
+  /** Queued steering joins the transcript as pinned guidance. */
+  #deliverSteering(): void {
+    for (const text of this.takeSteering()) this.#messages.push({ role: 'user', content: [{ type: 'text', text }], pin: 'guidance' });
+  }
+
+  /**
+   * Every tool_use must be answered before the next request, or the API rejects the transcript.
+   * After a failed or interrupted turn, unanswered calls get a result saying they did not run.
+   */
+  #closeDanglingToolUses(): void {
+    const answered = new Set<string>();
+    for (const message of this.#messages) for (const block of message.content) if (block.type === 'tool_result') answered.add(block.toolUseId);
+    const last = this.#messages.findLastIndex((m) => m.role === 'assistant');
+    if (last === -1) return;
+    const missing = toolUsesOf(this.#messages[last]!.content).filter((c) => !answered.has(c.id));
+    if (missing.length === 0) return;
+    const results: ToolResultBlock[] = missing.map((c) => ({ type: 'tool_result', toolUseId: c.id, name: c.name, content: 'not run: the turn ended first', isError: true }));
+    const next = this.#messages[last + 1];
+    if (next !== undefined && next.role === 'user') next.content = [...results, ...next.content];
+    else this.#messages.splice(last + 1, 0, { role: 'user', content: results });
+  }
+}

@@ -1,0 +1,61 @@
+/** The shared HTTP half of every adapter: open with retries, then read SSE or JSON. */
+import { streamError } from '../errors.js';
+import { openWithRetry } from '../http/retry.js';
+import { SseDecoder, type SseEvent } from '../http/sse.js';
+import type { OpenResponse } from '../http/stream-request.js';
+import type { HttpProviderConfig } from './provider.js';
+
+/** POSTs `body` to `url` under the config's timeouts and retry policy. */
+export function openCall(config: HttpProviderConfig, url: string, headers: Record<string, string>, body: unknown, signal?: AbortSignal): Promise<OpenResponse> {
+  return openWithRetry(
+    {
+      provider: config.name,
+      url,
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers, ...config.headers },
+      body: JSON.stringify(body),
+      headersTimeoutMs: config.headersTimeoutMs,
+      idleTimeoutMs: config.idleTimeoutMs,
+      ...(signal !== undefined ? { signal } : {}),
+    },
+    config.retry,
+    { ...(config.credentialEnv !== undefined ? { credentialEnv: config.credentialEnv } : {}), ...config.hooks },
+  );
+}
+
+/** The SSE events of a response body, in order. */
+export async function* sseEvents(response: OpenResponse): AsyncGenerator<SseEvent> {
+  const decoder = new SseDecoder();
+  for await (const chunk of response.chunks()) yield* decoder.push(chunk);
+  yield* decoder.end();
+}
+
+/** Parses one event's JSON data; a malformed payload is a permanent stream error. */
+export function parseData(provider: string, event: SseEvent): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(event.data);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw streamError(provider, `malformed stream event${event.event ? ` ${event.event}` : ''}: ${event.data.slice(0, 120)}`);
+}
+
+/** `base` + `path`, without doubling the slash. */
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+/** Whether the response is a whole JSON document rather than an event stream. */
+export function isJsonResponse(response: OpenResponse): boolean {
+  const type = String(response.headers['content-type'] ?? '');
+  return type.includes('application/json');
+}
+
+/** A narrowing accessor for untyped JSON. */
+export function obj(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

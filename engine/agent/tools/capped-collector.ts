@@ -1,0 +1,34 @@
+/** Collects a stream's text keeping the first and the last `limit` bytes, so a flood cannot exhaust memory. */
+export class CappedCollector {
+  readonly #limit: number;
+  #head = '';
+  #headBytes = 0;
+  #tail: string[] = [];
+  #tailBytes = 0;
+  #dropped = 0;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  push(chunk: string): void {
+    if (this.#headBytes < this.#limit) {
+      this.#head += chunk;
+      this.#headBytes += Buffer.byteLength(chunk);
+      return;
+    }
+    this.#tail.push(chunk);
+    this.#tailBytes += Buffer.byteLength(chunk);
+    while (this.#tailBytes > this.#limit && this.#tail.length > 1) {
+      const first = this.#tail.shift()!;
+      const size = Buffer.byteLength(first);
+      this.#tailBytes -= size;
+      this.#dropped += size;
+    }
+  }
+
+  text(): string {
+    const tail = this.#tail.join('');
+    return this.#dropped > 0 ? `${this.#head}\n[… ${this.#dropped} bytes omitted …]\n${tail}` : this.#head + tail;
+  }
+}

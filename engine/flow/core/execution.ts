@@ -1,0 +1,57 @@
+import type { StepKind } from './plan.js';
+import type { StepError } from './state.js';
+
+/**
+ * One execution of one unit: what the machine hands a step actor. Serializable and fully
+ * rendered (expressions already evaluated), so the side-effect layer never evaluates anything.
+ */
+export interface ExecutionSpec {
+  /** Unique within the run. */
+  exec: string;
+  step: string;
+  item?: number;
+  attempt: number;
+  iteration: number;
+  kind: StepKind;
+  /** Wait this long first (retry backoff). */
+  delayMs?: number;
+  /** Variables for commands (run step, gate, loop check): NEO_* plus the flow's and step's env. */
+  env: Record<string, string>;
+  /** Agent step: the rendered brief. */
+  brief?: string;
+  /** Approval step: the rendered prompt. */
+  prompt?: string;
+  /** Sub-flow step: rendered inputs. */
+  inputs?: Record<string, unknown>;
+}
+
+/**
+ * What an execution reports. It never throws: every failure is an outcome with a typed error,
+ * so an actor error can never escape the interpreter.
+ */
+export interface ExecutionOutcome {
+  exec: string;
+  status: 'succeeded' | 'failed';
+  outputs: Record<string, unknown>;
+  verdict?: string;
+  error?: StepError;
+  /** `loop.untilRun` passed after this iteration. */
+  untilPassed?: boolean;
+}
+
+/** Progress an execution reports while it runs (not persisted; for the live view). */
+export interface ExecutionProgress {
+  exec: string;
+  step: string;
+  item?: number;
+  backend?: string;
+  model?: string;
+  round?: number;
+  maxRounds?: number;
+  tool?: string;
+  filesChanged?: number;
+  costUsd?: number;
+  note?: string;
+  /** Sub-flow: the child run's id. */
+  childRunId?: string;
+}

@@ -1,0 +1,123 @@
+import type { Effort, Posture } from '../../definitions/index.js';
+
+/** A step's kind, from which of its keys are set. */
+export type StepKind = 'agent' | 'run' | 'approval' | 'flow';
+
+/** When a step may start, given its needs. */
+export type JoinRule = 'all_success' | 'all_done' | 'one_success';
+
+/** A verify gate, normalized. */
+export interface GateSpec {
+  run: string;
+  /** Agent attempts, counting the first. */
+  attempts: number;
+  flakeCheck: boolean;
+  baseline: boolean;
+  timeoutMs?: number;
+}
+
+/** One named decision of an approval. */
+export interface Decision {
+  id: string;
+  label: string;
+  /** Choosing it fails the step. */
+  fail: boolean;
+}
+
+/** What an agent step runs with, after every layer narrowed it. */
+export interface AgentSettings {
+  brief: string;
+  persona?: string;
+  /** undefined when nothing names one (a run then needs `--backend`). */
+  backend?: string;
+  model?: string;
+  effort?: Effort;
+  maxPosture: Posture;
+  initialPosture: Posture;
+  maxRounds?: number;
+  allowedTools?: string[];
+  /** Tools the persona limits itself to that this backend cannot enforce (reported, not silently dropped). */
+  unenforcedTools?: string[];
+  /** A non-driver persona's body: the driven agent's role. */
+  appendSystemPrompt?: string;
+  /** The script backend's script, absolute. */
+  script?: string;
+  taskTags: string[];
+  verify?: GateSpec;
+  requireChange: boolean;
+  outputSchema?: Record<string, unknown>;
+  /** Commands the built-in driver allows when the agent asks. */
+  allowCommands: string[];
+  /** Tool names that edit files on this backend. */
+  editToolNames: string[];
+  /** Where each knob came from, for --dry-run. */
+  provenance: Record<string, string>;
+}
+
+/** One step, normalized: defaults applied, durations in ms, paths absolute. */
+export interface PlanStep {
+  id: string;
+  name?: string;
+  kind: StepKind;
+  /** `finally` steps run after every main step is done, whatever happened. */
+  group: 'main' | 'finally';
+  needs: string[];
+  /** Transitive needs: the steps whose results this one may read. */
+  reach: string[];
+  join: JoinRule;
+  if?: string;
+  foreach?: { items: unknown[] | string; maxParallel?: number };
+  loop?: { until?: string; untilRun?: string; maxIterations: number };
+  retry?: { attempts: number; backoffMs: number; on: 'transient' | 'any' };
+  timeoutMs?: number;
+  idleTimeoutMs?: number;
+  continueOnError: boolean;
+  /** Environment templates (values may hold `${{ }}`). */
+  env: Record<string, string>;
+  /** Working directory, relative to the workspace. */
+  cwd?: string;
+  agent?: AgentSettings;
+  run?: { command: string };
+  approval?: { prompt: string; decisions: Decision[] };
+  flow?: { file: string; inputs: Record<string, unknown> };
+}
+
+/** A declared input. */
+export interface InputSpec {
+  type: 'string' | 'number' | 'boolean' | 'list' | 'object';
+  description?: string;
+  default?: unknown;
+  required: boolean;
+  enum?: unknown[];
+}
+
+/** Run-wide limits, normalized. */
+export interface PlanBudgets {
+  maxCostUsd?: number;
+  maxTurns?: number;
+  maxTokens?: number;
+  maxDurationMs?: number;
+}
+
+/** A flow compiled for running: everything the engine needs, serializable, pinned by a run. */
+export interface CompiledPlan {
+  name: string;
+  description?: string;
+  /** The plan file, absolute. */
+  file: string;
+  /** The project directory, absolute. */
+  projectDir: string;
+  inputs: Record<string, InputSpec>;
+  /** Flow-wide environment templates. */
+  env: Record<string, string>;
+  workspace: { isolation?: 'worktree' | 'inplace' | 'copy'; base?: string };
+  maxParallel: number;
+  budgets: PlanBudgets;
+  /** Main steps, then finally steps, in file order. */
+  steps: PlanStep[];
+}
+
+/** Finds a step by id. */
+export function planStep(plan: CompiledPlan, id: string): PlanStep | undefined {
+  return plan.steps.find((step) => step.id === id);
+}

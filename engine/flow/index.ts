@@ -1,0 +1,27 @@
+/**
+ * Flows: plan.yaml compiled to a statechart that schedules step actors (agent sessions,
+ * commands, approvals, sub-flows), persisted under NEO_HOME/runs/<runId>/ and resumable.
+ * The pure core (compile, schedule, reduce, machine) lives in core/; side effects sit behind
+ * the store, the executor and the workspace.
+ */
+export { startRun } from './runtime/start-run.js';
+export { resumeRun } from './runtime/resume-run.js';
+export { approveRun } from './runtime/approve.js';
+export type { RunEnvironment, StartOptions, ResumeOptions, RunOutcome } from './runtime/options.js';
+export type { FlowObservation, RunObserver } from './runtime/observer.js';
+export type { ApprovalPrompter, ApprovalAsk, ApprovalAnswer } from './runtime/approvals.js';
+export { loadPlanDefinitions, compileFlowFile, assertClean, assertCompiled, planHash, type LoadedPlan } from './runtime/load-plan.js';
+export { listRuns, readRunRecord, readRunSnapshot, isProcessAlive } from './store/runs.js';
+export { readRunEvents } from './store/run-store.js';
+export { runDir, type RunRecord, type WorkspaceRecord, type PinnedDefinition } from './store/run-files.js';
+export type { Isolation } from './workspace/index.js';
+export type { AgentStepDriver, AgentTask, AgentContext, SessionPort, GateRun } from './agent/driver.js';
+export type { CompileProblem } from './core/compile.js';
+export type { CompiledPlan, PlanStep, AgentSettings, StepKind } from './core/plan.js';
+export type { RunEvent, RunEventBody } from './core/events.js';
+export type { RunState, StepState, UnitState, StepError, Ledger } from './core/state.js';
+export type { ExecutionProgress } from './core/execution.js';
+export { describePlan, type StepDescription } from './core/describe.js';
+export { renderGraph } from './core/graph.js';
+export { formatDuration } from './core/duration.js';
+export { resolveInputs, type InputProblem } from './core/inputs.js';

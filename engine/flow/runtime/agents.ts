@@ -1,0 +1,39 @@
+import type { DefinitionSet } from '../../definitions/index.js';
+import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
+
+/**
+ * The agent side of a run, created on the first agent step so a plan without agents never
+ * loads the session layer or a transport. Sub-flows share their parent's.
+ */
+export class AgentServices {
+  readonly #home: string;
+  readonly #set: () => DefinitionSet;
+  readonly #overrides: { driver?: AgentStepDriver; sessions?: SessionPort };
+  #ready: Promise<{ driver: AgentStepDriver; sessions: SessionPort; close: () => Promise<void> }> | undefined;
+
+  constructor(home: string, set: () => DefinitionSet, overrides: { driver?: AgentStepDriver; sessions?: SessionPort } = {}) {
+    this.#home = home;
+    this.#set = set;
+    this.#overrides = overrides;
+  }
+
+  get(): Promise<{ driver: AgentStepDriver; sessions: SessionPort }> {
+    this.#ready ??= this.#create();
+    return this.#ready;
+  }
+
+  /** Stops every live session this run opened. */
+  async close(): Promise<void> {
+    if (this.#ready === undefined) return;
+    const ready = await this.#ready.catch(() => undefined);
+    await ready?.close();
+  }
+
+  async #create() {
+    const driver = this.#overrides.driver ?? new (await import('../agent/rules-driver.js')).RulesDriver();
+    if (this.#overrides.sessions !== undefined) return { driver, sessions: this.#overrides.sessions, close: async () => {} };
+    const { createSessionService } = await import('../../session/index.js');
+    const service = createSessionService({ home: this.#home, definitions: this.#set() });
+    return { driver, sessions: service, close: () => service.close() };
+  }
+}

@@ -1,0 +1,107 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeJsonAtomic } from '../../util/atomic-file.js';
+import type { Decision } from '../core/plan.js';
+
+/** An answer to an approval, from a terminal prompt, `neo flow approve`, or `--yes`. */
+export interface ApprovalAnswer {
+  decision: string;
+  note?: string;
+  /** Who answered: `tty`, `cli (user@host)`, `--yes`. */
+  by: string;
+  at: string;
+}
+
+/** A question put to a person at the terminal. */
+export interface ApprovalAsk {
+  runId: string;
+  step: string;
+  prompt: string;
+  decisions: Decision[];
+}
+
+/** Asks at the terminal; resolves undefined when the terminal cannot ask (or the ask was cancelled). */
+export type ApprovalPrompter = (ask: ApprovalAsk, signal: AbortSignal) => Promise<{ decision: string; note?: string } | undefined>;
+
+/** Where `neo flow approve` leaves an answer for a waiting run. */
+export function approvalFile(home: string, runId: string, key: string): string {
+  return join(home, 'approvals', runId, `${key}.json`);
+}
+
+/** Writes an answer for a run's approval (from another terminal). */
+export async function writeApproval(home: string, runId: string, key: string, answer: ApprovalAnswer): Promise<void> {
+  await writeJsonAtomic(approvalFile(home, runId, key), answer);
+}
+
+/** Reads and removes a waiting answer, if there is one. */
+export async function takeApproval(home: string, runId: string, key: string): Promise<ApprovalAnswer | undefined> {
+  const path = approvalFile(home, runId, key);
+  let answer: ApprovalAnswer;
+  try {
+    answer = JSON.parse(await readFile(path, 'utf8')) as ApprovalAnswer;
+  } catch {
+    return undefined;
+  }
+  await rm(path, { force: true });
+  return typeof answer.decision === 'string' ? answer : undefined;
+}
+
+/**
+ * Waits for an answer: one already left by `neo flow approve` (even while no process ran the
+ * run), one arriving in NEO_HOME/approvals/<runId>/ (fs.watch, with a slow poll as a safety
+ * net), or the terminal prompt — whichever comes first. Resolves undefined when `signal`
+ * aborts (a timeout or an interrupt): an unanswered approval never approves itself.
+ */
+export async function waitForApproval(options: { home: string; ask: ApprovalAsk; key: string; signal: AbortSignal; prompter?: ApprovalPrompter }): Promise<ApprovalAnswer | undefined> {
+  const { home, ask, key, signal } = options;
+  const dir = join(home, 'approvals', ask.runId);
+  await mkdir(dir, { recursive: true });
+  const early = await takeApproval(home, ask.runId, key);
+  if (early !== undefined) return early;
+  if (signal.aborted) return undefined;
+
+  const done = new AbortController();
+  const stop = AbortSignal.any([signal, done.signal]);
+  return new Promise<ApprovalAnswer | undefined>((resolve) => {
+    let settled = false;
+    let watcher: FSWatcher | undefined;
+    let checking = false;
+    const finish = (answer: ApprovalAnswer | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(poll);
+      watcher?.close();
+      done.abort();
+      resolve(answer);
+    };
+    const check = async () => {
+      if (checking || settled) return;
+      checking = true;
+      try {
+        const answer = await takeApproval(home, ask.runId, key);
+        if (answer !== undefined) finish(answer);
+      } finally {
+        checking = false;
+      }
+    };
+    try {
+      watcher = watch(dir, () => void check());
+      watcher.on('error', () => undefined);
+    } catch {
+      watcher = undefined;
+    }
+    const poll = setInterval(() => void check(), 500);
+    poll.unref();
+    signal.addEventListener('abort', () => finish(undefined), { once: true });
+    void check();
+    if (options.prompter !== undefined) {
+      options.prompter(ask, stop).then(
+        (picked) => {
+          if (picked !== undefined) finish({ ...picked, by: 'tty', at: new Date().toISOString() });
+        },
+        () => undefined,
+      );
+    }
+  });
+}

@@ -1,0 +1,68 @@
+import type { DefinitionSet } from '../../definitions/index.js';
+import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
+import type { CompiledPlan } from '../core/plan.js';
+import type { RunState, StepError } from '../core/state.js';
+import type { RunRecord, WorkspaceRecord } from '../store/run-files.js';
+import type { Isolation, WorkspaceSummary } from '../workspace/index.js';
+import type { AgentServices } from './agents.js';
+import type { ApprovalPrompter } from './approvals.js';
+import type { ParentLink } from './drive.js';
+import type { RunObserver } from './observer.js';
+
+/** What every way of running a flow shares. */
+export interface RunEnvironment {
+  /** NEO_HOME. */
+  home: string;
+  cwd: string;
+  observer?: RunObserver;
+  /** Asks approvals at the terminal (only when there is one). */
+  prompter?: ApprovalPrompter;
+  /** Ctrl-C: interrupt, checkpoint, leave the run resumable. */
+  signal?: AbortSignal;
+  /** `--yes`: answer every approval with its first passing decision, and record that. */
+  yes?: boolean;
+  /** Seams for tests and the driving-personas layer. */
+  driver?: AgentStepDriver;
+  sessions?: SessionPort;
+}
+
+export interface StartOptions extends RunEnvironment {
+  planFile: string;
+  inputs?: Record<string, unknown>;
+  /** Inputs given as text (`--input k=v`), converted to their declared types. */
+  textInputs?: ReadonlySet<string>;
+  /** `--backend X`: every agent step's backend. */
+  backend?: string;
+  isolation?: Isolation;
+  /** Apply edits of the plan and its personas to steps that have not started. */
+  watch?: boolean;
+}
+
+export interface ResumeOptions extends RunEnvironment {
+  runId: string;
+  /** Steps (and everything downstream of them) to run again although they finished. */
+  rerun?: string[];
+  /** Use the current definition files instead of the pinned plan. */
+  rebaseDefinitions?: boolean;
+}
+
+/** How a run ended (or paused). */
+export interface RunOutcome {
+  runId: string;
+  status: RunState['status'];
+  reason?: StepError;
+  state: RunState;
+  plan: CompiledPlan;
+  record: RunRecord;
+  summary?: WorkspaceSummary;
+}
+
+/** What a sub-flow takes from its parent. */
+export interface ChildContext {
+  set: DefinitionSet;
+  agents: AgentServices;
+  workspace: WorkspaceRecord;
+  link: ParentLink;
+  runId: string;
+  backend?: string;
+}

@@ -1,0 +1,57 @@
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { NeoError } from '../../util/errors.js';
+import { isProcessAlive } from './runs.js';
+
+/** A held lock; release() is idempotent. */
+export interface HeldLock {
+  readonly path: string;
+  release(): Promise<void>;
+}
+
+/** What a lock file says about its holder. */
+export interface LockInfo {
+  pid: number;
+  runId: string;
+  at: string;
+}
+
+/**
+ * Takes a lock file (created exclusively). A lock whose holder process is gone is stale and
+ * taken over; a live holder is a typed error naming the run that holds it.
+ */
+export async function acquireLockFile(path: string, info: LockInfo, describe: (holder: LockInfo) => NeoError): Promise<HeldLock> {
+  await mkdir(dirname(path), { recursive: true });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const handle = await open(path, 'wx');
+      await handle.writeFile(JSON.stringify(info));
+      await handle.close();
+      let released = false;
+      return {
+        path,
+        async release() {
+          if (released) return;
+          released = true;
+          const holder = await readHolder(path);
+          if (holder?.pid === info.pid && holder.runId === info.runId) await rm(path, { force: true });
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = await readHolder(path);
+      if (holder !== null && holder.pid !== info.pid && isProcessAlive(holder.pid)) throw describe(holder);
+      // Stale (its process died) or ours from an earlier life: take it over.
+      await rm(path, { force: true });
+    }
+  }
+  throw new NeoError('FLOW_LOCK_BUSY', `could not take the lock ${path}`);
+}
+
+async function readHolder(path: string): Promise<LockInfo | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as LockInfo;
+  } catch {
+    return null;
+  }
+}

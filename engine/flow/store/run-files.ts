@@ -1,0 +1,84 @@
+import { join } from 'node:path';
+import type { CompiledPlan } from '../core/plan.js';
+import type { Ledger, RunStatus, StepError } from '../core/state.js';
+
+/** The run's folder and files under NEO_HOME. */
+export function runDir(home: string, runId: string): string {
+  return join(home, 'runs', runId);
+}
+
+export const RUN_FILES = {
+  record: 'run.json',
+  plan: 'plan.json',
+  snapshot: 'snapshot.json',
+  events: 'events.jsonl',
+  lock: 'lock',
+} as const;
+
+/** One definition a run used, pinned by its digest. */
+export interface PinnedDefinition {
+  kind: string;
+  id: string;
+  file: string;
+  digest: string;
+}
+
+/** Where a run's agents work. */
+export interface WorkspaceRecord {
+  isolation: 'worktree' | 'inplace' | 'copy';
+  /** The folder steps run in (the project directory inside the workspace). */
+  path: string;
+  /** The workspace's root (worktree or copy root; the checkout for inplace). */
+  root: string;
+  /** The original project directory. */
+  projectDir: string;
+  /** The repository the worktree belongs to. */
+  repo?: string;
+  branch?: string;
+  /** The commit the worktree started from. */
+  baseCommit?: string;
+}
+
+/** What a run shows for a step in run.json (the full state is in snapshot.json). */
+export interface StepSummary {
+  status: string;
+  verdict?: string;
+  error?: StepError;
+}
+
+/** run.json: the run's manifest and current status, replaced atomically on every change. */
+export interface RunRecord {
+  version: 1;
+  runId: string;
+  flow: string;
+  planFile: string;
+  status: RunStatus | 'waiting';
+  reason?: StepError;
+  createdAt: string;
+  updatedAt: string;
+  /** The process driving the run now (absent once it finished). */
+  pid?: number;
+  inputs: Record<string, unknown>;
+  manifest: {
+    /** The definition-set hash the run started with. */
+    setHash: string;
+    /** The content hash of the compiled plan the run pinned (plan.json). */
+    planHash: string;
+    definitions: PinnedDefinition[];
+  };
+  workspace?: WorkspaceRecord;
+  options: { backend?: string; yes?: boolean };
+  /** A sub-flow's parent run. */
+  parent?: { runId: string; step: string };
+  ledger: Ledger;
+  steps: Record<string, StepSummary>;
+  /** Approvals waiting for an answer. */
+  waiting?: Array<{ step: string; prompt: string; decisions: string[] }>;
+  /** What the workspace looked like when the run settled (branch, commits, merge command). */
+  summary?: { lines: string[]; changedFiles?: number; commit?: string };
+  /** Every process that ran this run: the first start, then each resume. */
+  segments: Array<{ pid: number; startedAt: string; rerun?: string[]; rebased?: boolean; yes?: boolean }>;
+}
+
+/** The plan as a run pinned it. */
+export type PinnedPlan = CompiledPlan;

@@ -1,0 +1,38 @@
+/** Workspaces: where a run's steps work (worktree, in place, or a copy). */
+import { NeoError } from '../../util/errors.js';
+import type { WorkspaceRecord } from '../store/run-files.js';
+import { createCopy, reopenCopy } from './copy.js';
+import { gitRepoRoot } from './git.js';
+import { lockInPlace, relockInPlace } from './inplace.js';
+import type { Isolation, Workspace } from './workspace.js';
+import { createWorktree, reopenWorktree } from './worktree.js';
+
+export type { Isolation, Workspace, WorkspaceSummary } from './workspace.js';
+
+/** Prepares a new run's workspace; worktree is the default in a git repository, copy elsewhere. */
+export async function prepareWorkspace(options: { projectDir: string; home: string; runId: string; isolation?: Isolation; base?: string }): Promise<Workspace> {
+  const repo = await gitRepoRoot(options.projectDir);
+  const isolation = options.isolation ?? (repo === undefined ? 'copy' : 'worktree');
+  if (isolation === 'worktree') {
+    if (repo === undefined) {
+      throw new NeoError('FLOW_WORKSPACE_NOT_GIT', `${options.projectDir} is not in a git repository with a commit, so it cannot have a worktree`, {
+        hint: 'use `workspace.isolation: copy` (or `--isolation copy`) for a folder without git',
+      });
+    }
+    return createWorktree({ repo, projectDir: options.projectDir, home: options.home, runId: options.runId, ...(options.base === undefined ? {} : { base: options.base }) });
+  }
+  if (isolation === 'inplace') return lockInPlace({ projectDir: options.projectDir, home: options.home, runId: options.runId, ...(repo === undefined ? {} : { repo }) });
+  return createCopy(options);
+}
+
+/** Re-opens the workspace a run recorded, for a resume. */
+export function reopenWorkspace(record: WorkspaceRecord, home: string, runId: string): Promise<Workspace> {
+  if (record.isolation === 'worktree') return reopenWorktree(record);
+  if (record.isolation === 'inplace') return relockInPlace(record, home, runId);
+  return reopenCopy(record);
+}
+
+/** A sub-flow works in its parent's workspace and owns nothing of it. */
+export function borrowedWorkspace(record: WorkspaceRecord): Workspace {
+  return { record, warnings: [], async release() {}, async finish() { return { lines: [] }; } };
+}

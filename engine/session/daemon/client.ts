@@ -1,0 +1,161 @@
+/**
+ * The CLI side of the session daemon: connect to the NEO_HOME's socket, or start the daemon as a
+ * detached child (the built `neo` binary with `session daemon`) and wait for its `ready` line.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createConnection, type Socket } from 'node:net';
+import { execa } from 'execa';
+import { NeoError } from '../../util/errors.js';
+import { SessionFailure } from '../errors.js';
+import { daemonPaths } from './paths.js';
+import { decodeError, lineReader, type DaemonRequest, type DaemonResponse, type DaemonStatus } from './protocol.js';
+
+/** How long a fresh daemon may take to say `ready`. */
+const START_TIMEOUT_MS = 20_000;
+
+export interface DaemonClient {
+  /** Runs one op in the daemon; rejects with the op's own typed error. */
+  execute(input: unknown, scope: string, cwd: string): Promise<unknown>;
+  ping(): Promise<DaemonStatus>;
+  shutdown(): Promise<void>;
+  close(): void;
+}
+
+export interface ConnectOptions {
+  /** argv that starts the daemon (e.g. [node, /path/to/neo/bin.js, 'session', 'daemon']); without it, no spawn. */
+  spawn?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A client for the running daemon, starting one when `spawn` is given. Undefined when none runs and none may start. */
+export async function connectDaemon(home: string, options: ConnectOptions = {}): Promise<DaemonClient | undefined> {
+  const { socket: path } = daemonPaths(home);
+  const existing = await tryConnect(path);
+  if (existing !== undefined) return new SocketClient(existing);
+  if (options.spawn === undefined) return undefined;
+  await spawnDaemon(home, options.spawn, options.env ?? process.env);
+  // The child said ready (or that another daemon won the race): connect, allowing the winner a moment to listen.
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const socket = await tryConnect(path);
+    if (socket !== undefined) return new SocketClient(socket);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new SessionFailure('SESSION_DAEMON_UNREACHABLE', `the session daemon started but does not answer on ${path}`, { hint: `see ${daemonPaths(home).log}` });
+}
+
+async function spawnDaemon(home: string, argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  await mkdir(home, { recursive: true });
+  const logPath = daemonPaths(home).log;
+  // A file stream with an fd is handed to the child as is: the daemon logs straight to the file,
+  // not through a pipe that would break when this CLI process exits.
+  const logStream = createWriteStream(logPath, { flags: 'a' });
+  await once(logStream, 'open');
+  const [command, ...args] = argv;
+  const child = execa(command!, args, {
+    cwd: home,
+    env: { ...env, NEO_HOME: home },
+    detached: true,
+    cleanup: false,
+    reject: false,
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: logStream,
+    buffer: false,
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ready line within ${START_TIMEOUT_MS / 1000}s`)), START_TIMEOUT_MS);
+      child.stdout!.on(
+        'data',
+        lineReader((line) => {
+          if (line.startsWith('ready') || line.startsWith('already-running')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        }),
+      );
+      void child.then((result) => {
+        clearTimeout(timer);
+        reject(new Error(`the daemon exited with code ${result.exitCode ?? result.signal}`));
+      });
+    });
+  } catch (error) {
+    throw new SessionFailure('SESSION_DAEMON_START_FAILED', `could not start the session daemon: ${error instanceof Error ? error.message : String(error)}`, { hint: `see ${logPath}` });
+  } finally {
+    logStream.destroy();
+    child.stdout?.destroy();
+    child.unref();
+  }
+}
+
+function tryConnect(path: string): Promise<Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => resolve(socket));
+    socket.once('error', () => resolve(undefined));
+  });
+}
+
+class SocketClient implements DaemonClient {
+  readonly #socket: Socket;
+  readonly #pending = new Map<number, { resolve: (r: DaemonResponse) => void; reject: (e: Error) => void }>();
+  #nextId = 1;
+
+  constructor(socket: Socket) {
+    this.#socket = socket;
+    socket.on(
+      'data',
+      lineReader((line) => {
+        const response = JSON.parse(line) as DaemonResponse;
+        const waiter = this.#pending.get(response.id);
+        this.#pending.delete(response.id);
+        waiter?.resolve(response);
+      }),
+    );
+    const fail = () => {
+      for (const waiter of this.#pending.values()) waiter.reject(new SessionFailure('SESSION_DAEMON_GONE', 'the session daemon closed the connection', { hint: 'its log is session-daemon.log in NEO_HOME' }));
+      this.#pending.clear();
+    };
+    socket.on('close', fail);
+    socket.on('error', fail);
+  }
+
+  async execute(input: unknown, scope: string, cwd: string): Promise<unknown> {
+    return this.#result(await this.#request({ kind: 'execute', input, scope, cwd }));
+  }
+
+  async ping(): Promise<DaemonStatus> {
+    return (await this.#result(await this.#request({ kind: 'ping' }))) as DaemonStatus;
+  }
+
+  async shutdown(): Promise<void> {
+    await this.#result(await this.#request({ kind: 'shutdown' }));
+  }
+
+  close(): void {
+    this.#socket.end();
+    this.#socket.unref();
+  }
+
+  #request(body: DistributiveOmit<DaemonRequest, 'id'>): Promise<DaemonResponse> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#socket.write(`${JSON.stringify({ ...body, id })}\n`);
+    });
+  }
+
+  #result(response: DaemonResponse): unknown {
+    if (response.ok) return response.result;
+    throw decodeError(response.error);
+  }
+}
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+
+/** Whether an error came from the daemon plumbing rather than from an op. */
+export function isDaemonError(error: unknown): boolean {
+  return error instanceof NeoError && error.code.startsWith('SESSION_DAEMON_');
+}

@@ -1,0 +1,191 @@
+/**
+ * The session daemon: one long-lived process per NEO_HOME that hosts live code sessions so they
+ * outlive a single CLI invocation. It listens on a unix socket (mode 0600), sweeps orphaned
+ * records at boot, serves op requests, and exits once idle with no live session.
+ */
+import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { loadDefinitions, type DefinitionSet } from '../../definitions/index.js';
+import { packageVersion } from '../../util/package-root.js';
+import { isLiveState } from '../machine.js';
+import type { SessionLog } from '../log.js';
+import { createSessionService, type SessionService, type SessionServiceOptions } from '../service.js';
+import { daemonPaths } from './paths.js';
+import { encodeError, lineReader, type DaemonRequest, type DaemonResponse, type DaemonStatus } from './protocol.js';
+
+/** Five idle minutes with no live session and the daemon exits. */
+export const DEFAULT_DAEMON_IDLE_MS = 5 * 60_000;
+
+export interface DaemonOptions {
+  home: string;
+  idleMs?: number;
+  log: SessionLog;
+  /** Seams for tests (transports, clock, …); `home` and `definitions` are the daemon's. */
+  service?: Partial<Omit<SessionServiceOptions, 'home' | 'definitions'>>;
+}
+
+export interface RunningDaemon {
+  socket: string;
+  service: SessionService;
+  /** Resolves when the daemon has shut down (idle, a shutdown request, or close()). */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Thrown when a live daemon already owns the socket. */
+export class DaemonAlreadyRunning extends Error {}
+
+export async function startSessionDaemon(options: DaemonOptions): Promise<RunningDaemon> {
+  const paths = daemonPaths(options.home);
+  if (await socketAnswers(paths.socket)) throw new DaemonAlreadyRunning(`a session daemon already listens on ${paths.socket}`);
+  await acquirePidLock(paths.pid);
+  await rm(paths.socket, { force: true }); // a stale socket from a daemon that died
+
+  const log = options.log;
+  const base = await loadDefinitions({ home: options.home, noProject: true });
+  const service = createSessionService({ ...options.service, home: options.home, definitions: base.set, log });
+  const swept = await service.store.sweepOrphaned().catch((error: unknown) => {
+    log.warn('code_session_sweep_failed', { error });
+    return [];
+  });
+  if (swept.length > 0) log.info('code_session_orphans_swept', { count: swept.length });
+
+  const startedAt = new Date().toISOString();
+  const idleMs = options.idleMs ?? DEFAULT_DAEMON_IDLE_MS;
+  const connections = new Set<Socket>();
+  let lastActivity = Date.now();
+  let closing: Promise<void> | undefined;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+
+  const server: Server = createServer((socket) => {
+    connections.add(socket);
+    lastActivity = Date.now();
+    socket.on('close', () => {
+      connections.delete(socket);
+      lastActivity = Date.now();
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on(
+      'data',
+      lineReader((line) => {
+        lastActivity = Date.now();
+        void handle(line).then((response) => {
+          if (!socket.destroyed) socket.write(`${JSON.stringify(response)}\n`);
+          lastActivity = Date.now();
+        });
+      }),
+    );
+  });
+
+  async function handle(line: string): Promise<DaemonResponse> {
+    let request: DaemonRequest;
+    try {
+      request = JSON.parse(line) as DaemonRequest;
+    } catch {
+      return { id: -1, ok: false, error: { code: 'SESSION_DAEMON_BAD_REQUEST', message: 'a request line is not JSON', class: 'usage' } };
+    }
+    try {
+      switch (request.kind) {
+        case 'ping': {
+          const status: DaemonStatus = { pid: process.pid, version: packageVersion(), liveSessions: service.liveSessionIds(), startedAt };
+          return { id: request.id, ok: true, result: status };
+        }
+        case 'shutdown':
+          setImmediate(() => void close());
+          return { id: request.id, ok: true, result: { stopping: true } };
+        case 'execute': {
+          const definitions = needsDefinitions(request.input) ? await definitionsFor(request.cwd) : undefined;
+          const result = await service.execute(request.input, { scope: request.scope }, definitions === undefined ? {} : { definitions });
+          return { id: request.id, ok: true, result };
+        }
+        default:
+          return { id: (request as { id: number }).id, ok: false, error: { code: 'SESSION_DAEMON_BAD_REQUEST', message: 'unknown request kind', class: 'usage' } };
+      }
+    } catch (error) {
+      return { id: request.id, ok: false, error: encodeError(error) };
+    }
+  }
+
+  async function definitionsFor(cwd: string): Promise<DefinitionSet> {
+    // Each start sees the definitions of the project it runs in (and the owner's layer).
+    return (await loadDefinitions({ cwd, home: options.home })).set;
+  }
+
+  async function close(): Promise<void> {
+    closing ??= (async () => {
+      clearInterval(timer);
+      server.close();
+      for (const socket of connections) socket.destroy();
+      await service.close();
+      await rm(paths.socket, { force: true });
+      await rm(paths.pid, { force: true });
+      log.info('code_session_daemon_stopped', {});
+      resolveClosed();
+    })();
+    return closing;
+  }
+
+  const timer = setInterval(() => {
+    const live = service.registry.liveSessions().some((s) => isLiveState(s.state));
+    if (!live && connections.size === 0 && Date.now() - lastActivity >= idleMs) void close();
+  }, Math.max(50, Math.min(idleMs / 2, 30_000)));
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(paths.socket, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  await chmod(paths.socket, 0o600);
+  log.info('code_session_daemon_started', { socket: paths.socket, pid: process.pid });
+  return { socket: paths.socket, service, closed, close };
+}
+
+/**
+ * The pid file doubles as the start lock: created exclusively, so two daemons racing to start
+ * for one NEO_HOME cannot both win. A pid file whose process is gone is stale and replaced.
+ */
+async function acquirePidLock(path: string): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(path, `${process.pid}\n`, { flag: 'wx' });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const pid = Number((await readFile(path, 'utf8').catch(() => '')).trim());
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
+      throw new DaemonAlreadyRunning(`a session daemon (pid ${pid}) is starting or running`);
+    }
+    await rm(path, { force: true });
+  }
+  throw new DaemonAlreadyRunning('could not take the session daemon lock');
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function needsDefinitions(input: unknown): boolean {
+  const op = typeof input === 'object' && input !== null ? (input as { op?: unknown }).op : undefined;
+  return op === 'start' || op === 'list-backends';
+}
+
+/** Whether something answers on `path` (a live daemon), as opposed to a stale socket file. */
+export function socketAnswers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

@@ -1,0 +1,385 @@
+/**
+ * One live code session: the transport's AgentSession, its lifecycle actor, the event pump and
+ * the notification queue read-turn consumes. Every state change goes through `emit`, which
+ * assigns the per-session seq, tells the registry's listeners and persists; a notification is
+ * handed to a reader only after the events it reports are written (acknowledged = durable).
+ */
+import { createActor, type Actor } from 'xstate';
+import type { Backend, Effort, Posture } from '../definitions/index.js';
+import type { AgentEvent, AgentSession } from '../transports/index.js';
+import type { TurnDiff } from './contract.js';
+import type { TurnDiffCapture } from './diff/capture.js';
+import type { PersistedSessionEvent, SessionAnnotation, SessionEventPayload } from './events.js';
+import type { SessionLog } from './log.js';
+import { isLiveState, sessionMachine, stateName, type ActivityWatch, type SessionSnapshot, type SessionStateName } from './machine.js';
+import { NotificationQueue, type Notification } from './notifications.js';
+import { RoundHistoryLog } from './round-history.js';
+import { TurnLog } from './turn-log.js';
+
+/** Timers and time for the idle timeout; tests pass a simulated clock. */
+export interface SessionClock {
+  now(): number;
+  setTimeout(fn: (...args: unknown[]) => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+}
+
+export const realClock: SessionClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (id) => clearTimeout(id as NodeJS.Timeout),
+};
+
+/** What the registry does with a session's side effects. */
+export interface SessionHooks {
+  /** Persist + fan out one line (never throws). */
+  write(session: LiveSession, line: PersistedSessionEvent): Promise<boolean>;
+  /** The lifecycle state changed. */
+  stateChanged(session: LiveSession, state: SessionStateName): void;
+  /** The transport reported its own session id or model. */
+  started(session: LiveSession, info: { externalSessionId?: string; model?: string }): void;
+}
+
+export interface LiveSessionInit {
+  sessionId: string;
+  ownerScope: string;
+  backendId: string;
+  descriptor: Backend;
+  cwd: string;
+  agent: AgentSession;
+  capture: TurnDiffCapture;
+  posture: Posture;
+  maxPosture: Posture;
+  maxRounds: number;
+  roundsElapsed: number;
+  idleTimeoutMs: number;
+  clock: SessionClock;
+  hooks: SessionHooks;
+  log: SessionLog;
+}
+
+const NOT_WRITTEN = Promise.resolve(false);
+
+export class LiveSession {
+  readonly id: string;
+  readonly ownerScope: string;
+  readonly backendId: string;
+  readonly descriptor: Backend;
+  readonly cwd: string;
+  readonly agent: AgentSession;
+  readonly startedAt: number;
+  readonly history = new RoundHistoryLog();
+  readonly #capture: TurnDiffCapture;
+  readonly #hooks: SessionHooks;
+  readonly #log: SessionLog;
+  readonly #clock: SessionClock;
+  readonly #watch: ActivityWatch;
+  readonly #actor: Actor<typeof sessionMachine>;
+  readonly #queue = new NotificationQueue();
+  readonly #turn = new TurnLog();
+  readonly #pending = new Map<string, { toolName: string }>();
+  readonly #carryForward: string[] = [];
+  readonly #buffer: AgentEvent[] = [];
+  #seq = 1;
+  #state: SessionStateName = 'starting';
+  #closed = false;
+  #stopping = false;
+  #begun = false;
+  #flushing: Promise<void> | undefined;
+  #lastWrite: Promise<boolean> = NOT_WRITTEN;
+  #beginSignal!: () => void;
+  readonly #begin = new Promise<void>((resolve) => (this.#beginSignal = resolve));
+  readonly pump: Promise<void>;
+
+  constructor(init: LiveSessionInit) {
+    this.id = init.sessionId;
+    this.ownerScope = init.ownerScope;
+    this.backendId = init.backendId;
+    this.descriptor = init.descriptor;
+    this.cwd = init.cwd;
+    this.agent = init.agent;
+    this.#capture = init.capture;
+    this.#hooks = init.hooks;
+    this.#log = init.log;
+    this.#clock = init.clock;
+    this.startedAt = init.clock.now();
+    this.#watch = { lastAt: init.clock.now(), now: () => init.clock.now() };
+    this.#actor = createActor(sessionMachine, {
+      input: { posture: init.posture, maxPosture: init.maxPosture, maxRounds: init.maxRounds, roundsElapsed: init.roundsElapsed, idleTimeoutMs: init.idleTimeoutMs, watch: this.#watch },
+      clock: init.clock,
+    });
+    // Pull events at once: anything the agent emits before registration is buffered in order.
+    this.pump = this.#runPump();
+  }
+
+  get state(): SessionStateName {
+    return this.#state;
+  }
+
+  get snapshot(): SessionSnapshot {
+    return this.#actor.getSnapshot();
+  }
+
+  get nextSeq(): number {
+    return this.#seq;
+  }
+
+  /** Registration done: seq starts at `nextSeq`, `first` is written, buffered events flush in order. */
+  begin(nextSeq: number, first: SessionAnnotation): Promise<boolean> {
+    this.#seq = nextSeq;
+    this.#actor.subscribe((snapshot) => this.#onSnapshot(snapshot));
+    this.#actor.start();
+    const written = this.emit(first);
+    this.#begun = true;
+    this.#flushing = (async () => {
+      for (const event of this.#buffer.splice(0)) await this.#handle(event);
+    })();
+    this.#beginSignal();
+    return written;
+  }
+
+  /** Registration failed: stop buffering and let the pump end. */
+  abandon(): void {
+    this.#closed = true;
+    this.#beginSignal();
+  }
+
+  /** Assigns the next seq, fans out and persists. A no-op once released. */
+  emit(event: SessionEventPayload): Promise<boolean> {
+    if (this.#closed) return NOT_WRITTEN;
+    const line: PersistedSessionEvent = { seq: this.#seq++, at: new Date(this.#clock.now()).toISOString(), event };
+    this.#lastWrite = this.#hooks.write(this, line);
+    return this.#lastWrite;
+  }
+
+  /** Resolves once every event emitted so far is written. */
+  durable(): Promise<boolean> {
+    return this.#lastWrite;
+  }
+
+  /** The next notification for read-turn. */
+  next(): Promise<Notification> {
+    return this.#queue.next();
+  }
+
+  pendingClarification(clarificationId: string): { toolName: string } | undefined {
+    return this.#pending.get(clarificationId);
+  }
+
+  /** Sends an op event to the machine (the machine decides whether it applies). */
+  send(event: Parameters<Actor<typeof sessionMachine>['send']>[0]): void {
+    // Waiting on the driver is not idleness: the agent's clock restarts when it gets control back.
+    if (event.type === 'op.answer' || event.type === 'op.guide' || event.type === 'op.interrupt') this.#watch.lastAt = this.#clock.now();
+    this.#actor.send(event);
+  }
+
+  /** Records an answer: the machine, the pinned history and the deny reason to carry forward. */
+  recordAnswer(clarificationId: string, decision: { allow: boolean; reason?: string; note?: string }): { toolName: string } {
+    const pending = this.#pending.get(clarificationId)!;
+    this.#pending.delete(clarificationId);
+    this.#queue.answered(clarificationId);
+    const round = this.snapshot.context.roundsElapsed + 1;
+    const entry = { clarificationId, toolName: pending.toolName, allow: decision.allow, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+    this.history.pinClarification(round, entry);
+    if (!decision.allow && decision.reason !== undefined && decision.reason.trim() !== '') {
+      this.#carryForward.push(`Your request to use ${pending.toolName} was denied: ${decision.reason.trim()}`);
+    }
+    const d: { allow: boolean; reason?: string; note?: string } = { allow: decision.allow };
+    if (decision.reason !== undefined) d.reason = decision.reason;
+    if (decision.note !== undefined) d.note = decision.note;
+    this.emit({ type: 'clarification', clarificationId, toolName: pending.toolName, decision: d });
+    this.send({ type: 'op.answer', clarificationId });
+    return pending;
+  }
+
+  /** Guidance text with any deny reasons carried forward, emitted as guidance events. */
+  composeGuidance(text: string, source: 'driver' | 'user', switchTo?: { model?: string; effort?: Effort }): string {
+    const carried = this.#carryForward.splice(0);
+    for (const reason of carried) this.emit({ type: 'guidance', source: 'deny', text: reason });
+    const event: SessionAnnotation = { type: 'guidance', source, text };
+    if (switchTo?.model !== undefined) event.model = switchTo.model;
+    if (switchTo?.effort !== undefined) event.effort = switchTo.effort;
+    this.emit(event);
+    if (source === 'user') this.history.pinUserGuidance(this.snapshot.context.roundsElapsed + 1, text);
+    return carried.length === 0 ? text : `${carried.join('\n')}\n\n${text}`;
+  }
+
+  /** Drops pending clarifications (an interrupt aborts the turn that raised them). */
+  dropPending(): void {
+    this.#pending.clear();
+    this.#queue.dropClarifications();
+  }
+
+  /** The registry is stopping the agent: the stream's end is expected, not a failure. */
+  markStopping(): void {
+    this.#stopping = true;
+  }
+
+  /**
+   * Ends the session's life: machine to released, `released` written as the last event, every
+   * waiting reader answered. The transport is stopped by the registry before this.
+   */
+  close(last: SessionAnnotation): Promise<boolean> {
+    this.#actor.send({ type: 'op.release', reason: last.type === 'released' ? last.reason : 'explicit' });
+    const written = this.emit(last);
+    this.#closed = true;
+    this.#actor.stop();
+    this.#queue.close({ kind: 'ended', ok: false, text: 'the session was released' });
+    this.#beginSignal();
+    return written;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  async #runPump(): Promise<void> {
+    try {
+      for await (const event of this.agent.events) {
+        if (!this.#begun) {
+          if (this.#closed) break;
+          this.#buffer.push(event);
+          continue;
+        }
+        if (this.#flushing !== undefined) {
+          await this.#flushing;
+          this.#flushing = undefined;
+        }
+        if (this.#closed) break;
+        const work = this.#handle(event);
+        if (work !== undefined) await work;
+      }
+      await this.#afterStream(undefined);
+    } catch (error) {
+      await this.#afterStream(error);
+    }
+  }
+
+  /** The stream ended: without an ended/fatal error first, that is a transport failure. */
+  async #afterStream(error: unknown): Promise<void> {
+    await this.#begin;
+    if (this.#flushing !== undefined) await this.#flushing;
+    if (this.#closed || this.#stopping || !isLiveState(this.#state)) return;
+    const message = error === undefined ? 'the agent event stream ended without an ended event' : `the transport failed: ${error instanceof Error ? error.message : String(error)}`;
+    await this.#handle({ type: 'error', message, fatal: true });
+  }
+
+  #handle(event: AgentEvent): Promise<void> | undefined {
+    this.#watch.lastAt = this.#clock.now();
+    const written = this.emit(event);
+    switch (event.type) {
+      case 'started':
+        this.#hooks.started(this, { ...(event.externalSessionId !== undefined ? { externalSessionId: event.externalSessionId } : {}), ...(event.model !== undefined ? { model: event.model } : {}) });
+        break;
+      case 'text':
+        this.#turn.addText(event.text);
+        break;
+      case 'tool_use':
+        this.#turn.addToolUse(event.id, event.name, event.input);
+        this.#capture.noteToolUse(event.name, event.input);
+        break;
+      case 'tool_result':
+        this.#turn.addToolResult(event.id, event.isError);
+        break;
+      case 'clarify':
+        return this.#onClarify(event, written);
+      case 'turn_complete':
+        return this.#onTurnEnd(event.text, { numTurns: event.numTurns, costUsd: event.costUsd }, undefined);
+      case 'ended':
+        return this.#onEnded(event.ok, event.text);
+      case 'error':
+        if (event.transient === true && event.fatal !== true) break;
+        if (event.fatal === true) return this.#onFatal(event.message, event.transient);
+        return this.#onTurnEnd(undefined, {}, event.message);
+      default:
+        break;
+    }
+    if (this.#state !== 'running') this.#actor.send({ type: 'agent.activity' });
+    return undefined;
+  }
+
+  async #onClarify(event: Extract<AgentEvent, { type: 'clarify' }>, written: Promise<boolean>): Promise<void> {
+    this.#pending.set(event.clarificationId, { toolName: event.toolName });
+    this.#actor.send({ type: 'agent.clarify', clarificationId: event.clarificationId });
+    await written;
+    this.#queue.push({ kind: 'clarification', clarificationId: event.clarificationId, toolName: event.toolName, input: event.input });
+  }
+
+  /** A turn ended: cleanly (turn_complete) or failed (a non-fatal error). */
+  async #onTurnEnd(finalText: string | undefined, figures: { numTurns?: number | undefined; costUsd?: number | undefined }, failure: string | undefined): Promise<void> {
+    const text = this.#turn.text(finalText);
+    const actions = this.#turn.actions();
+    this.#turn.reset();
+    this.dropPending();
+    const round = this.snapshot.context.roundsElapsed + 1;
+    const turnDiff = await this.#settleDiff(round);
+    this.history.addRound(round, failure === undefined ? text : `(turn failed: ${failure}) ${text}`, actions);
+    this.#actor.send(figures.costUsd === undefined ? { type: 'agent.turn_complete' } : { type: 'agent.turn_complete', costUsd: figures.costUsd });
+    const capped = this.#state === 'maxRounds';
+    const maxRounds: Notification | undefined = capped ? { kind: 'max_rounds', ok: true, text, rounds: round, ...diffField(turnDiff) } : undefined;
+    if (capped) this.emit({ type: 'max_rounds', rounds: round });
+    await this.durable();
+    if (failure !== undefined) this.#queue.push({ kind: 'error', message: failure, ...diffField(turnDiff) });
+    else if (maxRounds === undefined) {
+      const n: Notification = { kind: 'turn_complete', text, actions, ...diffField(turnDiff) };
+      if (figures.numTurns !== undefined) n.numTurns = figures.numTurns;
+      if (figures.costUsd !== undefined) n.costUsd = figures.costUsd;
+      this.#queue.push(n);
+    }
+    if (maxRounds !== undefined) {
+      if (failure === undefined) this.#queue.push(maxRounds);
+      this.#queue.setSticky(maxRounds);
+      // The round cap is a clean stop: the agent is done, the record stays until released.
+      this.#stopAgent();
+    }
+  }
+
+  async #onEnded(ok: boolean, text: string): Promise<void> {
+    const turnDiff = await this.#settleDiff(this.snapshot.context.roundsElapsed + 1);
+    this.dropPending();
+    this.#actor.send({ type: 'agent.ended', ok });
+    await this.durable();
+    const n: Notification = { kind: 'ended', ok, text: text !== '' ? text : this.#turn.text(), ...diffField(turnDiff) };
+    this.#queue.push(n);
+    this.#queue.setSticky(n);
+    this.#stopAgent();
+  }
+
+  async #onFatal(message: string, transient: boolean | undefined): Promise<void> {
+    const turnDiff = await this.#settleDiff(this.snapshot.context.roundsElapsed + 1);
+    this.dropPending();
+    this.#actor.send({ type: 'agent.error', message });
+    await this.durable();
+    const n: Notification = { kind: 'error', message, ...(transient === true ? { transient } : {}), ...diffField(turnDiff) };
+    this.#queue.push(n);
+    this.#queue.setSticky(n);
+    this.#stopAgent();
+  }
+
+  async #settleDiff(round: number): Promise<TurnDiff> {
+    const diff = await this.#capture.settle();
+    this.emit({ type: 'turn_diff', round, diff });
+    return diff;
+  }
+
+  #stopAgent(): void {
+    this.agent.stop().catch((error: unknown) => this.#log.warn('code_session_agent_stop_failed', { sessionId: this.id, error }));
+  }
+
+  #onSnapshot(snapshot: SessionSnapshot): void {
+    const state = stateName(snapshot);
+    if (state === this.#state) return;
+    this.#state = state;
+    if (state === 'stalled') {
+      const idleMs = snapshot.context.idleTimeoutMs;
+      this.emit({ type: 'stalled', idleMs });
+      void this.durable().then(() => {
+        if (this.#state === 'stalled') this.#queue.push({ kind: 'error', message: `stalled: no agent event for ${Math.round(idleMs / 1000)}s`, stalled: true });
+      });
+    }
+    this.#hooks.stateChanged(this, state);
+  }
+}
+
+function diffField(diff: TurnDiff): { turnDiff?: TurnDiff } {
+  return { turnDiff: diff };
+}

@@ -1,0 +1,36 @@
+import type { DefinitionSet } from '../../definitions/index.js';
+import type { Transport } from '../../transports/index.js';
+import type { CallerContext } from '../contract.js';
+import { SessionRejection, sessionNotFound } from '../errors.js';
+import type { LiveSession, SessionClock } from '../live-session.js';
+import type { SessionLog } from '../log.js';
+import type { MetricsSink } from '../metrics.js';
+import type { SessionRegistry } from '../registry.js';
+
+/** What every op handler works with. */
+export interface OpContext {
+  registry: SessionRegistry;
+  /** The definitions this request sees (a start freezes its backend descriptor). */
+  definitions: DefinitionSet;
+  transports(backendId: string, definitions: DefinitionSet): Promise<Transport | undefined>;
+  metrics: MetricsSink;
+  log: SessionLog;
+  clock: SessionClock;
+  idleTimeoutMs: number | undefined;
+  /** Where a start without cwd runs. */
+  defaultCwd: string;
+  trackRecord?: (backendId: string) => string[] | undefined | Promise<string[] | undefined>;
+  caller: CallerContext;
+}
+
+/** The caller's live session, or a typed error that says whether it was stopped or never ours. */
+export async function liveSession(ctx: OpContext, sessionId: string): Promise<LiveSession> {
+  const session = ctx.registry.find(sessionId);
+  if (session !== undefined && session.ownerScope === ctx.caller.scope && !session.closed) return session;
+  if (await ctx.registry.wasReleasedBy(sessionId, ctx.caller.scope)) {
+    throw new SessionRejection('SESSION_RELEASED', `code session \`${sessionId}\` was stopped; it takes no more ops`, {
+      hint: 'its record and events stay readable: `neo sessions show <id> --events`',
+    });
+  }
+  throw sessionNotFound(sessionId);
+}

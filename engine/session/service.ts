@@ -1,0 +1,142 @@
+/**
+ * The op tool: `execute(input, caller)` parses loudly, dispatches to one handler and counts
+ * code_session_ops_total{op,outcome}. The only door other areas use to drive code sessions.
+ */
+import type { DefinitionSet } from '../definitions/index.js';
+import { createTransport, type Transport } from '../transports/index.js';
+import { NeoError, UsageError } from '../util/errors.js';
+import { OPS, type CallerContext, type CodeSessionInput, type CodeSessionOpResult, type CodeSessionOutputs, type ScopeConstraints } from './contract.js';
+import { SessionFailure } from './errors.js';
+import type { SessionLiveEvent } from './events.js';
+import { realClock, type SessionClock } from './live-session.js';
+import { stderrLog, type SessionLog } from './log.js';
+import { METRICS, guardedMetrics, type MetricsSink } from './metrics.js';
+import { answer, guide, interrupt, setPosture, stop } from './ops/control.js';
+import type { OpContext } from './ops/context.js';
+import { listBackends } from './ops/list-backends.js';
+import { readTurn } from './ops/read-turn.js';
+import { startSession } from './ops/start.js';
+import { parseOpInput } from './parse-input.js';
+import { SessionRegistry } from './registry.js';
+import { CodeSessionStore } from './store/session-store.js';
+
+export interface SessionServiceOptions {
+  /** NEO_HOME. */
+  home: string;
+  /** Backend descriptors, routing and config defaults come from here (a request may pass its own). */
+  definitions: DefinitionSet;
+  /** Default: the adapter table of engine/transports for the backend's protocol. */
+  transports?: (backendId: string, definitions: DefinitionSet) => Promise<Transport | undefined>;
+  /** No agent event this long → stalled. Default: config `defaults.idleTimeout`, else 10 minutes. */
+  idleTimeoutMs?: number;
+  clock?: SessionClock;
+  metrics?: MetricsSink;
+  log?: SessionLog;
+  /** Track-record lines per backend (the learning area fills this seam). */
+  trackRecord?: (backendId: string) => string[] | undefined | Promise<string[] | undefined>;
+  /** Where a start without cwd runs. Default: process.cwd(). */
+  defaultCwd?: string;
+  /** fsync every events.jsonl write. */
+  fsync?: boolean;
+}
+
+export interface ExecuteOptions {
+  /** The definitions this request sees (e.g. loaded for the caller's project). */
+  definitions?: DefinitionSet;
+}
+
+export interface SessionService {
+  /** Parses `input` loudly and runs the op; rejections throw NeoError (SESSION_*, POSTURE_*). */
+  execute<I extends CodeSessionInput>(input: I, caller: CallerContext, options?: ExecuteOptions): Promise<CodeSessionOutputs[I['op']]>;
+  execute(input: unknown, caller: CallerContext, options?: ExecuteOptions): Promise<CodeSessionOpResult>;
+  setScopeConstraints(scope: string, constraints: ScopeConstraints): void;
+  /** The settle sweep: releases every session `scope` opened and clears its constraints. */
+  releaseAllOwnedBy(scope: string): Promise<void>;
+  /** A person's guidance (pinned in the round history), for any live session. */
+  injectUserGuidance(sessionId: string, text: string): Promise<void>;
+  onSessionEvent(listener: (event: SessionLiveEvent) => void): () => void;
+  /** Sessions live in this service. */
+  liveSessionIds(): string[];
+  readonly store: CodeSessionStore;
+  readonly registry: SessionRegistry;
+  /** Stops every live session and closes the store. */
+  close(): Promise<void>;
+}
+
+export function createSessionService(options: SessionServiceOptions): SessionService {
+  const log = options.log ?? stderrLog;
+  const metrics = guardedMetrics(options.metrics);
+  const store = new CodeSessionStore(options.home, { log, ...(options.fsync !== undefined ? { fsync: options.fsync } : {}) });
+  const registry = new SessionRegistry({ store, log, metrics });
+  const transports = options.transports ?? defaultTransports;
+  const clock = options.clock ?? realClock;
+
+  async function execute(input: unknown, caller: CallerContext, executeOptions: ExecuteOptions = {}): Promise<CodeSessionOpResult> {
+    const raw = typeof input === 'object' && input !== null ? (input as { op?: unknown }).op : undefined;
+    let op = typeof raw === 'string' && (OPS as readonly string[]).includes(raw) ? raw : 'invalid';
+    try {
+      const parsed = parseOpInput(input);
+      op = parsed.op;
+      const ctx: OpContext = {
+        registry,
+        definitions: executeOptions.definitions ?? options.definitions,
+        transports,
+        metrics,
+        log,
+        clock,
+        idleTimeoutMs: options.idleTimeoutMs,
+        defaultCwd: options.defaultCwd ?? process.cwd(),
+        caller,
+        ...(options.trackRecord !== undefined ? { trackRecord: options.trackRecord } : {}),
+      };
+      const result = await dispatch(ctx, parsed);
+      metrics.increment(METRICS.ops, { op, outcome: 'ok' });
+      return result;
+    } catch (error) {
+      metrics.increment(METRICS.ops, { op, outcome: error instanceof UsageError ? 'rejected' : 'error' });
+      if (error instanceof NeoError) throw error;
+      throw new SessionFailure('SESSION_OP_FAILED', `${op} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+
+  return {
+    execute: execute as SessionService['execute'],
+    setScopeConstraints: (scope, constraints) => registry.setScopeConstraints(scope, constraints),
+    releaseAllOwnedBy: (scope) => registry.releaseAllOwnedBy(scope),
+    injectUserGuidance: (sessionId, text) => registry.injectUserGuidance(sessionId, text),
+    onSessionEvent: (listener) => registry.onSessionEvent(listener),
+    liveSessionIds: () => registry.liveSessions().map((s) => s.id),
+    store,
+    registry,
+    async close() {
+      await registry.releaseAll('lifetime');
+      await store.close();
+    },
+  };
+}
+
+function dispatch(ctx: OpContext, input: CodeSessionInput): Promise<CodeSessionOpResult> {
+  switch (input.op) {
+    case 'start':
+      return startSession(ctx, input);
+    case 'read-turn':
+      return readTurn(ctx, input);
+    case 'answer':
+      return answer(ctx, input);
+    case 'guide':
+      return guide(ctx, input);
+    case 'set-posture':
+      return setPosture(ctx, input);
+    case 'interrupt':
+      return interrupt(ctx, input);
+    case 'stop':
+      return stop(ctx, input);
+    case 'list-backends':
+      return listBackends(ctx);
+  }
+}
+
+async function defaultTransports(backendId: string, definitions: DefinitionSet): Promise<Transport | undefined> {
+  const definition = definitions.get('backend', backendId);
+  return definition === undefined ? undefined : createTransport(definition);
+}

@@ -1,0 +1,52 @@
+import { writeFileAtomic } from '../../util/atomic-file.js';
+import type { SessionLog } from '../log.js';
+import type { CodeSessionRecord } from './record.js';
+
+/**
+ * The write-through mirror of one meta.json. Patches apply to the in-memory record at once (so
+ * they are serialized by construction); writes coalesce: while one atomic replace is in flight,
+ * every later patch rides the single write queued behind it. A burst of transitions therefore
+ * costs at most two fsyncs, and the file on disk is always a whole record (temp + fsync + rename).
+ */
+export class MetaFile {
+  readonly path: string;
+  record: CodeSessionRecord;
+  readonly #log: SessionLog;
+  #inFlight: Promise<void> | undefined;
+  #queued: Promise<void> | undefined;
+
+  constructor(path: string, record: CodeSessionRecord, log: SessionLog) {
+    this.path = path;
+    this.record = record;
+    this.#log = log;
+  }
+
+  /** Resolves once a write that includes every change made so far has finished (or failed, logged). */
+  save(): Promise<void> {
+    if (this.#queued !== undefined) return this.#queued;
+    const previous = this.#inFlight ?? Promise.resolve();
+    const next = previous.then(() => this.#write());
+    this.#queued = next;
+    this.#inFlight = next;
+    void next.then(() => {
+      if (this.#inFlight === next) this.#inFlight = undefined;
+    });
+    return next;
+  }
+
+  /** Waits for every queued write. */
+  async settled(): Promise<void> {
+    while (this.#inFlight !== undefined) await this.#inFlight;
+  }
+
+  async #write(): Promise<void> {
+    // From here on, a new patch needs a new write: this one has taken its snapshot.
+    this.#queued = undefined;
+    const text = `${JSON.stringify(this.record, null, 2)}\n`;
+    try {
+      await writeFileAtomic(this.path, text);
+    } catch (error) {
+      this.#log.warn('code_session_meta_write_failed', { sessionId: this.record.sessionId, error });
+    }
+  }
+}

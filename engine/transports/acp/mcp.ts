@@ -1,0 +1,31 @@
+type Json = Record<string, unknown>;
+
+/**
+ * Converts provisioned MCP servers (Claude-style `{command, args, env}` or `{type: http|sse,
+ * url, headers}` keyed by name) into ACP's McpServer list. Transports the agent did not
+ * advertise (mcpCapabilities.http / .sse) are left out and reported as ignored.
+ */
+export function acpMcpServers(servers: Record<string, unknown> | undefined, capabilities: { http?: unknown; sse?: unknown }): { list: Json[]; applied: string[]; ignored: string[] } {
+  const list: Json[] = [];
+  const applied: string[] = [];
+  const ignored: string[] = [];
+  for (const [name, raw] of Object.entries(servers ?? {})) {
+    const server = (typeof raw === 'object' && raw !== null ? raw : {}) as Json;
+    const type = server.type ?? (typeof server.url === 'string' ? 'http' : 'stdio');
+    if (type === 'stdio' && typeof server.command === 'string') {
+      list.push({ name, command: server.command, args: Array.isArray(server.args) ? server.args.map(String) : [], env: pairs(server.env, 'name') });
+      applied.push(`mcp:${name}`);
+    } else if ((type === 'http' || type === 'sse') && typeof server.url === 'string' && capabilities[type] === true) {
+      list.push({ type, name, url: server.url, headers: pairs(server.headers, 'name') });
+      applied.push(`mcp:${name}`);
+    } else {
+      ignored.push(`mcp:${name}`);
+    }
+  }
+  return { list, applied, ignored };
+}
+
+function pairs(record: unknown, key: 'name'): Json[] {
+  if (typeof record !== 'object' || record === null) return [];
+  return Object.entries(record as Record<string, unknown>).map(([name, value]) => ({ [key]: name, value: String(value) }));
+}

@@ -1,0 +1,51 @@
+/** The system prompt, skills and tools a neo session starts with. */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  agentsMdSection,
+  BackgroundShells,
+  buildSystemPrompt,
+  builtinTools,
+  discoverAgentsMd,
+  discoverSkills,
+  scrubbedEnv,
+  selectTools,
+  skillCatalog,
+  type AgentSettings,
+  type AgentTool,
+  type Skill,
+} from '../../agent/index.js';
+import { findRepoRoot } from '../../definitions/index.js';
+import type { StartSessionOptions } from '../types.js';
+
+export interface SessionContext {
+  system: string;
+  skills: Skill[];
+  tools: AgentTool[];
+  shells: BackgroundShells;
+}
+
+export async function sessionContext(options: StartSessionOptions, settings: AgentSettings, home: string, baseEnv: NodeJS.ProcessEnv, ripgrep: string | null | undefined): Promise<SessionContext> {
+  const repo = await findRepoRoot(options.cwd, { exclude: home });
+  const [agentsMd, skills] = await Promise.all([
+    discoverAgentsMd(repo, options.cwd),
+    discoverSkills([join(home, 'skills'), join(repo, '.neo', 'skills'), ...(options.provision?.skillDirs ?? [])]),
+  ]);
+  const system = buildSystemPrompt({
+    cwd: options.cwd,
+    ...(options.appendSystemPrompt !== undefined ? { append: options.appendSystemPrompt } : {}),
+    ...(options.provision?.instructions !== undefined ? { instructions: options.provision.instructions } : {}),
+    agentsMd: agentsMdSection(agentsMd),
+    skills: skillCatalog(skills),
+  });
+  // Shell logs live with the session's record; without one, in a private temp folder removed at stop.
+  const shells =
+    options.sessionDir !== undefined
+      ? new BackgroundShells(join(options.sessionDir, 'shells'))
+      : new BackgroundShells(await mkdtemp(join(tmpdir(), 'neo-shells-')), { removeDir: true });
+  const env = scrubbedEnv(baseEnv, settings.secrets.map((s) => s.name));
+  const all = builtinTools({ cwd: options.cwd, env, shells, execTimeoutMs: settings.execTimeoutMs, skills, ...(ripgrep !== undefined ? { ripgrep } : {}) });
+  const tools = selectTools(all, options.allowedTools, options.disallowedTools);
+  return { system, skills, tools, shells };
+}

@@ -1,0 +1,309 @@
+/**
+ * A live session with neo's own agent, behind the same AgentSession contract as the CLI
+ * backends. One turn runs at a time; guidance that arrives mid-turn joins the transcript at the
+ * next tool boundary (or starts the next turn if the turn ends first); the posture gate's asks
+ * become clarify events answered through answer(); interrupt aborts the turn (it completes with
+ * `interrupted`); stop kills every background shell, saves the transcript and closes the stream.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  AgentError,
+  createConfiguredAgent,
+  expandSkillMentions,
+  loadAgentSettings,
+  postureApprover,
+  resolveModel,
+  saveTranscript,
+  secretRedactor,
+  type Agent,
+  type AgentLoopEvent,
+  type AgentSettings,
+  type AgentUsage,
+  type Skill,
+  type TurnResult,
+} from '../../agent/index.js';
+import type { Effort, Posture } from '../../definitions/index.js';
+import { NeoError } from '../../util/errors.js';
+import { neoHome } from '../../util/neo-home.js';
+import { EventChannel } from '../shared/event-channel.js';
+import { usdForUsage } from '../shared/cost.js';
+import type { AgentEvent, AgentSession, StartSessionOptions, Usage } from '../types.js';
+import { sessionContext, type SessionContext } from './context.js';
+import type { NeoTransportDeps } from './deps.js';
+import { loadResumedTranscript } from './resume.js';
+
+type Decision = { allow: boolean; reason?: string };
+
+export class NeoSession implements AgentSession {
+  readonly events = new EventChannel<AgentEvent>();
+  readonly #backendId: string;
+  readonly #options: StartSessionOptions;
+  readonly #settings: AgentSettings;
+  readonly #context: SessionContext;
+  readonly #redact: (text: string) => string;
+  readonly #clarifications = new Map<string, (decision: Decision) => void>();
+  #agent!: Agent;
+  #posture: Posture;
+  #turn: { controller: AbortController; done: Promise<void> } | undefined;
+  #queued: string[] = [];
+  #pendingSwitch: { model?: string; effort?: Effort } | undefined;
+  #turnCost = 0;
+  #turnPriced = true;
+  #stopping: Promise<void> | undefined;
+
+  private constructor(backendId: string, options: StartSessionOptions, settings: AgentSettings, context: SessionContext) {
+    this.#backendId = backendId;
+    this.#options = options;
+    this.#settings = settings;
+    this.#context = context;
+    this.#posture = options.posture;
+    this.#redact = secretRedactor(settings.secrets);
+  }
+
+  /** Loads settings, builds the agent (restoring a transcript on resume) and starts the first turn. */
+  static async open(backendId: string, options: StartSessionOptions, deps: NeoTransportDeps = {}): Promise<NeoSession> {
+    const env = deps.env ?? process.env;
+    const home = deps.home ?? neoHome(env);
+    checkPosture(backendId, options, options.posture);
+    checkEffort(backendId, options, options.effort);
+    const settings = await loadAgentSettings({ cwd: options.cwd, home, env, ...(deps.configs !== undefined ? { configs: deps.configs } : {}) });
+    const model = resolveModel(options.model, settings, options.descriptor);
+    const saved = options.resumeSessionId !== undefined ? await loadResumedTranscript(options.resumeSessionId, options.sessionDir) : undefined;
+    const context = await sessionContext(options, settings, home, options.env ?? env, deps.ripgrep);
+    const session = new NeoSession(backendId, options, settings, context);
+    session.#agent = createConfiguredAgent({
+      settings,
+      model,
+      ...(options.effort !== undefined ? { effort: options.effort } : saved?.effort !== undefined ? { effort: saved.effort } : {}),
+      descriptor: options.descriptor,
+      system: context.system,
+      tools: context.tools,
+      approve: postureApprover(() => session.#posture, (request) => session.#ask(request.toolName, request.input, request.signal)),
+      ...(saved !== undefined ? { messages: saved.messages, usage: saved.usage } : {}),
+      onEvent: (event) => session.#onAgentEvent(event),
+      ...(deps.provider !== undefined ? { provider: deps.provider } : {}),
+      ...(deps.retryHooks !== undefined ? { retryHooks: deps.retryHooks } : {}),
+    });
+    session.events.push({ type: 'started', externalSessionId: options.sessionId, model });
+    for (const warning of settings.warnings) session.events.push({ type: 'error', code: 'AGENT_SETTINGS_IGNORED', message: warning, transient: true });
+    session.#startTurn(await expandSkillMentions(options.brief, context.skills), undefined);
+    return session;
+  }
+
+  get skills(): readonly Skill[] {
+    return this.#context.skills;
+  }
+
+  async sendGuidance(text: string, switchTo?: { model?: string; effort?: Effort }): Promise<void> {
+    this.#assertOpen('send guidance');
+    if (switchTo !== undefined && (switchTo.model !== undefined || switchTo.effort !== undefined)) {
+      checkEffort(this.#backendId, this.#options, switchTo.effort);
+      const model = switchTo.model !== undefined ? resolveModel(switchTo.model, this.#settings, this.#options.descriptor) : undefined;
+      this.#pendingSwitch = { ...this.#pendingSwitch, ...(model !== undefined ? { model } : {}), ...(switchTo.effort !== undefined ? { effort: switchTo.effort } : {}) };
+    }
+    const expanded = await expandSkillMentions(text, this.#context.skills);
+    if (this.#turn !== undefined) this.#agent.steer(expanded);
+    else this.#startTurn(expanded, 'guidance');
+  }
+
+  async answer(clarificationId: string, decision: Decision): Promise<void> {
+    const respond = this.#clarifications.get(clarificationId);
+    if (respond === undefined) {
+      throw new NeoError('TRANSPORT_UNKNOWN_CLARIFICATION', `${this.#backendId} has no pending clarification ${clarificationId}`, {
+        hint: 'it was already answered, withdrawn by an interrupt, or belongs to another session',
+      });
+    }
+    this.#clarifications.delete(clarificationId);
+    respond(decision);
+  }
+
+  async setPosture(posture: Posture): Promise<void> {
+    this.#assertOpen('change posture');
+    checkPosture(this.#backendId, this.#options, posture);
+    this.#posture = posture;
+  }
+
+  async interrupt(): Promise<void> {
+    this.#assertOpen('interrupt');
+    const turn = this.#turn;
+    if (turn === undefined) return;
+    this.#queued = [];
+    this.#agent.takeSteering();
+    turn.controller.abort();
+    await turn.done;
+  }
+
+  stop(): Promise<void> {
+    this.#stopping ??= this.#shutdown();
+    return this.#stopping;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#queued = [];
+    const turn = this.#turn;
+    turn?.controller.abort();
+    await turn?.done;
+    await this.#context.shells.killAll();
+    await this.#save();
+    this.events.close();
+  }
+
+  #assertOpen(operation: string): void {
+    if (this.#stopping !== undefined) throw new NeoError('TRANSPORT_SESSION_CLOSED', `${this.#backendId}: cannot ${operation}, the session has ended`);
+  }
+
+  #startTurn(text: string, pin: 'guidance' | undefined): void {
+    if (this.#pendingSwitch !== undefined) {
+      this.#agent.setModel(this.#pendingSwitch.model ?? this.#agent.model, this.#pendingSwitch.effort);
+      this.#pendingSwitch = undefined;
+    }
+    const controller = new AbortController();
+    this.#turnCost = 0;
+    this.#turnPriced = true;
+    const done = this.#agent
+      .send(text, { signal: controller.signal, ...(pin !== undefined ? { pin } : {}) })
+      .then(
+        (result) => this.#completed(result),
+        (error: unknown) => this.#failed(error),
+      )
+      .finally(async () => {
+        this.#turn = undefined;
+        await this.#save();
+        this.#next();
+      });
+    this.#turn = { controller, done };
+  }
+
+  /** Guidance the turn ended before delivering starts the next turn. */
+  #next(): void {
+    if (this.#stopping !== undefined) return;
+    const pending = [...this.#agent.takeSteering(), ...this.#queued];
+    this.#queued = [];
+    if (pending.length > 0) this.#startTurn(pending.join('\n\n'), 'guidance');
+  }
+
+  #completed(result: TurnResult): void {
+    this.#emit({ type: 'turn_complete', numTurns: result.modelCalls, usage: toUsage(result.usage), ...this.#cost(), text: result.text });
+  }
+
+  #failed(error: unknown): void {
+    // Asks still open belong to the turn that just ended.
+    this.#withdrawClarifications();
+    if (error instanceof AgentError && error.code === 'AGENT_INTERRUPTED') {
+      this.#emit({ type: 'turn_complete', interrupted: true, ...this.#cost(), ...(error.partialText ? { text: error.partialText } : {}) });
+      return;
+    }
+    const code = error instanceof NeoError ? error.code : 'AGENT_TURN_FAILED';
+    const message = error instanceof Error ? error.message : String(error);
+    this.#emit({ type: 'error', code, message });
+  }
+
+  #cost(): { costUsd?: number } {
+    return this.#turnPriced && this.#options.descriptor.pricing !== undefined ? { costUsd: this.#turnCost } : {};
+  }
+
+  #onAgentEvent(event: AgentLoopEvent): void {
+    switch (event.type) {
+      case 'text':
+        return this.#emit({ type: 'text', text: event.text });
+      case 'reasoning':
+        return this.#emit({ type: 'reasoning', text: event.text });
+      case 'tool_use':
+        return this.#emit({ type: 'tool_use', id: event.id, name: event.name, input: event.input });
+      case 'tool_result':
+        return this.#emit({ type: 'tool_result', id: event.id, output: event.output, isError: event.isError });
+      case 'usage': {
+        const usd = usdForUsage(this.#options.descriptor.pricing, event.model ?? this.#agent.model, toUsage(event.usage));
+        if (usd === undefined) this.#turnPriced = false;
+        else this.#turnCost += usd;
+        return;
+      }
+      case 'compacted':
+        return this.#emit({ type: 'error', code: 'AGENT_COMPACTED', transient: true, message: `compacted the transcript: ${event.summarizedMessages} earlier messages summarized, ${event.keptMessages} kept` });
+      default:
+        return;
+    }
+  }
+
+  /** Raises a clarify event and waits for answer(); an interrupt or stop withdraws it as a deny. */
+  #ask(toolName: string, input: Record<string, unknown>, signal: AbortSignal): Promise<Decision> {
+    const clarificationId = `cl_${randomBytes(8).toString('hex')}`;
+    return new Promise<Decision>((resolve) => {
+      const onAbort = (): void => {
+        this.#clarifications.delete(clarificationId);
+        resolve({ allow: false, reason: 'the turn was interrupted' });
+      };
+      this.#clarifications.set(clarificationId, (decision) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(decision);
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#emit({ type: 'clarify', clarificationId, toolName, input });
+    });
+  }
+
+  #withdrawClarifications(): void {
+    for (const respond of this.#clarifications.values()) respond({ allow: false, reason: 'the turn ended' });
+    this.#clarifications.clear();
+  }
+
+  /** Every string leaving the session passes the redactor: no secret reaches an event or the store. */
+  #emit(event: AgentEvent): void {
+    this.events.push(redactEvent(event, this.#redact));
+  }
+
+  async #save(): Promise<void> {
+    const dir = this.#options.sessionDir;
+    if (dir === undefined) return;
+    try {
+      await saveTranscript(dir, {
+        provider: this.#settings.provider.name,
+        model: this.#agent.model,
+        ...(this.#agent.effort !== undefined ? { effort: this.#agent.effort } : {}),
+        messages: this.#agent.messages,
+        usage: this.#agent.usage,
+      });
+    } catch (error) {
+      this.#emit({ type: 'error', code: 'AGENT_TRANSCRIPT_SAVE_FAILED', transient: true, message: `could not save the transcript: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+}
+
+function redactEvent(event: AgentEvent, redact: (text: string) => string): AgentEvent {
+  switch (event.type) {
+    case 'text':
+    case 'reasoning':
+      return { ...event, text: redact(event.text) };
+    case 'tool_result':
+      return { ...event, output: redact(event.output) };
+    case 'error':
+      return { ...event, message: redact(event.message) };
+    case 'turn_complete':
+      return event.text !== undefined ? { ...event, text: redact(event.text) } : event;
+    case 'tool_use':
+    case 'clarify':
+      return { ...event, input: JSON.parse(redact(JSON.stringify(event.input ?? null))) as unknown };
+    default:
+      return event;
+  }
+}
+
+function toUsage(usage: AgentUsage): Usage {
+  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedInputTokens: usage.cachedInputTokens, reasoningTokens: usage.reasoningTokens };
+}
+
+/** Fail closed: a posture the descriptor cannot express is refused. */
+function checkPosture(backendId: string, options: StartSessionOptions, posture: Posture): void {
+  if (options.descriptor.postureMap[posture] === undefined) {
+    throw new NeoError('TRANSPORT_POSTURE_UNSUPPORTED', `${backendId} does not support posture ${posture}`, { hint: `its postureMap lists: ${Object.keys(options.descriptor.postureMap).join(', ')}` });
+  }
+}
+
+/** An effort outside the descriptor's levels is rejected loudly. */
+function checkEffort(backendId: string, options: StartSessionOptions, effort: Effort | undefined): void {
+  if (effort === undefined) return;
+  const levels = options.descriptor.effortSupport?.levels ?? [];
+  if (!levels.includes(effort)) {
+    throw new NeoError('AGENT_EFFORT_UNSUPPORTED', `${backendId} does not accept effort ${effort}`, { hint: levels.length > 0 ? `accepted: ${levels.join(', ')}` : 'this backend cannot set effort' });
+  }
+}

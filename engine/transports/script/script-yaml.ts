@@ -1,0 +1,38 @@
+import { Document, isMap, isSeq, type Node } from 'yaml';
+import type { Script } from '../../generated/script.js';
+
+export interface RenderOptions {
+  /** The schema path or URL for the editor modeline. */
+  schema: string;
+  /** A comment line above each turn (e.g. the guidance that started it). */
+  turnComments?: ReadonlyArray<string | undefined>;
+  /** Comment lines at the top, under the modeline. */
+  header?: readonly string[];
+}
+
+/** Most characters of a turn comment; longer guidance is cut with an ellipsis. */
+const COMMENT_MAX = 300;
+
+/**
+ * Renders a script as YAML: the `yaml-language-server` modeline first (editors then validate
+ * and complete it), multi-line text as block scalars, a comment above each turn.
+ */
+export function renderScriptYaml(script: Script, options: RenderOptions): string {
+  const doc = new Document(script);
+  const turns = isMap(doc.contents) ? (doc.contents.get('turns', true) as Node | undefined) : undefined;
+  if (isSeq(turns)) {
+    turns.items.forEach((item, i) => {
+      const note = options.turnComments?.[i];
+      const label = `turn ${i + 1}${note === undefined ? '' : ` — after: ${oneLine(note)}`}`;
+      (item as Node).commentBefore = ` ${label}`;
+    });
+  }
+  const header = [` yaml-language-server: $schema=${options.schema}`, ...(options.header ?? []).map((line) => ` ${line}`)];
+  doc.commentBefore = header.join('\n');
+  return doc.toString({ lineWidth: 0, blockQuote: 'literal' });
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= COMMENT_MAX ? flat : `${flat.slice(0, COMMENT_MAX - 1)}…`;
+}

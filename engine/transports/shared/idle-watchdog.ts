@@ -1,0 +1,47 @@
+/**
+ * Fires once when nothing happened for `timeoutMs` while armed. The session arms it while a
+ * turn runs and no permission answer is owed (a CLI waiting on neo is not stalled).
+ */
+export class IdleWatchdog {
+  readonly #timeoutMs: number;
+  readonly #onIdle: () => void;
+  #timer: NodeJS.Timeout | undefined;
+  #armed = false;
+
+  constructor(timeoutMs: number, onIdle: () => void) {
+    this.#timeoutMs = timeoutMs;
+    this.#onIdle = onIdle;
+  }
+
+  /** Arms (or disarms) the watchdog; arming restarts the countdown. */
+  set armed(on: boolean) {
+    if (on === this.#armed) return;
+    this.#armed = on;
+    this.#reset();
+  }
+
+  get armed(): boolean {
+    return this.#armed;
+  }
+
+  /** Activity seen: restart the countdown. */
+  touch(): void {
+    if (this.#armed) this.#reset();
+  }
+
+  dispose(): void {
+    this.#armed = false;
+    this.#reset();
+  }
+
+  #reset(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (!this.#armed) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (this.#armed) this.#onIdle();
+    }, this.#timeoutMs);
+    this.#timer.unref();
+  }
+}

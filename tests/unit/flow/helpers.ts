@@ -1,0 +1,75 @@
+import { createActor, fromPromise, toPromise } from 'xstate';
+import { parse } from 'yaml';
+import { narrowKnobs, type Flow } from '../../../engine/definitions/index.js';
+import { compilePlan, type CompileOptions } from '../../../engine/flow/core/compile.js';
+import type { RunEvent } from '../../../engine/flow/core/events.js';
+import type { ExecutionOutcome, ExecutionSpec } from '../../../engine/flow/core/execution.js';
+import type { PlanLookup } from '../../../engine/flow/core/lookup.js';
+import { createFlowMachine } from '../../../engine/flow/core/machine.js';
+import type { CompiledPlan } from '../../../engine/flow/core/plan.js';
+import { initialRunState, type RunState } from '../../../engine/flow/core/state.js';
+import type { RunInput } from '../../../engine/flow/core/advance.js';
+
+/** A lookup with one script backend and the personas given. */
+export function testLookup(extra: Partial<PlanLookup> = {}): PlanLookup {
+  return {
+    persona: () => undefined,
+    policy: () => undefined,
+    backend: (id) => (id === 'script' || id === 'other' ? { id, editToolNames: ['write', 'edit'], honorsAllowedTools: id === 'other' } : undefined),
+    backendIds: () => ['other', 'script'],
+    narrow: (layers) => narrowKnobs(layers),
+    resolve: (relative) => `/project/${relative}`,
+    projectDir: '/project',
+    ...extra,
+  };
+}
+
+/** Compiles a YAML flow; throws on compile problems unless `allowProblems`. */
+export function compileYaml(text: string, options: CompileOptions = {}, lookup = testLookup()): CompiledPlan {
+  const { plan, problems } = compilePlan(parse(text) as Flow, '/project/plan.yaml', lookup, options);
+  if (problems.length > 0) throw new Error(problems.map((p) => `${p.code}: ${p.message}`).join('\n'));
+  return plan;
+}
+
+export type FakeExecutor = (spec: ExecutionSpec) => Promise<Omit<ExecutionOutcome, 'exec'>> | Omit<ExecutionOutcome, 'exec'>;
+
+/** Succeeds with `{ ran: <step> }`. */
+export const succeed: FakeExecutor = (spec) => ({ status: 'succeeded', outputs: { ran: spec.step } });
+
+let clock = Date.parse('2026-01-01T00:00:00.000Z');
+/** A deterministic clock: each call is 1 ms later. */
+export function tick(): string {
+  clock += 1;
+  return new Date(clock).toISOString();
+}
+
+/** Runs a plan through the real machine with a fake executor; resolves with its events and state. */
+export async function runPlan(plan: CompiledPlan, executor: FakeExecutor, boot?: Extract<RunInput, { type: 'start' | 'resume' }>, state?: RunState): Promise<{ events: RunEvent[]; state: RunState; started: ExecutionSpec[] }> {
+  const started: ExecutionSpec[] = [];
+  const execution = fromPromise<ExecutionOutcome, ExecutionSpec>(async ({ input }) => {
+    started.push(input);
+    return { exec: input.exec, ...(await executor(input)) };
+  });
+  const machine = createFlowMachine({ now: tick, execution });
+  const events: RunEvent[] = [];
+  const actor = createActor(machine, {
+    input: {
+      plan,
+      state: state ?? initialRunState('r1', plan.steps.map((s) => s.id)),
+      boot: boot ?? { type: 'start', inputs: {}, run: { id: 'r1', workspace: '/ws', projectDir: '/project' } },
+    },
+  });
+  actor.on('run.event', (e) => events.push(e.event));
+  actor.start();
+  const final = await toPromise(actor);
+  return { events, state: final, started };
+}
+
+/** The event types with their step (and item), for compact assertions. */
+export function trace(events: readonly RunEvent[]): string[] {
+  return events.map((e) => {
+    const step = 'step' in e ? ` ${e.step}${'item' in e && e.item !== undefined ? `[${e.item}]` : ''}` : '';
+    const status = e.type === 'step.completed' || e.type === 'run.finished' ? ` ${e.status}` : e.type === 'step.skipped' ? ` (${e.reason})` : '';
+    return `${e.type}${step}${status}`;
+  });
+}
