@@ -114,7 +114,8 @@ function liveOutput(io: CommandIO, view: FlowView): FlowOutput {
       for (const line of run.steps.values()) {
         const icon = ICONS[line.status] ?? '?';
         const colored = line.status === 'succeeded' ? p.green(icon) : line.status === 'failed' || line.status === 'cancelled' ? p.red(icon) : line.status === 'waiting' ? p.yellow(icon) : line.status === 'running' ? p.cyan(icon) : p.dim(icon);
-        lines.push(`${indent}  ${colored} ${p.bold(line.id)}  ${truncate(liveLine(line, now), (io.stdout as { columns?: number }).columns ?? 120, indent.length + line.id.length + 6)}`);
+        const columns = (io.stdout as { columns?: number }).columns;
+        lines.push(`${indent}  ${colored} ${p.bold(line.id)}  ${truncate(liveLine(line, now), columns !== undefined && columns > 40 ? columns : 120, indent.length + line.id.length + 6)}`);
       }
     }
     erase();

@@ -10,7 +10,7 @@ export interface StepLine {
   round?: number;
   maxRounds?: number;
   tool?: string;
-  files?: number;
+  filesChanged?: number;
   costUsd?: number;
   startedAt?: number;
   endedAt?: number;
@@ -132,8 +132,11 @@ export function evidenceOf(line: Pick<StepLine, 'verdict' | 'outputs' | 'started
   const diff = o.diff as { summary?: string } | undefined;
   if (diff?.summary !== undefined) out.push(diff.summary);
   if (typeof o.exitCode === 'number' && line.verdict === undefined) out.push(`exit ${o.exitCode}`);
-  if (typeof o.decision === 'string' && line.verdict === undefined) out.push(`${o.decision} by ${String(o.by ?? '?')}`);
-  else if (typeof o.by === 'string' && o.preapproved === true) out.push('pre-approved with --yes');
+  if (typeof o.decision === 'string') {
+    if (line.verdict === undefined) out.push(o.decision);
+    out.push(o.preapproved === true ? 'pre-approved with --yes' : `by ${String(o.by ?? '?')}`);
+    if (typeof o.note === 'string' && o.preapproved !== true) out.push(JSON.stringify(o.note));
+  }
   if (typeof o.costUsd === 'number') out.push(`$${o.costUsd.toFixed(4)}`);
   if (typeof o.count === 'number') out.push(`${o.count} items, ${String(o.failed ?? 0)} failed`);
   if (line.startedAt !== undefined && line.endedAt !== undefined) out.push(formatDuration(line.endedAt - line.startedAt));
@@ -146,7 +149,7 @@ export function liveLine(line: StepLine, now: number): string {
   if (line.status === 'running' || line.status === 'waiting') {
     if (line.round !== undefined) parts.push(`round ${line.round}${line.maxRounds ? `/${line.maxRounds}` : ''}`);
     if (line.tool) parts.push(line.tool);
-    if (line.files) parts.push(`${line.files} file${line.files === 1 ? '' : 's'}`);
+    if (line.filesChanged) parts.push(`${line.filesChanged} file${line.filesChanged === 1 ? '' : 's'} changed`);
     if (line.costUsd) parts.push(`$${line.costUsd.toFixed(4)}`);
     if (line.items) parts.push(`${line.items.done}/${line.items.total} items`);
     if (line.startedAt !== undefined) parts.push(formatDuration(now - line.startedAt));

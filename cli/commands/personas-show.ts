@@ -15,8 +15,11 @@ export async function run(io: CommandIO, id: string, options: { json?: boolean; 
   const view = personaView(definition);
   const overrides = set.shadowedBy('persona', id).map((d) => ({ layer: d.layer, file: d.file }));
   const effective = options.effective ? effectivePersonaKnobs(set, definition) : undefined;
+  // What a dispatch registers as scope constraints (a conflict is reported above, not thrown here).
+  const persona = effective !== undefined || view.driver ? await import('../../engine/persona/index.js') : undefined;
+  const constraints = persona !== undefined && effective !== undefined && effective.conflicts.length === 0 ? persona.dispatchKnobs(set, definition).constraints : undefined;
   if (options.json) {
-    writeJson(io.stdout, { ...view, origin: { layer: definition.layer, file: definition.file }, overrides, ignoredFields: definition.ignoredFields, frontmatter: definition.data, ...(effective ? { effective } : {}) });
+    writeJson(io.stdout, { ...view, origin: { layer: definition.layer, file: definition.file }, overrides, ignoredFields: definition.ignoredFields, frontmatter: definition.data, ...(effective ? { effective } : {}), ...(constraints ? { constraints } : {}) });
     return EXIT.ok;
   }
   const p = painter(useColor(io.stdout, io.env));
@@ -34,6 +37,11 @@ export async function run(io: CommandIO, id: string, options: { json?: boolean; 
     writeLine(io.stdout, `    ${key}: ${JSON.stringify(value)}${source ? p.dim(`  ← ${source}`) : ''}`);
   }
   for (const conflict of effective?.conflicts ?? []) writeLine(io.stdout, p.red(`    conflict: ${conflict.message}`));
+  if (constraints !== undefined) writeLine(io.stdout, `  scope constraints: ${JSON.stringify(constraints)}`);
+  if (view.driver && persona !== undefined) {
+    const rules = persona.rulesWithDefaults(definition.data.rules);
+    writeLine(io.stdout, `  driving: ${view.decide} · ${rules.clarify?.length ?? 0} clarify rules, otherwise ${rules.otherwise ?? 'deny'} · ${rules.verify === undefined ? 'no verify command' : `verify \`${rules.verify}\``}${rules.prefer?.length ? ` · prefer ${rules.prefer.join(', ')}` : ''}`);
+  }
   if (view.instructions) {
     writeLine(io.stdout, '');
     writeLine(io.stdout, view.instructions.split('\n').map((l) => `  ${l}`).join('\n'));

@@ -13,7 +13,7 @@ export async function run(io: CommandIO, files: string[], options: { json?: bool
     if (check.plan !== undefined) {
       const actions = check.plan.turns.reduce((sum, turn) => sum + countSteps(turn.steps), 0);
       const turns = check.plan.turns.length;
-      summaries.push(`${relative(io.cwd, file) || file}: ${turns} turn${turns === 1 ? '' : 's'}, ${actions} action${actions === 1 ? '' : 's'}`);
+      summaries.push(`${display(io.cwd, file)}: ${turns} turn${turns === 1 ? '' : 's'}, ${actions} action${actions === 1 ? '' : 's'}`);
     }
   }
   if (options.json) {
@@ -33,4 +33,10 @@ export async function run(io: CommandIO, files: string[], options: { json?: bool
 
 function countSteps(steps: readonly Step[]): number {
   return steps.reduce((sum, step) => sum + 1 + (step.kind === 'ask' ? countSteps(step.onAllow) + countSteps(step.onDeny) : 0), 0);
+}
+
+/** Relative to where neo runs, unless that climbs out of it. */
+function display(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  return rel === '' || rel.startsWith('..') ? file : rel;
 }

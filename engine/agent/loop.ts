@@ -138,14 +138,15 @@ export class Agent {
     if (this.#running) throw new AgentError('AGENT_BUSY', 'a turn is already running');
     this.#running = true;
     const signal = options.signal ?? new AbortController().signal;
-    this.#messages.push({ role: 'user', content: [{ type: 'text', text }], ...(options.pin ? { pin: options.pin } : {}) });
+    this.#messages.push({ role: 'user', content: [{ type: 'text', text: this.#redact(text) }], ...(options.pin ? { pin: options.pin } : {}) });
     const turn = { usage: emptyUsage(), modelCalls: 0, partial: '' };
     try {
       const result = await this.#run(signal, turn);
       this.#onEvent({ type: 'turn_end', result });
       return result;
     } catch (error) {
-      const failure = signal.aborted && !(error instanceof AgentError && error.code === 'AGENT_INTERRUPTED') ? cancelledError() : error;
+      // An interrupted turn keeps whatever text had streamed so far.
+      const failure = signal.aborted ? new AgentError('AGENT_INTERRUPTED', 'interrupted', turn.partial !== '' ? { partialText: turn.partial } : {}) : error;
       this.#closeDanglingToolUses();
       const reported = failure instanceof Error ? failure : new Error(String(failure));
       this.#onEvent({ type: 'error', error: reported });
@@ -183,7 +184,7 @@ export class Agent {
       last = response;
       turn.modelCalls++;
       this.#count(turn, response.usage, 'model', response.model);
-      this.#messages.push({ role: 'assistant', content: response.content });
+      this.#messages.push({ role: 'assistant', content: response.content.map((b) => this.#redactBlock(b)) });
       this.#lastContext = { tokens: response.usage.inputTokens + response.usage.outputTokens, messages: this.#messages.length };
       this.#emitBlocks(response.content);
       const calls = toolUsesOf(response.content);
@@ -276,7 +277,24 @@ export class Agent {
 
   /** Queued steering joins the transcript as pinned guidance. */
   #deliverSteering(): void {
-    for (const text of this.takeSteering()) this.#messages.push({ role: 'user', content: [{ type: 'text', text }], pin: 'guidance' });
+    for (const text of this.takeSteering()) this.#messages.push({ role: 'user', content: [{ type: 'text', text: this.#redact(text) }], pin: 'guidance' });
+  }
+
+  /**
+   * Secrets never enter the transcript, whoever wrote them: a model that repeats a key it read
+   * somewhere has it scrubbed like any tool output.
+   */
+  #redactBlock(block: ContentBlock): ContentBlock {
+    if (block.type === 'text' || block.type === 'reasoning') {
+      const text = this.#redact(block.text);
+      return text === block.text ? block : { ...block, text };
+    }
+    if (block.type === 'tool_use') {
+      const json = JSON.stringify(block.input ?? null);
+      const clean = this.#redact(json);
+      return clean === json ? block : { ...block, input: JSON.parse(clean) as unknown };
+    }
+    return block;
   }
 
   /**

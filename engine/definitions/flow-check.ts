@@ -206,6 +206,7 @@ function checkReference(set: DefinitionSet, kind: 'persona' | 'backend' | 'polic
 function expressionFields(step: Step): Array<[Array<string | number>, string, boolean]> {
   const out: Array<[Array<string | number>, string, boolean]> = [];
   if (step.brief !== undefined) out.push([['brief'], step.brief, false]);
+  if (step.script !== undefined) out.push([['script'], step.script, false]);
   if (step.if !== undefined) out.push([['if'], step.if, !step.if.includes('${{')]);
   if (step.loop?.until !== undefined) out.push([['loop', 'until'], step.loop.until, !step.loop.until.includes('${{')]);
   if (typeof step.foreach?.items === 'string') out.push([['foreach', 'items'], step.foreach.items, false]);

@@ -218,7 +218,7 @@ export interface Step {
    */
   brief?: string;
   /**
-   * Agent step on the script backend: the script file, relative to the plan.
+   * Agent step on the script backend: the script file, relative to the plan. May use ${{ }} (e.g. one script per foreach item).
    */
   script?: string;
   /**

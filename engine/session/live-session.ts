@@ -156,9 +156,9 @@ export class LiveSession {
     return this.#lastWrite;
   }
 
-  /** The next notification for read-turn. */
-  next(): Promise<Notification> {
-    return this.#queue.next();
+  /** The next notification for read-turn; an aborted wait consumes nothing. */
+  next(signal?: AbortSignal): Promise<Notification> {
+    return this.#queue.next(signal);
   }
 
   pendingClarification(clarificationId: string): { toolName: string } | undefined {
@@ -285,7 +285,7 @@ export class LiveSession {
       case 'turn_complete':
         return this.#onTurnEnd(event.text, { numTurns: event.numTurns, costUsd: event.costUsd }, undefined);
       case 'ended':
-        return this.#onEnded(event.ok, event.text);
+        return this.#onEnded(event.ok, event.text, event.costUsd);
       case 'error':
         if (event.transient === true && event.fatal !== true) break;
         if (event.fatal === true) return this.#onFatal(event.message, event.transient);
@@ -333,10 +333,10 @@ export class LiveSession {
     }
   }
 
-  async #onEnded(ok: boolean, text: string): Promise<void> {
+  async #onEnded(ok: boolean, text: string, costUsd: number | undefined): Promise<void> {
     const turnDiff = await this.#settleDiff(this.snapshot.context.roundsElapsed + 1);
     this.dropPending();
-    this.#actor.send({ type: 'agent.ended', ok });
+    this.#actor.send(costUsd === undefined ? { type: 'agent.ended', ok } : { type: 'agent.ended', ok, costUsd });
     await this.durable();
     const n: Notification = { kind: 'ended', ok, text: text !== '' ? text : this.#turn.text(), ...diffField(turnDiff) };
     this.#queue.push(n);

@@ -51,7 +51,7 @@ export type SessionMachineEvent =
   | { type: 'agent.activity' }
   | { type: 'agent.clarify'; clarificationId: string }
   | { type: 'agent.turn_complete'; costUsd?: number }
-  | { type: 'agent.ended'; ok: boolean }
+  | { type: 'agent.ended'; ok: boolean; costUsd?: number }
   | { type: 'agent.error'; message: string }
   | { type: 'op.answer'; clarificationId: string }
   | { type: 'op.guide' }
@@ -100,7 +100,15 @@ export const sessionMachine = setup({
           { guard: 'roundCapReached', target: 'maxRounds', actions: 'countRound' },
           { target: '.turnComplete', actions: 'countRound' },
         ],
-        'agent.ended': { target: 'ended', actions: assign({ endedOk: ({ event }) => event.ok, finalStatus: ({ event }) => (event.ok ? 'ended' : 'failed') }) },
+        'agent.ended': {
+          target: 'ended',
+          actions: assign({
+            endedOk: ({ event }) => event.ok,
+            finalStatus: ({ event }) => (event.ok ? 'ended' : 'failed'),
+            // The closing turn's cost, when the agent ended the session at a turn's end.
+            costUsd: ({ context, event }) => (event.costUsd === undefined ? context.costUsd : (context.costUsd ?? 0) + event.costUsd),
+          }),
+        },
         'agent.error': { target: 'failed', actions: assign({ error: ({ event }) => event.message, finalStatus: 'failed' }) },
         'op.set_posture': { guard: 'withinCeiling', actions: assign({ posture: ({ event }) => event.posture }) },
         'op.release': { target: 'released', actions: assign({ finalStatus: 'ended' }) },

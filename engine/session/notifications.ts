@@ -44,14 +44,30 @@ export class NotificationQueue {
     this.#queue = this.#queue.filter((n) => n.kind !== 'clarification');
   }
 
-  /** The next notification: queued, else the sticky or unanswered one, else the next to arrive. */
-  next(): Promise<Notification> {
+  /**
+   * The next notification: queued, else the sticky or unanswered one, else the next to arrive.
+   * An aborted wait leaves the queue untouched, so a reader that went away (a CLI interrupted
+   * with Ctrl-C) never swallows the notification the next reader should get.
+   */
+  next(signal?: AbortSignal): Promise<Notification> {
     const queued = this.#queue.shift();
     if (queued !== undefined) return Promise.resolve(this.#track(queued));
     if (this.#sticky !== undefined) return Promise.resolve(this.#sticky);
     const unanswered = this.#unanswered[0];
     if (unanswered !== undefined) return Promise.resolve(unanswered);
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const waiter = (n: Notification) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(n);
+      };
+      const onAbort = () => {
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        reject(signal!.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#waiters.push(waiter);
+    });
   }
 
   /** Resolves every waiting reader with `n` (the session is going away). */

@@ -200,8 +200,7 @@ export class SessionRegistry {
       });
     }
     const pending = session.recordAnswer(clarificationId, decision);
-    await session.durable();
-    await session.agent.answer(clarificationId, { allow: decision.allow, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) });
+    await deliverDurably(session, () => session.agent.answer(clarificationId, { allow: decision.allow, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) }));
     return pending;
   }
 
@@ -229,8 +228,7 @@ export class SessionRegistry {
     if (!isLiveState(session.state)) throw sessionNotActive(session.id, session.state);
     const composed = session.composeGuidance(text, source, switchTo);
     session.send({ type: 'op.guide' });
-    await session.durable();
-    await session.agent.sendGuidance(composed, switchTo);
+    await deliverDurably(session, () => session.agent.sendGuidance(composed, switchTo));
   }
 
   setScopeConstraints(scope: string, constraints: ScopeConstraints): void {
@@ -289,6 +287,18 @@ export class SessionRegistry {
 export function postureChanged(registry: SessionRegistry, session: LiveSession, posture: Posture): Promise<unknown> {
   session.emit({ type: 'posture', mode: posture });
   return registry.store.patchMeta(session.id, { posture });
+}
+
+/**
+ * Tells the agent while the event that records it is being written, and resolves only once both
+ * are done: the line is already queued in the session's single FIFO appender, so whatever the
+ * agent does next lands after it on disk (the log stays a prefix of what happened), and the op
+ * acknowledges nothing that is not durable.
+ */
+export async function deliverDurably(session: LiveSession, deliver: () => Promise<void>): Promise<void> {
+  const written = session.durable();
+  await deliver();
+  await written;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

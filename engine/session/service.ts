@@ -43,6 +43,10 @@ export interface SessionServiceOptions {
 export interface ExecuteOptions {
   /** The definitions this request sees (e.g. loaded for the caller's project). */
   definitions?: DefinitionSet;
+  /** Abandons a blocking read-turn without consuming its notification. */
+  signal?: AbortSignal;
+  /** Where a start without cwd runs, for this request (the caller's directory). */
+  cwd?: string;
 }
 
 export interface SessionService {
@@ -85,9 +89,10 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
         log,
         clock,
         idleTimeoutMs: options.idleTimeoutMs,
-        defaultCwd: options.defaultCwd ?? process.cwd(),
+        defaultCwd: executeOptions.cwd ?? options.defaultCwd ?? process.cwd(),
         caller,
         ...(options.trackRecord !== undefined ? { trackRecord: options.trackRecord } : {}),
+        ...(executeOptions.signal !== undefined ? { signal: executeOptions.signal } : {}),
       };
       const result = await dispatch(ctx, parsed);
       metrics.increment(METRICS.ops, { op, outcome: 'ok' });

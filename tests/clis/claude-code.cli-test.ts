@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { lastOf } from '../contract/event-reader.js';
 import { describeCli, ROOT } from './harness/clis.js';
 import { serveModel } from './harness/model-serve.js';
+import { processesIn } from './harness/processes.js';
+import { checkResume } from './harness/resume.js';
 import { sandbox } from './harness/sandbox.js';
 import { packagedBackend, startSession } from './harness/session.js';
 
@@ -75,17 +77,11 @@ describeCli('claude', 'claude-code adapter', (cli) => {
     }
 
     // Resume by the CLI's own session id: the model sees the earlier conversation.
-    const resumed = await startSession(backend, { ...base, brief: 'after resume: what did we do?', resumeSessionId: externalId! });
-    try {
-      const turn = lastOf(await resumed.reader.untilType('turn_complete'), 'turn_complete');
-      expect(turn.text).toBe('Resumed; I remember the second round.');
-      const last = model.mainRequests().at(-1)!;
-      expect(JSON.stringify(last.body)).toContain('second round: now write hello.txt');
-    } finally {
-      await resumed.session.stop();
-    }
+    await checkResume(backend, { ...base, brief: 'after resume: what did we do?', resumeSessionId: externalId! }, model, { reply: 'Resumed; I remember the second round.', remembers: 'second round: now write hello.txt' });
     const served = await model.stop();
     expect(served.exitCode).toBe(130);
     expect(model.requests().flatMap((r) => r.warnings)).toEqual([]);
+    // Every CLI process the sessions started is gone (stop takes the whole process group down).
+    expect(processesIn(box.repo)).toEqual([]);
   });
 }, { describe, skip: (name) => it.skip(name, () => {}) });

@@ -5,6 +5,8 @@ import { lastOf } from '../contract/event-reader.js';
 import { describeCli, ROOT } from './harness/clis.js';
 import { codexHome } from './harness/codex-home.js';
 import { serveModel } from './harness/model-serve.js';
+import { processesIn } from './harness/processes.js';
+import { checkResume } from './harness/resume.js';
 import { sandbox } from './harness/sandbox.js';
 import { packagedBackend, startSession } from './harness/session.js';
 
@@ -53,14 +55,11 @@ describeCli('codex', 'codex adapter', (cli) => {
       await first.session.stop();
     }
 
-    const resumed = await startSession(backend, { ...base, brief: 'after resume: what did we do?', resumeSessionId: externalId! });
-    try {
-      expect(lastOf(await resumed.reader.untilType('turn_complete'), 'turn_complete').text).toBe('Resumed; I remember the second round.');
-      expect(JSON.stringify(model.mainRequests().at(-1)!.body)).toContain('second round: anything else?');
-    } finally {
-      await resumed.session.stop();
-    }
+    // Resume by the CLI's own session id: the model sees the earlier conversation.
+    await checkResume(backend, { ...base, brief: 'after resume: what did we do?', resumeSessionId: externalId! }, model, { reply: 'Resumed; I remember the second round.', remembers: 'second round: anything else?' });
     expect((await model.stop()).exitCode).toBe(130);
     expect(model.requests().flatMap((r) => r.warnings)).toEqual([]);
+    // Every CLI process the sessions started is gone (stop takes the whole process group down).
+    expect(processesIn(box.repo)).toEqual([]);
   });
 }, { describe, skip: (name) => it.skip(name, () => {}) });

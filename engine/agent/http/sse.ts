@@ -20,12 +20,22 @@ export class SseDecoder {
   push(chunk: string): SseEvent[] {
     this.#buffer += chunk;
     const out: SseEvent[] = [];
+    const buffer = this.#buffer;
     let start = 0;
+    if (!buffer.includes('\r')) {
+      // The common case (every model API): \n line ends only, found with indexOf.
+      for (let end = buffer.indexOf('\n', start); end !== -1; end = buffer.indexOf('\n', start)) {
+        this.#line(buffer.slice(start, end), out);
+        start = end + 1;
+      }
+      this.#buffer = buffer.slice(start);
+      return out;
+    }
     for (;;) {
       let end = -1;
       let next = -1;
-      for (let i = start; i < this.#buffer.length; i++) {
-        const c = this.#buffer.charCodeAt(i);
+      for (let i = start; i < buffer.length; i++) {
+        const c = buffer.charCodeAt(i);
         if (c === 10) {
           end = i;
           next = i + 1;
@@ -33,17 +43,17 @@ export class SseDecoder {
         }
         if (c === 13) {
           // A lone \r at the end of a chunk may be the first half of \r\n: wait for more.
-          if (i + 1 >= this.#buffer.length) break;
+          if (i + 1 >= buffer.length) break;
           end = i;
-          next = this.#buffer.charCodeAt(i + 1) === 10 ? i + 2 : i + 1;
+          next = buffer.charCodeAt(i + 1) === 10 ? i + 2 : i + 1;
           break;
         }
       }
       if (end === -1) break;
-      this.#line(this.#buffer.slice(start, end), out);
+      this.#line(buffer.slice(start, end), out);
       start = next;
     }
-    this.#buffer = this.#buffer.slice(start);
+    this.#buffer = buffer.slice(start);
     return out;
   }
 

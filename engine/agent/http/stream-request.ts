@@ -37,8 +37,12 @@ export interface OpenResponse {
   status: number;
   statusText: string;
   headers: IncomingHttpHeaders;
-  /** The body as text chunks, each read guarded by the idle timer. Read it once. */
-  chunks(): AsyncIterable<string>;
+  /**
+   * Feeds the body to `onChunk` as text chunks arrive, each wait guarded by the idle timer.
+   * Resolves at the end of the body; rejects on a stall, a cancellation, a broken connection or
+   * an exception thrown by `onChunk` (which also cancels the request). Read the body once.
+   */
+  consume(onChunk: (chunk: string) => void): Promise<void>;
   /** The whole body (capped), for error responses and non-streaming replies. */
   text(): Promise<string>;
   /** Drops the response without reading it. */
@@ -81,19 +85,21 @@ export function postStream(request: PostRequest): Promise<OpenResponse> {
 
 function openResponse(res: IncomingMessage, request: PostRequest): OpenResponse {
   let read = false;
-  const chunks = (): AsyncIterable<string> => {
-    if (read) throw new Error('response body already read');
+  const consume = (onChunk: (chunk: string) => void): Promise<void> => {
+    if (read) return Promise.reject(new Error('response body already read'));
     read = true;
-    return guardedBody(res, request);
+    return consumeBody(res, request, onChunk);
   };
   return {
     status: res.statusCode ?? 0,
     statusText: res.statusMessage ?? '',
     headers: res.headers,
-    chunks,
+    consume,
     async text() {
       let out = '';
-      for await (const chunk of chunks()) if (out.length < ERROR_BODY_MAX) out += chunk;
+      await consume((chunk) => {
+        if (out.length < ERROR_BODY_MAX) out += chunk;
+      });
       return out.slice(0, ERROR_BODY_MAX);
     },
     discard() {
@@ -102,35 +108,49 @@ function openResponse(res: IncomingMessage, request: PostRequest): OpenResponse 
   };
 }
 
-/** Yields body chunks; the idle timer runs only while waiting on the server, not on the consumer. */
-async function* guardedBody(res: IncomingMessage, request: PostRequest): AsyncGenerator<string> {
+/**
+ * Reads the body with plain 'data' events (no promise per chunk: a streamed reply is hundreds of
+ * small chunks). The idle timer is one timeout that re-arms itself from the time of the last
+ * chunk, rather than a new timer per chunk.
+ */
+function consumeBody(res: IncomingMessage, request: PostRequest, onChunk: (chunk: string) => void): Promise<void> {
   const { provider, signal, idleTimeoutMs } = request;
-  let failure: Error | undefined;
-  const fail = (error: Error): void => {
-    failure ??= error;
-    res.destroy(error);
-  };
-  const onAbort = (): void => fail(cancelledError());
-  signal?.addEventListener('abort', onAbort, { once: true });
-  if (signal?.aborted) onAbort();
-  const arm = (): NodeJS.Timeout => setTimeout(() => fail(timeoutError(provider, 'idle', idleTimeoutMs)), idleTimeoutMs);
-  res.setEncoding('utf8');
-  let timer = arm();
-  let complete = false;
-  try {
-    for await (const chunk of res) {
+  return new Promise<void>((resolve, reject) => {
+    let last = Date.now();
+    let settled = false;
+    let timer: NodeJS.Timeout;
+    const finish = (error?: Error): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      yield chunk as string;
-      if (failure !== undefined) throw failure;
-      timer = arm();
-    }
-    complete = true;
-  } catch (error) {
-    throw failure ?? transportError(provider, error);
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
-    if (!complete) res.destroy();
-  }
-  if (failure !== undefined) throw failure;
+      signal?.removeEventListener('abort', onAbort);
+      if (error === undefined) return resolve();
+      res.destroy();
+      reject(error);
+    };
+    const check = (): void => {
+      const idle = Date.now() - last;
+      if (idle >= idleTimeoutMs) finish(timeoutError(provider, 'idle', idleTimeoutMs));
+      else timer = setTimeout(check, idleTimeoutMs - idle);
+    };
+    const onAbort = (): void => finish(cancelledError());
+    timer = setTimeout(check, idleTimeoutMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) return onAbort();
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      if (settled) return;
+      last = Date.now();
+      try {
+        onChunk(chunk);
+      } catch (error) {
+        finish(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    res.on('end', () => finish());
+    res.on('error', (error) => finish(transportError(provider, error)));
+    res.on('close', () => {
+      if (!res.complete) finish(transportError(provider, Object.assign(new Error('the connection closed before the response ended'), { code: 'ECONNRESET' })));
+    });
+  });
 }

@@ -9,7 +9,8 @@ import { mergeRoles } from '../messages.js';
 import { emptyUsage, tokenCount } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { ANTHROPIC_THINKING_BUDGET } from './effort.js';
-import { joinUrl, obj, openCall, parseData, sseEvents, str } from './http-call.js';
+import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
 const STOP_REASONS: Record<string, StopReason> = {
@@ -38,16 +39,16 @@ export class AnthropicProvider implements Provider {
     const headers: Record<string, string> = { 'anthropic-version': '2023-06-01' };
     if (this.#config.apiKey !== undefined) headers['x-api-key'] = this.#config.apiKey.reveal();
     const response = await openCall(this.#config, url, headers, anthropicBody(request), options.signal);
-    return this.#read(sseEvents(response), options);
+    return this.#read(response, options);
   }
 
-  async #read(events: AsyncIterable<{ event: string; data: string }>, options: CompleteOptions): Promise<ModelResponse> {
+  async #read(response: OpenResponse, options: CompleteOptions): Promise<ModelResponse> {
     const blocks = new BlockAssembler(this.name, 'anthropic');
     const usage = emptyUsage();
     let rawStop = '';
     let model: string | undefined;
     let stopped = false;
-    for await (const event of events) {
+    await readSse(response, (event) => {
       const data = parseData(this.name, event);
       const type = str(data.type) ?? event.event;
       const index = typeof data.index === 'number' ? data.index : 0;
@@ -92,7 +93,7 @@ export class AnthropicProvider implements Provider {
         const kind = str(error.type) ?? 'error';
         throw streamError(this.name, `stream error ${kind}: ${str(error.message) ?? ''}`.trim(), { transient: kind === 'overloaded_error' || kind === 'api_error' });
       }
-    }
+    });
     if (!stopped) throw streamError(this.name, 'stream ended before message_stop', { transient: true });
     const content = blocks.blocks();
     const stopReason = STOP_REASONS[rawStop] ?? 'unknown';

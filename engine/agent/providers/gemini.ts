@@ -9,7 +9,7 @@ import { mergeRoles } from '../messages.js';
 import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { GEMINI_THINKING_BUDGET } from './effort.js';
-import { joinUrl, obj, openCall, parseData, sseEvents, str } from './http-call.js';
+import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
 const REFUSALS = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
@@ -38,7 +38,7 @@ export class GeminiProvider implements Provider {
     let model: string | undefined;
     let slot = 0;
     let last: 'text' | 'thought' | 'call' | undefined;
-    for await (const event of sseEvents(response)) {
+    await readSse(response, (event) => {
       const chunk = parseData(this.name, event);
       if (chunk.error !== undefined) {
         const error = obj(chunk.error);
@@ -80,7 +80,7 @@ export class GeminiProvider implements Provider {
       }
       const reason = str(candidate.finishReason);
       if (reason) finish = reason;
-    }
+    });
     if (finish === undefined) throw streamError(this.name, 'stream ended without a finishReason', { transient: true });
     const content = blocks.blocks();
     const stopReason: StopReason = blocks.toolCount > 0 && finish === 'STOP' ? 'tool_use' : finish === 'STOP' ? 'end_turn' : finish === 'MAX_TOKENS' ? 'max_tokens' : REFUSALS.has(finish) ? 'refusal' : 'unknown';

@@ -22,11 +22,16 @@ export function openCall(config: HttpProviderConfig, url: string, headers: Recor
   );
 }
 
-/** The SSE events of a response body, in order. */
-export async function* sseEvents(response: OpenResponse): AsyncGenerator<SseEvent> {
+/**
+ * Calls `onEvent` for each SSE event of the body, in order, synchronously as chunks arrive. An
+ * exception thrown by `onEvent` cancels the request and rejects.
+ */
+export async function readSse(response: OpenResponse, onEvent: (event: SseEvent) => void): Promise<void> {
   const decoder = new SseDecoder();
-  for await (const chunk of response.chunks()) yield* decoder.push(chunk);
-  yield* decoder.end();
+  await response.consume((chunk) => {
+    for (const event of decoder.push(chunk)) onEvent(event);
+  });
+  for (const event of decoder.end()) onEvent(event);
 }
 
 /** Parses one event's JSON data; a malformed payload is a permanent stream error. */

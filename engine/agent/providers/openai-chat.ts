@@ -11,7 +11,7 @@ import { mergeRoles, textOf } from '../messages.js';
 import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
-import { isJsonResponse, joinUrl, obj, openCall, parseData, sseEvents, str } from './http-call.js';
+import { isJsonResponse, joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
 /** Slots for the one text and one reasoning block, ahead of tool calls (index ≥ 0). */
@@ -41,10 +41,12 @@ export class OpenAIChatProvider implements Provider {
       readChoice(whole, blocks, state, options.sink, 'message');
     } else {
       let done = false;
-      for await (const event of sseEvents(response)) {
+      await readSse(response, (event) => {
+        // Read on to the end of the body after [DONE]: leaving early would cost the keep-alive connection.
+        if (done) return;
         if (event.data.trim() === '[DONE]') {
           done = true;
-          break;
+          return;
         }
         const chunk = parseData(this.name, event);
         if (chunk.error !== undefined) {
@@ -52,7 +54,7 @@ export class OpenAIChatProvider implements Provider {
           throw streamError(this.name, `stream error: ${str(error.message) ?? JSON.stringify(chunk.error).slice(0, 200)}`, { transient: true });
         }
         readChoice(chunk, blocks, state, options.sink, 'delta');
-      }
+      });
       if (!done && state.finish === undefined) throw streamError(this.name, 'stream ended before [DONE]', { transient: true });
     }
     const content = blocks.blocks();

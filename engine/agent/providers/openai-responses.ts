@@ -9,7 +9,8 @@ import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason } f
 import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
-import { joinUrl, obj, openCall, parseData, sseEvents, str } from './http-call.js';
+import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
 export class OpenAIResponsesProvider implements Provider {
@@ -26,16 +27,16 @@ export class OpenAIResponsesProvider implements Provider {
     const headers: Record<string, string> = {};
     if (this.#config.apiKey !== undefined) headers.authorization = `Bearer ${this.#config.apiKey.reveal()}`;
     const response = await openCall(this.#config, joinUrl(this.#config.baseUrl, 'responses'), headers, responsesBody(request), options.signal);
-    return this.#read(sseEvents(response), options);
+    return this.#read(response, options);
   }
 
-  async #read(events: AsyncIterable<{ event: string; data: string }>, options: CompleteOptions): Promise<ModelResponse> {
+  async #read(response: OpenResponse, options: CompleteOptions): Promise<ModelResponse> {
     const blocks = new BlockAssembler(this.name, 'openai-responses');
     let usage = emptyUsage();
     let model: string | undefined;
     let finished: { status: string; reason: string } | undefined;
     let refusal = '';
-    for await (const event of events) {
+    await readSse(response, (event) => {
       const data = parseData(this.name, event);
       const type = str(data.type) ?? event.event;
       const index = typeof data.output_index === 'number' ? data.output_index : 0;
@@ -89,7 +90,7 @@ export class OpenAIResponsesProvider implements Provider {
         default:
           break;
       }
-    }
+    });
     if (finished === undefined) throw streamError(this.name, 'stream ended before response.completed', { transient: true });
     const content = blocks.blocks();
     if (refusal !== '') content.push({ type: 'text', text: refusal });

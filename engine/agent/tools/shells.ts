@@ -83,6 +83,8 @@ export class BackgroundShells {
   /** Output written since the last read, at most `maxBytes` (the newest; older excess is skipped). */
   async readNew(id: string, maxBytes: number): Promise<{ output: string; dropped: number; info: ShellInfo }> {
     const shell = this.#need(id);
+    // The status is taken before the read: "exited" then promises that all its output was read.
+    const status = this.#info(shell);
     const info = await stat(shell.log);
     const identity = `${info.dev}:${info.ino}`;
     if (shell.identity !== undefined && shell.identity !== identity) shell.offset = 0;
@@ -103,7 +105,7 @@ export class BackgroundShells {
       }
     }
     shell.offset = info.size;
-    return { output, dropped, info: this.#info(shell) };
+    return { output, dropped, info: status };
   }
 
   /** SIGTERM to the shell's group, SIGKILL after a grace period; resolves once it has exited. */

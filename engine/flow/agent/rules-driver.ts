@@ -83,7 +83,9 @@ export class RulesDriver implements AgentStepDriver {
       const gate = s.verify;
       if (gate !== undefined) {
         watch.touch();
+        ctx.progress({ note: `checking \`${gate.run}\`` });
         const run = await ctx.runGate(gate);
+        ctx.progress({ note: run.passed ? 'check passed' : 'check failed' });
         watch.touch();
         evidence.gate = { command: gate.run, passed: run.passed, exitCode: run.exitCode ?? null, attempt, attempts: gate.attempts, ...(run.flaky ? { flaky: true } : {}), ...(run.timedOut ? { timedOut: true } : {}), tail: run.tail };
         if (!run.passed) {

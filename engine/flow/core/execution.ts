@@ -19,6 +19,8 @@ export interface ExecutionSpec {
   env: Record<string, string>;
   /** Agent step: the rendered brief. */
   brief?: string;
+  /** Agent step: the script file, when its path holds an expression (one script per foreach item). */
+  script?: string;
   /** Approval step: the rendered prompt. */
   prompt?: string;
   /** Sub-flow step: rendered inputs. */

@@ -58,6 +58,7 @@ export function createFlowMachine(options: { now: () => string; execution?: Acto
       input: {} as FlowContext,
       events: {} as AnyEventObject,
       emitted: {} as FlowEmitted,
+      output: {} as RunState,
     },
     actors: { execution: (options.execution ?? unprovided) as typeof unprovided },
   }).createMachine({

@@ -2,16 +2,19 @@ import type { CompiledPlan, PlanStep } from './plan.js';
 import type { RunState } from './state.js';
 
 /**
- * Merges an edited plan into a running one: a step that has started (or finished) keeps the
- * definition it started with; a step still pending takes the edit; new steps are added; a
- * removed step goes only if it never started. Flow-wide settings (budgets, maxParallel, env)
- * stay as the run pinned them.
+ * Merges an edited plan into a run: a step that is kept (by default: it has started or
+ * finished) keeps the definition it ran with; any other step takes the edit; new steps are
+ * added; a removed step goes only if it is not kept. Flow-wide settings (budgets, maxParallel,
+ * env) stay as the run pinned them. A resume with --rebase-definitions keeps only succeeded
+ * steps, since everything else runs again.
  */
-export function mergePlan(current: CompiledPlan, edited: CompiledPlan, state: RunState): { plan: CompiledPlan; added: string[]; removed: string[]; changed: string[] } {
-  const started = (id: string) => {
-    const step = state.steps[id];
-    return step !== undefined && step.status !== 'pending';
-  };
+export function mergePlan(
+  current: CompiledPlan,
+  edited: CompiledPlan,
+  state: RunState,
+  keep: (id: string) => boolean = (id) => state.steps[id] !== undefined && state.steps[id]!.status !== 'pending',
+): { plan: CompiledPlan; added: string[]; removed: string[]; changed: string[] } {
+  const started = keep;
   const added: string[] = [];
   const removed: string[] = [];
   const changed: string[] = [];

@@ -85,7 +85,7 @@ export function replay(initial: RunState, events: readonly RunEvent[]): RunState
 function resumed(state: RunState, reset: readonly string[]): RunState {
   const steps: Record<string, StepState> = {};
   for (const [id, step] of Object.entries(state.steps)) {
-    steps[id] = reset.includes(id) ? pendingUnit() : resumeStep(step);
+    steps[id] = reset.includes(id) ? { ...pendingUnit(), executions: step.executions } : resumeStep(step);
   }
   const out: RunState = { ...state, status: 'running', steps };
   delete out.reason;

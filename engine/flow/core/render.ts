@@ -73,6 +73,7 @@ export function buildExecution(state: RunState, step: PlanStep, item: number | u
     env,
   };
   if (step.agent !== undefined) spec.brief = renderText(step.agent.brief, context);
+  if (step.agent?.script?.includes('${{')) spec.script = renderText(step.agent.script, context);
   if (step.approval !== undefined) spec.prompt = renderText(step.approval.prompt, context);
   if (step.flow !== undefined) spec.inputs = renderDeep(step.flow.inputs, context) as Record<string, unknown>;
   return spec;

@@ -125,9 +125,7 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
   const onAbort = () => actor.send({ type: 'flow.interrupt', reason: 'interrupted (Ctrl-C)' });
   let stopWatching: (() => Promise<void>) | undefined;
   try {
-    actor.start();
-    input.signal?.addEventListener('abort', onAbort, { once: true });
-    if (input.signal?.aborted) onAbort();
+    // Watch before the first step starts, so no edit can slip in unseen.
     if (input.watch !== undefined) {
       stopWatching = await input.watch((edited, hash) => {
         if (actor.getSnapshot().status !== 'active') return;
@@ -136,6 +134,9 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
         void store.savePlan(plan);
       }, () => plan);
     }
+    actor.start();
+    input.signal?.addEventListener('abort', onAbort, { once: true });
+    if (input.signal?.aborted) onAbort();
     await toPromise(actor);
   } finally {
     input.signal?.removeEventListener('abort', onAbort);

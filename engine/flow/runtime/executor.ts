@@ -73,7 +73,7 @@ async function executeKind(spec: ExecutionSpec, step: PlanStep, signal: AbortSig
           step: spec.step,
           ...(spec.item === undefined ? {} : { item: spec.item }),
           exec: spec.exec,
-          settings: step.agent!,
+          settings: spec.script === undefined ? step.agent! : { ...step.agent!, script: spec.script },
           brief: spec.brief ?? step.agent!.brief,
           cwd,
           ...(step.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: step.idleTimeoutMs }),

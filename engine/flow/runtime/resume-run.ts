@@ -72,7 +72,7 @@ async function resumeWith(options: ResumeOptions, agents: AgentServices, child: 
     if (options.rebaseDefinitions) {
       const compiled = compileFlowFile(set, record.planFile, { ...(record.options.backend === undefined ? {} : { backendOverride: record.options.backend }), requireBackend: true });
       assertCompiled(compiled.problems, record.planFile);
-      const merged = mergePlan(pinned, compiled.plan, state);
+      const merged = mergePlan(pinned, compiled.plan, state, (id) => state.steps[id]?.status === 'succeeded' && !rerun.includes(id));
       plan = merged.plan;
       rebased = { hash: planHash(compiled.plan), added: merged.added, removed: merged.removed, changed: merged.changed };
       record.manifest = { setHash: set.hash, planHash: planHash(plan), definitions: compiled.pinned };
@@ -99,7 +99,12 @@ async function resumeWith(options: ResumeOptions, agents: AgentServices, child: 
     home: options.home,
     plan,
     state,
-    boot: { type: 'resume', rerun, ...(rebased === undefined ? {} : { rebased }) },
+    // A process killed before the run's first event left nothing to resume: start it now, with
+    // the inputs and workspace the record pinned.
+    boot:
+      events.length === 0
+        ? { type: 'start', inputs: record.inputs, run: { id: runId, workspace: workspace.record.path, projectDir: plan.projectDir, ...(workspace.record.branch === undefined ? {} : { branch: workspace.record.branch }) } }
+        : { type: 'resume', rerun, ...(rebased === undefined ? {} : { rebased }) },
     store,
     record: resumedRecord,
     workspace,

@@ -40,8 +40,10 @@ export async function acquireLockFile(path: string, info: LockInfo, describe: (h
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = await readHolder(path);
-      if (holder !== null && holder.pid !== info.pid && isProcessAlive(holder.pid)) throw describe(holder);
-      // Stale (its process died) or ours from an earlier life: take it over.
+      // Held by a live process — this one included, for another run — is busy; a holder whose
+      // process died (or this very run, from an earlier attempt) is stale and taken over.
+      const ours = holder !== null && holder.pid === info.pid && holder.runId === info.runId;
+      if (holder !== null && !ours && isProcessAlive(holder.pid)) throw describe(holder);
       await rm(path, { force: true });
     }
   }

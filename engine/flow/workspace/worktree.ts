@@ -65,7 +65,9 @@ function worktreeWorkspace(record: WorkspaceRecord, warnings: string[]): Workspa
       const changed = await gitMaybe(record.root, ['diff', '--name-only', record.baseCommit ?? 'HEAD']);
       const changedFiles = changed === undefined || changed === '' ? 0 : changed.split('\n').length;
       const lines = [`workspace: ${record.path}`, `branch: ${record.branch} (${count} commit${count === 1 ? '' : 's'} on ${record.baseCommit?.slice(0, 10)}, ${changedFiles} file${changedFiles === 1 ? '' : 's'} changed)`];
-      if (status === 'succeeded' && count > 0) lines.push(`merge it: git -C ${record.repo} merge ${record.branch}`);
+      const merged = count > 0 && (await gitMaybe(record.repo ?? record.root, ['merge-base', '--is-ancestor', record.branch ?? 'HEAD', 'HEAD'])) !== undefined;
+      if (merged) lines.push(`already merged into ${record.repo}`);
+      else if (status === 'succeeded' && count > 0) lines.push(`merge it: git -C ${record.repo} merge ${record.branch}`);
       if (status !== 'succeeded' && dirty) lines.push(`uncommitted work is left in ${record.root}`);
       if (count === 0 && changedFiles === 0) lines.push('nothing changed; remove it with: git -C ' + `${record.repo} worktree remove ${record.root} && git -C ${record.repo} branch -D ${record.branch}`);
       return { lines, changedFiles, ...(commit === undefined ? {} : { commit }) };

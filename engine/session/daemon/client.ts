@@ -6,7 +6,6 @@ import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createConnection, type Socket } from 'node:net';
-import { execa } from 'execa';
 import { NeoError } from '../../util/errors.js';
 import { SessionFailure } from '../errors.js';
 import { daemonPaths } from './paths.js';
@@ -53,6 +52,7 @@ async function spawnDaemon(home: string, argv: readonly string[], env: NodeJS.Pr
   const logStream = createWriteStream(logPath, { flags: 'a' });
   await once(logStream, 'open');
   const [command, ...args] = argv;
+  const { execa } = await import('execa');
   const child = execa(command!, args, {
     cwd: home,
     env: { ...env, NEO_HOME: home },

@@ -7,7 +7,7 @@ import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { loadDefinitions, type DefinitionSet } from '../../definitions/index.js';
 import { packageVersion } from '../../util/package-root.js';
-import { isLiveState } from '../machine.js';
+import { SessionRejection } from '../errors.js';
 import type { SessionLog } from '../log.js';
 import { createSessionService, type SessionService, type SessionServiceOptions } from '../service.js';
 import { daemonPaths } from './paths.js';
@@ -61,8 +61,11 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
   const server: Server = createServer((socket) => {
     connections.add(socket);
     lastActivity = Date.now();
+    // A client that hangs up (Ctrl-C on `neo session read`) abandons its blocking reads.
+    const gone = new AbortController();
     socket.on('close', () => {
       connections.delete(socket);
+      gone.abort(new SessionRejection('SESSION_READ_ABANDONED', 'the reader went away'));
       lastActivity = Date.now();
     });
     socket.on('error', () => socket.destroy());
@@ -70,7 +73,7 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
       'data',
       lineReader((line) => {
         lastActivity = Date.now();
-        void handle(line).then((response) => {
+        void handle(line, gone.signal).then((response) => {
           if (!socket.destroyed) socket.write(`${JSON.stringify(response)}\n`);
           lastActivity = Date.now();
         });
@@ -78,7 +81,7 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
     );
   });
 
-  async function handle(line: string): Promise<DaemonResponse> {
+  async function handle(line: string, signal: AbortSignal): Promise<DaemonResponse> {
     let request: DaemonRequest;
     try {
       request = JSON.parse(line) as DaemonRequest;
@@ -96,7 +99,7 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
           return { id: request.id, ok: true, result: { stopping: true } };
         case 'execute': {
           const definitions = needsDefinitions(request.input) ? await definitionsFor(request.cwd) : undefined;
-          const result = await service.execute(request.input, { scope: request.scope }, definitions === undefined ? {} : { definitions });
+          const result = await service.execute(request.input, { scope: request.scope }, { signal, cwd: request.cwd, ...(definitions === undefined ? {} : { definitions }) });
           return { id: request.id, ok: true, result };
         }
         default:
@@ -126,9 +129,11 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
     return closing;
   }
 
+  // A session that ended but was not stopped still holds its driver's verdict to come, so the
+  // daemon stays while any session is registered; `neo session daemon --stop` ends them all.
   const timer = setInterval(() => {
-    const live = service.registry.liveSessions().some((s) => isLiveState(s.state));
-    if (!live && connections.size === 0 && Date.now() - lastActivity >= idleMs) void close();
+    const registered = service.registry.liveSessions().length > 0;
+    if (!registered && connections.size === 0 && Date.now() - lastActivity >= idleMs) void close();
   }, Math.max(50, Math.min(idleMs / 2, 30_000)));
 
   await new Promise<void>((resolve, reject) => {

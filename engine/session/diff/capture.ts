@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TurnDiff, TurnDiffFile } from '../contract.js';
-import { runGit } from './git.js';
+import { insideGitTree, runGit } from './git.js';
 import { parseNameStatusZ, parseNumstatZ, parsePorcelainZ } from './parse.js';
 import { MAX_DIFF_BYTES, capUnifiedDiff, summaryLine } from './summary.js';
 import { fingerprints } from './fingerprint.js';
@@ -36,6 +36,7 @@ export class TurnDiffCapture {
 
   /** Opens a capture for `cwd` and snapshots the first turn's baseline. Never throws. */
   static async open(cwd: string, editToolNames: readonly string[] = []): Promise<TurnDiffCapture> {
+    if (!(await insideGitTree(cwd))) return new TurnDiffCapture(undefined, editToolNames);
     const top = await runGit(cwd, ['rev-parse', '--show-toplevel']);
     const root = top.ok ? top.stdout.replace(/\n$/, '') : undefined;
     const capture = new TurnDiffCapture(root === '' ? undefined : root, editToolNames);

@@ -1,4 +1,5 @@
-import { execa } from 'execa';
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 /** The outcome of one git run; never thrown. */
 export interface GitRun {
@@ -16,6 +17,8 @@ export interface GitRun {
  */
 export async function runGit(cwd: string, args: readonly string[], options: { okExitCodes?: readonly number[]; maxBuffer?: number } = {}): Promise<GitRun> {
   try {
+    // Loaded on first use: a session outside git never pays for execa.
+    const { execa } = await import('execa');
     const result = await execa('git', ['-c', 'core.quotepath=off', ...args], {
       cwd,
       reject: false,
@@ -29,5 +32,19 @@ export async function runGit(cwd: string, args: readonly string[], options: { ok
     return { ok: ok || result.isMaxBuffer === true, exitCode: result.exitCode, stdout, truncated: result.isMaxBuffer === true };
   } catch {
     return { ok: false, exitCode: undefined, stdout: '', truncated: false };
+  }
+}
+
+/**
+ * Whether `cwd` is inside a git work tree, by looking for `.git` upwards (a folder, or the file a
+ * worktree or submodule has). Cheap: no process is spawned for a folder outside git.
+ */
+export async function insideGitTree(cwd: string): Promise<boolean> {
+  let dir = cwd;
+  for (;;) {
+    if (await stat(join(dir, '.git')).then(() => true, () => false)) return true;
+    const parent = dirname(dir);
+    if (parent === dir) return false;
+    dir = parent;
   }
 }

@@ -21,6 +21,8 @@ export interface OpContext {
   defaultCwd: string;
   trackRecord?: (backendId: string) => string[] | undefined | Promise<string[] | undefined>;
   caller: CallerContext;
+  /** Aborts a blocking read-turn (the caller went away). */
+  signal?: AbortSignal;
 }
 
 /** The caller's live session, or a typed error that says whether it was stopped or never ours. */

@@ -4,7 +4,7 @@ import { SessionRejection, sessionNotActive, sessionNotFound } from '../errors.j
 import { isLiveState } from '../machine.js';
 import { METRICS } from '../metrics.js';
 import { checkSetPosture, resolveGuideSwitch } from '../posture-rules.js';
-import { postureChanged } from '../registry.js';
+import { deliverDurably, postureChanged } from '../registry.js';
 import { liveSession, type OpContext } from './context.js';
 
 /** Resolves the pending clarification; a deny's reason is carried into the next turn's guidance. */
@@ -50,9 +50,9 @@ export async function setPosture(ctx: OpContext, input: SetPostureInput): Promis
     ctx.log.warn('code_session_posture_rejected', { sessionId: session.id, posture: input.posture });
     throw error;
   }
-  await postureChanged(ctx.registry, session, input.posture);
-  await session.durable();
-  await session.agent.setPosture(input.posture);
+  const recorded = postureChanged(ctx.registry, session, input.posture);
+  await deliverDurably(session, () => session.agent.setPosture(input.posture));
+  await recorded;
   ctx.metrics.increment(METRICS.postureChanges, { outcome: 'ok' });
   ctx.log.info('code_session_posture_set', { sessionId: session.id, posture: input.posture });
   return { ok: true, posture: input.posture };
@@ -68,8 +68,7 @@ export async function interrupt(ctx: OpContext, input: InterruptInput): Promise<
   session.emit({ type: 'interrupt' });
   session.dropPending();
   session.send({ type: 'op.interrupt' });
-  await session.durable();
-  await session.agent.interrupt();
+  await deliverDurably(session, () => session.agent.interrupt());
   ctx.log.info('code_session_interrupt', { sessionId: session.id });
   return { ok: true };
 }

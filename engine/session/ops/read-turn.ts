@@ -7,7 +7,7 @@ import { liveSession, type OpContext } from './context.js';
 /** Blocks until the session's next notification and maps it to exactly one result kind. */
 export async function readTurn(ctx: OpContext, input: ReadTurnInput): Promise<ReadTurnResult> {
   const session = await liveSession(ctx, input.sessionId);
-  const notification = await session.next();
+  const notification = await session.next(ctx.signal);
   const result = toReadTurnResult(notification, session.history.snapshot(), input.includeDiff === true);
   ctx.metrics.increment(METRICS.readTurn, { kind: result.kind });
   ctx.log.info('code_session_read_turn', { sessionId: session.id, kind: result.kind });

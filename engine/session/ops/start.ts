@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { durationMs, postureWithin, type Backend, type DefinitionSet } from '../../definitions/index.js';
 import type { StartSessionOptions } from '../../transports/index.js';
+import { NeoError } from '../../util/errors.js';
 import type { StartInput, StartResult } from '../contract.js';
 import { TurnDiffCapture } from '../diff/capture.js';
 import { SessionFailure, SessionRejection, badInput } from '../errors.js';
@@ -66,10 +67,9 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
   try {
     agent = await transport.start(options);
   } catch (error) {
-    throw new SessionFailure('SESSION_START_FAILED', `backend \`${resolved.backendId}\` did not start: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-      ...(error instanceof Error && 'hint' in error && typeof error.hint === 'string' ? { hint: error.hint } : {}),
-    });
+    // A transport's own typed error (a missing script, a missing binary) already says what to fix.
+    if (error instanceof NeoError) throw error;
+    throw new SessionFailure('SESSION_START_FAILED', `backend \`${resolved.backendId}\` did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 
   const session = new LiveSession({

@@ -14,6 +14,8 @@ export interface StoreOptions {
   log?: SessionLog;
   /** fsync every events.jsonl write (survives power loss, at a cost). Default false: kernel-durable. */
   fsync?: boolean;
+  /** Least time between two meta.json writes of a live session (they coalesce). Default 100 ms. */
+  metaIntervalMs?: number;
 }
 
 /**
@@ -26,6 +28,7 @@ export class CodeSessionStore {
   readonly root: string;
   readonly #log: SessionLog;
   readonly #fsync: boolean;
+  readonly #metaIntervalMs: number;
   readonly #metas = new Map<string, MetaFile>();
   readonly #appenders = new Map<string, JsonlAppender>();
   readonly #lock = new KeyedLock();
@@ -34,6 +37,7 @@ export class CodeSessionStore {
     this.root = join(home, 'code-sessions');
     this.#log = options.log ?? stderrLog;
     this.#fsync = options.fsync ?? false;
+    this.#metaIntervalMs = options.metaIntervalMs ?? 100;
   }
 
   sessionDir(sessionId: string): string {
@@ -42,7 +46,7 @@ export class CodeSessionStore {
 
   /** Publishes a new record (the brief cut to 2 KB). */
   async createRecord(record: CodeSessionRecord): Promise<void> {
-    const meta = new MetaFile(join(this.sessionDir(record.sessionId), 'meta.json'), { ...record, taskBrief: truncateBrief(record.taskBrief) }, this.#log);
+    const meta = new MetaFile(join(this.sessionDir(record.sessionId), 'meta.json'), { ...record, taskBrief: truncateBrief(record.taskBrief) }, this.#log, this.#metaIntervalMs);
     this.#metas.set(record.sessionId, meta);
     await meta.save();
   }
@@ -87,7 +91,7 @@ export class CodeSessionStore {
     return this.#lock.run(sessionId, async () => {
       let meta = this.#metas.get(sessionId);
       if (meta === undefined) {
-        meta = await this.#load(sessionId);
+        meta = await this.#load(sessionId, this.#metaIntervalMs);
         if (meta === undefined) return null;
         this.#metas.set(sessionId, meta);
       }
@@ -209,9 +213,9 @@ export class CodeSessionStore {
     return join(this.sessionDir(sessionId), 'events.jsonl');
   }
 
-  async #load(sessionId: string): Promise<MetaFile | undefined> {
+  async #load(sessionId: string, minIntervalMs = 0): Promise<MetaFile | undefined> {
     const record = await this.get(sessionId);
     if (record === null) return undefined;
-    return new MetaFile(join(this.sessionDir(sessionId), 'meta.json'), record, this.#log);
+    return new MetaFile(join(this.sessionDir(sessionId), 'meta.json'), record, this.#log, minIntervalMs);
   }
 }

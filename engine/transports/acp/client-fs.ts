@@ -2,7 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Posture } from '../../definitions/index.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
-import { JsonRpcError, RPC_INTERNAL_ERROR, RPC_INVALID_PARAMS } from '../shared/json-rpc.js';
+import { JsonRpcError, RPC_INTERNAL_ERROR, RPC_INVALID_PARAMS } from '../shared/index.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,9 +1,8 @@
 /** The generic Agent Client Protocol adapter: Gemini, Copilot, Droid, OpenCode and any ACP agent. */
 import type { Definition } from '../../definitions/index.js';
-import { probeCli } from '../shared/probe.js';
-import { readTuning } from '../shared/tuning.js';
 import type { AgentSession, Availability, StartSessionOptions, Transport } from '../types.js';
 import { AcpSession } from './session.js';
+import { probeCli, readTuning } from '../shared/index.js';
 
 /** Builds the transport for a descriptor with `protocol: acp`. */
 export function createAcpTransport(backend: Pick<Definition<'backend'>, 'id' | 'data'>, env?: NodeJS.ProcessEnv): Transport {

@@ -1,14 +1,6 @@
 import type { Effort, Posture } from '../../definitions/index.js';
 import { NeoError, errorMessage } from '../../util/errors.js';
 import { packageVersion } from '../../util/package-root.js';
-import { CliProcess } from '../shared/cli-process.js';
-import { CliSession } from '../shared/cli-session.js';
-import { CumulativeCost } from '../shared/cost.js';
-import { JsonRpcError, JsonRpcPeer, RPC_METHOD_NOT_FOUND } from '../shared/json-rpc.js';
-import { planLaunch, postureTarget } from '../shared/launch.js';
-import { classifyAcpKind, gateToolAsk } from '../shared/posture-gate.js';
-import { handshake } from '../shared/startup.js';
-import type { Tuning } from '../shared/tuning.js';
 import type { StartSessionOptions } from '../types.js';
 import { AcpFileSystem } from './client-fs.js';
 import { currentModel, effortSwitch, modelSwitch, readChoices, type AcpChoices, type Switch } from './config.js';
@@ -16,6 +8,7 @@ import { acpMcpServers } from './mcp.js';
 import { resolveModeId, type AcpMode } from './modes.js';
 import { CANCELLED_OUTCOME, permissionOutcome } from './permission.js';
 import { UpdateTranslator } from './updates.js';
+import { CliProcess, CliSession, CumulativeCost, JsonRpcError, JsonRpcPeer, RPC_METHOD_NOT_FOUND, planLaunch, postureTarget, classifyAcpKind, gateToolAsk, handshake, type Tuning } from '../shared/index.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { NeoError } from '../../util/errors.js';
-import { formatSeconds } from '../shared/tuning.js';
+import { formatSeconds } from '../shared/index.js';
 
 type Pending = { resolve: (value: Record<string, unknown>) => void; reject: (error: Error) => void; timer: NodeJS.Timeout; subtype: string };
 

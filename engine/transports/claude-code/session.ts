@@ -1,16 +1,10 @@
 import type { Effort, Posture } from '../../definitions/index.js';
 import { NeoError } from '../../util/errors.js';
-import { CliProcess } from '../shared/cli-process.js';
-import { CliSession } from '../shared/cli-session.js';
-import { CumulativeCost } from '../shared/cost.js';
-import { planLaunch, postureTarget } from '../shared/launch.js';
-import { classifyToolName, gateToolAsk } from '../shared/posture-gate.js';
-import { handshake } from '../shared/startup.js';
-import type { Tuning } from '../shared/tuning.js';
 import type { StartSessionOptions } from '../types.js';
 import { buildClaudeArgs, bypassRefusal } from './argv.js';
 import { ControlChannel } from './control.js';
 import { asObject, assistantEvents, isRateLimited, resultFailure, resultUsage, toolResultEvents } from './translate.js';
+import { CliProcess, CliSession, CumulativeCost, planLaunch, postureTarget, classifyToolName, gateToolAsk, handshake, type Tuning } from '../shared/index.js';
 
 type Json = Record<string, unknown>;
 type ModelInfo = { value?: unknown; resolvedModel?: unknown; supportsEffort?: unknown; supportedEffortLevels?: unknown };

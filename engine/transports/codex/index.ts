@@ -1,9 +1,8 @@
 /** The Codex adapter: `codex app-server` JSON-RPC. */
 import type { Definition } from '../../definitions/index.js';
-import { probeCli } from '../shared/probe.js';
-import { readTuning } from '../shared/tuning.js';
 import type { AgentSession, Availability, StartSessionOptions, Transport } from '../types.js';
 import { CodexSession } from './session.js';
+import { probeCli, readTuning } from '../shared/index.js';
 
 /** Builds the transport for a descriptor with `protocol: codex`. */
 export function createCodexTransport(backend: Pick<Definition<'backend'>, 'id' | 'data'>, env?: NodeJS.ProcessEnv): Transport {

@@ -1,18 +1,11 @@
 import type { Effort, Posture } from '../../definitions/index.js';
 import { NeoError, errorMessage } from '../../util/errors.js';
 import { packageVersion } from '../../util/package-root.js';
-import { CliProcess } from '../shared/cli-process.js';
-import { CliSession } from '../shared/cli-session.js';
-import { usdForUsage } from '../shared/cost.js';
-import { JsonRpcError, JsonRpcPeer, RPC_METHOD_NOT_FOUND } from '../shared/json-rpc.js';
-import { planLaunch, postureTarget } from '../shared/launch.js';
-import { gateToolAsk, type ToolClass } from '../shared/posture-gate.js';
-import { handshake } from '../shared/startup.js';
-import type { Tuning } from '../shared/tuning.js';
 import type { StartSessionOptions } from '../types.js';
 import { completedItemEvents, toolOf } from './items.js';
 import { codexEffort, codexPosture, type CodexPosture } from './posture.js';
 import { TokenUsageTracker } from './usage.js';
+import { CliProcess, CliSession, usdForUsage, JsonRpcError, JsonRpcPeer, RPC_METHOD_NOT_FOUND, planLaunch, postureTarget, gateToolAsk, handshake, type ToolClass, type Tuning } from '../shared/index.js';
 
 type Json = Record<string, unknown>;
 type Decision = { allow: boolean; reason?: string };

@@ -39,11 +39,10 @@ export async function sessionContext(options: StartSessionOptions, settings: Age
     agentsMd: agentsMdSection(agentsMd),
     skills: skillCatalog(skills),
   });
-  // Shell logs live with the session's record; without one, in a private temp folder removed at stop.
-  const shells =
-    options.sessionDir !== undefined
-      ? new BackgroundShells(join(options.sessionDir, 'shells'))
-      : new BackgroundShells(await mkdtemp(join(tmpdir(), 'neo-shells-')), { removeDir: true });
+  // Shell logs hold whatever a command printed, secrets included, so they are never kept: they
+  // live in a private temp folder removed when the session stops (the transcript keeps the
+  // redacted output the model read).
+  const shells = new BackgroundShells(await mkdtemp(join(tmpdir(), 'neo-shells-')), { removeDir: true });
   const env = scrubbedEnv(baseEnv, settings.secrets.map((s) => s.name));
   const all = builtinTools({ cwd: options.cwd, env, shells, execTimeoutMs: settings.execTimeoutMs, skills, ...(ripgrep !== undefined ? { ripgrep } : {}) });
   const tools = selectTools(all, options.allowedTools, options.disallowedTools);

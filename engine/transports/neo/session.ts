@@ -160,18 +160,20 @@ export class NeoSession implements AgentSession {
     const controller = new AbortController();
     this.#turnCost = 0;
     this.#turnPriced = true;
-    const done = this.#agent
-      .send(text, { signal: controller.signal, ...(pin !== undefined ? { pin } : {}) })
-      .then(
-        (result) => this.#completed(result),
-        (error: unknown) => this.#failed(error),
-      )
-      .finally(async () => {
-        this.#turn = undefined;
-        await this.#save();
-        this.#next();
-      });
-    this.#turn = { controller, done };
+    const run = async (): Promise<void> => {
+      let outcome: AgentEvent;
+      try {
+        outcome = this.#completed(await this.#agent.send(text, { signal: controller.signal, ...(pin !== undefined ? { pin } : {}) }));
+      } catch (error) {
+        outcome = this.#failed(error);
+      }
+      // Saved before the turn is reported, so whoever reads the turn can read the transcript.
+      await this.#save();
+      this.#turn = undefined;
+      this.#emit(outcome);
+      this.#next();
+    };
+    this.#turn = { controller, done: run() };
   }
 
   /** Guidance the turn ended before delivering starts the next turn. */
@@ -182,20 +184,19 @@ export class NeoSession implements AgentSession {
     if (pending.length > 0) this.#startTurn(pending.join('\n\n'), 'guidance');
   }
 
-  #completed(result: TurnResult): void {
-    this.#emit({ type: 'turn_complete', numTurns: result.modelCalls, usage: toUsage(result.usage), ...this.#cost(), text: result.text });
+  #completed(result: TurnResult): AgentEvent {
+    return { type: 'turn_complete', numTurns: result.modelCalls, usage: toUsage(result.usage), ...this.#cost(), text: result.text };
   }
 
-  #failed(error: unknown): void {
+  #failed(error: unknown): AgentEvent {
     // Asks still open belong to the turn that just ended.
     this.#withdrawClarifications();
     if (error instanceof AgentError && error.code === 'AGENT_INTERRUPTED') {
-      this.#emit({ type: 'turn_complete', interrupted: true, ...this.#cost(), ...(error.partialText ? { text: error.partialText } : {}) });
-      return;
+      return { type: 'turn_complete', interrupted: true, ...this.#cost(), ...(error.partialText ? { text: error.partialText } : {}) };
     }
     const code = error instanceof NeoError ? error.code : 'AGENT_TURN_FAILED';
     const message = error instanceof Error ? error.message : String(error);
-    this.#emit({ type: 'error', code, message });
+    return { type: 'error', code, message };
   }
 
   #cost(): { costUsd?: number } {

@@ -19,15 +19,18 @@ export interface ScriptProgress {
 /** The file the transport keeps in its session folder (NEO_HOME/code-sessions/<id>/). */
 export const PROGRESS_FILE = 'script-progress.json';
 
-/** Sessions of this process, for resume when no session folder was given. */
+/** Sessions of this process, for resume when no session folder was given (the newest few). */
 const remembered = new Map<string, ScriptProgress>();
+const REMEMBER_MAX = 1_000;
 
 /**
  * Records progress: in memory, and atomically in the session folder when there is one. A write
  * that fails is not the turn's problem: the in-memory copy still serves a resume in this process.
  */
 export async function saveProgress(sessionDir: string | undefined, progress: ScriptProgress): Promise<void> {
+  remembered.delete(progress.externalSessionId);
   remembered.set(progress.externalSessionId, progress);
+  if (remembered.size > REMEMBER_MAX) remembered.delete(remembered.keys().next().value!);
   if (sessionDir === undefined) return;
   await writeJsonAtomic(join(sessionDir, PROGRESS_FILE), progress).catch(() => undefined);
 }

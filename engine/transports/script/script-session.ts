@@ -4,7 +4,7 @@ import { EventChannel } from '../shared/event-channel.js';
 import type { AgentEvent, AgentSession, Usage } from '../types.js';
 import { saveProgress } from './progress.js';
 import type { PlayTurn, ScriptPlan } from './script-model.js';
-import { playTurn, TurnAbort, type Decision, type TurnControls, type TurnOutcome } from './turn-player.js';
+import { abortable, playTurn, TurnAbort, type Decision, type TurnControls, type TurnOutcome } from './turn-player.js';
 import type { Workspace } from './workspace.js';
 
 export interface ScriptSessionOptions {
@@ -156,7 +156,7 @@ export class ScriptSession implements AgentSession {
           this.#pending = { id: clarificationId, resolve };
         });
         this.events.push({ type: 'clarify', clarificationId, toolName, input });
-        return abortableAnswer(answered, signal);
+        return abortable(answered, signal);
       },
     };
   }
@@ -199,7 +199,8 @@ export function pickTurn(turns: readonly PlayTurn[], from: number, prompt: strin
     const turn = turns[i]!;
     if (turn.guidanceContains === undefined || turn.guidanceContains.some((needle) => text.includes(needle))) return turn;
   }
-  return { missing: 'TRANSPORT_SCRIPT_NO_MATCHING_TURN', message: `no remaining turn of the script (turns ${from + 1}–${turns.length}) matches this prompt` };
+  const range = from + 1 === turns.length ? `turn ${turns.length}` : `turns ${from + 1}–${turns.length}`;
+  return { missing: 'TRANSPORT_SCRIPT_NO_MATCHING_TURN', message: `no remaining turn of the script (${range}) matches this prompt` };
 }
 
 function costFigures(turn: PlayTurn): { costUsd?: number; usage?: Usage } {
@@ -211,18 +212,6 @@ function costFigures(turn: PlayTurn): { costUsd?: number; usage?: Usage } {
   if (cost.cachedInputTokens !== undefined) usage.cachedInputTokens = cost.cachedInputTokens;
   if (cost.reasoningTokens !== undefined) usage.reasoningTokens = cost.reasoningTokens;
   return { ...(cost.usd === undefined ? {} : { costUsd: cost.usd }), ...(Object.keys(usage).length === 0 ? {} : { usage }) };
-}
-
-async function abortableAnswer(answered: Promise<Decision>, signal: AbortSignal): Promise<Decision> {
-  if (signal.aborted) throw signal.reason;
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    answered.then((decision) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(decision);
-    });
-  });
 }
 
 function ended(): NeoError {

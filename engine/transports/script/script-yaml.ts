@@ -1,4 +1,4 @@
-import { Document, isMap, isSeq, type Node } from 'yaml';
+import { Document, isMap, isScalar, isSeq, visit, type Node } from 'yaml';
 import type { Script } from '../../generated/script.js';
 
 export interface RenderOptions {
@@ -27,9 +27,18 @@ export function renderScriptYaml(script: Script, options: RenderOptions): string
       (item as Node).commentBefore = ` ${label}`;
     });
   }
+  // Short lists and figures read best on one line: `command: [npm, test]`, `cost: { usd: 0.01 }`.
+  visit(doc, {
+    Pair(_, pair) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : '';
+      const value = pair.value;
+      if ((key === 'command' || key === 'guidanceContains') && isSeq(value) && value.items.every((item) => isScalar(item) && !String(item.value).includes('\n'))) value.flow = true;
+      if (key === 'cost' && isMap(value)) value.flow = true;
+    },
+  });
   const header = [` yaml-language-server: $schema=${options.schema}`, ...(options.header ?? []).map((line) => ` ${line}`)];
   doc.commentBefore = header.join('\n');
-  return doc.toString({ lineWidth: 0, blockQuote: 'literal' });
+  return doc.toString({ lineWidth: 0, blockQuote: 'literal', flowCollectionPadding: false });
 }
 
 function oneLine(text: string): string {

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { execa, type ResultPromise } from 'execa';
+import { NeoError } from '../../util/errors.js';
 import { signalGroup, terminateGroup } from './process-group.js';
 
 /** How a CLI process ended. */
@@ -85,7 +86,7 @@ export class CliProcess {
     const pid = child.pid;
     if (pid === undefined) {
       child.catch(() => undefined);
-      throw new Error(`could not start ${options.file}`);
+      throw new NeoError('TRANSPORT_START_FAILED', `could not start ${options.file}`, { hint: 'check that the file is an executable program' });
     }
     trackGroup(pid);
     const proc = new CliProcess(child, pid, options.stderrLines ?? 20);

@@ -194,7 +194,7 @@ describe('neo script from-session: record once through the session service, repl
     expect(recordedKinds.filter((k) => k !== 'clarification')).toHaveLength(2);
     expect(await tree(second)).toEqual(await tree(first));
     expect(await tree(second)).toEqual({ 'src/sum.js': 'return total;\n', 'README.md': '# r\n', 'src/extra.js': 'x\n' });
-  });
+  }, 240_000); // seven neo processes and two services: generous for a loaded machine, never a timing check
 
   test('an events.jsonl path works too; an empty one is a failure', async () => {
     const dir = await tempDir();
@@ -218,8 +218,7 @@ describe('neo script from-session: record once through the session service, repl
       '      - say: |-',
       '          multi',
       '          line',
-      '    cost:',
-      '      usd: 0.1',
+      '    cost: {usd: 0.1}',
     ]);
     await writeFile(join(dir, 'empty.jsonl'), '');
     const empty = await runNeo(['script', 'from-session', join(dir, 'empty.jsonl')], { env });

@@ -119,7 +119,7 @@ describe('guidance starts the next turn', () => {
     const { session, reader } = await startScript({ cwd, script: conditional });
     await reader.until('turn_complete');
     await session.sendGuidance('all fine');
-    expect(await reader.next()).toEqual({ type: 'error', code: 'TRANSPORT_SCRIPT_NO_MATCHING_TURN', message: 'no remaining turn of the script (turns 2–2) matches this prompt', fatal: false });
+    expect(await reader.next()).toEqual({ type: 'error', code: 'TRANSPORT_SCRIPT_NO_MATCHING_TURN', message: 'no remaining turn of the script (turn 2) matches this prompt', fatal: false });
     await session.sendGuidance('Error: boom');
     expect(await reader.until('turn_complete')).toEqual([{ type: 'text', text: 'fixing' }, { type: 'turn_complete', numTurns: 2, text: 'fixing' }]);
     await session.stop();

@@ -91,10 +91,11 @@ describe('backend descriptors', () => {
     });
   });
 
-  it('switch model per turn only on claude-code and codex, and resolve their classes to concrete ids', () => {
+  it('switch model per turn only on claude-code, codex and neo, and resolve the CLIs\' classes to concrete ids', () => {
     const perTurn = set.list('backend').filter((b) => b.data.modelSelection === 'per-turn').map((b) => b.id);
-    expect(perTurn).toEqual(['claude-code', 'codex']);
-    for (const id of perTurn) {
+    expect(perTurn).toEqual(['claude-code', 'codex', 'neo']);
+    // neo's classes resolve through neo.yaml's provider models (seed 004 §10), so its map stays null.
+    for (const id of perTurn.filter((b) => b !== 'neo')) {
       const map = set.get('backend', id)!.data.modelClassMap!;
       for (const cls of ['cheap', 'standard', 'frontier'] as const) expect(typeof map[cls], `${id}.${cls}`).toBe('string');
     }

@@ -87,7 +87,9 @@ describe('session lifecycle machine', () => {
 
   it('ends, fails and releases from any live state; the released status keeps the verdict', () => {
     const ended = actor();
-    ended.a.send({ type: 'agent.ended', ok: false });
+    ended.a.send({ type: 'agent.turn_complete', costUsd: 0.25 });
+    ended.a.send({ type: 'agent.ended', ok: false, costUsd: 0.5 });
+    expect(ended.ctx().costUsd).toBe(0.75);
     expect([ended.state(), statusOf(ended.state(), ended.ctx())]).toEqual(['ended', 'failed']);
     ended.a.send({ type: 'op.release', reason: 'explicit' });
     expect([ended.state(), statusOf(ended.state(), ended.ctx())]).toEqual(['released', 'failed']);

@@ -1,5 +1,10 @@
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { tempDir } from '../../../helpers/temp.js';
 import { checkScriptText, renderScriptYaml, scriptFromEvents } from '../../../../engine/transports/script/index.js';
+
+beforeEach(async () => {
+  process.env.NEO_HOME = await tempDir('neo-home-');
+});
 
 const CWD = '/home/dev/repo';
 

@@ -1,8 +1,13 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { tempDir } from '../../../helpers/temp.js';
 import type { Diagnostic } from '../../../../engine/definitions/index.js';
 import { checkScriptFile, checkScriptText, planOrThrow, ScriptInvalidError } from '../../../../engine/transports/script/index.js';
+
+beforeEach(async () => {
+  process.env.NEO_HOME = await tempDir('neo-home-');
+});
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/scripts/', import.meta.url));
 

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { tempDir } from '../../../helpers/temp.js';
 import { ACTION_KEYS } from '../../../../engine/transports/script/index.js';
+
+beforeEach(async () => {
+  process.env.NEO_HOME = await tempDir('neo-home-');
+});
 
 type Schema = { $ref?: string; description?: string; examples?: unknown[]; properties?: Record<string, Schema>; items?: Schema; oneOf?: Schema[]; $defs?: Record<string, Schema> };
 

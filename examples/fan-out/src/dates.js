@@ -1,0 +1,1 @@
+export const isoDay = (date) => date.toISOString().slice(0, 10);

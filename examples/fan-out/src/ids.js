@@ -1,0 +1,1 @@
+export const shortId = (id) => id.slice(0, 8);

@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { readOutcomes, trackRecords } from '../../../engine/learning/index.js';
+import { fixerPersona, writeScenario } from '../../fixtures/persona/scenario.js';
+import { digest, personaHarness } from './harness.js';
+
+describe('a rules persona drives the script backend', () => {
+  test('a clarification allowed, one denied, a failed gate turned into guidance, a verified success', async () => {
+    const h = await personaHarness({ agents: { fixer: fixerPersona() } });
+    const script = await writeScenario(h.cwd, h.scripts);
+    const { result, seen } = await h.run('fixer', { backendOptions: { script } });
+
+    expect(digest(seen)).toEqual([
+      'selected script',
+      'started script default<=acceptEdits rounds 4',
+      'turn clarification',
+      'allow write by clarify[0]',
+      'turn clarification',
+      'allow run by clarify[1]',
+      'turn clarification',
+      'deny run by otherwise',
+      'turn turn_complete',
+      'check failed',
+      'judged guide',
+      'turn clarification',
+      'allow edit by clarify[0]',
+      'turn turn_complete',
+      'check passed',
+      'judged stop success',
+      'settled success',
+    ]);
+    expect(result.verdict).toEqual({ outcome: 'success', note: '`node check.js` passed' });
+    expect(await readFile(join(h.cwd, 'src/value.txt'), 'utf8')).toBe('fixed\n');
+    // The chained command was refused: src/ still exists.
+    const denied = seen.find((o) => o.type === 'answered' && !o.answer.allow);
+    expect(denied?.type === 'answered' && denied.answer.reason).toBe('`node check.js && rm -rf src` chains several commands; run each allowed command on its own');
+
+    // The guidance the agent got is the persona's template filled with the check's output.
+    const events = (await h.service.store.readEvents(result.session!.sessionId))!;
+    const guidance = events.flatMap((e) => (e.event.type === 'guidance' ? [e.event] : []));
+    expect(guidance).toEqual([
+      { type: 'guidance', source: 'deny', text: expect.stringContaining('chains several commands') },
+      { type: 'guidance', source: 'driver', text: 'The check failed:\nexpected fixed, got broken\nFix src/value.txt.' },
+    ]);
+    const released = events.at(-1)!.event;
+    expect(released).toEqual({ type: 'released', reason: 'explicit', outcome: 'success', note: '`node check.js` passed' });
+
+    // One outcome record, exactly.
+    const records = await readOutcomes(h.home);
+    expect(records).toEqual([
+      {
+        version: 1,
+        sessionId: result.session!.sessionId,
+        recordedAt: expect.any(String),
+        scope: result.scope,
+        persona: 'fixer',
+        backendId: 'script',
+        model: 'script-model-1',
+        taskTags: ['bugfix'],
+        rounds: 2,
+        durationMs: expect.any(Number),
+        costUsd: 0.03,
+        outcome: 'success',
+        outcomeSource: 'driver',
+        interventions: { userGuidance: 0, clarifications: 4, postureEscalations: 0, interrupts: 0, total: 4 },
+        driverNote: '`node check.js` passed',
+      },
+    ]);
+    expect(result.records).toEqual(records);
+    expect(await trackRecords(h.home).lines('script')).toEqual(['script: 1 run, 100% success, avg 2.0 rounds']);
+    // Swept: nothing live, constraints gone.
+    expect(h.service.liveSessionIds()).toEqual([]);
+    expect(h.service.registry.scopeConstraints(result.scope)).toBeUndefined();
+  });
+});
