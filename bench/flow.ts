@@ -63,7 +63,10 @@ function proc(args: string[], cwd: string): { ms: number; rssMb: number } {
 
 function spawnTrue(command: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], { stdio: 'ignore' });
+    // Output piped and drained, as neo does (it keeps each command's output).
+    const child = spawn('/bin/sh', ['-c', command]);
+    child.stdout.resume();
+    child.stderr.resume();
     child.on('error', reject);
     child.on('exit', () => resolve());
   });
@@ -101,7 +104,7 @@ try {
   figures.push({ name: `${size.parallel} parallel sleep 0.2 steps (maxParallel ${size.parallel}) vs parallel spawns`, ...par, unit: 'ms' });
   goals.push([`${size.parallel} parallel`, ratio(figures.at(-1)!), 1.3]);
   const parallelBaseline = join(root, 'parallel-baseline.mjs');
-  writeFileSync(parallelBaseline, `import { spawn } from 'node:child_process';\nawait Promise.all(Array.from({ length: ${size.parallel} }, () => new Promise((r) => spawn('/bin/sh', ['-c', 'sleep 0.2']).on('exit', r))));\n`);
+  writeFileSync(parallelBaseline, `import { spawn } from 'node:child_process';\nawait Promise.all(Array.from({ length: ${size.parallel} }, () => new Promise((r) => { const c = spawn('/bin/sh', ['-c', 'sleep 0.2']); c.stdout.resume(); c.stderr.resume(); c.on('exit', r); })));\n`);
   const parRss = { neo: median([0, 1, 2].map(() => proc([BIN, 'flow', 'run', 'plan.yaml'], parallel).rssMb)), baseline: median([0, 1, 2].map(() => proc([parallelBaseline], parallel).rssMb)) };
   figures.push({ name: `${size.parallel} parallel steps, peak RSS of the whole process vs plain Node spawning them`, ...parRss, unit: 'MB' });
   goals.push(['parallel RSS MB', parRss.neo, 70]);

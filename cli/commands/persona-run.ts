@@ -110,7 +110,7 @@ function printSummary(io: CommandIO, result: PersonaRunResult, json: boolean): v
   const head = v.outcome === 'success' ? p.green('✓') : v.outcome === 'partial' ? p.yellow('◐') : p.red('✗');
   writeLine(io.stdout);
   writeLine(io.stdout, `${head} ${p.bold(v.outcome)} · ${v.note}`);
-  if (v.failureReason !== undefined && v.outcome !== 'success') writeLine(io.stdout, `  ${p.red('reason')}: ${v.failureReason}`);
+  if (v.failureReason !== undefined && v.outcome !== 'success' && v.failureReason !== v.note) writeLine(io.stdout, `  ${p.red('reason')}: ${v.failureReason}`);
   if (result.session !== undefined) {
     writeLine(io.stdout, `  session ${result.session.sessionId} · ${result.session.backend}${result.model ? ` · ${result.model}` : ''} · ${rounds} round${rounds === 1 ? '' : 's'} · $${result.costUsd.toFixed(4)}`);
   }

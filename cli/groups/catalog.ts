@@ -25,7 +25,7 @@ export function registerCatalogCommands(program: Command, { lazy }: ProgramConte
     .option('--cwd <dir>', 'where the agent works (default: the current directory)')
     .option('--script <file>', "the script backend's script (YAML)")
     .option('--model <id>', 'the driven agent\'s model: an id or a class (cheap, standard, frontier)')
-    .option('--effort <level>', 'reasoning effort (low, medium, high, max), if the backend accepts it')
+    .addOption(new Option('--effort <level>', 'reasoning effort, if the backend accepts it').choices(['low', 'medium', 'high', 'max']))
     .option('--tag <tag>', 'a task tag recorded with the outcome (repeatable)', (value: string, previous: string[] = []) => [...previous, value], [])
     .option('--json', 'print one JSON object per event (NDJSON)')
     .action(lazy(() => import('../commands/persona-run.js')));

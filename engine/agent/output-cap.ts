@@ -9,7 +9,9 @@ export function capText(text: string, maxBytes: number): string {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= maxBytes) return text;
   const headBytes = boundary(bytes, Math.floor((maxBytes * 2) / 3));
-  const tailStart = boundary(bytes, bytes.length - (maxBytes - headBytes));
+  // The tail starts at or after its budget line, so head + tail never exceed maxBytes.
+  let tailStart = bytes.length - (maxBytes - headBytes);
+  while (tailStart < bytes.length && ((bytes[tailStart] ?? 0) & 0xc0) === 0x80) tailStart++;
   const omitted = tailStart - headBytes;
   return `${bytes.subarray(0, headBytes).toString('utf8')}\n[… ${omitted} bytes omitted …]\n${bytes.subarray(tailStart).toString('utf8')}`;
 }

@@ -4,9 +4,20 @@
  * The pure core (compile, schedule, reduce, machine) lives in core/; side effects sit behind
  * the store, the executor and the workspace.
  */
+import type { ResumeOptions, RunOutcome } from './runtime/options.js';
+import type { RunRecord } from './store/run-files.js';
+
 export { startRun } from './runtime/start-run.js';
-export { resumeRun } from './runtime/resume-run.js';
-export { approveRun } from './runtime/approve.js';
+
+/** Resumes a run (see runtime/resume-run.ts); loaded on use, so `neo flow run` never pays for it. */
+export async function resumeRun(options: ResumeOptions): Promise<RunOutcome> {
+  return (await import('./runtime/resume-run.js')).resumeRun(options);
+}
+
+/** Answers a run's approval from another terminal (see runtime/approve.ts); loaded on use. */
+export async function approveRun(options: { home: string; runId: string; step: string; decision: string; note?: string }): Promise<{ record: RunRecord; key: string; live: boolean }> {
+  return (await import('./runtime/approve.js')).approveRun(options);
+}
 export type { RunEnvironment, StartOptions, ResumeOptions, RunOutcome } from './runtime/options.js';
 export type { FlowObservation, RunObserver } from './runtime/observer.js';
 export type { ApprovalPrompter, ApprovalAsk, ApprovalAnswer } from './runtime/approvals.js';

@@ -229,7 +229,7 @@ export const personaMachine = setup({
               const verdict =
                 judgement.kind === 'guide'
                   ? failure(`the check \`${check?.command ?? '?'}\` still fails after ${counts.failedChecks} attempt${counts.failedChecks === 1 ? '' : 's'}`)
-                  : honestVerdict({ outcome: judgement.outcome, note: judgement.note }, check ?? context.check, context.hasCheck);
+                  : honestVerdict({ outcome: judgement.outcome, note: judgement.note, ...(judgement.outcome === 'success' ? {} : { failureReason: judgement.note }) }, check ?? context.check, context.hasCheck);
               return { judgement, ...counts, verdict };
             }),
           },

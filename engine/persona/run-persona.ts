@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createActor, toPromise } from 'xstate';
-import type { DefinitionSet, Effort } from '../definitions/index.js';
+import type { Budgets, DefinitionSet, Effort } from '../definitions/index.js';
 import { recordScopeOutcomes, trackRecords, type HarnessOutcomeRecord, type SessionRecordSource } from '../learning/index.js';
 import { CodeSessionStore, type SessionLiveEvent, type TurnDiff } from '../session/index.js';
 import { personaActors, type PersonaSessionPort } from './actors.js';
@@ -107,7 +107,12 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
   const created = new Set<string>();
   const failureReasons = new Map<string, string>();
   const diffs: TurnDiff[] = [];
-  const meter = { costUsd: 0, tokens: 0, model: undefined as string | undefined };
+  const meter = { costUsd: 0, tokens: 0, turns: 0, model: undefined as string | undefined };
+  // The persona's own model is the driven agent's only for a role persona (a driver's is its own).
+  const agentModel = o.agentModel ?? (view.driver ? undefined : view.model);
+  const effort = o.effort ?? o.persona.definition.data.effort;
+  const budgets = dispatch.knobs.budgets;
+  const mayContinue = () => o.mayContinue?.() ?? budgetSpent(budgets, meter);
   const unsubscribe = o.sessions.onSessionEvent((live) => {
     if (live.event.type === 'created' || live.event.type === 'adopted') created.add(live.sessionId);
     if (!opened.some((s) => s.sessionId === live.sessionId)) return;
@@ -138,8 +143,8 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
         questionPrefix: o.questionPrefix ?? '',
         dispatch,
         taskTags,
-        ...(o.agentModel === undefined ? {} : { agentModel: o.agentModel }),
-        ...(o.effort === undefined ? {} : { effort: o.effort }),
+        ...(agentModel === undefined ? {} : { agentModel }),
+        ...(effort === undefined ? {} : { effort }),
         ...(appendSystemPrompt === undefined ? {} : { appendSystemPrompt }),
         ...(checker === undefined ? {} : { verify: checker.command }),
         successRate: (id) => stats.get(id)?.successRate,
@@ -163,7 +168,7 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
       ...(appendSystemPrompt === undefined ? {} : { appendSystemPrompt }),
       ...(o.backendOptions === undefined ? {} : { backendOptions: o.backendOptions }),
       observe,
-      ...(o.mayContinue === undefined ? {} : { mayContinue: o.mayContinue }),
+      mayContinue,
       track: {
         listing: [],
         opened: (session) => opened.push(session),
@@ -221,13 +226,24 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
   };
 }
 
-function meterEvent(meter: { costUsd: number; tokens: number; model: string | undefined }, live: SessionLiveEvent): void {
+function meterEvent(meter: { costUsd: number; tokens: number; turns: number; model: string | undefined }, live: SessionLiveEvent): void {
   const e = live.event;
   if (e.type === 'started' && e.model !== undefined) meter.model = e.model;
+  if (e.type === 'turn_complete') meter.turns++;
   if (e.type === 'turn_complete' || e.type === 'ended') {
     if (typeof e.costUsd === 'number') meter.costUsd += e.costUsd;
     meter.tokens += (e.usage?.inputTokens ?? 0) + (e.usage?.outputTokens ?? 0);
   }
+}
+
+/**
+ * The persona's spending budgets (its own, its policy's, capped by the owner's), checked before
+ * each guidance. Time is not a budget here: a driver has no wall-clock limit unless a flow sets one.
+ */
+function budgetSpent(budgets: Budgets | undefined, meter: { costUsd: number; turns: number }): string | undefined {
+  if (budgets?.maxCostUsd !== undefined && meter.costUsd >= budgets.maxCostUsd) return `budget spent: $${meter.costUsd.toFixed(4)} of maxCostUsd ${budgets.maxCostUsd}`;
+  if (budgets?.maxTurns !== undefined && meter.turns >= budgets.maxTurns) return `budget spent: ${meter.turns} of maxTurns ${budgets.maxTurns} turns`;
+  return undefined;
 }
 
 function abortReason(signal: AbortSignal): string {

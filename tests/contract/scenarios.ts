@@ -19,12 +19,14 @@ function fakeSurvivors(ctx: ContractContext): number[] {
 
 /** The contract scenario for one fake CLI: behaviours selected through FAKE_CLI_BEHAVIOUR. */
 export function fakeScenario(protocol: FakeProtocol, written: string, costs: [number, number]): ContractScenario {
+  const reportsUsage = protocol !== 'acp';
   return {
     options(kind, ctx, overrides: Partial<StartSessionOptions> = {}) {
       return fakeStartOptions(protocol, { cwd: ctx.cwd, home: ctx.home, log: join(ctx.home, 'wire.jsonl'), behaviour: BEHAVIOUR[kind] }, overrides);
     },
     written: { path: 'hello.txt', content: written },
     costs,
+    reportsUsage,
     echoesGuidance: true,
     survivors: fakeSurvivors,
     spawnsProcesses: true,
@@ -60,6 +62,7 @@ export const scriptScenario: ContractScenario = {
   },
   written: { path: 'hello.txt', content: 'hello from the script\n' },
   costs: [0.01, 0.02],
+  reportsUsage: true,
   echoesGuidance: false,
   survivors: () => [],
   spawnsProcesses: false,

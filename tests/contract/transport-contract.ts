@@ -26,6 +26,8 @@ export interface ContractScenario {
   written: { path: string; content: string };
   /** The cost reported for the write turn and for the guidance turn after it (per turn). */
   costs: [number, number];
+  /** Whether turns report token usage (ACP agents report only a context size and a cost). */
+  reportsUsage: boolean;
   /** Whether the guidance turn's text repeats the guidance. */
   echoesGuidance: boolean;
   /** Processes the backend started for this test that are still alive. */
@@ -126,6 +128,7 @@ export function describeTransportContract(name: string, factory: () => Transport
         expect(kinds(second)).toEqual(['text', 'turn_complete']);
         if (scenario.echoesGuidance) expect(lastOf(second, 'text').text).toContain('Also mention the README.');
         expect(first.costUsd).toBeCloseTo(scenario.costs[0], 9);
+        if (scenario.reportsUsage) expect(first.usage?.inputTokens).toBeGreaterThan(0);
         expect(lastOf(second, 'turn_complete').costUsd).toBeCloseTo(scenario.costs[1], 9);
       } finally {
         await session.stop();

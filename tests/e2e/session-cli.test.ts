@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -114,9 +113,9 @@ describe('neo session (through the daemon)', () => {
 
     const human = await neo('sessions', 'show', id);
     expect(human.stdout).toContain('verdict   success — verified by hand');
-  });
+  }, 180_000);
 
-  it('rejects loudly with exit 2: bad posture names, a ceiling above the scope, a posture above the ceiling', async () => {
+  it('rejects loudly with exit 2: a misspelt posture, a posture above the ceiling, a missing script', async () => {
     const { script, neo, json } = await setup();
     const bad = await neo('session', 'start', '--backend', 'script', '--script', script, '--brief', 'b', '--max-posture', 'ful');
     expect(bad.exitCode).toBe(2);
@@ -130,7 +129,7 @@ describe('neo session (through the daemon)', () => {
     const missing = await neo('session', 'start', '--backend', 'script', '--brief', 'no script');
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('error[TRANSPORT_SCRIPT_MISSING]');
-  });
+  }, 180_000);
 
   it('tails a live session from the store until it is released', async () => {
     const { script, env, repo, json } = await setup();
@@ -147,16 +146,10 @@ describe('neo session (through the daemon)', () => {
     expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1));
     expect(lines[0]!.event.type).toBe('created');
     expect(lines.at(-1)!.event.type).toBe('released');
-  });
+  }, 180_000);
 
-  it('starts the daemon on demand, reuses it, survives a stale socket and sweeps orphans at boot', async () => {
-    const { home, script, env, neo, json } = await setup();
-    // A stale socket file and a pid file of a process that is gone.
-    const stale = createServer();
-    await new Promise<void>((resolve) => stale.listen(join(home, 'session-daemon.sock'), resolve));
-    stale.close();
-    await writeFile(join(home, 'session-daemon.sock'), '');
-    await writeFile(join(home, 'session-daemon.pid'), '999999\n');
+  it('starts the daemon on demand, reuses it, and sweeps orphans when a new one boots', async () => {
+    const { script, neo, json } = await setup();
     const first = (await json('session', 'start', '--backend', 'script', '--script', script, '--brief', 'one')) as { sessionId: string };
     const status1 = JSON.parse((await neo('session', 'daemon', '--status')).stdout) as { pid: number; liveSessions: string[] };
     expect(status1.liveSessions).toEqual([first.sessionId]);
@@ -176,8 +169,7 @@ describe('neo session (through the daemon)', () => {
     const statusOf = (id: string) => records.find((r) => r.sessionId === id)!.status;
     expect([statusOf(first.sessionId), statusOf(second.sessionId)]).toEqual(['orphaned', 'orphaned']);
     expect(await json('session', 'stop', first.sessionId)).toEqual({ ok: true, alreadyStopped: true });
-    expect(env.NEO_SESSION_DAEMON_IDLE_MS).toBe('1500');
-  });
+  }, 180_000);
 
   it('exits the daemon after the idle period once no session is live', async () => {
     const { home, script, json, neo } = await setup();
@@ -188,7 +180,7 @@ describe('neo session (through the daemon)', () => {
     expect(existsSync(join(home, 'session-daemon.sock'))).toBe(false);
     expect(existsSync(join(home, 'session-daemon.pid'))).toBe(false);
     expect(await readFile(join(home, 'session-daemon.log'), 'utf8')).toContain('code_session_daemon_stopped');
-  });
+  }, 180_000);
 
   it('lists backends with a live probe', async () => {
     const { json } = await setup();

@@ -16,14 +16,16 @@ export interface CommandSite {
   attempt: number;
   iteration: number;
   item?: { index: number; value: unknown };
-  /** Steps whose results this command may read (its transitive needs). */
-  reach: readonly string[];
+  /** Steps whose results arrive as variables: the step's own `needs` (reach further back with `env:`). */
+  needs: readonly string[];
 }
 
 /**
  * The environment neo gives a command (a run step, a gate, a loop check). Values reach the
  * command only this way, never spliced into its text: NEO_INPUT_<NAME> per input,
- * NEO_STEP_<ID>_<OUTPUT> (plus _STATUS and _VERDICT) per finished step it needs, NEO_ITEM for a
+ * NEO_STEP_<ID>_<OUTPUT> (plus _STATUS and _VERDICT) per step in its `needs` (as GitHub's
+ * `needs` context: direct needs only, so a long chain does not grow every command's
+ * environment; an expression in `env:` reaches any step the step depends on), NEO_ITEM for a
  * foreach item, NEO_RUN_* for the run. Objects arrive as JSON.
  */
 export function commandEnv(state: RunState, site: CommandSite): Record<string, string> {
@@ -41,7 +43,7 @@ export function commandEnv(state: RunState, site: CommandSite): Record<string, s
     env.NEO_ITEM_INDEX = String(site.item.index);
   }
   for (const [name, value] of Object.entries(state.inputs)) put(env, `NEO_INPUT_${envName(name)}`, value);
-  for (const id of site.reach) {
+  for (const id of site.needs) {
     const step = state.steps[id];
     if (step === undefined) continue;
     const view = stepView(step);

@@ -56,11 +56,14 @@ export function buildExecution(state: RunState, step: PlanStep, item: number | u
   const stepState = state.steps[step.id]!;
   const unit = item === undefined ? stepState : stepState.units![item]!;
   const at = scopeOf(step, stepState, unit, item);
-  const context = expressionContext(state, at);
+  // Building the expression context walks every finished step; most commands need none.
+  let built: ReturnType<typeof expressionContext> | undefined;
+  const context = () => (built ??= expressionContext(state, at));
+  const templated = Object.values(step.env).some((value) => value.includes('${{'));
   const env = {
     ...state.env,
-    ...commandEnv(state, { step: step.id, attempt: unit.attempt, iteration: unit.iteration, reach: step.reach, ...(at.item === undefined ? {} : { item: at.item }) }),
-    ...renderEnv(step.env, context),
+    ...commandEnv(state, { step: step.id, attempt: unit.attempt, iteration: unit.iteration, needs: step.group === 'finally' && step.needs.length === 0 ? step.reach : step.needs, ...(at.item === undefined ? {} : { item: at.item }) }),
+    ...(templated ? renderEnv(step.env, context()) : step.env),
   };
   const spec: ExecutionSpec = {
     exec: `${unitKey(step.id, item)}#${unit.executions + 1}`,
@@ -72,9 +75,9 @@ export function buildExecution(state: RunState, step: PlanStep, item: number | u
     ...(unit.delayMs === undefined ? {} : { delayMs: unit.delayMs }),
     env,
   };
-  if (step.agent !== undefined) spec.brief = renderText(step.agent.brief, context);
-  if (step.agent?.script?.includes('${{')) spec.script = renderText(step.agent.script, context);
-  if (step.approval !== undefined) spec.prompt = renderText(step.approval.prompt, context);
-  if (step.flow !== undefined) spec.inputs = renderDeep(step.flow.inputs, context) as Record<string, unknown>;
+  if (step.agent !== undefined) spec.brief = renderText(step.agent.brief, context());
+  if (step.agent?.script?.includes('${{')) spec.script = renderText(step.agent.script, context());
+  if (step.approval !== undefined) spec.prompt = renderText(step.approval.prompt, context());
+  if (step.flow !== undefined) spec.inputs = renderDeep(step.flow.inputs, context()) as Record<string, unknown>;
   return spec;
 }

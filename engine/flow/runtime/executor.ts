@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
@@ -95,7 +95,7 @@ async function executeKind(spec: ExecutionSpec, step: PlanStep, signal: AbortSig
 
 async function runStep(spec: ExecutionSpec, step: PlanStep, cwd: string, signal: AbortSignal, deps: ExecutorDeps): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const outputFile = join(deps.store.dir, 'outputs', `${unitKey(spec.step, spec.item).replace(/[^\w.-]/g, '_')}.${spec.exec.split('#')[1] ?? '0'}.env`);
-  await mkdir(join(deps.store.dir, 'outputs'), { recursive: true });
+  await deps.store.outputsDir();
   const result = await runCommand({
     command: step.run!.command,
     cwd,

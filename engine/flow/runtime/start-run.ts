@@ -19,6 +19,8 @@ import { runSubflow } from './subflow.js';
  * drive it to rest.
  */
 export async function startRun(options: StartOptions): Promise<RunOutcome> {
+  // Commands and git go through execa: start loading it while the definitions load.
+  void import('execa').catch(() => undefined);
   const loaded = await loadPlanDefinitions({ planFile: options.planFile, cwd: options.cwd, home: options.home });
   assertClean(loaded, options.cwd);
   let current: DefinitionSet = loaded.set;

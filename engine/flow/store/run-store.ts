@@ -23,6 +23,7 @@ export class RunStore {
   #snapshot = new CoalescedWriter();
   #record = new CoalescedWriter();
   #failure: unknown;
+  #outputs: Promise<string> | undefined;
 
   private constructor(dir: string, lastSeq: number) {
     this.dir = dir;
@@ -35,8 +36,7 @@ export class RunStore {
   static async create(home: string, record: RunRecord, plan: CompiledPlan): Promise<RunStore> {
     const dir = runDir(home, record.runId);
     await mkdir(dir, { recursive: true });
-    await writeJsonAtomic(join(dir, RUN_FILES.plan), plan);
-    await writeJsonAtomic(join(dir, RUN_FILES.record), record);
+    await Promise.all([writeJsonAtomic(join(dir, RUN_FILES.plan), plan), writeJsonAtomic(join(dir, RUN_FILES.record), record)]);
     return new RunStore(dir, 0);
   }
 
@@ -76,6 +76,12 @@ export class RunStore {
     return new Promise((resolve, reject) => this.#waiters.push({ seq, resolve, reject }));
   }
 
+  /** The folder commands write `$NEO_OUTPUT` files into (created once). */
+  outputsDir(): Promise<string> {
+    this.#outputs ??= mkdir(join(this.dir, 'outputs'), { recursive: true }).then(() => join(this.dir, 'outputs'));
+    return this.#outputs;
+  }
+
   /** Resolves once everything appended so far is durable (an execution's start included). */
   barrier(): Promise<void> {
     return this.durable(this.#appendedSeq);
@@ -109,10 +115,18 @@ export class RunStore {
   }
 }
 
-/** Writes the latest value only: one write in flight, at most one queued. */
+/**
+ * Writes the latest value only, at most once per interval: a burst of transitions costs one
+ * write, and the fsyncs of a checkpoint never crowd out the event appends that executions wait
+ * on. events.jsonl is the truth; a checkpoint may lag it by one interval, and idle() writes the
+ * last value at once.
+ */
 class CoalescedWriter {
+  static readonly INTERVAL_MS = 150;
   #pending: { path: string; value: unknown } | undefined;
   #running: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+  #hurry = false;
 
   write(path: string, value: unknown): void {
     this.#pending = { path, value };
@@ -120,7 +134,10 @@ class CoalescedWriter {
   }
 
   async idle(): Promise<void> {
+    this.#hurry = true;
+    this.#wake?.();
     while (this.#running !== undefined) await this.#running;
+    this.#hurry = false;
   }
 
   async #loop(): Promise<void> {
@@ -129,6 +146,15 @@ class CoalescedWriter {
         const { path, value } = this.#pending;
         this.#pending = undefined;
         await writeJsonAtomic(path, value);
+        if (this.#pending === undefined || this.#hurry) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, CoalescedWriter.INTERVAL_MS);
+          this.#wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.#wake = undefined;
       }
     } finally {
       this.#running = undefined;

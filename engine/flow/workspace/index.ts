@@ -1,4 +1,6 @@
 /** Workspaces: where a run's steps work (worktree, in place, or a copy). */
+import { stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { NeoError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { createCopy, reopenCopy } from './copy.js';
@@ -11,7 +13,10 @@ export type { Isolation, Workspace, WorkspaceSummary } from './workspace.js';
 
 /** Prepares a new run's workspace; worktree is the default in a git repository, copy elsewhere. */
 export async function prepareWorkspace(options: { projectDir: string; home: string; runId: string; isolation?: Isolation; base?: string }): Promise<Workspace> {
-  const repo = await gitRepoRoot(options.projectDir);
+  if (options.isolation === 'copy') return createCopy(options);
+  // Only a worktree needs git itself; the others need at most to know where the repository is.
+  const marked = await gitMarker(options.projectDir);
+  const repo = marked === undefined ? undefined : options.isolation === 'inplace' ? marked : await gitRepoRoot(options.projectDir);
   const isolation = options.isolation ?? (repo === undefined ? 'copy' : 'worktree');
   if (isolation === 'worktree') {
     if (repo === undefined) {
@@ -23,6 +28,18 @@ export async function prepareWorkspace(options: { projectDir: string; home: stri
   }
   if (isolation === 'inplace') return lockInPlace({ projectDir: options.projectDir, home: options.home, runId: options.runId, ...(repo === undefined ? {} : { repo }) });
   return createCopy(options);
+}
+
+/** The nearest folder at or above `dir` holding a `.git`, without running git. */
+async function gitMarker(dir: string): Promise<string | undefined> {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    try {
+      await stat(join(at, '.git'));
+      return at;
+    } catch {
+      if (dirname(at) === at) return undefined;
+    }
+  }
 }
 
 /** Re-opens the workspace a run recorded, for a resume. */

@@ -31,6 +31,7 @@ export class CodeSessionStore {
   readonly #metaIntervalMs: number;
   readonly #metas = new Map<string, MetaFile>();
   readonly #appenders = new Map<string, JsonlAppender>();
+  readonly #batches = new Map<string, { lines: string[]; done: Promise<boolean> }>();
   readonly #lock = new KeyedLock();
 
   constructor(home: string, options: StoreOptions = {}) {
@@ -128,27 +129,48 @@ export class CodeSessionStore {
 
   /**
    * Appends one event line; resolves true once it reached the kernel, false (logged) when the
-   * write failed. Never rejects.
+   * write failed. Never rejects. Lines appended in the same tick travel as one batch (one promise
+   * and one queue entry for the lot), which keeps a chatty agent cheap.
    */
   append(sessionId: string, event: PersistedSessionEvent): Promise<boolean> {
+    let batch = this.#batches.get(sessionId);
+    if (batch === undefined) {
+      batch = { lines: [], done: undefined! };
+      const current = batch;
+      this.#batches.set(sessionId, current);
+      current.done = new Promise<boolean>((resolve) => {
+        queueMicrotask(() => {
+          this.#batches.delete(sessionId);
+          // JSON.stringify never emits a raw newline, so the joined batch is N whole lines.
+          this.#appender(sessionId)
+            .appendLine(current.lines.join('\n'))
+            .then(
+              () => resolve(true),
+              (error: unknown) => {
+                this.#log.warn('code_session_event_write_failed', { sessionId, lines: current.lines.length, error });
+                resolve(false);
+              },
+            );
+        });
+      });
+    }
+    batch.lines.push(JSON.stringify(event));
+    return batch.done;
+  }
+
+  #appender(sessionId: string): JsonlAppender {
     let appender = this.#appenders.get(sessionId);
     if (appender === undefined) {
       appender = new JsonlAppender(this.#eventsPath(sessionId), { fsync: this.#fsync });
       this.#appenders.set(sessionId, appender);
     }
-    return appender.appendLine(JSON.stringify(event)).then(
-      () => true,
-      (error: unknown) => {
-        this.#log.warn('code_session_event_write_failed', { sessionId, seq: event.seq, error });
-        return false;
-      },
-    );
+    return appender;
   }
 
   /** Events after `afterSeq` (default 0), at most `limit`; null when the session has no files. */
   async readEvents(sessionId: string, options: { afterSeq?: number; limit?: number } = {}): Promise<PersistedSessionEvent[] | null> {
     if (!isSessionId(sessionId)) return null;
-    await this.#appenders.get(sessionId)?.flush();
+    await this.#flushEvents(sessionId);
     const events = await readEventsFile(this.#eventsPath(sessionId), sessionId, this.#log);
     if (events === null) return (await this.get(sessionId)) === null ? null : [];
     const after = options.afterSeq ?? 0;
@@ -159,7 +181,7 @@ export class CodeSessionStore {
   /** The highest persisted seq, 0 when none: an adopted session continues at this + 1. */
   async lastEventSeq(sessionId: string): Promise<number> {
     if (!isSessionId(sessionId)) return 0;
-    await this.#appenders.get(sessionId)?.flush();
+    await this.#flushEvents(sessionId);
     return lastSeqInFile(this.#eventsPath(sessionId));
   }
 
@@ -194,6 +216,7 @@ export class CodeSessionStore {
 
   /** Flushes and closes one session's files; it can be reopened later (adopt). */
   async closeSession(sessionId: string): Promise<void> {
+    await this.#batches.get(sessionId)?.done;
     const appender = this.#appenders.get(sessionId);
     this.#appenders.delete(sessionId);
     if (appender !== undefined) await appender.close().catch((error: unknown) => this.#log.warn('code_session_events_close_failed', { sessionId, error }));
@@ -206,7 +229,12 @@ export class CodeSessionStore {
 
   /** Flushes and closes every open session. */
   async close(): Promise<void> {
-    await Promise.all([...new Set([...this.#appenders.keys(), ...this.#metas.keys()])].map((id) => this.closeSession(id)));
+    await Promise.all([...new Set([...this.#appenders.keys(), ...this.#metas.keys(), ...this.#batches.keys()])].map((id) => this.closeSession(id)));
+  }
+
+  async #flushEvents(sessionId: string): Promise<void> {
+    await this.#batches.get(sessionId)?.done;
+    await this.#appenders.get(sessionId)?.flush();
   }
 
   #eventsPath(sessionId: string): string {

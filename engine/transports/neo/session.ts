@@ -85,6 +85,7 @@ export class NeoSession implements AgentSession {
       ...(deps.retryHooks !== undefined ? { retryHooks: deps.retryHooks } : {}),
     });
     session.events.push({ type: 'started', externalSessionId: options.sessionId, model });
+    if (options.provision !== undefined) session.events.push({ type: 'provision', ...provisionReport(options.provision, context) });
     for (const warning of settings.warnings) session.events.push({ type: 'error', code: 'AGENT_SETTINGS_IGNORED', message: warning, transient: true });
     session.#startTurn(await expandSkillMentions(options.brief, context.skills), undefined);
     return session;
@@ -185,6 +186,12 @@ export class NeoSession implements AgentSession {
   }
 
   #completed(result: TurnResult): AgentEvent {
+    // How the turn ended is worth a notice when it is not the model's own end of turn.
+    if (result.stopReason === 'max_turns') {
+      this.#emit({ type: 'error', code: 'AGENT_MAX_TURNS', transient: true, message: `the turn stopped after ${result.modelCalls} model calls (agent.maxTurns); send guidance to continue` });
+    } else if (result.stopReason === 'refusal') {
+      this.#emit({ type: 'error', code: 'AGENT_REFUSAL', transient: true, message: 'the model refused; its refusal is the turn text' });
+    }
     return { type: 'turn_complete', numTurns: result.modelCalls, usage: toUsage(result.usage), ...this.#cost(), text: result.text };
   }
 
@@ -287,6 +294,20 @@ function redactEvent(event: AgentEvent, redact: (text: string) => string): Agent
     default:
       return event;
   }
+}
+
+/** What of the provisioning plan the agent uses: instructions and skill folders; MCP servers not yet. */
+function provisionReport(plan: NonNullable<StartSessionOptions['provision']>, context: SessionContext): { applied: string[]; ignored: string[] } {
+  const applied: string[] = [];
+  const ignored: string[] = [];
+  if (plan.instructions !== undefined && plan.instructions.trim() !== '') applied.push('instructions');
+  for (const dir of plan.skillDirs ?? []) {
+    const found = context.skills.filter((s) => s.dir === dir || s.dir.startsWith(`${dir}/`)).map((s) => `skill:${s.name}`);
+    if (found.length > 0) applied.push(...found);
+    else ignored.push(`skill:${dir}`);
+  }
+  for (const name of Object.keys(plan.mcpServers ?? {})) ignored.push(`mcp:${name}`);
+  return { applied, ignored };
 }
 
 function toUsage(usage: AgentUsage): Usage {

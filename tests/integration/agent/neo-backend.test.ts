@@ -138,4 +138,22 @@ describe('the neo backend', () => {
     expect(system).toContain('- release: How to cut a release.');
     expect(h.server.requests[0]!.toolsOffered).toContain('load_skill');
   });
+
+  it('reports what of a provisioning plan it applied, and notices a turn cut at maxTurns', async () => {
+    h = await harness(
+      { turns: [{ tools: [{ name: 'glob', arguments: { pattern: '*' } }], times: 'always' }] },
+      { neoYaml: undefined },
+    );
+    const { writeTree } = await import('../../helpers/temp.js');
+    const skills = join(h.home, 'provisioned');
+    await writeTree(skills, { 'deploy/SKILL.md': '---\nname: deploy\ndescription: ship it\n---\nsteps\n' });
+    const yaml = await readFile(join(h.home, 'neo.yaml'), 'utf8');
+    await writeTree(h.home, { 'neo.yaml': yaml.replace('  maxRetries: 0', '  maxRetries: 0\n  maxTurns: 2') });
+    const reader = await h.start({ provision: { instructions: 'Use the deploy skill.', skillDirs: [skills, join(h.home, 'nothing-here')], mcpServers: { github: {} } } });
+    const events = await reader.until('turn_complete');
+    expect(events[1]).toEqual({ type: 'provision', applied: ['instructions', 'skill:deploy'], ignored: [`skill:${join(h.home, 'nothing-here')}`, 'mcp:github'] });
+    expect(events.at(-2)).toEqual({ type: 'error', code: 'AGENT_MAX_TURNS', transient: true, message: 'the turn stopped after 2 model calls (agent.maxTurns); send guidance to continue' });
+    expect(events.at(-1)).toMatchObject({ type: 'turn_complete', numTurns: 2 });
+    expect(JSON.stringify(h.server.requests[0]!.body)).toContain('Use the deploy skill.');
+  });
 });

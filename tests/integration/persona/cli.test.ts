@@ -70,6 +70,19 @@ describe('neo persona run', () => {
   });
 });
 
+describe('neo personas show --effective', () => {
+  test('prints the scope constraints a dispatch registers and how the persona drives', async () => {
+    const s = await setup({ fixer: fixerPersona({ extra: 'policy: careful' }) });
+    const show = await runNeo(['personas', 'show', 'fixer', '--effective'], { env: s.env, cwd: s.cwd });
+    expect(show.exitCode).toBe(0);
+    const lines = show.stdout.split('\n');
+    expect(lines).toContain('  scope constraints: {"maxPosture":"default","maxRounds":4}');
+    expect(lines).toContain('  driving: rules · 2 clarify rules, otherwise deny · verify `node check.js` · prefer script');
+    const json = JSON.parse((await runNeo(['personas', 'show', 'fixer', '--effective', '--json'], { env: s.env, cwd: s.cwd })).stdout) as { constraints: unknown };
+    expect(json.constraints).toEqual({ maxPosture: 'default', maxRounds: 4 });
+  });
+});
+
 describe('neo persona graph', () => {
   test('draws the driving statechart with who decides where', async () => {
     const s = await setup({ fixer: fixerPersona() });

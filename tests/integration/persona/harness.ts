@@ -30,7 +30,7 @@ export async function personaHarness(setup: { agents?: Record<string, string>; f
   await writeTree(home, tree);
   const { set, diagnostics } = await loadDefinitions({ cwd, home });
   const errors = diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) throw new Error(`bad test definitions: ${errors.map((d) => `${d.span.file}: ${d.message}`).join('; ')}`);
+  if (errors.length > 0) throw new Error(`bad test definitions: ${errors.map((d) => `${d.span?.file ?? '?'}: ${d.message}`).join('; ')}`);
   const service = createSessionService({ home, definitions: set, defaultCwd: cwd, log: silentLog });
   services.push(service);
   return {

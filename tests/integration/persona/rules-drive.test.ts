@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readOutcomes, trackRecords } from '../../../engine/learning/index.js';
+import { createSessionService, silentLog, type ListBackendsResult } from '../../../engine/session/index.js';
 import { fixerPersona, writeScenario } from '../../fixtures/persona/scenario.js';
 import { digest, personaHarness } from './harness.js';
 
@@ -72,5 +73,40 @@ describe('a rules persona drives the script backend', () => {
     // Swept: nothing live, constraints gone.
     expect(h.service.liveSessionIds()).toEqual([]);
     expect(h.service.registry.scopeConstraints(result.scope)).toBeUndefined();
+  });
+
+  test('two runs: two records, a per-model track-record line, and list-backends shows them', async () => {
+    const h = await personaHarness({ agents: { fixer: fixerPersona() } });
+    const script = await writeScenario(h.cwd, h.scripts);
+    const first = await h.run('fixer', { backendOptions: { script } });
+    await writeFile(join(h.cwd, 'src/value.txt'), 'start\n');
+    const second = await h.run('fixer', { backendOptions: { script }, taskTags: ['second'] });
+    expect([first.result.verdict.outcome, second.result.verdict.outcome]).toEqual(['success', 'success']);
+    const records = await readOutcomes(h.home);
+    expect(records.map((r) => [r.sessionId, r.taskTags, r.outcome])).toEqual([
+      [first.result.session!.sessionId, ['bugfix'], 'success'],
+      [second.result.session!.sessionId, ['bugfix', 'second'], 'success'],
+    ]);
+    const lines = ['script: 2 runs, 100% success, avg 2.0 rounds', '  script · script-model-1: 2 runs, 100% success, avg 2.0 rounds'];
+    expect(await trackRecords(h.home).lines('script')).toEqual(lines);
+    // The session service's track-record seam, as neo wires it.
+    const service = createSessionService({ home: h.home, definitions: h.set, log: silentLog, trackRecord: (id) => trackRecords(h.home).lines(id) });
+    try {
+      const listed = (await service.execute({ op: 'list-backends' }, { scope: 'owner' })) as ListBackendsResult;
+      expect(listed.backends.find((b) => b.id === 'script')!.trackRecord).toEqual(lines);
+      expect(listed.backends.find((b) => b.id === 'codex')!.trackRecord).toBeUndefined();
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('a spent budget stops the persona instead of guiding again', async () => {
+    const h = await personaHarness({ agents: { fixer: fixerPersona({ extra: 'budgets: { maxCostUsd: 0.01 }' }) } });
+    const script = await writeScenario(h.cwd, h.scripts);
+    const { result, seen } = await h.run('fixer', { backendOptions: { script } });
+    expect(result.verdict).toEqual({ outcome: 'aborted', note: 'budget spent: $0.0100 of maxCostUsd 0.01', failureReason: 'budget spent: $0.0100 of maxCostUsd 0.01' });
+    expect(await readOutcomes(h.home)).toEqual([expect.objectContaining({ outcome: 'aborted', outcomeSource: 'driver', failureReason: 'budget spent: $0.0100 of maxCostUsd 0.01' })]);
+    expect(digest(seen).slice(-3)).toEqual(['check failed', 'judged stop aborted', 'settled aborted']);
+    expect(await readFile(join(h.cwd, 'src/value.txt'), 'utf8')).toBe('broken\n');
   });
 });

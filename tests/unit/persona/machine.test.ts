@@ -45,15 +45,15 @@ function drive(s: Script) {
         return s.turns[turn++]!;
       }),
       decide: fromPromise(async () => (s.decide ? s.decide() : { allow: true, reason: 'ok', by: 'test' })),
-      answer: fromPromise(async ({ input }) => {
+      answer: fromPromise<void, { answer: Answer }>(async ({ input }) => {
         ops.push(`answer ${input.answer.allow}`);
       }),
       judge: fromPromise(async () => s.judge!(judged++)),
-      guide: fromPromise(async ({ input }) => {
+      guide: fromPromise<void, { judgement: { text: string } }>(async ({ input }) => {
         ops.push(`guide ${input.judgement.text}`);
       }),
       verify: fromPromise(async () => s.verify!),
-      stop: fromPromise(async ({ input }) => {
+      stop: fromPromise<void, { verdict: Verdict }>(async ({ input }) => {
         ops.push(`stop ${input.verdict.outcome}`);
       }),
     } as never,
