@@ -26,7 +26,10 @@ export class JsonlAppender {
     return this.appendLine(JSON.stringify(record));
   }
 
-  /** Queues one pre-serialized line (must contain no newline). */
+  /**
+   * Queues pre-serialized text: one line, or several whole lines joined by `\n` (a caller's own
+   * batch). No trailing newline; each record must be a single line of JSON.
+   */
   appendLine(line: string): Promise<void> {
     if (this.#closed) return Promise.reject(new Error(`appender for ${this.path} is closed`));
     this.#pending.push(`${line}\n`);
