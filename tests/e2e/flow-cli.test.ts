@@ -97,4 +97,16 @@ steps:
     expect(events.filter((e) => e.type === 'step.started' && e.step === 'first')).toHaveLength(1);
     expect(events.map((e) => e.type)).toContain('run.interrupted');
   });
+
+  it('a second Ctrl-C kills at once, even while the first is still cleaning up', { timeout: 60_000 }, async () => {
+    const { dir, home } = await folder({ 'plan.yaml': "name: stubborn\nsteps:\n  - { id: hold, run: \"trap '' TERM; echo ready; sleep 8\" }\n" });
+    const child = spawnNeo(['flow', 'run', 'plan.yaml'], { cwd: dir, home });
+    await waitForOutput(child, /step hold started/);
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.signal).toBe('SIGINT');
+    expect(result.stderr).toContain('interrupting… (Ctrl-C again to kill)');
+  });
 });

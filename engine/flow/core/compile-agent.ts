@@ -82,7 +82,8 @@ export function compileAgent(flow: Flow, step: Step, lookup: PlanLookup, options
     ...(allowedTools === undefined ? {} : { allowedTools }),
     ...(unenforcedTools === undefined ? {} : { unenforcedTools }),
     ...(persona !== undefined && !persona.driver && persona.instructions !== '' ? { appendSystemPrompt: persona.instructions } : {}),
-    ...(step.script === undefined ? {} : { script: lookup.resolve(step.script) }),
+    // `script:` is for the script backend; with `--backend claude-code` the same plan runs a real agent.
+    ...(step.script === undefined || (info !== undefined && info.protocol !== 'script') ? {} : { script: lookup.resolve(step.script) }),
     taskTags: [...new Set([...(persona?.taskTags ?? []), ...(step.taskTags ?? [])])],
     ...(step.verify === undefined ? {} : { verify: compileGate(step.verify) }),
     requireChange: step.requireChange ?? true,

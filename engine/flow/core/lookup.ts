@@ -30,6 +30,8 @@ export interface BackendInfo {
   id: string;
   editToolNames: string[];
   honorsAllowedTools: boolean;
+  /** The adapter protocol (`script` replays the step's `script:`; other agents ignore it). */
+  protocol: string;
 }
 
 /**

@@ -127,7 +127,7 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): 
     backend(id) {
       const definition = set.get('backend', id);
       if (definition === undefined) return undefined;
-      return { id, editToolNames: definition.data.editToolNames ?? [], honorsAllowedTools: definition.data.honorsAllowedTools !== false };
+      return { id, editToolNames: definition.data.editToolNames ?? [], honorsAllowedTools: definition.data.honorsAllowedTools !== false, protocol: definition.data.protocol };
     },
     backendIds: () => set.ids('backend'),
     ...(set.ownerPolicy === undefined ? {} : { owner: { source: `owner policy (${set.ownerPolicy.file})`, knobs: policyKnobs(set.ownerPolicy) } }),

@@ -102,4 +102,16 @@ finally:
       { allow: false, reason: "`curl http://example.com` is not an allowed command (allowed: `echo *`); add it to the step's allowCommands if it is needed" },
     ]);
   });
+
+  it("charges a sub-flow's agent turns to the parent's ledger too", async () => {
+    const { dir, home } = await project({
+      'plan.yaml': 'name: parent\nsteps:\n  - { id: child, flow: child.flow.yaml }\n',
+      'child.flow.yaml': `name: child\ndefaults: { backend: script }\nsteps:\n  - { id: work, brief: make ok, script: ${join(SCRIPTS, 'two-turns.yaml')}, verify: { run: 'test -f ok', attempts: 2 } }\n`,
+    });
+    const { outcome } = await run(dir, home);
+    expect(outcome.status).toBe('succeeded');
+    expect(outcome.state.ledger).toMatchObject({ turns: 2, tokens: 220, costUsd: 0.5 });
+    const child = JSON.parse(await readFile(join(home, 'runs', `${outcome.runId}.child.1-1`, 'run.json'), 'utf8'));
+    expect(child.ledger).toMatchObject({ turns: 2, tokens: 220, costUsd: 0.5 });
+  });
 });

@@ -15,7 +15,7 @@ export function testLookup(extra: Partial<PlanLookup> = {}): PlanLookup {
   return {
     persona: () => undefined,
     policy: () => undefined,
-    backend: (id) => (id === 'script' || id === 'other' ? { id, editToolNames: ['write', 'edit'], honorsAllowedTools: id === 'other' } : undefined),
+    backend: (id) => (id === 'script' || id === 'other' ? { id, editToolNames: ['write', 'edit'], honorsAllowedTools: id === 'other', protocol: id === 'script' ? 'script' : 'acp' } : undefined),
     backendIds: () => ['other', 'script'],
     narrow: (layers) => narrowKnobs(layers),
     resolve: (relative) => `/project/${relative}`,

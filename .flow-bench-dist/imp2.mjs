@@ -1,3 +1,0 @@
-const t0 = performance.now();
-await import(process.argv[2]);
-console.log(Math.round(performance.now() - t0));

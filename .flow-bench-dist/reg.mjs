@@ -1,2 +1,0 @@
-import { register } from 'node:module';
-register('./hook.mjs', import.meta.url);
