@@ -1,0 +1,142 @@
+/**
+ * neo agent benchmark: the wall time of one agent turn against the scripted model server vs a
+ * bare streaming HTTP client that sends the same request body and reads the same stream to the
+ * end, interleaved in the same run. The difference is the agent's own per-turn overhead: SSE
+ * decoding, block reassembly, events, transcript bookkeeping (and, in the tool turn, running
+ * read_file). Goal: ratio ≤ 1.2.
+ * The scripted server runs in its own process (`neo model serve`), as a real provider would, so
+ * the two clients compete only with each other's work, not with the server's.
+ * Sizes: --reps=40 --chars=4000 --chunk=8
+ */
+import http from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Agent, BackgroundShells, builtinTools, createProvider, DEFAULT_RETRY } from '../engine/agent/index.js';
+import { execa } from 'execa';
+import { packageRoot } from '../engine/util/package-root.js';
+import { interleave, numberArgs, ratio, report } from './harness.js';
+const size = numberArgs({ reps: 40, chars: 4000, chunk: 8 });
+const workdir = mkdtempSync(join(tmpdir(), 'neo-bench-agent-'));
+writeFileSync(join(workdir, 'notes.txt'), 'line\n'.repeat(200));
+const reply = 'lorem ipsum dolor sit amet '.repeat(Math.ceil(size.chars / 27)).slice(0, size.chars);
+const keepAlive = new http.Agent({ keepAlive: true });
+let serial = 0;
+/** `neo model serve` in a child process, with a request log. */
+async function startServer(script) {
+    const id = serial++;
+    const scriptFile = join(workdir, `script-${id}.json`);
+    const logFile = join(workdir, `requests-${id}.jsonl`);
+    writeFileSync(scriptFile, JSON.stringify(script));
+    const child = execa(process.execPath, [join(packageRoot(), 'dist', 'cli', 'bin.js'), 'model', 'serve', '--script', scriptFile, '--log', logFile, '--json', '--quiet'], { reject: false, stdin: 'ignore' });
+    const url = await new Promise((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk) => {
+            out += chunk.toString();
+            const line = out.split('\n').find((l) => l.trim().startsWith('{'));
+            if (line !== undefined)
+                resolve(JSON.parse(line).url);
+        });
+        void child.then((r) => reject(new Error(`model server exited: ${String(r.stderr)}`)));
+    });
+    return {
+        url,
+        requests: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '')
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .map((l) => JSON.parse(l)),
+        async close() {
+            child.kill('SIGTERM');
+            await child;
+        },
+    };
+}
+function baseUrl(server, api) {
+    return api === 'openai-chat' || api === 'openai-responses' ? `${server.url}/v1` : server.url;
+}
+function agentFor(server, api, tools = false) {
+    const provider = createProvider({ name: 'bench', api, baseUrl: baseUrl(server, api), headers: {}, headersTimeoutMs: 60_000, idleTimeoutMs: 60_000, retry: DEFAULT_RETRY });
+    const toolList = tools ? builtinTools({ cwd: workdir, env: process.env, shells: new BackgroundShells(join(workdir, '.shells')), execTimeoutMs: 10_000, ripgrep: null }) : [];
+    return new Agent({ provider, model: 'bench-model', system: 'You are a benchmark.', tools: toolList, onEvent: () => { } });
+}
+/** POSTs a body and reads the whole response body, nothing else. */
+function bareTurn(url, body) {
+    return new Promise((resolve, reject) => {
+        const req = http.request(url, { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+            res.on('data', () => { });
+            res.on('end', resolve);
+            res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end(body);
+    });
+}
+async function timed(fn) {
+    const start = performance.now();
+    await fn();
+    return performance.now() - start;
+}
+/** Replays the requests neo sent for one turn, in order, with a bare client. */
+async function recordedRequests(server, from, count) {
+    // The log is appended asynchronously: wait until the turn's requests are in it.
+    for (let i = 0; i < 200 && server.requests().length < from + count; i++)
+        await new Promise((r) => setTimeout(r, 10));
+    return server.requests().slice(from, from + count).map((r) => ({ url: `${server.url}${r.path}${Object.keys(r.query).length ? `?${new URLSearchParams(r.query)}` : ''}`, body: JSON.stringify(r.body) }));
+}
+async function textTurn(api) {
+    // A request without tools is a main turn here, not an auxiliary one.
+    const script = { aux: { detect: 'never' }, turns: [{ text: reply, chunk: size.chunk, times: 'always', usage: { input: 100, output: 1000 } }] };
+    const server = await startServer(script);
+    try {
+        await agentFor(server, api).send('write something');
+        const requests = await recordedRequests(server, 0, 1);
+        for (let i = 0; i < 5; i++) {
+            await agentFor(server, api).send('write something');
+            for (const r of requests)
+                await bareTurn(r.url, r.body);
+        }
+        const medians = await interleave(size.reps, () => timed(() => agentFor(server, api).send('write something')), () => timed(async () => {
+            for (const r of requests)
+                await bareTurn(r.url, r.body);
+        }));
+        return { name: `text turn (${api}, ${size.chars} chars in ${size.chunk}-char deltas)`, neo: medians.neo, baseline: medians.baseline, unit: 'ms' };
+    }
+    finally {
+        await server.close();
+    }
+}
+async function toolTurn(api) {
+    const script = {
+        turns: [
+            { when: { toolResult: 'line' }, text: reply, chunk: size.chunk, times: 'always' },
+            { tools: [{ name: 'read_file', arguments: { path: 'notes.txt', limit: 50 } }], chunk: size.chunk, times: 'always' },
+        ],
+    };
+    const server = await startServer(script);
+    try {
+        await agentFor(server, api, true).send('read the notes');
+        const requests = await recordedRequests(server, 0, 2);
+        if (requests.length !== 2)
+            throw new Error(`expected 2 model calls per tool turn, saw ${requests.length}`);
+        const medians = await interleave(size.reps, () => timed(() => agentFor(server, api, true).send('read the notes')), () => timed(async () => {
+            for (const r of requests)
+                await bareTurn(r.url, r.body);
+        }));
+        return { name: `tool turn (${api}, read_file + ${size.chars}-char answer, 2 model calls)`, neo: medians.neo, baseline: medians.baseline, unit: 'ms' };
+    }
+    finally {
+        await server.close();
+    }
+}
+const figures = [];
+for (const api of ['anthropic', 'openai-responses', 'openai-chat', 'gemini'])
+    figures.push(await textTurn(api));
+figures.push(await toolTurn('anthropic'));
+figures.push(await toolTurn('openai-chat'));
+for (const figure of figures)
+    report(figure);
+const worst = Math.max(...figures.map(ratio));
+console.log(`summary: neo agent per-turn overhead, worst ratio ${worst.toFixed(2)} over ${figures.length} figures (goal ≤ 1.20: ${worst <= 1.2 ? 'met' : 'not met'})`);
+keepAlive.destroy();
+rmSync(workdir, { recursive: true, force: true });

@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+import { formatError } from './format-error.js';
+import { exitCodeFor, EXIT } from './exit-codes.js';
+import { processIO } from './io.js';
+import { buildProgram } from './program.js';
+import { packageVersion } from '../engine/util/package-root.js';
+/** The only place neo exits. */
+async function main() {
+    const io = processIO();
+    const { program, result } = buildProgram(io, packageVersion());
+    try {
+        await program.parseAsync(process.argv);
+        return result.exitCode;
+    }
+    catch (error) {
+        const code = exitCodeFor(error);
+        if (code === EXIT.ok)
+            return code;
+        // commander already printed its own usage errors.
+        if (!isCommanderError(error))
+            io.stderr.write(`${formatError(error, io)}\n`);
+        return code;
+    }
+}
+function isCommanderError(error) {
+    return typeof error === 'object' && error !== null && String(error.code ?? '').startsWith('commander.');
+}
+main().then((code) => {
+    // Exit explicitly: a command may leave a watcher or a child's pipe open on purpose.
+    process.exit(code);
+}, (error) => {
+    process.stderr.write(`neo: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(EXIT.internal);
+});

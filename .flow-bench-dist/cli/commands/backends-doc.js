@@ -1,0 +1,32 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadDefinitions } from '../../engine/definitions/index.js';
+import { packageRoot } from '../../engine/util/package-root.js';
+import { renderBackendsDoc } from '../backends-doc.js';
+import { EXIT } from '../exit-codes.js';
+import { writeLine } from '../io.js';
+/** The packaged descriptors only: the doc describes what neo ships, not one user's setup. */
+export async function packagedBackendsDoc() {
+    const root = packageRoot();
+    const { set } = await loadDefinitions({ packaged: root, home: join(root, 'definitions', '.no-user-layer'), noProject: true });
+    return renderBackendsDoc(set.list('backend').filter((b) => b.layer === 'packaged'));
+}
+/** `neo backends doc [--write | --check]`: print, write or verify docs/backends.md. */
+export async function run(io, options) {
+    const doc = await packagedBackendsDoc();
+    const file = join(packageRoot(), 'docs', 'backends.md');
+    if (options.write) {
+        await writeFile(file, doc);
+        writeLine(io.stdout, `wrote ${file}`);
+        return EXIT.ok;
+    }
+    if (options.check) {
+        const current = await readFile(file, 'utf8').catch(() => '');
+        if (current === doc)
+            return EXIT.ok;
+        writeLine(io.stderr, `${file} is stale: run \`neo backends doc --write\``);
+        return EXIT.failed;
+    }
+    io.stdout.write(doc);
+    return EXIT.ok;
+}

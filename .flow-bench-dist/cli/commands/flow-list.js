@@ -1,0 +1,24 @@
+import { formatDuration, listRuns } from '../../engine/flow/index.js';
+import { neoHome } from '../../engine/util/neo-home.js';
+import { EXIT } from '../exit-codes.js';
+import { painter, table, useColor, writeJson, writeLine } from '../io.js';
+export async function run(io, options) {
+    const runs = await listRuns(neoHome(io.env));
+    if (options.json) {
+        writeJson(io.stdout, runs.map((r) => ({ runId: r.runId, flow: r.flow, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, ledger: r.ledger, parent: r.parent ?? null, workspace: r.workspace?.path ?? null })));
+        return EXIT.ok;
+    }
+    if (runs.length === 0) {
+        writeLine(io.stdout, 'no runs yet: start one with `neo flow run plan.yaml`');
+        return EXIT.ok;
+    }
+    const p = painter(useColor(io.stdout, io.env));
+    const color = (status) => (status === 'succeeded' ? p.green(status) : status === 'failed' ? p.red(status) : p.yellow(status));
+    const rows = runs.map((r) => {
+        const steps = Object.values(r.steps);
+        const done = steps.filter((s) => s.status === 'succeeded' || s.status === 'skipped').length;
+        return [r.parent ? `  ↳ ${r.runId}` : r.runId, r.flow, color(r.status), r.createdAt.replace('T', ' ').slice(0, 19), formatDuration(r.ledger.wallMs), `$${r.ledger.costUsd.toFixed(4)}`, `${done}/${steps.length}`];
+    });
+    writeLine(io.stdout, table([[p.dim('RUN'), p.dim('FLOW'), p.dim('STATUS'), p.dim('STARTED (UTC)'), p.dim('TIME'), p.dim('COST'), p.dim('STEPS')], ...rows]));
+    return EXIT.ok;
+}

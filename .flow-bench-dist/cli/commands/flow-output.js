@@ -1,0 +1,160 @@
+import { formatDuration } from '../../engine/flow/index.js';
+import { painter, useColor, writeLine } from '../io.js';
+import { evidenceOf, FlowView, ICONS, liveLine } from './flow-view.js';
+/** NDJSON with --json, a live tree on a terminal, plain lines otherwise. */
+export function flowOutput(io, options) {
+    const view = new FlowView();
+    if (options.json) {
+        return {
+            view,
+            observer: (o) => {
+                view.apply(o);
+                io.stdout.write(`${JSON.stringify(jsonOf(o))}\n`);
+            },
+            pause() { },
+            resume() { },
+            close() { },
+        };
+    }
+    if (io.stdout.isTTY === true && io.env.TERM !== 'dumb' && io.env.NEO_PLAIN === undefined)
+        return liveOutput(io, view);
+    return plainOutput(io, view);
+}
+function jsonOf(o) {
+    if (o.type === 'run')
+        return { type: 'run', runId: o.runId, depth: o.depth, flow: o.plan.name, resumed: o.resumed, workspace: o.record.workspace ?? null, steps: o.plan.steps.map((s) => ({ id: s.id, kind: s.kind, needs: s.needs })) };
+    return o;
+}
+/** One line per event, for logs and pipes. */
+function plainOutput(io, view) {
+    const p = painter(useColor(io.stdout, io.env));
+    const say = (depth, text) => writeLine(io.stdout, `${'  '.repeat(depth)}${text}`);
+    return {
+        view,
+        observer: (o) => {
+            view.apply(o);
+            if (o.type === 'run') {
+                say(o.depth, `${o.resumed ? 'resumed' : 'run'} ${p.bold(o.runId)} · flow ${o.plan.name} · ${o.plan.steps.length} step${o.plan.steps.length === 1 ? '' : 's'}${o.record.workspace ? ` · workspace ${o.record.workspace.path}` : ''}`);
+            }
+            else if (o.type === 'notice') {
+                say(o.depth, o.level === 'warning' ? p.yellow(`warning: ${o.message}`) : `note: ${o.message}`);
+            }
+            else if (o.type === 'progress') {
+                if (o.progress.note?.startsWith('waiting for approval'))
+                    say(o.depth, `step ${o.progress.step} ${o.progress.note}`);
+            }
+            else {
+                const line = plainEvent(o, view);
+                if (line !== undefined)
+                    say(o.depth, line);
+            }
+        },
+        pause() { },
+        resume() { },
+        close() { },
+    };
+}
+function plainEvent(o, view) {
+    const e = o.event;
+    const item = 'item' in e && e.item !== undefined ? `[${e.item}]` : '';
+    switch (e.type) {
+        case 'step.started':
+            return `step ${e.step}${item} started${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}${e.iteration > 1 ? ` (iteration ${e.iteration})` : ''}`;
+        case 'step.completed': {
+            const line = view.runs.get(o.runId)?.steps.get(e.step);
+            const evidence = item === '' && line !== undefined ? evidenceOf(line) : e.verdict !== undefined ? [e.verdict] : [];
+            const error = e.error === undefined ? '' : ` · ${e.error.code}: ${e.error.message}`;
+            return `step ${e.step}${item} ${e.status}${evidence.length > 0 ? ` · ${evidence.join(' · ')}` : ''}${error}`;
+        }
+        case 'step.skipped':
+            return `step ${e.step} skipped (${e.reason})`;
+        case 'step.retrying':
+            return `step ${e.step}${item} will retry (attempt ${e.attempt} in ${formatDuration(e.delayMs)}): ${e.error.message}`;
+        case 'step.iterated':
+            return `step ${e.step}${item} loops (iteration ${e.iteration})`;
+        case 'step.expanded':
+            return `step ${e.step} fans out over ${e.items.length} item${e.items.length === 1 ? '' : 's'}`;
+        case 'run.stopping':
+            return `run stopping: ${e.error.code}: ${e.error.message}`;
+        case 'plan.updated':
+            return `plan updated: ${[...e.added.map((s) => `+${s}`), ...e.removed.map((s) => `-${s}`), ...e.changed.map((s) => `~${s}`)].join(' ')}`;
+        default:
+            return undefined;
+    }
+}
+/** A step tree redrawn in place (at most ten times a second). */
+function liveOutput(io, view) {
+    const p = painter(useColor(io.stdout, io.env));
+    let drawn = 0;
+    let paused = false;
+    let closed = false;
+    let timer;
+    const notices = [];
+    const erase = () => {
+        if (drawn > 0)
+            io.stdout.write(`\u001b[${drawn}A\u001b[0J`);
+        drawn = 0;
+    };
+    const draw = () => {
+        timer = undefined;
+        if (paused)
+            return;
+        const now = Date.now();
+        const lines = [];
+        for (const id of view.order) {
+            const run = view.runs.get(id);
+            const indent = '  '.repeat(run.depth);
+            lines.push(`${indent}${p.bold(run.flow)} ${p.dim(run.runId)}`);
+            for (const line of run.steps.values()) {
+                const icon = ICONS[line.status] ?? '?';
+                const colored = line.status === 'succeeded' ? p.green(icon) : line.status === 'failed' || line.status === 'cancelled' ? p.red(icon) : line.status === 'waiting' ? p.yellow(icon) : line.status === 'running' ? p.cyan(icon) : p.dim(icon);
+                const columns = io.stdout.columns;
+                lines.push(`${indent}  ${colored} ${p.bold(line.id)}  ${truncate(liveLine(line, now), columns !== undefined && columns > 40 ? columns : 120, indent.length + line.id.length + 6)}`);
+            }
+        }
+        erase();
+        for (const notice of notices.splice(0))
+            writeLine(io.stdout, notice);
+        io.stdout.write(`${lines.join('\n')}\n`);
+        drawn = lines.length;
+    };
+    const schedule = () => {
+        timer ??= setTimeout(draw, 100);
+    };
+    const ticker = setInterval(schedule, 1000);
+    ticker.unref();
+    return {
+        view,
+        observer: (o) => {
+            view.apply(o);
+            if (o.type === 'notice')
+                notices.push(o.level === 'warning' ? p.yellow(`warning: ${o.message}`) : `note: ${o.message}`);
+            schedule();
+        },
+        pause() {
+            paused = true;
+            if (timer)
+                clearTimeout(timer);
+            timer = undefined;
+            erase();
+        },
+        resume() {
+            paused = false;
+            schedule();
+        },
+        close() {
+            if (closed)
+                return;
+            closed = true;
+            clearInterval(ticker);
+            if (timer)
+                clearTimeout(timer);
+            timer = undefined;
+            draw();
+        },
+    };
+}
+function truncate(text, columns, used) {
+    const room = Math.max(20, columns - used);
+    return text.length <= room ? text : `${text.slice(0, room - 1)}…`;
+}

@@ -1,0 +1,79 @@
+import { assertClean, assertCompiled, compileFlowFile, describePlan, loadPlanDefinitions, resolveInputs, startRun } from '../../engine/flow/index.js';
+import { UsageError } from '../../engine/util/errors.js';
+import { neoHome } from '../../engine/util/neo-home.js';
+import { EXIT } from '../exit-codes.js';
+import { painter, table, useColor, writeJson, writeLine } from '../io.js';
+import { readInputs } from './flow-inputs.js';
+import { flowOutput } from './flow-output.js';
+import { terminalPrompter } from './flow-prompt.js';
+import { interruptOnSignals } from './flow-signals.js';
+import { exitCodeOf, printSummary } from './flow-summary.js';
+export async function run(io, planFile, options) {
+    const home = neoHome(io.env);
+    const { inputs, textInputs } = await readInputs(io.cwd, options.input ?? [], options.inputs);
+    if (options.dryRun)
+        return dryRun(io, home, planFile, inputs, textInputs, options);
+    const output = flowOutput(io, { json: options.json === true });
+    const interactive = options.json !== true && io.stdout.isTTY === true && process.stdin.isTTY === true;
+    const { signal, dispose } = interruptOnSignals(io);
+    try {
+        const outcome = await startRun({
+            home,
+            cwd: io.cwd,
+            planFile,
+            inputs,
+            textInputs,
+            observer: output.observer,
+            signal,
+            ...(interactive ? { prompter: terminalPrompter(io, output) } : {}),
+            ...(options.backend === undefined ? {} : { backend: options.backend }),
+            ...(options.yes ? { yes: true } : {}),
+            ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+            ...(options.watch ? { watch: true } : {}),
+        });
+        output.close();
+        printSummary(io, outcome, output.view, { json: options.json === true });
+        return exitCodeOf(outcome);
+    }
+    finally {
+        output.close();
+        dispose();
+    }
+}
+/** --dry-run: every step's effective settings, nothing run (no workspace, no run record). */
+async function dryRun(io, home, planFile, inputs, textInputs, options) {
+    const loaded = await loadPlanDefinitions({ planFile, cwd: io.cwd, home });
+    assertClean(loaded, io.cwd);
+    const { plan, problems } = compileFlowFile(loaded.set, loaded.file, { ...(options.backend === undefined ? {} : { backendOverride: options.backend }) });
+    assertCompiled(problems, loaded.file);
+    const resolved = resolveInputs(plan.inputs, inputs, textInputs);
+    if (resolved.problems.length > 0) {
+        const first = resolved.problems[0];
+        throw new UsageError(first.code, resolved.problems.map((p) => p.message).join('; '), first.hint === undefined ? {} : { hint: first.hint });
+    }
+    const described = describePlan(plan);
+    if (options.json) {
+        writeJson(io.stdout, { ...described, inputs: resolved.values, projectDir: plan.projectDir, isolation: options.isolation ?? plan.workspace.isolation ?? 'worktree (git) / copy' });
+        return EXIT.ok;
+    }
+    const p = painter(useColor(io.stdout, io.env));
+    writeLine(io.stdout, `${p.bold(described.name)} · ${described.steps.length} steps · maxParallel ${described.maxParallel} · budget ${described.budgets.join(', ') || 'none'} · nothing will run`);
+    const rows = [[p.dim('STEP'), p.dim('KIND'), p.dim('BACKEND'), p.dim('MODEL'), p.dim('EFFORT'), p.dim('POSTURE'), p.dim('ROUNDS'), p.dim('GATE / WHAT')]];
+    for (const s of described.steps) {
+        rows.push([
+            `${s.group === 'finally' ? 'finally ' : ''}${s.id}`,
+            s.kind,
+            s.kind === 'agent' ? (s.backend ?? p.yellow('(none: pass --backend)')) : '-',
+            s.model ?? '-',
+            s.effort ?? '-',
+            s.kind === 'agent' ? `${s.posture} ≤ ${s.ceiling}` : '-',
+            s.maxRounds === undefined ? '-' : String(s.maxRounds),
+            [s.gate ? `gate ${s.gate}` : s.does, ...s.limits, ...s.control].join(' · '),
+        ]);
+    }
+    writeLine(io.stdout, table(rows));
+    const inputNames = Object.entries(resolved.values);
+    if (inputNames.length > 0)
+        writeLine(io.stdout, `inputs: ${inputNames.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`);
+    return EXIT.ok;
+}

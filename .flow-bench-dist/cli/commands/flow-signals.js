@@ -1,0 +1,27 @@
+import { writeLine } from '../io.js';
+/**
+ * Ctrl-C handling for a running flow: the first SIGINT (or a SIGTERM) interrupts the run — live
+ * sessions are interrupted, the run is checkpointed and left resumable; a second SIGINT restores
+ * Node's default handling and re-raises, which kills the process at once.
+ */
+export function interruptOnSignals(io) {
+    const controller = new AbortController();
+    let count = 0;
+    const onSignal = () => {
+        count++;
+        if (count === 1) {
+            writeLine(io.stderr, 'interrupting… (Ctrl-C again to kill)');
+            controller.abort();
+            return;
+        }
+        dispose();
+        process.kill(process.pid, 'SIGINT');
+    };
+    const dispose = () => {
+        process.removeListener('SIGINT', onSignal);
+        process.removeListener('SIGTERM', onSignal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    return { signal: controller.signal, dispose };
+}

@@ -1,0 +1,162 @@
+import { formatDuration } from '../../engine/flow/index.js';
+/**
+ * The display state of a run and its sub-flows, folded from observations. The live tree, the
+ * plain lines and the final summary all read it.
+ */
+export class FlowView {
+    runs = new Map();
+    order = [];
+    apply(o) {
+        if (o.type === 'run') {
+            const steps = new Map();
+            for (const step of o.plan.steps) {
+                const old = this.runs.get(o.runId)?.steps.get(step.id);
+                const persisted = o.record.steps[step.id];
+                steps.set(step.id, old ?? { id: step.id, kind: step.kind, status: persisted?.status ?? 'pending', ...(step.agent?.backend === undefined ? {} : { backend: step.agent.backend }), ...(step.agent?.model === undefined ? {} : { model: step.agent.model }), ...(persisted?.verdict === undefined ? {} : { verdict: persisted.verdict }) });
+            }
+            if (!this.runs.has(o.runId))
+                this.order.push(o.runId);
+            this.runs.set(o.runId, { runId: o.runId, depth: o.depth, flow: o.plan.name, plan: o.plan, steps, startedAt: Date.now() });
+            return;
+        }
+        const run = this.runs.get(o.runId);
+        if (run === undefined)
+            return;
+        if (o.type === 'progress') {
+            const line = run.steps.get(o.progress.step);
+            if (line === undefined)
+                return;
+            const { exec: _exec, step: _step, item: _item, ...rest } = o.progress;
+            Object.assign(line, rest);
+            return;
+        }
+        if (o.type !== 'event')
+            return;
+        const e = o.event;
+        if (e.type === 'plan.updated') {
+            for (const id of e.added)
+                run.steps.set(id, { id, kind: run.plan.steps.find((s) => s.id === id)?.kind ?? 'step', status: 'pending' });
+            for (const id of e.removed)
+                run.steps.delete(id);
+            return;
+        }
+        if (!('step' in e))
+            return;
+        const line = run.steps.get(e.step);
+        if (line === undefined)
+            return;
+        const at = Date.parse(e.at);
+        switch (e.type) {
+            case 'step.started':
+                if (e.item === undefined) {
+                    line.status = run.plan.steps.find((s) => s.id === e.step)?.kind === 'approval' ? 'waiting' : 'running';
+                    line.startedAt ??= at;
+                    line.attempt = e.attempt;
+                    delete line.note;
+                }
+                return;
+            case 'step.expanded':
+                line.status = 'running';
+                line.startedAt = at;
+                line.items = { total: e.items.length, done: 0, failed: 0 };
+                return;
+            case 'step.retrying':
+                if (e.item === undefined)
+                    line.note = `retry ${e.attempt} in ${formatDuration(e.delayMs)}: ${e.error.message}`;
+                return;
+            case 'step.iterated':
+                if (e.item === undefined)
+                    line.note = `iteration ${e.iteration}`;
+                return;
+            case 'step.skipped':
+                line.status = 'skipped';
+                line.skipReason = e.reason;
+                return;
+            case 'step.completed':
+                if (e.item !== undefined) {
+                    if (line.items) {
+                        line.items.done++;
+                        if (e.status !== 'succeeded')
+                            line.items.failed++;
+                    }
+                    return;
+                }
+                line.status = e.status;
+                line.endedAt = at;
+                if (e.verdict !== undefined)
+                    line.verdict = e.verdict;
+                if (e.error !== undefined)
+                    line.error = e.error;
+                if (e.outputs !== undefined)
+                    line.outputs = e.outputs;
+                delete line.tool;
+                delete line.note;
+                return;
+        }
+    }
+}
+export const ICONS = { pending: '·', running: '▸', waiting: '⏸', succeeded: '✓', failed: '✗', skipped: '↷', cancelled: '⊘' };
+/** The evidence of a finished step: verdict, gate, diff, cost, time. */
+export function evidenceOf(line) {
+    const out = [];
+    const o = line.outputs ?? {};
+    if (line.status === 'skipped')
+        return [`skipped (${line.skipReason === 'if' ? 'its if was false' : line.skipReason === 'join' ? 'a need did not succeed' : line.skipReason ?? ''})`];
+    if (line.verdict !== undefined)
+        out.push(line.verdict);
+    const gate = o.gate;
+    if (gate?.command !== undefined)
+        out.push(`gate \`${gate.command}\` ${gate.passed ? 'passed' : 'failed'} (attempt ${gate.attempt}/${gate.attempts}${gate.flaky ? ', flaky' : ''})`);
+    const baseline = o.baseline;
+    if (baseline !== undefined)
+        out.push(`baseline ${baseline.passed ? 'passed' : 'failed'}`);
+    const diff = o.diff;
+    if (diff?.summary !== undefined)
+        out.push(diff.summary);
+    if (typeof o.exitCode === 'number' && line.verdict === undefined)
+        out.push(`exit ${o.exitCode}`);
+    if (typeof o.decision === 'string') {
+        if (line.verdict === undefined)
+            out.push(o.decision);
+        out.push(o.preapproved === true ? 'pre-approved with --yes' : `by ${String(o.by ?? '?')}`);
+        if (typeof o.note === 'string' && o.preapproved !== true)
+            out.push(JSON.stringify(o.note));
+    }
+    if (typeof o.costUsd === 'number')
+        out.push(`$${o.costUsd.toFixed(4)}`);
+    if (typeof o.count === 'number')
+        out.push(`${o.count} items, ${String(o.failed ?? 0)} failed`);
+    if (line.startedAt !== undefined && line.endedAt !== undefined)
+        out.push(formatDuration(line.endedAt - line.startedAt));
+    return out;
+}
+/** A step line of the live tree. */
+export function liveLine(line, now) {
+    const parts = [line.kind === 'agent' ? `agent · ${line.backend ?? '?'}${line.model ? ` · ${line.model}` : ''}` : line.kind];
+    if (line.status === 'running' || line.status === 'waiting') {
+        if (line.round !== undefined)
+            parts.push(`round ${line.round}${line.maxRounds ? `/${line.maxRounds}` : ''}`);
+        if (line.tool)
+            parts.push(line.tool);
+        if (line.filesChanged)
+            parts.push(`${line.filesChanged} file${line.filesChanged === 1 ? '' : 's'} changed`);
+        if (line.costUsd)
+            parts.push(`$${line.costUsd.toFixed(4)}`);
+        if (line.items)
+            parts.push(`${line.items.done}/${line.items.total} items`);
+        if (line.startedAt !== undefined)
+            parts.push(formatDuration(now - line.startedAt));
+        if (line.note)
+            parts.push(line.note);
+    }
+    else if (line.status !== 'pending') {
+        parts.push(...evidenceOf(line));
+        if (line.error && line.status !== 'skipped')
+            parts.push(`${line.error.code}: ${line.error.message}`);
+    }
+    return parts.join('  ');
+}
+/** Units of a foreach, for counting. */
+export function doneUnits(units) {
+    return units?.filter((u) => u.status === 'succeeded' || u.status === 'failed' || u.status === 'cancelled').length ?? 0;
+}

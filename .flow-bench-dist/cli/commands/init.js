@@ -1,0 +1,73 @@
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { findRepoRoot, schemaPath, SCHEMA_FILES } from '../../engine/definitions/index.js';
+import { neoHome } from '../../engine/util/neo-home.js';
+import { UsageError } from '../../engine/util/errors.js';
+import { EXIT } from '../exit-codes.js';
+import { writeLine } from '../io.js';
+const PERSONA = `---
+description: Makes focused changes in this repository and keeps the tests green.
+tools: Read, Grep, Glob, Edit, Write, Bash
+maxPosture: acceptEdits
+maxRounds: 8
+taskTags: [project]
+---
+You work in this repository. Before changing anything, read the code around the change and the
+tests that cover it. Make the smallest change that does the job, match the surrounding style,
+and run the relevant tests before you say you are done. If a test fails for a reason unrelated
+to your change, say so instead of changing the test.
+`;
+const flow = (modeline) => `${modeline}
+name: check-and-fix
+description: Run the tests; if they fail, let the project persona fix them and check again.
+inputs:
+  test:
+    type: string
+    default: npm test
+    description: The command that must pass.
+defaults:
+  maxPosture: acceptEdits
+  maxRounds: 8
+steps:
+  - id: fix
+    persona: project-helper
+    brief: "Make \`\${{ inputs.test }}\` pass without weakening any test."
+    verify:
+      run: npm test
+      attempts: 3
+`;
+export async function run(io, dir, options) {
+    const repo = await findRepoRoot(resolve(io.cwd, dir ?? '.'), { exclude: neoHome(io.env) });
+    const files = [
+        [join(repo, '.neo', 'personas', 'project-helper.md'), PERSONA],
+        [join(repo, '.neo', 'flows', 'check-and-fix.flow.yaml'), ''],
+    ];
+    const flowFile = files[1][0];
+    files[1][1] = flow(`# yaml-language-server: $schema=${modelinePath(flowFile, schemaPath(SCHEMA_FILES.flow))}`);
+    for (const [file] of files) {
+        if (!options.force && (await exists(file))) {
+            throw new UsageError('CLI_INIT_EXISTS', `${relative(io.cwd, file)} already exists`, { hint: 'pass --force to overwrite it' });
+        }
+    }
+    for (const [file, text] of files) {
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(file, text);
+        writeLine(io.stdout, `created ${relative(io.cwd, file) || file}`);
+    }
+    writeLine(io.stdout, `next: \`neo validate\`, then \`neo flow run ${relative(io.cwd, flowFile)}\``);
+    return EXIT.ok;
+}
+/** Relative when the schema sits inside the repo (a local install), absolute otherwise. */
+function modelinePath(from, schema) {
+    const rel = relative(dirname(from), schema);
+    return rel.startsWith(`..${sep}..${sep}..`) ? schema : rel.split(sep).join('/');
+}
+async function exists(path) {
+    try {
+        await stat(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}

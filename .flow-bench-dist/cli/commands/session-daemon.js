@@ -1,0 +1,26 @@
+import { connectDaemon, runSessionDaemon } from '../../engine/session/index.js';
+import { neoHome } from '../../engine/util/neo-home.js';
+import { EXIT } from '../exit-codes.js';
+import { writeJson, writeLine } from '../io.js';
+/** The hidden `neo session daemon`: run it, or (--stop / --status) talk to the running one. */
+export async function run(io, options) {
+    const home = neoHome(io.env);
+    if (options.stop || options.status) {
+        const client = await connectDaemon(home);
+        if (client === undefined) {
+            writeLine(io.stderr, 'no session daemon is running');
+            return options.stop ? EXIT.ok : EXIT.failed;
+        }
+        try {
+            if (options.status)
+                writeJson(io.stdout, await client.ping());
+            if (options.stop)
+                await client.shutdown();
+        }
+        finally {
+            client.close();
+        }
+        return EXIT.ok;
+    }
+    return runSessionDaemon({ home, env: io.env, stdout: io.stdout, stderr: io.stderr });
+}

@@ -1,0 +1,35 @@
+import { CodeSessionStore, stderrLog } from '../../engine/session/index.js';
+import { UsageError } from '../../engine/util/errors.js';
+import { neoHome } from '../../engine/util/neo-home.js';
+import { EXIT } from '../exit-codes.js';
+import { painter, useColor, writeJson, writeLine } from '../io.js';
+import { resolveSessionId } from './session-client.js';
+import { renderEvent, renderRecord } from './session-format.js';
+export async function run(io, id, options) {
+    const store = new CodeSessionStore(neoHome(io.env), { log: stderrLog });
+    const sessionId = await resolveSessionId(io, id);
+    const record = await store.get(sessionId);
+    if (record === null)
+        throw new UsageError('SESSION_NOT_FOUND', `no code session \`${sessionId}\``, { hint: 'see `neo sessions list`' });
+    const afterSeq = options.after === undefined ? 0 : seq(options.after);
+    const wantEvents = options.events === true || options.after !== undefined;
+    const events = wantEvents ? ((await store.readEvents(sessionId, { afterSeq })) ?? []) : undefined;
+    if (options.json) {
+        writeJson(io.stdout, events === undefined ? { record } : { record, events });
+        return EXIT.ok;
+    }
+    const p = painter(useColor(io.stdout, io.env));
+    for (const line of renderRecord(record, p))
+        writeLine(io.stdout, line);
+    if (events !== undefined) {
+        writeLine(io.stdout);
+        for (const event of events)
+            writeLine(io.stdout, renderEvent(event, p));
+    }
+    return EXIT.ok;
+}
+export function seq(value) {
+    if (!/^[0-9]+$/.test(value))
+        throw new UsageError('CLI_BAD_OPTION', `--after expects a seq number, got ${JSON.stringify(value)}`);
+    return Number(value);
+}

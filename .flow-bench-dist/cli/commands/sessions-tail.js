@@ -1,0 +1,38 @@
+import { CodeSessionStore, stderrLog } from '../../engine/session/index.js';
+import { UsageError } from '../../engine/util/errors.js';
+import { neoHome } from '../../engine/util/neo-home.js';
+import { EXIT } from '../exit-codes.js';
+import { painter, useColor, writeLine } from '../io.js';
+import { resolveSessionId } from './session-client.js';
+import { renderEvent } from './session-format.js';
+import { seq } from './sessions-show.js';
+/** How often the store is polled for new lines. */
+const POLL_MS = 200;
+/**
+ * Follows a session's events.jsonl from the store (never the daemon): prints what is there, then
+ * each new line, and returns once the session's `released` event is printed, or when the record
+ * says no process owns it any more (orphaned) and nothing new arrives.
+ */
+export async function run(io, id, options) {
+    const store = new CodeSessionStore(neoHome(io.env), { log: stderrLog });
+    const sessionId = await resolveSessionId(io, id);
+    if ((await store.get(sessionId)) === null)
+        throw new UsageError('SESSION_NOT_FOUND', `no code session \`${sessionId}\``, { hint: 'see `neo sessions list`' });
+    const p = painter(useColor(io.stdout, io.env));
+    let after = options.after === undefined ? 0 : seq(options.after);
+    for (;;) {
+        const events = (await store.readEvents(sessionId, { afterSeq: after })) ?? [];
+        for (const event of events) {
+            writeLine(io.stdout, options.json ? JSON.stringify(event) : renderEvent(event, p));
+            after = event.seq;
+            if (event.event.type === 'released')
+                return EXIT.ok;
+        }
+        if (events.length === 0) {
+            const record = await store.get(sessionId);
+            if (record?.status === 'orphaned')
+                return EXIT.ok;
+            await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        }
+    }
+}

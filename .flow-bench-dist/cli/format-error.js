@@ -1,0 +1,16 @@
+import { NeoError } from '../engine/util/errors.js';
+import { painter, useColor } from './io.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+/** One clear message for an error that reached the top: code, message, hint. */
+export function formatError(error, io) {
+    const p = painter(useColor(io.stderr, io.env));
+    if (error instanceof NeoError) {
+        const lines = [`${p.red(`error[${error.code}]`)}: ${error.message}`];
+        if (error.hint)
+            lines.push(`  ${p.cyan('hint')}: ${error.hint}`);
+        return lines.join('\n');
+    }
+    const internal = exitCodeFor(error) === EXIT.internal;
+    const message = error instanceof Error ? (internal && io.env.NEO_DEBUG ? (error.stack ?? error.message) : error.message) : String(error);
+    return internal ? `${p.red('internal error')}: ${message}\n  please report this; set NEO_DEBUG=1 for a stack trace` : message;
+}

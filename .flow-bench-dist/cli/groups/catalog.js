@@ -1,0 +1,56 @@
+import { Option } from 'commander';
+/** personas, backends, capabilities. */
+export function registerCatalogCommands(program, { lazy }) {
+    const personas = program.command('personas').alias('persona').description('list and inspect personas');
+    personas
+        .command('list')
+        .description('every persona with its layer')
+        .option('--json', 'print JSON')
+        .action(lazy(() => import('../commands/personas-list.js')));
+    personas
+        .command('show')
+        .description('one persona: its fields, its origin (layer and file), what it overrides')
+        .argument('<id>', 'persona id')
+        .option('--json', 'print JSON')
+        .option('--effective', 'the merged knobs (policy, owner cap) and where each came from')
+        .action(lazy(() => import('../commands/personas-show.js')));
+    personas
+        .command('run')
+        .description('run one persona outside a flow, with the live display of flows; exit 0 only on a verified success')
+        .argument('[id]', 'persona id (default: the code-specialist driver)')
+        .requiredOption('--brief <text>', 'what the persona must get done')
+        .option('--backend <id>', 'pin the backend (replaces the persona\'s own pin; the owner policy still caps it)')
+        .option('--cwd <dir>', 'where the agent works (default: the current directory)')
+        .option('--script <file>', "the script backend's script (YAML)")
+        .option('--model <id>', 'the driven agent\'s model: an id or a class (cheap, standard, frontier)')
+        .addOption(new Option('--effort <level>', 'reasoning effort, if the backend accepts it').choices(['low', 'medium', 'high', 'max']))
+        .option('--tag <tag>', 'a task tag recorded with the outcome (repeatable)', (value, previous = []) => [...previous, value], [])
+        .option('--json', 'print one JSON object per event (NDJSON)')
+        .action(lazy(() => import('../commands/persona-run.js')));
+    personas
+        .command('graph')
+        .description("draw a persona's driving statechart (listBackends → select → start → read → …)")
+        .argument('<id>', 'persona id')
+        .addOption(new Option('--format <format>', 'output format').choices(['mermaid', 'dot']).default('mermaid'))
+        .action(lazy(() => import('../commands/persona-graph.js')));
+    const backends = program.command('backends').description('backend descriptors');
+    backends
+        .command('list')
+        .description('every backend with its capabilities and a live availability probe')
+        .option('--json', 'print JSON')
+        .option('--no-probe', 'skip the availability probe')
+        .action(lazy(() => import('../commands/backends-list.js')));
+    backends
+        .command('doc')
+        .description('the backends reference (docs/backends.md) generated from the packaged descriptors')
+        .option('--write', 'write docs/backends.md')
+        .option('--check', 'exit 1 when docs/backends.md is stale')
+        .action(lazy(() => import('../commands/backends-doc.js')));
+    program
+        .command('capabilities')
+        .description('the capability catalog')
+        .command('list')
+        .description('every catalog entry with its trust tier and source')
+        .option('--json', 'print JSON')
+        .action(lazy(() => import('../commands/capabilities-list.js')));
+}

@@ -1,0 +1,37 @@
+/** validate, schema, init, dev, trust. */
+export function registerDefinitionCommands(program, { lazy }) {
+    program
+        .command('validate')
+        .description('validate definitions: every layer, or the given files and folders')
+        .argument('[paths...]', 'files or folders (default: all layers)')
+        .option('--json', 'print diagnostics as JSON')
+        .option('--no-project', 'leave out the project layer')
+        .action(lazy(() => import('../commands/validate.js')));
+    program
+        .command('schema')
+        .description('print the JSON Schema of a definition kind (or list the kinds)')
+        .argument('[kind]', 'persona, policy, backend, capability, routing, flow, config, …')
+        .option('--path', 'print the schema file path instead')
+        .option('--json', 'list kinds as JSON')
+        .action(lazy(() => import('../commands/schema.js')));
+    program
+        .command('init')
+        .description('scaffold <repo>/.neo/ with a persona and a flow that validate')
+        .argument('[dir]', 'the repository (default: current directory)')
+        .option('--force', 'overwrite existing files')
+        .action(lazy(() => import('../commands/init.js')));
+    program
+        .command('dev')
+        .description('watch every definition layer, hot-reload and re-validate on save')
+        .argument('[paths...]', 'extra files or folders to watch')
+        .option('--json', 'print one JSON event per line')
+        .action(lazy(() => import('../commands/dev.js')));
+    program
+        .command('trust')
+        .description("trust a project's privileged definitions (driver personas, postures above acceptEdits)")
+        .argument('[repo]', 'the repository (default: the current one)')
+        .option('--revoke', 'stop trusting it')
+        .option('--list', 'list trusted repositories')
+        .option('--json', 'print JSON')
+        .action(lazy(() => import('../commands/trust.js')));
+}

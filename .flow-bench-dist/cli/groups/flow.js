@@ -1,0 +1,63 @@
+import { Option } from 'commander';
+const collect = (value, previous = []) => [...previous, value];
+/** neo flow run | resume | approve | list | show | graph | validate. */
+export function registerFlowCommands(program, { lazy }) {
+    const flow = program.command('flow').description('run flows (plan.yaml): steps of agent work, commands, approvals and sub-flows');
+    flow
+        .command('run')
+        .description('run a plan: live step tree on a terminal, plain lines otherwise, NDJSON with --json; exit 0 only on success')
+        .argument('<plan>', 'the plan file (plan.yaml or *.flow.yaml)')
+        .option('--input <key=value>', 'an input (repeatable); converted to its declared type', collect, [])
+        .option('--inputs <file>', 'inputs from a YAML or JSON file (--input wins)')
+        .option('--json', 'print one JSON object per event (NDJSON)')
+        .option('--dry-run', "print each step's effective backend, model, effort, posture, budget and gate; run nothing")
+        .option('--watch', 'apply edits of the plan and its personas to steps that have not started')
+        .option('--backend <id>', "every agent step's backend (e.g. script)")
+        .option('--yes', 'answer every approval with its first passing decision (for CI); recorded in the run')
+        .addOption(new Option('--isolation <mode>', 'where the steps work (default: worktree in a git repo, copy elsewhere)').choices(['worktree', 'inplace', 'copy']))
+        .action(lazy(() => import('../commands/flow-run.js')));
+    flow
+        .command('resume')
+        .description('continue an interrupted or failed run with its pinned inputs and definitions')
+        .argument('<runId>', 'the run (a unique prefix is enough)')
+        .option('--rerun <step>', 'run a finished step (and what depends on it) again (repeatable)', collect, [])
+        .option('--rebase-definitions', 'use the current definition files instead of the pinned plan')
+        .option('--yes', 'answer every approval with its first passing decision')
+        .option('--json', 'print one JSON object per event (NDJSON)')
+        .action(lazy(() => import('../commands/flow-resume.js')));
+    flow
+        .command('approve')
+        .description("answer a run's approval from another terminal")
+        .argument('<runId>', 'the run')
+        .argument('<step>', 'the approval step (step[index] for a foreach item)')
+        .requiredOption('--decision <id>', 'the decision (e.g. approve, reject)')
+        .option('--note <text>', 'a note recorded with the answer')
+        .option('--json', 'print JSON')
+        .action(lazy(() => import('../commands/flow-approve.js')));
+    flow
+        .command('list')
+        .description('runs, newest first')
+        .option('--json', 'print JSON')
+        .action(lazy(() => import('../commands/flow-list.js')));
+    flow
+        .command('show')
+        .description('one run: its steps, verdicts, evidence, costs and diffs')
+        .argument('<runId>', 'the run (a unique prefix is enough)')
+        .option('--diff', "print agent steps' unified diffs")
+        .option('--events', 'print the event log')
+        .option('--json', 'print JSON')
+        .action(lazy(() => import('../commands/flow-show.js')));
+    flow
+        .command('graph')
+        .description('draw the step graph')
+        .argument('<plan>', 'the plan file')
+        .addOption(new Option('--format <format>', 'output format').choices(['mermaid', 'dot']).default('mermaid'))
+        .action(lazy(() => import('../commands/flow-graph.js')));
+    flow
+        .command('validate')
+        .description('check a plan (schema, references, needs, expressions, knobs) without running it')
+        .argument('<plan>', 'the plan file')
+        .option('--backend <id>', 'check as if run with --backend')
+        .option('--json', 'print problems as JSON')
+        .action(lazy(() => import('../commands/flow-validate.js')));
+}

@@ -1,0 +1,85 @@
+/**
+ * One-line errors from provider HTTP failures. Every API answers a failure with some form of
+ * `{"error":{…}}`: Anthropic `{type, message}`, OpenAI `{type, code, message}`, Gemini
+ * `{code, status, message}`, Ollama and llama.cpp a bare string. An unreadable body is trimmed to
+ * a short excerpt; the raw body stays on the error, never in its message.
+ */
+import { ModelHttpError } from '../errors.js';
+const EXCERPT_CHARS = 200;
+const MESSAGE_CHARS = 500;
+/** Reads the shared `{"error":{…}}` shape; undefined when the body is not that shape. */
+export function parseErrorBody(body) {
+    let value;
+    try {
+        value = JSON.parse(body);
+    }
+    catch {
+        return undefined;
+    }
+    // Some servers wrap the error in a one-element array (Gemini's streaming endpoint).
+    if (Array.isArray(value) && value.length > 0)
+        value = value[0];
+    if (value === null || typeof value !== 'object')
+        return undefined;
+    const error = value.error;
+    if (typeof error === 'string')
+        return { message: error };
+    if (error === null || typeof error !== 'object') {
+        const message = value.message;
+        return typeof message === 'string' ? { message } : undefined;
+    }
+    const e = error;
+    const type = [e.type, e.status, e.code].find((v) => typeof v === 'string' && v !== '');
+    const message = typeof e.message === 'string' ? e.message : undefined;
+    if (type === undefined && message === undefined)
+        return undefined;
+    return { ...(type !== undefined ? { type } : {}), ...(message !== undefined ? { message } : {}) };
+}
+/** Whitespace collapsed to single spaces, cut to `max` characters. */
+export function oneLine(text, max) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+/**
+ * The error line for a failed response: `<provider> <status> <type>: <message>`, with
+ * `(check <ENV>)` on 401 and 403 naming the credential the user should look at.
+ */
+export function httpErrorLine(provider, status, body, options = {}) {
+    const parsed = parseErrorBody(body);
+    let line;
+    if (parsed !== undefined) {
+        const head = parsed.type !== undefined ? `${provider} ${status} ${parsed.type}` : `${provider} ${status}`;
+        line = parsed.message !== undefined ? `${head}: ${oneLine(parsed.message, MESSAGE_CHARS)}` : head;
+    }
+    else if (body.trim() !== '') {
+        line = `${provider} ${status}: ${oneLine(body, EXCERPT_CHARS)}`;
+    }
+    else {
+        line = `${provider} ${status}${options.statusText ? ` ${options.statusText}` : ''}`;
+    }
+    if ((status === 401 || status === 403) && options.credentialEnv !== undefined)
+        line += ` (check ${options.credentialEnv})`;
+    return { line, ...(parsed?.type !== undefined ? { errorType: parsed.type } : {}) };
+}
+/** Retry-After (seconds or an HTTP date) or OpenAI's `retry-after-ms`, in milliseconds. */
+export function retryAfterMs(headers, now = Date.now()) {
+    const ms = first(headers['retry-after-ms']);
+    if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim()))
+        return Math.ceil(Number(ms));
+    const value = first(headers['retry-after']);
+    if (value === undefined)
+        return undefined;
+    if (/^\d+(\.\d+)?$/.test(value.trim()))
+        return Math.ceil(Number(value) * 1000);
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+/** The typed error for a failed response. */
+export function httpError(provider, status, headers, body, options = {}) {
+    const { line, errorType } = httpErrorLine(provider, status, body, options);
+    const wait = retryAfterMs(headers);
+    return new ModelHttpError(line, { status, rawBody: body, ...(errorType !== undefined ? { errorType } : {}), ...(wait !== undefined ? { retryAfterMs: wait } : {}) });
+}
+function first(value) {
+    return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,55 @@
+/**
+ * Opens a provider request, retrying only what a retry can fix: transient transport errors
+ * (connection reset or refused before a response) and retryable statuses (429, 5xx), waiting as
+ * Retry-After says when the server says. Timeouts, cancellations and permanent errors (4xx, a
+ * malformed stream) fail after one attempt. Only the opening is retried: once a body is being
+ * read, its deltas have reached the user and a replay would duplicate them.
+ */
+import { cancelledError, ModelError } from '../errors.js';
+import { httpError } from './http-error.js';
+import { postStream } from './stream-request.js';
+export const DEFAULT_RETRY = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 300_000 };
+/** Opens `request`; a status ≥ 400 becomes a {@link ModelHttpError} with a one-line message. */
+export async function openWithRetry(request, policy, options = {}) {
+    const sleep = options.sleep ?? abortableSleep;
+    const random = options.random ?? Math.random;
+    for (let attempt = 0;; attempt++) {
+        try {
+            const response = await postStream(request);
+            if (response.status < 400)
+                return response;
+            const body = await response.text();
+            throw httpError(request.provider, response.status, response.headers, body, {
+                ...(options.credentialEnv !== undefined ? { credentialEnv: options.credentialEnv } : {}),
+                statusText: response.statusText,
+            });
+        }
+        catch (error) {
+            if (!(error instanceof ModelError) || !error.retryable || attempt >= policy.maxRetries || request.signal?.aborted)
+                throw error;
+            const asked = error.retryAfterMs;
+            if (asked !== undefined && asked > policy.maxRetryAfterMs)
+                throw error;
+            const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt) * (0.5 + random() * 0.5);
+            const delayMs = asked ?? Math.round(backoff);
+            options.onRetry?.({ attempt: attempt + 1, delayMs, error });
+            await sleep(delayMs, request.signal);
+        }
+    }
+}
+/** setTimeout as a promise that rejects when the signal aborts. */
+export function abortableSleep(ms, signal) {
+    return new Promise((resolve, reject) => {
+        if (signal?.aborted)
+            return reject(cancelledError());
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, ms);
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(cancelledError());
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+    });
+}

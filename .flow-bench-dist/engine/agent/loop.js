@@ -1,0 +1,280 @@
+import { estimateTokens } from './compaction/estimate.js';
+import { AgentError, cancelledError } from './errors.js';
+import { textOf, toolUsesOf } from './messages.js';
+import { capText } from './output-cap.js';
+import { ToolInputError } from './tool.js';
+import { addUsage, emptyUsage } from './usage.js';
+export const DEFAULT_MAX_TURNS = 50;
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
+export const DEFAULT_TOOL_OUTPUT_MAX_BYTES = 32 * 1024;
+export class Agent {
+    #provider;
+    #system;
+    #tools;
+    #approve;
+    #maxTurns;
+    #maxOutputTokens;
+    #toolOutputMaxBytes;
+    #compactor;
+    #onEvent;
+    #redact;
+    #model;
+    #effort;
+    #messages;
+    #usage;
+    #steering = [];
+    #running = false;
+    /** Tokens the last response reported, and how many messages it covered. */
+    #lastContext;
+    constructor(options) {
+        this.#provider = options.provider;
+        this.#model = options.model;
+        this.#effort = options.effort;
+        this.#system = options.system;
+        this.#tools = new Map((options.tools ?? []).map((t) => [t.spec.name, t]));
+        this.#approve = options.approve;
+        this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+        this.#maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+        this.#toolOutputMaxBytes = options.toolOutputMaxBytes ?? DEFAULT_TOOL_OUTPUT_MAX_BYTES;
+        this.#compactor = options.compactor;
+        this.#onEvent = options.onEvent ?? (() => { });
+        this.#redact = options.redact ?? ((text) => text);
+        this.#messages = [...(options.messages ?? [])];
+        this.#usage = options.usage ? { ...options.usage } : emptyUsage();
+    }
+    /** A copy of the transcript. */
+    get messages() {
+        return this.#messages.map((m) => ({ ...m, content: [...m.content] }));
+    }
+    /** Total usage of this agent, compaction included. */
+    get usage() {
+        return { ...this.#usage };
+    }
+    get model() {
+        return this.#model;
+    }
+    get effort() {
+        return this.#effort;
+    }
+    get running() {
+        return this.#running;
+    }
+    get system() {
+        return this.#system;
+    }
+    /** The model and effort for the next provider call. */
+    setModel(model, effort) {
+        this.#model = model;
+        if (effort !== undefined)
+            this.#effort = effort;
+    }
+    /** Queues guidance for the running turn; it joins the transcript at the next tool boundary. */
+    steer(text) {
+        this.#steering.push(text);
+    }
+    /** Steering that the last turn ended before delivering. */
+    takeSteering() {
+        const pending = this.#steering;
+        this.#steering = [];
+        return pending;
+    }
+    /**
+     * Appends one user message and runs the turn. Resolves with how it ended; rejects with the same
+     * error it emitted as an `error` event (a model failure, an interruption, a truncated turn).
+     */
+    async send(text, options = {}) {
+        if (this.#running)
+            throw new AgentError('AGENT_BUSY', 'a turn is already running');
+        this.#running = true;
+        const signal = options.signal ?? new AbortController().signal;
+        this.#messages.push({ role: 'user', content: [{ type: 'text', text: this.#redact(text) }], ...(options.pin ? { pin: options.pin } : {}) });
+        const turn = { usage: emptyUsage(), modelCalls: 0, partial: '' };
+        try {
+            const result = await this.#run(signal, turn);
+            this.#onEvent({ type: 'turn_end', result });
+            return result;
+        }
+        catch (error) {
+            // An interrupted turn keeps whatever text had streamed so far.
+            const failure = signal.aborted ? new AgentError('AGENT_INTERRUPTED', 'interrupted', turn.partial !== '' ? { partialText: turn.partial } : {}) : error;
+            this.#closeDanglingToolUses();
+            const reported = failure instanceof Error ? failure : new Error(String(failure));
+            this.#onEvent({ type: 'error', error: reported });
+            throw reported;
+        }
+        finally {
+            this.#running = false;
+        }
+    }
+    async #run(signal, turn) {
+        const finish = (response, stopReason) => ({
+            text: response ? textOf(response.content) : '',
+            stopReason,
+            modelCalls: turn.modelCalls,
+            usage: turn.usage,
+        });
+        let last;
+        for (;;) {
+            if (turn.modelCalls >= this.#maxTurns)
+                return finish(last, 'max_turns');
+            await this.#maybeCompact(signal, turn);
+            turn.partial = '';
+            const response = await this.#provider.complete({ model: this.#model, system: this.#system, messages: this.#messages, tools: [...this.#tools.values()].map((t) => t.spec), maxOutputTokens: this.#maxOutputTokens, ...(this.#effort ? { effort: this.#effort } : {}) }, {
+                signal,
+                sink: {
+                    text: (delta) => {
+                        turn.partial += delta;
+                        this.#onEvent({ type: 'text_delta', text: delta });
+                    },
+                    reasoning: (delta) => this.#onEvent({ type: 'reasoning_delta', text: delta }),
+                },
+            });
+            last = response;
+            turn.modelCalls++;
+            this.#count(turn, response.usage, 'model', response.model);
+            this.#messages.push({ role: 'assistant', content: response.content.map((b) => this.#redactBlock(b)) });
+            this.#lastContext = { tokens: response.usage.inputTokens + response.usage.outputTokens, messages: this.#messages.length };
+            this.#emitBlocks(response.content);
+            const calls = toolUsesOf(response.content);
+            const stop = response.stopReason;
+            if (stop === 'tool_use' || (stop === 'end_turn' && calls.length > 0)) {
+                await this.#runTools(calls, signal);
+                this.#deliverSteering();
+                continue;
+            }
+            if (stop === 'end_turn')
+                return finish(response, 'end_turn');
+            if (stop === 'pause_turn')
+                continue;
+            if (stop === 'refusal') {
+                if (this.#steering.length === 0)
+                    return finish(response, 'refusal');
+                this.#deliverSteering();
+                continue;
+            }
+            const partialText = textOf(response.content);
+            if (stop === 'max_tokens')
+                throw new AgentError('AGENT_OUTPUT_TRUNCATED', `the response hit the output limit (${this.#maxOutputTokens} tokens) and was cut off`, { partialText });
+            if (stop === 'context_window_exceeded')
+                throw new AgentError('AGENT_CONTEXT_WINDOW_EXCEEDED', "the conversation exceeds the model's context window; the response was truncated", { partialText, hint: 'lower agent.compactAtTokens in neo.yaml' });
+            throw new AgentError('AGENT_UNKNOWN_STOP_REASON', `${this.#provider.name}: unknown stop reason "${response.rawStopReason}"`, { partialText });
+        }
+    }
+    #count(turn, usage, source, model) {
+        turn.usage = addUsage(turn.usage, usage);
+        this.#usage = addUsage(this.#usage, usage);
+        this.#onEvent({ type: 'usage', usage, source, ...(model !== undefined ? { model } : {}) });
+    }
+    async #maybeCompact(signal, turn) {
+        if (this.#compactor === undefined)
+            return;
+        const last = this.#lastContext;
+        const contextTokens = last !== undefined && last.messages <= this.#messages.length
+            ? last.tokens + estimateTokens(this.#messages.slice(last.messages))
+            : estimateTokens(this.#messages, this.#system);
+        const result = await this.#compactor.compact({ messages: this.#messages, system: this.#system, contextTokens, model: this.#model, ...(this.#effort ? { effort: this.#effort } : {}), signal });
+        if (result === undefined)
+            return;
+        this.#count(turn, result.usage, 'compaction');
+        this.#messages = result.messages;
+        this.#lastContext = undefined;
+        this.#onEvent({ type: 'compacted', summarizedMessages: result.summarizedMessages, keptMessages: result.messages.length });
+    }
+    #emitBlocks(content) {
+        for (const block of content) {
+            if (block.type === 'reasoning' && block.text !== '')
+                this.#onEvent({ type: 'reasoning', text: block.text });
+            else if (block.type === 'text' && block.text !== '')
+                this.#onEvent({ type: 'text', text: block.text });
+            else if (block.type === 'tool_use')
+                this.#onEvent({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+        }
+    }
+    async #runTools(calls, signal) {
+        const results = [];
+        try {
+            for (const call of calls) {
+                if (signal.aborted)
+                    throw cancelledError();
+                const result = await this.#runTool(call, signal);
+                const content = capText(this.#redact(result.output), this.#toolOutputMaxBytes);
+                results.push({ type: 'tool_result', toolUseId: call.id, name: call.name, content, isError: result.isError, ...(result.pinned !== undefined ? { pinned: this.#redact(result.pinned) } : {}) });
+                this.#onEvent({ type: 'tool_result', id: call.id, name: call.name, output: content, isError: result.isError });
+            }
+        }
+        finally {
+            if (results.length > 0)
+                this.#messages.push({ role: 'user', content: results });
+        }
+    }
+    async #runTool(call, signal) {
+        const tool = this.#tools.get(call.name);
+        if (tool === undefined)
+            return { output: `unknown tool "${call.name}"; available: ${[...this.#tools.keys()].join(', ')}`, isError: true };
+        if (call.input === null || typeof call.input !== 'object' || Array.isArray(call.input)) {
+            return { output: `the arguments for ${call.name} must be a JSON object; got ${typeof call.input === 'string' ? `invalid JSON: ${call.input.slice(0, 200)}` : JSON.stringify(call.input)}`, isError: true };
+        }
+        const input = call.input;
+        let pinned;
+        if (this.#approve !== undefined) {
+            const decision = await this.#approve({ tool, call, input, signal });
+            pinned = decision.pinned;
+            if (!decision.allow)
+                return { output: decision.message, isError: true, ...(pinned !== undefined ? { pinned } : {}) };
+        }
+        try {
+            const result = await tool.run(input, { signal });
+            return { ...result, ...(pinned !== undefined ? { pinned } : {}) };
+        }
+        catch (error) {
+            if (signal.aborted)
+                throw cancelledError();
+            const message = error instanceof ToolInputError ? `invalid input for ${call.name}: ${error.message}` : error instanceof Error ? error.message : String(error);
+            return { output: message, isError: true, ...(pinned !== undefined ? { pinned } : {}) };
+        }
+    }
+    /** Queued steering joins the transcript as pinned guidance. */
+    #deliverSteering() {
+        for (const text of this.takeSteering())
+            this.#messages.push({ role: 'user', content: [{ type: 'text', text: this.#redact(text) }], pin: 'guidance' });
+    }
+    /**
+     * Secrets never enter the transcript, whoever wrote them: a model that repeats a key it read
+     * somewhere has it scrubbed like any tool output.
+     */
+    #redactBlock(block) {
+        if (block.type === 'text' || block.type === 'reasoning') {
+            const text = this.#redact(block.text);
+            return text === block.text ? block : { ...block, text };
+        }
+        if (block.type === 'tool_use') {
+            const json = JSON.stringify(block.input ?? null);
+            const clean = this.#redact(json);
+            return clean === json ? block : { ...block, input: JSON.parse(clean) };
+        }
+        return block;
+    }
+    /**
+     * Every tool_use must be answered before the next request, or the API rejects the transcript.
+     * After a failed or interrupted turn, unanswered calls get a result saying they did not run.
+     */
+    #closeDanglingToolUses() {
+        const answered = new Set();
+        for (const message of this.#messages)
+            for (const block of message.content)
+                if (block.type === 'tool_result')
+                    answered.add(block.toolUseId);
+        const last = this.#messages.findLastIndex((m) => m.role === 'assistant');
+        if (last === -1)
+            return;
+        const missing = toolUsesOf(this.#messages[last].content).filter((c) => !answered.has(c.id));
+        if (missing.length === 0)
+            return;
+        const results = missing.map((c) => ({ type: 'tool_result', toolUseId: c.id, name: c.name, content: 'not run: the turn ended first', isError: true }));
+        const next = this.#messages[last + 1];
+        if (next !== undefined && next.role === 'user')
+            next.content = [...results, ...next.content];
+        else
+            this.#messages.splice(last + 1, 0, { role: 'user', content: results });
+    }
+}

@@ -1,0 +1,56 @@
+/**
+ * A small `.env` reader: `NAME=value` lines, optional `export `, `#` comments, single quotes
+ * (literal) and double quotes (with \n, \t, \" and \\ escapes). No interpolation: a value is
+ * exactly what the file says.
+ */
+import { readFile } from 'node:fs/promises';
+/** The variables a .env text defines, in order (a later line wins). */
+export function parseDotenv(text) {
+    const out = new Map();
+    const lines = text.replace(/\r\n?/g, '\n').split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i].trim();
+        if (line === '' || line.startsWith('#'))
+            continue;
+        const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+        if (!match)
+            continue;
+        const name = match[1];
+        let value = match[2];
+        if (value.startsWith('"')) {
+            // A double-quoted value may span lines.
+            let raw = value.slice(1);
+            while (!/(^|[^\\])(\\\\)*"/.test(raw) && i + 1 < lines.length)
+                raw += `\n${lines[++i]}`;
+            const end = closingQuote(raw);
+            value = raw.slice(0, end === -1 ? raw.length : end).replace(/\\(["\\nt])/g, (_, c) => ({ n: '\n', t: '\t', '"': '"', '\\': '\\' })[c] ?? c);
+        }
+        else if (value.startsWith("'")) {
+            const end = value.indexOf("'", 1);
+            value = value.slice(1, end === -1 ? undefined : end);
+        }
+        else {
+            value = value.replace(/\s+#.*$/, '').trim();
+        }
+        out.set(name, value);
+    }
+    return out;
+}
+function closingQuote(raw) {
+    for (let i = 0; i < raw.length; i++) {
+        if (raw[i] === '\\')
+            i++;
+        else if (raw[i] === '"')
+            return i;
+    }
+    return -1;
+}
+/** Reads a .env file; a missing file defines nothing. */
+export async function readDotenv(file) {
+    try {
+        return parseDotenv(await readFile(file, 'utf8'));
+    }
+    catch {
+        return new Map();
+    }
+}

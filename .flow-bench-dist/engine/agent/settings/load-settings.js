@@ -1,0 +1,145 @@
+/**
+ * Loads the agent's settings: neo.yaml from NEO_HOME (user) and <repo>/.neo (project), the
+ * project layer winning per key; `.env` files beside them; secrets expanded from `${NAME}`
+ * references (environment first, then the project's .env, then the user's). The result is frozen.
+ *
+ * An untrusted project cannot point a provider that carries a secret somewhere else: its
+ * `providers` entries that reference a secret, or that redefine a provider of the user layer,
+ * are ignored with a warning until the owner runs `neo trust`.
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { durationMs, findRepoRoot, formatDiagnostics, loadDefinitionFile, TrustStore } from '../../definitions/index.js';
+import { neoHome } from '../../util/neo-home.js';
+import { didYouMean } from '../../util/did-you-mean.js';
+import { AgentError } from '../errors.js';
+import { deepFreeze, SETTING_DEFAULTS } from './agent-settings.js';
+import { BUILTIN_PROVIDERS, DEFAULT_BASE_URL, DEFAULT_PROVIDER_ORDER } from './builtin-providers.js';
+import { readDotenv } from './dotenv.js';
+import { expandReferences, referencedNames, secretReference } from './expand.js';
+/** Reads, merges, expands and freezes. Throws an {@link AgentError} naming the problem. */
+export async function loadAgentSettings(options) {
+    const env = options.env ?? process.env;
+    const home = options.home ?? neoHome(env);
+    const repo = options.noProject ? undefined : await findRepoRoot(options.cwd, { exclude: home });
+    const trusted = repo !== undefined && (await new TrustStore(home).isTrusted(repo));
+    const layers = options.configs ?? (await readConfigs(home, repo));
+    const files = layers.map((l) => l.file);
+    const dotenvFiles = [join(home, '.env'), ...(repo !== undefined ? [join(repo, '.neo', '.env')] : [])];
+    const [userEnv, projectEnv] = await Promise.all(dotenvFiles.map(readDotenv));
+    const lookup = (name) => env[name] ?? projectEnv?.get(name) ?? userEnv?.get(name);
+    files.push(...dotenvFiles);
+    const warnings = [];
+    const agent = {};
+    const providers = {};
+    for (const layer of layers) {
+        Object.assign(agent, layer.data.agent ?? {});
+        for (const [name, config] of Object.entries(layer.data.providers ?? {})) {
+            if (layer.layer === 'project' && !trusted && (name in providers || mentionsSecret(config))) {
+                warnings.push(`${layer.file}: providers.${name} is ignored: this project is not trusted and it ${name in providers ? 'redefines a provider of your own neo.yaml' : 'references a secret'} (run \`neo trust\` to allow it)`);
+                continue;
+            }
+            providers[name] = { ...providers[name], ...config };
+        }
+    }
+    const secrets = [];
+    const name = options.provider ?? agent.provider ?? defaultProvider(providers, lookup);
+    const provider = resolveProvider(name, providers, lookup, secrets);
+    const settings = {
+        provider,
+        ...(agent.model !== undefined ? { model: agent.model } : {}),
+        maxTurns: agent.maxTurns ?? SETTING_DEFAULTS.maxTurns,
+        idleTimeoutMs: duration(agent.idleTimeout, SETTING_DEFAULTS.idleTimeoutMs, 'agent.idleTimeout'),
+        headersTimeoutMs: duration(agent.headersTimeout, SETTING_DEFAULTS.headersTimeoutMs, 'agent.headersTimeout'),
+        maxRetries: agent.maxRetries ?? SETTING_DEFAULTS.maxRetries,
+        compactAtTokens: agent.compactAtTokens ?? SETTING_DEFAULTS.compactAtTokens,
+        keepTurns: agent.keepTurns ?? SETTING_DEFAULTS.keepTurns,
+        toolOutputMaxBytes: agent.toolOutputMaxBytes ?? SETTING_DEFAULTS.toolOutputMaxBytes,
+        maxOutputTokens: agent.maxOutputTokens ?? SETTING_DEFAULTS.maxOutputTokens,
+        execTimeoutMs: duration(agent.execTimeout, SETTING_DEFAULTS.execTimeoutMs, 'agent.execTimeout'),
+        secrets,
+        files,
+        warnings,
+    };
+    return deepFreeze(settings);
+}
+async function readConfigs(home, repo) {
+    const candidates = [{ file: join(home, 'neo.yaml'), layer: 'user' }];
+    if (repo !== undefined)
+        candidates.push({ file: join(repo, '.neo', 'neo.yaml'), layer: 'project' });
+    const out = [];
+    for (const { file, layer } of candidates) {
+        if (!(await exists(file)))
+            continue;
+        const load = await loadDefinitionFile(file, { kind: 'config', layer, trusted: true });
+        const errors = load.diagnostics.filter((d) => d.severity === 'error');
+        if (errors.length > 0) {
+            throw new AgentError('AGENT_SETTINGS_INVALID', `invalid ${file}:\n${formatDiagnostics(errors)}`, { hint: 'fix the file, or check it with `neo validate`' });
+        }
+        if (load.definition?.kind === 'config')
+            out.push(load.definition);
+    }
+    return out;
+}
+async function exists(file) {
+    try {
+        return (await stat(file)).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+function mentionsSecret(config) {
+    return config.apiKey !== undefined || Object.values(config.headers ?? {}).some((v) => referencedNames(v).length > 0);
+}
+/** The provider when neo.yaml names none: the only one configured, else the first built-in whose key is set. */
+function defaultProvider(providers, lookup) {
+    const configured = Object.keys(providers);
+    if (configured.length === 1)
+        return configured[0];
+    if (configured.length > 1) {
+        throw new AgentError('AGENT_NO_PROVIDER', `neo.yaml configures several providers (${configured.join(', ')}) and agent.provider picks none`, { hint: 'set agent.provider in neo.yaml' });
+    }
+    for (const name of DEFAULT_PROVIDER_ORDER) {
+        const key = BUILTIN_PROVIDERS[name]?.apiKey;
+        const env = key !== undefined ? referencedNames(key)[0] : undefined;
+        if (env !== undefined && lookup(env))
+            return name;
+    }
+    throw new AgentError('AGENT_NO_PROVIDER', 'no model provider is configured for the neo agent', {
+        hint: 'set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or OPENROUTER_API_KEY, or add providers: and agent.provider to NEO_HOME/neo.yaml (see docs/agent.md)',
+    });
+}
+function resolveProvider(name, providers, lookup, secrets) {
+    const builtin = BUILTIN_PROVIDERS[name];
+    const configured = providers[name];
+    if (builtin === undefined && configured === undefined) {
+        const known = [...new Set([...Object.keys(providers), ...Object.keys(BUILTIN_PROVIDERS)])];
+        const near = didYouMean(name, known);
+        throw new AgentError('AGENT_UNKNOWN_PROVIDER', `unknown provider "${name}"`, { hint: near !== undefined ? `did you mean "${near}"?` : `known providers: ${known.join(', ')}` });
+    }
+    // A configured entry replaces the built-in's API-dependent fields as a whole.
+    const merged = configured !== undefined && builtin !== undefined && configured.api !== builtin.api ? configured : { ...builtin, ...configured };
+    const where = `providers.${name}`;
+    const apiKey = merged.apiKey !== undefined ? secretReference(merged.apiKey, lookup, `${where}.apiKey`, secrets) : undefined;
+    const headers = {};
+    for (const [header, value] of Object.entries(merged.headers ?? {}))
+        headers[header] = expandReferences(value, lookup, `${where}.headers.${header}`, secrets);
+    const models = { ...merged.models };
+    return {
+        name,
+        api: merged.api,
+        baseUrl: merged.baseUrl ?? DEFAULT_BASE_URL[merged.api],
+        ...(apiKey !== undefined ? { apiKey, credentialEnv: apiKey.name } : {}),
+        headers,
+        models,
+    };
+}
+function duration(value, fallback, field) {
+    if (value === undefined)
+        return fallback;
+    const ms = durationMs(value);
+    if (!Number.isFinite(ms) || ms <= 0)
+        throw new AgentError('AGENT_SETTINGS_INVALID', `${field} is not a duration: ${String(value)}`, { hint: 'write seconds (90) or a string with a unit (90s, 3m)' });
+    return ms;
+}

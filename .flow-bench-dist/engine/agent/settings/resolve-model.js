@@ -1,0 +1,21 @@
+import { AgentError } from '../errors.js';
+const CLASSES = ['cheap', 'standard', 'frontier'];
+export function isModelClass(value) {
+    return CLASSES.includes(value);
+}
+/** The concrete model id for `requested` (an id or a sentinel), else agent.model, else the standard class. */
+export function resolveModel(requested, settings, descriptor) {
+    const wanted = requested ?? settings.model ?? 'standard';
+    if (!isModelClass(wanted))
+        return wanted;
+    const fromDescriptor = descriptor?.modelClassMap?.[wanted];
+    if (typeof fromDescriptor === 'string' && fromDescriptor !== '')
+        return fromDescriptor;
+    const fromProvider = settings.provider.models[wanted];
+    if (fromProvider !== undefined && fromProvider !== '')
+        return fromProvider;
+    const name = settings.provider.name;
+    throw new AgentError(requested === undefined && settings.model === undefined ? 'AGENT_NO_MODEL' : 'AGENT_MODEL_CLASS_UNMAPPED', requested === undefined && settings.model === undefined
+        ? `no model is configured for provider ${name}`
+        : `model class "${wanted}" has no model for provider ${name}`, { hint: `set providers.${name}.models.${wanted} (or agent.model) in neo.yaml` });
+}

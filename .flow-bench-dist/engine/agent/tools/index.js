@@ -1,0 +1,70 @@
+/** neo's built-in tools, and selecting them by name (or by the names Claude Code personas use). */
+import { AgentError } from '../errors.js';
+import { editTool } from './edit.js';
+import { execTool } from './exec.js';
+import { globTool } from './glob.js';
+import { grepTool } from './grep.js';
+import { readFileTool } from './read-file.js';
+import { bashOutputTool, killShellTool } from './shell-tools.js';
+import { loadSkillTool } from './skill-tool.js';
+import { writeFileTool } from './write-file.js';
+export { BackgroundShells } from './shells.js';
+export { postureApprover, postureDecision } from './posture.js';
+export { killGroup, groupAlive, livingMembers } from './process-group.js';
+export { scrubbedEnv } from './shell-env.js';
+export { globToRegExp } from './glob-match.js';
+export { findRipgrep } from './grep.js';
+/** Every built-in tool, in a stable order. load_skill is included only when there are skills. */
+export function builtinTools(options) {
+    const tools = [
+        readFileTool(options.cwd),
+        writeFileTool(options.cwd),
+        editTool(options.cwd),
+        execTool({ cwd: options.cwd, env: options.env, shells: options.shells, timeoutMs: options.execTimeoutMs }),
+        bashOutputTool(options.shells),
+        killShellTool(options.shells),
+        grepTool({ cwd: options.cwd, ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}) }),
+        globTool(options.cwd),
+    ];
+    if (options.skills !== undefined && options.skills.length > 0)
+        tools.push(loadSkillTool(options.skills));
+    return tools;
+}
+/** Claude Code tool names (as personas list them) → neo's tools. */
+export const TOOL_ALIASES = {
+    Read: ['read_file'],
+    Write: ['write_file'],
+    Edit: ['edit'],
+    MultiEdit: ['edit'],
+    Bash: ['exec', 'bash_output', 'kill_shell'],
+    BashOutput: ['bash_output'],
+    KillShell: ['kill_shell'],
+    Grep: ['grep'],
+    Glob: ['glob'],
+    LS: ['glob'],
+    Skill: ['load_skill'],
+};
+/**
+ * The tools `allowed` names (all when absent), minus those `disallowed` names. A name that is
+ * neither a tool nor an alias is rejected, never silently dropped.
+ */
+export function selectTools(tools, allowed, disallowed) {
+    const known = new Set(tools.map((t) => t.spec.name));
+    const expand = (names, field) => {
+        const out = new Set();
+        for (const name of names) {
+            const targets = known.has(name) ? [name] : TOOL_ALIASES[name];
+            if (targets === undefined) {
+                throw new AgentError('AGENT_UNKNOWN_TOOL', `${field} names "${name}", which the neo agent does not have`, {
+                    hint: `neo's tools: ${[...known].join(', ')}; Claude Code names ${Object.keys(TOOL_ALIASES).join(', ')} are mapped to them`,
+                });
+            }
+            for (const target of targets)
+                out.add(target);
+        }
+        return out;
+    };
+    const allow = allowed !== undefined ? expand(allowed, 'allowedTools') : undefined;
+    const deny = disallowed !== undefined ? expand(disallowed, 'disallowedTools') : new Set();
+    return tools.filter((t) => (allow === undefined || allow.has(t.spec.name)) && !deny.has(t.spec.name));
+}

@@ -1,0 +1,62 @@
+/** read_file: a text file's lines, numbered, optionally a range; binary files are refused. */
+import { readFile, stat } from 'node:fs/promises';
+import { optionalInt, requireString, ToolInputError } from '../tool.js';
+import { looksBinary } from './binary.js';
+import { displayPath, resolvePath } from './paths.js';
+const DEFAULT_LIMIT = 2000;
+const MAX_LINE_CHARS = 2000;
+const MAX_FILE_BYTES = 50 * 1024 * 1024;
+export function readFileTool(cwd) {
+    return {
+        effect: 'read',
+        spec: {
+            name: 'read_file',
+            description: `Reads a text file and returns its lines numbered from 1. By default the first ${DEFAULT_LIMIT} lines; pass offset (first line, 1-based) and limit (number of lines) for a range. Binary files are refused.`,
+            inputSchema: {
+                type: 'object',
+                properties: {
+                    path: { type: 'string', description: 'File path, relative to the working directory or absolute.' },
+                    offset: { type: 'integer', minimum: 1, description: 'First line to return (1-based).' },
+                    limit: { type: 'integer', minimum: 1, description: 'Number of lines to return.' },
+                },
+                required: ['path'],
+            },
+        },
+        async run(input) {
+            const path = resolvePath(cwd, requireString(input, 'path'));
+            const offset = optionalInt(input, 'offset', 1) ?? 1;
+            const limit = optionalInt(input, 'limit', 1) ?? DEFAULT_LIMIT;
+            const shown = displayPath(cwd, path);
+            let info;
+            try {
+                info = await stat(path);
+            }
+            catch {
+                return { output: `no such file: ${shown}`, isError: true };
+            }
+            if (info.isDirectory())
+                return { output: `${shown} is a directory; use glob to list files`, isError: true };
+            if (info.size > MAX_FILE_BYTES)
+                throw new ToolInputError(`${shown} is ${info.size} bytes; too large to read`);
+            const bytes = await readFile(path);
+            if (looksBinary(bytes))
+                return { output: `${shown} is a binary file (${bytes.length} bytes); not shown`, isError: true };
+            const text = bytes.toString('utf8');
+            if (text === '')
+                return { output: `${shown} is empty`, isError: false };
+            const lines = text.split('\n');
+            if (lines[lines.length - 1] === '')
+                lines.pop();
+            if (offset > lines.length)
+                return { output: `${shown} has ${lines.length} lines; offset ${offset} is past the end`, isError: true };
+            const end = Math.min(lines.length, offset - 1 + limit);
+            const width = String(end).length;
+            const body = lines
+                .slice(offset - 1, end)
+                .map((line, i) => `${String(offset + i).padStart(width)}\t${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut]` : line}`)
+                .join('\n');
+            const more = offset > 1 || end < lines.length ? `\n[lines ${offset}-${end} of ${lines.length}]` : '';
+            return { output: body + more, isError: false };
+        },
+    };
+}

@@ -1,0 +1,44 @@
+/** write_file: creates or replaces a file atomically (temp file, fsync, rename). */
+import { chmod, stat } from 'node:fs/promises';
+import { writeFileAtomic } from '../../util/atomic-file.js';
+import { requireString, ToolInputError } from '../tool.js';
+import { displayPath, resolvePath } from './paths.js';
+export function writeFileTool(cwd) {
+    return {
+        effect: 'write',
+        spec: {
+            name: 'write_file',
+            description: 'Creates a file, or replaces its whole content, atomically. Parent folders are created. Prefer edit for changing part of an existing file.',
+            inputSchema: {
+                type: 'object',
+                properties: {
+                    path: { type: 'string', description: 'File path, relative to the working directory or absolute.' },
+                    content: { type: 'string', description: 'The complete new content.' },
+                },
+                required: ['path', 'content'],
+            },
+        },
+        async run(input) {
+            const path = resolvePath(cwd, requireString(input, 'path'));
+            const content = input.content;
+            if (typeof content !== 'string')
+                throw new ToolInputError('"content" must be a string');
+            let mode;
+            try {
+                const info = await stat(path);
+                if (info.isDirectory())
+                    return { output: `${displayPath(cwd, path)} is a directory`, isError: true };
+                mode = info.mode & 0o7777;
+            }
+            catch {
+                // a new file
+            }
+            const existed = mode !== undefined;
+            await writeFileAtomic(path, content);
+            // The rename replaced the inode: keep the old file's permissions.
+            if (mode !== undefined)
+                await chmod(path, mode);
+            return { output: `${existed ? 'replaced' : 'created'} ${displayPath(cwd, path)} (${Buffer.byteLength(content)} bytes)`, isError: false };
+        },
+    };
+}

@@ -1,0 +1,57 @@
+import { LAYERS } from './definition.js';
+import { DefinitionSet } from './definition-set.js';
+/** Ids the layering gives a meaning of their own. */
+const RESERVED_POLICY_IDS = new Set(['owner']);
+/**
+ * Layers loaded files into a {@link DefinitionSet}: a higher layer overrides a lower one by id,
+ * and two files of one layer claiming the same id is an error showing both places.
+ */
+export function buildDefinitionSet(loads, ownerPolicyFile) {
+    const diagnostics = [];
+    const winners = new Map();
+    const shadowed = [];
+    const configs = [];
+    let ownerPolicy;
+    const ordered = [...loads].sort((a, b) => LAYERS.indexOf(a.layer) - LAYERS.indexOf(b.layer));
+    for (const load of ordered) {
+        const definition = load.definition;
+        if (definition === undefined)
+            continue;
+        if (definition.kind === 'config') {
+            configs.push(definition);
+            continue;
+        }
+        if (definition.kind === 'policy' && ownerPolicyFile !== undefined && definition.file === ownerPolicyFile) {
+            ownerPolicy = definition;
+            continue;
+        }
+        if (definition.kind === 'policy' && RESERVED_POLICY_IDS.has(definition.id)) {
+            diagnostics.push({
+                code: 'DEF_RESERVED_ID',
+                severity: 'error',
+                message: `policy id \`${definition.id}\` is reserved for the owner policy ($NEO_HOME/policy.yaml)`,
+                span: definition.idSpan,
+                hint: 'choose another id',
+            });
+            continue;
+        }
+        const key = `${definition.kind}\0${definition.id}`;
+        const existing = winners.get(key);
+        if (existing !== undefined && existing.layer === definition.layer) {
+            diagnostics.push({
+                code: 'DEF_DUPLICATE_ID',
+                severity: 'error',
+                message: `${definition.kind} id \`${definition.id}\` is defined twice in the ${definition.layer} layer`,
+                span: definition.idSpan,
+                hint: 'rename one of them; ids must be unique within a layer',
+                related: [{ message: 'first defined here', span: existing.idSpan }],
+            });
+            continue;
+        }
+        if (existing !== undefined)
+            shadowed.push(existing);
+        winners.set(key, definition);
+    }
+    const set = new DefinitionSet({ definitions: [...winners.values()], shadowed, ...(ownerPolicy ? { ownerPolicy } : {}), configs });
+    return { set, diagnostics };
+}

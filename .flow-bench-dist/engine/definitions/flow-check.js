@@ -1,0 +1,262 @@
+import { yamlLib } from './yaml-lib.js';
+import { checkExpression, parseExpression, parseTemplate } from '../expr/index.js';
+import { didYouMean } from '../util/did-you-mean.js';
+import { pointerToFieldPath, toPointer } from './diagnostic.js';
+import { DEFAULT_MAX_POSTURE, postureWithin } from './policy.js';
+/** The kinds a step's keys claim; exactly one is valid. */
+export function stepKinds(step) {
+    const kinds = [];
+    if (step.persona !== undefined || step.backend !== undefined || step.brief !== undefined)
+        kinds.push('agent');
+    if (step.run !== undefined)
+        kinds.push('run');
+    if (step.approval !== undefined)
+        kinds.push('approval');
+    if (step.flow !== undefined)
+        kinds.push('flow');
+    return kinds;
+}
+/** Transitive `needs` of every step (what each may read through `steps.<id>`). */
+export function transitiveNeeds(steps) {
+    const direct = new Map(steps.map((s) => [s.id, s.needs ?? []]));
+    const memo = new Map();
+    const visit = (id, trail) => {
+        const cached = memo.get(id);
+        if (cached)
+            return cached;
+        const out = new Set();
+        if (trail.has(id))
+            return out;
+        trail.add(id);
+        for (const need of direct.get(id) ?? []) {
+            if (!direct.has(need))
+                continue;
+            out.add(need);
+            for (const inner of visit(need, trail))
+                out.add(inner);
+        }
+        trail.delete(id);
+        memo.set(id, out);
+        return out;
+    };
+    for (const step of steps)
+        visit(step.id, new Set());
+    return memo;
+}
+/** Finds cycles in `needs`; each cycle is listed once, in order. */
+export function findCycles(steps) {
+    const needs = new Map(steps.map((s) => [s.id, (s.needs ?? []).filter((n) => steps.some((t) => t.id === n))]));
+    const state = new Map();
+    const cycles = [];
+    const stack = [];
+    const visit = (id) => {
+        state.set(id, 'visiting');
+        stack.push(id);
+        for (const next of needs.get(id) ?? []) {
+            if (state.get(next) === 'visiting')
+                cycles.push(stack.slice(stack.indexOf(next)));
+            else if (state.get(next) === undefined)
+                visit(next);
+        }
+        stack.pop();
+        state.set(id, 'done');
+    };
+    for (const step of steps)
+        if (state.get(step.id) === undefined)
+            visit(step.id);
+    return cycles;
+}
+/** Checks a flow's steps, references and expressions against the definition set. */
+export function checkFlow(flow, set) {
+    const out = [];
+    const data = flow.data;
+    const source = flow.source;
+    const err = (code, message, segments, hint, related) => {
+        out.push({
+            code,
+            severity: 'error',
+            message,
+            span: source.spanOf(source.locate(segments.map(String)).node),
+            pointer: toPointer(segments),
+            ...(hint === undefined ? {} : { hint }),
+            ...(related === undefined ? {} : { related }),
+        });
+    };
+    const steps = data.steps;
+    const finallySteps = data.finally ?? [];
+    const allIds = [...steps, ...finallySteps].map((s) => s.id);
+    const inputNames = Object.keys(data.inputs ?? {});
+    checkReference(set, 'backend', data.defaults?.backend, ['defaults', 'backend'], err);
+    checkReference(set, 'policy', data.defaults?.policy, ['defaults', 'policy'], err);
+    const firstIndex = new Map();
+    const reach = transitiveNeeds(steps);
+    const lists = [['steps', steps], ['finally', finallySteps]];
+    for (const [list, group] of lists) {
+        group.forEach((step, index) => {
+            const at = (...rest) => [list, index, ...rest];
+            const first = firstIndex.get(step.id);
+            if (first) {
+                err('DEF_DUPLICATE_STEP', `step id \`${step.id}\` is used twice`, at('id'), 'step ids must be unique in a flow', [
+                    { message: 'first used here', span: source.spanOf(source.locate([...first, 'id'].map(String)).node) },
+                ]);
+            }
+            else {
+                firstIndex.set(step.id, at());
+            }
+            const kinds = stepKinds(step);
+            if (kinds.length !== 1) {
+                const field = pointerToFieldPath(toPointer(at()));
+                err('DEF_STEP_KIND', kinds.length === 0 ? `step \`${step.id}\` does nothing: \`${field}\` needs one of persona/backend, run, approval or flow` : `step \`${step.id}\` mixes ${kinds.join(' and ')}: a step is exactly one kind`, at('id'), 'split it into separate steps joined by `needs`');
+            }
+            checkReference(set, 'persona', step.persona, at('persona'), err);
+            checkReference(set, 'backend', step.backend, at('backend'), err);
+            checkReference(set, 'policy', step.policy, at('policy'), err);
+            (step.needs ?? []).forEach((need, needIndex) => {
+                if (list === 'finally' && steps.some((s) => s.id === need))
+                    return;
+                if (!allIds.includes(need)) {
+                    const suggestion = didYouMean(need, allIds);
+                    err('DEF_UNKNOWN_STEP', `\`needs\` names unknown step \`${need}\``, at('needs', needIndex), suggestion ? `did you mean \`${suggestion}\`?` : `steps: ${allIds.join(', ')}`);
+                }
+                else if (need === step.id) {
+                    err('DEF_NEEDS_CYCLE', `step \`${step.id}\` needs itself`, at('needs', needIndex), 'remove it from its own needs');
+                }
+            });
+            if (step.run !== undefined && step.run.includes('${{')) {
+                err('DEF_EXPR_IN_RUN', '`${{ }}` is not allowed in `run:`: values are never spliced into a shell command', at('run'), 'pass the value through `env:` (e.g. `env: { TARGET: "${{ inputs.target }}" }`) and use "$TARGET"; inputs also arrive as NEO_INPUT_<NAME> and step outputs as NEO_STEP_<ID>_<OUTPUT>');
+            }
+            const verifyRun = typeof step.verify === 'string' ? step.verify : step.verify?.run;
+            if (verifyRun?.includes('${{')) {
+                err('DEF_EXPR_IN_RUN', '`${{ }}` is not allowed in a verify command: values are never spliced into a shell command', at('verify', ...(typeof step.verify === 'string' ? [] : ['run'])), 'read the value from the environment instead (NEO_INPUT_<NAME>)');
+            }
+            if (step.loop?.untilRun?.includes('${{')) {
+                err('DEF_EXPR_IN_RUN', '`${{ }}` is not allowed in `loop.untilRun`: values are never spliced into a shell command', at('loop', 'untilRun'), 'read the value from the environment instead (NEO_INPUT_<NAME>, NEO_STEP_<ID>_<OUTPUT>)');
+            }
+            checkStepNarrows(data, step, at, err);
+            if (step.loop !== undefined && step.loop.until === undefined && step.loop.untilRun === undefined) {
+                err('DEF_LOOP_CONDITION', `step \`${step.id}\` loops without a condition`, at('loop'), 'add `until:` (an expression) or `untilRun:` (a command)');
+            }
+            const roots = ['inputs', 'steps', 'env', 'run', ...(step.foreach ? ['item'] : []), ...(step.loop ? ['loop'] : [])];
+            const scope = {
+                roots,
+                inputs: inputNames,
+                allSteps: allIds,
+                reachableSteps: list === 'finally' ? steps.map((s) => s.id) : [...(reach.get(step.id) ?? [])],
+            };
+            for (const [segments, text, bare] of expressionFields(step)) {
+                out.push(...checkExpressionField(source, [...at(), ...segments], text, scope, bare));
+            }
+        });
+    }
+    for (const cycle of findCycles(steps)) {
+        if (cycle.length === 1)
+            continue;
+        const index = steps.findIndex((s) => s.id === cycle[0]);
+        err('DEF_NEEDS_CYCLE', `\`needs\` form a cycle: ${[...cycle, cycle[0]].join(' → ')}`, ['steps', index, 'needs'], 'remove one of these needs so the steps can be ordered');
+    }
+    return out;
+}
+const EFFORTS = ['low', 'medium', 'high', 'max'];
+/** A step may only narrow the flow's ceilings (posture, rounds, effort); asking for more is an error, not a clamp. */
+function checkStepNarrows(flow, step, at, err) {
+    const defaults = flow.defaults ?? {};
+    const ceiling = defaults.maxPosture ?? DEFAULT_MAX_POSTURE;
+    const where = defaults.maxPosture === undefined ? `the default ceiling ${ceiling}` : `the flow's ceiling ${ceiling} (defaults.maxPosture)`;
+    if (step.maxPosture !== undefined && !postureWithin(step.maxPosture, ceiling)) {
+        err('DEF_STEP_WIDENS', `step \`${step.id}\` asks maxPosture ${step.maxPosture}, above ${where}`, at('maxPosture'), 'a step may only narrow the flow: raise `defaults.maxPosture` if the flow needs it');
+    }
+    const stepCeiling = step.maxPosture !== undefined && postureWithin(step.maxPosture, ceiling) ? step.maxPosture : ceiling;
+    if (step.posture !== undefined && !postureWithin(step.posture, stepCeiling)) {
+        err('DEF_STEP_WIDENS', `step \`${step.id}\` starts in posture ${step.posture}, above its ceiling ${stepCeiling}`, at('posture'), 'lower `posture`, or raise the ceiling where it is set');
+    }
+    if (step.maxRounds !== undefined && defaults.maxRounds !== undefined && step.maxRounds > defaults.maxRounds) {
+        err('DEF_STEP_WIDENS', `step \`${step.id}\` asks maxRounds ${step.maxRounds}, above the flow's ${defaults.maxRounds}`, at('maxRounds'), 'a step may only narrow `defaults.maxRounds`');
+    }
+    if (step.effort !== undefined && defaults.effort !== undefined && EFFORTS.indexOf(step.effort) > EFFORTS.indexOf(defaults.effort)) {
+        err('DEF_STEP_WIDENS', `step \`${step.id}\` asks effort ${step.effort}, above the flow's ${defaults.effort}`, at('effort'), 'a step may only narrow `defaults.effort`');
+    }
+}
+function checkReference(set, kind, id, segments, err) {
+    if (id === undefined || set.has(kind, id))
+        return;
+    const suggestion = didYouMean(id, set.ids(kind));
+    err(`DEF_UNKNOWN_${kind.toUpperCase()}`, `unknown ${kind} \`${id}\``, segments, suggestion ? `did you mean \`${suggestion}\`?` : `known ${kind}s: ${set.ids(kind).join(', ') || '(none)'}`);
+}
+/** Every string field of a step that may hold expressions: [segments, text, bare-expression?]. */
+function expressionFields(step) {
+    const out = [];
+    if (step.brief !== undefined)
+        out.push([['brief'], step.brief, false]);
+    if (step.script !== undefined)
+        out.push([['script'], step.script, false]);
+    if (step.if !== undefined)
+        out.push([['if'], step.if, !step.if.includes('${{')]);
+    if (step.loop?.until !== undefined)
+        out.push([['loop', 'until'], step.loop.until, !step.loop.until.includes('${{')]);
+    if (typeof step.foreach?.items === 'string')
+        out.push([['foreach', 'items'], step.foreach.items, false]);
+    if (step.approval?.prompt !== undefined)
+        out.push([['approval', 'prompt'], step.approval.prompt, false]);
+    for (const [key, value] of Object.entries(step.env ?? {}))
+        if (typeof value === 'string')
+            out.push([['env', key], value, false]);
+    const walk = (value, segments) => {
+        if (typeof value === 'string')
+            out.push([segments, value, false]);
+        else if (Array.isArray(value))
+            value.forEach((item, i) => walk(item, [...segments, i]));
+        else if (value !== null && typeof value === 'object')
+            for (const [k, v] of Object.entries(value))
+                walk(v, [...segments, k]);
+    };
+    if (step.inputs !== undefined)
+        walk(step.inputs, ['inputs']);
+    return out;
+}
+function checkExpressionField(source, segments, text, scope, bare) {
+    const problems = [];
+    if (bare) {
+        const parsed = parseExpression(text);
+        if ('problem' in parsed)
+            problems.push({ ...parsed.problem, offset: 0 });
+        else
+            problems.push(...checkExpression(parsed.expr, scope).map((p) => ({ ...p, offset: 0 })));
+    }
+    else {
+        const template = parseTemplate(text);
+        problems.push(...template.problems.map((p) => ({ ...p, offset: 0 })));
+        for (const piece of template.pieces) {
+            if (typeof piece === 'string')
+                continue;
+            problems.push(...checkExpression(piece.expr, scope).map((p) => ({ ...p, offset: piece.exprOffset })));
+        }
+    }
+    const node = source.locate(segments.map(String)).node;
+    return problems.map((problem) => ({
+        code: problem.code,
+        severity: 'error',
+        message: `in \`${pointerToFieldPath(toPointer(segments))}\`: ${problem.message}`,
+        span: spanInside(source, node, text, problem.offset + problem.start, problem.offset + problem.end),
+        pointer: toPointer(segments),
+        ...(problem.hint === undefined ? {} : { hint: problem.hint }),
+    }));
+}
+/**
+ * The file span of characters [start, end) of a scalar's value. Exact when the value appears
+ * verbatim in the source (plain and simple quoted scalars); the whole node otherwise.
+ */
+function spanInside(source, node, value, start, end) {
+    if (!yamlLib().isScalar(node) || !node.range)
+        return source.spanOf(node);
+    const raw = source.text.slice(node.range[0], node.range[1]);
+    const at = raw.indexOf(value);
+    if (at === -1) {
+        // Block scalars fold lines: find the expression text itself instead.
+        const piece = value.slice(start, end);
+        const pieceAt = raw.indexOf(piece);
+        if (pieceAt === -1 || piece === '')
+            return source.spanOf(node);
+        return source.span(node.range[0] + pieceAt, node.range[0] + pieceAt + piece.length);
+    }
+    return source.span(node.range[0] + at + start, node.range[0] + at + end);
+}

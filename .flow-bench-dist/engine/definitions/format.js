@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+const paint = (on, code, text) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
+/**
+ * `file:line:col: error[CODE]: message`, a code frame with a caret under the span, the hint and
+ * related locations. One formatter for every diagnostic neo prints.
+ */
+export function formatDiagnostic(diagnostic, options = {}) {
+    const color = options.color ?? false;
+    const readText = options.readText ?? readFileOrUndefined;
+    const lines = [];
+    const where = diagnostic.span ? `${displayPath(diagnostic.span.file, options.cwd)}:${diagnostic.span.start.line}:${diagnostic.span.start.column}: ` : '';
+    const severity = diagnostic.severity === 'error' ? paint(color, '1;31', `error[${diagnostic.code}]`) : paint(color, '1;33', `warning[${diagnostic.code}]`);
+    lines.push(`${where}${severity}: ${paint(color, '1', diagnostic.message)}`);
+    if (diagnostic.span) {
+        const frame = codeFrame(readText(diagnostic.span.file), diagnostic.span.start.line, diagnostic.span.start.column, diagnostic.span.end, color);
+        if (frame)
+            lines.push(frame);
+    }
+    if (diagnostic.hint)
+        lines.push(`  ${paint(color, '36', 'hint')}: ${diagnostic.hint}`);
+    for (const related of diagnostic.related ?? []) {
+        lines.push(`  ${paint(color, '2', 'note')}: ${related.message} at ${displayPath(related.span.file, options.cwd)}:${related.span.start.line}:${related.span.start.column}`);
+    }
+    return lines.join('\n');
+}
+/** Formats many diagnostics and a one-line summary. */
+export function formatDiagnostics(diagnostics, options = {}) {
+    const cache = new Map();
+    const readText = options.readText ?? ((file) => {
+        if (!cache.has(file))
+            cache.set(file, readFileOrUndefined(file));
+        return cache.get(file);
+    });
+    return diagnostics.map((d) => formatDiagnostic(d, { ...options, readText })).join('\n\n');
+}
+/** "2 errors, 1 warning" */
+export function summarizeDiagnostics(diagnostics) {
+    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    const warnings = diagnostics.length - errors;
+    const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    return `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+}
+function codeFrame(text, line, column, end, color) {
+    if (text === undefined)
+        return undefined;
+    const all = text.split(/\r?\n/);
+    const source = all[line - 1];
+    if (source === undefined)
+        return undefined;
+    const gutter = String(line + 1).length;
+    const out = [];
+    const row = (n, content, mark = ' ') => `${mark} ${String(n).padStart(gutter)} | ${content}`;
+    if (line > 1 && all[line - 2] !== undefined)
+        out.push(paint(color, '2', row(line - 1, all[line - 2])));
+    out.push(row(line, source.replace(/\t/g, '→'), paint(color, '31', '>')));
+    const width = end.line === line ? Math.max(1, end.column - column) : Math.max(1, source.length - column + 1);
+    out.push(`  ${' '.repeat(gutter)} | ${' '.repeat(Math.max(0, column - 1))}${paint(color, '31', '^'.repeat(Math.min(width, 80)))}`);
+    return out.join('\n');
+}
+function displayPath(file, cwd) {
+    if (cwd === undefined)
+        return file;
+    const rel = relative(cwd, file);
+    return rel.startsWith('..') ? file : rel;
+}
+function readFileOrUndefined(file) {
+    try {
+        const text = readFileSync(file, 'utf8');
+        return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    }
+    catch {
+        return undefined;
+    }
+}

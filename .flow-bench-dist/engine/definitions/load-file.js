@@ -1,0 +1,170 @@
+import { basename, extname } from 'node:path';
+import { yamlLib } from './yaml-lib.js';
+import { contentHash } from '../util/content-hash.js';
+import { splitFrontmatter } from './frontmatter.js';
+import { KIND_INFO } from './kinds.js';
+import { stripUntrusted } from './privileged.js';
+import { readDefinitionText } from './read-text.js';
+import { checkSchema } from './schema-check.js';
+import { YamlSource } from './source.js';
+/** Reads, parses and validates one definition file. Never throws on bad input. */
+export async function loadDefinitionFile(file, options) {
+    const read = readDefinitionText(file);
+    if ('diagnostic' in read)
+        return { file, kind: options.kind, layer: options.layer, diagnostics: [read.diagnostic] };
+    return loadDefinitionText(file, read.text, options);
+}
+/** {@link loadDefinitionFile} for text already in memory. */
+export function loadDefinitionText(file, text, options) {
+    const { kind, layer } = options;
+    const result = { file, kind, layer, diagnostics: [] };
+    const digest = contentHash(text);
+    const at0 = { file, start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
+    if (text.trim() === '') {
+        result.diagnostics.push({ code: 'DEF_EMPTY_FILE', severity: 'error', message: `empty ${kind} file`, span: at0, hint: emptyHint(kind) });
+        return result;
+    }
+    let source;
+    let body;
+    if (KIND_INFO[kind].format === 'markdown') {
+        const split = splitFrontmatter(text);
+        if (!split.ok) {
+            const missing = split.code === 'DEF_FRONTMATTER_MISSING';
+            result.diagnostics.push({
+                code: split.code,
+                severity: 'error',
+                message: missing ? 'a persona file must start with YAML frontmatter (`---`)' : 'frontmatter is not closed: no `---` line ends it',
+                span: { file, start: at0.start, end: { line: 1, column: split.endOffset + 1, offset: split.endOffset } },
+                hint: missing ? 'start the file with `---`, then `description: …`, then `---`, then the instructions' : 'add a line with just `---` after the frontmatter',
+            });
+            return result;
+        }
+        const position = { lineOffset: split.split.yamlLineOffset, charOffset: split.split.yamlOffset };
+        source = new YamlSource(file, split.split.yaml, position);
+        body = split.split.body;
+        const lenient = source.syntaxDiagnostics().some((d) => d.severity === 'error') ? quotePlainColonValues(split.split.yaml) : undefined;
+        if (lenient !== undefined) {
+            const retry = new YamlSource(file, lenient.text, position);
+            if (!retry.syntaxDiagnostics().some((d) => d.severity === 'error')) {
+                source = retry;
+                for (const line of lenient.lines) {
+                    result.diagnostics.push({
+                        code: 'DEF_FRONTMATTER_LENIENT',
+                        severity: 'warning',
+                        message: `\`${line.key}\` holds \`: \`, which YAML reads as a nested map; read as plain text, as Claude Code does`,
+                        span: retry.span(line.offset, line.offset + line.key.length),
+                        hint: `quote the value or write it as a block (\`${line.key}: >\`) to silence this`,
+                    });
+                }
+            }
+        }
+    }
+    else {
+        source = new YamlSource(file, text);
+    }
+    const syntax = source.syntaxDiagnostics();
+    result.diagnostics.push(...syntax);
+    if (syntax.some((d) => d.severity === 'error'))
+        return result;
+    const converted = source.toValue();
+    if ('diagnostic' in converted) {
+        result.diagnostics.push(converted.diagnostic);
+        return result;
+    }
+    const value = converted.value;
+    if (!yamlLib().isMap(source.doc.contents) || value === null || typeof value !== 'object' || Array.isArray(value)) {
+        const markdown = KIND_INFO[kind].format === 'markdown';
+        result.diagnostics.push({
+            code: markdown ? 'DEF_FRONTMATTER_NOT_MAP' : 'DEF_NOT_A_MAP',
+            severity: 'error',
+            message: `${markdown ? 'frontmatter' : `a ${kind} file`} must be a map of keys, got ${describeValue(value)}`,
+            span: source.spanOf(source.doc.contents),
+            hint: emptyHint(kind),
+        });
+        return result;
+    }
+    const schemaDiagnostics = checkSchema(kind, value, source);
+    result.diagnostics.push(...schemaDiagnostics);
+    if (schemaDiagnostics.length > 0)
+        return result;
+    const stripped = options.trusted ? { data: value, ignored: [], diagnostics: [] } : stripUntrusted(kind, value, source);
+    result.diagnostics.push(...stripped.diagnostics);
+    if (stripped.data === undefined)
+        return result;
+    const idKey = kind === 'persona' || kind === 'flow' ? 'name' : 'id';
+    const record = stripped.data;
+    const id = typeof record[idKey] === 'string' ? record[idKey] : (options.defaultId ?? fileId(file));
+    const idNode = source.locate([idKey]);
+    const idSpan = idNode.depth === 1 && yamlLib().isScalar(idNode.node) ? source.spanOf(idNode.node) : source.span(0, 0);
+    result.definition = makeDefinition({ kind, id, layer, file, data: stripped.data, body, idSpan, digest, ignoredFields: stripped.ignored }, () => source);
+    return result;
+}
+/**
+ * Builds a definition whose parsed source is produced on first use. Definitions restored from
+ * the packaged snapshot never parse their YAML unless a diagnostic needs a position.
+ */
+export function makeDefinition(fields, source) {
+    let parsed;
+    const { body, ...rest } = fields;
+    const definition = { ...rest, ...(body === undefined ? {} : { body }) };
+    Object.defineProperty(definition, 'source', { enumerable: false, get: () => (parsed ??= source()) });
+    return definition;
+}
+/** Parses a definition's YAML (the frontmatter for Markdown) for positions only. */
+export function sourceOf(file, text, kind) {
+    if (KIND_INFO[kind].format !== 'markdown')
+        return new YamlSource(file, text);
+    const split = splitFrontmatter(text);
+    if (!split.ok)
+        return new YamlSource(file, '');
+    return new YamlSource(file, split.split.yaml, { lineOffset: split.split.yamlLineOffset, charOffset: split.split.yamlOffset });
+}
+/**
+ * Claude Code's agent generator writes one-line descriptions such as
+ * `description: Use this agent when… Examples: <example>Context: …` without quotes. That is not
+ * YAML, but Claude Code reads it as text; so does neo: top-level plain values containing `: ` are
+ * single-quoted and the frontmatter re-parsed. Undefined when there is nothing to repair.
+ */
+function quotePlainColonValues(yaml) {
+    const lines = [];
+    let offset = 0;
+    const out = yaml.split('\n').map((line) => {
+        const here = offset;
+        offset += line.length + 1;
+        const match = /^([A-Za-z_][\w-]*):[ \t]+(.*?)(\r?)$/.exec(line);
+        if (!match)
+            return line;
+        const [, key, value, cr] = match;
+        if (!/:\s/.test(value) || /^['"[{|>&*!#]/.test(value))
+            return line;
+        lines.push({ key, offset: here });
+        return `${key}: '${value.replace(/'/g, "''")}'${cr}`;
+    });
+    return lines.length === 0 ? undefined : { text: out.join('\n'), lines };
+}
+/** The id a file gets when it names none: its base name without extension(s). */
+export function fileId(file) {
+    let name = basename(file);
+    for (const suffix of ['.flow.yaml', '.flow.yml'])
+        if (name.endsWith(suffix))
+            return name.slice(0, -suffix.length);
+    name = name.slice(0, name.length - extname(name).length);
+    return name;
+}
+function describeValue(value) {
+    if (value === null || value === undefined)
+        return 'nothing';
+    if (Array.isArray(value))
+        return 'a list';
+    return `a ${typeof value}`;
+}
+function emptyHint(kind) {
+    switch (kind) {
+        case 'persona':
+            return 'a persona needs at least `description:` in its frontmatter';
+        case 'flow':
+            return 'a flow needs `name:` and `steps:`';
+        default:
+            return `see \`neo schema ${kind}\` for the fields`;
+    }
+}

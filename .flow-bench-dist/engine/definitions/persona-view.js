@@ -1,0 +1,51 @@
+import { toList } from './policy.js';
+/** Claude Code's permissionMode → neo posture. */
+export const PERMISSION_MODE_POSTURE = {
+    plan: 'plan',
+    default: 'default',
+    manual: 'default',
+    dontAsk: 'default',
+    acceptEdits: 'acceptEdits',
+    auto: 'acceptEdits',
+    bypassPermissions: 'full',
+};
+/** Claude Code model aliases → neo model classes. */
+const CLAUDE_MODEL_CLASS = { haiku: 'cheap', sonnet: 'standard', opus: 'frontier' };
+/**
+ * Reads a persona definition the way neo uses it: `tools` (Claude) or `allowedTools` become the
+ * tool list, `permissionMode` becomes the initial posture, `maxTurns` becomes maxRounds, and
+ * Claude's model aliases become classes.
+ */
+export function personaView(definition) {
+    const data = definition.data;
+    const knobs = {};
+    if (data.maxPosture !== undefined)
+        knobs.maxPosture = data.maxPosture;
+    const initial = data.initialPosture ?? (data.permissionMode === undefined ? undefined : PERMISSION_MODE_POSTURE[data.permissionMode]);
+    if (initial !== undefined)
+        knobs.initialPosture = initial;
+    const rounds = data.maxRounds ?? data.maxTurns;
+    if (rounds !== undefined)
+        knobs.maxRounds = rounds;
+    if (data.backend !== undefined)
+        knobs.backend = data.backend;
+    const tools = toList(data.allowedTools) ?? toList(data.tools);
+    if (tools !== undefined)
+        knobs.allowedTools = tools;
+    if (data.budgets !== undefined)
+        knobs.budgets = data.budgets;
+    const model = data.model === undefined || data.model === 'inherit' ? undefined : (CLAUDE_MODEL_CLASS[data.model] ?? data.model);
+    const disallowed = toList(data.disallowedTools);
+    return {
+        id: definition.id,
+        description: data.description,
+        instructions: (definition.body ?? '').trim(),
+        driver: data.driver === true,
+        decide: data.decide ?? 'rules',
+        ...(data.policy === undefined ? {} : { policy: data.policy }),
+        ...(model === undefined ? {} : { model }),
+        knobs,
+        ...(disallowed === undefined ? {} : { disallowedTools: disallowed }),
+        taskTags: data.taskTags ?? [],
+    };
+}

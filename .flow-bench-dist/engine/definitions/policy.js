@@ -1,0 +1,113 @@
+/** Postures from least to most permissive. */
+export const POSTURES = ['plan', 'default', 'acceptEdits', 'full'];
+/** The ceiling when nothing sets one (seed 004 §1). */
+export const DEFAULT_MAX_POSTURE = 'acceptEdits';
+export function postureRank(posture) {
+    return POSTURES.indexOf(posture);
+}
+export function isPosture(value) {
+    return typeof value === 'string' && POSTURES.includes(value);
+}
+/** The less permissive of two postures. */
+export function minPosture(a, b) {
+    return postureRank(a) <= postureRank(b) ? a : b;
+}
+/** Whether `posture` is within `ceiling`. */
+export function postureWithin(posture, ceiling) {
+    return postureRank(posture) <= postureRank(ceiling);
+}
+/**
+ * Merges knob layers narrow-only, first (widest) to last: postures and rounds take the minimum,
+ * allowedTools intersect, budgets take each minimum, a backend pin must agree. A later layer can
+ * never widen an earlier one; a value that would widen is ignored and reported in `widened`.
+ */
+export function narrowKnobs(layers) {
+    const knobs = {};
+    const provenance = {};
+    const conflicts = [];
+    const widened = [];
+    for (const { source, knobs: next } of layers) {
+        for (const key of ['maxPosture', 'initialPosture']) {
+            const value = next[key];
+            if (value === undefined)
+                continue;
+            const current = knobs[key];
+            if (current === undefined || postureRank(value) <= postureRank(current)) {
+                knobs[key] = value;
+                provenance[key] = source;
+            }
+            else {
+                widened.push({ knob: key, source, value, kept: current });
+            }
+        }
+        if (next.maxRounds !== undefined) {
+            if (knobs.maxRounds === undefined || next.maxRounds <= knobs.maxRounds) {
+                knobs.maxRounds = next.maxRounds;
+                provenance.maxRounds = source;
+            }
+            else {
+                widened.push({ knob: 'maxRounds', source, value: next.maxRounds, kept: knobs.maxRounds });
+            }
+        }
+        if (next.backend !== undefined) {
+            if (knobs.backend !== undefined && knobs.backend !== next.backend) {
+                conflicts.push({ knob: 'backend', message: `${source} pins backend \`${next.backend}\` but ${provenance.backend} pins \`${knobs.backend}\`` });
+            }
+            else {
+                knobs.backend = next.backend;
+                provenance.backend ??= source;
+            }
+        }
+        if (next.allowedTools !== undefined) {
+            if (knobs.allowedTools === undefined) {
+                knobs.allowedTools = [...next.allowedTools];
+            }
+            else {
+                const allowed = new Set(knobs.allowedTools);
+                knobs.allowedTools = next.allowedTools.filter((tool) => allowed.has(tool));
+                if (knobs.allowedTools.length === 0) {
+                    conflicts.push({ knob: 'allowedTools', message: `${source} allows none of the tools ${provenance.allowedTools} allows` });
+                }
+            }
+            provenance.allowedTools = source;
+        }
+        if (next.budgets !== undefined) {
+            const merged = { ...knobs.budgets };
+            for (const [key, value] of Object.entries(next.budgets)) {
+                const current = merged[key];
+                if (current === undefined)
+                    merged[key] = value;
+                else if (typeof value === 'number' && typeof current === 'number' && value < current)
+                    merged[key] = value;
+                else if (key === 'maxDuration' && durationMs(value) < durationMs(current))
+                    merged[key] = value;
+            }
+            knobs.budgets = merged;
+            provenance.budgets = source;
+        }
+    }
+    // The starting posture can never sit above the ceiling.
+    if (knobs.initialPosture !== undefined && knobs.maxPosture !== undefined && !postureWithin(knobs.initialPosture, knobs.maxPosture)) {
+        knobs.initialPosture = knobs.maxPosture;
+    }
+    return { knobs, provenance, conflicts, widened };
+}
+/** `"Read, Grep"` or `["Read","Grep"]` → `["Read","Grep"]`. */
+export function toList(value) {
+    if (value === undefined)
+        return undefined;
+    const items = Array.isArray(value) ? value : value.split(',');
+    return items.map((item) => item.trim()).filter((item) => item !== '');
+}
+/** A schema duration (seconds, or a string with ms/s/m/h) in milliseconds; NaN when unreadable. */
+export function durationMs(value) {
+    if (typeof value === 'number')
+        return value * 1000;
+    if (typeof value !== 'string')
+        return Number.NaN;
+    const match = /^([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)$/.exec(value);
+    if (!match)
+        return Number.NaN;
+    const scale = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2]];
+    return Number(match[1]) * scale;
+}

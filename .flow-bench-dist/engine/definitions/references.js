@@ -1,0 +1,134 @@
+import { didYouMean } from '../util/did-you-mean.js';
+import { toPointer } from './diagnostic.js';
+import { checkFlow } from './flow-check.js';
+import { narrowKnobs, postureWithin } from './policy.js';
+import { personaView } from './persona-view.js';
+/**
+ * Cross-reference checks that run after schema validation: a persona's backend pin and policy
+ * exist, a policy's backend exists, a flow's steps, needs and expressions resolve. With a cache,
+ * a definition is re-checked only when it or a definition it references changed — so a hot
+ * reload re-validates the edited file and its dependents, not the whole tree.
+ */
+export function checkReferences(set, cache) {
+    const out = [];
+    const idLists = new Map();
+    for (const definition of set.all()) {
+        if (cache === undefined) {
+            out.push(...checkOne(set, definition));
+            continue;
+        }
+        const key = referenceKey(set, definition, idLists);
+        const hit = cache.get(definition);
+        if (hit !== undefined && hit.key === key) {
+            out.push(...hit.diagnostics);
+            continue;
+        }
+        const diagnostics = checkOne(set, definition);
+        cache.set(definition, { key, diagnostics });
+        out.push(...diagnostics);
+    }
+    return out;
+}
+/** The ids a definition refers to, by kind. */
+function referencesOf(definition) {
+    switch (definition.kind) {
+        case 'persona':
+            return [['backend', definition.data.backend], ['policy', definition.data.policy], ...(definition.data.rules?.prefer ?? []).map((id) => ['backend', id])];
+        case 'policy':
+            return [['backend', definition.data.backend]];
+        case 'flow': {
+            const data = definition.data;
+            const refs = [['backend', data.defaults?.backend], ['policy', data.defaults?.policy]];
+            for (const step of [...data.steps, ...(data.finally ?? [])])
+                refs.push(['persona', step.persona], ['backend', step.backend], ['policy', step.policy]);
+            return refs;
+        }
+        default:
+            return [];
+    }
+}
+/** What a definition's reference diagnostics depend on: itself, and what it names (or that it is missing, and which ids exist). */
+function referenceKey(set, definition, idLists) {
+    const parts = [definition.digest];
+    for (const [kind, id] of referencesOf(definition)) {
+        if (id === undefined)
+            continue;
+        const target = set.get(kind, id);
+        if (target !== undefined)
+            parts.push(`${kind}:${id}=${target.digest}`);
+        else {
+            if (!idLists.has(kind))
+                idLists.set(kind, set.ids(kind).join(','));
+            parts.push(`${kind}:${id}?${idLists.get(kind)}`);
+        }
+    }
+    return parts.join('|');
+}
+function checkOne(set, definition) {
+    const out = [];
+    {
+        switch (definition.kind) {
+            case 'persona': {
+                const data = definition.data;
+                out.push(...ref(set, definition, 'backend', data.backend, ['backend']));
+                out.push(...ref(set, definition, 'policy', data.policy, ['policy']));
+                data.rules?.prefer?.forEach((id, i) => out.push(...ref(set, definition, 'backend', id, ['rules', 'prefer', i])));
+                out.push(...widening(set, definition));
+                break;
+            }
+            case 'policy':
+                out.push(...ref(set, definition, 'backend', definition.data.backend, ['backend']));
+                break;
+            case 'flow':
+                out.push(...checkFlow(definition, set));
+                break;
+            default:
+                break;
+        }
+    }
+    return out;
+}
+function ref(set, from, kind, id, segments) {
+    if (id === undefined || set.has(kind, id))
+        return [];
+    const suggestion = didYouMean(id, set.ids(kind));
+    return [
+        {
+            code: `DEF_UNKNOWN_${kind.toUpperCase()}`,
+            severity: 'error',
+            message: `unknown ${kind} \`${id}\``,
+            span: from.source.spanOf(from.source.locate(segments.map(String)).node),
+            pointer: toPointer(segments),
+            hint: suggestion ? `did you mean \`${suggestion}\`?` : `known ${kind}s: ${set.ids(kind).join(', ') || '(none)'}`,
+        },
+    ];
+}
+/** A persona knob that tries to widen its own policy is ignored; say so where it is written. */
+function widening(set, definition) {
+    const view = personaView(definition);
+    const policy = view.policy === undefined ? undefined : set.get('policy', view.policy);
+    if (policy === undefined)
+        return [];
+    const merged = narrowKnobs([
+        { source: `policy ${policy.id}`, knobs: { ...policy.data, allowedTools: undefined } },
+        { source: `persona ${view.id}`, knobs: view.knobs },
+    ]);
+    const out = merged.widened.map((w) => ({
+        code: 'DEF_POLICY_WIDENED',
+        severity: 'warning',
+        message: `\`${w.knob}: ${String(w.value)}\` would widen policy \`${policy.id}\` (${String(w.kept)}); the policy's value applies`,
+        span: definition.source.spanOf(definition.source.locate([w.knob]).node),
+        pointer: toPointer([w.knob]),
+        hint: 'a persona can only narrow the policy it names',
+    }));
+    if (merged.knobs.initialPosture && view.knobs.maxPosture && !postureWithin(view.knobs.initialPosture ?? 'plan', view.knobs.maxPosture)) {
+        out.push({
+            code: 'DEF_POSTURE_ORDER',
+            severity: 'warning',
+            message: `initialPosture \`${view.knobs.initialPosture}\` is above maxPosture \`${view.knobs.maxPosture}\`; sessions start at the ceiling`,
+            span: definition.source.spanOf(definition.source.locate(['initialPosture']).node),
+            pointer: '/initialPosture',
+        });
+    }
+    return out;
+}

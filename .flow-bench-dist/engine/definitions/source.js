@@ -1,0 +1,139 @@
+import { yamlLib } from './yaml-lib.js';
+/** Most aliases a document may expand; past it the file is treated as an alias bomb. */
+const MAX_ALIAS_COUNT = 100;
+/**
+ * A parsed YAML text with the means to turn parser ranges into file positions. For Markdown the
+ * YAML is the frontmatter: `lineOffset`/`charOffset` shift positions to the whole file.
+ */
+export class YamlSource {
+    file;
+    text;
+    doc;
+    #lines;
+    #lineOffset;
+    #charOffset;
+    constructor(file, text, options = {}) {
+        this.file = file;
+        this.text = text;
+        this.#lineOffset = options.lineOffset ?? 0;
+        this.#charOffset = options.charOffset ?? 0;
+        const yaml = yamlLib();
+        this.#lines = new yaml.LineCounter();
+        this.doc = yaml.parseDocument(text, { lineCounter: this.#lines, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
+    }
+    /** File position of an offset inside the YAML text. */
+    position(offset) {
+        const clamped = Math.max(0, Math.min(offset, this.text.length));
+        const { line, col } = this.#lines.linePos(clamped);
+        return { line: line + this.#lineOffset, column: col, offset: clamped + this.#charOffset };
+    }
+    /** File span of a YAML-text range. */
+    span(start, end) {
+        return { file: this.file, start: this.position(start), end: this.position(Math.max(start, end)) };
+    }
+    /** Span of a node (value end, not including trailing comments), or the document start. */
+    spanOf(node) {
+        const range = node?.range;
+        return range ? this.span(range[0], range[1]) : this.span(0, 0);
+    }
+    /** Syntax problems from the parser, as diagnostics. */
+    syntaxDiagnostics() {
+        const out = [];
+        for (const error of [...this.doc.errors, ...this.doc.warnings]) {
+            const [start, end] = error.pos;
+            const code = YAML_ERROR_CODES[error.code] ?? 'DEF_YAML_SYNTAX';
+            out.push({
+                code,
+                severity: this.doc.errors.includes(error) ? 'error' : 'warning',
+                message: YAML_MESSAGES[code] ?? firstLine(error.message),
+                span: this.span(start, end),
+                hint: YAML_HINTS[code],
+            });
+        }
+        return out;
+    }
+    /**
+     * The document as plain data. An alias bomb (excessive alias expansion) is reported rather than
+     * expanded, so a hostile file cannot exhaust memory.
+     */
+    toValue() {
+        try {
+            return { value: this.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
+        }
+        catch (error) {
+            return {
+                diagnostic: {
+                    code: 'DEF_YAML_ALIAS_BOMB',
+                    severity: 'error',
+                    message: `too many alias expansions (more than ${MAX_ALIAS_COUNT}); refusing to expand the document`,
+                    span: this.spanOf(this.doc.contents),
+                    hint: 'write the data out instead of nesting aliases of aliases',
+                },
+            };
+        }
+    }
+    /**
+     * Finds what a JSON Pointer points at: the value node and, when reached through a map key, that
+     * key's node. Falls back to the nearest existing parent.
+     */
+    locate(segments) {
+        let node = this.doc.contents ?? null;
+        let key = null;
+        let depth = 0;
+        for (const segment of segments) {
+            if (yamlLib().isMap(node)) {
+                const pair = node.items.find((item) => yamlLib().isScalar(item.key) && String(item.key.value) === segment);
+                if (!pair)
+                    break;
+                key = pair.key;
+                node = pair.value ?? pair.key;
+            }
+            else if (yamlLib().isSeq(node)) {
+                const item = node.items[Number(segment)];
+                if (item === undefined || yamlLib().isPair(item))
+                    break;
+                key = null;
+                node = item;
+            }
+            else {
+                break;
+            }
+            depth++;
+        }
+        return { node, key, depth };
+    }
+    /** The first key of the top-level map (or the document itself). */
+    firstKey() {
+        const contents = this.doc.contents;
+        if (yamlLib().isMap(contents) && contents.items.length > 0)
+            return contents.items[0].key ?? contents;
+        return contents;
+    }
+    /** The key node of `segment` inside the map at `parentSegments`, when present. */
+    keyNode(parentSegments, segment) {
+        const { node, depth } = this.locate(parentSegments);
+        if (depth !== parentSegments.length || !yamlLib().isMap(node))
+            return null;
+        const pair = node.items.find((item) => yamlLib().isScalar(item.key) && String(item.key.value) === segment);
+        return pair?.key ?? null;
+    }
+}
+const YAML_ERROR_CODES = {
+    DUPLICATE_KEY: 'DEF_YAML_DUPLICATE_KEY',
+    TAB_AS_INDENT: 'DEF_YAML_TAB',
+    BAD_INDENT: 'DEF_YAML_INDENT',
+    MULTIPLE_DOCS: 'DEF_YAML_MULTIPLE_DOCUMENTS',
+};
+const YAML_MESSAGES = {
+    DEF_YAML_MULTIPLE_DOCUMENTS: 'a second YAML document starts here; a definition file holds one',
+};
+const YAML_HINTS = {
+    DEF_YAML_DUPLICATE_KEY: 'remove one of the two keys; YAML keeps only one',
+    DEF_YAML_TAB: 'indent with spaces: YAML does not allow tabs for indentation',
+    DEF_YAML_INDENT: 'check the indentation, and that every `[` and `{` is closed',
+    DEF_YAML_MULTIPLE_DOCUMENTS: 'a definition file holds one document; remove the extra `---`',
+};
+function firstLine(text) {
+    const line = text.split('\n')[0] ?? text;
+    return line.replace(/ at line \d+, column \d+:?$/, '');
+}

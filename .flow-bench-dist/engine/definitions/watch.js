@@ -1,0 +1,165 @@
+import { watch } from 'chokidar';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { classifyFile, layerFolderTable, pathFolderTable } from './discover.js';
+const DEFINITION_FILE = /\.(ya?ml|md)$/;
+const CHOKIDAR_CHANGE_THROTTLE_MS = 50;
+function safeList(folder) {
+    try {
+        return readdirSync(folder);
+    }
+    catch {
+        return [];
+    }
+}
+/** Size and mtime: enough to tell that a file changed after it was loaded. */
+function signatureOf(file) {
+    try {
+        const info = statSync(file);
+        return `${info.size}:${info.mtimeMs}`;
+    }
+    catch {
+        return 'missing';
+    }
+}
+/**
+ * Watches every layer. A batch of changes (debounced, so an editor's temp-file-and-rename save
+ * or a burst of saves is one reload) re-parses only the changed files and publishes a new set
+ * when the batch introduces no new error; otherwise the last good set stays live and the new
+ * errors are reported. Nothing running is torn down either way.
+ */
+export function watchDefinitions(loader, initial, onEvent, options = {}) {
+    const debounceMs = options.debounceMs ?? 8;
+    let current = initial.set;
+    let knownErrors = errorKeys(initial.diagnostics);
+    const pending = new Set();
+    let timer;
+    let running = Promise.resolve();
+    const table = [...layerFolderTable(loader.roots), ...(options.paths ?? []).map((p) => resolve(p)).flatMap(pathFolderTable)];
+    const folders = table.map((entry) => resolve(entry.folder));
+    const folderSet = new Set(folders);
+    const ancestors = new Set();
+    for (const folder of folders)
+        for (let dir = folder;; dir = dirname(dir)) {
+            if (ancestors.has(dir))
+                break;
+            ancestors.add(dir);
+            if (dirname(dir) === dir)
+                break;
+        }
+    const roots = [...new Set(folders.map(nearestExisting))];
+    // Only layer folders, their ancestors and definition files directly inside a layer folder are
+    // watched: a session store, a node_modules or a symlink loop below a layer is never walked.
+    const ignored = (path) => {
+        const abs = resolve(path);
+        if (ancestors.has(abs) || folderSet.has(abs))
+            return false;
+        return !(DEFINITION_FILE.test(abs) && folderSet.has(dirname(abs)));
+    };
+    const watcher = watch(roots, { ignoreInitial: true, ignored, followSymlinks: false, atomic: true, persistent: true });
+    const flush = async () => {
+        const files = [...pending];
+        pending.clear();
+        try {
+            let result;
+            const added = files.some((file) => !loader.knows(file));
+            for (const file of files)
+                loadedSignature.set(file, signatureOf(file));
+            for (const file of files) {
+                const entry = existsSync(file) ? (loader.entryFor(file) ?? classifyFile(table, file)) : undefined;
+                if (entry !== undefined)
+                    result = await loader.reloadFile(file, entry);
+                else if (loader.knows(file))
+                    result = loader.removeFile(file);
+            }
+            // A rename's unlink can arrive in a later batch than its add: look for vanished files in
+            // the folders this batch touched, so one batch shows the whole rename.
+            if (added) {
+                const present = new Map();
+                for (const folder of new Set(files.map((f) => dirname(f))))
+                    present.set(folder, new Set(safeList(folder)));
+                for (const file of loader.files()) {
+                    const names = present.get(dirname(file));
+                    if (names !== undefined && !names.has(basename(file)) && !files.includes(file)) {
+                        result = loader.removeFile(file);
+                        files.push(file);
+                    }
+                }
+            }
+            if (result === undefined)
+                return;
+            const errors = errorKeys(result.diagnostics);
+            const fresh = result.diagnostics.filter((d) => d.severity === 'error' && !knownErrors.has(errorKey(d)));
+            if (fresh.length > 0) {
+                onEvent({ type: 'rejected', files, set: current, diagnostics: fresh });
+                return;
+            }
+            knownErrors = errors;
+            if (result.set.hash === current.hash) {
+                onEvent({ type: 'unchanged', files, set: current });
+                return;
+            }
+            const previous = current;
+            current = result.set;
+            onEvent({ type: 'reloaded', files, set: current, previous, diff: current.diff(previous), diagnostics: result.diagnostics.filter((d) => files.includes(d.span?.file ?? '')) });
+        }
+        catch (error) {
+            onEvent({ type: 'error', error });
+        }
+    };
+    const schedule = (path) => {
+        const abs = resolve(path);
+        if (!DEFINITION_FILE.test(abs))
+            return;
+        pending.add(abs);
+        if (timer)
+            clearTimeout(timer);
+        timer = setTimeout(() => {
+            timer = undefined;
+            running = running.then(flush);
+        }, debounceMs);
+        settleCheck(abs);
+    };
+    // chokidar drops a second `change` for the same file within 50 ms. So after the last event
+    // for a file, look once more when that window has passed: if the file differs from what was
+    // loaded, reload it. Without this, the last save of a quick edit-fix could go unseen.
+    const loadedSignature = new Map();
+    const settleTimers = new Map();
+    const settleCheck = (file) => {
+        clearTimeout(settleTimers.get(file));
+        settleTimers.set(file, setTimeout(() => {
+            settleTimers.delete(file);
+            if (signatureOf(file) !== loadedSignature.get(file))
+                schedule(file);
+        }, CHOKIDAR_CHANGE_THROTTLE_MS + 10));
+    };
+    watcher.on('add', schedule).on('change', schedule).on('unlink', schedule);
+    watcher.on('error', (error) => onEvent({ type: 'error', error }));
+    const ready = new Promise((resolveReady) => watcher.once('ready', () => resolveReady()));
+    return {
+        current: () => current,
+        ready,
+        async close() {
+            if (timer)
+                clearTimeout(timer);
+            for (const pendingTimer of settleTimers.values())
+                clearTimeout(pendingTimer);
+            await running;
+            await watcher.close();
+        },
+    };
+}
+function nearestExisting(folder) {
+    // chokidar cannot watch a folder that does not exist yet; watch its nearest existing ancestor
+    // and let the ignore filter admit the folder when it appears.
+    let dir = folder;
+    while (!existsSync(dir) && dirname(dir) !== dir)
+        dir = dirname(dir);
+    return dir;
+}
+function errorKey(d) {
+    return `${d.code}|${d.span?.file ?? ''}|${d.pointer ?? ''}|${d.message}`;
+}
+function errorKeys(diagnostics) {
+    return new Set(diagnostics.filter((d) => d.severity === 'error').map(errorKey));
+}

@@ -1,0 +1,42 @@
+import { lastLines, runCommand } from '../runtime/command.js';
+/** Lines of a failing check's output that go back to the agent. */
+export const GATE_TAIL_LINES = 60;
+/**
+ * Runs a verify gate once in the workspace (with its own timeout), and once more when the
+ * flake check is on and the first run failed. Output is the check's own, never agent text
+ * spliced into a command.
+ */
+export async function runGate(gate, site) {
+    const once = async () => {
+        const result = await runCommand({
+            command: gate.run,
+            cwd: site.cwd,
+            env: site.env,
+            signal: site.signal,
+            ...(gate.timeoutMs === undefined ? {} : { timeoutMs: gate.timeoutMs }),
+        });
+        return {
+            passed: result.exitCode === 0 && !result.timedOut,
+            exitCode: result.exitCode,
+            tail: lastLines(result.output, GATE_TAIL_LINES),
+            timedOut: result.timedOut,
+            durationMs: result.durationMs,
+        };
+    };
+    const first = await once();
+    if (first.passed || !gate.flakeCheck || site.signal.aborted)
+        return first;
+    const second = await once();
+    return second.passed ? { ...second, flaky: true } : second;
+}
+/** The guidance a failing gate sends back to the same session. */
+export function gateGuidance(gate, run, attempt) {
+    const how = run.timedOut ? 'timed out' : `exited ${run.exitCode ?? 'abnormally'}`;
+    return [
+        `The check \`${gate.run}\` ${how} (attempt ${attempt} of ${gate.attempts}). Fix the cause; do not weaken or skip the check.`,
+        'Last lines of its output:',
+        '```',
+        run.tail,
+        '```',
+    ].join('\n');
+}

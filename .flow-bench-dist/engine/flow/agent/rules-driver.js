@@ -1,0 +1,207 @@
+import { NeoError, UsageError } from '../../util/errors.js';
+import { decideAsk } from '../core/clarify-rules.js';
+import { DiffFold } from './diff-fold.js';
+import { gateGuidance } from './gate.js';
+import { checkOutputSchema } from './output-schema.js';
+import { SessionWatch } from './session-watch.js';
+/**
+ * The built-in driver: start → read-turn loop → stop, with fixed rules. A clarification is
+ * answered by {@link decideAsk}; a finished turn meets the verify gate, whose failing output
+ * goes back to the same session as guidance up to `attempts`; the verdict is honest — a gate
+ * that still fails, a step that changed nothing it had to, an answer that breaks its schema, a
+ * silent agent or a spent budget is never a success.
+ */
+export class RulesDriver {
+    async drive(task, ctx) {
+        const s = task.settings;
+        const caller = { scope: `flow:${task.runId}:${task.exec}` };
+        const evidence = {};
+        if (s.verify?.baseline) {
+            const run = await ctx.runGate(s.verify);
+            evidence.baseline = { passed: run.passed, exitCode: run.exitCode };
+        }
+        if (ctx.signal.aborted)
+            return failed(abortError(ctx.signal), {});
+        const budget = ctx.budget();
+        if (budget !== undefined)
+            return failed(budget, {});
+        let start;
+        try {
+            start = (await ctx.sessions.execute({
+                op: 'start',
+                brief: task.brief,
+                maxPosture: s.maxPosture,
+                initialPosture: s.initialPosture,
+                ...(s.backend === undefined ? {} : { backend: s.backend }),
+                cwd: task.cwd,
+                ...(s.model === undefined ? {} : { agentModel: s.model }),
+                ...(s.effort === undefined ? {} : { effort: s.effort }),
+                ...(s.maxRounds === undefined ? {} : { maxRounds: s.maxRounds }),
+                ...(s.allowedTools === undefined ? {} : { allowedTools: s.allowedTools }),
+                ...(s.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: s.appendSystemPrompt }),
+                ...(s.taskTags.length === 0 ? {} : { taskTags: s.taskTags }),
+                ...(s.script === undefined ? {} : { backendOptions: { script: s.script } }),
+            }, caller));
+        }
+        catch (error) {
+            return failed(sessionError(error, 'could not start the agent session'), {});
+        }
+        const sessionId = start.sessionId;
+        ctx.progress({ backend: start.backend, round: 1, maxRounds: start.maxRounds, ...(s.model === undefined ? {} : { model: s.model }) });
+        const diff = new DiffFold();
+        const stall = new AbortController();
+        const watch = new SessionWatch(ctx.sessions, sessionId, ctx, {
+            maxRounds: start.maxRounds,
+            onStall: () => stall.abort(),
+            ...(task.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: task.idleTimeoutMs }),
+        });
+        let text = '';
+        let attempt = 1;
+        let result;
+        const outputs = () => ({
+            text,
+            diff: diff.result(),
+            costUsd: watch.costUsd,
+            rounds: watch.rounds,
+            sessionId,
+            backend: start.backend,
+            ...(evidence.baseline === undefined ? {} : { baseline: evidence.baseline }),
+            ...(evidence.gate === undefined ? {} : { gate: evidence.gate }),
+        });
+        const judge = async (canGuide, exhausted) => {
+            const gate = s.verify;
+            if (gate !== undefined) {
+                watch.touch();
+                ctx.progress({ note: `checking \`${gate.run}\`` });
+                const run = await ctx.runGate(gate);
+                ctx.progress({ note: run.passed ? 'check passed' : 'check failed' });
+                watch.touch();
+                evidence.gate = { command: gate.run, passed: run.passed, exitCode: run.exitCode ?? null, attempt, attempts: gate.attempts, ...(run.flaky ? { flaky: true } : {}), ...(run.timedOut ? { timedOut: true } : {}), tail: run.tail };
+                if (!run.passed) {
+                    if (canGuide && attempt < gate.attempts && !ctx.signal.aborted) {
+                        const over = ctx.budget();
+                        if (over !== undefined)
+                            return { done: failed(over, outputs()), stop: 'aborted' };
+                        const guidance = gateGuidance(gate, run, attempt);
+                        attempt++;
+                        return { guide: guidance };
+                    }
+                    const preexisting = evidence.baseline?.passed === false ? '; it already failed before the agent started' : '';
+                    const error = exhausted ?? { code: 'FLOW_GATE_FAILED', message: `the check \`${gate.run}\` still fails after ${attempt} attempt${attempt === 1 ? '' : 's'} (${run.timedOut ? 'timed out' : `exit ${run.exitCode ?? '?'}`})${preexisting}` };
+                    return { done: failed(error, outputs(), 'failed'), stop: 'failed' };
+                }
+            }
+            if (s.requireChange && diff.changed === 0) {
+                return { done: failed({ code: 'FLOW_NO_CHANGE', message: 'the agent changed no file, and this step requires a change (set requireChange: false for review-only steps)' }, outputs(), 'no-change'), stop: 'failed' };
+            }
+            if (s.outputSchema !== undefined) {
+                const checked = await checkOutputSchema(text, s.outputSchema);
+                if (!checked.ok)
+                    return { done: failed({ code: 'FLOW_OUTPUT_SCHEMA', message: checked.message }, outputs(), 'failed'), stop: 'failed' };
+                return { done: { status: 'succeeded', verdict: 'success', outputs: { ...outputs(), verdict: 'success', json: checked.value } }, stop: 'success' };
+            }
+            return { done: { status: 'succeeded', verdict: 'success', outputs: { ...outputs(), verdict: 'success' } }, stop: 'success' };
+        };
+        try {
+            for (;;) {
+                const turn = await readTurn(ctx, sessionId, caller, [ctx.signal, stall.signal]);
+                if (turn === 'aborted') {
+                    const error = stall.signal.aborted ? stalledError(task.idleTimeoutMs) : abortError(ctx.signal);
+                    await quietly(ctx.sessions.execute({ op: 'interrupt', sessionId }, caller));
+                    result = { done: failed(error, outputs(), stall.signal.aborted ? 'stalled' : 'aborted'), stop: stall.signal.aborted ? 'failed' : 'aborted' };
+                    break;
+                }
+                if (turn.kind === 'clarification') {
+                    const decision = decideAsk(turn, { posture: start.maxPosture, workspace: task.cwd, editToolNames: s.editToolNames, allowCommands: [...s.allowCommands, ...(s.verify ? [s.verify.run] : [])] });
+                    ctx.progress({ note: `${decision.allow ? 'allowed' : 'denied'} ${turn.toolName}` });
+                    await ctx.sessions.execute({ op: 'answer', sessionId, clarificationId: turn.clarificationId, allow: decision.allow, reason: decision.reason }, caller);
+                    continue;
+                }
+                diff.add(turn.turnDiff);
+                ctx.progress({ filesChanged: diff.changed });
+                let judged;
+                if (turn.kind === 'turn_complete') {
+                    text = turn.text;
+                    judged = await judge(true);
+                }
+                else if (turn.kind === 'ended') {
+                    text = turn.text;
+                    judged = turn.ok ? await judge(false) : { done: failed({ code: 'FLOW_AGENT_FAILED', message: `the agent ended its session with a failure${turn.text ? `: ${clip(turn.text)}` : ''}`, transient: true }, outputs(), 'failed'), stop: 'failed' };
+                }
+                else if (turn.kind === 'max_rounds') {
+                    text = turn.text;
+                    judged = await judge(false, { code: 'FLOW_MAX_ROUNDS', message: `the agent used all ${turn.rounds} rounds and the check still fails` });
+                }
+                else {
+                    const error = turn.stalled ? stalledError(task.idleTimeoutMs) : { code: 'FLOW_AGENT_ERROR', message: `the agent failed: ${clip(turn.message)}`, transient: true };
+                    judged = { done: failed(error, outputs(), turn.stalled ? 'stalled' : 'failed'), stop: 'failed' };
+                }
+                if ('guide' in judged) {
+                    await ctx.sessions.execute({ op: 'guide', sessionId, text: judged.guide }, caller);
+                    continue;
+                }
+                result = judged;
+                break;
+            }
+        }
+        catch (error) {
+            result = { done: failed(sessionError(error, 'the session failed'), outputs(), 'failed'), stop: 'failed' };
+        }
+        finally {
+            watch.close();
+        }
+        await quietly(ctx.sessions.execute({ op: 'stop', sessionId, outcome: result.stop, note: result.done.error?.message ?? 'verified' }, caller));
+        await quietly(ctx.sessions.releaseAllOwnedBy(caller.scope));
+        return result.done;
+    }
+}
+/** One read-turn, abandoned (not cancelled) when any signal aborts. */
+async function readTurn(ctx, sessionId, caller, signals) {
+    if (signals.some((s) => s.aborted))
+        return 'aborted';
+    const read = ctx.sessions.execute({ op: 'read-turn', sessionId, includeDiff: true }, caller);
+    read.catch(() => undefined);
+    let cleanup = () => { };
+    const aborted = new Promise((resolve) => {
+        const on = () => resolve('aborted');
+        for (const signal of signals)
+            signal.addEventListener('abort', on, { once: true });
+        cleanup = () => signals.forEach((signal) => signal.removeEventListener('abort', on));
+    });
+    try {
+        return await Promise.race([read, aborted]);
+    }
+    finally {
+        cleanup();
+    }
+}
+function failed(error, outputs, verdict = 'failed') {
+    return { status: 'failed', verdict, error, outputs: { ...outputs, verdict } };
+}
+function stalledError(idleTimeoutMs) {
+    const after = idleTimeoutMs === undefined ? 'its idle timeout' : `${Math.round(idleTimeoutMs / 100) / 10}s`;
+    return { code: 'FLOW_STEP_STALLED', message: `the agent sent no event for ${after}: stalled`, transient: true };
+}
+function abortError(signal) {
+    const reason = signal.reason;
+    if (reason !== undefined && typeof reason.code === 'string')
+        return { code: reason.code, message: reason.message ?? reason.code };
+    return { code: 'FLOW_INTERRUPTED', message: 'interrupted' };
+}
+function sessionError(error, what) {
+    if (error instanceof NeoError)
+        return { code: error.code, message: `${what}: ${error.message}`, ...(error instanceof UsageError ? {} : { transient: true }) };
+    return { code: 'FLOW_AGENT_ERROR', message: `${what}: ${error instanceof Error ? error.message : String(error)}`, transient: true };
+}
+async function quietly(work) {
+    try {
+        await work;
+    }
+    catch {
+        // Stopping a session that already ended is fine.
+    }
+}
+function clip(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}

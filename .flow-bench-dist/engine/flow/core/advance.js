@@ -1,0 +1,57 @@
+import { downstreamOf } from './graph-order.js';
+import { applyOutcome } from './outcome.js';
+import { mergePlan } from './plan-merge.js';
+import { renderEnv } from './render.js';
+import { expressionContext } from './scope.js';
+import { schedule } from './schedule.js';
+import { Transaction } from './transaction.js';
+/**
+ * The run's transition function: given the plan, the state and one input, the events to record,
+ * the executions to start and the ones to stop. Pure and deterministic (`now` is passed in);
+ * the XState machine is a thin shell around it, and tests drive it directly.
+ */
+export function advance(plan, state, input, now) {
+    const tx = new Transaction(plan, state, now);
+    switch (input.type) {
+        case 'start': {
+            const env = renderEnv(plan.env, expressionContext({ ...state, inputs: input.inputs, run: input.run }));
+            tx.emit({ type: 'run.started', flow: plan.name, steps: plan.steps.map((s) => s.id), inputs: input.inputs, env, run: input.run });
+            break;
+        }
+        case 'resume': {
+            const reset = [...downstreamOf(plan.steps, input.rerun)];
+            tx.emit({ type: 'run.resumed', rerun: input.rerun, reset, ...(input.rebased === undefined ? {} : { rebased: input.rebased }) });
+            break;
+        }
+        case 'outcome':
+            applyOutcome(tx, input.outcome);
+            break;
+        case 'charge':
+            tx.emit({ type: 'ledger.charged', step: input.step, ...(input.item === undefined ? {} : { item: input.item }), turns: input.turns, tokens: input.tokens, costUsd: input.costUsd });
+            return result(tx);
+        case 'interrupt': {
+            if (tx.state.status !== 'running')
+                return result(tx);
+            for (const step of Object.values(tx.state.steps)) {
+                for (const unit of step.units ?? [step])
+                    if (unit.exec !== undefined && (unit.status === 'running' || unit.status === 'waiting'))
+                        tx.stop.push(unit.exec);
+            }
+            tx.emit({ type: 'run.interrupted', reason: input.reason });
+            return result(tx);
+        }
+        case 'plan': {
+            const merged = mergePlan(plan, input.plan, tx.state);
+            if (merged.added.length + merged.removed.length + merged.changed.length === 0)
+                return result(tx);
+            tx.plan = merged.plan;
+            tx.emit({ type: 'plan.updated', hash: input.hash, added: merged.added, removed: merged.removed, changed: merged.changed });
+            break;
+        }
+    }
+    schedule(tx);
+    return result(tx);
+}
+function result(tx) {
+    return { plan: tx.plan, state: tx.state, events: tx.events, start: tx.start, stop: tx.stop };
+}

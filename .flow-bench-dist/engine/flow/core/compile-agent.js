@@ -1,0 +1,139 @@
+import { optionalDurationMs } from './duration.js';
+import { DEFAULT_CEILING, effortAtMost, postureAtMost } from './posture.js';
+/**
+ * An agent step's effective settings. Knobs narrow from the flow's defaults through its policy,
+ * the persona (its policy, then its frontmatter), the step's policy and the step itself, capped
+ * by the owner policy. A step asking for more than a wider layer allows is refused, not clamped.
+ */
+export function compileAgent(flow, step, lookup, options, problems) {
+    const defaults = flow.defaults ?? {};
+    const problem = (code, message, hint) => problems.push({ code, message, step: step.id, ...(hint === undefined ? {} : { hint }) });
+    const layers = [];
+    const flowKnobs = { maxPosture: defaults.maxPosture ?? DEFAULT_CEILING };
+    if (defaults.maxRounds !== undefined)
+        flowKnobs.maxRounds = defaults.maxRounds;
+    layers.push({ source: 'flow defaults', knobs: flowKnobs });
+    pushPolicy(layers, lookup, defaults.policy, 'defaults.policy');
+    const persona = step.persona === undefined ? undefined : lookup.persona(step.persona);
+    if (persona !== undefined)
+        layers.push(...persona.layers);
+    pushPolicy(layers, lookup, step.policy, `step ${step.id} policy`);
+    const stepSource = `step ${step.id}`;
+    const stepKnobs = {};
+    const stepCeiling = step.maxPosture ?? step.posture;
+    if (stepCeiling !== undefined)
+        stepKnobs.maxPosture = stepCeiling;
+    if (step.maxRounds !== undefined)
+        stepKnobs.maxRounds = step.maxRounds;
+    if (step.backend !== undefined && options.backendOverride === undefined)
+        stepKnobs.backend = step.backend;
+    const stepTools = toList(step.allowedTools);
+    if (stepTools !== undefined)
+        stepKnobs.allowedTools = stepTools;
+    layers.push({ source: stepSource, knobs: stepKnobs });
+    if (lookup.owner !== undefined)
+        layers.push(lookup.owner);
+    // A persona's or policy's backend pin yields to an explicit --backend.
+    const narrowed = lookup.narrow(options.backendOverride === undefined ? layers : layers.map((l) => ({ source: l.source, knobs: withoutBackend(l.knobs) })));
+    for (const conflict of narrowed.conflicts)
+        problem('FLOW_KNOB_CONFLICT', conflict.message, 'make the pins agree, or drop one of them');
+    for (const wide of narrowed.widened) {
+        if (wide.source !== stepSource)
+            continue;
+        problem('FLOW_STEP_WIDENS', `step \`${step.id}\` asks ${wide.knob} ${String(wide.value)}, above the ${String(wide.kept)} a wider layer (${narrowed.provenance[wide.knob] ?? 'the flow'}) allows`, 'a step may only narrow the flow, its policy and its persona');
+    }
+    const knobs = narrowed.knobs;
+    const maxPosture = knobs.maxPosture ?? DEFAULT_CEILING;
+    const initialPosture = pickInitialPosture(step, persona?.layers ?? [], defaults.posture, maxPosture, problem);
+    const effort = step.effort ?? defaults.effort;
+    if (step.effort !== undefined && defaults.effort !== undefined && !effortAtMost(step.effort, defaults.effort)) {
+        problem('FLOW_STEP_WIDENS', `step \`${step.id}\` asks effort ${step.effort}, above the flow's ${defaults.effort}`, 'a step may only narrow the flow');
+    }
+    const backend = options.backendOverride ?? knobs.backend ?? defaults.backend;
+    const info = backend === undefined ? undefined : lookup.backend(backend);
+    if (backend === undefined && options.requireBackend) {
+        problem('FLOW_NO_BACKEND', `agent step \`${step.id}\` has no backend`, 'set `defaults.backend` or the step\'s `backend`, or pass `--backend <id>` (e.g. --backend script)');
+    }
+    let allowedTools = knobs.allowedTools;
+    let unenforcedTools;
+    if (info !== undefined && !info.honorsAllowedTools && allowedTools !== undefined) {
+        if (stepTools !== undefined) {
+            problem('FLOW_TOOLS_UNENFORCEABLE', `step \`${step.id}\` limits allowedTools but backend \`${info.id}\` cannot enforce a tool list`, 'drop `allowedTools` or pick a backend that honours it; the posture still applies');
+        }
+        unenforcedTools = allowedTools;
+        allowedTools = undefined;
+    }
+    const model = step.model ?? persona?.model ?? defaults.model;
+    const settings = {
+        brief: step.brief ?? '',
+        ...(step.persona === undefined ? {} : { persona: step.persona }),
+        ...(backend === undefined ? {} : { backend }),
+        ...(model === undefined ? {} : { model }),
+        ...(effort === undefined ? {} : { effort }),
+        maxPosture,
+        initialPosture,
+        ...(knobs.maxRounds === undefined ? {} : { maxRounds: knobs.maxRounds }),
+        ...(allowedTools === undefined ? {} : { allowedTools }),
+        ...(unenforcedTools === undefined ? {} : { unenforcedTools }),
+        ...(persona !== undefined && !persona.driver && persona.instructions !== '' ? { appendSystemPrompt: persona.instructions } : {}),
+        // `script:` is for the script backend; with `--backend claude-code` the same plan runs a real agent.
+        ...(step.script === undefined || (info !== undefined && info.protocol !== 'script') ? {} : { script: lookup.resolve(step.script) }),
+        taskTags: [...new Set([...(persona?.taskTags ?? []), ...(step.taskTags ?? [])])],
+        ...(step.verify === undefined ? {} : { verify: compileGate(step.verify) }),
+        requireChange: step.requireChange ?? true,
+        ...(step.outputSchema === undefined ? {} : { outputSchema: step.outputSchema }),
+        allowCommands: [...(toList(defaults.allowCommands) ?? []), ...(toList(step.allowCommands) ?? [])],
+        editToolNames: info?.editToolNames ?? [],
+        provenance: provenanceOf(narrowed.provenance, options.backendOverride !== undefined ? '--backend' : knobs.backend !== undefined ? narrowed.provenance.backend : defaults.backend !== undefined ? 'flow defaults' : undefined),
+    };
+    return settings;
+}
+function pickInitialPosture(step, personaLayers, flowDefault, ceiling, problem) {
+    if (step.posture !== undefined) {
+        if (!postureAtMost(step.posture, ceiling))
+            problem('FLOW_STEP_WIDENS', `step \`${step.id}\` starts in posture ${step.posture}, above its ceiling ${ceiling}`, 'lower `posture` or raise the ceiling where it is set');
+        return step.posture;
+    }
+    const fromPersona = [...personaLayers].reverse().find((l) => l.knobs.initialPosture !== undefined)?.knobs.initialPosture;
+    const wanted = fromPersona ?? flowDefault ?? ceiling;
+    // A default start above the ceiling is clamped (seed 004 §3: defaults clamp, requests reject).
+    return postureAtMost(wanted, ceiling) ? wanted : ceiling;
+}
+function compileGate(verify) {
+    if (typeof verify === 'string')
+        return { run: verify, attempts: 1, flakeCheck: false, baseline: false };
+    const timeoutMs = optionalDurationMs(verify.timeout);
+    return {
+        run: verify.run,
+        attempts: verify.attempts ?? 1,
+        flakeCheck: verify.flakeCheck === true,
+        baseline: verify.baseline === true,
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    };
+}
+function pushPolicy(layers, lookup, id, label) {
+    if (id === undefined)
+        return;
+    const knobs = lookup.policy(id);
+    if (knobs !== undefined)
+        layers.push({ source: `${label} ${id}`, knobs });
+}
+function withoutBackend(knobs) {
+    const { backend: _dropped, ...rest } = knobs;
+    return rest;
+}
+function provenanceOf(provenance, backendSource) {
+    const out = {};
+    for (const [key, value] of Object.entries(provenance))
+        if (value !== undefined)
+            out[key] = value;
+    if (backendSource !== undefined)
+        out.backend = backendSource;
+    return out;
+}
+function toList(value) {
+    if (value === undefined)
+        return undefined;
+    const items = Array.isArray(value) ? value : value.split(',');
+    return items.map((item) => item.trim()).filter((item) => item !== '');
+}

@@ -1,0 +1,134 @@
+import { didYouMean } from '../../util/did-you-mean.js';
+import { compileAgent } from './compile-agent.js';
+import { optionalDurationMs } from './duration.js';
+import { transitiveNeeds } from './graph-order.js';
+const DEFAULT_DECISIONS = [
+    { id: 'approve', label: 'Approve', fail: false },
+    { id: 'reject', label: 'Reject', fail: true },
+];
+/**
+ * Compiles a schema-valid, reference-checked flow into a {@link CompiledPlan}: every default
+ * applied, every agent step's knobs narrowed through flow defaults, policies, persona and owner
+ * policy, durations in milliseconds, paths absolute. Pure: the lookup supplies definitions.
+ */
+export function compilePlan(flow, file, lookup, options = {}) {
+    const problems = [];
+    if (options.backendOverride !== undefined && lookup.backend(options.backendOverride) === undefined) {
+        const suggestion = didYouMean(options.backendOverride, lookup.backendIds());
+        problems.push({
+            code: 'FLOW_UNKNOWN_BACKEND',
+            message: `--backend names unknown backend \`${options.backendOverride}\``,
+            hint: suggestion ? `did you mean \`${suggestion}\`?` : `known backends: ${lookup.backendIds().join(', ') || '(none)'}`,
+        });
+    }
+    const main = flow.steps;
+    const fin = flow.finally ?? [];
+    const reach = transitiveNeeds(main);
+    const mainIds = main.map((s) => s.id);
+    const steps = [
+        ...main.map((step) => compileStep(flow, step, 'main', [...(reach.get(step.id) ?? [])], lookup, options, problems)),
+        ...fin.map((step) => compileStep(flow, step, 'finally', [...new Set([...mainIds, ...(step.needs ?? [])])], lookup, options, problems)),
+    ];
+    const plan = {
+        name: flow.name,
+        ...(flow.description === undefined ? {} : { description: flow.description }),
+        file,
+        projectDir: lookup.projectDir,
+        inputs: compileInputs(flow),
+        env: stringEnv(flow.env),
+        workspace: {
+            ...(flow.workspace?.isolation === undefined ? {} : { isolation: flow.workspace.isolation }),
+            ...(flow.workspace?.base === undefined ? {} : { base: flow.workspace.base }),
+        },
+        maxParallel: flow.defaults?.maxParallel ?? 4,
+        budgets: compileBudgets(flow, lookup),
+        steps,
+    };
+    return { plan, problems };
+}
+function compileStep(flow, step, group, reach, lookup, options, problems) {
+    const kind = stepKind(step);
+    const defaults = flow.defaults ?? {};
+    const timeoutMs = optionalDurationMs(step.timeout ?? defaults.timeout);
+    const idleTimeoutMs = optionalDurationMs(step.idleTimeout ?? defaults.idleTimeout);
+    const out = {
+        id: step.id,
+        ...(step.name === undefined ? {} : { name: step.name }),
+        kind,
+        group,
+        needs: step.needs ?? [],
+        reach,
+        join: step.join ?? 'all_success',
+        ...(step.if === undefined ? {} : { if: step.if }),
+        ...(step.foreach === undefined ? {} : { foreach: { items: step.foreach.items, ...(step.foreach.maxParallel === undefined ? {} : { maxParallel: step.foreach.maxParallel }) } }),
+        ...(step.loop === undefined ? {} : { loop: { ...step.loop } }),
+        ...(step.retry === undefined
+            ? {}
+            : { retry: { attempts: step.retry.attempts, backoffMs: optionalDurationMs(step.retry.backoff) ?? 1000, on: step.retry.on ?? 'transient' } }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
+        continueOnError: step.continueOnError === true,
+        env: stringEnv(step.env),
+        ...(step.cwd === undefined ? {} : { cwd: step.cwd }),
+    };
+    if (kind === 'agent')
+        out.agent = compileAgent(flow, step, lookup, options, problems);
+    if (kind === 'run')
+        out.run = { command: step.run ?? '' };
+    if (kind === 'approval') {
+        const decisions = step.approval?.decisions?.map((d) => ({ id: d.id, label: d.label ?? d.id, fail: d.fail === true })) ?? DEFAULT_DECISIONS;
+        out.approval = { prompt: step.approval?.prompt ?? '', decisions };
+    }
+    if (kind === 'flow')
+        out.flow = { file: lookup.resolve(step.flow ?? ''), inputs: (step.inputs ?? {}) };
+    return out;
+}
+/** A step's kind; the definitions check has already refused steps with none or several. */
+export function stepKind(step) {
+    if (step.run !== undefined)
+        return 'run';
+    if (step.approval !== undefined)
+        return 'approval';
+    if (step.flow !== undefined)
+        return 'flow';
+    return 'agent';
+}
+function compileInputs(flow) {
+    const out = {};
+    for (const [name, input] of Object.entries(flow.inputs ?? {})) {
+        const value = input.default;
+        out[name] = {
+            type: input.type ?? 'string',
+            ...(input.description === undefined ? {} : { description: input.description }),
+            ...(value === undefined ? {} : { default: value }),
+            required: value === undefined,
+            ...(input.enum === undefined ? {} : { enum: input.enum }),
+        };
+    }
+    return out;
+}
+function compileBudgets(flow, lookup) {
+    const sources = [flow.defaults?.budgets, lookup.owner?.knobs.budgets];
+    const out = {};
+    const keep = (key, value) => {
+        if (value === undefined || !Number.isFinite(value))
+            return;
+        const current = out[key];
+        out[key] = current === undefined ? value : Math.min(current, value);
+    };
+    for (const budgets of sources) {
+        if (budgets === undefined)
+            continue;
+        keep('maxCostUsd', budgets.maxCostUsd);
+        keep('maxTurns', budgets.maxTurns);
+        keep('maxTokens', budgets.maxTokens);
+        keep('maxDurationMs', optionalDurationMs(budgets.maxDuration));
+    }
+    return out;
+}
+function stringEnv(env) {
+    const out = {};
+    for (const [key, value] of Object.entries(env ?? {}))
+        out[key] = String(value);
+    return out;
+}

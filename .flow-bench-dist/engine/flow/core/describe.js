@@ -1,0 +1,62 @@
+import { formatDuration } from './duration.js';
+/** The effective settings of every step and of the run, for `neo flow run --dry-run`. */
+export function describePlan(plan) {
+    const budgets = [];
+    if (plan.budgets.maxCostUsd !== undefined)
+        budgets.push(`$${plan.budgets.maxCostUsd}`);
+    if (plan.budgets.maxTurns !== undefined)
+        budgets.push(`${plan.budgets.maxTurns} turns`);
+    if (plan.budgets.maxTokens !== undefined)
+        budgets.push(`${plan.budgets.maxTokens} tokens`);
+    if (plan.budgets.maxDurationMs !== undefined)
+        budgets.push(formatDuration(plan.budgets.maxDurationMs));
+    return { name: plan.name, maxParallel: plan.maxParallel, budgets, steps: plan.steps.map(describeStep) };
+}
+function describeStep(step) {
+    const limits = [];
+    if (step.timeoutMs !== undefined)
+        limits.push(`timeout ${formatDuration(step.timeoutMs)}`);
+    if (step.idleTimeoutMs !== undefined)
+        limits.push(`idle ${formatDuration(step.idleTimeoutMs)}`);
+    const control = [];
+    if (step.if !== undefined)
+        control.push(`if ${step.if}`);
+    if (step.join !== 'all_success')
+        control.push(`join ${step.join}`);
+    if (step.foreach !== undefined)
+        control.push(`foreach${step.foreach.maxParallel === undefined ? '' : ` ×${step.foreach.maxParallel}`}`);
+    if (step.loop !== undefined)
+        control.push(`loop ≤${step.loop.maxIterations}`);
+    if (step.retry !== undefined)
+        control.push(`retry ${step.retry.attempts}× ${step.retry.on}`);
+    if (step.continueOnError)
+        control.push('continueOnError');
+    const base = { id: step.id, kind: step.kind, group: step.group, needs: step.needs, does: '', limits, control };
+    if (step.run !== undefined)
+        base.does = step.run.command;
+    if (step.approval !== undefined)
+        base.does = `${step.approval.prompt} [${step.approval.decisions.map((d) => d.id).join('/')}]`;
+    if (step.flow !== undefined)
+        base.does = `sub-flow ${step.flow.file}`;
+    const agent = step.agent;
+    if (agent === undefined)
+        return base;
+    const gate = agent.verify === undefined ? undefined : `${agent.verify.run} (×${agent.verify.attempts}${agent.verify.flakeCheck ? ', flake check' : ''}${agent.verify.baseline ? ', baseline' : ''})`;
+    return {
+        ...base,
+        does: oneLine(agent.brief),
+        ...(agent.backend === undefined ? {} : { backend: agent.backend }),
+        ...(agent.model === undefined ? {} : { model: agent.model }),
+        ...(agent.effort === undefined ? {} : { effort: agent.effort }),
+        posture: agent.initialPosture,
+        ceiling: agent.maxPosture,
+        ...(agent.maxRounds === undefined ? {} : { maxRounds: agent.maxRounds }),
+        ...(agent.persona === undefined ? {} : { persona: agent.persona }),
+        ...(gate === undefined ? {} : { gate }),
+        provenance: agent.provenance,
+    };
+}
+function oneLine(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > 70 ? `${flat.slice(0, 69)}…` : flat;
+}

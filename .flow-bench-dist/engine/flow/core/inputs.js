@@ -1,0 +1,86 @@
+import { didYouMean } from '../../util/did-you-mean.js';
+/**
+ * Checks and converts a run's inputs: `--input k=v` strings are converted to the declared type,
+ * values from `--inputs file.yaml` must already have it; defaults fill the rest; an unknown
+ * name, a missing required input, a wrong type or a value outside `enum` is a problem.
+ */
+export function resolveInputs(specs, given, fromText) {
+    const values = {};
+    const problems = [];
+    const names = Object.keys(specs);
+    for (const [name, raw] of Object.entries(given)) {
+        const spec = specs[name];
+        if (spec === undefined) {
+            const suggestion = didYouMean(name, names);
+            problems.push({ code: 'FLOW_INPUT_UNKNOWN', message: `unknown input \`${name}\``, hint: suggestion ? `did you mean \`${suggestion}\`?` : names.length > 0 ? `inputs: ${names.join(', ')}` : 'this flow declares no inputs' });
+            continue;
+        }
+        const converted = fromText.has(name) && typeof raw === 'string' ? convert(raw, spec.type) : raw;
+        if (!hasType(converted, spec.type)) {
+            problems.push({ code: 'FLOW_INPUT_TYPE', message: `input \`${name}\` must be a ${spec.type}, got ${JSON.stringify(raw)}`, ...(spec.type === 'list' || spec.type === 'object' ? { hint: 'give it as JSON, e.g. --input ' + name + "='[\"a\",\"b\"]'" } : {}) });
+            continue;
+        }
+        values[name] = converted;
+    }
+    for (const [name, spec] of Object.entries(specs)) {
+        if (Object.hasOwn(values, name) || problems.some((p) => p.message.includes(`\`${name}\``)))
+            continue;
+        if (spec.default !== undefined)
+            values[name] = spec.default;
+        else
+            problems.push({ code: 'FLOW_INPUT_MISSING', message: `input \`${name}\` is required${spec.description ? ` (${spec.description})` : ''}`, hint: `pass --input ${name}=<value>` });
+    }
+    for (const [name, value] of Object.entries(values)) {
+        const allowed = specs[name]?.enum;
+        if (allowed !== undefined && !allowed.some((a) => JSON.stringify(a) === JSON.stringify(value))) {
+            problems.push({ code: 'FLOW_INPUT_ENUM', message: `input \`${name}\` is ${JSON.stringify(value)}, not one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}` });
+        }
+    }
+    return { values, problems };
+}
+function convert(text, type) {
+    switch (type) {
+        case 'string':
+            return text;
+        case 'number': {
+            const n = Number(text);
+            return text.trim() === '' || !Number.isFinite(n) ? text : n;
+        }
+        case 'boolean': {
+            const lower = text.trim().toLowerCase();
+            if (['true', 'yes', '1', 'on'].includes(lower))
+                return true;
+            if (['false', 'no', '0', 'off'].includes(lower))
+                return false;
+            return text;
+        }
+        case 'list':
+            if (text.trim().startsWith('['))
+                return parseJson(text);
+            return text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+        case 'object':
+            return parseJson(text);
+    }
+}
+function parseJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
+    }
+}
+function hasType(value, type) {
+    switch (type) {
+        case 'string':
+            return typeof value === 'string';
+        case 'number':
+            return typeof value === 'number' && Number.isFinite(value);
+        case 'boolean':
+            return typeof value === 'boolean';
+        case 'list':
+            return Array.isArray(value);
+        case 'object':
+            return value !== null && typeof value === 'object' && !Array.isArray(value);
+    }
+}

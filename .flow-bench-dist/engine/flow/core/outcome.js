@@ -1,0 +1,85 @@
+import { evaluateCondition } from './render.js';
+import { expressionError } from './schedule.js';
+import { expressionContext } from './scope.js';
+/** Finds the unit an execution belongs to; undefined for a stale one (stopped, superseded). */
+export function findExecution(tx, exec) {
+    for (const step of tx.plan.steps) {
+        const state = tx.state.steps[step.id];
+        if (state === undefined)
+            continue;
+        if (state.units === undefined) {
+            if (state.exec === exec && (state.status === 'running' || state.status === 'waiting'))
+                return { step, item: undefined, unit: state };
+            continue;
+        }
+        const index = state.units.findIndex((u) => u.exec === exec && (u.status === 'running' || u.status === 'waiting'));
+        if (index !== -1)
+            return { step, item: index, unit: state.units[index] };
+    }
+    return undefined;
+}
+/**
+ * Records what an execution reported and decides what follows: a retry (with exponential
+ * backoff, only for errors `retry.on` covers), another loop iteration, or the unit's end.
+ * A budget error also stops the run from starting more work.
+ */
+export function applyOutcome(tx, outcome) {
+    const found = findExecution(tx, outcome.exec);
+    if (found === undefined)
+        return;
+    const { step, item, unit } = found;
+    const extra = { outputs: outcome.outputs, ...(outcome.verdict === undefined ? {} : { verdict: outcome.verdict }) };
+    if (outcome.status === 'failed') {
+        const error = outcome.error ?? { code: 'FLOW_STEP_FAILED', message: 'the step failed' };
+        if (error.code === 'FLOW_BUDGET_EXCEEDED') {
+            tx.fail(step.id, item, error, extra);
+            if (tx.state.stopping === undefined)
+                tx.emit({ type: 'run.stopping', error });
+            return;
+        }
+        const retry = step.retry;
+        if (retry !== undefined && unit.attempt < retry.attempts && (retry.on === 'any' || error.transient === true) && tx.state.stopping === undefined) {
+            const delayMs = retry.backoffMs * 2 ** (unit.attempt - 1);
+            tx.emit({ type: 'step.retrying', step: step.id, ...(item === undefined ? {} : { item }), attempt: unit.attempt + 1, delayMs, error });
+            return;
+        }
+        tx.fail(step.id, item, error, extra);
+        return;
+    }
+    if (step.loop === undefined) {
+        tx.complete(step.id, item, 'succeeded', extra);
+        return;
+    }
+    let done;
+    try {
+        done = loopDone(tx, step, item, unit, outcome);
+    }
+    catch (error) {
+        tx.fail(step.id, item, expressionError(error), extra);
+        return;
+    }
+    const outputs = { ...outcome.outputs, iterations: unit.iteration };
+    if (done) {
+        tx.complete(step.id, item, 'succeeded', { ...extra, outputs });
+    }
+    else if (unit.iteration < step.loop.maxIterations) {
+        tx.emit({ type: 'step.iterated', step: step.id, ...(item === undefined ? {} : { item }), iteration: unit.iteration + 1, outputs: outcome.outputs });
+    }
+    else {
+        const condition = step.loop.untilRun !== undefined ? `\`${step.loop.untilRun}\` never passed` : `\`${step.loop.until}\` never held`;
+        tx.fail(step.id, item, { code: 'FLOW_LOOP_EXHAUSTED', message: `${step.loop.maxIterations} iterations ran and ${condition}` }, { ...extra, outputs });
+    }
+}
+function loopDone(tx, step, item, unit, outcome) {
+    const loop = step.loop;
+    if (loop.untilRun !== undefined && outcome.untilPassed === true)
+        return true;
+    if (loop.until === undefined)
+        return false;
+    const state = tx.state.steps[step.id];
+    const context = expressionContext(tx.state, {
+        ...(item === undefined ? {} : { item: { index: item, value: state.items?.[item] } }),
+        loop: { iteration: unit.iteration, outputs: outcome.outputs },
+    });
+    return evaluateCondition(loop.until, context);
+}

@@ -1,0 +1,153 @@
+import { isTerminal, pendingUnit } from './state.js';
+/**
+ * Applies one event to a run's state. Pure and total: the machine changes state only through
+ * it, and a resume replays events.jsonl through it to rebuild exactly what was persisted.
+ */
+export function reduce(state, event) {
+    const next = { ...state, seq: event.seq, lastAt: event.at };
+    // Wall time counts the gaps between events of one process; a resume starts a new segment.
+    if (event.type !== 'run.resumed' && state.lastAt !== undefined) {
+        const gap = Date.parse(event.at) - Date.parse(state.lastAt);
+        if (gap > 0)
+            next.ledger = { ...state.ledger, wallMs: state.ledger.wallMs + gap };
+    }
+    switch (event.type) {
+        case 'run.started': {
+            const steps = {};
+            for (const id of event.steps)
+                steps[id] = state.steps[id] ?? pendingUnit();
+            return { ...next, steps, inputs: event.inputs, env: event.env, run: event.run };
+        }
+        case 'run.resumed': {
+            let steps = next.steps;
+            if (event.rebased !== undefined) {
+                steps = { ...steps };
+                for (const id of event.rebased.removed)
+                    delete steps[id];
+                for (const id of event.rebased.added)
+                    steps[id] = pendingUnit();
+            }
+            return resumed({ ...next, steps }, event.reset);
+        }
+        case 'step.skipped':
+            return withStep(next, event.step, (s) => ({ ...s, status: 'skipped', skipReason: event.reason, endedAt: event.at }));
+        case 'step.expanded':
+            return withStep(next, event.step, (s) => ({ ...s, status: 'running', startedAt: event.at, items: event.items, units: event.items.map(() => pendingUnit()) }));
+        case 'step.started':
+            return withUnit(next, event.step, event.item, (u) => {
+                const started = { ...u, status: 'running', exec: event.exec, attempt: event.attempt, iteration: event.iteration, executions: u.executions + 1, startedAt: u.startedAt ?? event.at };
+                delete started.delayMs;
+                return started;
+            });
+        case 'step.retrying':
+            return withUnit(next, event.step, event.item, (u) => ({ ...withoutExec(u), status: 'pending', attempt: event.attempt, delayMs: event.delayMs, error: event.error }));
+        case 'step.iterated':
+            return withUnit(next, event.step, event.item, (u) => ({ ...withoutExec(u), status: 'pending', attempt: 1, iteration: event.iteration, outputs: event.outputs }));
+        case 'step.completed':
+            return withUnit(next, event.step, event.item, (u) => {
+                const done = { ...withoutExec(u), status: event.status, endedAt: event.at };
+                if (event.outputs !== undefined)
+                    done.outputs = event.outputs;
+                if (event.verdict !== undefined)
+                    done.verdict = event.verdict;
+                if (event.error !== undefined)
+                    done.error = event.error;
+                else
+                    delete done.error;
+                return done;
+            });
+        case 'ledger.charged':
+            return {
+                ...next,
+                // Cents of cents are noise; rounding keeps sums of per-turn costs readable and stable.
+                ledger: { ...next.ledger, turns: next.ledger.turns + event.turns, tokens: next.ledger.tokens + event.tokens, costUsd: Math.round((next.ledger.costUsd + event.costUsd) * 1e8) / 1e8 },
+            };
+        case 'run.stopping':
+            return { ...next, stopping: event.error };
+        case 'run.interrupted':
+            return { ...next, status: 'interrupted', reason: { code: 'FLOW_INTERRUPTED', message: event.reason } };
+        case 'run.finished': {
+            const finished = { ...next, status: event.status };
+            if (event.reason !== undefined)
+                finished.reason = event.reason;
+            else
+                delete finished.reason;
+            return finished;
+        }
+        case 'plan.updated': {
+            const steps = { ...next.steps };
+            for (const id of event.removed)
+                delete steps[id];
+            for (const id of event.added)
+                steps[id] = pendingUnit();
+            return { ...next, steps };
+        }
+    }
+}
+/** Folds a list of events from a fresh state. */
+export function replay(initial, events) {
+    let state = initial;
+    for (const event of events)
+        state = reduce(state, event);
+    return state;
+}
+function resumed(state, reset) {
+    const steps = {};
+    for (const [id, step] of Object.entries(state.steps)) {
+        steps[id] = reset.includes(id) ? { ...pendingUnit(), executions: step.executions } : resumeStep(step);
+    }
+    const out = { ...state, status: 'running', steps };
+    delete out.reason;
+    delete out.stopping;
+    return out;
+}
+/**
+ * What an unfinished step becomes when a new process takes over: an interrupted execution runs
+ * again (same attempt); a failed or skipped step is tried afresh; a succeeded one is kept.
+ */
+function resumeStep(step) {
+    if (step.units !== undefined) {
+        if (step.status === 'succeeded')
+            return step;
+        const units = step.units.map((u) => (u.status === 'succeeded' ? u : resumeUnit(u)));
+        const out = { ...step, status: 'running', units };
+        delete out.error;
+        return out;
+    }
+    if (step.status === 'succeeded')
+        return step;
+    if (step.status === 'running' || step.status === 'waiting')
+        return { ...withoutExec(step), status: 'pending' };
+    if (isTerminal(step.status))
+        return { ...pendingUnit(), executions: step.executions };
+    return step;
+}
+function resumeUnit(unit) {
+    if (unit.status === 'running' || unit.status === 'waiting')
+        return { ...withoutExec(unit), status: 'pending' };
+    return { ...pendingUnit(), executions: unit.executions };
+}
+function withoutExec(unit) {
+    const out = { ...unit };
+    delete out.exec;
+    return out;
+}
+function withStep(state, id, update) {
+    const step = state.steps[id];
+    if (step === undefined)
+        return state;
+    return { ...state, steps: { ...state.steps, [id]: update(step) } };
+}
+function withUnit(state, id, item, update) {
+    return withStep(state, id, (step) => {
+        // update() spreads its argument, so a plain step keeps its step-only fields.
+        if (item === undefined)
+            return update(step);
+        const units = [...(step.units ?? [])];
+        const unit = units[item];
+        if (unit === undefined)
+            return step;
+        units[item] = update(unit);
+        return { ...step, units };
+    });
+}

@@ -1,0 +1,182 @@
+import { ExpressionError } from '../../expr/index.js';
+import { budgetExceeded } from './budget.js';
+import { buildExecution, evaluateCondition, renderDeep } from './render.js';
+import { expressionContext } from './scope.js';
+import { isTerminal } from './state.js';
+/**
+ * Moves the run forward as far as it can: skips steps whose join or `if` rules them out, expands
+ * foreach steps, starts every unit that is ready within maxParallel and the budget, and finishes
+ * the run when every step is done. Loops until nothing changes, so one transition settles fully.
+ */
+export function schedule(tx) {
+    for (;;) {
+        if (tx.state.status !== 'running')
+            return;
+        const { changed, ready } = gate(tx);
+        if (changed)
+            continue;
+        if (startUnits(tx, ready))
+            continue;
+        break;
+    }
+    finishIfDone(tx);
+}
+/** Settles pending steps whose needs are done: skip, fail, expand, or report ready. */
+function gate(tx) {
+    const ready = [];
+    let changed = false;
+    const mainDone = tx.plan.steps.every((s) => s.group === 'finally' || isTerminal(tx.state.steps[s.id]?.status ?? 'pending'));
+    for (const step of tx.plan.steps) {
+        const state = tx.state.steps[step.id];
+        if (state?.status !== 'pending')
+            continue;
+        if (step.group === 'finally' && !mainDone)
+            continue;
+        const needs = step.needs.map((id) => tx.state.steps[id]).filter((s) => s !== undefined);
+        if (needs.some((s) => !isTerminal(s.status)))
+            continue;
+        if (tx.state.stopping !== undefined && step.group === 'main') {
+            tx.emit({ type: 'step.skipped', step: step.id, reason: tx.state.stopping.code });
+            changed = true;
+            continue;
+        }
+        if (!joinHolds(step, needs)) {
+            tx.emit({ type: 'step.skipped', step: step.id, reason: 'join' });
+            changed = true;
+            continue;
+        }
+        const context = expressionContext(tx.state);
+        try {
+            if (step.if !== undefined && !evaluateCondition(step.if, context)) {
+                tx.emit({ type: 'step.skipped', step: step.id, reason: 'if' });
+                changed = true;
+                continue;
+            }
+            if (step.foreach !== undefined) {
+                expand(tx, step, renderDeep(step.foreach.items, context));
+                changed = true;
+                continue;
+            }
+        }
+        catch (error) {
+            tx.fail(step.id, undefined, expressionError(error));
+            changed = true;
+            continue;
+        }
+        ready.push(step);
+    }
+    return { changed, ready };
+}
+function joinHolds(step, needs) {
+    if (step.join === 'all_done')
+        return true;
+    if (step.join === 'one_success')
+        return needs.length === 0 || needs.some((s) => s.status === 'succeeded');
+    return needs.every((s) => s.status === 'succeeded');
+}
+function expand(tx, step, items) {
+    if (!Array.isArray(items)) {
+        const shown = typeof items === 'string' ? `the text ${JSON.stringify(items.slice(0, 60))}` : JSON.stringify(items);
+        tx.fail(step.id, undefined, { code: 'FLOW_FOREACH_NOT_LIST', message: `foreach.items of step \`${step.id}\` is ${shown}, not a list` });
+        return;
+    }
+    tx.emit({ type: 'step.expanded', step: step.id, items });
+    if (items.length === 0)
+        tx.emit({ type: 'step.completed', step: step.id, status: 'succeeded', outputs: { items: [], count: 0, succeeded: 0, failed: 0 } });
+}
+/** Starts ready units within maxParallel and the budget; true when it changed the run's course. */
+function startUnits(tx, ready) {
+    const kindOf = new Map(tx.plan.steps.map((s) => [s.id, s.kind]));
+    let running = 0;
+    for (const [id, state] of Object.entries(tx.state.steps)) {
+        if (kindOf.get(id) === 'approval')
+            continue;
+        for (const unit of state.units ?? [state])
+            if (unit.status === 'running')
+                running++;
+    }
+    let capacity = tx.plan.maxParallel - running;
+    for (const step of tx.plan.steps) {
+        const state = tx.state.steps[step.id];
+        if (state === undefined)
+            continue;
+        const items = [];
+        if (ready.includes(step))
+            items.push(undefined);
+        else if (state.status === 'running' && state.units !== undefined) {
+            let active = state.units.filter((u) => u.status === 'running').length;
+            const cap = step.foreach?.maxParallel ?? Number.POSITIVE_INFINITY;
+            state.units.forEach((unit, index) => {
+                if (unit.status === 'pending' && active < cap) {
+                    items.push(index);
+                    active++;
+                }
+            });
+        }
+        for (const item of items) {
+            const consumes = step.kind !== 'approval';
+            if (consumes && capacity <= 0)
+                break;
+            if (tx.state.stopping !== undefined && step.group === 'main') {
+                // A stopping run starts no more main work; foreach items not yet started are cancelled.
+                tx.complete(step.id, item, 'cancelled', { error: tx.state.stopping });
+                return true;
+            }
+            const exceeded = budgetExceeded(tx.plan.budgets, tx.state.ledger, { newTurn: step.kind === 'agent', liveWallMs: tx.liveWallMs() });
+            if (exceeded !== undefined) {
+                if (tx.state.stopping === undefined) {
+                    tx.emit({ type: 'run.stopping', error: exceeded });
+                    return true;
+                }
+                if (step.kind === 'agent') {
+                    if (item === undefined)
+                        tx.emit({ type: 'step.skipped', step: step.id, reason: exceeded.code });
+                    else
+                        tx.complete(step.id, item, 'cancelled', { error: exceeded });
+                    return true;
+                }
+            }
+            try {
+                const spec = buildExecution(tx.state, step, item);
+                tx.emit({ type: 'step.started', step: step.id, ...(item === undefined ? {} : { item }), attempt: spec.attempt, iteration: spec.iteration, exec: spec.exec });
+                tx.start.push(spec);
+                if (consumes)
+                    capacity--;
+            }
+            catch (error) {
+                tx.fail(step.id, item, expressionError(error));
+                return true;
+            }
+        }
+    }
+    return false;
+}
+/** Ends the run when every step is done: succeeded only when no step failed without continueOnError. */
+export function finishIfDone(tx) {
+    if (tx.state.status !== 'running')
+        return;
+    const all = tx.plan.steps.map((step) => ({ step, state: tx.state.steps[step.id] }));
+    if (all.some(({ state }) => state === undefined || !isTerminal(state.status)))
+        return;
+    if (tx.state.stopping !== undefined) {
+        tx.emit({ type: 'run.finished', status: 'failed', reason: tx.state.stopping });
+        return;
+    }
+    const failed = all.find(({ step, state }) => (state.status === 'failed' || state.status === 'cancelled') && !step.continueOnError);
+    if (failed !== undefined) {
+        const error = failed.state.error;
+        tx.emit({
+            type: 'run.finished',
+            status: 'failed',
+            reason: { code: 'FLOW_STEP_FAILED', message: `step \`${failed.step.id}\` failed${error ? `: ${error.message} (${error.code})` : ''}` },
+        });
+        return;
+    }
+    tx.emit({ type: 'run.finished', status: 'succeeded' });
+}
+/** A template or condition that could not be evaluated, as a step error. */
+export function expressionError(error) {
+    if (error instanceof ExpressionError)
+        return { code: 'FLOW_EXPRESSION', message: error.message };
+    return { code: 'FLOW_EXPRESSION', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,71 @@
+import { reduce } from './reduce.js';
+import { isTerminal } from './state.js';
+/**
+ * One machine transition in the making: events are applied to the state as they are emitted, so
+ * every later decision in the same transition sees them. The result is what the machine
+ * persists (events), starts (executions) and stops (execution ids).
+ */
+export class Transaction {
+    plan;
+    state;
+    now;
+    events = [];
+    start = [];
+    stop = [];
+    constructor(plan, state, now) {
+        this.plan = plan;
+        this.state = state;
+        this.now = now;
+    }
+    emit(body) {
+        const event = { ...body, seq: this.state.seq + 1, at: this.now };
+        this.state = reduce(this.state, event);
+        this.events.push(event);
+    }
+    step(id) {
+        return this.plan.steps.find((s) => s.id === id);
+    }
+    /** Milliseconds since the last recorded event (wall time not yet in the ledger). */
+    liveWallMs() {
+        if (this.state.lastAt === undefined)
+            return 0;
+        return Math.max(0, Date.parse(this.now) - Date.parse(this.state.lastAt));
+    }
+    /** Finishes a unit (or a plain step) as failed. */
+    fail(step, item, error, extra = {}) {
+        this.complete(step, item, 'failed', { ...extra, error });
+    }
+    /** Finishes a unit; the last item of a foreach also finishes its step. */
+    complete(step, item, status, extra = {}) {
+        this.emit({ type: 'step.completed', step, ...(item === undefined ? {} : { item }), status, ...extra });
+        if (item !== undefined)
+            this.#aggregate(step);
+    }
+    #aggregate(id) {
+        const state = this.state.steps[id];
+        if (state?.units === undefined || state.status !== 'running')
+            return;
+        if (!state.units.every((u) => isTerminal(u.status)))
+            return;
+        const outputs = {
+            items: state.units.map((u) => u.outputs ?? null),
+            count: state.units.length,
+            succeeded: state.units.filter((u) => u.status === 'succeeded').length,
+            failed: state.units.filter((u) => u.status !== 'succeeded').length,
+        };
+        const firstBad = state.units.findIndex((u) => u.status !== 'succeeded');
+        if (firstBad === -1) {
+            this.emit({ type: 'step.completed', step: id, status: 'succeeded', outputs, verdict: 'success' });
+            return;
+        }
+        const bad = state.units[firstBad];
+        this.emit({
+            type: 'step.completed',
+            step: id,
+            status: 'failed',
+            outputs,
+            verdict: 'failed',
+            error: { code: bad.error?.code ?? 'FLOW_STEP_FAILED', message: `${outputs.failed} of ${outputs.count} items failed; item ${firstBad}: ${bad.error?.message ?? bad.status}` },
+        });
+    }
+}

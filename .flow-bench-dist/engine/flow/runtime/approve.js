@@ -1,0 +1,56 @@
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { readJsonOrNull } from '../../util/atomic-file.js';
+import { didYouMean } from '../../util/did-you-mean.js';
+import { UsageError } from '../../util/errors.js';
+import { isTerminal } from '../core/state.js';
+import { RUN_FILES, runDir } from '../store/run-files.js';
+import { isProcessAlive, readRunRecord, readRunSnapshot } from '../store/runs.js';
+import { writeApproval } from './approvals.js';
+/**
+ * Answers a run's approval from another terminal (`neo flow approve`). The answer is checked —
+ * the step must be an approval of that run, not answered yet, and the decision one of its own —
+ * then left in NEO_HOME/approvals/ where the waiting run (or a later resume) takes it.
+ */
+export async function approveRun(options) {
+    const record = await readRunRecord(options.home, options.runId);
+    const plan = await readJsonOrNull(join(runDir(options.home, record.runId), RUN_FILES.plan));
+    const match = /^(.+?)(?:\[(\d+)\])?$/.exec(options.step);
+    const stepId = match?.[1] ?? options.step;
+    const item = match?.[2] === undefined ? undefined : Number(match[2]);
+    const step = plan?.steps.find((s) => s.id === stepId);
+    if (step === undefined) {
+        const approvals = plan?.steps.filter((s) => s.kind === 'approval').map((s) => s.id) ?? [];
+        const suggestion = didYouMean(stepId, approvals);
+        throw new UsageError('FLOW_UNKNOWN_STEP', `run ${record.runId} has no step \`${stepId}\``, { hint: suggestion ? `did you mean \`${suggestion}\`?` : `its approvals: ${approvals.join(', ') || '(none)'}` });
+    }
+    if (step.kind !== 'approval')
+        throw new UsageError('FLOW_NOT_AN_APPROVAL', `step \`${stepId}\` is a ${step.kind} step, not an approval`);
+    const decisions = step.approval.decisions.map((d) => d.id);
+    if (!decisions.includes(options.decision)) {
+        throw new UsageError('FLOW_UNKNOWN_DECISION', `\`${options.decision}\` is not a decision of \`${stepId}\``, { hint: `choose one of: ${decisions.join(', ')}` });
+    }
+    if (record.status === 'succeeded' || record.status === 'failed')
+        throw new UsageError('FLOW_RUN_FINISHED', `run ${record.runId} already ${record.status}`);
+    const snapshot = await readRunSnapshot(options.home, record.runId);
+    const state = snapshot?.state.steps[stepId];
+    const unit = item === undefined ? state : state?.units?.[item];
+    if (unit !== undefined && isTerminal(unit.status)) {
+        throw new UsageError('FLOW_APPROVAL_ANSWERED', `\`${options.step}\` is already ${unit.status}${unit.verdict ? ` (${unit.verdict})` : ''}`);
+    }
+    await writeApproval(options.home, record.runId, options.step, {
+        decision: options.decision,
+        ...(options.note === undefined ? {} : { note: options.note }),
+        by: `cli (${safeUser()})`,
+        at: new Date().toISOString(),
+    });
+    return { record, key: options.step, live: isProcessAlive(record.pid) };
+}
+function safeUser() {
+    try {
+        return userInfo().username;
+    }
+    catch {
+        return 'unknown';
+    }
+}

@@ -1,0 +1,118 @@
+import { join } from 'node:path';
+import { createActor, fromPromise, toPromise } from 'xstate';
+import { NeoError } from '../../util/errors.js';
+import { budgetExceeded } from '../core/budget.js';
+import { createFlowMachine } from '../core/machine.js';
+import { reduce } from '../core/reduce.js';
+import { acquireLockFile } from '../store/lock-file.js';
+import { RUN_FILES } from '../store/run-files.js';
+import { execute } from './executor.js';
+import { recordFromState } from './record.js';
+/** How long an interrupted execution may take to clean up (stop its session, kill its group). */
+const CLEANUP_MS = 10_000;
+/**
+ * Drives a run with the flow machine until it settles: every emitted event is appended to
+ * events.jsonl, folded into the state and checkpointed; executions run through the executor;
+ * Ctrl-C becomes an interrupt. Holds the run's lock file so two processes never drive one run.
+ */
+export async function drive(input) {
+    const { store, home } = input;
+    const runId = input.record.runId;
+    const depth = input.parent === undefined ? 0 : input.parent.depth + 1;
+    const lock = await acquireLockFile(join(store.dir, RUN_FILES.lock), { pid: process.pid, runId, at: new Date().toISOString() }, (holder) => new NeoError('FLOW_RUN_LIVE', `run ${runId} is being driven by process ${holder.pid}`, { hint: 'wait for it, or stop that process first' }));
+    let plan = input.plan;
+    let state = input.state;
+    let record = input.record;
+    const inflight = new Set();
+    const observe = input.observer ?? (() => { });
+    const budget = () => {
+        const live = state.lastAt === undefined ? 0 : Math.max(0, Date.now() - Date.parse(state.lastAt));
+        return budgetExceeded(plan.budgets, state.ledger, { newTurn: true, liveWallMs: live }) ?? input.parent?.budget();
+    };
+    const link = (spec) => ({
+        runId,
+        step: spec.step,
+        depth,
+        charge: (cost) => charge(spec, cost),
+        budget,
+    });
+    const deps = {
+        runId,
+        home,
+        plan: () => plan,
+        workspace: input.workspace.record,
+        store,
+        yes: input.yes,
+        ...(input.prompter === undefined ? {} : { prompter: input.prompter }),
+        agents: () => input.agents.get(),
+        subflow: (spec, step, signal) => input.subflow(spec, step, signal, link(spec)),
+        budget,
+        charge: (spec, cost) => charge(spec, cost),
+        progress: (update) => observe({ type: 'progress', runId, depth, progress: update }),
+    };
+    const execution = fromPromise(({ input: spec, signal }) => {
+        const running = execute(spec, signal, deps);
+        inflight.add(running);
+        void running.finally(() => inflight.delete(running));
+        return running;
+    });
+    const actor = createActor(createFlowMachine({ now: () => new Date().toISOString(), execution }), { input: { plan, state, boot: input.boot } });
+    function charge(spec, cost) {
+        if (actor.getSnapshot().status === 'active')
+            actor.send({ type: 'flow.charge', step: spec.step, ...(spec.item === undefined ? {} : { item: spec.item }), ...cost });
+        input.parent?.charge(cost);
+    }
+    actor.on('run.event', ({ event }) => {
+        void store.append(event).catch(() => undefined);
+        state = reduce(state, event);
+        store.checkpoint(state, 'active');
+        record = recordFromState(record, state, plan);
+        store.saveRecord(record);
+        observe({ type: 'event', runId, depth, event });
+    });
+    const onAbort = () => actor.send({ type: 'flow.interrupt', reason: 'interrupted (Ctrl-C)' });
+    let stopWatching;
+    try {
+        // Watch before the first step starts, so no edit can slip in unseen.
+        if (input.watch !== undefined) {
+            stopWatching = await input.watch((edited, hash) => {
+                if (actor.getSnapshot().status !== 'active')
+                    return;
+                actor.send({ type: 'flow.plan', plan: edited, hash });
+                plan = actor.getSnapshot().context.plan;
+                void store.savePlan(plan);
+            }, () => plan);
+        }
+        actor.start();
+        input.signal?.addEventListener('abort', onAbort, { once: true });
+        if (input.signal?.aborted)
+            onAbort();
+        await toPromise(actor);
+    }
+    finally {
+        input.signal?.removeEventListener('abort', onAbort);
+        await stopWatching?.();
+        await settle(inflight);
+    }
+    let summary;
+    if (state.status === 'interrupted') {
+        await input.workspace.release();
+    }
+    else {
+        summary = await input.workspace.finish({ status: state.status, flow: plan.name, runId });
+    }
+    record = recordFromState(record, state, plan, { finished: true, ...(summary === undefined ? {} : { summary }) });
+    store.checkpoint(state, 'settled');
+    store.saveRecord(record);
+    await store.close();
+    await lock.release();
+    return { state, plan, record, ...(summary === undefined ? {} : { summary }) };
+}
+async function settle(inflight) {
+    if (inflight.size === 0)
+        return;
+    let timer;
+    await Promise.race([Promise.allSettled([...inflight]), new Promise((resolve) => (timer = setTimeout(resolve, CLEANUP_MS)))]);
+    if (timer)
+        clearTimeout(timer);
+}

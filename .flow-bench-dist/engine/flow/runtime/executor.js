@@ -1,0 +1,180 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runGate } from '../agent/gate.js';
+import { unitKey } from '../core/state.js';
+import { waitForApproval } from './approvals.js';
+import { lastLines, runCommand } from './command.js';
+const OUTPUT_TAIL = 16 * 1024;
+/**
+ * Runs one execution to an outcome, whatever its kind. It first waits until its `step.started`
+ * event is durable (nothing happens that the log does not record), sleeps any retry backoff,
+ * enforces the step's timeout, and turns every failure into a typed outcome — it never throws.
+ */
+export async function execute(spec, signal, deps) {
+    const step = deps.plan().steps.find((s) => s.id === spec.step);
+    try {
+        if (step === undefined)
+            throw new Error(`step ${spec.step} is not in the plan`);
+        await deps.store.barrier();
+        if (spec.delayMs !== undefined && spec.delayMs > 0)
+            await sleep(spec.delayMs, undefined, { signal });
+        const { signal: bounded, clear } = withTimeout(signal, step.kind === 'run' ? undefined : step.timeoutMs);
+        try {
+            const outcome = await executeKind(spec, step, bounded, deps);
+            return { exec: spec.exec, ...outcome };
+        }
+        finally {
+            clear();
+        }
+    }
+    catch (error) {
+        if (signal.aborted)
+            return { exec: spec.exec, status: 'failed', outputs: {}, error: { code: 'FLOW_INTERRUPTED', message: 'interrupted' } };
+        return { exec: spec.exec, status: 'failed', outputs: {}, error: { code: 'FLOW_EXECUTOR_ERROR', message: error instanceof Error ? error.message : String(error) } };
+    }
+}
+async function executeKind(spec, step, signal, deps) {
+    const cwd = resolve(deps.workspace.path, step.cwd ?? '.');
+    switch (step.kind) {
+        case 'run':
+            return runStep(spec, step, cwd, signal, deps);
+        case 'approval':
+            return approvalStep(spec, step, signal, deps);
+        case 'flow':
+            return deps.subflow(spec, step, signal);
+        case 'agent': {
+            const { driver, sessions } = await deps.agents();
+            const outcome = await driver.drive({
+                runId: deps.runId,
+                step: spec.step,
+                ...(spec.item === undefined ? {} : { item: spec.item }),
+                exec: spec.exec,
+                settings: spec.script === undefined ? step.agent : { ...step.agent, script: spec.script },
+                brief: spec.brief ?? step.agent.brief,
+                cwd,
+                ...(step.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: step.idleTimeoutMs }),
+            }, {
+                sessions,
+                signal,
+                budget: () => deps.budget(),
+                charge: (cost) => deps.charge(spec, cost),
+                progress: (update) => deps.progress({ ...update, exec: spec.exec, step: spec.step, ...(spec.item === undefined ? {} : { item: spec.item }) }),
+                runGate: (gate) => runGate(gate, { cwd, env: spec.env, signal }),
+                now: () => Date.now(),
+            });
+            return withUntil(outcome, step, cwd, spec, signal);
+        }
+    }
+}
+async function runStep(spec, step, cwd, signal, deps) {
+    const outputFile = join(deps.store.dir, 'outputs', `${unitKey(spec.step, spec.item).replace(/[^\w.-]/g, '_')}.${spec.exec.split('#')[1] ?? '0'}.env`);
+    await deps.store.outputsDir();
+    const result = await runCommand({
+        command: step.run.command,
+        cwd,
+        env: { ...spec.env, NEO_OUTPUT: outputFile },
+        signal,
+        ...(step.timeoutMs === undefined ? {} : { timeoutMs: step.timeoutMs }),
+        ...(step.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: step.idleTimeoutMs }),
+    });
+    const outputs = {
+        exitCode: result.exitCode ?? null,
+        stdout: tail(result.stdout),
+        stderr: tail(result.stderr),
+        ...(await readOutputFile(outputFile)),
+    };
+    const error = commandError(step.run.command, result);
+    if (error !== undefined)
+        return { status: 'failed', outputs, error };
+    return withUntil({ status: 'succeeded', outputs }, step, cwd, spec, signal);
+}
+async function approvalStep(spec, step, signal, deps) {
+    const decisions = step.approval.decisions;
+    const prompt = spec.prompt ?? step.approval.prompt;
+    if (deps.yes) {
+        const pick = decisions.find((d) => !d.fail) ?? decisions[0];
+        return { status: 'succeeded', verdict: pick.id, outputs: { decision: pick.id, by: '--yes', preapproved: true, note: 'pre-approved with --yes' } };
+    }
+    const key = unitKey(spec.step, spec.item);
+    deps.progress({ exec: spec.exec, step: spec.step, note: `waiting for approval: neo flow approve ${deps.runId} ${key} --decision ${decisions.map((d) => d.id).join('|')}` });
+    const answer = await waitForApproval({
+        home: deps.home,
+        key,
+        ask: { runId: deps.runId, step: key, prompt, decisions },
+        signal,
+        ...(deps.prompter === undefined ? {} : { prompter: deps.prompter }),
+    });
+    if (answer === undefined) {
+        const reason = signal.reason;
+        if (reason?.code === 'FLOW_STEP_TIMEOUT')
+            return { status: 'failed', verdict: 'unanswered', outputs: {}, error: { code: 'FLOW_APPROVAL_TIMEOUT', message: `no answer to \`${prompt}\` in time; an approval never approves itself` } };
+        return { status: 'failed', outputs: {}, error: { code: 'FLOW_INTERRUPTED', message: 'interrupted while waiting for approval' } };
+    }
+    const decision = decisions.find((d) => d.id === answer.decision);
+    const outputs = { decision: answer.decision, by: answer.by, ...(answer.note === undefined ? {} : { note: answer.note }) };
+    if (decision === undefined)
+        return { status: 'failed', outputs, error: { code: 'FLOW_APPROVAL_INVALID', message: `\`${answer.decision}\` is not a decision of this approval (${decisions.map((d) => d.id).join(', ')})` } };
+    if (decision.fail)
+        return { status: 'failed', verdict: decision.id, outputs, error: { code: 'FLOW_APPROVAL_REJECTED', message: `${answer.by} chose \`${decision.id}\`${answer.note ? `: ${answer.note}` : ''}` } };
+    return { status: 'succeeded', verdict: decision.id, outputs };
+}
+/** After a successful loop iteration, runs `loop.untilRun` to tell whether the loop is done. */
+async function withUntil(outcome, step, cwd, spec, signal) {
+    const check = step.loop?.untilRun;
+    if (check === undefined || outcome.status !== 'succeeded')
+        return outcome;
+    const result = await runCommand({ command: check, cwd, env: spec.env, signal });
+    return { ...outcome, untilPassed: result.exitCode === 0 };
+}
+function commandError(command, result) {
+    if (result.spawnError !== undefined)
+        return { code: 'FLOW_SPAWN_FAILED', message: `\`${command}\` could not start: ${result.spawnError}`, transient: true };
+    if (result.timedOut)
+        return { code: 'FLOW_STEP_TIMEOUT', message: `\`${command}\` ran past its timeout and was killed` };
+    if (result.idle)
+        return { code: 'FLOW_STEP_STALLED', message: `\`${command}\` wrote nothing for its idle timeout and was killed: stalled`, transient: true };
+    if (result.aborted)
+        return { code: 'FLOW_INTERRUPTED', message: 'interrupted' };
+    if (result.exitCode === 0)
+        return undefined;
+    const last = lastLines(result.stderr || result.stdout, 5);
+    const how = result.exitCode === undefined ? `was killed by ${result.signal ?? 'a signal'}` : `exited ${result.exitCode}`;
+    return { code: 'FLOW_COMMAND_FAILED', message: `\`${command}\` ${how}${last ? `: ${last}` : ''}` };
+}
+/** `key=value` lines a command wrote to $NEO_OUTPUT become outputs. */
+async function readOutputFile(path) {
+    let text;
+    try {
+        text = await readFile(path, 'utf8');
+    }
+    catch {
+        return {};
+    }
+    const out = {};
+    for (const line of text.split('\n')) {
+        const match = /^([A-Za-z_][A-Za-z0-9_-]*)=(.*)$/.exec(line);
+        if (match)
+            out[match[1]] = match[2];
+    }
+    return out;
+}
+function tail(text) {
+    return text.length <= OUTPUT_TAIL ? text : `…${text.slice(-OUTPUT_TAIL)}`;
+}
+/** A signal that also aborts after `ms`, with a FLOW_STEP_TIMEOUT reason. */
+function withTimeout(signal, ms) {
+    if (ms === undefined)
+        return { signal, clear: () => { } };
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort({ code: 'FLOW_STEP_TIMEOUT', message: `the step ran past its timeout of ${Math.round(ms / 100) / 10}s` }), ms);
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    return {
+        signal: controller.signal,
+        clear: () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', onAbort);
+        },
+    };
+}

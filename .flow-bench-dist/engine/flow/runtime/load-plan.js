@@ -1,0 +1,146 @@
+import { access } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { formatDiagnostics, kindOfPath, loadDefinitions, narrowKnobs, personaView, policyKnobs, } from '../../definitions/index.js';
+import { contentHash } from '../../util/content-hash.js';
+import { UsageError } from '../../util/errors.js';
+import { compilePlan } from '../core/compile.js';
+/**
+ * Loads every definition layer plus the plan file (and its sub-flow files, transitively) in
+ * the `path` layer. The plan must be a flow file by name: plan.yaml, *.flow.yaml or flows/*.
+ */
+export async function loadPlanDefinitions(options) {
+    const file = resolve(options.cwd, options.planFile);
+    await assertFlowFile(file);
+    let paths = [file];
+    for (;;) {
+        const { set, diagnostics, loader } = await loadDefinitions({ cwd: dirname(file), home: options.home, paths });
+        const found = new Set(paths);
+        for (const path of [...paths]) {
+            const flow = flowAt(set, path);
+            for (const step of [...(flow?.data.steps ?? []), ...(flow?.data.finally ?? [])]) {
+                if (step.flow === undefined)
+                    continue;
+                const sub = resolve(dirname(path), step.flow);
+                if (!found.has(sub)) {
+                    await assertFlowFile(sub, `step \`${step.id}\` of ${path}`);
+                    found.add(sub);
+                }
+            }
+        }
+        if (found.size === paths.length) {
+            const files = new Set(paths);
+            return { file, set, loader, diagnostics: diagnostics.filter((d) => d.span !== undefined && files.has(d.span.file)), allDiagnostics: diagnostics, subflows: paths.slice(1) };
+        }
+        paths = [...found];
+    }
+}
+/** The flow definition loaded from `file` (shadowed or not). */
+export function flowAt(set, file) {
+    return set.list('flow').find((d) => d.file === file) ?? set.shadowed.find((d) => d.kind === 'flow' && d.file === file);
+}
+/** Compiles one flow file of a loaded set. Problems are returned, not thrown. */
+export function compileFlowFile(set, file, options) {
+    const flow = flowAt(set, file);
+    if (flow === undefined)
+        throw new UsageError('FLOW_PLAN_INVALID', `${file} did not load as a flow`, { hint: `run \`neo flow validate ${file}\`` });
+    const lookup = lookupFor(set, file, flow);
+    const { plan, problems } = compilePlan(flow.data, file, lookup, {
+        ...(options.backendOverride === undefined ? {} : { backendOverride: options.backendOverride }),
+        ...(options.requireBackend === undefined ? {} : { requireBackend: options.requireBackend }),
+    });
+    return { plan, problems, pinned: pinnedDefinitions(set, flow, plan) };
+}
+/** A stable hash of a compiled plan (what a run pins). */
+export function planHash(plan) {
+    return contentHash(JSON.stringify(plan));
+}
+/** Throws the plan's diagnostics as one usage error, formatted like `neo validate`. */
+export function assertClean(loaded, cwd) {
+    const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length === 0)
+        return;
+    throw new UsageError('FLOW_PLAN_INVALID', `${loaded.file} has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${formatDiagnostics(errors, { color: false, cwd })}`, {
+        hint: 'fix them and run again; `neo flow validate` checks without running',
+    });
+}
+/** Throws compile problems as one usage error. */
+export function assertCompiled(problems, file) {
+    if (problems.length === 0)
+        return;
+    const lines = problems.map((p) => `  ${p.step === undefined ? '' : `step ${p.step}: `}${p.message} [${p.code}]${p.hint ? `\n    hint: ${p.hint}` : ''}`);
+    throw new UsageError(problems[0].code, `${file} cannot run:\n${lines.join('\n')}`);
+}
+function lookupFor(set, file, flow) {
+    const planDir = dirname(file);
+    return {
+        persona(id) {
+            const definition = set.get('persona', id);
+            if (definition === undefined)
+                return undefined;
+            const view = personaView(definition);
+            const policy = view.policy === undefined ? undefined : set.get('policy', view.policy);
+            return {
+                id,
+                driver: view.driver,
+                instructions: view.instructions,
+                ...(view.model === undefined ? {} : { model: view.model }),
+                taskTags: view.taskTags,
+                layers: [
+                    ...(policy === undefined ? [] : [{ source: `persona ${id} policy ${policy.id}`, knobs: policyKnobs(policy) }]),
+                    { source: `persona ${id}`, knobs: view.knobs },
+                ],
+            };
+        },
+        policy(id) {
+            const definition = set.get('policy', id);
+            return definition === undefined ? undefined : policyKnobs(definition);
+        },
+        backend(id) {
+            const definition = set.get('backend', id);
+            if (definition === undefined)
+                return undefined;
+            return { id, editToolNames: definition.data.editToolNames ?? [], honorsAllowedTools: definition.data.honorsAllowedTools !== false, protocol: definition.data.protocol };
+        },
+        backendIds: () => set.ids('backend'),
+        ...(set.ownerPolicy === undefined ? {} : { owner: { source: `owner policy (${set.ownerPolicy.file})`, knobs: policyKnobs(set.ownerPolicy) } }),
+        narrow: (layers) => narrowKnobs(layers),
+        resolve: (relative) => resolve(planDir, relative),
+        projectDir: resolve(planDir, flow.data.workspace?.path ?? '.'),
+    };
+}
+function pinnedDefinitions(set, flow, plan) {
+    const out = new Map();
+    const pin = (definition) => {
+        if (definition !== undefined)
+            out.set(`${definition.kind}:${definition.id}`, { kind: definition.kind, id: definition.id, file: definition.file, digest: definition.digest });
+    };
+    pin(flow);
+    for (const step of plan.steps) {
+        if (step.agent?.persona !== undefined) {
+            const persona = set.get('persona', step.agent.persona);
+            pin(persona);
+            const policy = persona === undefined ? undefined : personaView(persona).policy;
+            if (policy !== undefined)
+                pin(set.get('policy', policy));
+        }
+        if (step.agent?.backend !== undefined)
+            pin(set.get('backend', step.agent.backend));
+    }
+    const policies = [flow.data.defaults?.policy, ...[...flow.data.steps, ...(flow.data.finally ?? [])].map((s) => s.policy)];
+    for (const id of policies)
+        if (id !== undefined)
+            pin(set.get('policy', id));
+    pin(set.ownerPolicy);
+    return [...out.values()].sort((a, b) => (`${a.kind}:${a.id}` < `${b.kind}:${b.id}` ? -1 : 1));
+}
+async function assertFlowFile(file, referredBy) {
+    try {
+        await access(file);
+    }
+    catch {
+        throw new UsageError('FLOW_PLAN_NOT_FOUND', `no such plan file: ${file}${referredBy === undefined ? '' : ` (named by ${referredBy})`}`);
+    }
+    if (kindOfPath(file) !== 'flow') {
+        throw new UsageError('FLOW_NOT_A_FLOW_FILE', `${file} is not named like a flow`, { hint: 'name it plan.yaml or <name>.flow.yaml (or put it in a flows/ folder)' });
+    }
+}

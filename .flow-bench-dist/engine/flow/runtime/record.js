@@ -1,0 +1,47 @@
+/**
+ * run.json's view of a run's state: status (`waiting` while only approvals are open), reason,
+ * ledger, one line per step and the approvals waiting for an answer. `finished` drops the pid:
+ * no process drives the run any more.
+ */
+export function recordFromState(record, state, plan, options = {}) {
+    const steps = {};
+    const waiting = [];
+    let busy = false;
+    for (const step of plan.steps) {
+        const s = state.steps[step.id];
+        if (s === undefined)
+            continue;
+        steps[step.id] = { status: s.status, ...(s.verdict === undefined ? {} : { verdict: s.verdict }), ...(s.error === undefined ? {} : { error: s.error }) };
+        const units = s.units ?? [s];
+        units.forEach((unit, index) => {
+            if (unit.status !== 'running')
+                return;
+            if (step.kind === 'approval') {
+                waiting.push({ step: s.units === undefined ? step.id : `${step.id}[${index}]`, prompt: step.approval.prompt, decisions: step.approval.decisions.map((d) => d.id) });
+            }
+            else
+                busy = true;
+        });
+    }
+    const status = state.status === 'running' && waiting.length > 0 && !busy ? 'waiting' : state.status;
+    const next = {
+        ...record,
+        status,
+        updatedAt: new Date().toISOString(),
+        ledger: state.ledger,
+        steps,
+    };
+    if (state.reason !== undefined)
+        next.reason = state.reason;
+    else
+        delete next.reason;
+    if (waiting.length > 0)
+        next.waiting = waiting;
+    else
+        delete next.waiting;
+    if (options.finished)
+        delete next.pid;
+    if (options.summary !== undefined)
+        next.summary = options.summary;
+    return next;
+}

@@ -1,0 +1,139 @@
+import { loadDefinitions } from '../../definitions/index.js';
+import { didYouMean } from '../../util/did-you-mean.js';
+import { NeoError, UsageError } from '../../util/errors.js';
+import { mergePlan } from '../core/plan-merge.js';
+import { replay } from '../core/reduce.js';
+import { initialRunState } from '../core/state.js';
+import { RunStore } from '../store/run-store.js';
+import { isProcessAlive } from '../store/runs.js';
+import { borrowedWorkspace, reopenWorkspace } from '../workspace/index.js';
+import { AgentServices } from './agents.js';
+import { drive } from './drive.js';
+import { assertCompiled, compileFlowFile, flowAt, loadPlanDefinitions, planHash } from './load-plan.js';
+import { runSubflow } from './subflow.js';
+/**
+ * Resumes a run explicitly: same inputs, same pinned plan (a definition changed since is
+ * reported; --rebase-definitions opts in to the current files), the state rebuilt from
+ * events.jsonl. A finished step never runs again unless named with --rerun (its dependents
+ * then run again too).
+ */
+export async function resumeRun(options) {
+    let current;
+    const agents = new AgentServices(options.home, () => current, {
+        ...(options.driver === undefined ? {} : { driver: options.driver }),
+        ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
+    });
+    try {
+        return await resumeWith(options, agents, undefined, (set) => (current = set));
+    }
+    finally {
+        await agents.close();
+    }
+}
+/** Resumes an interrupted sub-flow run from its (resumed) parent. */
+export function resumeChild(options, child) {
+    return resumeWith(options, child.agents, child, () => { });
+}
+async function resumeWith(options, agents, child, onSet) {
+    const { store, record, plan: pinned, events } = await RunStore.open(options.home, options.runId);
+    const runId = record.runId;
+    const rerun = options.rerun ?? [];
+    if (record.parent !== undefined && child === undefined) {
+        throw new UsageError('FLOW_RUN_IS_SUBFLOW', `run ${runId} is a sub-flow of run ${record.parent.runId}`, { hint: `resume the parent: neo flow resume ${record.parent.runId}` });
+    }
+    if (record.pid !== undefined && record.pid !== process.pid && isProcessAlive(record.pid) && (record.status === 'running' || record.status === 'waiting')) {
+        throw new UsageError('FLOW_RUN_LIVE', `run ${runId} is still being driven by process ${record.pid}`, { hint: 'answer its approvals with `neo flow approve`, or stop that process first' });
+    }
+    if (record.status === 'succeeded' && rerun.length === 0) {
+        throw new UsageError('FLOW_RUN_FINISHED', `run ${runId} already succeeded; nothing to resume`, { hint: 'run a step again with --rerun <step>' });
+    }
+    for (const id of rerun) {
+        if (!pinned.steps.some((s) => s.id === id)) {
+            const suggestion = didYouMean(id, pinned.steps.map((s) => s.id));
+            throw new UsageError('FLOW_UNKNOWN_STEP', `--rerun names unknown step \`${id}\``, { hint: suggestion ? `did you mean \`${suggestion}\`?` : `steps: ${pinned.steps.map((s) => s.id).join(', ')}` });
+        }
+    }
+    const state = replay(initialRunState(runId, []), events);
+    const depth = child === undefined ? 0 : child.link.depth + 1;
+    const notice = (level, message) => options.observer?.({ type: 'notice', runId, depth, level, message });
+    const set = child?.set ?? (await currentDefinitions(record, options, notice));
+    onSet(set);
+    let plan = pinned;
+    let rebased;
+    const changed = changedDefinitions(record.manifest.definitions, set);
+    if (changed.length > 0 && child === undefined) {
+        if (options.rebaseDefinitions) {
+            const compiled = compileFlowFile(set, record.planFile, { ...(record.options.backend === undefined ? {} : { backendOverride: record.options.backend }), requireBackend: true });
+            assertCompiled(compiled.problems, record.planFile);
+            const merged = mergePlan(pinned, compiled.plan, state, (id) => state.steps[id]?.status === 'succeeded' && !rerun.includes(id));
+            plan = merged.plan;
+            rebased = { hash: planHash(compiled.plan), added: merged.added, removed: merged.removed, changed: merged.changed };
+            record.manifest = { setHash: set.hash, planHash: planHash(plan), definitions: compiled.pinned };
+            await store.savePlan(plan);
+            notice('info', `rebased on the current definitions (${changed.join(', ')})`);
+        }
+        else {
+            notice('warning', `definitions changed since the run started: ${changed.join(', ')}; resuming with the pinned plan (pass --rebase-definitions to use the current files)`);
+        }
+    }
+    if (record.workspace === undefined)
+        throw new NeoError('STORE_CORRUPT', `run ${runId} has no workspace record`);
+    const workspace = child !== undefined ? borrowedWorkspace(child.workspace) : await reopenWorkspace(record.workspace, options.home, runId);
+    const now = new Date().toISOString();
+    const resumedRecord = {
+        ...record,
+        status: 'running',
+        pid: process.pid,
+        updatedAt: now,
+        segments: [...record.segments, { pid: process.pid, startedAt: now, ...(rerun.length > 0 ? { rerun } : {}), ...(rebased ? { rebased: true } : {}), ...(options.yes ? { yes: true } : {}) }],
+    };
+    store.saveRecord(resumedRecord);
+    options.observer?.({ type: 'run', runId, depth, record: resumedRecord, plan, resumed: true });
+    const backend = record.options.backend;
+    const result = await drive({
+        home: options.home,
+        plan,
+        state,
+        // A process killed before the run's first event left nothing to resume: start it now, with
+        // the inputs and workspace the record pinned.
+        boot: events.length === 0
+            ? { type: 'start', inputs: record.inputs, run: { id: runId, workspace: workspace.record.path, projectDir: plan.projectDir, ...(workspace.record.branch === undefined ? {} : { branch: workspace.record.branch }) } }
+            : { type: 'resume', rerun, ...(rebased === undefined ? {} : { rebased }) },
+        store,
+        record: resumedRecord,
+        workspace,
+        set: () => set,
+        agents,
+        yes: options.yes === true,
+        ...(options.observer === undefined ? {} : { observer: options.observer }),
+        ...(options.prompter === undefined ? {} : { prompter: options.prompter }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(child === undefined ? {} : { parent: child.link }),
+        subflow: (spec, step, signal, link) => runSubflow({ options: { ...options, planFile: record.planFile }, set, agents, workspace: workspace.record, ...(backend === undefined ? {} : { backend }) }, spec, step, signal, link),
+    });
+    return { runId, status: result.state.status, ...(result.state.reason === undefined ? {} : { reason: result.state.reason }), state: result.state, plan: result.plan, record: result.record, ...(result.summary === undefined ? {} : { summary: result.summary }) };
+}
+/** The definitions to resume with: the plan file's, or the base layers when the file is gone. */
+async function currentDefinitions(record, options, notice) {
+    try {
+        return (await loadPlanDefinitions({ planFile: record.planFile, cwd: options.cwd, home: options.home })).set;
+    }
+    catch (error) {
+        if (options.rebaseDefinitions)
+            throw error;
+        notice('warning', `${record.planFile} cannot be read (${error instanceof Error ? error.message : String(error)}); resuming with the pinned plan`);
+        return (await loadDefinitions({ cwd: options.cwd, home: options.home })).set;
+    }
+}
+/** `kind id` of every pinned definition whose file changed or disappeared. */
+export function changedDefinitions(pinned, set) {
+    const out = [];
+    for (const pin of pinned) {
+        const now = pin.kind === 'flow' ? flowAt(set, pin.file) : pin.kind === 'policy' && pin.id === 'owner' ? set.ownerPolicy : set.get(pin.kind, pin.id);
+        if (now === undefined)
+            out.push(`${pin.kind} ${pin.id} (removed)`);
+        else if (now.digest !== pin.digest)
+            out.push(`${pin.kind} ${pin.id}`);
+    }
+    return out;
+}

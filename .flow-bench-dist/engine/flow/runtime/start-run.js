@@ -1,0 +1,136 @@
+import { dirname } from 'node:path';
+import { formatDiagnostics, watchDefinitions } from '../../definitions/index.js';
+import { UsageError } from '../../util/errors.js';
+import { resolveInputs } from '../core/inputs.js';
+import { initialRunState } from '../core/state.js';
+import { RunStore } from '../store/run-store.js';
+import { borrowedWorkspace, prepareWorkspace } from '../workspace/index.js';
+import { AgentServices } from './agents.js';
+import { drive } from './drive.js';
+import { newRunId } from './ids.js';
+import { assertClean, assertCompiled, compileFlowFile, loadPlanDefinitions, planHash } from './load-plan.js';
+import { runSubflow } from './subflow.js';
+/**
+ * Starts a new run of a plan file: load and check definitions, compile, resolve inputs,
+ * prepare the workspace, create the run record (pinning definitions, plan and inputs) and
+ * drive it to rest.
+ */
+export async function startRun(options) {
+    // Commands and git go through execa: start loading it while the definitions load.
+    void import('execa').catch(() => undefined);
+    const loaded = await loadPlanDefinitions({ planFile: options.planFile, cwd: options.cwd, home: options.home });
+    assertClean(loaded, options.cwd);
+    let current = loaded.set;
+    const agents = new AgentServices(options.home, () => current, {
+        ...(options.driver === undefined ? {} : { driver: options.driver }),
+        ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
+    });
+    try {
+        return await startCompiled(loaded.file, loaded.set, options, { agents, ...(options.watch ? { loaded, onSet: (set) => (current = set) } : {}) });
+    }
+    finally {
+        await agents.close();
+    }
+}
+/** Starts a run of `file` from an already loaded set (a top-level run, or a sub-flow). */
+export async function startCompiled(file, set, options, context) {
+    const backend = options.backend ?? context.child?.backend;
+    const { plan, problems, pinned } = compileFlowFile(set, file, { ...(backend === undefined ? {} : { backendOverride: backend }), requireBackend: true });
+    assertCompiled(problems, file);
+    const { values: inputs, problems: inputProblems } = resolveInputs(plan.inputs, options.inputs ?? {}, options.textInputs ?? new Set());
+    if (inputProblems.length > 0) {
+        throw new UsageError(inputProblems[0].code, inputProblems.map((p) => p.message).join('; '), inputProblems[0].hint === undefined ? {} : { hint: inputProblems[0].hint });
+    }
+    const runId = context.child?.runId ?? newRunId();
+    const workspace = context.child !== undefined
+        ? borrowedWorkspace(context.child.workspace)
+        : await prepareWorkspace({
+            projectDir: plan.projectDir,
+            home: options.home,
+            runId,
+            ...((options.isolation ?? plan.workspace.isolation) === undefined ? {} : { isolation: (options.isolation ?? plan.workspace.isolation) }),
+            ...(plan.workspace.base === undefined ? {} : { base: plan.workspace.base }),
+        });
+    const now = new Date().toISOString();
+    const record = {
+        version: 1,
+        runId,
+        flow: plan.name,
+        planFile: file,
+        status: 'running',
+        createdAt: now,
+        updatedAt: now,
+        pid: process.pid,
+        inputs,
+        manifest: { setHash: set.hash, planHash: planHash(plan), definitions: pinned },
+        workspace: workspace.record,
+        options: { ...(backend === undefined ? {} : { backend }), ...(options.yes ? { yes: true } : {}) },
+        ...(context.child === undefined ? {} : { parent: { runId: context.child.link.runId, step: context.child.link.step } }),
+        ledger: { turns: 0, tokens: 0, costUsd: 0, wallMs: 0 },
+        steps: {},
+        segments: [{ pid: process.pid, startedAt: now, ...(options.yes ? { yes: true } : {}) }],
+    };
+    let store;
+    try {
+        store = await RunStore.create(options.home, record, plan);
+    }
+    catch (error) {
+        await workspace.release();
+        throw error;
+    }
+    const depth = context.child === undefined ? 0 : context.child.link.depth + 1;
+    options.observer?.({ type: 'run', runId, depth, record, plan, resumed: false });
+    for (const warning of workspace.warnings)
+        options.observer?.({ type: 'notice', runId, depth, level: 'warning', message: warning });
+    for (const step of plan.steps) {
+        if (step.agent?.unenforcedTools !== undefined) {
+            options.observer?.({ type: 'notice', runId, depth, level: 'warning', message: `step ${step.id}: backend ${step.agent.backend} cannot enforce the persona's tool list (${step.agent.unenforcedTools.join(', ')}); its posture still applies` });
+        }
+    }
+    const input = {
+        home: options.home,
+        plan,
+        state: initialRunState(runId, []),
+        boot: { type: 'start', inputs, run: { id: runId, workspace: workspace.record.path, projectDir: plan.projectDir, ...(workspace.record.branch === undefined ? {} : { branch: workspace.record.branch }) } },
+        store,
+        record,
+        workspace,
+        set: () => set,
+        agents: context.agents,
+        yes: options.yes === true,
+        ...(options.observer === undefined ? {} : { observer: options.observer }),
+        ...(options.prompter === undefined ? {} : { prompter: options.prompter }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(context.child === undefined ? {} : { parent: context.child.link }),
+        subflow: (spec, step, signal, link) => runSubflow({ options, set, agents: context.agents, workspace: workspace.record, ...(backend === undefined ? {} : { backend }) }, spec, step, signal, link),
+        ...(context.loaded === undefined ? {} : { watch: watcherFor(context.loaded, file, backend, options, runId, context.onSet) }),
+    };
+    const result = await drive(input);
+    return { runId, status: result.state.status, ...(result.state.reason === undefined ? {} : { reason: result.state.reason }), state: result.state, plan: result.plan, record: result.record, ...(result.summary === undefined ? {} : { summary: result.summary }) };
+}
+/** `--watch`: a valid edit reaches steps that have not started; an invalid one is reported and ignored. */
+function watcherFor(loaded, file, backend, options, runId, onSet) {
+    const notice = (level, message) => options.observer?.({ type: 'notice', runId, depth: 0, level, message });
+    return async (apply) => {
+        const watcher = await watchDefinitions(loaded.loader, { set: loaded.set, diagnostics: loaded.allDiagnostics }, (event) => {
+            if (event.type === 'rejected') {
+                notice('warning', `edit ignored (${event.files.join(', ')}):\n${formatDiagnostics(event.diagnostics, { color: false, cwd: options.cwd })}`);
+            }
+            else if (event.type === 'reloaded') {
+                onSet?.(event.set);
+                const compiled = compileFlowFile(event.set, file, { ...(backend === undefined ? {} : { backendOverride: backend }), requireBackend: true });
+                if (compiled.problems.length > 0) {
+                    notice('warning', `edit ignored: ${compiled.problems.map((p) => `${p.step ? `step ${p.step}: ` : ''}${p.message}`).join('; ')}`);
+                    return;
+                }
+                notice('info', `definitions reloaded (${event.files.join(', ')}); steps that have not started use them`);
+                apply(compiled.plan, planHash(compiled.plan));
+            }
+            else if (event.type === 'error') {
+                notice('warning', `watching definitions failed: ${event.error instanceof Error ? event.error.message : String(event.error)}`);
+            }
+        }, { paths: [dirname(file)] });
+        await watcher.ready;
+        return () => watcher.close();
+    };
+}

@@ -1,0 +1,53 @@
+import { NeoError } from '../../util/errors.js';
+import { unitKey } from '../core/state.js';
+import { readRunRecord, readRunSnapshot } from '../store/runs.js';
+import { childRunId } from './ids.js';
+/**
+ * Runs a `flow:` step as its own run (own record, events and inputs) in the parent's
+ * workspace, sharing its budget and ledger. The child's id derives from the parent's, the step
+ * and the attempt: a resumed parent finds an interrupted child and resumes it, and a child that
+ * already finished is not run again.
+ */
+export async function runSubflow(parent, spec, step, signal, link) {
+    const runId = childRunId(link.runId, unitKey(spec.step, spec.item), spec.iteration, spec.attempt);
+    const existing = await readRunRecord(parent.options.home, runId).catch(() => undefined);
+    const env = {
+        home: parent.options.home,
+        cwd: parent.options.cwd,
+        signal,
+        ...(parent.options.observer === undefined ? {} : { observer: parent.options.observer }),
+        ...(parent.options.prompter === undefined ? {} : { prompter: parent.options.prompter }),
+        ...(parent.options.yes === undefined ? {} : { yes: parent.options.yes }),
+    };
+    const child = { set: parent.set, agents: parent.agents, workspace: parent.workspace, link, runId, ...(parent.backend === undefined ? {} : { backend: parent.backend }) };
+    let outcome;
+    try {
+        if (existing !== undefined && (existing.status === 'succeeded' || existing.status === 'failed')) {
+            const snapshot = await readRunSnapshot(parent.options.home, runId);
+            if (snapshot === null)
+                throw new NeoError('STORE_CORRUPT', `sub-flow run ${runId} has no snapshot`);
+            outcome = { runId, status: snapshot.state.status, ...(snapshot.state.reason === undefined ? {} : { reason: snapshot.state.reason }), state: snapshot.state };
+        }
+        else if (existing !== undefined) {
+            const { resumeChild } = await import('./resume-run.js');
+            outcome = await resumeChild({ ...env, runId }, child);
+        }
+        else {
+            const { startCompiled } = await import('./start-run.js');
+            outcome = await startCompiled(step.flow.file, parent.set, { ...env, planFile: step.flow.file, inputs: spec.inputs ?? {} }, { agents: parent.agents, child });
+        }
+    }
+    catch (error) {
+        const code = error instanceof NeoError ? error.code : 'FLOW_SUBFLOW_FAILED';
+        return { status: 'failed', outputs: { runId }, error: { code, message: `sub-flow ${step.flow.file} could not run: ${error instanceof Error ? error.message : String(error)}` } };
+    }
+    const steps = {};
+    for (const [id, s] of Object.entries(outcome.state.steps))
+        steps[id] = { status: s.status, verdict: s.verdict ?? null, outputs: s.outputs ?? {} };
+    const outputs = { runId, status: outcome.status, steps };
+    if (outcome.status === 'succeeded')
+        return { status: 'succeeded', verdict: 'success', outputs };
+    if (outcome.status === 'interrupted')
+        return { status: 'failed', outputs, error: { code: 'FLOW_INTERRUPTED', message: 'interrupted' } };
+    return { status: 'failed', verdict: 'failed', outputs, error: { code: 'FLOW_SUBFLOW_FAILED', message: `sub-flow run ${runId} failed: ${outcome.reason?.message ?? 'a step failed'}` } };
+}

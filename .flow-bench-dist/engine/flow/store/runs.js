@@ -1,0 +1,47 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readJsonOrNull } from '../../util/atomic-file.js';
+import { NeoError } from '../../util/errors.js';
+import { RUN_FILES, runDir } from './run-files.js';
+/** Every run under NEO_HOME/runs, newest first. Unreadable folders are skipped. */
+export async function listRuns(home) {
+    let names;
+    try {
+        names = await readdir(join(home, 'runs'));
+    }
+    catch {
+        return [];
+    }
+    const records = await Promise.all(names.map((name) => readJsonOrNull(join(home, 'runs', name, RUN_FILES.record))));
+    return records.filter((r) => r !== null).sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+}
+/** One run's record, or a typed error naming the fix. */
+export async function readRunRecord(home, runId) {
+    const record = await readJsonOrNull(join(runDir(home, runId), RUN_FILES.record));
+    if (record === null) {
+        const known = (await listRuns(home)).map((r) => r.runId);
+        const prefixed = known.filter((id) => id.startsWith(runId));
+        if (prefixed.length === 1)
+            return readRunRecord(home, prefixed[0]);
+        throw new NeoError('FLOW_RUN_NOT_FOUND', `no run \`${runId}\``, {
+            hint: prefixed.length > 1 ? `several runs start with it: ${prefixed.slice(0, 5).join(', ')}` : 'list runs with `neo flow list`',
+        });
+    }
+    return record;
+}
+/** The last checkpointed state of a run (snapshot.json). */
+export async function readRunSnapshot(home, runId) {
+    return readJsonOrNull(join(runDir(home, runId), RUN_FILES.snapshot));
+}
+/** Whether the process that drives a run is alive on this machine. */
+export function isProcessAlive(pid) {
+    if (pid === undefined || pid <= 0)
+        return false;
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}

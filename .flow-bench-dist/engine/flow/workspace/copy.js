@@ -1,0 +1,54 @@
+import { access, copyFile, mkdir, readdir, readlink, symlink } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { NeoError } from '../../util/errors.js';
+/** A plain copy of the project under NEO_HOME/workspaces/<runId> (for folders without git). */
+export async function createCopy(options) {
+    const root = join(options.home, 'workspaces', options.runId);
+    const home = resolve(options.home);
+    try {
+        await copyTree(resolve(options.projectDir), root, (path) => path === home || path.startsWith(home + sep));
+    }
+    catch (error) {
+        throw new NeoError('FLOW_WORKSPACE_COPY', `could not copy ${options.projectDir} to ${root}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return copyWorkspace({ isolation: 'copy', path: root, root, projectDir: options.projectDir });
+}
+/**
+ * Copies a tree, leaving out `.git` and anything `skip` names — NEO_HOME may sit inside the
+ * project (a test's temp folder), and a copy must never walk into itself.
+ */
+async function copyTree(from, to, skip) {
+    await mkdir(to, { recursive: true });
+    for (const entry of await readdir(from, { withFileTypes: true })) {
+        const source = join(from, entry.name);
+        if (entry.name === '.git' || skip(source))
+            continue;
+        const target = join(to, entry.name);
+        if (entry.isDirectory())
+            await copyTree(source, target, skip);
+        else if (entry.isSymbolicLink())
+            await symlink(await readlink(source), target);
+        else if (entry.isFile())
+            await copyFile(source, target);
+    }
+}
+/** The copy of a run being resumed. */
+export async function reopenCopy(record) {
+    try {
+        await access(record.path);
+    }
+    catch {
+        throw new NeoError('FLOW_WORKSPACE_MISSING', `the run's copy ${record.root} is gone`, { hint: 'it cannot be resumed; start a new run' });
+    }
+    return copyWorkspace(record);
+}
+function copyWorkspace(record) {
+    return {
+        record,
+        warnings: [],
+        async release() { },
+        async finish() {
+            return { lines: [`workspace (a copy of ${record.projectDir}): ${record.path}`] };
+        },
+    };
+}

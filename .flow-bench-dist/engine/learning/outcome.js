@@ -1,0 +1,86 @@
+import { countInterventions } from './interventions.js';
+/** The outcome record of one released session. */
+export function buildOutcomeRecord(record, events, context) {
+    const inferred = inferOutcome(events);
+    const outcome = record.outcome ?? inferred.outcome;
+    const model = record.model ?? modelFromEvents(events);
+    const effort = record.effort ?? effortFromEvents(events);
+    const cost = costOf(events);
+    const failureReason = outcome === 'success' ? undefined : (context.failureReason ?? inferred.reason);
+    return {
+        version: 1,
+        sessionId: record.sessionId,
+        recordedAt: context.recordedAt,
+        scope: context.scope,
+        ...(context.persona === undefined ? {} : { persona: context.persona }),
+        backendId: record.backendId,
+        ...(model === undefined ? {} : { model }),
+        ...(effort === undefined ? {} : { effort }),
+        taskTags: [...record.taskTags],
+        rounds: record.roundsElapsed,
+        durationMs: durationOf(record, events),
+        ...(cost === undefined ? {} : { costUsd: cost }),
+        outcome,
+        outcomeSource: record.outcome === undefined ? 'inferred' : 'driver',
+        interventions: countInterventions(events),
+        ...(failureReason === undefined ? {} : { failureReason }),
+        ...(record.note === undefined ? {} : { driverNote: record.note }),
+    };
+}
+/**
+ * How a session ended when its driver gave no verdict: the agent closing it cleanly is a
+ * success, an agent failure, a stall or a spent round budget is a failure, and a release with
+ * none of these (the driver walked away, a sweep) is aborted. Never `partial`.
+ */
+export function inferOutcome(events) {
+    for (let i = events.length - 1; i >= 0; i--) {
+        const e = events[i].event;
+        switch (e.type) {
+            case 'ended':
+                return e.ok ? { outcome: 'success' } : { outcome: 'failed', reason: `the agent ended the session with a failure${e.text ? `: ${clip(e.text)}` : ''}` };
+            case 'error':
+                return { outcome: 'failed', reason: `agent error: ${clip(e.message)}` };
+            case 'stalled':
+                return { outcome: 'failed', reason: `stalled: no agent event for ${Math.round(e.idleMs / 1000)}s` };
+            case 'max_rounds':
+                return { outcome: 'failed', reason: `the round cap (${e.rounds}) was reached without a verdict` };
+            default:
+                continue;
+        }
+    }
+    const released = [...events].reverse().find((e) => e.event.type === 'released')?.event;
+    const why = released?.type === 'released' ? `released (${released.reason}) without a verdict` : 'no verdict and no end of session was recorded';
+    return { outcome: 'aborted', reason: why };
+}
+function modelFromEvents(events) {
+    for (const { event } of events) {
+        if ((event.type === 'created' || event.type === 'started') && event.model !== undefined)
+            return event.model;
+    }
+    return undefined;
+}
+function effortFromEvents(events) {
+    for (const { event } of events)
+        if (event.type === 'created' && event.effort !== undefined)
+            return event.effort;
+    return undefined;
+}
+/** Per-turn costs (turn_complete, and ended when it closed a turn) added up. */
+function costOf(events) {
+    let total;
+    for (const { event } of events) {
+        if ((event.type === 'turn_complete' || event.type === 'ended') && typeof event.costUsd === 'number')
+            total = (total ?? 0) + event.costUsd;
+    }
+    return total === undefined ? undefined : Math.round(total * 1e8) / 1e8;
+}
+/** From this run's first event (created or adopted) to its release. */
+function durationOf(record, events) {
+    const begin = [...events].reverse().find((e) => e.event.type === 'created' || e.event.type === 'adopted')?.at ?? record.createdAt;
+    const end = [...events].reverse().find((e) => e.event.type === 'released')?.at ?? events.at(-1)?.at ?? record.updatedAt;
+    return Math.max(0, Date.parse(end) - Date.parse(begin));
+}
+function clip(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+}

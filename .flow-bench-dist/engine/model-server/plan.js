@@ -1,0 +1,75 @@
+import { durationMs } from '../definitions/index.js';
+import { sampleFromSchema } from './structured.js';
+import { detectCwd, estimateTokens, fillDeep, fillTemplate } from './text.js';
+const DEFAULT_CHUNK = 8;
+const EXHAUSTED_TEXT = 'neo model server: the script has no turn left that matches this request.';
+/** Turns a script reply into a concrete plan: placeholders filled, tool kinds chosen, usage set. */
+export function planReply(reply, context) {
+    const { script, view } = context;
+    const defaults = script.defaults ?? {};
+    const timing = planTiming(reply?.delay ?? defaults.delay, reply?.pace ?? defaults.pace, reply?.stall);
+    const base = { base: context.base, model: view.model, created: context.created, timing };
+    if (reply?.error !== undefined)
+        return errorPlan(reply.error, base);
+    const vars = templateVars(context);
+    const effective = reply ?? { text: EXHAUSTED_TEXT };
+    const tools = (effective.tools ?? []).map((call) => {
+        const offered = view.tools.find((t) => t.name === call.name);
+        const kind = call.kind ?? offered?.kind ?? 'function';
+        const args = fillDeep(call.arguments ?? {}, vars);
+        return { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, kind, input: typeof args === 'string' ? args : JSON.stringify(args) };
+    });
+    const text = effective.text === undefined ? undefined : fillTemplate(effective.text, vars);
+    const reasoning = effective.reasoning === undefined ? undefined : fillTemplate(effective.reasoning, vars);
+    const stop = tools.length > 0 ? 'tool_use' : effective.stop === 'max_tokens' ? 'max_tokens' : 'end';
+    const produced = [reasoning ?? '', text ?? '', ...tools.map((t) => t.name + t.input)].join('');
+    return {
+        kind: 'reply',
+        ...base,
+        ...(reasoning === undefined ? {} : { reasoning }),
+        ...(text === undefined ? {} : { text }),
+        tools,
+        stop,
+        usage: planUsage(effective.usage ?? defaults.usage, context.requestChars, produced, reasoning),
+        chunk: effective.chunk ?? defaults.chunk ?? DEFAULT_CHUNK,
+    };
+}
+/** The reply to an auxiliary request: the aux text, or JSON built from the schema it asks for. */
+export function planAux(context) {
+    const aux = context.script.aux ?? {};
+    const text = aux.text ?? 'Scripted reply';
+    const { view } = context;
+    const body = view.jsonSchema !== undefined ? JSON.stringify(sampleFromSchema(view.jsonSchema, text)) : view.jsonObject ? JSON.stringify({ text }) : text;
+    return planReply({ text: body, ...(aux.usage === undefined ? {} : { usage: aux.usage }) }, { ...context, script: { ...context.script, defaults: {} } });
+}
+function templateVars(context) {
+    const cwd = detectCwd(context.view.texts);
+    return { ...(cwd === undefined ? {} : { cwd }), ...(context.script.vars ?? {}), ...context.vars };
+}
+function errorPlan(error, base) {
+    return {
+        kind: 'error',
+        ...base,
+        status: error.status,
+        message: error.message ?? `scripted error ${error.status}`,
+        ...(error.type === undefined ? {} : { type: error.type }),
+        ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
+    };
+}
+function planTiming(delay, pace, stall) {
+    const ms = (value) => (value === undefined ? 0 : Math.max(0, durationMs(value) || 0));
+    const timing = { delayMs: ms(delay), paceMs: ms(pace) };
+    if (stall === true)
+        timing.stall = 'first-content';
+    else if (typeof stall === 'object')
+        timing.stall = stall.afterEvents;
+    return timing;
+}
+function planUsage(usage, requestChars, produced, reasoning) {
+    return {
+        input: usage?.input ?? Math.max(1, Math.ceil(requestChars / 4)),
+        output: usage?.output ?? estimateTokens(produced),
+        cachedInput: usage?.cachedInput ?? 0,
+        reasoning: usage?.reasoning ?? (reasoning === undefined ? 0 : estimateTokens(reasoning)),
+    };
+}

@@ -1,0 +1,120 @@
+/**
+ * The persona machine's side effects: each actor runs one code-session op through the session
+ * service with the persona's ownership scope (so every start meets the scope constraints), or
+ * asks the decider, or runs the check. Nothing here decides anything the machine checks.
+ */
+import { fromPromise } from 'xstate';
+import { checkAttemptsLeft } from './machine.js';
+export function personaActors(d) {
+    const exec = (input) => d.sessions.execute(input, d.caller);
+    let rounds = 0;
+    return {
+        listBackends: fromPromise(async () => {
+            const result = await exec({ op: 'list-backends' });
+            d.track.listing = result.backends;
+            return result.backends;
+        }),
+        select: fromPromise(async ({ input }) => {
+            const plan = await d.decider.select(input);
+            d.observe({ type: 'selected', plan });
+            return plan;
+        }),
+        start: fromPromise(async ({ input: plan }) => {
+            registerConstraintsFor(d, plan.backend);
+            try {
+                const result = await exec(startInput(d, plan));
+                const session = { ...result, cwd: d.cwd };
+                d.track.opened(session);
+                d.observe({ type: 'started', session });
+                return session;
+            }
+            catch (error) {
+                const e = error;
+                d.observe({ type: 'rejected', rejection: { backend: plan.backend, code: e.code ?? 'PERSONA_START_FAILED', message: e.message ?? String(error), ...(e.hint === undefined ? {} : { hint: e.hint }) } });
+                throw error;
+            }
+        }),
+        read: fromPromise(async ({ input: session }) => {
+            const result = await exec({ op: 'read-turn', sessionId: session.sessionId, includeDiff: true });
+            if (result.kind === 'turn_complete')
+                rounds++;
+            d.track.turn(result);
+            d.observe({ type: 'turn', kind: result.kind, round: rounds, ...('turnDiff' in result && result.turnDiff !== undefined ? { summary: result.turnDiff.summaryLine } : {}) });
+            return result;
+        }),
+        decide: fromPromise(async ({ input }) => d.decider.decide(input)),
+        answer: fromPromise(async ({ input }) => {
+            const { clarification, session, answer } = input;
+            await exec({ op: 'answer', sessionId: session.sessionId, clarificationId: clarification.clarificationId, allow: answer.allow, reason: answer.reason, ...(answer.note === undefined ? {} : { note: answer.note }) });
+            d.observe({ type: 'answered', toolName: clarification.toolName, answer });
+        }),
+        judge: fromPromise(async ({ input, signal }) => {
+            const check = await runCheck(d, signal);
+            const attemptsLeft = check === undefined || check.passed || checkAttemptsLeft(input.failedChecks, input.maxCheckAttempts);
+            let judgement = await d.decider.judge({ turn: input.turn, session: input.session, attemptsLeft, attempt: input.failedChecks + 1, ...(check === undefined ? {} : { check }) });
+            const stopWhy = judgement.kind === 'guide' ? d.mayContinue?.() : undefined;
+            if (stopWhy !== undefined)
+                judgement = { kind: 'stop', outcome: 'aborted', note: stopWhy };
+            d.observe({ type: 'judged', judgement });
+            return { judgement, ...(check === undefined ? {} : { check }) };
+        }),
+        guide: fromPromise(async ({ input }) => {
+            const j = input.judgement;
+            await exec({ op: 'guide', sessionId: input.session.sessionId, text: j.text, ...(j.agentModel === undefined ? {} : { agentModel: j.agentModel }), ...(j.effort === undefined ? {} : { effort: j.effort }) });
+        }),
+        verify: fromPromise(async ({ input, signal }) => {
+            const t = input.terminal;
+            const worthChecking = (t.kind === 'ended' && t.ok) || t.kind === 'max_rounds';
+            const check = worthChecking ? await runCheck(d, signal) : undefined;
+            const verdict = await d.decider.verify({ ...input, ...(check === undefined ? {} : { check }) });
+            return { verdict, ...(check === undefined ? {} : { check }) };
+        }),
+        stop: fromPromise(async ({ input }) => {
+            d.track.stopped(input.session, input.verdict);
+            await exec({ op: 'stop', sessionId: input.session.sessionId, outcome: input.verdict.outcome, note: input.verdict.note });
+        }),
+    };
+}
+async function runCheck(d, signal) {
+    if (d.checker === undefined)
+        return undefined;
+    d.observe({ type: 'notice', level: 'info', message: `checking: ${d.checker.command}` });
+    const check = await d.checker.run(signal);
+    d.observe({ type: 'checked', check });
+    return check;
+}
+/**
+ * A tool list is never sent to a backend that cannot enforce one (seed 004 §2 step 3): for such
+ * a backend the scope's allowedTools are left out of its constraints and reported; the posture
+ * ceiling still holds.
+ */
+function registerConstraintsFor(d, backend) {
+    const tools = d.constraints.allowedTools;
+    const descriptor = d.track.listing.find((l) => l.id === backend)?.descriptor;
+    if (tools !== undefined && descriptor !== undefined && !descriptor.honorsAllowedTools) {
+        const { allowedTools: _unenforceable, ...rest } = d.constraints;
+        d.sessions.setScopeConstraints(d.caller.scope, rest);
+        d.observe({ type: 'notice', level: 'warning', message: `backend ${backend} cannot enforce a tool list; allowedTools (${tools.join(', ')}) are not sent, the posture ceiling still applies` });
+        return;
+    }
+    d.sessions.setScopeConstraints(d.caller.scope, d.constraints);
+}
+function startInput(d, plan) {
+    const appendSystemPrompt = plan.appendSystemPrompt ?? d.appendSystemPrompt;
+    return {
+        op: 'start',
+        brief: plan.brief,
+        backend: plan.backend,
+        cwd: d.cwd,
+        // At the ceiling, explicitly: an omitted ceiling would be clamped to the default one.
+        maxPosture: plan.maxPosture ?? d.constraints.maxPosture,
+        initialPosture: plan.initialPosture ?? d.initialPosture,
+        ...(plan.maxRounds === undefined ? {} : { maxRounds: plan.maxRounds }),
+        ...(plan.agentModel === undefined ? {} : { agentModel: plan.agentModel }),
+        ...(plan.effort === undefined ? {} : { effort: plan.effort }),
+        ...(plan.allowedTools === undefined ? {} : { allowedTools: plan.allowedTools }),
+        ...(appendSystemPrompt === undefined || appendSystemPrompt === '' ? {} : { appendSystemPrompt }),
+        ...(plan.taskTags.length === 0 ? {} : { taskTags: plan.taskTags }),
+        ...(d.backendOptions === undefined ? {} : { backendOptions: d.backendOptions }),
+    };
+}

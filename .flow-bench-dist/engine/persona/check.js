@@ -1,0 +1,80 @@
+/**
+ * The verify command that decides a persona's verdict. A persona's `rules.verify` is split into
+ * argv and run directly — no shell, so nothing can be spliced into it, and a line that needs a
+ * shell (chains, pipes, redirections) is refused with a hint to put it in a script. Inside a
+ * flow the step's own gate runner is used instead (see step-driver.ts).
+ */
+import { execa } from 'execa';
+import { UsageError } from '../util/errors.js';
+import { splitCommand } from './command-words.js';
+/** Lines of a failing check's output kept for guidance and the record. */
+export const CHECK_TAIL_LINES = 60;
+/** A check is a test run, not a server: this long and it counts as failed. */
+export const CHECK_TIMEOUT_MS = 15 * 60_000;
+/** The argv of a verify command, or a usage error explaining why it cannot run without a shell. */
+export function verifyArgv(command) {
+    const read = splitCommand(command);
+    if (read.compound || read.unterminated || read.words.length === 0) {
+        throw new UsageError('PERSONA_VERIFY_NOT_SIMPLE', `the verify command \`${command}\` is not one simple command`, {
+            hint: 'verify runs without a shell: put chains, pipes or redirections in a script (e.g. `npm run check`) and name that',
+        });
+    }
+    return read.words;
+}
+/** A checker for a persona's `rules.verify`, run in `cwd`. */
+export function commandChecker(command, options) {
+    const [file, ...args] = verifyArgv(command);
+    return {
+        command,
+        maxAttempts: 0,
+        async run(signal) {
+            const started = Date.now();
+            const child = execa(file, args, {
+                cwd: options.cwd,
+                ...(options.env === undefined ? {} : { env: options.env }),
+                stdin: 'ignore',
+                all: true,
+                reject: false,
+                detached: true,
+                cleanup: true,
+                timeout: options.timeoutMs ?? CHECK_TIMEOUT_MS,
+                forceKillAfterDelay: 2000,
+                cancelSignal: signal,
+            });
+            // Test runners spawn children: kill the whole group, not just the runner.
+            const killGroup = () => {
+                if (child.pid !== undefined) {
+                    try {
+                        process.kill(-child.pid, 'SIGKILL');
+                    }
+                    catch {
+                        // Already gone.
+                    }
+                }
+            };
+            signal.addEventListener('abort', killGroup, { once: true });
+            try {
+                const result = await child;
+                const output = typeof result.all === 'string' ? result.all : '';
+                const timedOut = result.timedOut === true;
+                if (timedOut)
+                    killGroup();
+                return {
+                    command,
+                    passed: result.exitCode === 0 && !timedOut,
+                    ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
+                    timedOut,
+                    tail: lastLines(output, CHECK_TAIL_LINES) || (result.failed && result.exitCode === undefined ? String(result.message) : ''),
+                    durationMs: Date.now() - started,
+                };
+            }
+            finally {
+                signal.removeEventListener('abort', killGroup);
+            }
+        },
+    };
+}
+function lastLines(text, count) {
+    const lines = text.replace(/\s+$/, '').split('\n');
+    return lines.slice(-count).join('\n');
+}

@@ -1,0 +1,216 @@
+/**
+ * The persona flow statechart: how a driver persona operates one code session.
+ *
+ *   listBackends → select → start → read ─┬ clarification → decide → answer → read
+ *                    ▲        │            ├ turn_complete → judge ─┬ guide → read
+ *                    └─rejected┘            │                       └ stop → settled
+ *                                          └ ended | error | max_rounds → verify → stop → settled
+ *
+ * The machine owns the order of ops and the rules no decider may bend: a rejected start goes
+ * back to select with the reason (a bounded number of times); a check that keeps failing ends
+ * in `failed` once its attempts are spent; every verdict passes through {@link honestVerdict};
+ * an abort stops the session with `aborted`. Side effects are actors the runner provides
+ * (`machine.provide`); this file imports no I/O.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { honestVerdict, } from './decisions.js';
+const missing = (name) => fromPromise(async () => Promise.reject(new Error(`persona machine: no ${name} actor was provided`)));
+/** Whether a failed check may go back as guidance once more. */
+export function checkAttemptsLeft(failedChecksBefore, maxCheckAttempts) {
+    return maxCheckAttempts <= 0 || failedChecksBefore + 1 < maxCheckAttempts;
+}
+const failure = (reason, note = reason) => ({ outcome: 'failed', note, failureReason: reason });
+const errorText = (error) => (error instanceof Error ? error.message : String(error));
+export const personaMachine = setup({
+    types: {
+        input: {},
+        context: {},
+        events: {},
+        output: {},
+    },
+    actors: {
+        listBackends: missing('listBackends'),
+        select: missing('select'),
+        start: missing('start'),
+        read: missing('read'),
+        decide: missing('decide'),
+        answer: missing('answer'),
+        judge: missing('judge'),
+        guide: missing('guide'),
+        verify: missing('verify'),
+        stop: missing('stop'),
+    },
+    guards: {
+        isClarification: ({ event }) => event.output.kind === 'clarification',
+        isTurnComplete: ({ event }) => event.output.kind === 'turn_complete',
+        canReselect: ({ context }) => context.rejections.length + 1 < context.maxStartAttempts,
+        guides: ({ context, event }) => {
+            const out = event.output;
+            if (out.judgement.kind !== 'guide')
+                return false;
+            return out.check === undefined || out.check.passed || checkAttemptsLeft(context.failedChecks, context.maxCheckAttempts);
+        },
+        hasSession: ({ context }) => context.session !== undefined && context.verdict === undefined,
+        undecided: ({ context }) => context.verdict === undefined,
+    },
+}).createMachine({
+    id: 'persona',
+    initial: 'listBackends',
+    context: ({ input }) => ({ ...input, listing: [], rejections: [], checkRuns: 0, failedChecks: 0, rounds: 0, clarifications: 0, text: '' }),
+    on: {
+        abort: [
+            { guard: 'hasSession', target: '.stop', description: 'abort', actions: assign({ verdict: ({ event }) => ({ outcome: 'aborted', note: event.reason, failureReason: event.reason }) }) },
+            { guard: 'undecided', target: '.settled', description: 'abort', actions: assign({ verdict: ({ event }) => ({ outcome: 'aborted', note: event.reason, failureReason: event.reason }) }) },
+        ],
+    },
+    states: {
+        listBackends: {
+            invoke: {
+                id: 'listBackends',
+                src: 'listBackends',
+                onDone: { target: 'select', actions: assign({ listing: ({ event }) => event.output }) },
+                onError: { target: 'settled', description: 'failed', actions: assign({ verdict: ({ event }) => failure(`list-backends failed: ${errorText(event.error)}`) }) },
+            },
+        },
+        select: {
+            invoke: {
+                id: 'select',
+                src: 'select',
+                input: ({ context }) => ({ listing: context.listing, rejections: context.rejections }),
+                onDone: { target: 'start', actions: assign({ plan: ({ event }) => event.output }) },
+                onError: { target: 'settled', description: 'no backend', actions: assign({ verdict: ({ event }) => failure(errorText(event.error)) }) },
+            },
+        },
+        start: {
+            invoke: {
+                id: 'start',
+                src: 'start',
+                input: ({ context }) => context.plan,
+                onDone: { target: 'read', actions: assign({ session: ({ event }) => event.output }) },
+                onError: [
+                    { guard: 'canReselect', target: 'select', description: 'rejected', actions: assign({ rejections: ({ context, event }) => [...context.rejections, rejectionOf(context.plan.backend, event.error)] }) },
+                    {
+                        target: 'settled',
+                        description: 'rejected',
+                        actions: assign(({ context, event }) => {
+                            const rejection = rejectionOf(context.plan.backend, event.error);
+                            return { rejections: [...context.rejections, rejection], verdict: failure(`could not start a session: ${rejection.code}: ${rejection.message}`) };
+                        }),
+                    },
+                ],
+            },
+        },
+        read: {
+            invoke: {
+                id: 'read',
+                src: 'read',
+                input: ({ context }) => context.session,
+                onDone: [
+                    { guard: 'isClarification', target: 'decide', description: 'clarification', actions: assign({ turn: ({ event }) => event.output, clarifications: ({ context }) => context.clarifications + 1 }) },
+                    { guard: 'isTurnComplete', target: 'judge', description: 'turn_complete', actions: assign({ turn: ({ event }) => event.output, rounds: ({ context }) => context.rounds + 1, text: ({ event }) => event.output.text }) },
+                    { target: 'verify', description: 'ended | error | max_rounds', actions: assign({ turn: ({ event }) => event.output, text: ({ context, event }) => ('text' in event.output ? event.output.text : context.text) }) },
+                ],
+                onError: { target: 'verify', description: 'error', actions: assign({ turn: ({ event }) => ({ kind: 'error', message: errorText(event.error) }) }) },
+            },
+        },
+        decide: {
+            invoke: {
+                id: 'decide',
+                src: 'decide',
+                input: ({ context }) => ({ clarification: context.turn, session: context.session }),
+                onDone: { target: 'answer', actions: assign({ answer: ({ event }) => event.output }) },
+                // A decider that cannot decide never lets the action through.
+                onError: { target: 'answer', description: 'deny', actions: assign({ answer: ({ event }) => ({ allow: false, reason: `no decision could be made (${errorText(event.error)}); not allowed`, by: 'fail-safe' }) }) },
+            },
+        },
+        answer: {
+            invoke: {
+                id: 'answer',
+                src: 'answer',
+                input: ({ context }) => ({ clarification: context.turn, session: context.session, answer: context.answer }),
+                onDone: { target: 'read' },
+                onError: { target: 'verify', description: 'error', actions: assign({ turn: ({ event }) => ({ kind: 'error', message: `answer failed: ${errorText(event.error)}` }) }) },
+            },
+        },
+        judge: {
+            invoke: {
+                id: 'judge',
+                src: 'judge',
+                input: ({ context }) => ({ turn: context.turn, session: context.session, failedChecks: context.failedChecks, maxCheckAttempts: context.maxCheckAttempts }),
+                onDone: [
+                    { guard: 'guides', target: 'guide', description: 'guide', actions: assign(({ context, event }) => ({ judgement: event.output.judgement, ...checked(context, event.output.check) })) },
+                    {
+                        target: 'stop',
+                        description: 'stop',
+                        actions: assign(({ context, event }) => {
+                            const { judgement, check } = event.output;
+                            const counts = checked(context, check);
+                            const verdict = judgement.kind === 'guide'
+                                ? failure(`the check \`${check?.command ?? '?'}\` still fails after ${counts.failedChecks} attempt${counts.failedChecks === 1 ? '' : 's'}`)
+                                : honestVerdict({ outcome: judgement.outcome, note: judgement.note, ...(judgement.outcome === 'success' ? {} : { failureReason: judgement.note }) }, check ?? context.check, context.hasCheck);
+                            return { judgement, ...counts, verdict };
+                        }),
+                    },
+                ],
+                onError: { target: 'stop', description: 'error', actions: assign({ verdict: ({ event }) => failure(`judging the turn failed: ${errorText(event.error)}`) }) },
+            },
+        },
+        guide: {
+            invoke: {
+                id: 'guide',
+                src: 'guide',
+                input: ({ context }) => ({ session: context.session, judgement: context.judgement }),
+                onDone: { target: 'read' },
+                onError: { target: 'verify', description: 'error', actions: assign({ turn: ({ event }) => ({ kind: 'error', message: `guide failed: ${errorText(event.error)}` }) }) },
+            },
+        },
+        verify: {
+            invoke: {
+                id: 'verify',
+                src: 'verify',
+                input: ({ context }) => ({ terminal: context.turn, session: context.session }),
+                onDone: {
+                    target: 'stop',
+                    actions: assign(({ context, event }) => ({ ...checked(context, event.output.check), verdict: honestVerdict(event.output.verdict, event.output.check, context.hasCheck) })),
+                },
+                onError: { target: 'stop', actions: assign({ verdict: ({ event }) => failure(`verifying failed: ${errorText(event.error)}`) }) },
+            },
+        },
+        stop: {
+            invoke: {
+                id: 'stop',
+                src: 'stop',
+                input: ({ context }) => ({ session: context.session, verdict: context.verdict }),
+                onDone: { target: 'settled' },
+                // The settle sweep releases the session whatever happened here.
+                onError: { target: 'settled' },
+            },
+        },
+        settled: { type: 'final' },
+    },
+    output: ({ context }) => ({
+        verdict: context.verdict ?? failure('the persona settled without a verdict'),
+        ...(context.plan === undefined ? {} : { plan: context.plan }),
+        ...(context.session === undefined ? {} : { session: context.session }),
+        ...(context.check === undefined ? {} : { check: context.check }),
+        checkRuns: context.checkRuns,
+        rounds: context.rounds,
+        clarifications: context.clarifications,
+        text: context.text,
+        rejections: context.rejections,
+    }),
+});
+function checked(context, check) {
+    if (check === undefined)
+        return { checkRuns: context.checkRuns, failedChecks: context.failedChecks };
+    return { check, checkRuns: context.checkRuns + 1, failedChecks: context.failedChecks + (check.passed ? 0 : 1) };
+}
+function rejectionOf(backend, error) {
+    const e = error;
+    return {
+        backend,
+        code: typeof e?.code === 'string' ? e.code : 'PERSONA_START_FAILED',
+        message: typeof e?.message === 'string' ? e.message : String(error),
+        ...(typeof e?.hint === 'string' ? { hint: e.hint } : {}),
+    };
+}

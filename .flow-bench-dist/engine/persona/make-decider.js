@@ -1,0 +1,50 @@
+import { lessonBlock } from '../learning/index.js';
+import { HumanDecider } from './human-decider.js';
+import { configuredDriverAgent, LlmDecider } from './llm-decider.js';
+import { pendingQuestionAsker } from './questions.js';
+import { RulesDecider } from './rules-decider.js';
+export async function makeDecider(o) {
+    const asker = o.human ??
+        pendingQuestionAsker({
+            home: o.home,
+            ...(o.terminal === undefined ? {} : { terminal: o.terminal }),
+            onWaiting: (question, command) => o.observe({ type: 'waiting', runId: question.runId, key: question.key, prompt: question.prompt, command }),
+        });
+    const rules = new RulesDecider({
+        rules: o.rules,
+        brief: o.brief,
+        taskTags: o.taskTags,
+        ...(o.dispatch.constraints.backend === undefined ? {} : { pin: o.dispatch.constraints.backend }),
+        initialPosture: o.dispatch.initialPosture,
+        wantsToolLimit: o.dispatch.constraints.allowedTools !== undefined,
+        ...(o.agentModel === undefined ? {} : { agentModel: o.agentModel }),
+        ...(o.effort === undefined ? {} : { effort: o.effort }),
+        ...(o.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: o.appendSystemPrompt }),
+        routings: o.set.list('routing').map((d) => ({ id: d.id, data: d.data })),
+        ...(o.verify === undefined ? {} : { verify: o.verify }),
+        successRate: o.successRate,
+        human: { asker, runId: o.runId, keyPrefix: o.questionPrefix, signal: o.signal },
+    });
+    if (o.kind === 'rules')
+        return rules;
+    if (o.kind === 'human')
+        return new HumanDecider({ rules, personaRules: o.rules, asker, runId: o.runId, keyPrefix: o.questionPrefix, signal: o.signal });
+    const exec = (input) => o.sessions.execute(input, { scope: o.scope });
+    return new LlmDecider({
+        instructions: o.persona.view.instructions,
+        ...(o.persona.view.model === undefined ? {} : { model: o.persona.view.model }),
+        brief: o.brief,
+        cwd: o.cwd,
+        constraints: o.dispatch.constraints,
+        initialPosture: o.dispatch.initialPosture,
+        taskTags: o.taskTags,
+        ...(o.verify === undefined ? {} : { verify: o.verify }),
+        lessons: await lessonBlock(o.home, o.set.ids('backend')),
+        agent: o.agent ?? configuredDriverAgent({ home: o.home, cwd: o.cwd, ...(o.env === undefined ? {} : { env: o.env }) }),
+        side: (sessionId) => ({
+            setPosture: (posture) => exec({ op: 'set-posture', sessionId, posture }),
+            interrupt: () => exec({ op: 'interrupt', sessionId }),
+        }),
+        signal: o.signal,
+    });
+}

@@ -1,0 +1,113 @@
+/**
+ * The rules decider: every decision from the persona's frontmatter, no model. Select follows
+ * `rules.prefer`/`rules.require` (and the routing advice for the task's tags when nothing pins a
+ * model or effort); a clarification is answered by `rules.clarify` — an `ask` (or `otherwise:
+ * ask`) goes to a person when one can be asked and is denied otherwise; a finished turn is judged
+ * by the verify command, a failure going back as `rules.gateGuidance`.
+ */
+import { postureWithin } from '../definitions/index.js';
+import { routingAdvice } from '../routing/index.js';
+import { shapeBrief } from './brief.js';
+import { matchClarifyRules } from './clarify-rules.js';
+import { DEFAULT_GATE_GUIDANCE, fillGuidance, } from './decisions.js';
+import { chooseBackend } from './select-backend.js';
+/** Tool names that only change files; used to refuse them outright in a plan-only session. */
+const WRITE_OR_RUN = /^(write|edit|delete|rename|Write|Edit|MultiEdit|NotebookEdit|apply_patch|fileChange|create|Create|replace|write_file|edit_file|run|Bash|bash|shell|exec|exec_command|commandExecution|execute|run_shell_command|local_shell)$/;
+export class RulesDecider {
+    kind = 'rules';
+    #o;
+    #questions = 0;
+    constructor(options) {
+        this.#o = options;
+    }
+    async select(input) {
+        const o = this.#o;
+        const choice = chooseBackend({
+            listing: input.listing,
+            rules: o.rules,
+            ...(o.pin === undefined ? {} : { pin: o.pin }),
+            posture: o.initialPosture,
+            wantsToolLimit: o.wantsToolLimit,
+            rejections: input.rejections,
+            ...(o.successRate === undefined ? {} : { successRate: o.successRate }),
+        });
+        const listing = input.listing.find((l) => l.id === choice.backend);
+        const advice = o.agentModel !== undefined && o.effort !== undefined ? undefined : routingAdvice(o.routings, listing.descriptor, o.taskTags);
+        const agentModel = o.agentModel ?? advice?.modelClass;
+        const effort = o.effort ?? advice?.effort;
+        const advised = advice !== undefined && (advice.modelClass !== undefined || advice.effort !== undefined);
+        const why = [choice.why, ...(advised ? [`routing (${advice.taskClass}): ${advice.modelClass ?? 'backend model'}${advice.effort ? ` @ ${advice.effort}` : ''}`] : [])].join('; ');
+        return {
+            backend: choice.backend,
+            brief: shapeBrief(o.brief, o.verify === undefined ? {} : { verify: o.verify }),
+            taskTags: o.taskTags,
+            initialPosture: o.initialPosture,
+            ...(agentModel === undefined ? {} : { agentModel }),
+            ...(effort === undefined ? {} : { effort }),
+            ...(o.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: o.appendSystemPrompt }),
+            why,
+        };
+    }
+    async decide(input) {
+        const ask = input.clarification;
+        if (postureWithin(input.session.maxPosture, 'plan') && WRITE_OR_RUN.test(ask.toolName)) {
+            return { allow: false, reason: 'this session runs in posture plan: it may read and plan, never edit files or run commands', by: 'posture' };
+        }
+        const verdict = matchClarifyRules(ask, this.#o.rules, input.session.cwd);
+        if (verdict.decision !== 'ask')
+            return { allow: verdict.decision === 'allow', reason: verdict.reason, by: verdict.rule };
+        const human = this.#o.human;
+        if (human === undefined)
+            return { allow: false, reason: `${verdict.reason}; no person can be asked here, so it is not allowed`, by: verdict.rule };
+        const key = `${human.keyPrefix}q${++this.#questions}`;
+        const answer = await human.asker.ask({
+            runId: human.runId,
+            key,
+            prompt: `Allow ${ask.toolName}?`,
+            detail: JSON.stringify(ask.input, null, 2),
+            decisions: [
+                { id: 'allow', label: 'allow it' },
+                { id: 'deny', label: 'deny it (the note is the reason)' },
+            ],
+        }, human.signal);
+        const allow = answer.decision === 'allow';
+        return { allow, reason: answer.note ?? (allow ? 'allowed by a person' : 'denied by a person'), by: `${verdict.rule} → human (${answer.by})` };
+    }
+    async judge(input) {
+        const check = input.check;
+        if (check === undefined)
+            return { kind: 'stop', outcome: 'success', note: 'the agent finished its turn' };
+        if (check.passed)
+            return { kind: 'stop', outcome: 'success', note: `\`${check.command}\` passed${check.flaky ? ' (after a flaky first run)' : ''}` };
+        const text = fillGuidance(this.#o.rules.gateGuidance ?? DEFAULT_GATE_GUIDANCE, check);
+        if (input.attemptsLeft)
+            return { kind: 'guide', text, why: `\`${check.command}\` failed (attempt ${input.attempt})` };
+        return { kind: 'stop', outcome: 'failed', note: `\`${check.command}\` still fails after ${input.attempt} attempts` };
+    }
+    async verify(input) {
+        return verdictFor(input);
+    }
+}
+/** The verdict rules give a session that ended, failed or spent its rounds. */
+export function verdictFor(input) {
+    const t = input.terminal;
+    const check = input.check;
+    if (t.kind === 'error') {
+        const reason = t.stalled ? `stalled: ${t.message}` : `agent error: ${t.message}`;
+        return { outcome: 'failed', note: reason, failureReason: reason };
+    }
+    if (t.kind === 'ended' && !t.ok) {
+        const reason = `the agent ended the session with a failure${t.text ? `: ${clip(t.text)}` : ''}`;
+        return { outcome: 'failed', note: reason, failureReason: reason };
+    }
+    if (check !== undefined && !check.passed) {
+        const reason = t.kind === 'max_rounds' ? `used all ${t.rounds} rounds and \`${check.command}\` still fails` : `\`${check.command}\` fails after the agent ended the session`;
+        return { outcome: 'failed', note: reason, failureReason: reason };
+    }
+    const how = check === undefined ? 'nothing verified it' : `\`${check.command}\` passed`;
+    return { outcome: 'success', note: t.kind === 'max_rounds' ? `round budget spent (${t.rounds}); ${how}` : `the agent ended the session; ${how}` };
+}
+function clip(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+}

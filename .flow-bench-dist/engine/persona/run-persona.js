@@ -1,0 +1,199 @@
+/**
+ * Dispatching one persona (seed 004 §2): constraints in, the persona flow machine, sweep out.
+ *
+ * 1. The persona's knobs (policy → frontmatter → caller → owner cap) are registered as the
+ *    scope's constraints BEFORE anything starts: whatever the decider asks for, the session
+ *    service rejects a start above them.
+ * 2. The machine runs with the decider the persona names (rules, llm, human).
+ * 3. On settle — success, failure, abort or a thrown error — every session the scope opened is
+ *    released and its constraints cleared; no subprocess outlives the persona. There is no
+ *    wall-clock timeout here: only an abort (Ctrl-C, a flow's own timeout) ends a driver early.
+ * 4. One outcome record per session the persona drove is appended to the learning log.
+ */
+import { randomBytes } from 'node:crypto';
+import { createActor, toPromise } from 'xstate';
+import { recordScopeOutcomes, trackRecords } from '../learning/index.js';
+import { CodeSessionStore } from '../session/index.js';
+import { personaActors } from './actors.js';
+import { commandChecker } from './check.js';
+import { rulesWithDefaults } from './default-rules.js';
+import { dispatchKnobs } from './dispatch.js';
+import { personaMachine } from './machine.js';
+import { makeDecider } from './make-decider.js';
+export async function runPersona(o) {
+    const observe = o.observe ?? (() => { });
+    const view = o.persona.view;
+    const token = randomBytes(6).toString('hex');
+    const scope = o.scope ?? `persona:${view.id}:${token}`;
+    const runId = o.runId ?? `persona-${view.id}-${token}`;
+    const signal = o.signal ?? new AbortController().signal;
+    const dispatch = dispatchKnobs(o.set, o.persona.definition, o.caller);
+    // A non-driver persona is the driven agent's role, under the default rules.
+    const rules = view.driver ? rulesWithDefaults(o.persona.definition.data.rules) : rulesWithDefaults(undefined);
+    const checker = o.checker === null ? undefined : (o.checker ?? (rules.verify === undefined ? undefined : commandChecker(rules.verify, { cwd: o.cwd, ...(o.env === undefined ? {} : { env: o.env }) })));
+    const taskTags = [...new Set([...view.taskTags, ...(o.taskTags ?? [])])];
+    const appendSystemPrompt = view.driver || view.instructions === '' ? undefined : view.instructions;
+    const opened = [];
+    const created = new Set();
+    const failureReasons = new Map();
+    const diffs = [];
+    const meter = { costUsd: 0, tokens: 0, turns: 0, model: undefined };
+    // The persona's own model is the driven agent's only for a role persona (a driver's is its own).
+    const agentModel = o.agentModel ?? (view.driver ? undefined : view.model);
+    const effort = o.effort ?? o.persona.definition.data.effort;
+    const budgets = dispatch.knobs.budgets;
+    const mayContinue = () => o.mayContinue?.() ?? budgetSpent(budgets, meter);
+    const unsubscribe = o.sessions.onSessionEvent((live) => {
+        if (live.event.type === 'created' || live.event.type === 'adopted')
+            created.add(live.sessionId);
+        if (!opened.some((s) => s.sessionId === live.sessionId))
+            return;
+        meterEvent(meter, live);
+        observe({ type: 'agent', live });
+    });
+    o.sessions.setScopeConstraints(scope, dispatch.constraints);
+    observe({ type: 'constraints', scope, constraints: dispatch.constraints, provenance: provenanceOf(dispatch.provenance) });
+    let decider;
+    let outcome;
+    const onAbort = () => actor?.send({ type: 'abort', reason: abortReason(signal) });
+    let actor;
+    try {
+        const stats = await trackRecords(o.home).stats().catch(() => new Map());
+        decider =
+            o.decider ??
+                (await makeDecider({
+                    kind: view.driver ? view.decide : 'rules',
+                    home: o.home,
+                    set: o.set,
+                    persona: o.persona,
+                    rules,
+                    brief: o.brief,
+                    cwd: o.cwd,
+                    runId,
+                    questionPrefix: o.questionPrefix ?? '',
+                    dispatch,
+                    taskTags,
+                    ...(agentModel === undefined ? {} : { agentModel }),
+                    ...(effort === undefined ? {} : { effort }),
+                    ...(appendSystemPrompt === undefined ? {} : { appendSystemPrompt }),
+                    ...(checker === undefined ? {} : { verify: checker.command }),
+                    successRate: (id) => stats.get(id)?.successRate,
+                    ...(o.human === undefined ? {} : { human: o.human }),
+                    ...(o.terminal === undefined ? {} : { terminal: o.terminal }),
+                    ...(o.agent === undefined ? {} : { agent: o.agent }),
+                    sessions: o.sessions,
+                    scope,
+                    signal,
+                    observe,
+                    ...(o.env === undefined ? {} : { env: o.env }),
+                }));
+        const actors = personaActors({
+            sessions: o.sessions,
+            caller: { scope },
+            decider,
+            checker,
+            cwd: o.cwd,
+            constraints: dispatch.constraints,
+            initialPosture: dispatch.initialPosture,
+            ...(appendSystemPrompt === undefined ? {} : { appendSystemPrompt }),
+            ...(o.backendOptions === undefined ? {} : { backendOptions: o.backendOptions }),
+            observe,
+            mayContinue,
+            track: {
+                listing: [],
+                opened: (session) => opened.push(session),
+                turn: (result) => {
+                    if ('turnDiff' in result && result.turnDiff !== undefined)
+                        diffs.push(result.turnDiff);
+                },
+                stopped: (session, verdict) => {
+                    if (verdict.failureReason !== undefined)
+                        failureReasons.set(session.sessionId, verdict.failureReason);
+                },
+            },
+        });
+        actor = createActor(personaMachine.provide({ actors }), {
+            input: { hasCheck: checker !== undefined, maxCheckAttempts: checker?.maxAttempts ?? 0, maxStartAttempts: o.maxStartAttempts ?? 3 },
+        });
+        signal.addEventListener('abort', onAbort, { once: true });
+        actor.start();
+        if (signal.aborted)
+            onAbort();
+        outcome = await toPromise(actor);
+    }
+    finally {
+        signal.removeEventListener('abort', onAbort);
+        actor?.stop();
+        // Sweep out: whatever happened above, nothing this persona opened stays alive.
+        await o.sessions.releaseAllOwnedBy(scope);
+        unsubscribe();
+        await decider?.close?.().catch(() => undefined);
+    }
+    if (outcome.verdict.failureReason !== undefined && outcome.session !== undefined && !failureReasons.has(outcome.session.sessionId)) {
+        failureReasons.set(outcome.session.sessionId, outcome.verdict.failureReason);
+    }
+    let records = [];
+    if (o.record !== false) {
+        try {
+            const store = o.store ?? new CodeSessionStore(o.home);
+            records = (await recordScopeOutcomes({ home: o.home, store, scope, sessionIds: [...new Set([...created, ...opened.map((s) => s.sessionId)])], persona: view.id, failureReasons })).records;
+        }
+        catch (error) {
+            // Learning is advisory: a failed write must not change the persona's verdict.
+            observe({ type: 'notice', level: 'warning', message: `could not record the outcome: ${error instanceof Error ? error.message : String(error)}` });
+        }
+    }
+    observe({ type: 'settled', verdict: outcome.verdict });
+    const model = records.at(-1)?.model ?? meter.model;
+    return {
+        verdict: outcome.verdict,
+        outcome,
+        scope,
+        runId,
+        sessionIds: opened.map((s) => s.sessionId),
+        ...(outcome.session === undefined ? {} : { session: outcome.session }),
+        ...(model === undefined ? {} : { model }),
+        records,
+        costUsd: records.length > 0 ? records.reduce((n, r) => n + (r.costUsd ?? 0), 0) : meter.costUsd,
+        tokens: meter.tokens,
+        diffs,
+    };
+}
+function meterEvent(meter, live) {
+    const e = live.event;
+    if (e.type === 'started' && e.model !== undefined)
+        meter.model = e.model;
+    if (e.type === 'turn_complete')
+        meter.turns++;
+    if (e.type === 'turn_complete' || e.type === 'ended') {
+        if (typeof e.costUsd === 'number')
+            meter.costUsd += e.costUsd;
+        meter.tokens += (e.usage?.inputTokens ?? 0) + (e.usage?.outputTokens ?? 0);
+    }
+}
+/**
+ * The persona's spending budgets (its own, its policy's, capped by the owner's), checked before
+ * each guidance. Time is not a budget here: a driver has no wall-clock limit unless a flow sets one.
+ */
+function budgetSpent(budgets, meter) {
+    if (budgets?.maxCostUsd !== undefined && meter.costUsd >= budgets.maxCostUsd)
+        return `budget spent: $${meter.costUsd.toFixed(4)} of maxCostUsd ${budgets.maxCostUsd}`;
+    if (budgets?.maxTurns !== undefined && meter.turns >= budgets.maxTurns)
+        return `budget spent: ${meter.turns} of maxTurns ${budgets.maxTurns} turns`;
+    return undefined;
+}
+function abortReason(signal) {
+    const reason = signal.reason;
+    if (typeof reason === 'string')
+        return reason;
+    if (reason !== undefined && typeof reason.message === 'string')
+        return reason.message;
+    return 'interrupted';
+}
+function provenanceOf(provenance) {
+    const out = {};
+    for (const [k, v] of Object.entries(provenance))
+        if (v !== undefined)
+            out[k] = v;
+    return out;
+}

@@ -1,0 +1,133 @@
+/**
+ * The CLI side of the session daemon: connect to the NEO_HOME's socket, or start the daemon as a
+ * detached child (the built `neo` binary with `session daemon`) and wait for its `ready` line.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createConnection } from 'node:net';
+import { NeoError } from '../../util/errors.js';
+import { SessionFailure } from '../errors.js';
+import { daemonPaths } from './paths.js';
+import { decodeError, lineReader } from './protocol.js';
+/** How long a fresh daemon may take to say `ready`. */
+const START_TIMEOUT_MS = 20_000;
+/** A client for the running daemon, starting one when `spawn` is given. Undefined when none runs and none may start. */
+export async function connectDaemon(home, options = {}) {
+    const { socket: path } = daemonPaths(home);
+    const existing = await tryConnect(path);
+    if (existing !== undefined)
+        return new SocketClient(existing);
+    if (options.spawn === undefined)
+        return undefined;
+    await spawnDaemon(home, options.spawn, options.env ?? process.env);
+    // The child said ready (or that another daemon won the race): connect, allowing the winner a moment to listen.
+    for (let attempt = 0; attempt < 100; attempt++) {
+        const socket = await tryConnect(path);
+        if (socket !== undefined)
+            return new SocketClient(socket);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new SessionFailure('SESSION_DAEMON_UNREACHABLE', `the session daemon started but does not answer on ${path}`, { hint: `see ${daemonPaths(home).log}` });
+}
+async function spawnDaemon(home, argv, env) {
+    await mkdir(home, { recursive: true });
+    const logPath = daemonPaths(home).log;
+    // A file stream with an fd is handed to the child as is: the daemon logs straight to the file,
+    // not through a pipe that would break when this CLI process exits.
+    const logStream = createWriteStream(logPath, { flags: 'a' });
+    await once(logStream, 'open');
+    const [command, ...args] = argv;
+    const { execa } = await import('execa');
+    const child = execa(command, args, {
+        cwd: home,
+        env: { ...env, NEO_HOME: home },
+        detached: true,
+        cleanup: false,
+        reject: false,
+        stdin: 'ignore',
+        stdout: 'pipe',
+        stderr: logStream,
+        buffer: false,
+    });
+    try {
+        await new Promise((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`no ready line within ${START_TIMEOUT_MS / 1000}s`)), START_TIMEOUT_MS);
+            child.stdout.on('data', lineReader((line) => {
+                if (line.startsWith('ready') || line.startsWith('already-running')) {
+                    clearTimeout(timer);
+                    resolve();
+                }
+            }));
+            void child.then((result) => {
+                clearTimeout(timer);
+                reject(new Error(`the daemon exited with code ${result.exitCode ?? result.signal}`));
+            });
+        });
+    }
+    catch (error) {
+        throw new SessionFailure('SESSION_DAEMON_START_FAILED', `could not start the session daemon: ${error instanceof Error ? error.message : String(error)}`, { hint: `see ${logPath}` });
+    }
+    finally {
+        logStream.destroy();
+        child.stdout?.destroy();
+        child.unref();
+    }
+}
+function tryConnect(path) {
+    return new Promise((resolve) => {
+        const socket = createConnection(path);
+        socket.once('connect', () => resolve(socket));
+        socket.once('error', () => resolve(undefined));
+    });
+}
+class SocketClient {
+    #socket;
+    #pending = new Map();
+    #nextId = 1;
+    constructor(socket) {
+        this.#socket = socket;
+        socket.on('data', lineReader((line) => {
+            const response = JSON.parse(line);
+            const waiter = this.#pending.get(response.id);
+            this.#pending.delete(response.id);
+            waiter?.resolve(response);
+        }));
+        const fail = () => {
+            for (const waiter of this.#pending.values())
+                waiter.reject(new SessionFailure('SESSION_DAEMON_GONE', 'the session daemon closed the connection', { hint: 'its log is session-daemon.log in NEO_HOME' }));
+            this.#pending.clear();
+        };
+        socket.on('close', fail);
+        socket.on('error', fail);
+    }
+    async execute(input, scope, cwd) {
+        return this.#result(await this.#request({ kind: 'execute', input, scope, cwd }));
+    }
+    async ping() {
+        return (await this.#result(await this.#request({ kind: 'ping' })));
+    }
+    async shutdown() {
+        await this.#result(await this.#request({ kind: 'shutdown' }));
+    }
+    close() {
+        this.#socket.end();
+        this.#socket.unref();
+    }
+    #request(body) {
+        const id = this.#nextId++;
+        return new Promise((resolve, reject) => {
+            this.#pending.set(id, { resolve, reject });
+            this.#socket.write(`${JSON.stringify({ ...body, id })}\n`);
+        });
+    }
+    #result(response) {
+        if (response.ok)
+            return response.result;
+        throw decodeError(response.error);
+    }
+}
+/** Whether an error came from the daemon plumbing rather than from an op. */
+export function isDaemonError(error) {
+    return error instanceof NeoError && error.code.startsWith('SESSION_DAEMON_');
+}

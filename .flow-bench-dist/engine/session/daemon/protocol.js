@@ -1,0 +1,44 @@
+/**
+ * The daemon's wire format: newline-delimited JSON over a unix socket. A request carries an op
+ * input (the same `unknown` the op tool parses) and the caller's scope; errors travel as their
+ * code, message, hint and class so the CLI maps them to the same exit codes as in process.
+ */
+import { FailureError, NeoError, UsageError } from '../../util/errors.js';
+export function encodeError(error) {
+    if (error instanceof NeoError) {
+        const wire = { code: error.code, message: error.message, class: error instanceof UsageError ? 'usage' : error instanceof FailureError ? 'failure' : 'neo' };
+        if (error.hint !== undefined)
+            wire.hint = error.hint;
+        return wire;
+    }
+    return { code: 'SESSION_DAEMON_INTERNAL', message: error instanceof Error ? error.message : String(error), class: 'internal' };
+}
+/** Rebuilds an error of the class it had in the daemon. */
+export function decodeError(wire) {
+    const options = wire.hint === undefined ? {} : { hint: wire.hint };
+    switch (wire.class) {
+        case 'usage':
+            return new UsageError(wire.code, wire.message, options);
+        case 'failure':
+            return new FailureError(wire.code, wire.message, options);
+        case 'neo':
+            return new NeoError(wire.code, wire.message, options);
+        case 'internal':
+            return new Error(`session daemon: ${wire.message}`);
+    }
+}
+/** Splits a byte stream into lines, calling `onLine` for each complete one. */
+export function lineReader(onLine) {
+    let buffer = '';
+    return (chunk) => {
+        buffer += chunk.toString();
+        let index = buffer.indexOf('\n');
+        while (index >= 0) {
+            const line = buffer.slice(0, index);
+            buffer = buffer.slice(index + 1);
+            if (line.trim() !== '')
+                onLine(line);
+            index = buffer.indexOf('\n');
+        }
+    };
+}

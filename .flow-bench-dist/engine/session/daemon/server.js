@@ -1,0 +1,172 @@
+/**
+ * The session daemon: one long-lived process per NEO_HOME that hosts live code sessions so they
+ * outlive a single CLI invocation. It listens on a unix socket (mode 0600), sweeps orphaned
+ * records at boot, serves op requests, and exits once idle with no live session.
+ */
+import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
+import { createConnection, createServer } from 'node:net';
+import { loadDefinitions } from '../../definitions/index.js';
+import { packageVersion } from '../../util/package-root.js';
+import { SessionRejection } from '../errors.js';
+import { createSessionService } from '../service.js';
+import { daemonPaths } from './paths.js';
+import { encodeError, lineReader } from './protocol.js';
+/** Five idle minutes with no live session and the daemon exits. */
+export const DEFAULT_DAEMON_IDLE_MS = 5 * 60_000;
+/** Thrown when a live daemon already owns the socket. */
+export class DaemonAlreadyRunning extends Error {
+}
+export async function startSessionDaemon(options) {
+    const paths = daemonPaths(options.home);
+    if (await socketAnswers(paths.socket))
+        throw new DaemonAlreadyRunning(`a session daemon already listens on ${paths.socket}`);
+    await acquirePidLock(paths.pid);
+    await rm(paths.socket, { force: true }); // a stale socket from a daemon that died
+    const log = options.log;
+    const base = await loadDefinitions({ home: options.home, noProject: true });
+    const service = createSessionService({ ...options.service, home: options.home, definitions: base.set, log });
+    const swept = await service.store.sweepOrphaned().catch((error) => {
+        log.warn('code_session_sweep_failed', { error });
+        return [];
+    });
+    if (swept.length > 0)
+        log.info('code_session_orphans_swept', { count: swept.length });
+    const startedAt = new Date().toISOString();
+    const idleMs = options.idleMs ?? DEFAULT_DAEMON_IDLE_MS;
+    const connections = new Set();
+    let lastActivity = Date.now();
+    let closing;
+    let resolveClosed;
+    const closed = new Promise((resolve) => (resolveClosed = resolve));
+    const server = createServer((socket) => {
+        connections.add(socket);
+        lastActivity = Date.now();
+        // A client that hangs up (Ctrl-C on `neo session read`) abandons its blocking reads.
+        const gone = new AbortController();
+        socket.on('close', () => {
+            connections.delete(socket);
+            gone.abort(new SessionRejection('SESSION_READ_ABANDONED', 'the reader went away'));
+            lastActivity = Date.now();
+        });
+        socket.on('error', () => socket.destroy());
+        socket.on('data', lineReader((line) => {
+            lastActivity = Date.now();
+            void handle(line, gone.signal).then((response) => {
+                if (!socket.destroyed)
+                    socket.write(`${JSON.stringify(response)}\n`);
+                lastActivity = Date.now();
+            });
+        }));
+    });
+    async function handle(line, signal) {
+        let request;
+        try {
+            request = JSON.parse(line);
+        }
+        catch {
+            return { id: -1, ok: false, error: { code: 'SESSION_DAEMON_BAD_REQUEST', message: 'a request line is not JSON', class: 'usage' } };
+        }
+        try {
+            switch (request.kind) {
+                case 'ping': {
+                    const status = { pid: process.pid, version: packageVersion(), liveSessions: service.liveSessionIds(), startedAt };
+                    return { id: request.id, ok: true, result: status };
+                }
+                case 'shutdown':
+                    setImmediate(() => void close());
+                    return { id: request.id, ok: true, result: { stopping: true } };
+                case 'execute': {
+                    const definitions = needsDefinitions(request.input) ? await definitionsFor(request.cwd) : undefined;
+                    const result = await service.execute(request.input, { scope: request.scope }, { signal, cwd: request.cwd, ...(definitions === undefined ? {} : { definitions }) });
+                    return { id: request.id, ok: true, result };
+                }
+                default:
+                    return { id: request.id, ok: false, error: { code: 'SESSION_DAEMON_BAD_REQUEST', message: 'unknown request kind', class: 'usage' } };
+            }
+        }
+        catch (error) {
+            return { id: request.id, ok: false, error: encodeError(error) };
+        }
+    }
+    async function definitionsFor(cwd) {
+        // Each start sees the definitions of the project it runs in (and the owner's layer).
+        return (await loadDefinitions({ cwd, home: options.home })).set;
+    }
+    async function close() {
+        closing ??= (async () => {
+            clearInterval(timer);
+            server.close();
+            for (const socket of connections)
+                socket.destroy();
+            await service.close();
+            await rm(paths.socket, { force: true });
+            await rm(paths.pid, { force: true });
+            log.info('code_session_daemon_stopped', {});
+            resolveClosed();
+        })();
+        return closing;
+    }
+    // A session that ended but was not stopped still holds its driver's verdict to come, so the
+    // daemon stays while any session is registered; `neo session daemon --stop` ends them all.
+    const timer = setInterval(() => {
+        const registered = service.registry.liveSessions().length > 0;
+        if (!registered && connections.size === 0 && Date.now() - lastActivity >= idleMs)
+            void close();
+    }, Math.max(50, Math.min(idleMs / 2, 30_000)));
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(paths.socket, () => {
+            server.off('error', reject);
+            resolve();
+        });
+    });
+    await chmod(paths.socket, 0o600);
+    log.info('code_session_daemon_started', { socket: paths.socket, pid: process.pid });
+    return { socket: paths.socket, service, closed, close };
+}
+/**
+ * The pid file doubles as the start lock: created exclusively, so two daemons racing to start
+ * for one NEO_HOME cannot both win. A pid file whose process is gone is stale and replaced.
+ */
+async function acquirePidLock(path) {
+    for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+            await writeFile(path, `${process.pid}\n`, { flag: 'wx' });
+            return;
+        }
+        catch (error) {
+            if (error.code !== 'EEXIST')
+                throw error;
+        }
+        const pid = Number((await readFile(path, 'utf8').catch(() => '')).trim());
+        if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
+            throw new DaemonAlreadyRunning(`a session daemon (pid ${pid}) is starting or running`);
+        }
+        await rm(path, { force: true });
+    }
+    throw new DaemonAlreadyRunning('could not take the session daemon lock');
+}
+function processAlive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}
+function needsDefinitions(input) {
+    const op = typeof input === 'object' && input !== null ? input.op : undefined;
+    return op === 'start' || op === 'list-backends';
+}
+/** Whether something answers on `path` (a live daemon), as opposed to a stale socket file. */
+export function socketAnswers(path) {
+    return new Promise((resolve) => {
+        const socket = createConnection(path);
+        socket.once('connect', () => {
+            socket.destroy();
+            resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+    });
+}

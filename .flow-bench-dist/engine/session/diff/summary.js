@@ -1,0 +1,38 @@
+/** Cap of the unified diff a read-turn can carry (seed 004 §6). */
+export const MAX_DIFF_BYTES = 64 * 1024;
+const VERBS = { A: 'added', M: 'modified', D: 'deleted', R: 'renamed' };
+/** "3 files changed (1 added, 2 modified), +12 -4" and friends. */
+export function summaryLine(source, files) {
+    if (source === 'none')
+        return 'no diff captured (not a git work tree and no file-edit tool calls)';
+    if (files.length === 0)
+        return 'no files changed';
+    const counts = new Map();
+    for (const file of files)
+        counts.set(VERBS[file.status], (counts.get(VERBS[file.status]) ?? 0) + 1);
+    const parts = [...counts].map(([verb, n]) => `${n} ${verb}`).join(', ');
+    const noun = files.length === 1 ? 'file' : 'files';
+    if (source === 'tool-events')
+        return `${files.length} ${noun} edited (${parts}; from tool calls, no line counts)`;
+    const insertions = files.reduce((sum, f) => sum + (f.insertions ?? 0), 0);
+    const deletions = files.reduce((sum, f) => sum + (f.deletions ?? 0), 0);
+    return `${files.length} ${noun} changed (${parts}), +${insertions} -${deletions}`;
+}
+/**
+ * Cuts a unified diff to `max` bytes at a line boundary and appends a marker line, so a reader
+ * (and a driver model) can tell the diff is partial.
+ */
+export function capUnifiedDiff(text, max = MAX_DIFF_BYTES) {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes <= max)
+        return { text, truncated: false };
+    const marker = `\n… diff truncated at ${Math.round(max / 1024)} KB of ${Math.ceil(bytes / 1024)} KB; run \`git diff\` in the working tree for the rest\n`;
+    const budget = max - Buffer.byteLength(marker, 'utf8');
+    let cut = Buffer.from(text, 'utf8').subarray(0, Math.max(0, budget)).toString('utf8');
+    // A cut inside a multi-byte character decodes to U+FFFD; drop it, then back up to a line end.
+    cut = cut.replace(/\uFFFD$/, '');
+    const lineEnd = cut.lastIndexOf('\n');
+    if (lineEnd > 0)
+        cut = cut.slice(0, lineEnd);
+    return { text: `${cut}${marker}`, truncated: true };
+}

@@ -1,0 +1,74 @@
+export class NotificationQueue {
+    #queue = [];
+    #waiters = [];
+    #sticky;
+    #unanswered = [];
+    /** Hands `n` to the oldest waiting reader, or queues it. */
+    push(n) {
+        const waiter = this.#waiters.shift();
+        if (waiter !== undefined)
+            this.#deliver(n, waiter);
+        else
+            this.#queue.push(n);
+    }
+    /** Makes `n` the answer to every read once the queue is drained. */
+    setSticky(n) {
+        this.#sticky = n;
+        if (this.#queue.length === 0)
+            for (const waiter of this.#waiters.splice(0))
+                waiter(n);
+    }
+    /** A clarification was answered: stop returning it. */
+    answered(clarificationId) {
+        this.#unanswered = this.#unanswered.filter((n) => n.clarificationId !== clarificationId);
+        this.#queue = this.#queue.filter((n) => n.kind !== 'clarification' || n.clarificationId !== clarificationId);
+    }
+    /** Forgets every unanswered clarification (the turn they belonged to was aborted or ended). */
+    dropClarifications() {
+        this.#unanswered = [];
+        this.#queue = this.#queue.filter((n) => n.kind !== 'clarification');
+    }
+    /**
+     * The next notification: queued, else the sticky or unanswered one, else the next to arrive.
+     * An aborted wait leaves the queue untouched, so a reader that went away (a CLI interrupted
+     * with Ctrl-C) never swallows the notification the next reader should get.
+     */
+    next(signal) {
+        const queued = this.#queue.shift();
+        if (queued !== undefined)
+            return Promise.resolve(this.#track(queued));
+        if (this.#sticky !== undefined)
+            return Promise.resolve(this.#sticky);
+        const unanswered = this.#unanswered[0];
+        if (unanswered !== undefined)
+            return Promise.resolve(unanswered);
+        return new Promise((resolve, reject) => {
+            if (signal?.aborted)
+                return reject(signal.reason);
+            const waiter = (n) => {
+                signal?.removeEventListener('abort', onAbort);
+                resolve(n);
+            };
+            const onAbort = () => {
+                this.#waiters = this.#waiters.filter((w) => w !== waiter);
+                reject(signal.reason);
+            };
+            signal?.addEventListener('abort', onAbort, { once: true });
+            this.#waiters.push(waiter);
+        });
+    }
+    /** Resolves every waiting reader with `n` (the session is going away). */
+    close(n) {
+        this.#sticky = n;
+        for (const waiter of this.#waiters.splice(0))
+            waiter(n);
+    }
+    #deliver(n, waiter) {
+        waiter(this.#track(n));
+    }
+    #track(n) {
+        if (n.kind === 'clarification' && !this.#unanswered.some((u) => u.clarificationId === n.clarificationId))
+            this.#unanswered.push(n);
+        return n;
+    }
+}

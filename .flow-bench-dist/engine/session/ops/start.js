@@ -1,0 +1,164 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { durationMs, postureWithin } from '../../definitions/index.js';
+import { NeoError } from '../../util/errors.js';
+import { TurnDiffCapture } from '../diff/capture.js';
+import { SessionFailure, SessionRejection, badInput } from '../errors.js';
+import { mintSessionId } from '../ids.js';
+import { LiveSession } from '../live-session.js';
+import { METRICS } from '../metrics.js';
+import { resolveStart } from '../posture-rules.js';
+/** Ten minutes without an agent event is a stall unless a config or the service says otherwise. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
+/**
+ * Opens a session: every rule applied, the id minted and the first turn's diff baseline taken
+ * BEFORE the transport starts, then the live handle registered (or, with an adopt pin, the old
+ * record revived under its own id).
+ */
+export async function startSession(ctx, input) {
+    const constraints = ctx.registry.scopeConstraints(ctx.caller.scope);
+    const defaults = sessionDefaults(ctx.definitions);
+    let resolved = resolveStart(input, backendCatalog(ctx.definitions), constraints, defaults);
+    const adoptId = constraints?.adoptRecordId;
+    const record = adoptId === undefined ? undefined : await adoptableRecord(ctx, adoptId, resolved);
+    if (record !== undefined && !postureWithin(resolved.maxPosture, record.maxPosture)) {
+        // A resumed task keeps the ceiling it was started with.
+        resolved = { ...resolved, maxPosture: record.maxPosture, posture: postureWithin(resolved.posture, record.maxPosture) ? resolved.posture : record.maxPosture };
+    }
+    if (record?.maxRounds !== undefined && record.maxRounds < resolved.maxRounds) {
+        // ...and its round budget: rounds already spent count against it (see roundsElapsed below).
+        resolved = { ...resolved, maxRounds: record.maxRounds };
+    }
+    const cwd = await workingDirectory(input.cwd ?? record?.cwd ?? ctx.defaultCwd);
+    const transport = await ctx.transports(resolved.backendId, ctx.definitions);
+    if (transport === undefined) {
+        throw new SessionFailure('SESSION_BACKEND_UNSUPPORTED', `no transport adapter drives backend \`${resolved.backendId}\` (protocol ${resolved.descriptor.protocol})`, {
+            hint: 'run `neo session list-backends` (or `neo backends list`) to see which backends this neo can drive',
+        });
+    }
+    const sessionId = adoptId ?? mintSessionId();
+    const resumeSessionId = input.resumeSessionId ?? record?.runs.at(-1)?.externalSessionId;
+    const capture = await TurnDiffCapture.open(cwd, resolved.descriptor.editToolNames ?? []);
+    const options = {
+        sessionId,
+        cwd,
+        brief: input.brief,
+        posture: resolved.posture,
+        descriptor: resolved.descriptor,
+        sessionDir: ctx.registry.store.sessionDir(sessionId),
+    };
+    if (resolved.model !== undefined)
+        options.model = resolved.model;
+    if (resolved.effort !== undefined)
+        options.effort = resolved.effort;
+    if (resolved.allowedTools !== undefined)
+        options.allowedTools = resolved.allowedTools;
+    if (input.appendSystemPrompt !== undefined)
+        options.appendSystemPrompt = input.appendSystemPrompt;
+    if (resumeSessionId !== undefined)
+        options.resumeSessionId = resumeSessionId;
+    if (input.backendOptions !== undefined)
+        options.options = input.backendOptions;
+    let agent;
+    try {
+        agent = await transport.start(options);
+    }
+    catch (error) {
+        // A transport's own typed error (a missing script, a missing binary) already says what to fix.
+        if (error instanceof NeoError)
+            throw error;
+        throw new SessionFailure('SESSION_START_FAILED', `backend \`${resolved.backendId}\` did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    const session = new LiveSession({
+        sessionId,
+        ownerScope: ctx.caller.scope,
+        backendId: resolved.backendId,
+        descriptor: resolved.descriptor,
+        cwd,
+        agent,
+        capture,
+        posture: resolved.posture,
+        maxPosture: resolved.maxPosture,
+        maxRounds: resolved.maxRounds,
+        roundsElapsed: record?.roundsElapsed ?? 0,
+        idleTimeoutMs: ctx.idleTimeoutMs ?? configIdleTimeout(ctx.definitions) ?? DEFAULT_IDLE_TIMEOUT_MS,
+        clock: ctx.clock,
+        hooks: ctx.registry.hooks,
+        log: ctx.log,
+    });
+    try {
+        if (adoptId !== undefined) {
+            await ctx.registry.adopt(session, resumeSessionId === undefined ? {} : { resumeSessionId });
+            ctx.registry.clearAdoptConstraint(ctx.caller.scope);
+        }
+        else {
+            const info = { brief: input.brief, taskTags: input.taskTags ?? [], ...(resolved.model !== undefined ? { model: resolved.model } : {}), ...(resolved.effort !== undefined ? { effort: resolved.effort } : {}) };
+            await ctx.registry.create(session, info);
+        }
+    }
+    catch (error) {
+        session.abandon();
+        await agent.stop().catch(() => undefined);
+        throw error;
+    }
+    ctx.metrics.increment(METRICS.started, { backend: resolved.backendId });
+    return { sessionId, backend: resolved.backendId, posture: resolved.posture, maxPosture: resolved.maxPosture, maxRounds: resolved.maxRounds };
+}
+async function adoptableRecord(ctx, recordId, resolved) {
+    if (ctx.registry.find(recordId) !== undefined) {
+        throw new SessionRejection('SESSION_ALREADY_LIVE', `code session \`${recordId}\` is still live; it cannot be adopted`, { hint: 'stop it first, or keep driving it' });
+    }
+    const record = await ctx.registry.store.get(recordId);
+    if (record === null)
+        throw new SessionRejection('SESSION_ADOPT_NOT_FOUND', `no code session record \`${recordId}\` to adopt`);
+    if (record.backendId !== resolved.backendId) {
+        throw new SessionRejection('SESSION_BACKEND_PINNED', `record \`${recordId}\` ran on backend \`${record.backendId}\`, not \`${resolved.backendId}\``, { hint: `adopt it with backend \`${record.backendId}\`` });
+    }
+    return record;
+}
+async function workingDirectory(path) {
+    const absolute = resolve(path);
+    const info = await stat(absolute).catch(() => undefined);
+    if (info === undefined || !info.isDirectory())
+        throw badInput('cwd', `not a directory: ${absolute}`);
+    return absolute;
+}
+/** Backend descriptors of a definition set, with their ids filled in. */
+export function backendCatalog(set) {
+    return {
+        ids: () => set.ids('backend'),
+        get: (id) => {
+            const definition = set.get('backend', id);
+            return definition === undefined ? undefined : { ...definition.data, id: definition.id };
+        },
+    };
+}
+/** Session defaults from neo.yaml files, later (project) layers over earlier (user) ones. */
+export function sessionDefaults(set) {
+    const defaults = {};
+    for (const config of set.configs) {
+        const d = config.data.defaults;
+        if (d === undefined)
+            continue;
+        if (d.backend !== undefined)
+            defaults.backend = d.backend;
+        if (d.maxPosture !== undefined)
+            defaults.maxPosture = d.maxPosture;
+        if (d.maxRounds !== undefined)
+            defaults.maxRounds = d.maxRounds;
+        if (d.model !== undefined)
+            defaults.model = d.model;
+        if (d.effort !== undefined)
+            defaults.effort = d.effort;
+    }
+    return defaults;
+}
+function configIdleTimeout(set) {
+    let value;
+    for (const config of set.configs) {
+        const raw = config.data.defaults?.idleTimeout;
+        if (raw !== undefined && Number.isFinite(durationMs(raw)))
+            value = durationMs(raw);
+    }
+    return value;
+}

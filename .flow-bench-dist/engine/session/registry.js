@@ -1,0 +1,283 @@
+import { SessionRejection, sessionNotActive, sessionNotFound } from './errors.js';
+import { isLiveState, statusOf } from './machine.js';
+import { METRICS } from './metrics.js';
+/** How long release waits for a transport's stop and for the event stream to drain. */
+const STOP_GRACE_MS = 10_000;
+const DRAIN_GRACE_MS = 2_000;
+export class SessionRegistry {
+    store;
+    #log;
+    #metrics;
+    #live = new Map();
+    /** Sessions of this process that were released, with their owner (stop is idempotent for them). */
+    #released = new Map();
+    #constraints = new Map();
+    #listeners = new Set();
+    #releasing = new Map();
+    /** The hooks every session is built with. */
+    hooks;
+    constructor(options) {
+        this.store = options.store;
+        this.#log = options.log;
+        this.#metrics = options.metrics;
+        this.hooks = {
+            write: (session, line) => this.#write(session, line),
+            stateChanged: (session, state) => this.#stateChanged(session, state),
+            started: (session, info) => {
+                if (info.externalSessionId !== undefined)
+                    void this.store.setLatestRunExternalSessionId(session.id, info.externalSessionId);
+                if (info.model !== undefined)
+                    void this.store.patchMeta(session.id, (record) => (record.model === undefined ? { model: info.model } : {}));
+            },
+        };
+    }
+    /** Registers a freshly started session: publishes its record, then writes `created` as seq 1. */
+    async create(session, info) {
+        if (this.#live.has(session.id))
+            throw new SessionRejection('SESSION_ALREADY_LIVE', `code session \`${session.id}\` is already live`);
+        const now = new Date().toISOString();
+        const context = session.snapshot.context;
+        await this.store.createRecord({
+            sessionId: session.id,
+            backendId: session.backendId,
+            cwd: session.cwd,
+            ...(info.model !== undefined ? { model: info.model } : {}),
+            ...(info.effort !== undefined ? { effort: info.effort } : {}),
+            maxPosture: context.maxPosture,
+            posture: context.posture,
+            maxRounds: context.maxRounds,
+            taskBrief: info.brief,
+            taskTags: info.taskTags,
+            status: 'running',
+            state: 'starting',
+            createdAt: now,
+            updatedAt: now,
+            roundsElapsed: 0,
+            runs: [{ startedAt: now, ownerScopeId: session.ownerScope }],
+            version: 1,
+        });
+        this.#live.set(session.id, session);
+        const created = { type: 'created', backend: session.backendId, posture: context.posture, maxPosture: context.maxPosture, maxRounds: context.maxRounds, ...(info.model !== undefined ? { model: info.model } : {}), ...(info.effort !== undefined ? { effort: info.effort } : {}) };
+        await session.begin(1, created);
+        this.#log.info('code_session_created', { sessionId: session.id, backend: session.backendId, scope: session.ownerScope });
+    }
+    /**
+     * Revives a record under its own id: events continue at lastEventSeq + 1 (gapless, also across
+     * a restart) and the round budget continues. Appends a run to the resume chain unless the
+     * caller (a resume route) already did.
+     */
+    async adopt(session, options = {}) {
+        if (this.#live.has(session.id))
+            throw new SessionRejection('SESSION_ALREADY_LIVE', `code session \`${session.id}\` is still live; it cannot be adopted`, { hint: 'stop it first, or keep driving it' });
+        const record = await this.store.holdRecord(session.id);
+        if (record === null)
+            throw new SessionRejection('SESSION_ADOPT_NOT_FOUND', `no code session record \`${session.id}\` to adopt`);
+        await this.store.openEvents(session.id);
+        const nextSeq = (await this.store.lastEventSeq(session.id)) + 1;
+        const context = session.snapshot.context;
+        const now = new Date().toISOString();
+        if (options.appendRun !== false)
+            await this.store.appendRun(session.id, { startedAt: now, ownerScopeId: session.ownerScope });
+        await this.store.patchMeta(session.id, { status: 'running', state: 'starting', posture: context.posture, maxRounds: context.maxRounds });
+        this.#released.delete(session.id);
+        this.#live.set(session.id, session);
+        await session.begin(nextSeq, {
+            type: 'adopted',
+            backend: session.backendId,
+            posture: context.posture,
+            maxPosture: context.maxPosture,
+            maxRounds: context.maxRounds,
+            roundsElapsed: context.roundsElapsed,
+            ...(options.resumeSessionId !== undefined ? { resumeSessionId: options.resumeSessionId } : {}),
+        });
+        this.#log.info('code_session_adopted', { sessionId: session.id, nextSeq });
+    }
+    /** The live session `sessionId` owned by `scope`; a foreign or unknown id is SESSION_NOT_FOUND. */
+    get(sessionId, scope) {
+        const session = this.#live.get(sessionId);
+        if (session === undefined || session.ownerScope !== scope)
+            throw sessionNotFound(sessionId);
+        return session;
+    }
+    /** The live session regardless of owner (a person's guidance from the control plane). */
+    find(sessionId) {
+        return this.#live.get(sessionId);
+    }
+    /** Whether `scope` owned `sessionId` and it was released (in this process or, per the store, before). */
+    async wasReleasedBy(sessionId, scope) {
+        if (this.#released.get(sessionId) === scope)
+            return true;
+        if (this.#live.has(sessionId))
+            return false;
+        const record = await this.store.get(sessionId);
+        return record !== null && record.runs.some((run) => run.ownerScopeId === scope);
+    }
+    /** Whether a release of `sessionId` is under way. */
+    isReleasing(sessionId) {
+        return this.#releasing.has(sessionId);
+    }
+    /** Stops the transport, writes `released` as the last event and forgets the session. Idempotent. */
+    release(session, reason, verdict = {}) {
+        const existing = this.#releasing.get(session.id);
+        if (existing !== undefined)
+            return existing;
+        const done = this.#release(session, reason, verdict).finally(() => this.#releasing.delete(session.id));
+        this.#releasing.set(session.id, done);
+        return done;
+    }
+    async #release(session, reason, verdict) {
+        session.markStopping();
+        await withTimeout(session.agent.stop(), STOP_GRACE_MS).catch((error) => this.#log.warn('code_session_agent_stop_failed', { sessionId: session.id, error }));
+        await withTimeout(session.pump, DRAIN_GRACE_MS).catch(() => undefined);
+        const context = session.snapshot.context;
+        const released = { type: 'released', reason, ...(verdict.outcome !== undefined ? { outcome: verdict.outcome } : {}), ...(verdict.note !== undefined ? { note: verdict.note } : {}) };
+        await session.close(released);
+        this.#live.delete(session.id);
+        this.#released.set(session.id, session.ownerScope);
+        const final = session.snapshot.context;
+        await this.store.patchMeta(session.id, {
+            status: statusOf('released', final),
+            state: 'released',
+            roundsElapsed: context.roundsElapsed,
+            ...(context.costUsd !== undefined ? { costUsd: context.costUsd } : {}),
+            ...(verdict.outcome !== undefined ? { outcome: verdict.outcome } : {}),
+            ...(verdict.note !== undefined ? { note: verdict.note } : {}),
+        });
+        await this.store.closeSession(session.id);
+        this.#metrics.increment(METRICS.released, { reason });
+        this.#metrics.observe(METRICS.rounds, context.roundsElapsed);
+        this.#metrics.observe(METRICS.durationMs, Date.now() - session.startedAt);
+        this.#log.info('code_session_released', { sessionId: session.id, reason });
+    }
+    /** Releases every session `scope` opened and clears its constraints (the settle sweep). */
+    async releaseAllOwnedBy(scope) {
+        const owned = [...this.#live.values()].filter((s) => s.ownerScope === scope);
+        await Promise.all(owned.map((s) => this.release(s, 'sweep')));
+        this.#constraints.delete(scope);
+        if (owned.length > 0)
+            this.#log.info('code_session_scope_swept', { scope, sessions: owned.length });
+    }
+    /** Releases every live session (process shutdown). */
+    async releaseAll(reason = 'lifetime') {
+        await Promise.all([...this.#live.values()].map((s) => this.release(s, reason)));
+    }
+    /** Blocks until the session's next notification. */
+    awaitNextEvent(sessionId, scope) {
+        return this.get(sessionId, scope).next();
+    }
+    /**
+     * Answers a pending clarification by id: the machine and the pinned history first (so the
+     * answer is on record before the agent resumes), then the transport.
+     */
+    async resolveClarification(sessionId, scope, clarificationId, decision) {
+        const session = this.get(sessionId, scope);
+        if (session.pendingClarification(clarificationId) === undefined) {
+            throw new SessionRejection('SESSION_UNKNOWN_CLARIFICATION', `code session \`${sessionId}\` has no pending clarification \`${clarificationId}\``, {
+                hint: 'answer the clarificationId the last read-turn returned; an interrupt or a finished turn drops pending questions',
+            });
+        }
+        const pending = session.recordAnswer(clarificationId, decision);
+        await deliverDurably(session, () => session.agent.answer(clarificationId, { allow: decision.allow, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) }));
+        return pending;
+    }
+    /** The driver's next-turn guidance (not part of the round history: that tracks the agent). */
+    async recordDriverGuidance(sessionId, scope, text, switchTo) {
+        await this.#guide(this.get(sessionId, scope), text, 'driver', switchTo);
+    }
+    /**
+     * A person's guidance (the control plane): pinned into the round history so the driver sees
+     * it, then delivered. Reaches any live session regardless of owner.
+     */
+    async injectUserGuidance(sessionId, text) {
+        const session = this.#live.get(sessionId);
+        if (session === undefined) {
+            if ((await this.store.get(sessionId)) !== null) {
+                throw new SessionRejection('SESSION_NOT_LIVE', `code session \`${sessionId}\` is not live in this process`, { hint: 'resume it first' });
+            }
+            throw sessionNotFound(sessionId);
+        }
+        await this.#guide(session, text, 'user');
+    }
+    async #guide(session, text, source, switchTo) {
+        if (!isLiveState(session.state))
+            throw sessionNotActive(session.id, session.state);
+        const composed = session.composeGuidance(text, source, switchTo);
+        session.send({ type: 'op.guide' });
+        await deliverDurably(session, () => session.agent.sendGuidance(composed, switchTo));
+    }
+    setScopeConstraints(scope, constraints) {
+        this.#constraints.set(scope, { ...constraints, ...(constraints.allowedTools ? { allowedTools: [...constraints.allowedTools] } : {}) });
+    }
+    scopeConstraints(scope) {
+        return this.#constraints.get(scope);
+    }
+    /** Adoption is one-shot: after the first start adopts, later starts in the scope mint fresh. */
+    clearAdoptConstraint(scope) {
+        const constraints = this.#constraints.get(scope);
+        if (constraints?.adoptRecordId === undefined)
+            return;
+        const { adoptRecordId: _used, ...rest } = constraints;
+        this.#constraints.set(scope, rest);
+    }
+    onSessionEvent(listener) {
+        this.#listeners.add(listener);
+        return () => this.#listeners.delete(listener);
+    }
+    liveSessions() {
+        return [...this.#live.values()];
+    }
+    #write(session, line) {
+        if (this.#listeners.size > 0) {
+            const live = { sessionId: session.id, ...line };
+            for (const listener of this.#listeners) {
+                try {
+                    listener(live);
+                }
+                catch (error) {
+                    this.#log.warn('code_session_listener_failed', { sessionId: session.id, error });
+                }
+            }
+        }
+        return this.store.append(session.id, line);
+    }
+    #stateChanged(session, state) {
+        if (state === 'released')
+            return; // release patches the record itself, with the verdict.
+        const context = session.snapshot.context;
+        void this.store.patchMeta(session.id, {
+            status: statusOf(state, context),
+            state,
+            posture: context.posture,
+            roundsElapsed: context.roundsElapsed,
+            ...(context.costUsd !== undefined ? { costUsd: context.costUsd } : {}),
+        });
+    }
+}
+/** Records the posture a session now runs at (its meta and a `posture` event). */
+export function postureChanged(registry, session, posture) {
+    session.emit({ type: 'posture', mode: posture });
+    return registry.store.patchMeta(session.id, { posture });
+}
+/**
+ * Tells the agent while the event that records it is being written, and resolves only once both
+ * are done: the line is already queued in the session's single FIFO appender, so whatever the
+ * agent does next lands after it on disk (the log stays a prefix of what happened), and the op
+ * acknowledges nothing that is not durable.
+ */
+export async function deliverDurably(session, deliver) {
+    const written = session.durable();
+    await deliver();
+    await written;
+}
+function withTimeout(promise, ms) {
+    return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+        promise.then((value) => {
+            clearTimeout(timer);
+            resolve(value);
+        }, (error) => {
+            clearTimeout(timer);
+            reject(error);
+        });
+    });
+}

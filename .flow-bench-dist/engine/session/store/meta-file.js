@@ -1,0 +1,60 @@
+import { writeFileAtomic } from '../../util/atomic-file.js';
+/**
+ * The write-through mirror of one meta.json. Patches apply to the in-memory record at once (so
+ * they are serialized by construction); writes coalesce: while one atomic replace is in flight
+ * (or within `minIntervalMs` of the last one), every later patch rides the single write queued
+ * behind it. A chatty session therefore costs a bounded number of fsyncs, and the file on disk is
+ * always a whole record (temp + fsync + rename). events.jsonl, not meta.json, is what recovery
+ * trusts, so a mirror a few milliseconds behind loses nothing.
+ */
+export class MetaFile {
+    path;
+    record;
+    #log;
+    #minIntervalMs;
+    #inFlight;
+    #queued;
+    #lastWriteAt = 0;
+    constructor(path, record, log, minIntervalMs = 0) {
+        this.path = path;
+        this.record = record;
+        this.#log = log;
+        this.#minIntervalMs = minIntervalMs;
+    }
+    /** Resolves once a write that includes every change made so far has finished (or failed, logged). */
+    save() {
+        if (this.#queued !== undefined)
+            return this.#queued;
+        const previous = this.#inFlight ?? Promise.resolve();
+        const next = previous.then(() => this.#pace()).then(() => this.#write());
+        this.#queued = next;
+        this.#inFlight = next;
+        void next.then(() => {
+            if (this.#inFlight === next)
+                this.#inFlight = undefined;
+        });
+        return next;
+    }
+    /** Waits for every queued write. */
+    async settled() {
+        while (this.#inFlight !== undefined)
+            await this.#inFlight;
+    }
+    /** Waits out the rest of the minimum interval since the last write. */
+    #pace() {
+        const wait = this.#lastWriteAt + this.#minIntervalMs - Date.now();
+        return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : undefined;
+    }
+    async #write() {
+        // From here on, a new patch needs a new write: this one has taken its snapshot.
+        this.#queued = undefined;
+        const text = `${JSON.stringify(this.record, null, 2)}\n`;
+        this.#lastWriteAt = Date.now();
+        try {
+            await writeFileAtomic(this.path, text);
+        }
+        catch (error) {
+            this.#log.warn('code_session_meta_write_failed', { sessionId: this.record.sessionId, error });
+        }
+    }
+}

@@ -1,0 +1,234 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readJsonOrNull } from '../../util/atomic-file.js';
+import { JsonlAppender } from '../../util/jsonl.js';
+import { KeyedLock } from '../../util/keyed-lock.js';
+import { isSessionId } from '../ids.js';
+import { stderrLog } from '../log.js';
+import { lastSeqInFile, readEventsFile, repairTornTail } from './events-file.js';
+import { MetaFile } from './meta-file.js';
+import { isRecord, truncateBrief } from './record.js';
+/**
+ * The durable store under `NEO_HOME/code-sessions/<id>/`: meta.json (atomic, coalesced) and
+ * events.jsonl (one serialized appender per session). A write-through mirror of the registry:
+ * reads of a missing session are null, never a throw, and write failures are logged, never
+ * thrown into an op.
+ */
+export class CodeSessionStore {
+    root;
+    #log;
+    #fsync;
+    #metaIntervalMs;
+    #metas = new Map();
+    #appenders = new Map();
+    #batches = new Map();
+    #lock = new KeyedLock();
+    constructor(home, options = {}) {
+        this.root = join(home, 'code-sessions');
+        this.#log = options.log ?? stderrLog;
+        this.#fsync = options.fsync ?? false;
+        this.#metaIntervalMs = options.metaIntervalMs ?? 100;
+    }
+    sessionDir(sessionId) {
+        return join(this.root, sessionId);
+    }
+    /** Publishes a new record (the brief cut to 2 KB). */
+    async createRecord(record) {
+        const meta = new MetaFile(join(this.sessionDir(record.sessionId), 'meta.json'), { ...record, taskBrief: truncateBrief(record.taskBrief) }, this.#log, this.#metaIntervalMs);
+        this.#metas.set(record.sessionId, meta);
+        await meta.save();
+    }
+    /** The record, or null when there is none (or the id is not a session id). */
+    async get(sessionId) {
+        const cached = this.#metas.get(sessionId);
+        if (cached !== undefined)
+            return structuredClone(cached.record);
+        if (!isSessionId(sessionId))
+            return null;
+        const value = await readJsonOrNull(join(this.sessionDir(sessionId), 'meta.json'));
+        return isRecord(value) ? value : null;
+    }
+    /**
+     * Read-modify-write under a per-session lock; resolves once the change is on disk. Null when
+     * there is no record. `patch` may be a function of the current record. A held (live) record is
+     * patched in memory and its writes coalesce; any other is read, patched and written in turn.
+     */
+    async patchMeta(sessionId, patch) {
+        const outcome = await this.#lock.run(sessionId, async () => {
+            const held = this.#metas.get(sessionId);
+            const meta = held ?? (await this.#load(sessionId));
+            if (meta === undefined)
+                return null;
+            const changes = typeof patch === 'function' ? patch(meta.record) : patch;
+            meta.record = { ...meta.record, ...changes, updatedAt: new Date().toISOString() };
+            if (changes.taskBrief !== undefined)
+                meta.record.taskBrief = truncateBrief(changes.taskBrief);
+            const snapshot = structuredClone(meta.record);
+            if (held !== undefined)
+                return { snapshot, saved: meta.save() };
+            await meta.save();
+            return { snapshot, saved: undefined };
+        });
+        if (outcome === null)
+            return null;
+        await outcome.saved;
+        return outcome.snapshot;
+    }
+    /**
+     * Keeps a record in memory as the write-through mirror of a live session (create does this;
+     * adopt calls it). Returns the record, or null when there is none.
+     */
+    async holdRecord(sessionId) {
+        return this.#lock.run(sessionId, async () => {
+            let meta = this.#metas.get(sessionId);
+            if (meta === undefined) {
+                meta = await this.#load(sessionId, this.#metaIntervalMs);
+                if (meta === undefined)
+                    return null;
+                this.#metas.set(sessionId, meta);
+            }
+            return structuredClone(meta.record);
+        });
+    }
+    /** Adds a link to the resume chain. */
+    appendRun(sessionId, run) {
+        return this.patchMeta(sessionId, (record) => ({ runs: [...record.runs, run] }));
+    }
+    /** Backfills the backend's session id onto the latest run. */
+    setLatestRunExternalSessionId(sessionId, externalSessionId) {
+        return this.patchMeta(sessionId, (record) => {
+            if (record.runs.length === 0)
+                return {};
+            const runs = record.runs.map((run) => ({ ...run }));
+            runs[runs.length - 1].externalSessionId = externalSessionId;
+            return { runs };
+        });
+    }
+    /**
+     * Prepares events.jsonl for appends: cuts a torn last line a crash left (so the next line
+     * starts clean). Call before the first append of an adopted session.
+     */
+    async openEvents(sessionId) {
+        const removed = await repairTornTail(this.#eventsPath(sessionId)).catch((error) => {
+            this.#log.warn('code_session_events_repair_failed', { sessionId, error });
+            return 0;
+        });
+        if (removed > 0)
+            this.#log.warn('code_session_events_torn_line_removed', { sessionId, bytes: removed });
+    }
+    /**
+     * Appends one event line; resolves true once it reached the kernel, false (logged) when the
+     * write failed. Never rejects. Lines appended in the same tick travel as one batch (one promise
+     * and one queue entry for the lot), which keeps a chatty agent cheap.
+     */
+    append(sessionId, event) {
+        let batch = this.#batches.get(sessionId);
+        if (batch === undefined) {
+            batch = { lines: [], done: undefined };
+            const current = batch;
+            this.#batches.set(sessionId, current);
+            current.done = new Promise((resolve) => {
+                queueMicrotask(() => {
+                    this.#batches.delete(sessionId);
+                    // JSON.stringify never emits a raw newline, so the joined batch is N whole lines.
+                    this.#appender(sessionId)
+                        .appendLine(current.lines.join('\n'))
+                        .then(() => resolve(true), (error) => {
+                        this.#log.warn('code_session_event_write_failed', { sessionId, lines: current.lines.length, error });
+                        resolve(false);
+                    });
+                });
+            });
+        }
+        batch.lines.push(JSON.stringify(event));
+        return batch.done;
+    }
+    #appender(sessionId) {
+        let appender = this.#appenders.get(sessionId);
+        if (appender === undefined) {
+            appender = new JsonlAppender(this.#eventsPath(sessionId), { fsync: this.#fsync });
+            this.#appenders.set(sessionId, appender);
+        }
+        return appender;
+    }
+    /** Events after `afterSeq` (default 0), at most `limit`; null when the session has no files. */
+    async readEvents(sessionId, options = {}) {
+        if (!isSessionId(sessionId))
+            return null;
+        await this.#flushEvents(sessionId);
+        const events = await readEventsFile(this.#eventsPath(sessionId), sessionId, this.#log);
+        if (events === null)
+            return (await this.get(sessionId)) === null ? null : [];
+        const after = options.afterSeq ?? 0;
+        const selected = events.filter((e) => e.seq > after);
+        return options.limit === undefined ? selected : selected.slice(0, options.limit);
+    }
+    /** The highest persisted seq, 0 when none: an adopted session continues at this + 1. */
+    async lastEventSeq(sessionId) {
+        if (!isSessionId(sessionId))
+            return 0;
+        await this.#flushEvents(sessionId);
+        return lastSeqInFile(this.#eventsPath(sessionId));
+    }
+    /** Every record, newest first. */
+    async list() {
+        let names;
+        try {
+            names = await readdir(this.root);
+        }
+        catch {
+            return [];
+        }
+        const records = await Promise.all(names.filter(isSessionId).map((name) => this.get(name)));
+        return records
+            .filter((r) => r !== null)
+            .sort((a, b) => (a.createdAt === b.createdAt ? (a.sessionId < b.sessionId ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+    }
+    /**
+     * Marks every running/idle record orphaned: its owner was a process that is gone. Run once when
+     * a process that hosts sessions starts, before it hosts any. Returns the ids it marked.
+     */
+    async sweepOrphaned() {
+        const swept = [];
+        for (const record of await this.list()) {
+            if (record.status !== 'running' && record.status !== 'idle')
+                continue;
+            if (this.#metas.has(record.sessionId))
+                continue;
+            await this.patchMeta(record.sessionId, { status: 'orphaned' });
+            swept.push(record.sessionId);
+        }
+        return swept;
+    }
+    /** Flushes and closes one session's files; it can be reopened later (adopt). */
+    async closeSession(sessionId) {
+        await this.#batches.get(sessionId)?.done;
+        const appender = this.#appenders.get(sessionId);
+        this.#appenders.delete(sessionId);
+        if (appender !== undefined)
+            await appender.close().catch((error) => this.#log.warn('code_session_events_close_failed', { sessionId, error }));
+        const meta = this.#metas.get(sessionId);
+        if (meta !== undefined) {
+            await meta.settled();
+            if (this.#metas.get(sessionId) === meta)
+                this.#metas.delete(sessionId);
+        }
+    }
+    /** Flushes and closes every open session. */
+    async close() {
+        await Promise.all([...new Set([...this.#appenders.keys(), ...this.#metas.keys(), ...this.#batches.keys()])].map((id) => this.closeSession(id)));
+    }
+    async #flushEvents(sessionId) {
+        await this.#batches.get(sessionId)?.done;
+        await this.#appenders.get(sessionId)?.flush();
+    }
+    #eventsPath(sessionId) {
+        return join(this.sessionDir(sessionId), 'events.jsonl');
+    }
+    async #load(sessionId, minIntervalMs = 0) {
+        const record = await this.get(sessionId);
+        if (record === null)
+            return undefined;
+        return new MetaFile(join(this.sessionDir(sessionId), 'meta.json'), record, this.#log, minIntervalMs);
+    }
+}

@@ -1,0 +1,307 @@
+import { NeoError, errorMessage } from '../../util/errors.js';
+import { packageVersion } from '../../util/package-root.js';
+import { AcpFileSystem } from './client-fs.js';
+import { currentModel, effortSwitch, modelSwitch, readChoices } from './config.js';
+import { acpMcpServers } from './mcp.js';
+import { resolveModeId } from './modes.js';
+import { CANCELLED_OUTCOME, permissionOutcome } from './permission.js';
+import { UpdateTranslator } from './updates.js';
+import { CliProcess, CliSession, CumulativeCost, JsonRpcError, JsonRpcPeer, RPC_METHOD_NOT_FOUND, planLaunch, postureTarget, classifyAcpKind, gateToolAsk, handshake } from '../shared/index.js';
+/** How long a half-streamed message may sit in the buffer when the agent pauses. */
+const CHUNK_FLUSH_MS = 200;
+/** Agents answer this when a session needs a login first. */
+const AUTH_REQUIRED = -32000;
+/**
+ * A session with any Agent Client Protocol agent (JSON-RPC 2.0 over stdio). Each turn is one
+ * session/prompt request whose response closes the turn; guidance sent mid-turn waits for it.
+ */
+export class AcpSession extends CliSession {
+    #rpc;
+    #options;
+    #updates = new UpdateTranslator();
+    #cost = new CumulativeCost();
+    #fs;
+    #permissionWaiters = new Map();
+    #queue = [];
+    #sessionId = '';
+    #modes = [];
+    #choices = { configOptions: [], models: undefined };
+    #loading = false;
+    #interrupting = false;
+    #flushTimer;
+    constructor(backendId, proc, options, tuning) {
+        super({ backendId, proc, posture: options.posture, tuning });
+        this.#options = options;
+        this.#fs = new AcpFileSystem(options.cwd, () => this.posture);
+        this.#rpc = new JsonRpcPeer({
+            send: (line) => proc.writeLine(line),
+            includeVersion: true,
+            onRequest: (method, params, id) => this.#onAgentRequest(method, (params ?? {}), id),
+            onNotification: (method, params) => this.#onNotification(method, (params ?? {})),
+        });
+    }
+    /** Spawns the agent, initializes, opens (or loads) the session, applies posture and model, prompts. */
+    static async open(backendId, options, tuning) {
+        const target = postureTarget(backendId, options.descriptor, options.posture);
+        const plan = planLaunch(backendId, options);
+        const proc = CliProcess.spawn({ file: plan.file, args: [...plan.baseArgs, ...(target.args ?? [])], cwd: plan.cwd, env: plan.env });
+        const session = new AcpSession(backendId, proc, options, tuning);
+        const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, async () => {
+            const result = await session.#openSession();
+            const modeId = resolveModeId(backendId, options.posture, target, options.descriptor.modes, session.#modes);
+            if (modeId !== undefined && modeId !== session.#updates.currentModeId)
+                await session.#rpc.request('session/set_mode', { sessionId: session.#sessionId, modeId });
+            if (options.model !== undefined)
+                await session.#switch(modelSwitch(backendId, session.#choices, options.model));
+            if (options.effort !== undefined)
+                await session.#switch(effortSwitch(backendId, session.#choices, options.effort));
+            return result;
+        });
+        if (provision !== undefined)
+            session.emit({ type: 'provision', ...provision });
+        const started = { type: 'started', externalSessionId: session.#sessionId };
+        const model = options.model ?? currentModel(session.#choices);
+        if (model !== undefined)
+            started.model = model;
+        session.emit(started);
+        session.#prompt(firstPrompt(options));
+        return session;
+    }
+    async sendGuidance(text, switchTo) {
+        this.assertOpen('send guidance');
+        // ACP has no mid-turn input: guidance waits for the running prompt to finish.
+        if (this.turnActive) {
+            this.#queue.push({ text, switchTo });
+            return;
+        }
+        await this.#applySwitch(switchTo);
+        this.#prompt(text);
+    }
+    async setPosture(posture) {
+        this.assertOpen('change posture');
+        const target = postureTarget(this.backendId, this.#options.descriptor, posture);
+        const modeId = resolveModeId(this.backendId, posture, target, this.#options.descriptor.modes, this.#modes);
+        if (modeId !== undefined)
+            await this.#rpc.request('session/set_mode', { sessionId: this.#sessionId, modeId });
+        this.posture = posture;
+    }
+    async interrupt() {
+        this.assertOpen('interrupt');
+        if (!this.turnActive)
+            return;
+        this.#interrupting = true;
+        this.#rpc.notify('session/cancel', { sessionId: this.#sessionId });
+        // The protocol requires pending permission requests to be answered `cancelled` after a cancel.
+        for (const [id, resolve] of this.#permissionWaiters) {
+            this.withdrawClarification(id);
+            resolve(CANCELLED_OUTCOME);
+        }
+        this.#permissionWaiters.clear();
+    }
+    flushPending() {
+        for (const event of this.#updates.flush())
+            this.emit(event);
+    }
+    onClosing() {
+        this.#rpc.close(new NeoError('TRANSPORT_SESSION_CLOSED', `the ${this.backendId} session has ended`));
+    }
+    handleMessage(message) {
+        if (!this.#rpc.receive(message))
+            this.notice('TRANSPORT_MALFORMED_LINE', `${this.backendId} sent a message that is not JSON-RPC: ${JSON.stringify(message).slice(0, 120)}`);
+    }
+    async #openSession() {
+        const options = this.#options;
+        const init = (await this.#rpc.request('initialize', {
+            protocolVersion: 1,
+            clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+            clientInfo: { name: 'neo', title: 'neo', version: packageVersion() },
+        }));
+        if (init.protocolVersion !== 1)
+            throw new NeoError('TRANSPORT_PROTOCOL', `${this.backendId} speaks ACP protocol version ${String(init.protocolVersion)}; neo speaks 1`);
+        const caps = (init.agentCapabilities ?? {});
+        const mcp = acpMcpServers(options.provision?.mcpServers, (caps.mcpCapabilities ?? {}));
+        const base = { cwd: options.cwd, mcpServers: mcp.list };
+        let result;
+        try {
+            result = options.resumeSessionId === undefined ? (await this.#rpc.request('session/new', base)) : await this.#resume(options.resumeSessionId, base, caps);
+        }
+        catch (error) {
+            if (error instanceof JsonRpcError && error.code === AUTH_REQUIRED) {
+                const hint = options.descriptor.command?.authHint;
+                throw new NeoError('TRANSPORT_UNAUTHENTICATED', `${this.backendId} needs a login: ${error.message}`, hint === undefined ? {} : { hint });
+            }
+            throw error;
+        }
+        if (options.resumeSessionId === undefined) {
+            if (typeof result.sessionId !== 'string')
+                throw new NeoError('TRANSPORT_PROTOCOL', `${this.backendId} answered session/new without a sessionId`);
+            this.#sessionId = result.sessionId;
+        }
+        const modes = (result.modes ?? {});
+        this.#modes = Array.isArray(modes.availableModes) ? modes.availableModes.filter((m) => typeof m?.id === 'string') : [];
+        if (typeof modes.currentModeId === 'string')
+            this.#updates.currentModeId = modes.currentModeId;
+        this.#choices = readChoices(result);
+        if (options.provision === undefined)
+            return undefined;
+        const applied = [...mcp.applied];
+        if (options.provision.instructions !== undefined && options.provision.instructions.trim() !== '')
+            applied.push('instructions');
+        return { applied, ignored: [...mcp.ignored, ...(options.provision.skillDirs ?? []).map((dir) => `skill:${dir}`)] };
+    }
+    /** session/load (history replayed as updates, which neo drops) or session/resume. */
+    async #resume(sessionId, base, caps) {
+        this.#sessionId = sessionId;
+        const sessionCaps = (caps.sessionCapabilities ?? {});
+        if (caps.loadSession === true) {
+            this.#loading = true;
+            try {
+                return ((await this.#rpc.request('session/load', { ...base, sessionId })) ?? {});
+            }
+            finally {
+                this.#loading = false;
+            }
+        }
+        if (sessionCaps.resume !== undefined && sessionCaps.resume !== null && sessionCaps.resume !== false) {
+            return ((await this.#rpc.request('session/resume', { ...base, sessionId })) ?? {});
+        }
+        throw new NeoError('TRANSPORT_RESUME_UNSUPPORTED', `${this.backendId} cannot resume sessions (it advertises neither loadSession nor sessionCapabilities.resume)`);
+    }
+    async #applySwitch(switchTo) {
+        if (switchTo?.model !== undefined)
+            await this.#switch(modelSwitch(this.backendId, this.#choices, switchTo.model));
+        if (switchTo?.effort !== undefined)
+            await this.#switch(effortSwitch(this.backendId, this.#choices, switchTo.effort));
+    }
+    async #switch(change) {
+        const result = (await this.#rpc.request(change.method, { sessionId: this.#sessionId, ...change.params }));
+        if (result !== null && Array.isArray(result.configOptions))
+            this.#choices = { ...this.#choices, configOptions: result.configOptions };
+    }
+    #prompt(text) {
+        this.beginTurn();
+        this.#rpc.request('session/prompt', { sessionId: this.#sessionId, prompt: [{ type: 'text', text }] }).then((result) => this.#onPromptDone((result ?? {})), (error) => {
+            if (this.finished)
+                return;
+            for (const event of this.#updates.flush())
+                this.emit(event);
+            this.#interrupting = false;
+            const message = errorMessage(error);
+            this.failTurn(/\b429\b|rate.?limit/i.test(message) ? 'TRANSPORT_RATE_LIMITED' : 'TRANSPORT_TURN_FAILED', `${this.backendId} turn failed: ${message}`, true);
+            void this.#drainQueue();
+        });
+    }
+    #onPromptDone(result) {
+        if (this.finished)
+            return;
+        for (const event of this.#updates.flush())
+            this.emit(event);
+        const interrupted = this.#interrupting || result.stopReason === 'cancelled';
+        this.#interrupting = false;
+        if (this.#updates.costTotal !== undefined)
+            this.#cost.observe(this.#updates.costTotal);
+        const event = {};
+        const cost = this.#cost.takeTurnDelta();
+        if (cost !== undefined)
+            event.costUsd = cost;
+        const text = this.#updates.takeTurnText();
+        if (text !== '')
+            event.text = text;
+        if (interrupted)
+            event.interrupted = true;
+        if (result.stopReason === 'refusal') {
+            this.failTurn('TRANSPORT_TURN_FAILED', `${this.backendId} refused the request`);
+        }
+        else {
+            this.completeTurn(event);
+        }
+        void this.#drainQueue();
+    }
+    async #drainQueue() {
+        const next = this.#queue.shift();
+        if (next === undefined || this.finished)
+            return;
+        try {
+            await this.#applySwitch(next.switchTo);
+        }
+        catch (error) {
+            this.notice(error instanceof NeoError ? error.code : 'TRANSPORT_TURN_FAILED', errorMessage(error));
+        }
+        this.#prompt(next.text);
+    }
+    /**
+     * Message chunks are joined into one text event; when the agent goes quiet mid-message
+     * (thinking, or stalled) what it said so far is emitted after a short pause.
+     */
+    #scheduleFlush() {
+        if (this.#flushTimer !== undefined)
+            clearTimeout(this.#flushTimer);
+        this.#flushTimer = setTimeout(() => {
+            this.#flushTimer = undefined;
+            if (!this.finished)
+                for (const event of this.#updates.flush())
+                    this.emit(event);
+        }, CHUNK_FLUSH_MS);
+        this.#flushTimer.unref();
+    }
+    #onNotification(method, params) {
+        if (method !== 'session/update' || this.#loading)
+            return;
+        if (params.sessionId !== undefined && params.sessionId !== this.#sessionId)
+            return;
+        const update = (params.update ?? {});
+        for (const event of this.#updates.translate(update))
+            this.emit(event);
+        this.#scheduleFlush();
+        if (this.#updates.configOptions !== undefined) {
+            this.#choices = { ...this.#choices, configOptions: this.#updates.configOptions };
+            this.#updates.configOptions = undefined;
+        }
+    }
+    async #onAgentRequest(method, params, id) {
+        switch (method) {
+            case 'session/request_permission':
+                return this.#permission(params, String(id));
+            case 'fs/read_text_file':
+                return this.#fs.read(params);
+            case 'fs/write_text_file':
+                return this.#fs.write(params);
+            default:
+                throw new JsonRpcError(RPC_METHOD_NOT_FOUND, `neo does not offer ${method}`);
+        }
+    }
+    #permission(params, rpcId) {
+        const toolCall = (params.toolCall ?? {});
+        for (const event of this.#updates.flush())
+            this.emit(event);
+        for (const event of this.#updates.announce(toolCall))
+            this.emit(event);
+        const known = typeof toolCall.toolCallId === 'string' ? this.#updates.tools.get(toolCall.toolCallId) : undefined;
+        const kind = typeof toolCall.kind === 'string' ? toolCall.kind : known?.kind;
+        const toolName = kind ?? 'other';
+        const gate = gateToolAsk(this.posture, classifyAcpKind(kind), toolName);
+        if (gate.kind === 'allow')
+            return Promise.resolve(permissionOutcome(params.options, true));
+        if (gate.kind === 'deny') {
+            this.notice('TRANSPORT_POSTURE_DENIED', `denied ${toolName}: ${gate.reason}`);
+            return Promise.resolve(permissionOutcome(params.options, false));
+        }
+        const clarificationId = `perm_${rpcId}`;
+        const input = toolCall.rawInput ?? known?.rawInput ?? { title: toolCall.title ?? known?.title };
+        return new Promise((resolve) => {
+            this.#permissionWaiters.set(clarificationId, resolve);
+            this.raiseClarification(clarificationId, toolName, input, (decision) => {
+                this.#permissionWaiters.delete(clarificationId);
+                resolve(permissionOutcome(params.options, decision.allow));
+            });
+        });
+    }
+}
+/**
+ * ACP has no system-prompt channel, so appended instructions open the first prompt, fenced off
+ * from the brief.
+ */
+function firstPrompt(options) {
+    const preamble = [options.appendSystemPrompt, options.provision?.instructions].filter((p) => p !== undefined && p.trim() !== '');
+    return preamble.length === 0 ? options.brief : `${preamble.join('\n\n')}\n\n---\n\n${options.brief}`;
+}

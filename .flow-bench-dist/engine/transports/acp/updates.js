@@ -1,0 +1,133 @@
+/**
+ * Translates ACP `session/update` notifications into normalized events. Message and thought
+ * chunks are streamed deltas; they are joined into one text (or reasoning) event per message,
+ * flushed when something else happens or the prompt ends.
+ */
+export class UpdateTranslator {
+    tools = new Map();
+    #buffer;
+    #turnText = '';
+    /** The latest cumulative cost in USD, if the agent reports one. */
+    costTotal;
+    currentModeId;
+    configOptions;
+    /** Events for one update. */
+    translate(update) {
+        const kind = update.sessionUpdate;
+        if (kind === 'agent_message_chunk' || kind === 'agent_thought_chunk') {
+            const text = textOf(update.content);
+            if (text === '')
+                return [];
+            const wanted = kind === 'agent_message_chunk' ? 'text' : 'reasoning';
+            const events = this.#buffer !== undefined && (this.#buffer.kind !== wanted || this.#buffer.messageId !== update.messageId) ? this.flush() : [];
+            if (this.#buffer === undefined)
+                this.#buffer = { kind: wanted, text: '', messageId: update.messageId };
+            this.#buffer.text += text;
+            return events;
+        }
+        const events = this.flush();
+        switch (kind) {
+            case 'tool_call':
+                return [...events, ...this.#toolCall(update, true)];
+            case 'tool_call_update':
+                return [...events, ...this.#toolCall(update, false)];
+            case 'plan':
+                return [...events, { type: 'reasoning', text: planText(update.entries) }];
+            case 'usage_update': {
+                const cost = update.cost;
+                if (typeof cost?.amount === 'number' && (cost.currency === undefined || cost.currency === 'USD'))
+                    this.costTotal = cost.amount;
+                return events;
+            }
+            case 'current_mode_update':
+                if (typeof update.currentModeId === 'string')
+                    this.currentModeId = update.currentModeId;
+                return events;
+            case 'config_option_update':
+                if (Array.isArray(update.configOptions))
+                    this.configOptions = update.configOptions;
+                return events;
+            default:
+                // user_message_chunk (our own prompt echoed), available_commands_update,
+                // session_info_update, notices, and kinds newer than neo carry nothing a driver acts on.
+                return events;
+        }
+    }
+    /** Emits the buffered message or thought, if any. */
+    flush() {
+        const buffer = this.#buffer;
+        this.#buffer = undefined;
+        if (buffer === undefined || buffer.text === '')
+            return [];
+        if (buffer.kind === 'text')
+            this.#turnText = buffer.text;
+        return [{ type: buffer.kind, text: buffer.text }];
+    }
+    /** The last agent message of the turn, and forget it. */
+    takeTurnText() {
+        const text = this.#turnText;
+        this.#turnText = '';
+        return text;
+    }
+    /** Makes sure a tool_use was emitted for a tool call seen only through a permission request. */
+    announce(toolCall) {
+        return this.#toolCall(toolCall, true).filter((event) => event.type === 'tool_use');
+    }
+    #toolCall(update, isNew) {
+        const id = update.toolCallId;
+        if (typeof id !== 'string')
+            return [];
+        const known = this.tools.get(id);
+        const info = known ?? { kind: undefined, title: undefined, rawInput: undefined, announced: false, finished: false };
+        if (typeof update.kind === 'string')
+            info.kind = update.kind;
+        if (typeof update.title === 'string')
+            info.title = update.title;
+        if (update.rawInput !== undefined)
+            info.rawInput = update.rawInput;
+        this.tools.set(id, info);
+        const events = [];
+        if (!info.announced && (isNew || update.status !== undefined)) {
+            info.announced = true;
+            events.push({ type: 'tool_use', id, name: info.kind ?? 'other', input: info.rawInput ?? { title: info.title, locations: update.locations } });
+        }
+        if (!info.finished && (update.status === 'completed' || update.status === 'failed')) {
+            info.finished = true;
+            events.push({ type: 'tool_result', id, output: toolOutput(update), isError: update.status === 'failed' });
+        }
+        return events;
+    }
+}
+function toolOutput(update) {
+    const parts = [];
+    if (Array.isArray(update.content)) {
+        for (const item of update.content) {
+            if (item.type === 'content')
+                parts.push(textOf(item.content));
+            else if (item.type === 'diff')
+                parts.push(`diff ${String(item.path)}`);
+            else if (item.type === 'terminal')
+                parts.push(`terminal ${String(item.terminalId)}`);
+        }
+    }
+    const text = parts.filter((p) => p !== '').join('\n');
+    if (text !== '')
+        return text;
+    if (update.rawOutput === undefined)
+        return '';
+    return typeof update.rawOutput === 'string' ? update.rawOutput : JSON.stringify(update.rawOutput);
+}
+function textOf(content) {
+    if (typeof content !== 'object' || content === null)
+        return '';
+    const block = content;
+    if (block.type === 'text' && typeof block.text === 'string')
+        return block.text;
+    if (block.type === 'resource_link' && typeof block.uri === 'string')
+        return block.uri;
+    return '';
+}
+function planText(entries) {
+    const list = Array.isArray(entries) ? entries : [];
+    return ['Plan:', ...list.map((e) => `- [${String(e.status ?? 'pending')}] ${String(e.content ?? '')}`)].join('\n');
+}

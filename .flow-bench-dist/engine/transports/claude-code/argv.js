@@ -1,0 +1,48 @@
+/** The flags that select bidirectional stream-json with the stdio permission prompt (used when the descriptor names none). */
+export const PROTOCOL_ARGS = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--permission-prompt-tool', 'stdio'];
+/**
+ * The launch argv: the descriptor's protocol args (`command.args`, else {@link PROTOCOL_ARGS}),
+ * then the session's flags. The permission mode is always passed explicitly: left out, some
+ * CLI versions start in `auto`, where a model classifier answers asks instead of neo.
+ */
+export function buildClaudeArgs(options, target) {
+    const protocol = options.descriptor.command?.args ?? PROTOCOL_ARGS;
+    const args = [...protocol, '--permission-mode', target.mode ?? 'default', ...(target.args ?? [])];
+    if (options.model !== undefined)
+        args.push('--model', options.model);
+    if (options.resumeSessionId !== undefined)
+        args.push('--resume', options.resumeSessionId);
+    if (options.allowedTools !== undefined && options.allowedTools.length > 0)
+        args.push('--allowedTools', options.allowedTools.join(','));
+    if (options.disallowedTools !== undefined && options.disallowedTools.length > 0)
+        args.push('--disallowedTools', options.disallowedTools.join(','));
+    const provision = options.provision;
+    const applied = [];
+    const ignored = [];
+    const prompt = [options.appendSystemPrompt, provision?.instructions].filter((part) => part !== undefined && part.trim() !== '');
+    if (prompt.length > 0)
+        args.push('--append-system-prompt', prompt.join('\n\n'));
+    if (provision?.instructions !== undefined && provision.instructions.trim() !== '')
+        applied.push('instructions');
+    const servers = provision?.mcpServers ?? {};
+    if (Object.keys(servers).length > 0) {
+        args.push('--mcp-config', JSON.stringify({ mcpServers: servers }));
+        applied.push(...Object.keys(servers).map((name) => `mcp:${name}`));
+    }
+    for (const dir of provision?.skillDirs ?? []) {
+        // Claude Code loads skills from its own settings folders only; a loose directory is not a skill source.
+        ignored.push(`skill:${dir}`);
+    }
+    return { args, provision: provision === undefined ? undefined : { applied, ignored } };
+}
+/**
+ * Claude Code refuses bypassPermissions as root unless IS_SANDBOX=1. neo refuses first, with
+ * the reason, instead of letting the CLI die at startup.
+ */
+export function bypassRefusal(mode, env, uid) {
+    if (mode !== 'bypassPermissions')
+        return undefined;
+    if (uid !== 0 || env.IS_SANDBOX === '1')
+        return undefined;
+    return 'Claude Code refuses bypassPermissions (posture full) when running as root; run neo as a normal user, or set IS_SANDBOX=1 in the session environment if this machine is a disposable sandbox';
+}

@@ -1,0 +1,215 @@
+import { NeoError } from '../../util/errors.js';
+import { buildClaudeArgs, bypassRefusal } from './argv.js';
+import { ControlChannel } from './control.js';
+import { asObject, assistantEvents, isRateLimited, resultFailure, resultUsage, toolResultEvents } from './translate.js';
+import { CliProcess, CliSession, CumulativeCost, planLaunch, postureTarget, classifyToolName, gateToolAsk, handshake } from '../shared/index.js';
+/**
+ * A Claude Code session over bidirectional stream-json with the control protocol. One process
+ * serves every turn: user lines go in on stdin, `result` lines close turns, `can_use_tool`
+ * control requests become clarify events.
+ */
+export class ClaudeCodeSession extends CliSession {
+    #control;
+    #options;
+    #cost = new CumulativeCost();
+    #models = [];
+    #model;
+    #started = false;
+    #interrupting = false;
+    #apiError;
+    #env = {};
+    constructor(backendId, proc, options, tuning) {
+        super({ backendId, proc, posture: options.posture, tuning });
+        this.#options = options;
+        this.#model = options.model;
+        this.#control = new ControlChannel((line) => proc.writeLine(line), tuning.startTimeoutMs);
+    }
+    /** Spawns the CLI, runs the initialize handshake, applies effort, and sends the brief. */
+    static async open(backendId, options, tuning) {
+        const target = postureTarget(backendId, options.descriptor, options.posture);
+        const plan = planLaunch(backendId, options);
+        const refusal = bypassRefusal(target.mode, plan.env, process.getuid?.());
+        if (refusal !== undefined)
+            throw new NeoError('TRANSPORT_POSTURE_REFUSED', refusal);
+        const { args, provision } = buildClaudeArgs(options, target);
+        const proc = CliProcess.spawn({ file: plan.file, args, cwd: plan.cwd, env: plan.env });
+        const session = new ClaudeCodeSession(backendId, proc, options, tuning);
+        session.#env = plan.env;
+        await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, async () => {
+            const init = await session.#control.request('initialize', { hooks: null });
+            session.#models = Array.isArray(init.models) ? init.models : [];
+            if (options.effort !== undefined)
+                await session.#applyEffort(options.effort);
+        });
+        if (provision !== undefined)
+            session.emit({ type: 'provision', ...provision });
+        session.#sendUser(options.brief);
+        return session;
+    }
+    async sendGuidance(text, switchTo) {
+        this.assertOpen('send guidance');
+        if (switchTo?.model !== undefined) {
+            const reply = await this.#control.request('set_model', { model: switchTo.model });
+            this.#model = typeof reply.model === 'string' ? reply.model : switchTo.model;
+        }
+        if (switchTo?.effort !== undefined)
+            await this.#applyEffort(switchTo.effort);
+        // Mid-turn, the CLI queues the line or folds it in between tool rounds.
+        this.#sendUser(text);
+    }
+    async setPosture(posture) {
+        this.assertOpen('change posture');
+        const target = postureTarget(this.backendId, this.#options.descriptor, posture);
+        const refusal = bypassRefusal(target.mode, this.#env, process.getuid?.());
+        if (refusal !== undefined)
+            throw new NeoError('TRANSPORT_POSTURE_REFUSED', refusal);
+        await this.#control.request('set_permission_mode', { mode: target.mode ?? 'default' });
+        this.posture = posture;
+    }
+    async interrupt() {
+        this.assertOpen('interrupt');
+        if (!this.turnActive)
+            return;
+        this.#interrupting = true;
+        await this.#control.request('interrupt', {});
+    }
+    onClosing() {
+        this.#control.closeAll(new NeoError('TRANSPORT_SESSION_CLOSED', 'the claude session has ended'));
+    }
+    handleMessage(message) {
+        switch (message.type) {
+            case 'control_response': {
+                const response = asObject(message.response);
+                if (response !== undefined)
+                    this.#control.receive(response);
+                return;
+            }
+            case 'control_request':
+                return this.#onControlRequest(message);
+            case 'control_cancel_request':
+                if (typeof message.request_id === 'string')
+                    this.withdrawClarification(message.request_id);
+                return;
+            case 'system':
+                return this.#onSystem(message);
+            case 'assistant':
+                if (typeof message.error === 'string')
+                    this.#apiError = message.error;
+                for (const event of assistantEvents(message))
+                    this.emit(event);
+                return;
+            case 'user':
+                for (const event of toolResultEvents(message))
+                    this.emit(event);
+                return;
+            case 'result':
+                return this.#onResult(message);
+            default:
+                // keep_alive, rate_limit_event, stream_event, tool_progress … and kinds newer than neo.
+                return;
+        }
+    }
+    #sendUser(text) {
+        const line = JSON.stringify({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, session_id: '' });
+        if (!this.proc.writeLine(line))
+            throw new NeoError('TRANSPORT_SESSION_CLOSED', 'cannot send to claude: its stdin is closed');
+        if (!this.turnActive)
+            this.beginTurn();
+    }
+    async #applyEffort(effort) {
+        const wanted = this.#model ?? 'default';
+        const info = this.#models.find((m) => m.value === wanted || m.resolvedModel === wanted) ?? this.#models.find((m) => m.value === 'default');
+        const levels = Array.isArray(info?.supportedEffortLevels) ? info.supportedEffortLevels : [];
+        if (info?.supportsEffort !== true || !levels.includes(effort)) {
+            throw new NeoError('TRANSPORT_EFFORT_UNSUPPORTED', `this claude does not advertise effort ${effort} for model ${wanted}`, {
+                hint: levels.length > 0 ? `it advertises: ${levels.join(', ')}` : 'leave effort unset for this backend',
+            });
+        }
+        await this.#control.request('apply_flag_settings', { settings: { effortLevel: effort } });
+    }
+    #onSystem(message) {
+        if (message.subtype === 'init') {
+            if (typeof message.model === 'string')
+                this.#model ??= message.model;
+            if (!this.#started) {
+                this.#started = true;
+                const started = { type: 'started' };
+                if (typeof message.session_id === 'string')
+                    started.externalSessionId = message.session_id;
+                if (typeof message.model === 'string')
+                    started.model = message.model;
+                this.emit(started);
+            }
+            // A queued user line starts its own turn, announced by a fresh init.
+            if (!this.turnActive)
+                this.beginTurn();
+            return;
+        }
+        if (message.subtype === 'api_retry') {
+            const attempt = typeof message.attempt === 'number' ? ` (attempt ${message.attempt}${typeof message.max_retries === 'number' ? `/${message.max_retries}` : ''})` : '';
+            const status = typeof message.error_status === 'number' ? `HTTP ${message.error_status}` : 'an API error';
+            this.notice('TRANSPORT_MODEL_RETRY', `claude got ${status} from the model and is retrying${attempt}`);
+        }
+    }
+    #onControlRequest(message) {
+        const requestId = message.request_id;
+        const request = asObject(message.request);
+        if (typeof requestId !== 'string' || request === undefined)
+            return;
+        if (request.subtype !== 'can_use_tool') {
+            this.#control.refuse(requestId, `neo does not handle control request ${String(request.subtype)}`);
+            return;
+        }
+        const toolName = typeof request.tool_name === 'string' ? request.tool_name : 'unknown';
+        const input = request.input ?? {};
+        const toolUseId = typeof request.tool_use_id === 'string' ? request.tool_use_id : undefined;
+        const reply = (decision) => {
+            const body = decision.allow
+                ? { behavior: 'allow', updatedInput: input }
+                : { behavior: 'deny', message: decision.reason ?? 'denied by the neo driver' };
+            if (toolUseId !== undefined)
+                body.toolUseID = toolUseId;
+            this.#control.respond(requestId, body);
+        };
+        const gate = gateToolAsk(this.posture, classifyToolName(toolName, this.#options.descriptor.editToolNames), toolName);
+        if (gate.kind === 'allow')
+            return reply({ allow: true });
+        if (gate.kind === 'deny') {
+            this.notice('TRANSPORT_POSTURE_DENIED', `denied ${toolName}: ${gate.reason}`);
+            return reply({ allow: false, reason: `neo: ${gate.reason}` });
+        }
+        this.raiseClarification(requestId, toolName, input, reply);
+    }
+    #onResult(result) {
+        if (typeof result.total_cost_usd === 'number')
+            this.#cost.observe(result.total_cost_usd);
+        const costUsd = this.#cost.takeTurnDelta();
+        const interrupted = this.#interrupting;
+        const apiError = this.#apiError;
+        this.#interrupting = false;
+        this.#apiError = undefined;
+        // A failed login reports subtype "success" with is_error true: is_error is the signal.
+        if (result.is_error === true && !interrupted) {
+            if (apiError === 'authentication_failed') {
+                const hint = this.#options.descriptor.command?.authHint;
+                this.failTurn('TRANSPORT_UNAUTHENTICATED', `${resultFailure(result)}${hint === undefined ? '' : ` — ${hint}`}`);
+                return;
+            }
+            this.failTurn(isRateLimited(result) ? 'TRANSPORT_RATE_LIMITED' : 'TRANSPORT_TURN_FAILED', resultFailure(result));
+            return;
+        }
+        const event = {};
+        if (typeof result.num_turns === 'number')
+            event.numTurns = result.num_turns;
+        if (costUsd !== undefined)
+            event.costUsd = costUsd;
+        const usage = resultUsage(result);
+        if (usage !== undefined)
+            event.usage = usage;
+        if (typeof result.result === 'string')
+            event.text = result.result;
+        if (interrupted)
+            event.interrupted = true;
+        this.completeTurn(event);
+    }
+}

@@ -1,0 +1,85 @@
+/** Events for one `assistant` line: each content block becomes text, reasoning or tool_use. */
+export function assistantEvents(message) {
+    // The CLI reports API failures as a synthetic assistant message; the `result` line that
+    // follows carries the failure, so the synthetic text is not agent output.
+    if (message.is_api_error_message === true)
+        return [];
+    const subagent = message.parent_tool_use_id !== null && message.parent_tool_use_id !== undefined;
+    const content = asObject(message.message)?.content;
+    if (!Array.isArray(content))
+        return [];
+    const events = [];
+    for (const block of content) {
+        const b = asObject(block);
+        if (b === undefined)
+            continue;
+        if (b.type === 'text' && typeof b.text === 'string' && !subagent)
+            events.push({ type: 'text', text: b.text });
+        else if (b.type === 'thinking' && typeof b.thinking === 'string' && !subagent)
+            events.push({ type: 'reasoning', text: b.thinking });
+        else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
+            events.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input ?? {} });
+    }
+    return events;
+}
+/** Events for one `user` line the CLI echoes: its tool_result blocks. */
+export function toolResultEvents(message) {
+    const content = asObject(message.message)?.content;
+    if (!Array.isArray(content))
+        return [];
+    const events = [];
+    for (const block of content) {
+        const b = asObject(block);
+        if (b?.type !== 'tool_result' || typeof b.tool_use_id !== 'string')
+            continue;
+        events.push({ type: 'tool_result', id: b.tool_use_id, output: resultText(b.content), isError: b.is_error === true });
+    }
+    return events;
+}
+/**
+ * Per-turn usage from a `result` line. Anthropic counts cache reads and writes apart from
+ * input_tokens; neo's inputTokens is the whole prompt, cachedInputTokens the cache reads.
+ */
+export function resultUsage(result) {
+    const usage = asObject(result.usage);
+    if (usage === undefined)
+        return undefined;
+    const num = (key) => (typeof usage[key] === 'number' ? usage[key] : 0);
+    const cacheRead = num('cache_read_input_tokens');
+    const out = { inputTokens: num('input_tokens') + cacheRead + num('cache_creation_input_tokens'), outputTokens: num('output_tokens'), cachedInputTokens: cacheRead };
+    const thinking = asObject(usage.output_tokens_details)?.thinking_tokens;
+    if (typeof thinking === 'number')
+        out.reasoningTokens = thinking;
+    return out;
+}
+/** Why a result line failed, in one sentence. */
+export function resultFailure(result) {
+    const text = typeof result.result === 'string' && result.result !== '' ? result.result : undefined;
+    const errors = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === 'string') : [];
+    const detail = text ?? (errors.join('; ') || `result subtype ${String(result.subtype)}`);
+    const reason = typeof result.terminal_reason === 'string' ? ` (${result.terminal_reason})` : '';
+    return `claude turn failed: ${detail}${reason}`;
+}
+/** Whether a failed result looks like a rate limit or overload the user may retry later. */
+export function isRateLimited(result) {
+    const status = result.api_error_status;
+    if (status === 429 || status === 529)
+        return true;
+    const text = typeof result.result === 'string' ? result.result : '';
+    return /\b(429|rate.?limit|overloaded)\b/i.test(text);
+}
+function resultText(content) {
+    if (typeof content === 'string')
+        return content;
+    if (!Array.isArray(content))
+        return content === undefined ? '' : JSON.stringify(content);
+    return content
+        .map((part) => {
+        const p = asObject(part);
+        return p?.type === 'text' && typeof p.text === 'string' ? p.text : JSON.stringify(part);
+    })
+        .join('\n');
+}
+export function asObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+}

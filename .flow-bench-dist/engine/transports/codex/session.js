@@ -1,0 +1,257 @@
+import { NeoError, errorMessage } from '../../util/errors.js';
+import { packageVersion } from '../../util/package-root.js';
+import { completedItemEvents, toolOf } from './items.js';
+import { codexEffort, codexPosture } from './posture.js';
+import { TokenUsageTracker } from './usage.js';
+import { CliProcess, CliSession, usdForUsage, JsonRpcError, JsonRpcPeer, RPC_METHOD_NOT_FOUND, planLaunch, postureTarget, gateToolAsk, handshake } from '../shared/index.js';
+/**
+ * A Codex session over `codex app-server` (JSON-RPC over JSONL, no "jsonrpc" field): one
+ * thread, one turn/start per turn, turn/steer for mid-turn guidance, approvals as clarify.
+ */
+export class CodexSession extends CliSession {
+    #rpc;
+    #options;
+    #usage = new TokenUsageTracker();
+    #toolItems = new Map();
+    #threadId = '';
+    #turnId;
+    #model;
+    #codexPosture;
+    /** Overrides for the next turn/start (they persist on the thread once sent). */
+    #next = {};
+    #interrupting = false;
+    #turnError;
+    constructor(backendId, proc, options, tuning, posture) {
+        super({ backendId, proc, posture: options.posture, tuning });
+        this.#options = options;
+        this.#codexPosture = posture;
+        this.#model = options.model;
+        this.#rpc = new JsonRpcPeer({
+            send: (line) => proc.writeLine(line),
+            includeVersion: false,
+            onRequest: (method, params, id) => this.#onServerRequest(method, (params ?? {}), id),
+            onNotification: (method, params) => this.#onNotification(method, (params ?? {})),
+        });
+    }
+    /** Spawns `codex app-server`, initializes, starts or resumes the thread, and starts turn 1. */
+    static async open(backendId, options, tuning) {
+        const target = postureTarget(backendId, options.descriptor, options.posture);
+        const posture = codexPosture(options.posture, target);
+        const plan = planLaunch(backendId, options);
+        const proc = CliProcess.spawn({ file: plan.file, args: [...plan.baseArgs, ...(target.args ?? [])], cwd: plan.cwd, env: plan.env });
+        const session = new CodexSession(backendId, proc, options, tuning, posture);
+        const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, () => session.#openThread());
+        if (provision !== undefined)
+            session.emit({ type: 'provision', ...provision });
+        const started = { type: 'started', externalSessionId: session.#threadId };
+        if (session.#model !== undefined)
+            started.model = session.#model;
+        session.emit(started);
+        session.#startTurn(options.brief, { ...(options.effort === undefined ? {} : { effort: codexEffort(options.effort) }) });
+        return session;
+    }
+    async sendGuidance(text, switchTo) {
+        this.assertOpen('send guidance');
+        if (switchTo?.model !== undefined)
+            this.#next.model = switchTo.model;
+        if (switchTo?.effort !== undefined)
+            this.#next.effort = codexEffort(switchTo.effort);
+        if (this.turnActive && this.#turnId !== undefined) {
+            await this.#rpc.request('turn/steer', { threadId: this.#threadId, input: textInput(text), expectedTurnId: this.#turnId });
+            return;
+        }
+        this.#startTurn(text, {});
+    }
+    async setPosture(posture) {
+        this.assertOpen('change posture');
+        const next = codexPosture(posture, postureTarget(this.backendId, this.#options.descriptor, posture));
+        // Codex takes posture per turn; the gate applies it to asks at once.
+        this.#next.posture = next;
+        this.#codexPosture = next;
+        this.posture = posture;
+    }
+    async interrupt() {
+        this.assertOpen('interrupt');
+        if (!this.turnActive || this.#turnId === undefined)
+            return;
+        this.#interrupting = true;
+        await this.#rpc.request('turn/interrupt', { threadId: this.#threadId, turnId: this.#turnId });
+    }
+    onClosing() {
+        this.#rpc.close(new NeoError('TRANSPORT_SESSION_CLOSED', 'the codex session has ended'));
+    }
+    handleMessage(message) {
+        if (!this.#rpc.receive(message))
+            this.notice('TRANSPORT_MALFORMED_LINE', `codex sent a message that is not JSON-RPC: ${JSON.stringify(message).slice(0, 120)}`);
+    }
+    async #openThread() {
+        const options = this.#options;
+        await this.#rpc.request('initialize', {
+            clientInfo: { name: 'neo', title: 'neo', version: packageVersion() },
+            capabilities: { experimentalApi: false, optOutNotificationMethods: ['item/agentMessage/delta'] },
+        });
+        this.#rpc.notify('initialized');
+        const params = { cwd: options.cwd, approvalPolicy: this.#codexPosture.approvalPolicy, sandbox: this.#codexPosture.sandbox };
+        if (options.model !== undefined)
+            params.model = options.model;
+        const applied = [];
+        const ignored = [];
+        const instructions = [options.appendSystemPrompt, options.provision?.instructions].filter((p) => p !== undefined && p.trim() !== '');
+        if (instructions.length > 0)
+            params.developerInstructions = instructions.join('\n\n');
+        if (options.provision?.instructions !== undefined && options.provision.instructions.trim() !== '')
+            applied.push('instructions');
+        const servers = options.provision?.mcpServers ?? {};
+        if (Object.keys(servers).length > 0) {
+            params.config = { mcp_servers: servers };
+            applied.push(...Object.keys(servers).map((name) => `mcp:${name}`));
+        }
+        for (const dir of options.provision?.skillDirs ?? [])
+            ignored.push(`skill:${dir}`);
+        const result = (options.resumeSessionId === undefined
+            ? await this.#rpc.request('thread/start', params)
+            : await this.#rpc.request('thread/resume', { ...params, threadId: options.resumeSessionId }));
+        const thread = (result.thread ?? {});
+        if (typeof thread.id !== 'string')
+            throw new NeoError('TRANSPORT_PROTOCOL', 'codex answered thread/start without a thread id');
+        this.#threadId = thread.id;
+        if (typeof result.model === 'string')
+            this.#model = result.model;
+        return options.provision === undefined ? undefined : { applied, ignored };
+    }
+    #startTurn(text, overrides) {
+        const params = { threadId: this.#threadId, input: textInput(text) };
+        const model = this.#next.model;
+        const effort = this.#next.effort ?? overrides.effort;
+        if (model !== undefined)
+            params.model = model;
+        if (effort !== undefined)
+            params.effort = effort;
+        if (this.#next.posture !== undefined) {
+            params.approvalPolicy = this.#next.posture.approvalPolicy;
+            params.sandboxPolicy = this.#next.posture.sandboxPolicy;
+        }
+        this.#next = {};
+        if (model !== undefined)
+            this.#model = model;
+        this.#turnId = undefined;
+        this.#turnError = undefined;
+        this.beginTurn();
+        this.#rpc.request('turn/start', params).then((result) => {
+            const turn = (result ?? {}).turn;
+            if (typeof turn?.id === 'string')
+                this.#turnId ??= turn.id;
+        }, (error) => {
+            if (!this.finished)
+                this.failTurn('TRANSPORT_TURN_FAILED', `codex refused turn/start: ${errorMessage(error)}`, true);
+        });
+    }
+    #onNotification(method, params) {
+        switch (method) {
+            case 'turn/started': {
+                const turn = params.turn;
+                if (typeof turn?.id === 'string')
+                    this.#turnId = turn.id;
+                return;
+            }
+            case 'item/started': {
+                const item = params.item;
+                const tool = item === undefined ? undefined : toolOf(item);
+                if (item === undefined || tool === undefined || typeof item.id !== 'string')
+                    return;
+                this.#toolItems.set(item.id, item);
+                this.emit({ type: 'tool_use', id: item.id, name: tool.name, input: tool.input });
+                return;
+            }
+            case 'item/completed': {
+                const item = params.item;
+                if (item === undefined)
+                    return;
+                const tool = toolOf(item);
+                if (tool !== undefined && typeof item.id === 'string' && !this.#toolItems.has(item.id))
+                    this.emit({ type: 'tool_use', id: item.id, name: tool.name, input: tool.input });
+                if (typeof item.id === 'string')
+                    this.#toolItems.delete(item.id);
+                for (const event of completedItemEvents(item))
+                    this.emit(event);
+                return;
+            }
+            case 'thread/tokenUsage/updated':
+                this.#usage.observe(params.tokenUsage);
+                return;
+            case 'error':
+                return this.#onError(params);
+            case 'turn/completed':
+                return this.#onTurnCompleted((params.turn ?? {}));
+            default:
+                // thread/status/changed, warnings, deltas, and methods newer than neo.
+                return;
+        }
+    }
+    #onError(params) {
+        const error = (params.error ?? {});
+        const message = typeof error.message === 'string' ? error.message : 'codex reported an error';
+        if (params.willRetry === true) {
+            this.notice('TRANSPORT_MODEL_RETRY', `codex is retrying the model request: ${message}`);
+            return;
+        }
+        this.#turnError = { message, info: error.codexErrorInfo };
+    }
+    #onTurnCompleted(turn) {
+        if (!this.turnActive)
+            return;
+        const usage = this.#usage.takeTurnUsage();
+        const interrupted = this.#interrupting || turn.status === 'interrupted';
+        this.#interrupting = false;
+        this.#turnId = undefined;
+        if (turn.status === 'failed' && !interrupted) {
+            const error = (turn.error ?? {});
+            const message = typeof error.message === 'string' ? error.message : (this.#turnError?.message ?? 'the turn failed');
+            const info = JSON.stringify(error.codexErrorInfo ?? this.#turnError?.info ?? '');
+            this.failTurn(/usageLimit|rateLimit|429|tooManyRequests/i.test(info + message) ? 'TRANSPORT_RATE_LIMITED' : 'TRANSPORT_TURN_FAILED', `codex turn failed: ${message}`);
+            return;
+        }
+        const event = {};
+        if (usage !== undefined) {
+            event.usage = usage;
+            const cost = usdForUsage(this.#options.descriptor.pricing, this.#model, usage);
+            if (cost !== undefined)
+                event.costUsd = cost;
+        }
+        if (interrupted)
+            event.interrupted = true;
+        this.completeTurn(event);
+    }
+    async #onServerRequest(method, params, id) {
+        switch (method) {
+            case 'item/commandExecution/requestApproval':
+                return this.#approval(String(id), 'commandExecution', 'execute', { command: params.command, cwd: params.cwd, reason: params.reason });
+            case 'item/fileChange/requestApproval': {
+                const item = typeof params.itemId === 'string' ? this.#toolItems.get(params.itemId) : undefined;
+                return this.#approval(String(id), 'fileChange', 'edit', { changes: item?.changes, reason: params.reason, grantRoot: params.grantRoot });
+            }
+            case 'item/permissions/requestApproval':
+                this.notice('TRANSPORT_POSTURE_DENIED', 'codex asked for extra sandbox permissions; neo grants none (raise the posture instead)');
+                return { permissions: {}, scope: 'turn' };
+            case 'mcpServer/elicitation/request':
+                return { action: 'decline' };
+            default:
+                throw new JsonRpcError(RPC_METHOD_NOT_FOUND, `neo does not handle ${method}`);
+        }
+    }
+    #approval(clarificationId, toolName, toolClass, input) {
+        const gate = gateToolAsk(this.posture, toolClass, toolName);
+        if (gate.kind === 'allow')
+            return Promise.resolve({ decision: 'accept' });
+        if (gate.kind === 'deny') {
+            this.notice('TRANSPORT_POSTURE_DENIED', `denied ${toolName}: ${gate.reason}`);
+            return Promise.resolve({ decision: 'decline' });
+        }
+        return new Promise((resolve) => {
+            this.raiseClarification(clarificationId, toolName, input, (decision) => resolve({ decision: decision.allow ? 'accept' : 'decline' }));
+        });
+    }
+}
+function textInput(text) {
+    return [{ type: 'text', text, text_elements: [] }];
+}

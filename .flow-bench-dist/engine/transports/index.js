@@ -1,0 +1,28 @@
+/**
+ * Adapters by protocol, imported lazily so a command pays only for the adapters it uses.
+ * Adding a protocol = one folder under engine/transports/ + one line here; adding a backend
+ * that speaks an existing protocol = one descriptor file, no code.
+ */
+const FACTORIES = {
+    script: () => import('./script/index.js').then((m) => m.createScriptTransport),
+    'claude-code': () => import('./claude-code/index.js').then((m) => m.createClaudeCodeTransport),
+    codex: () => import('./codex/index.js').then((m) => m.createCodexTransport),
+    acp: () => import('./acp/index.js').then((m) => m.createAcpTransport),
+    neo: () => import('./neo/index.js').then((m) => m.createNeoTransport),
+};
+/** Registers an adapter factory for a protocol (used by this table and by tests). */
+export function registerTransportFactory(protocol, load) {
+    FACTORIES[protocol] = load;
+}
+/** The transport for a backend descriptor, or undefined when no adapter speaks its protocol. */
+export async function createTransport(backend) {
+    const load = FACTORIES[backend.data.protocol];
+    if (load === undefined)
+        return undefined;
+    const factory = await load();
+    return factory(backend);
+}
+/** Protocols that have an adapter. */
+export function supportedProtocols() {
+    return Object.keys(FACTORIES);
+}

@@ -1,0 +1,28 @@
+/** The system prompt, skills and tools a neo session starts with. */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { agentsMdSection, BackgroundShells, buildSystemPrompt, builtinTools, discoverAgentsMd, discoverSkills, scrubbedEnv, selectTools, skillCatalog, } from '../../agent/index.js';
+import { findRepoRoot } from '../../definitions/index.js';
+export async function sessionContext(options, settings, home, baseEnv, ripgrep) {
+    const repo = await findRepoRoot(options.cwd, { exclude: home });
+    const [agentsMd, skills] = await Promise.all([
+        discoverAgentsMd(repo, options.cwd),
+        discoverSkills([join(home, 'skills'), join(repo, '.neo', 'skills'), ...(options.provision?.skillDirs ?? [])]),
+    ]);
+    const system = buildSystemPrompt({
+        cwd: options.cwd,
+        ...(options.appendSystemPrompt !== undefined ? { append: options.appendSystemPrompt } : {}),
+        ...(options.provision?.instructions !== undefined ? { instructions: options.provision.instructions } : {}),
+        agentsMd: agentsMdSection(agentsMd),
+        skills: skillCatalog(skills),
+    });
+    // Shell logs hold whatever a command printed, secrets included, so they are never kept: they
+    // live in a private temp folder removed when the session stops (the transcript keeps the
+    // redacted output the model read).
+    const shells = new BackgroundShells(await mkdtemp(join(tmpdir(), 'neo-shells-')), { removeDir: true });
+    const env = scrubbedEnv(baseEnv, settings.secrets.map((s) => s.name));
+    const all = builtinTools({ cwd: options.cwd, env, shells, execTimeoutMs: settings.execTimeoutMs, skills, ...(ripgrep !== undefined ? { ripgrep } : {}) });
+    const tools = selectTools(all, options.allowedTools, options.disallowedTools);
+    return { system, skills, tools, shells };
+}

@@ -1,0 +1,305 @@
+/**
+ * A live session with neo's own agent, behind the same AgentSession contract as the CLI
+ * backends. One turn runs at a time; guidance that arrives mid-turn joins the transcript at the
+ * next tool boundary (or starts the next turn if the turn ends first); the posture gate's asks
+ * become clarify events answered through answer(); interrupt aborts the turn (it completes with
+ * `interrupted`); stop kills every background shell, saves the transcript and closes the stream.
+ */
+import { randomBytes } from 'node:crypto';
+import { AgentError, createConfiguredAgent, expandSkillMentions, loadAgentSettings, postureApprover, resolveModel, saveTranscript, secretRedactor, } from '../../agent/index.js';
+import { NeoError } from '../../util/errors.js';
+import { neoHome } from '../../util/neo-home.js';
+import { EventChannel } from '../shared/event-channel.js';
+import { usdForUsage } from '../shared/cost.js';
+import { sessionContext } from './context.js';
+import { loadResumedTranscript } from './resume.js';
+export class NeoSession {
+    events = new EventChannel();
+    #backendId;
+    #options;
+    #settings;
+    #context;
+    #redact;
+    #clarifications = new Map();
+    #agent;
+    #posture;
+    #turn;
+    #queued = [];
+    #pendingSwitch;
+    #turnCost = 0;
+    #turnPriced = true;
+    #stopping;
+    constructor(backendId, options, settings, context) {
+        this.#backendId = backendId;
+        this.#options = options;
+        this.#settings = settings;
+        this.#context = context;
+        this.#posture = options.posture;
+        this.#redact = secretRedactor(settings.secrets);
+    }
+    /** Loads settings, builds the agent (restoring a transcript on resume) and starts the first turn. */
+    static async open(backendId, options, deps = {}) {
+        const env = deps.env ?? process.env;
+        const home = deps.home ?? neoHome(env);
+        checkPosture(backendId, options, options.posture);
+        checkEffort(backendId, options, options.effort);
+        const settings = await loadAgentSettings({ cwd: options.cwd, home, env, ...(deps.configs !== undefined ? { configs: deps.configs } : {}) });
+        const model = resolveModel(options.model, settings, options.descriptor);
+        const saved = options.resumeSessionId !== undefined ? await loadResumedTranscript(options.resumeSessionId, options.sessionDir) : undefined;
+        const context = await sessionContext(options, settings, home, options.env ?? env, deps.ripgrep);
+        const session = new NeoSession(backendId, options, settings, context);
+        session.#agent = createConfiguredAgent({
+            settings,
+            model,
+            ...(options.effort !== undefined ? { effort: options.effort } : saved?.effort !== undefined ? { effort: saved.effort } : {}),
+            descriptor: options.descriptor,
+            system: context.system,
+            tools: context.tools,
+            approve: postureApprover(() => session.#posture, (request) => session.#ask(request.toolName, request.input, request.signal)),
+            ...(saved !== undefined ? { messages: saved.messages, usage: saved.usage } : {}),
+            onEvent: (event) => session.#onAgentEvent(event),
+            ...(deps.provider !== undefined ? { provider: deps.provider } : {}),
+            ...(deps.retryHooks !== undefined ? { retryHooks: deps.retryHooks } : {}),
+        });
+        session.events.push({ type: 'started', externalSessionId: options.sessionId, model });
+        if (options.provision !== undefined)
+            session.events.push({ type: 'provision', ...provisionReport(options.provision, context) });
+        for (const warning of settings.warnings)
+            session.events.push({ type: 'error', code: 'AGENT_SETTINGS_IGNORED', message: warning, transient: true });
+        session.#startTurn(await expandSkillMentions(options.brief, context.skills), undefined);
+        return session;
+    }
+    get skills() {
+        return this.#context.skills;
+    }
+    async sendGuidance(text, switchTo) {
+        this.#assertOpen('send guidance');
+        if (switchTo !== undefined && (switchTo.model !== undefined || switchTo.effort !== undefined)) {
+            checkEffort(this.#backendId, this.#options, switchTo.effort);
+            const model = switchTo.model !== undefined ? resolveModel(switchTo.model, this.#settings, this.#options.descriptor) : undefined;
+            this.#pendingSwitch = { ...this.#pendingSwitch, ...(model !== undefined ? { model } : {}), ...(switchTo.effort !== undefined ? { effort: switchTo.effort } : {}) };
+        }
+        const expanded = await expandSkillMentions(text, this.#context.skills);
+        if (this.#turn !== undefined)
+            this.#agent.steer(expanded);
+        else
+            this.#startTurn(expanded, 'guidance');
+    }
+    async answer(clarificationId, decision) {
+        const respond = this.#clarifications.get(clarificationId);
+        if (respond === undefined) {
+            throw new NeoError('TRANSPORT_UNKNOWN_CLARIFICATION', `${this.#backendId} has no pending clarification ${clarificationId}`, {
+                hint: 'it was already answered, withdrawn by an interrupt, or belongs to another session',
+            });
+        }
+        this.#clarifications.delete(clarificationId);
+        respond(decision);
+    }
+    async setPosture(posture) {
+        this.#assertOpen('change posture');
+        checkPosture(this.#backendId, this.#options, posture);
+        this.#posture = posture;
+    }
+    async interrupt() {
+        this.#assertOpen('interrupt');
+        const turn = this.#turn;
+        if (turn === undefined)
+            return;
+        this.#queued = [];
+        this.#agent.takeSteering();
+        turn.controller.abort();
+        await turn.done;
+    }
+    stop() {
+        this.#stopping ??= this.#shutdown();
+        return this.#stopping;
+    }
+    async #shutdown() {
+        this.#queued = [];
+        const turn = this.#turn;
+        turn?.controller.abort();
+        await turn?.done;
+        await this.#context.shells.killAll();
+        await this.#save();
+        this.events.close();
+    }
+    #assertOpen(operation) {
+        if (this.#stopping !== undefined)
+            throw new NeoError('TRANSPORT_SESSION_CLOSED', `${this.#backendId}: cannot ${operation}, the session has ended`);
+    }
+    #startTurn(text, pin) {
+        if (this.#pendingSwitch !== undefined) {
+            this.#agent.setModel(this.#pendingSwitch.model ?? this.#agent.model, this.#pendingSwitch.effort);
+            this.#pendingSwitch = undefined;
+        }
+        const controller = new AbortController();
+        this.#turnCost = 0;
+        this.#turnPriced = true;
+        const run = async () => {
+            let outcome;
+            try {
+                outcome = this.#completed(await this.#agent.send(text, { signal: controller.signal, ...(pin !== undefined ? { pin } : {}) }));
+            }
+            catch (error) {
+                outcome = this.#failed(error);
+            }
+            // Saved before the turn is reported, so whoever reads the turn can read the transcript.
+            await this.#save();
+            this.#turn = undefined;
+            this.#emit(outcome);
+            this.#next();
+        };
+        this.#turn = { controller, done: run() };
+    }
+    /** Guidance the turn ended before delivering starts the next turn. */
+    #next() {
+        if (this.#stopping !== undefined)
+            return;
+        const pending = [...this.#agent.takeSteering(), ...this.#queued];
+        this.#queued = [];
+        if (pending.length > 0)
+            this.#startTurn(pending.join('\n\n'), 'guidance');
+    }
+    #completed(result) {
+        // How the turn ended is worth a notice when it is not the model's own end of turn.
+        if (result.stopReason === 'max_turns') {
+            this.#emit({ type: 'error', code: 'AGENT_MAX_TURNS', transient: true, message: `the turn stopped after ${result.modelCalls} model calls (agent.maxTurns); send guidance to continue` });
+        }
+        else if (result.stopReason === 'refusal') {
+            this.#emit({ type: 'error', code: 'AGENT_REFUSAL', transient: true, message: 'the model refused; its refusal is the turn text' });
+        }
+        return { type: 'turn_complete', numTurns: result.modelCalls, usage: toUsage(result.usage), ...this.#cost(), text: result.text };
+    }
+    #failed(error) {
+        // Asks still open belong to the turn that just ended.
+        this.#withdrawClarifications();
+        if (error instanceof AgentError && error.code === 'AGENT_INTERRUPTED') {
+            return { type: 'turn_complete', interrupted: true, ...this.#cost(), ...(error.partialText ? { text: error.partialText } : {}) };
+        }
+        const code = error instanceof NeoError ? error.code : 'AGENT_TURN_FAILED';
+        const message = error instanceof Error ? error.message : String(error);
+        return { type: 'error', code, message };
+    }
+    #cost() {
+        return this.#turnPriced && this.#options.descriptor.pricing !== undefined ? { costUsd: this.#turnCost } : {};
+    }
+    #onAgentEvent(event) {
+        switch (event.type) {
+            case 'text':
+                return this.#emit({ type: 'text', text: event.text });
+            case 'reasoning':
+                return this.#emit({ type: 'reasoning', text: event.text });
+            case 'tool_use':
+                return this.#emit({ type: 'tool_use', id: event.id, name: event.name, input: event.input });
+            case 'tool_result':
+                return this.#emit({ type: 'tool_result', id: event.id, output: event.output, isError: event.isError });
+            case 'usage': {
+                const usd = usdForUsage(this.#options.descriptor.pricing, event.model ?? this.#agent.model, toUsage(event.usage));
+                if (usd === undefined)
+                    this.#turnPriced = false;
+                else
+                    this.#turnCost += usd;
+                return;
+            }
+            case 'compacted':
+                return this.#emit({ type: 'error', code: 'AGENT_COMPACTED', transient: true, message: `compacted the transcript: ${event.summarizedMessages} earlier messages summarized, ${event.keptMessages} kept` });
+            default:
+                return;
+        }
+    }
+    /** Raises a clarify event and waits for answer(); an interrupt or stop withdraws it as a deny. */
+    #ask(toolName, input, signal) {
+        const clarificationId = `cl_${randomBytes(8).toString('hex')}`;
+        return new Promise((resolve) => {
+            const onAbort = () => {
+                this.#clarifications.delete(clarificationId);
+                resolve({ allow: false, reason: 'the turn was interrupted' });
+            };
+            this.#clarifications.set(clarificationId, (decision) => {
+                signal.removeEventListener('abort', onAbort);
+                resolve(decision);
+            });
+            signal.addEventListener('abort', onAbort, { once: true });
+            this.#emit({ type: 'clarify', clarificationId, toolName, input });
+        });
+    }
+    #withdrawClarifications() {
+        for (const respond of this.#clarifications.values())
+            respond({ allow: false, reason: 'the turn ended' });
+        this.#clarifications.clear();
+    }
+    /** Every string leaving the session passes the redactor: no secret reaches an event or the store. */
+    #emit(event) {
+        this.events.push(redactEvent(event, this.#redact));
+    }
+    async #save() {
+        const dir = this.#options.sessionDir;
+        if (dir === undefined)
+            return;
+        try {
+            await saveTranscript(dir, {
+                provider: this.#settings.provider.name,
+                model: this.#agent.model,
+                ...(this.#agent.effort !== undefined ? { effort: this.#agent.effort } : {}),
+                messages: this.#agent.messages,
+                usage: this.#agent.usage,
+            });
+        }
+        catch (error) {
+            this.#emit({ type: 'error', code: 'AGENT_TRANSCRIPT_SAVE_FAILED', transient: true, message: `could not save the transcript: ${error instanceof Error ? error.message : String(error)}` });
+        }
+    }
+}
+function redactEvent(event, redact) {
+    switch (event.type) {
+        case 'text':
+        case 'reasoning':
+            return { ...event, text: redact(event.text) };
+        case 'tool_result':
+            return { ...event, output: redact(event.output) };
+        case 'error':
+            return { ...event, message: redact(event.message) };
+        case 'turn_complete':
+            return event.text !== undefined ? { ...event, text: redact(event.text) } : event;
+        case 'tool_use':
+        case 'clarify':
+            return { ...event, input: JSON.parse(redact(JSON.stringify(event.input ?? null))) };
+        default:
+            return event;
+    }
+}
+/** What of the provisioning plan the agent uses: instructions and skill folders; MCP servers not yet. */
+function provisionReport(plan, context) {
+    const applied = [];
+    const ignored = [];
+    if (plan.instructions !== undefined && plan.instructions.trim() !== '')
+        applied.push('instructions');
+    for (const dir of plan.skillDirs ?? []) {
+        const found = context.skills.filter((s) => s.dir === dir || s.dir.startsWith(`${dir}/`)).map((s) => `skill:${s.name}`);
+        if (found.length > 0)
+            applied.push(...found);
+        else
+            ignored.push(`skill:${dir}`);
+    }
+    for (const name of Object.keys(plan.mcpServers ?? {}))
+        ignored.push(`mcp:${name}`);
+    return { applied, ignored };
+}
+function toUsage(usage) {
+    return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedInputTokens: usage.cachedInputTokens, reasoningTokens: usage.reasoningTokens };
+}
+/** Fail closed: a posture the descriptor cannot express is refused. */
+function checkPosture(backendId, options, posture) {
+    if (options.descriptor.postureMap[posture] === undefined) {
+        throw new NeoError('TRANSPORT_POSTURE_UNSUPPORTED', `${backendId} does not support posture ${posture}`, { hint: `its postureMap lists: ${Object.keys(options.descriptor.postureMap).join(', ')}` });
+    }
+}
+/** An effort outside the descriptor's levels is rejected loudly. */
+function checkEffort(backendId, options, effort) {
+    if (effort === undefined)
+        return;
+    const levels = options.descriptor.effortSupport?.levels ?? [];
+    if (!levels.includes(effort)) {
+        throw new NeoError('AGENT_EFFORT_UNSUPPORTED', `${backendId} does not accept effort ${effort}`, { hint: levels.length > 0 ? `accepted: ${levels.join(', ')}` : 'this backend cannot set effort' });
+    }
+}

@@ -1,0 +1,75 @@
+import { isAbsolute, resolve } from 'node:path';
+import { contentHash } from '../../util/content-hash.js';
+import { UsageError } from '../../util/errors.js';
+import { packageVersion } from '../../util/package-root.js';
+import { checkScriptFile, checkScriptText, planOrThrow } from './load-script.js';
+import { findProgress } from './progress.js';
+import { ScriptSession } from './script-session.js';
+import { Workspace } from './workspace.js';
+/**
+ * The `script` transport: no binary, no model. `start` loads the script named by
+ * `options.script` (a path; relative paths resolve against the session's cwd) or given inline as
+ * `options.scriptText`, validates it, and plays it against the real working tree.
+ */
+export class ScriptTransport {
+    id;
+    constructor(id = 'script') {
+        this.id = id;
+    }
+    async probeAvailability() {
+        return { available: true, status: 'ok', version: packageVersion(), detail: 'built in: replays YAML scripts, needs no binary or credentials' };
+    }
+    async start(options) {
+        const plan = await loadPlan(options);
+        let externalSessionId = plan.script.externalSessionId ?? `script-${contentHash(options.sessionId, plan.hash).slice(0, 16)}`;
+        let nextTurn = 0;
+        let turnsPlayed = 0;
+        if (options.resumeSessionId !== undefined) {
+            const progress = await findProgress(options.resumeSessionId, options.sessionDir);
+            if (progress === undefined) {
+                throw new UsageError('TRANSPORT_SCRIPT_RESUME_UNKNOWN', `no script session ${options.resumeSessionId} to resume`, {
+                    hint: 'resume by the externalSessionId a script session reported in its started event',
+                });
+            }
+            if (progress.scriptHash !== plan.hash) {
+                throw new UsageError('TRANSPORT_SCRIPT_RESUME_MISMATCH', `script session ${options.resumeSessionId} played a different script (${progress.scriptFile})`, {
+                    hint: 'resume with the same script text; start a new session for a changed script',
+                });
+            }
+            externalSessionId = progress.externalSessionId;
+            nextTurn = progress.nextTurn;
+            turnsPlayed = progress.turnsPlayed;
+        }
+        const session = {
+            plan,
+            workspace: new Workspace(options.cwd),
+            brief: options.brief,
+            posture: options.posture,
+            env: options.env ?? process.env,
+            externalSessionId,
+            model: plan.script.model ?? options.model ?? 'script',
+            nextTurn,
+            turnsPlayed,
+        };
+        if (options.sessionDir !== undefined)
+            session.sessionDir = options.sessionDir;
+        return new ScriptSession(session);
+    }
+}
+async function loadPlan(options) {
+    const bag = options.options ?? {};
+    const { script, scriptText } = bag;
+    if (typeof scriptText === 'string')
+        return planOrThrow(checkScriptText(scriptText, '<inline script>'), '<inline script>');
+    if (typeof script === 'string' && script !== '') {
+        const file = isAbsolute(script) ? script : resolve(options.cwd, script);
+        return planOrThrow(await checkScriptFile(file), file);
+    }
+    throw new UsageError('TRANSPORT_SCRIPT_MISSING', 'the script backend needs a script to play', {
+        hint: 'pass backendOptions.script (the path of a YAML script) or backendOptions.scriptText',
+    });
+}
+/** Builds the script transport for its backend descriptor (the protocol table's factory). */
+export function createScriptTransport(backend) {
+    return new ScriptTransport(backend.id);
+}

@@ -1,0 +1,101 @@
+import { lstat, mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+/** A tool call that failed the way an agent's tool fails: reported as an error tool_result. */
+export class ToolFailure extends Error {
+}
+/**
+ * The working tree the script acts on. Every path is resolved inside it; a path that leaves it,
+ * lexically (`../x`, `/etc/x`) or through a symlink, is refused before anything is touched.
+ */
+export class Workspace {
+    root;
+    #realRoot;
+    constructor(root) {
+        this.root = resolve(root);
+    }
+    /** The absolute path of `path`, or a ToolFailure when it escapes the working tree. */
+    async resolve(path) {
+        const absolute = resolve(this.root, path);
+        if (!inside(this.root, absolute) || absolute === this.root)
+            throw escape(path);
+        const realRoot = await (this.#realRoot ??= realpath(this.root));
+        // A dangling symlink would let a write create its target wherever it points.
+        const link = await lstat(absolute).catch(() => undefined);
+        if (link?.isSymbolicLink() && (await realpath(absolute).catch(() => undefined)) === undefined)
+            throw escape(path);
+        // The nearest existing ancestor decides where a symlinked folder really points.
+        let probe = absolute;
+        for (;;) {
+            const real = await realpath(probe).catch(() => undefined);
+            if (real !== undefined) {
+                if (!inside(realRoot, real))
+                    throw escape(path);
+                break;
+            }
+            const parent = dirname(probe);
+            if (parent === probe)
+                break;
+            probe = parent;
+        }
+        return absolute;
+    }
+    /** A folder inside the working tree (the tree itself allowed), for a command's cwd. */
+    async resolveDir(path) {
+        if (path === undefined || path === '' || path === '.')
+            return this.root;
+        return this.resolve(path);
+    }
+    async write(path, content) {
+        const file = await this.resolve(path);
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(file, content);
+        return `wrote ${path} (${Buffer.byteLength(content)} bytes)`;
+    }
+    async edit(path, search, replace, all) {
+        const file = await this.resolve(path);
+        const text = await readExisting(file, path);
+        const count = text.split(search).length - 1;
+        if (count === 0)
+            throw new ToolFailure(`edit ${path}: the search text was not found`);
+        if (count > 1 && !all)
+            throw new ToolFailure(`edit ${path}: the search text occurs ${count} times; add context to make it unique, or set all: true`);
+        const next = all ? text.split(search).join(replace) : text.replace(search, () => replace);
+        await writeFile(file, next);
+        return `edited ${path} (${all ? count : 1} replacement${(all ? count : 1) === 1 ? '' : 's'})`;
+    }
+    async delete(path) {
+        const file = await this.resolve(path);
+        const info = await lstat(file).catch(() => undefined);
+        if (info === undefined)
+            throw new ToolFailure(`delete ${path}: no such file`);
+        if (info.isDirectory())
+            throw new ToolFailure(`delete ${path}: is a folder; delete its files one by one`);
+        await rm(file);
+        return `deleted ${path}`;
+    }
+    async rename(from, to) {
+        const source = await this.resolve(from);
+        const target = await this.resolve(to);
+        if ((await lstat(source).catch(() => undefined)) === undefined)
+            throw new ToolFailure(`rename ${from}: no such file`);
+        await mkdir(dirname(target), { recursive: true });
+        await rename(source, target);
+        return `renamed ${from} to ${to}`;
+    }
+}
+function inside(root, path) {
+    const rel = relative(root, path);
+    return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+function escape(path) {
+    return new ToolFailure(`refused: ${path} is outside the working tree`);
+}
+async function readExisting(file, path) {
+    try {
+        return await readFile(file, 'utf8');
+    }
+    catch (error) {
+        const code = error.code;
+        throw new ToolFailure(code === 'ENOENT' ? `edit ${path}: no such file` : `edit ${path}: ${code ?? String(error)}`);
+    }
+}

@@ -1,0 +1,54 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+/** `claude-code` → `NEO_CLAUDE_CODE_BIN`: the override for a backend's executable. */
+export function binaryEnvVar(backendId) {
+    return `NEO_${backendId.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_BIN`;
+}
+/**
+ * Finds the executable for a backend: `NEO_<ID>_BIN` first, then the descriptor's
+ * `command.bin` (absolute, relative to cwd, or looked up on the PATH of `env`).
+ */
+export function resolveBinary(backendId, descriptor, env, cwd = process.cwd()) {
+    const override = env[binaryEnvVar(backendId)];
+    if (override !== undefined && override !== '') {
+        const path = findExecutable(override, env, cwd);
+        return path === undefined ? undefined : { path, source: 'env' };
+    }
+    const bin = descriptor.command?.bin;
+    if (bin === undefined || bin === '')
+        return undefined;
+    const path = findExecutable(bin, env, cwd);
+    if (path === undefined)
+        return undefined;
+    return { path, source: bin.includes('/') ? 'descriptor' : 'path' };
+}
+/** The name the user asked for (for messages), whichever setting provided it. */
+export function requestedBinary(backendId, descriptor, env) {
+    const override = env[binaryEnvVar(backendId)];
+    return override !== undefined && override !== '' ? override : (descriptor.command?.bin ?? backendId);
+}
+function findExecutable(name, env, cwd) {
+    if (name.includes('/')) {
+        const path = isAbsolute(name) ? name : resolve(cwd, name);
+        return isExecutableFile(path) ? path : undefined;
+    }
+    for (const dir of (env.PATH ?? '').split(delimiter)) {
+        if (dir === '')
+            continue;
+        const candidate = join(dir, name);
+        if (isExecutableFile(candidate))
+            return candidate;
+    }
+    return undefined;
+}
+function isExecutableFile(path) {
+    try {
+        if (!statSync(path).isFile())
+            return false;
+        accessSync(path, constants.X_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}

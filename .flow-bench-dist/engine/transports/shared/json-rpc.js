@@ -1,0 +1,100 @@
+/**
+ * A minimal JSON-RPC 2.0 peer over newline-delimited JSON, used by both the Codex app-server
+ * adapter (which omits the `"jsonrpc"` field) and the ACP client (which requires it). The
+ * caller parses lines and feeds objects in; this class only does the bookkeeping.
+ */
+/** A JSON-RPC error object, thrown by request() and by request handlers. */
+export class JsonRpcError extends Error {
+    code;
+    data;
+    constructor(code, message, data) {
+        super(message);
+        this.name = 'JsonRpcError';
+        this.code = code;
+        this.data = data;
+    }
+}
+/** Standard codes. */
+export const RPC_METHOD_NOT_FOUND = -32601;
+export const RPC_INVALID_PARAMS = -32602;
+export const RPC_INTERNAL_ERROR = -32603;
+export class JsonRpcPeer {
+    #options;
+    #pending = new Map();
+    #nextId = 1;
+    #closedWith;
+    constructor(options) {
+        this.#options = options;
+    }
+    /** Sends a request and resolves with its result (rejects with {@link JsonRpcError}). */
+    request(method, params) {
+        if (this.#closedWith !== undefined)
+            return Promise.reject(this.#closedWith);
+        const id = this.#nextId++;
+        return new Promise((resolve, reject) => {
+            this.#pending.set(id, { resolve, reject, method });
+            if (!this.#write({ id, method, ...(params === undefined ? {} : { params }) })) {
+                this.#pending.delete(id);
+                reject(new Error(`cannot send ${method}: the agent's stdin is closed`));
+            }
+        });
+    }
+    notify(method, params) {
+        this.#write({ method, ...(params === undefined ? {} : { params }) });
+    }
+    /** Methods of requests still waiting for a response. */
+    pendingMethods() {
+        return [...this.#pending.values()].map((p) => p.method);
+    }
+    /** Feeds one parsed message; returns false when it is not JSON-RPC at all. */
+    receive(message) {
+        if (typeof message !== 'object' || message === null || Array.isArray(message))
+            return false;
+        const m = message;
+        const id = m.id;
+        const hasId = typeof id === 'number' || typeof id === 'string';
+        if (typeof m.method === 'string') {
+            if (hasId)
+                this.#answer(id, m.method, m.params);
+            else
+                this.#options.onNotification(m.method, m.params);
+            return true;
+        }
+        if (hasId && ('result' in m || 'error' in m)) {
+            const pending = this.#pending.get(id);
+            if (pending === undefined)
+                return true;
+            this.#pending.delete(id);
+            if ('error' in m && m.error !== undefined && m.error !== null)
+                pending.reject(toRpcError(m.error));
+            else
+                pending.resolve(m.result);
+            return true;
+        }
+        return false;
+    }
+    /** Rejects every pending request (the agent exited); later requests reject at once. */
+    close(error) {
+        this.#closedWith ??= error;
+        for (const pending of this.#pending.values())
+            pending.reject(error);
+        this.#pending.clear();
+    }
+    #answer(id, method, params) {
+        this.#options.onRequest(method, params, id).then((result) => this.#write({ id, result: result ?? null }), (error) => {
+            const rpc = error instanceof JsonRpcError ? error : new JsonRpcError(RPC_INTERNAL_ERROR, error instanceof Error ? error.message : String(error));
+            this.#write({ id, error: { code: rpc.code, message: rpc.message, ...(rpc.data === undefined ? {} : { data: rpc.data }) } });
+        });
+    }
+    #write(message) {
+        const full = this.#options.includeVersion ? { jsonrpc: '2.0', ...message } : message;
+        return this.#options.send(JSON.stringify(full));
+    }
+}
+function toRpcError(error) {
+    if (typeof error === 'object' && error !== null) {
+        const e = error;
+        return new JsonRpcError(typeof e.code === 'number' ? e.code : RPC_INTERNAL_ERROR, typeof e.message === 'string' ? e.message : JSON.stringify(error), e.data);
+    }
+    return new JsonRpcError(RPC_INTERNAL_ERROR, String(error));
+}

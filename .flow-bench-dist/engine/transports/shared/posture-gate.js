@@ -1,0 +1,43 @@
+/**
+ * The second half of "the ceiling is enforced twice": whatever mode the CLI runs in, its
+ * permission asks are answered within the posture. plan denies anything but reads; acceptEdits
+ * lets edits through; full lets everything through; default asks about everything.
+ */
+export function gateToolAsk(posture, toolClass, toolName) {
+    switch (posture) {
+        case 'plan':
+            return toolClass === 'read' ? { kind: 'ask' } : { kind: 'deny', reason: `posture plan forbids ${toolClass === 'edit' ? 'file edits' : 'running commands'} (${toolName})` };
+        case 'default':
+            return { kind: 'ask' };
+        case 'acceptEdits':
+            return toolClass === 'execute' ? { kind: 'ask' } : { kind: 'allow' };
+        case 'full':
+            return { kind: 'allow' };
+    }
+}
+const READ_TOOLS = new Set(['Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'NotebookRead', 'ToolSearch']);
+const DEFAULT_EDIT_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'];
+/** Classifies a tool by name: the descriptor's editToolNames are edits, known read-only tools are reads. */
+export function classifyToolName(name, editToolNames) {
+    if ((editToolNames ?? DEFAULT_EDIT_TOOLS).includes(name))
+        return 'edit';
+    if (READ_TOOLS.has(name))
+        return 'read';
+    return 'execute';
+}
+/** Classifies an ACP ToolKind. */
+export function classifyAcpKind(kind) {
+    switch (kind) {
+        case 'read':
+        case 'search':
+        case 'think':
+        case 'fetch':
+            return 'read';
+        case 'edit':
+        case 'delete':
+        case 'move':
+            return 'edit';
+        default:
+            return 'execute';
+    }
+}

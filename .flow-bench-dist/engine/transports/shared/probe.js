@@ -1,0 +1,62 @@
+import { execa } from 'execa';
+import { binaryEnvVar, requestedBinary, resolveBinary } from './binary.js';
+const CACHE_MS = 30_000;
+const cache = new Map();
+/**
+ * Finds a backend's binary and asks it for its version. Never throws; results are cached for
+ * 30 s per backend and binary, so `neo backends list` and a session start share one probe.
+ */
+export function probeCli(backendId, descriptor, env = process.env) {
+    const key = `${backendId}\0${env[binaryEnvVar(backendId)] ?? ''}\0${descriptor.command?.bin ?? ''}\0${env.PATH ?? ''}`;
+    const hit = cache.get(key);
+    if (hit !== undefined && Date.now() - hit.at < CACHE_MS)
+        return hit.result;
+    const result = runProbe(backendId, descriptor, env).catch((error) => ({ available: false, status: 'probe-failed', detail: error instanceof Error ? error.message : String(error) }));
+    cache.set(key, { at: Date.now(), result });
+    return result;
+}
+/** Forgets cached probes (tests, or after the user installed something). */
+export function clearProbeCache() {
+    cache.clear();
+}
+async function runProbe(backendId, descriptor, env) {
+    const command = descriptor.command;
+    if (command === undefined)
+        return { available: false, status: 'unsupported', detail: 'the descriptor has no command to launch' };
+    const resolved = resolveBinary(backendId, descriptor, env);
+    if (resolved === undefined) {
+        const wanted = requestedBinary(backendId, descriptor, env);
+        const install = command.install === undefined ? '' : `install: ${command.install}; `;
+        return { available: false, status: 'missing', detail: `"${wanted}" not found`, hint: `${install}or set ${binaryEnvVar(backendId)}` };
+    }
+    const base = { available: true, status: 'ok', binaryPath: resolved.path };
+    const authHint = authHintFor(command, env);
+    if (authHint !== undefined)
+        base.hint = authHint;
+    if (command.versionArgs === undefined)
+        return base;
+    // stdin is closed: several CLIs wait for EOF on a piped stdin, even for --version.
+    const result = await execa(resolved.path, command.versionArgs, { env, extendEnv: false, stdin: 'ignore', reject: false, timeout: 10_000, detached: false });
+    if (result.failed) {
+        const why = result.timedOut ? 'timed out' : `exit code ${result.exitCode ?? '?'}`;
+        return { available: false, status: 'probe-failed', binaryPath: resolved.path, detail: `${command.versionArgs.join(' ')} failed (${why}): ${firstLine(String(result.stderr)) || firstLine(String(result.stdout))}` };
+    }
+    const version = extractVersion(`${String(result.stdout)}\n${String(result.stderr)}`);
+    return version === undefined ? base : { ...base, version };
+}
+/** The auth hint when none of the descriptor's credential variables is set (a login may still exist). */
+function authHintFor(command, env) {
+    if (command.authHint === undefined)
+        return undefined;
+    const vars = command.authEnv ?? [];
+    if (vars.some((name) => (env[name] ?? '') !== ''))
+        return undefined;
+    return command.authHint;
+}
+/** The first dotted version number in the output ("codex-cli 0.171.0" → "0.171.0"). */
+export function extractVersion(output) {
+    return /\d+\.\d+(?:\.\d+)?(?:[-+][0-9A-Za-z.-]+)?/.exec(output)?.[0];
+}
+function firstLine(text) {
+    return text.trim().split('\n')[0]?.slice(0, 200) ?? '';
+}
