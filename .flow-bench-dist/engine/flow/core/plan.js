@@ -1,4 +1,0 @@
-/** Finds a step by id. */
-export function planStep(plan, id) {
-    return plan.steps.find((step) => step.id === id);
-}
