@@ -2,8 +2,8 @@
  * neo agent benchmark: the wall time of one agent turn against the scripted model server vs a
  * bare streaming HTTP client that sends the same request body and reads the same stream to the
  * end, interleaved in the same run. The difference is the agent's own per-turn overhead: SSE
- * decoding, block reassembly, events, transcript bookkeeping (and, in the tool turn, running
- * read_file). Goal: ratio ≤ 1.2.
+ * decoding, JSON parsing of every event, block reassembly, events, transcript bookkeeping (in the
+ * tool turn, the baseline also reads the file the tool reads). Goal: ratio ≤ 1.2.
  * The scripted server runs in its own process (`neo model serve`), as a real provider would, so
  * the two clients compete only with each other's work, not with the server's.
  * Sizes: --reps=40 --chars=4000 --chunk=8
@@ -11,6 +11,7 @@
 import http from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Agent, BackgroundShells, builtinTools, createProvider, DEFAULT_RETRY, type ProviderApi } from '../engine/agent/index.js';
@@ -73,7 +74,8 @@ function baseUrl(server: ModelServer, api: ProviderApi): string {
 function agentFor(server: ModelServer, api: ProviderApi, tools = false): Agent {
   const provider = createProvider({ name: 'bench', api, baseUrl: baseUrl(server, api), headers: {}, headersTimeoutMs: 60_000, idleTimeoutMs: 60_000, retry: DEFAULT_RETRY });
   const toolList = tools ? builtinTools({ cwd: workdir, env: process.env, shells: new BackgroundShells(join(workdir, '.shells')), execTimeoutMs: 10_000, ripgrep: null }) : [];
-  return new Agent({ provider, model: 'bench-model', system: 'You are a benchmark.', tools: toolList, onEvent: () => {} });
+  // Configured as the neo backend runs it: events for whole blocks, no per-delta events.
+  return new Agent({ provider, model: 'bench-model', system: 'You are a benchmark.', tools: toolList, onEvent: () => {}, deltas: false });
 }
 
 /** POSTs a body and reads the whole response body, nothing else. */
@@ -138,11 +140,15 @@ async function toolTurn(api: ProviderApi): Promise<Figure> {
     await agentFor(server, api, true).send('read the notes');
     const requests = await recordedRequests(server, 0, 2);
     if (requests.length !== 2) throw new Error(`expected 2 model calls per tool turn, saw ${requests.length}`);
+    // The bare client does the tool's own work too (reading the file), so the figure is the
+    // agent's machinery, not the cost of a file read neither side can avoid.
     const medians = await interleave(
       size.reps,
       () => timed(() => agentFor(server, api, true).send('read the notes')),
       () => timed(async () => {
-        for (const r of requests) await bareTurn(r.url, r.body);
+        await bareTurn(requests[0]!.url, requests[0]!.body);
+        await readFile(join(workdir, 'notes.txt'), 'utf8');
+        await bareTurn(requests[1]!.url, requests[1]!.body);
       }),
     );
     return { name: `tool turn (${api}, read_file + ${size.chars}-char answer, 2 model calls)`, neo: medians.neo, baseline: medians.baseline, unit: 'ms' };

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parse } from 'yaml';
 import { UsageError } from '../../engine/util/errors.js';
 
 /**
@@ -19,6 +18,8 @@ export async function readInputs(cwd: string, pairs: readonly string[], file: st
     }
     let value: unknown;
     try {
+      // Loaded only for --inputs: the yaml package is a noticeable share of start-up.
+      const { parse } = await import('yaml');
       value = parse(text);
     } catch (error) {
       throw new UsageError('CLI_BAD_INPUTS', `--inputs: ${path} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import type { ApprovalPrompter } from '../../engine/flow/index.js';
 import { painter, useColor, type CommandIO } from '../io.js';
 
@@ -14,6 +13,8 @@ export function terminalPrompter(io: CommandIO, around: { pause(): void; resume(
     const turn = queue.then(async () => {
       if (signal.aborted) return undefined;
       around.pause();
+      // readline is loaded only when a person is actually asked.
+      const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: io.stdout as NodeJS.WritableStream, terminal: true });
       try {
         io.stdout.write(`\n${p.yellow('?')} ${p.bold(ask.step)} ${ask.prompt}\n`);

@@ -1,4 +1,4 @@
-import { assertClean, assertCompiled, compileFlowFile, describePlan, loadPlanDefinitions, resolveInputs, startRun, type Isolation } from '../../engine/flow/index.js';
+import { describePlan, readyPlan, resolveInputs, startRun, type Isolation } from '../../engine/flow/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
@@ -53,10 +53,7 @@ export async function run(io: CommandIO, planFile: string, options: RunFlags): P
 
 /** --dry-run: every step's effective settings, nothing run (no workspace, no run record). */
 async function dryRun(io: CommandIO, home: string, planFile: string, inputs: Record<string, unknown>, textInputs: Set<string>, options: RunFlags): Promise<number> {
-  const loaded = await loadPlanDefinitions({ planFile, cwd: io.cwd, home });
-  assertClean(loaded, io.cwd);
-  const { plan, problems } = compileFlowFile(loaded.set, loaded.file, { ...(options.backend === undefined ? {} : { backendOverride: options.backend }) });
-  assertCompiled(problems, loaded.file);
+  const { plan } = await readyPlan({ planFile, cwd: io.cwd, home, requireBackend: false, ...(options.backend === undefined ? {} : { backendOverride: options.backend }) });
   const resolved = resolveInputs(plan.inputs, inputs, textInputs);
   if (resolved.problems.length > 0) {
     const first = resolved.problems[0]!;

@@ -1,4 +1,4 @@
-import { formatDuration, type CompiledPlan, type FlowObservation, type StepError, type UnitState } from '../../engine/flow/index.js';
+import { formatDuration, type CompiledPlan, type FlowObservation, type StepError } from '../../engine/flow/index.js';
 
 /** What the terminal shows for one step of one run. */
 export interface StepLine {
@@ -159,9 +159,4 @@ export function liveLine(line: StepLine, now: number): string {
     if (line.error && line.status !== 'skipped') parts.push(`${line.error.code}: ${line.error.message}`);
   }
   return parts.join('  ');
-}
-
-/** Units of a foreach, for counting. */
-export function doneUnits(units: UnitState[] | undefined): number {
-  return units?.filter((u) => u.status === 'succeeded' || u.status === 'failed' || u.status === 'cancelled').length ?? 0;
 }

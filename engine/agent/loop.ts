@@ -39,6 +39,8 @@ export interface AgentOptions {
   messages?: readonly Message[];
   usage?: AgentUsage;
   onEvent?: (event: AgentLoopEvent) => void;
+  /** Emit text_delta / reasoning_delta events as a response streams (default true). */
+  deltas?: boolean;
   /** Scrubs secrets from tool output before it enters the transcript. */
   redact?: (text: string) => string;
 }
@@ -60,6 +62,7 @@ export class Agent {
   readonly #compactor: Compactor | undefined;
   readonly #onEvent: (event: AgentLoopEvent) => void;
   readonly #redact: (text: string) => string;
+  readonly #deltas: boolean;
   #model: string;
   #effort: Effort | undefined;
   #messages: Message[];
@@ -82,6 +85,7 @@ export class Agent {
     this.#compactor = options.compactor;
     this.#onEvent = options.onEvent ?? (() => {});
     this.#redact = options.redact ?? ((text) => text);
+    this.#deltas = options.deltas ?? true;
     this.#messages = [...(options.messages ?? [])];
     this.#usage = options.usage ? { ...options.usage } : emptyUsage();
   }
@@ -172,13 +176,19 @@ export class Agent {
         { model: this.#model, system: this.#system, messages: this.#messages, tools: [...this.#tools.values()].map((t) => t.spec), maxOutputTokens: this.#maxOutputTokens, ...(this.#effort ? { effort: this.#effort } : {}) },
         {
           signal,
-          sink: {
-            text: (delta) => {
-              turn.partial += delta;
-              this.#onEvent({ type: 'text_delta', text: delta });
-            },
-            reasoning: (delta) => this.#onEvent({ type: 'reasoning_delta', text: delta }),
-          },
+          sink: this.#deltas
+            ? {
+                text: (delta) => {
+                  turn.partial += delta;
+                  this.#onEvent({ type: 'text_delta', text: delta });
+                },
+                reasoning: (delta) => this.#onEvent({ type: 'reasoning_delta', text: delta }),
+              }
+            : {
+                text: (delta) => {
+                  turn.partial += delta;
+                },
+              },
         },
       );
       last = response;

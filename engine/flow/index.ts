@@ -22,6 +22,7 @@ export type { RunEnvironment, StartOptions, ResumeOptions, RunOutcome } from './
 export type { FlowObservation, RunObserver } from './runtime/observer.js';
 export type { ApprovalPrompter, ApprovalAsk, ApprovalAnswer } from './runtime/approvals.js';
 export { loadPlanDefinitions, compileFlowFile, assertClean, assertCompiled, planHash, type LoadedPlan } from './runtime/load-plan.js';
+export { readyPlan, type ReadyPlan } from './runtime/plan-cache.js';
 export { listRuns, readRunRecord, readRunSnapshot, isProcessAlive } from './store/runs.js';
 export { readRunEvents } from './store/run-store.js';
 export { runDir, type RunRecord, type WorkspaceRecord, type PinnedDefinition } from './store/run-files.js';

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
@@ -99,11 +100,16 @@ steps:
   });
 
   it('a second Ctrl-C kills at once, even while the first is still cleaning up', { timeout: 60_000 }, async () => {
-    const { dir, home } = await folder({ 'plan.yaml': "name: stubborn\nsteps:\n  - { id: hold, run: \"trap '' TERM; echo ready; sleep 8\" }\n" });
+    const root = await tempDir('neo-e2e-cli-');
+    const marker = join(root, 'trapped');
+    const { dir, home } = await folder({ 'plan.yaml': `name: stubborn\nsteps:\n  - { id: hold, run: "trap '' TERM; touch ${marker}; sleep 8" }\n` });
     const child = spawnNeo(['flow', 'run', 'plan.yaml'], { cwd: dir, home });
     await waitForOutput(child, /step hold started/);
+    // Interrupt only once the command ignores TERM, so the first Ctrl-C cannot finish quickly.
+    while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const interrupting = waitForOutput(child, /interrupting…/, 'stderr');
     child.kill('SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await interrupting;
     child.kill('SIGINT');
     const result = await child;
     expect(result.signal).toBe('SIGINT');

@@ -28,18 +28,18 @@ export function spawnNeo(args: string[], options: { cwd: string; home: string })
 }
 
 /** Resolves when the child's stdout has printed a line matching `pattern`; returns the match. */
-export function waitForOutput(child: ResultPromise, pattern: RegExp): Promise<RegExpMatchArray> {
+export function waitForOutput(child: ResultPromise, pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout'): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const onData = (chunk: Buffer) => {
       seen += chunk.toString('utf8');
       const match = pattern.exec(seen);
       if (match) {
-        child.stdout?.off('data', onData);
+        child[stream]?.off('data', onData);
         resolve(match);
       }
     };
-    child.stdout?.on('data', onData);
+    child[stream]?.on('data', onData);
     void child.then(() => reject(new Error(`neo exited before printing ${pattern}:\n${seen}`)), reject);
   });
 }

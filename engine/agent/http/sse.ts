@@ -13,8 +13,8 @@ export interface SseEvent {
 export class SseDecoder {
   #buffer = '';
   #event = '';
-  #data: string[] = [];
-  #hasData = false;
+  /** The event's data so far (multi-line data joined with \n); undefined: no data line yet. */
+  #data: string | undefined;
 
   /** Decodes a chunk; returns the events it completed. */
   push(chunk: string): SseEvent[] {
@@ -68,22 +68,27 @@ export class SseDecoder {
 
   #line(line: string, out: SseEvent[]): void {
     if (line === '') {
-      if (this.#hasData) out.push({ event: this.#event, data: this.#data.join('\n') });
+      if (this.#data !== undefined) out.push({ event: this.#event, data: this.#data });
       this.#event = '';
-      this.#data = [];
-      this.#hasData = false;
+      this.#data = undefined;
       return;
     }
-    if (line.startsWith(':')) return;
+    // The two lines every model stream is made of, without the general field split.
+    if (line.startsWith('data: ')) return this.#addData(line.slice(6));
+    if (line.startsWith('event: ')) {
+      this.#event = line.slice(7);
+      return;
+    }
+    if (line.charCodeAt(0) === 58) return; // ':' a comment
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') {
-      this.#data.push(value);
-      this.#hasData = true;
-    } else if (field === 'event') {
-      this.#event = value;
-    }
+    if (field === 'data') this.#addData(value);
+    else if (field === 'event') this.#event = value;
+  }
+
+  #addData(value: string): void {
+    this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
   }
 }

@@ -49,6 +49,12 @@ export class AnthropicProvider implements Provider {
     let model: string | undefined;
     let stopped = false;
     await readSse(response, (event) => {
+      const fast = fastTextDelta(event.data);
+      if (fast !== undefined) {
+        blocks.text(fast.index, fast.text);
+        options.sink?.text?.(fast.text);
+        return;
+      }
       const data = parseData(this.name, event);
       const type = str(data.type) ?? event.event;
       const index = typeof data.index === 'number' ? data.index : 0;
@@ -98,6 +104,34 @@ export class AnthropicProvider implements Provider {
     const content = blocks.blocks();
     const stopReason = STOP_REASONS[rawStop] ?? 'unknown';
     return { content, stopReason, rawStopReason: rawStop, usage, ...(model !== undefined ? { model } : {}) };
+  }
+}
+
+const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';
+const TEXT_DELTA_MID = ',"delta":{"type":"text_delta","text":"';
+
+/**
+ * The hot path: nearly every event of a reply is a text delta in exactly this shape. Matching the
+ * shape and decoding only the string (with JSON.parse when it holds an escape) costs a fraction of
+ * parsing the whole event; anything that differs in the least takes the full parse.
+ */
+export function fastTextDelta(data: string): { index: number; text: string } | undefined {
+  if (!data.startsWith(TEXT_DELTA_HEAD) || !data.endsWith('"}}')) return undefined;
+  const mid = data.indexOf(TEXT_DELTA_MID, TEXT_DELTA_HEAD.length);
+  if (mid === -1) return undefined;
+  let index = 0;
+  for (let i = TEXT_DELTA_HEAD.length; i < mid; i++) {
+    const digit = data.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9 || i - TEXT_DELTA_HEAD.length > 6) return undefined;
+    index = index * 10 + digit;
+  }
+  if (mid === TEXT_DELTA_HEAD.length) return undefined;
+  const raw = data.slice(mid + TEXT_DELTA_MID.length, data.length - 3);
+  if (!raw.includes('\\')) return raw.includes('"') ? undefined : { index, text: raw };
+  try {
+    return { index, text: JSON.parse(`"${raw}"`) as string };
+  } catch {
+    return undefined;
   }
 }
 

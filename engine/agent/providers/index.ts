@@ -6,7 +6,7 @@ import { OpenAIChatProvider } from './openai-chat.js';
 import { OpenAIResponsesProvider } from './openai-responses.js';
 
 export type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
-export { anthropicBody } from './anthropic.js';
+export { anthropicBody, fastTextDelta } from './anthropic.js';
 export { responsesBody } from './openai-responses.js';
 export { chatBody } from './openai-chat.js';
 export { geminiBody, geminiSchema } from './gemini.js';

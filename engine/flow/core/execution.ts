@@ -54,6 +54,4 @@ export interface ExecutionProgress {
   filesChanged?: number;
   costUsd?: number;
   note?: string;
-  /** Sub-flow: the child run's id. */
-  childRunId?: string;
 }

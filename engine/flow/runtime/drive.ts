@@ -125,36 +125,44 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
   const onAbort = () => actor.send({ type: 'flow.interrupt', reason: 'interrupted (Ctrl-C)' });
   let stopWatching: (() => Promise<void>) | undefined;
   try {
-    // Watch before the first step starts, so no edit can slip in unseen.
-    if (input.watch !== undefined) {
-      stopWatching = await input.watch((edited, hash) => {
-        if (actor.getSnapshot().status !== 'active') return;
-        actor.send({ type: 'flow.plan', plan: edited, hash });
-        plan = actor.getSnapshot().context.plan;
-        void store.savePlan(plan);
-      }, () => plan);
-    }
-    actor.start();
-    input.signal?.addEventListener('abort', onAbort, { once: true });
-    if (input.signal?.aborted) onAbort();
-    await toPromise(actor);
+    return await settleRun();
   } finally {
-    input.signal?.removeEventListener('abort', onAbort);
-    await stopWatching?.();
-    await settle(inflight);
+    await store.close().catch(() => undefined);
+    await lock.release();
   }
-  let summary: WorkspaceSummary | undefined;
-  if (state.status === 'interrupted') {
-    await input.workspace.release();
-  } else {
-    summary = await input.workspace.finish({ status: state.status, flow: plan.name, runId });
+
+  /** Runs the machine to rest, then finishes or releases the workspace and writes the last checkpoint. */
+  async function settleRun(): Promise<DriveResult> {
+    try {
+      // Watch before the first step starts, so no edit can slip in unseen.
+      if (input.watch !== undefined) {
+        stopWatching = await input.watch((edited, hash) => {
+          if (actor.getSnapshot().status !== 'active') return;
+          actor.send({ type: 'flow.plan', plan: edited, hash });
+          plan = actor.getSnapshot().context.plan;
+          void store.savePlan(plan);
+        }, () => plan);
+      }
+      actor.start();
+      input.signal?.addEventListener('abort', onAbort, { once: true });
+      if (input.signal?.aborted) onAbort();
+      await toPromise(actor);
+    } finally {
+      input.signal?.removeEventListener('abort', onAbort);
+      await stopWatching?.();
+      await settle(inflight);
+    }
+    let summary: WorkspaceSummary | undefined;
+    if (state.status === 'interrupted') {
+      await input.workspace.release();
+    } else {
+      summary = await input.workspace.finish({ status: state.status, flow: plan.name, runId });
+    }
+    record = recordFromState(record, state, plan, { finished: true, ...(summary === undefined ? {} : { summary }) });
+    store.checkpoint(state, 'settled');
+    store.saveRecord(record);
+    return { state, plan, record, ...(summary === undefined ? {} : { summary }) };
   }
-  record = recordFromState(record, state, plan, { finished: true, ...(summary === undefined ? {} : { summary }) });
-  store.checkpoint(state, 'settled');
-  store.saveRecord(record);
-  await store.close();
-  await lock.release();
-  return { state, plan, record, ...(summary === undefined ? {} : { summary }) };
 }
 
 async function settle(inflight: Set<Promise<unknown>>): Promise<void> {

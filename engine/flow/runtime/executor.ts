@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -164,6 +165,8 @@ function commandError(command: string, result: CommandResult): StepError | undef
 
 /** `key=value` lines a command wrote to $NEO_OUTPUT become outputs. */
 async function readOutputFile(path: string): Promise<Record<string, string>> {
+  // Most commands write no outputs: a sync stat is far cheaper than a failed async read.
+  if (statSync(path, { throwIfNoEntry: false }) === undefined) return {};
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -158,7 +158,8 @@ function pinnedDefinitions(set: DefinitionSet, flow: Definition<'flow'>, plan: C
   return [...out.values()].sort((a, b) => (`${a.kind}:${a.id}` < `${b.kind}:${b.id}` ? -1 : 1));
 }
 
-async function assertFlowFile(file: string, referredBy?: string): Promise<void> {
+/** Refuses a missing file, or one not named like a flow. */
+export async function assertFlowFile(file: string, referredBy?: string): Promise<void> {
   try {
     await access(file);
   } catch {

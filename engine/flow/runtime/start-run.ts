@@ -9,7 +9,10 @@ import { borrowedWorkspace, prepareWorkspace, type Workspace } from '../workspac
 import { AgentServices } from './agents.js';
 import { drive, type DriveInput } from './drive.js';
 import { newRunId } from './ids.js';
-import { assertClean, assertCompiled, compileFlowFile, loadPlanDefinitions, planHash, type LoadedPlan } from './load-plan.js';
+import type { CompiledPlan } from '../core/plan.js';
+import type { PinnedDefinition } from '../store/run-files.js';
+import { assertCompiled, compileFlowFile, planHash, type LoadedPlan } from './load-plan.js';
+import { readyPlan } from './plan-cache.js';
 import type { ChildContext, RunOutcome, StartOptions } from './options.js';
 import { runSubflow } from './subflow.js';
 
@@ -19,17 +22,25 @@ import { runSubflow } from './subflow.js';
  * drive it to rest.
  */
 export async function startRun(options: StartOptions): Promise<RunOutcome> {
-  // Commands and git go through execa: start loading it while the definitions load.
-  void import('execa').catch(() => undefined);
-  const loaded = await loadPlanDefinitions({ planFile: options.planFile, cwd: options.cwd, home: options.home });
-  assertClean(loaded, options.cwd);
-  let current: DefinitionSet = loaded.set;
+  const ready = await readyPlan({
+    planFile: options.planFile,
+    cwd: options.cwd,
+    home: options.home,
+    requireBackend: true,
+    ...(options.backend === undefined ? {} : { backendOverride: options.backend }),
+    ...(options.watch ? { fresh: true } : {}),
+  });
+  let current: DefinitionSet = ready.set;
   const agents = new AgentServices(options.home, () => current, {
     ...(options.driver === undefined ? {} : { driver: options.driver }),
     ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
   });
   try {
-    return await startCompiled(loaded.file, loaded.set, options, { agents, ...(options.watch ? { loaded, onSet: (set: DefinitionSet) => (current = set) } : {}) });
+    return await startCompiled(ready.file, ready.set, options, {
+      agents,
+      compiled: { plan: ready.plan, pinned: ready.pinned },
+      ...(options.watch && ready.loaded !== undefined ? { loaded: ready.loaded, onSet: (set: DefinitionSet) => (current = set) } : {}),
+    });
   } finally {
     await agents.close();
   }
@@ -40,11 +51,10 @@ export async function startCompiled(
   file: string,
   set: DefinitionSet,
   options: StartOptions,
-  context: { agents: AgentServices; child?: ChildContext; loaded?: LoadedPlan; onSet?: (set: DefinitionSet) => void },
+  context: { agents: AgentServices; child?: ChildContext; loaded?: LoadedPlan; onSet?: (set: DefinitionSet) => void; compiled?: { plan: CompiledPlan; pinned: PinnedDefinition[] } },
 ): Promise<RunOutcome> {
   const backend = options.backend ?? context.child?.backend;
-  const { plan, problems, pinned } = compileFlowFile(set, file, { ...(backend === undefined ? {} : { backendOverride: backend }), requireBackend: true });
-  assertCompiled(problems, file);
+  const { plan, pinned } = context.compiled ?? compileChecked(set, file, backend);
   const { values: inputs, problems: inputProblems } = resolveInputs(plan.inputs, options.inputs ?? {}, options.textInputs ?? new Set());
   if (inputProblems.length > 0) {
     throw new UsageError(inputProblems[0]!.code, inputProblems.map((p) => p.message).join('; '), inputProblems[0]!.hint === undefined ? {} : { hint: inputProblems[0]!.hint });
@@ -114,6 +124,12 @@ export async function startCompiled(
   };
   const result = await drive(input);
   return { runId, status: result.state.status, ...(result.state.reason === undefined ? {} : { reason: result.state.reason }), state: result.state, plan: result.plan, record: result.record, ...(result.summary === undefined ? {} : { summary: result.summary }) };
+}
+
+function compileChecked(set: DefinitionSet, file: string, backend: string | undefined): { plan: CompiledPlan; pinned: PinnedDefinition[] } {
+  const { plan, problems, pinned } = compileFlowFile(set, file, { ...(backend === undefined ? {} : { backendOverride: backend }), requireBackend: true });
+  assertCompiled(problems, file);
+  return { plan, pinned };
 }
 
 /** `--watch`: a valid edit reaches steps that have not started; an invalid one is reported and ignored. */

@@ -45,7 +45,6 @@ export class NeoSession implements AgentSession {
   #agent!: Agent;
   #posture: Posture;
   #turn: { controller: AbortController; done: Promise<void> } | undefined;
-  #queued: string[] = [];
   #pendingSwitch: { model?: string; effort?: Effort } | undefined;
   #turnCost = 0;
   #turnPriced = true;
@@ -81,6 +80,8 @@ export class NeoSession implements AgentSession {
       approve: postureApprover(() => session.#posture, (request) => session.#ask(request.toolName, request.input, request.signal)),
       ...(saved !== undefined ? { messages: saved.messages, usage: saved.usage } : {}),
       onEvent: (event) => session.#onAgentEvent(event),
+      // The session reports whole blocks, never deltas, so the loop need not make them.
+      deltas: false,
       ...(deps.provider !== undefined ? { provider: deps.provider } : {}),
       ...(deps.retryHooks !== undefined ? { retryHooks: deps.retryHooks } : {}),
     });
@@ -128,7 +129,7 @@ export class NeoSession implements AgentSession {
     this.#assertOpen('interrupt');
     const turn = this.#turn;
     if (turn === undefined) return;
-    this.#queued = [];
+    // Guidance waiting for this turn goes with it.
     this.#agent.takeSteering();
     turn.controller.abort();
     await turn.done;
@@ -140,7 +141,6 @@ export class NeoSession implements AgentSession {
   }
 
   async #shutdown(): Promise<void> {
-    this.#queued = [];
     const turn = this.#turn;
     turn?.controller.abort();
     await turn?.done;
@@ -180,8 +180,7 @@ export class NeoSession implements AgentSession {
   /** Guidance the turn ended before delivering starts the next turn. */
   #next(): void {
     if (this.#stopping !== undefined) return;
-    const pending = [...this.#agent.takeSteering(), ...this.#queued];
-    this.#queued = [];
+    const pending = this.#agent.takeSteering();
     if (pending.length > 0) this.#startTurn(pending.join('\n\n'), 'guidance');
   }
 

@@ -156,4 +156,17 @@ describe('the neo backend', () => {
     expect(events.at(-1)).toMatchObject({ type: 'turn_complete', numTurns: 2 });
     expect(JSON.stringify(h.server.requests[0]!.body)).toContain('Use the deploy skill.');
   });
+
+  it('delivers guidance sent mid-turn at the next tool boundary, inside the same turn', async () => {
+    h = await harness({ turns: [{ tools: [{ name: 'exec', arguments: { command: 'true' } }] }, { when: { toolResult: '(no output)' }, text: 'switched to npm ci' }] }, { posture: 'default' });
+    const reader = await h.start();
+    const ask = (await reader.until('clarify')).at(-1) as Extract<AgentEvent, { type: 'clarify' }>;
+    await reader.session.sendGuidance('use npm ci');
+    await reader.session.answer(ask.clarificationId, { allow: true });
+    const events = await reader.until('turn_complete');
+    expect(types(events)).toEqual(['tool_result', 'text', 'turn_complete']);
+    expect(events.at(-1)).toMatchObject({ numTurns: 2, text: 'switched to npm ci' });
+    const body = h.server.requests[1]!.body as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+    expect(body.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: expect.any(String), content: '(no output)' }, { type: 'text', text: 'use npm ci' }] });
+  });
 });

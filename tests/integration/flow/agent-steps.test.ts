@@ -114,4 +114,13 @@ finally:
     const child = JSON.parse(await readFile(join(home, 'runs', `${outcome.runId}.child.1-1`, 'run.json'), 'utf8'));
     expect(child.ledger).toMatchObject({ turns: 2, tokens: 220, costUsd: 0.5 });
   });
+
+  it('a flake check reruns a failing gate once: passing the second time is a pass, marked flaky', async () => {
+    const check = "n=$(cat .n 2>/dev/null || echo 0); echo $((n+1)) > .n; [ $n -ge 1 ]";
+    const { dir, home } = await project({ 'plan.yaml': agentPlan('writes-file.yaml', `    verify: { run: '${check}', flakeCheck: true }`) });
+    const { outcome } = await run(dir, home);
+    expect(outcome.state.steps.work).toMatchObject({ status: 'succeeded', outputs: { gate: { passed: true, flaky: true, attempt: 1 } } });
+    const strict = await project({ 'plan.yaml': agentPlan('writes-file.yaml', `    verify: { run: '${check}' }`) });
+    expect((await run(strict.dir, strict.home)).outcome.state.steps.work).toMatchObject({ status: 'failed', error: { code: 'FLOW_GATE_FAILED' } });
+  });
 });

@@ -18,7 +18,7 @@ describe('interrupt and resume', () => {
     const first = await run(dir, home, {
       signal: controller.signal,
       observer: (o) => {
-        if (o.type === 'event' && o.event.type === 'step.started' && o.event.step === 'b') setTimeout(() => controller.abort(), 100);
+        if (o.type === 'event' && o.event.type === 'step.started' && o.event.step === 'b') controller.abort();
       },
     });
     expect(first.outcome.status).toBe('interrupted');

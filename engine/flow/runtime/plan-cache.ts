@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { loadDefinitions, type DefinitionSet } from '../../definitions/index.js';
+import { readJsonOrNull, writeJsonAtomic } from '../../util/atomic-file.js';
+import { contentHash } from '../../util/content-hash.js';
+import { packageVersion } from '../../util/package-root.js';
+import type { CompiledPlan } from '../core/plan.js';
+import type { PinnedDefinition } from '../store/run-files.js';
+import { assertClean, assertCompiled, assertFlowFile, compileFlowFile, loadPlanDefinitions, type LoadedPlan } from './load-plan.js';
+
+/** A plan ready to run, with the definitions around it. */
+export interface ReadyPlan {
+  file: string;
+  plan: CompiledPlan;
+  pinned: PinnedDefinition[];
+  /** The layers without the plan (what agents and the manifest use). */
+  set: DefinitionSet;
+  /** The full load, when it happened (absent on a cache hit). */
+  loaded?: LoadedPlan;
+}
+
+/**
+ * Loads and compiles a plan, remembering the result under NEO_HOME/cache/flows/. The key is the
+ * plan's text, the hash of every other definition layer, the options and neo's version: any
+ * change to any of them misses. A hit skips parsing and validating the plan — the `yaml`
+ * package and the schema validators are most of a one-step flow's start-up. Only clean plans
+ * without sub-flows are cached; `fresh` (for --watch) always loads.
+ */
+export async function readyPlan(options: { planFile: string; cwd: string; home: string; backendOverride?: string; requireBackend: boolean; fresh?: boolean }): Promise<ReadyPlan> {
+  const file = resolve(options.cwd, options.planFile);
+  await assertFlowFile(file);
+  const [text, base] = await Promise.all([readFile(file, 'utf8'), loadDefinitions({ cwd: dirname(file), home: options.home })]);
+  const key = contentHash('flow-plan/1', packageVersion(), file, text, base.set.hash, options.backendOverride ?? '', String(options.requireBackend));
+  const path = join(options.home, 'cache', 'flows', `${key.slice(0, 40)}.json`);
+  if (!options.fresh) {
+    const hit = await readJsonOrNull<{ plan: CompiledPlan; pinned: PinnedDefinition[] }>(path);
+    if (hit?.plan !== undefined && Array.isArray(hit.pinned)) return { file, plan: hit.plan, pinned: hit.pinned, set: base.set };
+  }
+  const loaded = await loadPlanDefinitions({ planFile: file, cwd: options.cwd, home: options.home });
+  assertClean(loaded, options.cwd);
+  const compiled = compileFlowFile(loaded.set, file, {
+    ...(options.backendOverride === undefined ? {} : { backendOverride: options.backendOverride }),
+    requireBackend: options.requireBackend,
+  });
+  assertCompiled(compiled.problems, file);
+  if (loaded.subflows.length === 0) await writeJsonAtomic(path, { plan: compiled.plan, pinned: compiled.pinned }).catch(() => undefined);
+  return { file, plan: compiled.plan, pinned: compiled.pinned, set: loaded.subflows.length === 0 ? base.set : loaded.set, loaded };
+}
