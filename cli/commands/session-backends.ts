@@ -1,5 +1,6 @@
 import { createSessionService, silentLog } from '../../engine/session/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
+import { trackRecords } from '../../engine/learning/index.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { loadSetForCommand } from '../load-set.js';
@@ -8,7 +9,7 @@ import { CLI_SCOPE } from './session-client.js';
 /** The list-backends op, run in this process: it needs no live session. */
 export async function run(io: CommandIO, options: { json?: boolean }): Promise<number> {
   const { set } = await loadSetForCommand(io);
-  const service = createSessionService({ home: neoHome(io.env), definitions: set, log: silentLog, defaultCwd: io.cwd });
+  const service = createSessionService({ home: neoHome(io.env), definitions: set, log: silentLog, defaultCwd: io.cwd, trackRecord: (backend) => trackRecords(neoHome(io.env)).lines(backend) });
   try {
     const { backends } = await service.execute({ op: 'list-backends' }, { scope: CLI_SCOPE });
     if (options.json) {

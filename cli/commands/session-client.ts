@@ -9,6 +9,7 @@ import { loadDefinitions } from '../../engine/definitions/index.js';
 import { CodeSessionStore, connectDaemon, createSessionService, isSessionId, silentLog, type CodeSessionInput, type CodeSessionOutputs } from '../../engine/session/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
+import { trackRecords } from '../../engine/learning/index.js';
 import type { CommandIO } from '../io.js';
 
 /** The ownership scope of a person at the command line. */
@@ -26,7 +27,7 @@ export async function sessionOp<I extends CodeSessionInput>(io: CommandIO, input
     }
   }
   const { set } = await loadDefinitions({ cwd: io.cwd, home });
-  const service = createSessionService({ home, definitions: set, log: silentLog, defaultCwd: io.cwd });
+  const service = createSessionService({ home, definitions: set, log: silentLog, defaultCwd: io.cwd, trackRecord: (backend) => trackRecords(home).lines(backend) });
   try {
     return await service.execute(input, { scope: CLI_SCOPE });
   } finally {

@@ -29,11 +29,18 @@ export class AgentServices {
     await ready?.close();
   }
 
+  /** Driver personas drive their own steps; every other agent step gets the built-in rules. */
+  async #defaultDriver(): Promise<AgentStepDriver> {
+    const [{ RulesDriver }, { PersonaStepDriver }] = await Promise.all([import('../agent/rules-driver.js'), import('../../persona/index.js')]);
+    return new PersonaStepDriver({ home: this.#home, definitions: this.#set, fallback: new RulesDriver() });
+  }
+
   async #create() {
-    const driver = this.#overrides.driver ?? new (await import('../agent/rules-driver.js')).RulesDriver();
+    const driver = this.#overrides.driver ?? (await this.#defaultDriver());
     if (this.#overrides.sessions !== undefined) return { driver, sessions: this.#overrides.sessions, close: async () => {} };
-    const { createSessionService } = await import('../../session/index.js');
-    const service = createSessionService({ home: this.#home, definitions: this.#set() });
+    const [{ createSessionService }, { trackRecords }] = await Promise.all([import('../../session/index.js'), import('../../learning/index.js')]);
+    const records = trackRecords(this.#home);
+    const service = createSessionService({ home: this.#home, definitions: this.#set(), trackRecord: (backend) => records.lines(backend) });
     return { driver, sessions: service, close: () => service.close() };
   }
 }

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { formatLogLine, type SessionLog } from '../log.js';
-import { DaemonAlreadyRunning, DEFAULT_DAEMON_IDLE_MS, startSessionDaemon } from './server.js';
+import { DaemonAlreadyRunning, DEFAULT_DAEMON_IDLE_MS, startSessionDaemon, type DaemonOptions } from './server.js';
 
 /** Every log line timestamped, into the daemon's log file (its stderr). */
 function fileLog(stream: Writable): SessionLog {
@@ -12,12 +12,12 @@ function fileLog(stream: Writable): SessionLog {
  * The body of `neo session daemon`: start, print `ready <pid>` (the spawner's signal; nothing
  * else is written to stdout, whose reader goes away), serve until idle or told to stop.
  */
-export async function runSessionDaemon(options: { home: string; env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable }): Promise<number> {
+export async function runSessionDaemon(options: { home: string; env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable; service?: DaemonOptions['service'] }): Promise<number> {
   const log = fileLog(options.stderr);
   const idle = Number(options.env.NEO_SESSION_DAEMON_IDLE_MS);
   let daemon;
   try {
-    daemon = await startSessionDaemon({ home: options.home, log, idleMs: Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_DAEMON_IDLE_MS });
+    daemon = await startSessionDaemon({ home: options.home, log, ...(options.service === undefined ? {} : { service: options.service }), idleMs: Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_DAEMON_IDLE_MS });
   } catch (error) {
     if (error instanceof DaemonAlreadyRunning) {
       options.stdout.write('already-running\n');

@@ -4,13 +4,14 @@
  * untracked, rendered with `diff --no-index`. Outside git: the paths of file-edit tool calls.
  * Best effort: it never throws, because a capture problem must not break the read that asked.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TurnDiff, TurnDiffFile } from '../contract.js';
 import { insideGitTree, runGit } from './git.js';
 import { parseNameStatusZ, parseNumstatZ, parsePorcelainZ } from './parse.js';
 import { MAX_DIFF_BYTES, capUnifiedDiff, summaryLine } from './summary.js';
-import { fingerprints } from './fingerprint.js';
+import { fingerprints, keepContents } from './fingerprint.js';
 import { editPathsOf } from './tool-events.js';
 
 /** The hash of git's empty tree: the base of a repository with no commit yet. */
@@ -21,6 +22,8 @@ interface Baseline {
   untracked: Set<string>;
   /** Paths dirty (changed or untracked) when the turn began → their content fingerprint. */
   dirty: Map<string, string>;
+  /** The content of the small ones, to count a later change against. */
+  contents: Map<string, Buffer>;
 }
 
 export class TurnDiffCapture {
@@ -97,10 +100,11 @@ export class TurnDiffCapture {
     for (const path of added) files.push({ path, status: 'A', ...(await countLines(join(root, path))) });
 
     // git diffs against HEAD, so a file already dirty when the turn began shows up again: keep
-    // it only if its content changed during this turn (its counts are then HEAD-relative, so
-    // they are left out rather than overstated).
+    // it only if its content changed during this turn, and count it against its content at turn
+    // start (git's counts are HEAD-relative; without a kept copy they are left out, not overstated).
     const now = await fingerprints(root, [...start.dirty.keys()]);
     let dropped = false;
+    const recount: TurnDiffFile[] = [];
     files = files.filter((file) => {
       const before = start.dirty.get(file.path);
       if (before === undefined) return true;
@@ -110,6 +114,7 @@ export class TurnDiffCapture {
       }
       delete file.insertions;
       delete file.deletions;
+      recount.push(file);
       return true;
     });
     // Files untracked before the turn never appear in git's diff: report them when they changed.
@@ -117,7 +122,13 @@ export class TurnDiffCapture {
       const before = start.dirty.get(path);
       const after = now.get(path);
       if (before === undefined || before === after || files.some((f) => f.path === path)) continue;
-      files.push({ path, status: after === 'missing' ? 'D' : 'M' });
+      const file: TurnDiffFile = { path, status: after === 'missing' ? 'D' : 'M' };
+      files.push(file);
+      if (file.status === 'M') recount.push(file);
+    }
+    for (const file of recount) {
+      const base = start.contents.get(file.path);
+      if (base !== undefined) Object.assign(file, await countAgainst(root, file.path, base));
     }
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
@@ -125,7 +136,7 @@ export class TurnDiffCapture {
     const unified = await this.#unifiedDiff(start.head, added, dropped ? trackedKept.flatMap((f) => (f.oldPath !== undefined ? [f.oldPath, f.path] : [f.path])) : undefined);
     const head = await runGit(root, ['rev-parse', '--verify', '-q', 'HEAD']);
     const dirtyNow = entries.flatMap((e) => (e.origPath !== undefined ? [e.path, e.origPath] : [e.path]));
-    this.#baseline = { head: head.ok ? head.stdout.trim() : EMPTY_TREE, untracked, dirty: await fingerprints(root, dirtyNow) };
+    this.#baseline = { head: head.ok ? head.stdout.trim() : EMPTY_TREE, untracked, dirty: await fingerprints(root, dirtyNow), contents: await keepContents(root, dirtyNow) };
 
     const diff: TurnDiff = { source: 'git', files, summaryLine: summaryLine('git', files) };
     if (unified.text !== '') diff.unifiedDiff = unified.text;
@@ -157,8 +168,26 @@ export class TurnDiffCapture {
     if (!status.ok) return undefined;
     const entries = parsePorcelainZ(status.stdout);
     const untracked = new Set(entries.filter((e) => e.code === '??').map((e) => e.path));
-    const dirty = await fingerprints(root, entries.flatMap((e) => (e.origPath !== undefined ? [e.path, e.origPath] : [e.path])));
-    return { head: head.ok && head.stdout.trim() !== '' ? head.stdout.trim() : EMPTY_TREE, untracked, dirty };
+    const paths = entries.flatMap((e) => (e.origPath !== undefined ? [e.path, e.origPath] : [e.path]));
+    const [dirty, contents] = await Promise.all([fingerprints(root, paths), keepContents(root, paths)]);
+    return { head: head.ok && head.stdout.trim() !== '' ? head.stdout.trim() : EMPTY_TREE, untracked, dirty, contents };
+  }
+}
+
+/** Line counts of `path` now against `base`, its content at turn start (git's own counting). */
+async function countAgainst(root: string, path: string, base: Buffer): Promise<{ insertions?: number; deletions?: number }> {
+  const dir = await mkdtemp(join(tmpdir(), 'neo-diff-'));
+  try {
+    const before = join(dir, 'before');
+    await writeFile(before, base);
+    const run = await runGit(root, ['diff', '--no-index', '--numstat', '--', before, path], { okExitCodes: [0, 1] });
+    const [insertions, deletions] = run.stdout.split('\t');
+    if (!run.ok || insertions === undefined || deletions === undefined || insertions === '-') return {};
+    return { insertions: Number(insertions), deletions: Number(deletions) };
+  } catch {
+    return {};
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

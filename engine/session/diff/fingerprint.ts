@@ -30,3 +30,30 @@ export async function fingerprints(root: string, paths: Iterable<string>): Promi
   const values = await Promise.all(selected.map((path) => fingerprint(root, path)));
   return new Map(selected.map((path, i) => [path, values[i]!]));
 }
+
+/** A dirty file kept whole up to this size, so a later turn can count its own line changes. */
+const KEEP_LIMIT_BYTES = 256 * 1024;
+/** …and at most this much in all per turn. */
+const KEEP_TOTAL_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The content of small dirty files at turn start. A file the turn changes again is counted
+ * against this copy (its git counts are relative to HEAD, so they would include earlier turns).
+ */
+export async function keepContents(root: string, paths: Iterable<string>): Promise<Map<string, Buffer>> {
+  const kept = new Map<string, Buffer>();
+  let total = 0;
+  for (const path of [...paths].slice(0, MAX_FINGERPRINTS)) {
+    try {
+      const file = join(root, path);
+      const info = await stat(file);
+      if (!info.isFile() || info.size > KEEP_LIMIT_BYTES || total + info.size > KEEP_TOTAL_BYTES) continue;
+      const content = await readFile(file);
+      kept.set(path, content);
+      total += content.length;
+    } catch {
+      // Gone or unreadable: nothing to count against.
+    }
+  }
+  return kept;
+}

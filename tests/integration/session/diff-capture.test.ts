@@ -72,10 +72,11 @@ describe('turn diff capture (git)', () => {
     await writeFile(join(dir, 'notes.md'), 'edited in the turn\n');
     await rm(join(dir, 'gone.md'));
     const diff = await capture.settle();
+    // Counted against each file's content at turn start, not against HEAD.
     expect(diff.files).toEqual([
-      { path: 'b.txt', status: 'M' },
+      { path: 'b.txt', status: 'M', insertions: 1, deletions: 1 },
       { path: 'gone.md', status: 'D' },
-      { path: 'notes.md', status: 'M' },
+      { path: 'notes.md', status: 'M', insertions: 1, deletions: 1 },
     ]);
     expect(diff.unifiedDiff).toContain('b changed again');
     expect(diff.unifiedDiff).not.toContain('a dirty before');
