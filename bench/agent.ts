@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, BackgroundShells, builtinTools, createProvider, DEFAULT_RETRY, type ProviderApi } from '../engine/agent/index.js';
 import { execa, type ResultPromise } from 'execa';
 import type { ModelScript } from '../engine/model-server/index.js';
-import { packageRoot } from '../engine/util/package-root.js';
+import { neoBinPath, packageRoot } from '../engine/util/package-root.js';
 import { interleave, numberArgs, ratio, report, type Figure } from './harness.js';
 
 const size = numberArgs({ reps: 40, chars: 4000, chunk: 8 });
@@ -41,7 +41,7 @@ async function startServer(script: ModelScript): Promise<Served> {
   const scriptFile = join(workdir, `script-${id}.json`);
   const logFile = join(workdir, `requests-${id}.jsonl`);
   writeFileSync(scriptFile, JSON.stringify(script));
-  const child: ResultPromise = execa(process.execPath, [join(packageRoot(), 'dist', 'cli', 'bin.js'), 'model', 'serve', '--script', scriptFile, '--log', logFile, '--json', '--quiet'], { reject: false, stdin: 'ignore' });
+  const child: ResultPromise = execa(process.execPath, [neoBinPath(), 'model', 'serve', '--script', scriptFile, '--log', logFile, '--json', '--quiet'], { reject: false, stdin: 'ignore' });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { watch } from 'chokidar';
 import { parse } from 'yaml';
 import { loadDefinitions, watchDefinitions, type ReloadEvent } from '../engine/definitions/index.js';
-import { packageRoot } from '../engine/util/package-root.js';
+import { neoBinPath, packageRoot } from '../engine/util/package-root.js';
 import { precompiledValidators } from '../engine/definitions/schema-check.js';
 import { interleave, median, numberArgs, percentile, report } from './harness.js';
 
@@ -105,7 +105,7 @@ async function hotReload(): Promise<{ neo: number[]; raw: number[] }> {
 }
 
 function coldStart(): { neo: number; baseline: number } {
-  const bin = join(packageRoot(), 'dist', 'cli', 'bin.js');
+  const bin = neoBinPath();
   const cwd = mkdtempSync(join(tmpdir(), 'neo-bench-cwd-'));
   const env = { ...process.env, NEO_HOME: home, NO_COLOR: '1' };
   const time = (args: string[]) => {

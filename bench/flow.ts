@@ -14,10 +14,11 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startRun } from '../engine/flow/index.js';
+import { neoBinPath } from '../engine/util/package-root.js';
 import { interleave, median, numberArgs, ratio, report, type Figure } from './harness.js';
 
 const size = numberArgs({ reps: 7, sequential: 100, parallel: 50, items: 50, steps: 200 });
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'bin.js');
+const BIN = neoBinPath();
 const root = mkdtempSync(join(tmpdir(), 'neo-bench-flow-'));
 const home = join(root, 'home');
 // Reports a process's peak RSS (KB) into $NEO_BENCH_RSS when it exits.

@@ -147,14 +147,22 @@ export class DefinitionLoader {
   #fromSnapshot(entry: DiscoveredFile): FileLoad | undefined {
     this.#snapshot ??= readPackagedSnapshot(this.roots.packaged) ?? null;
     if (this.#snapshot === null) return undefined;
-    const read = readDefinitionText(entry.file);
-    if (!('text' in read)) return undefined;
-    const { text } = read;
-    const hit = snapshotEntry(this.#snapshot, this.roots.packaged, entry.file, contentHash(text));
+    let text: string | undefined;
+    const readText = (): string | undefined => {
+      if (text === undefined) {
+        const read = readDefinitionText(entry.file);
+        text = 'text' in read ? read.text : undefined;
+      }
+      return text;
+    };
+    const hit = snapshotEntry(this.#snapshot, this.roots.packaged, entry.file, () => {
+      const current = readText();
+      return current === undefined ? undefined : contentHash(current);
+    });
     if (hit === undefined || hit.kind !== entry.kind) return undefined;
     const definition = makeDefinition(
       { kind: hit.kind, id: hit.id, layer: 'packaged', file: entry.file, data: hit.data, body: hit.body, idSpan: { file: entry.file, ...hit.idSpan }, digest: hit.digest, ignoredFields: [] },
-      () => sourceOf(entry.file, text, entry.kind),
+      () => sourceOf(entry.file, readText() ?? '', entry.kind),
     );
     return { file: entry.file, kind: entry.kind, layer: 'packaged', definition, diagnostics: [] };
   }

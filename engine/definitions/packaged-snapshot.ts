@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { writeJsonAtomic } from '../util/atomic-file.js';
 import type { AnyDefinition } from './definition.js';
@@ -19,6 +19,9 @@ interface SnapshotEntry {
   kind: DefinitionKind;
   id: string;
   digest: string;
+  /** Size and mtime of the file when the snapshot was taken: an unchanged file is not even read. */
+  size: number;
+  mtimeMs: number;
   data: unknown;
   body?: string;
   /** Relative to the package root. */
@@ -37,10 +40,20 @@ export function readPackagedSnapshot(packagedRoot: string): PackagedSnapshot | u
   }
 }
 
-/** The snapshot entry for `file`, when its content still has the recorded digest. */
-export function snapshotEntry(snapshot: PackagedSnapshot | undefined, packagedRoot: string, file: string, digest: string): SnapshotEntry | undefined {
+/**
+ * The snapshot entry for `file`, when the file is unchanged since the snapshot: same size and
+ * mtime (cheap: one stat), or else the same content digest (`digestOf` reads and hashes it).
+ */
+export function snapshotEntry(snapshot: PackagedSnapshot | undefined, packagedRoot: string, file: string, digestOf: () => string | undefined): SnapshotEntry | undefined {
   const entry = snapshot?.entries[relative(packagedRoot, file)];
-  return entry !== undefined && entry.digest === digest ? entry : undefined;
+  if (entry === undefined) return undefined;
+  try {
+    const info = statSync(file);
+    if (info.size === entry.size && info.mtimeMs === entry.mtimeMs) return entry;
+  } catch {
+    return undefined;
+  }
+  return digestOf() === entry.digest ? entry : undefined;
 }
 
 /** Writes the snapshot of a clean packaged layer. */
@@ -49,7 +62,8 @@ export async function writePackagedSnapshot(packagedRoot: string, definitions: r
   for (const d of definitions) {
     if (d.layer !== 'packaged') continue;
     const { file: _file, ...idSpan } = d.idSpan;
-    entries[relative(packagedRoot, d.file)] = { kind: d.kind, id: d.id, digest: d.digest, data: d.data, ...(d.body === undefined ? {} : { body: d.body }), idSpan };
+    const info = statSync(d.file);
+    entries[relative(packagedRoot, d.file)] = { kind: d.kind, id: d.id, digest: d.digest, size: info.size, mtimeMs: info.mtimeMs, data: d.data, ...(d.body === undefined ? {} : { body: d.body }), idSpan };
   }
   await writeJsonAtomic(join(packagedRoot, SNAPSHOT_FILE), { version: 1, entries } satisfies PackagedSnapshot);
   return Object.keys(entries).length;

@@ -1,5 +1,9 @@
 import type { ErrorObject } from 'ajv';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../util/package-root.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import type { Diagnostic } from './diagnostic.js';
 import { pointerSegments, pointerToFieldPath, toPointer } from './diagnostic.js';
@@ -16,8 +20,14 @@ let loaded: Record<string, ValidateFn> | undefined;
  * served entirely by the packaged snapshot never parses them.
  */
 export function precompiledValidators(): Record<string, ValidateFn> {
-  loaded ??= createRequire(import.meta.url)('../generated/validators.cjs') as Record<string, ValidateFn>;
+  loaded ??= createRequire(import.meta.url)(validatorsFile()) as Record<string, ValidateFn>;
   return loaded;
+}
+
+/** Next to this module when running from tsc's output or the sources; the compiled copy when bundled. */
+function validatorsFile(): string {
+  const beside = fileURLToPath(new URL('../generated/validators.cjs', import.meta.url));
+  return existsSync(beside) ? beside : join(packageRoot(), 'dist', 'engine', 'generated', 'validators.cjs');
 }
 
 const VALIDATOR_NAMES: Record<DefinitionKind, string> = {

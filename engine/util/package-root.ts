@@ -27,3 +27,8 @@ export function packageRoot(): string {
 export function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
+
+/** The `neo` binary of this install (the bundle `npm run build` writes). */
+export function neoBinPath(): string {
+  return join(packageRoot(), 'dist', 'bin', 'neo.js');
+}

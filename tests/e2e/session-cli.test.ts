@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runNeo } from '../helpers/cli.js';
+import { NEO_BIN, runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const SCRIPT = `
@@ -134,7 +134,7 @@ describe('neo session (through the daemon)', () => {
   it('tails a live session from the store until it is released', async () => {
     const { script, env, repo, json } = await setup();
     const { sessionId } = (await json('session', 'start', '--backend', 'script', '--script', script, '--brief', 'b')) as { sessionId: string };
-    const tail = execa(process.execPath, [join(process.cwd(), 'dist', 'cli', 'bin.js'), 'sessions', 'tail', sessionId, '--json'], { cwd: repo, env: { ...env, NO_COLOR: '1' }, reject: false });
+    const tail = execa(process.execPath, [NEO_BIN, 'sessions', 'tail', sessionId, '--json'], { cwd: repo, env: { ...env, NO_COLOR: '1' }, reject: false });
     const seen: string[] = [];
     tail.stdout!.on('data', (chunk: Buffer) => seen.push(...chunk.toString().split('\n').filter(Boolean)));
     // Wait until the tail has printed the clarification, then finish the session.

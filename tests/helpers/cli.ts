@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
 /** The built neo binary (tests run after `npm run build`). */
-export const NEO_BIN = join(fileURLToPath(new URL('../..', import.meta.url)), 'dist', 'cli', 'bin.js');
+/** The built `neo` binary: the bundle users run (`npm run build` writes it). */
+export const NEO_BIN = join(fileURLToPath(new URL('../..', import.meta.url)), 'dist', 'bin', 'neo.js');
 
 /** Runs the built `neo` binary; never throws on a non-zero exit. */
 export async function runNeo(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string; timeout?: number } = {}) {

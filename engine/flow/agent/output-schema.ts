@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+
 /** The agent's final answer, parsed and checked against a step's outputSchema. */
 export type SchemaCheck = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -8,7 +10,9 @@ export type SchemaCheck = { ok: true; value: unknown } | { ok: false; message: s
 export async function checkOutputSchema(text: string, schema: Record<string, unknown>): Promise<SchemaCheck> {
   const value = extractJson(text);
   if (value === undefined) return { ok: false, message: 'the final answer holds no JSON; the step asks for JSON matching its outputSchema' };
-  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  // Required, not imported: ajv is CommonJS, and createRequire gives the same module shape
+  // under Node, vitest and the bundle (and keeps ajv out of the bundle's start-up chunks).
+  const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   let validate;
   try {

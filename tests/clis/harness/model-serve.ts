@@ -5,7 +5,7 @@ import { parseJsonl } from '../../../engine/util/jsonl.js';
 import type { LoggedRequest } from '../../../engine/model-server/index.js';
 import { ROOT } from './clis.js';
 
-const NEO_BIN = join(ROOT, 'dist', 'cli', 'bin.js');
+const NEO_BIN = join(ROOT, 'dist', 'bin', 'neo.js');
 
 /** `neo model serve` running as a child process, as a user would run it in CI. */
 export interface ServedModel {
