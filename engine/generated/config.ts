@@ -24,6 +24,9 @@ export interface Config {
      * A permission posture, least to most permissive: plan (read only, no writes, no commands) < default (writes and commands ask first) < acceptEdits (file edits allowed, commands ask) < full (everything allowed; for sandboxes).
      */
     maxPosture?: "plan" | "default" | "acceptEdits" | "full";
+    /**
+     * Most turns per session when nothing else sets it.
+     */
     maxRounds?: number;
     /**
      * A duration: a number of seconds, or a string with a unit (ms, s, m, h).
@@ -121,8 +124,17 @@ export interface Provider {
    * Class sentinel → model id for this provider.
    */
   models?: {
+    /**
+     * The model the cheap class resolves to.
+     */
     cheap?: string;
+    /**
+     * The model the standard class resolves to.
+     */
     standard?: string;
+    /**
+     * The model the frontier class resolves to.
+     */
     frontier?: string;
   };
 }
