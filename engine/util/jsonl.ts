@@ -1,19 +1,21 @@
-import { open, readFile, mkdir, type FileHandle } from 'node:fs/promises';
+import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /**
- * One serialized appender per JSONL file. Lines queued while a write is in flight are written
- * together in the next single `write` (group commit), so order is the call order and a burst of
- * events costs one syscall. A write reaches the kernel before `append` resolves, so a killed
- * process loses nothing it acknowledged; `fsync: true` also survives power loss, at a cost.
+ * One serialized appender per JSONL file. Lines queued in the same macrotask are written together
+ * in one `write` (group commit), so order is the call order and a burst of events costs one
+ * syscall. The write itself is synchronous: a few kilobytes into the page cache take microseconds,
+ * while a thread-pool round trip per batch would sit on every caller's critical path. A line is in the kernel before `append` resolves, so a killed process loses nothing it
+ * acknowledged; `fsync: true` also survives power loss, at a cost.
  */
 export class JsonlAppender {
   readonly path: string;
   readonly #fsync: boolean;
-  #handle: Promise<FileHandle> | undefined;
+  #fd: number | undefined;
   #pending: string[] = [];
   #waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
-  #flushing: Promise<void> | undefined;
+  #scheduled = false;
   #closed = false;
 
   constructor(path: string, options: { fsync?: boolean } = {}) {
@@ -34,48 +36,46 @@ export class JsonlAppender {
     if (this.#closed) return Promise.reject(new Error(`appender for ${this.path} is closed`));
     this.#pending.push(`${line}\n`);
     const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
-    this.#flushing ??= this.#flushLoop();
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      // After the current macrotask: everything a burst queues across its microtasks (an async
+      // event pump yields between events) goes out in one write.
+      setImmediate(() => this.#flush());
+    }
     return done;
   }
 
   /** Waits for everything queued so far. */
   async flush(): Promise<void> {
-    while (this.#flushing !== undefined) await this.#flushing;
+    if (this.#pending.length > 0) this.#flush();
   }
 
   /** Flushes and closes the file; later appends reject. Idempotent. */
   async close(): Promise<void> {
     await this.flush();
     this.#closed = true;
-    const handle = this.#handle;
-    this.#handle = undefined;
-    if (handle !== undefined) await (await handle).close();
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
   }
 
-  async #flushLoop(): Promise<void> {
+  #flush(): void {
+    this.#scheduled = false;
+    if (this.#pending.length === 0) return;
+    const chunk = this.#pending.join('');
+    const waiters = this.#waiters;
+    this.#pending = [];
+    this.#waiters = [];
     try {
-      while (this.#pending.length > 0) {
-        const chunk = this.#pending.join('');
-        const waiters = this.#waiters;
-        this.#pending = [];
-        this.#waiters = [];
-        try {
-          const handle = await this.#open();
-          await handle.write(chunk);
-          if (this.#fsync) await handle.sync();
-          for (const waiter of waiters) waiter.resolve();
-        } catch (error) {
-          for (const waiter of waiters) waiter.reject(error);
-        }
+      if (this.#fd === undefined) {
+        mkdirSync(dirname(this.path), { recursive: true });
+        this.#fd = openSync(this.path, 'a');
       }
-    } finally {
-      this.#flushing = undefined;
+      writeSync(this.#fd, chunk);
+      if (this.#fsync) fsyncSync(this.#fd);
+      for (const waiter of waiters) waiter.resolve();
+    } catch (error) {
+      for (const waiter of waiters) waiter.reject(error);
     }
-  }
-
-  #open(): Promise<FileHandle> {
-    this.#handle ??= mkdir(dirname(this.path), { recursive: true }).then(() => open(this.path, 'a'));
-    return this.#handle;
   }
 }
 
