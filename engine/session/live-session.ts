@@ -33,6 +33,8 @@ export const realClock: SessionClock = {
 export interface SessionHooks {
   /** Persist + fan out one line (never throws). */
   write(session: LiveSession, line: PersistedSessionEvent): Promise<boolean>;
+  /** Write what is queued now rather than at the end of the loop iteration. */
+  flush(session: LiveSession): void;
   /** The lifecycle state changed. */
   stateChanged(session: LiveSession, state: SessionStateName): void;
   /** The transport reported its own session id or model. */
@@ -151,8 +153,9 @@ export class LiveSession {
     return this.#lastWrite;
   }
 
-  /** Resolves once every event emitted so far is written. */
+  /** Resolves once every event emitted so far is written (and writes it now). */
   durable(): Promise<boolean> {
+    this.#hooks.flush(this);
     return this.#lastWrite;
   }
 

@@ -44,6 +44,7 @@ export class SessionRegistry {
     this.#metrics = options.metrics;
     this.hooks = {
       write: (session, line) => this.#write(session, line),
+      flush: (session) => this.store.flushNow(session.id),
       stateChanged: (session, state) => this.#stateChanged(session, state),
       started: (session, info) => {
         if (info.externalSessionId !== undefined) void this.store.setLatestRunExternalSessionId(session.id, info.externalSessionId);

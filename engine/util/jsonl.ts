@@ -45,9 +45,14 @@ export class JsonlAppender {
     return done;
   }
 
+  /** Writes everything queued so far, now (a caller about to acknowledge it). */
+  flushNow(): void {
+    if (this.#pending.length > 0) this.#flush();
+  }
+
   /** Waits for everything queued so far. */
   async flush(): Promise<void> {
-    if (this.#pending.length > 0) this.#flush();
+    this.flushNow();
   }
 
   /** Flushes and closes the file; later appends reject. Idempotent. */

@@ -31,7 +31,7 @@ export class CodeSessionStore {
   readonly #metaIntervalMs: number;
   readonly #metas = new Map<string, MetaFile>();
   readonly #appenders = new Map<string, JsonlAppender>();
-  readonly #batches = new Map<string, { lines: string[]; done: Promise<boolean> }>();
+  readonly #batches = new Map<string, { lines: string[]; done: Promise<boolean>; hand: () => void }>();
   readonly #lock = new KeyedLock();
 
   constructor(home: string, options: StoreOptions = {}) {
@@ -135,11 +135,12 @@ export class CodeSessionStore {
   append(sessionId: string, event: PersistedSessionEvent): Promise<boolean> {
     let batch = this.#batches.get(sessionId);
     if (batch === undefined) {
-      batch = { lines: [], done: undefined! };
+      batch = { lines: [], done: undefined!, hand: undefined! };
       const current = batch;
       this.#batches.set(sessionId, current);
       current.done = new Promise<boolean>((resolve) => {
-        queueMicrotask(() => {
+        current.hand = () => {
+          if (this.#batches.get(sessionId) !== current) return;
           this.#batches.delete(sessionId);
           // JSON.stringify never emits a raw newline, so the joined batch is N whole lines.
           this.#appender(sessionId)
@@ -151,11 +152,21 @@ export class CodeSessionStore {
                 resolve(false);
               },
             );
-        });
+        };
+        queueMicrotask(current.hand);
       });
     }
     batch.lines.push(JSON.stringify(event));
     return batch.done;
+  }
+
+  /**
+   * Writes what has been appended for a session so far, now, instead of at the end of the
+   * macrotask: a caller about to acknowledge a turn does not wait a loop iteration for it.
+   */
+  flushNow(sessionId: string): void {
+    this.#batches.get(sessionId)?.hand();
+    this.#appenders.get(sessionId)?.flushNow();
   }
 
   #appender(sessionId: string): JsonlAppender {
