@@ -3,6 +3,7 @@ import { yamlLib } from './yaml-lib.js';
 import { checkExpression, parseExpression, parseTemplate, type ExprProblem, type ExpressionScope } from '../expr/index.js';
 import type { Flow, Step } from '../generated/flow.js';
 import { didYouMean } from '../util/did-you-mean.js';
+import { transitiveNeeds } from '../util/step-graph.js';
 import type { Definition } from './definition.js';
 import type { DefinitionSet } from './definition-set.js';
 import type { Diagnostic, SourceSpan } from './diagnostic.js';
@@ -23,28 +24,7 @@ export function stepKinds(step: Step): StepKind[] {
   return kinds;
 }
 
-/** Transitive `needs` of every step (what each may read through `steps.<id>`). */
-export function transitiveNeeds(steps: readonly Step[]): Map<string, Set<string>> {
-  const direct = new Map(steps.map((s) => [s.id, s.needs ?? []]));
-  const memo = new Map<string, Set<string>>();
-  const visit = (id: string, trail: Set<string>): Set<string> => {
-    const cached = memo.get(id);
-    if (cached) return cached;
-    const out = new Set<string>();
-    if (trail.has(id)) return out;
-    trail.add(id);
-    for (const need of direct.get(id) ?? []) {
-      if (!direct.has(need)) continue;
-      out.add(need);
-      for (const inner of visit(need, trail)) out.add(inner);
-    }
-    trail.delete(id);
-    memo.set(id, out);
-    return out;
-  };
-  for (const step of steps) visit(step.id, new Set());
-  return memo;
-}
+export { transitiveNeeds } from '../util/step-graph.js';
 
 /** Finds cycles in `needs`; each cycle is listed once, in order. */
 export function findCycles(steps: readonly Step[]): string[][] {

@@ -5,9 +5,9 @@
  * `NEO_HOME/approvals/<runId>/<key>.question.json` beside the answer `<key>.json` — so one
  * command answers both. An unanswered question never answers itself: an abort leaves it denied.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { awaitAnswer } from '../util/await-answer.js';
 import { userInfo } from 'node:os';
 import { readJsonOrNull, writeJsonAtomic } from '../util/atomic-file.js';
 import { UsageError } from '../util/errors.js';
@@ -103,51 +103,16 @@ async function takeAnswer(home: string, question: Question): Promise<HumanAnswer
 }
 
 function waitForAnswer(home: string, question: Question, signal: AbortSignal, terminal: TerminalAsk | undefined): Promise<HumanAnswer | undefined> {
-  const dir = join(home, 'approvals', question.runId);
-  return new Promise<HumanAnswer | undefined>((resolve) => {
-    let settled = false;
-    let watcher: FSWatcher | undefined;
-    let checking = false;
-    const done = new AbortController();
-    const finish = (answer: HumanAnswer | undefined) => {
-      if (settled) return;
-      settled = true;
-      clearInterval(poll);
-      watcher?.close();
-      done.abort();
-      resolve(answer);
-    };
-    const check = async () => {
-      if (checking || settled) return;
-      checking = true;
-      try {
-        const answer = await takeAnswer(home, question);
-        if (answer !== undefined) finish(answer);
-      } finally {
-        checking = false;
-      }
-    };
-    void mkdir(dir, { recursive: true }).then(() => {
-      if (settled) return;
-      try {
-        watcher = watch(dir, () => void check());
-        watcher.on('error', () => undefined);
-      } catch {
-        watcher = undefined;
-      }
-    });
-    // The watcher can miss an event (an editor's rename, a network file system): poll slowly too.
-    const poll = setInterval(() => void check(), 500);
-    poll.unref();
-    if (signal.aborted) finish(undefined);
-    signal.addEventListener('abort', () => finish(undefined), { once: true });
-    void check();
-    terminal?.(question, AbortSignal.any([signal, done.signal])).then(
-      (picked) => {
-        if (picked !== undefined) finish({ ...picked, by: 'tty', at: new Date().toISOString() });
-      },
-      () => undefined,
-    );
+  return awaitAnswer<HumanAnswer>({
+    dir: join(home, 'approvals', question.runId),
+    take: () => takeAnswer(home, question),
+    signal,
+    ...(terminal === undefined
+      ? {}
+      : { ask: async (stop: AbortSignal) => {
+          const picked = await terminal(question, stop);
+          return picked === undefined ? undefined : { ...picked, by: 'tty', at: new Date().toISOString() };
+        } }),
   });
 }
 

@@ -28,7 +28,7 @@ export interface FlowEmitted {
 const DONE = 'xstate.done.actor.';
 const ERROR = 'xstate.error.actor.';
 
-/** A placeholder; the runtime provides the real step actor with `machine.provide`. */
+/** The step actor the machine is defined with; the runtime supplies the real one with `machine.provide`. */
 const unprovided = fromPromise<ExecutionOutcome, ExecutionSpec>(async ({ input }) => ({
   exec: input.exec,
   status: 'failed',

@@ -1,6 +1,6 @@
-import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { awaitAnswer } from '../../util/await-answer.js';
 import { writeJsonAtomic } from '../../util/atomic-file.js';
 import type { Decision } from '../core/plan.js';
 
@@ -61,47 +61,16 @@ export async function waitForApproval(options: { home: string; ask: ApprovalAsk;
   if (early !== undefined) return early;
   if (signal.aborted) return undefined;
 
-  const done = new AbortController();
-  const stop = AbortSignal.any([signal, done.signal]);
-  return new Promise<ApprovalAnswer | undefined>((resolve) => {
-    let settled = false;
-    let watcher: FSWatcher | undefined;
-    let checking = false;
-    const finish = (answer: ApprovalAnswer | undefined) => {
-      if (settled) return;
-      settled = true;
-      clearInterval(poll);
-      watcher?.close();
-      done.abort();
-      resolve(answer);
-    };
-    const check = async () => {
-      if (checking || settled) return;
-      checking = true;
-      try {
-        const answer = await takeApproval(home, ask.runId, key);
-        if (answer !== undefined) finish(answer);
-      } finally {
-        checking = false;
-      }
-    };
-    try {
-      watcher = watch(dir, () => void check());
-      watcher.on('error', () => undefined);
-    } catch {
-      watcher = undefined;
-    }
-    const poll = setInterval(() => void check(), 500);
-    poll.unref();
-    signal.addEventListener('abort', () => finish(undefined), { once: true });
-    void check();
-    if (options.prompter !== undefined) {
-      options.prompter(ask, stop).then(
-        (picked) => {
-          if (picked !== undefined) finish({ ...picked, by: 'tty', at: new Date().toISOString() });
-        },
-        () => undefined,
-      );
-    }
+  const prompter = options.prompter;
+  return awaitAnswer<ApprovalAnswer>({
+    dir,
+    take: () => takeApproval(home, ask.runId, key),
+    signal,
+    ...(prompter === undefined
+      ? {}
+      : { ask: async (stop: AbortSignal) => {
+          const picked = await prompter(ask, stop);
+          return picked === undefined ? undefined : { ...picked, by: 'tty', at: new Date().toISOString() };
+        } }),
   });
 }
