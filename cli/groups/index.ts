@@ -9,10 +9,10 @@ import { registerSessionCommands } from './session.js';
 
 /** Every command group, in help order. Each registers its commands; modules load lazily. */
 export const GROUPS: ReadonlyArray<(program: Command, context: ProgramContext) => void> = [
+  registerFlowCommands,
+  registerSessionCommands,
   registerDefinitionCommands,
   registerCatalogCommands,
-  registerFlowCommands,
   registerScriptCommands,
   registerModelCommands,
-  registerSessionCommands,
 ];
