@@ -39,7 +39,10 @@ export function printSummary(io: CommandIO, outcome: RunOutcome, view: FlowView,
     const evidence = evidenceOf({ status, outputs: st?.outputs ?? {}, ...(st?.verdict === undefined ? {} : { verdict: st.verdict }), ...(st?.skipReason === undefined ? {} : { skipReason: st.skipReason }), ...(line?.startedAt === undefined ? {} : { startedAt: line.startedAt }), ...(line?.endedAt === undefined ? {} : { endedAt: line.endedAt }) });
     const icon = ICONS[status] ?? '?';
     writeLine(io.stdout, `  ${status === 'succeeded' ? p.green(icon) : status === 'failed' || status === 'cancelled' ? p.red(icon) : p.dim(icon)} ${p.bold(step.id)}  ${evidence.join(' · ')}`);
-    if (st?.error !== undefined && status !== 'skipped' && status !== 'succeeded') writeLine(io.stdout, `      ${p.red(st.error.code)}: ${st.error.message}`);
+    if (st?.error !== undefined && status !== 'skipped' && status !== 'succeeded') {
+      writeLine(io.stdout, `      ${p.red(st.error.code)}: ${st.error.message}`);
+      if (st.error.hint !== undefined) writeLine(io.stdout, `      ${p.cyan('hint')}: ${st.error.hint}`);
+    }
   }
   if (outcome.reason !== undefined && outcome.status !== 'interrupted') writeLine(io.stdout, `  ${p.red('reason')}: ${outcome.reason.message}`);
   for (const line of outcome.summary?.lines ?? []) writeLine(io.stdout, `  ${line}`);

@@ -60,6 +60,14 @@ steps:
     expect((await runNeo(['flow', 'list'], { cwd: dir, env: { NEO_HOME: home } })).stdout).toBe('no runs yet: start one with `neo flow run plan.yaml`');
   });
 
+  it('a backend whose CLI is not installed fails its step with one message naming how to install it', async () => {
+    const { dir, home } = await folder({ 'plan.yaml': 'name: needs-claude\nworkspace: { isolation: inplace }\nsteps:\n  - { id: a, backend: claude-code, brief: do it }\n' });
+    const result = await runNeo(['flow', 'run', 'plan.yaml'], { cwd: dir, env: { NEO_HOME: home, PATH: '/usr/bin:/bin', NEO_CLAUDE_CODE_BIN: '' } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain('TRANSPORT_BINARY_MISSING: could not start the agent session: Claude Code: executable "claude" not found');
+    expect(result.stdout).toContain('hint: install it with `npm install -g @anthropic-ai/claude-code`, or point NEO_CLAUDE_CODE_BIN at the executable');
+  });
+
   it('exits 2 on bad input, 1 on a failed run (with the resume command), 0 on success', async () => {
     const { dir, home } = await folder({ 'plan.yaml': 'name: x\ninputs: { n: { type: number } }\nsteps:\n  - { id: a, run: "test $NEO_INPUT_N = 1" }\n' });
     const usage = await runNeo(['flow', 'run', 'plan.yaml', '--input', 'n=many'], { cwd: dir, env: { NEO_HOME: home } });

@@ -195,7 +195,9 @@ function abortError(signal: AbortSignal): StepError {
 }
 
 function sessionError(error: unknown, what: string): StepError {
-  if (error instanceof NeoError) return { code: error.code, message: `${what}: ${error.message}`, ...(error instanceof UsageError ? {} : { transient: true }) };
+  if (error instanceof NeoError) {
+    return { code: error.code, message: `${what}: ${error.message}`, ...(error.hint === undefined ? {} : { hint: error.hint }), ...(error instanceof UsageError || error.code === 'TRANSPORT_BINARY_MISSING' ? {} : { transient: true }) };
+  }
   return { code: 'FLOW_AGENT_ERROR', message: `${what}: ${error instanceof Error ? error.message : String(error)}`, transient: true };
 }
 

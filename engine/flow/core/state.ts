@@ -5,6 +5,8 @@ export type UnitStatus = 'pending' | 'running' | 'waiting' | 'succeeded' | 'fail
 export interface StepError {
   code: string;
   message: string;
+  /** What to do about it (an install command, a flag), when the cause said. */
+  hint?: string;
   transient?: boolean;
 }
 
