@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { checkAgainstSchema, formatDiagnostics, hasErrors, sortDiagnostics, YamlSource, type Diagnostic } from '../../definitions/index.js';
+import { checkAgainstSchema, hasErrors, sortDiagnostics, YamlSource, type Diagnostic } from '../../definitions/index.js';
 import type { Action, Script } from '../../generated/script.js';
 import { contentHash } from '../../util/content-hash.js';
 import { UsageError } from '../../util/errors.js';
@@ -16,9 +16,14 @@ export class ScriptInvalidError extends UsageError {
   readonly diagnostics: Diagnostic[];
 
   constructor(file: string, diagnostics: Diagnostic[]) {
+    // One line: where the first problem is and what it is; the command in the hint shows them all.
     const errors = diagnostics.filter((d) => d.severity === 'error');
-    super('TRANSPORT_SCRIPT_INVALID', `script ${file} is invalid:\n${formatDiagnostics(errors)}`, {
-      hint: 'run `neo script validate <file>` for every problem with a code frame',
+    const first = errors[0];
+    const where = first?.span === undefined ? file : `${file}:${first.span.start.line}:${first.span.start.column}`;
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+    const detail = first === undefined ? '' : `: ${first.message}${first.hint === undefined ? '' : ` (${first.hint})`}`;
+    super('TRANSPORT_SCRIPT_INVALID', `script ${where} is invalid${detail}${more}`, {
+      hint: `run \`neo script validate ${file}\` for every problem with a code frame`,
     });
     this.diagnostics = diagnostics;
   }

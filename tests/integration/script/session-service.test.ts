@@ -39,7 +39,7 @@ describe('the script backend under the session service', () => {
     const script = join(dir, 'bad.yaml');
     await writeScript(dir, 'turns:\n  - - sya: hi\n', 'bad.yaml');
     const error = await service.execute({ op: 'start', brief: 'go', backend: 'script', cwd: dir, backendOptions: { script } }, caller).catch((caught: unknown) => caught);
-    expect((error as Error).message).toContain(`${script}:2:7: error[DEF_UNKNOWN_KEY]: unknown key \`sya\` in \`turns[0][0]\``);
+    expect((error as Error).message).toBe(`script ${script}:2:7 is invalid: unknown key \`sya\` in \`turns[0][0]\` (did you mean \`say\`?)`);
     await service.close();
   });
 

@@ -48,7 +48,7 @@ describe('the llm driver\'s code-session tool', () => {
     const { state, call } = tool();
     state.expect('judge', { sessionId: 'cs_a' });
     expect(await call({ op: 'stop', outcome: 'great' })).toMatchObject({ isError: true, output: expect.stringMatching(/^SESSION_BAD_INPUT: /) });
-    expect(await call({ op: 'stpo' })).toEqual({ output: 'SESSION_UNKNOWN_OP: unknown op `stpo` (ops are start, read-turn, answer, guide, set-posture, interrupt, stop, list-backends)', isError: true });
+    expect(await call({ op: 'stpo' })).toEqual({ output: 'SESSION_UNKNOWN_OP: unknown op `stpo` (did you mean `stop`?)', isError: true });
   });
 
   test('set-posture acts at once and reports a rejection', async () => {

@@ -66,7 +66,7 @@ describe('invalid scripts: every diagnostic, exactly', () => {
     expect(brief(checkScriptText(text, '/s.yaml').diagnostics)).toEqual(['7:13 error DEF_SCRIPT_ONE_ACTION an action item holds 2 actions (say, end); write one per item']);
   });
 
-  test('planOrThrow raises TRANSPORT_SCRIPT_INVALID with positioned diagnostics in the message', async () => {
+  test('planOrThrow raises TRANSPORT_SCRIPT_INVALID: one line naming file:line:col and the problem, the diagnostics attached', async () => {
     const file = join(FIXTURES, 'invalid', 'unknown-action.yaml');
     const error = (() => {
       try {
@@ -79,7 +79,8 @@ describe('invalid scripts: every diagnostic, exactly', () => {
     expect(error).toBeInstanceOf(ScriptInvalidError);
     const invalid = error as ScriptInvalidError;
     expect(invalid.code).toBe('TRANSPORT_SCRIPT_INVALID');
-    expect(invalid.message).toContain(`${file}:3:7: error[DEF_UNKNOWN_KEY]: unknown key \`wirte\` in \`turns[0][1]\``);
+    expect(invalid.message).toBe(`script ${file}:3:7 is invalid: unknown key \`wirte\` in \`turns[0][1]\` (did you mean \`write\`?)`);
+    expect(invalid.hint).toBe(`run \`neo script validate ${file}\` for every problem with a code frame`);
     expect(invalid.diagnostics).toHaveLength(1);
   });
 
