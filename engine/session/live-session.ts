@@ -11,6 +11,7 @@ import type { TurnDiff } from './contract.js';
 import type { TurnDiffCapture } from './diff/capture.js';
 import type { PersistedSessionEvent, SessionAnnotation, SessionEventPayload } from './events.js';
 import type { SessionLog } from './log.js';
+import { IdleTimer } from './idle-timer.js';
 import { isLiveState, sessionMachine, stateName, type ActivityWatch, type SessionSnapshot, type SessionStateName } from './machine.js';
 import { NotificationQueue, type Notification } from './notifications.js';
 import { RoundHistoryLog } from './round-history.js';
@@ -75,6 +76,7 @@ export class LiveSession {
   readonly #log: SessionLog;
   readonly #clock: SessionClock;
   readonly #watch: ActivityWatch;
+  readonly #idle: IdleTimer;
   readonly #actor: Actor<typeof sessionMachine>;
   readonly #queue = new NotificationQueue();
   readonly #turn = new TurnLog();
@@ -82,6 +84,8 @@ export class LiveSession {
   readonly #carryForward: string[] = [];
   readonly #buffer: AgentEvent[] = [];
   #seq = 1;
+  #atMs = Number.NaN;
+  #atIso = '';
   #state: SessionStateName = 'starting';
   #closed = false;
   #stopping = false;
@@ -109,6 +113,7 @@ export class LiveSession {
       input: { posture: init.posture, maxPosture: init.maxPosture, maxRounds: init.maxRounds, roundsElapsed: init.roundsElapsed, idleTimeoutMs: init.idleTimeoutMs, watch: this.#watch },
       clock: init.clock,
     });
+    this.#idle = new IdleTimer(init.clock, this.#watch, init.idleTimeoutMs, () => this.#actor.send({ type: 'agent.idle' }));
     // Pull events at once: anything the agent emits before registration is buffered in order.
     this.pump = this.#runPump();
   }
@@ -130,6 +135,7 @@ export class LiveSession {
     this.#seq = nextSeq;
     this.#actor.subscribe((snapshot) => this.#onSnapshot(snapshot));
     this.#actor.start();
+    this.#idle.start();
     const written = this.emit(first);
     this.#begun = true;
     this.#flushing = (async () => {
@@ -148,7 +154,7 @@ export class LiveSession {
   /** Assigns the next seq, fans out and persists. A no-op once released. */
   emit(event: SessionEventPayload): Promise<boolean> {
     if (this.#closed) return NOT_WRITTEN;
-    const line: PersistedSessionEvent = { seq: this.#seq++, at: new Date(this.#clock.now()).toISOString(), event };
+    const line: PersistedSessionEvent = { seq: this.#seq++, at: this.#isoNow(), event };
     this.#lastWrite = this.#hooks.write(this, line);
     return this.#lastWrite;
   }
@@ -225,6 +231,7 @@ export class LiveSession {
     this.#actor.send({ type: 'op.release', reason: last.type === 'released' ? last.reason : 'explicit' });
     const written = this.emit(last);
     this.#closed = true;
+    this.#idle.stop();
     this.#actor.stop();
     this.#queue.close({ kind: 'ended', ok: false, text: 'the session was released' });
     this.#beginSignal();
@@ -364,6 +371,16 @@ export class LiveSession {
     return diff;
   }
 
+  /** The clock's time as ISO text; a burst of events within one millisecond formats it once. */
+  #isoNow(): string {
+    const now = this.#clock.now();
+    if (now !== this.#atMs) {
+      this.#atMs = now;
+      this.#atIso = new Date(now).toISOString();
+    }
+    return this.#atIso;
+  }
+
   #stopAgent(): void {
     this.agent.stop().catch((error: unknown) => this.#log.warn('code_session_agent_stop_failed', { sessionId: this.id, error }));
   }
@@ -372,6 +389,7 @@ export class LiveSession {
     const state = stateName(snapshot);
     if (state === this.#state) return;
     this.#state = state;
+    if (!isLiveState(state)) this.#idle.stop();
     if (state === 'stalled') {
       const idleMs = snapshot.context.idleTimeoutMs;
       this.emit({ type: 'stalled', idleMs });

@@ -9,8 +9,10 @@
  *         └ ended | failed | maxRounds ──release──▶ released (final)
  *
  * Activity events (text, tool calls) are deliberately NOT sent per event: the session updates
- * `watch.lastAt` and the idle timer re-arms itself from it, so a chatty agent costs no
- * transitions. Only a session that is not `running` is told about activity.
+ * `watch.lastAt`, so a chatty agent costs no transitions. Only a session that is not `running`
+ * is told about activity. The idle timeout is one timer outside the machine (IdleTimer) that
+ * sends `agent.idle`; the `idleElapsed` guard here decides whether that is a stall, so a turn
+ * costs no timer scheduling inside the machine.
  */
 import { assign, setup, type SnapshotFrom } from 'xstate';
 import { postureWithin, type Posture } from '../definitions/index.js';
@@ -49,6 +51,7 @@ export interface SessionMachineContext extends SessionMachineInput {
 
 export type SessionMachineEvent =
   | { type: 'agent.activity' }
+  | { type: 'agent.idle' }
   | { type: 'agent.clarify'; clarificationId: string }
   | { type: 'agent.turn_complete'; costUsd?: number }
   | { type: 'agent.ended'; ok: boolean; costUsd?: number }
@@ -81,9 +84,6 @@ export const sessionMachine = setup({
     idleElapsed: ({ context }) => context.watch.now() - context.watch.lastAt >= context.idleTimeoutMs,
     answersLast: ({ context, event }) => event.type === 'op.answer' && context.pending.length === 1 && context.pending[0] === event.clarificationId,
   },
-  delays: {
-    idleTimeout: ({ context }) => Math.max(0, context.watch.lastAt + context.idleTimeoutMs - context.watch.now()),
-  },
 }).createMachine({
   id: 'codeSession',
   initial: 'live',
@@ -115,13 +115,10 @@ export const sessionMachine = setup({
       },
       states: {
         starting: {
-          after: { idleTimeout: [{ guard: 'idleElapsed', target: 'stalled' }, { target: 'starting', reenter: true }] },
-          on: { 'agent.activity': 'running' },
+          on: { 'agent.activity': 'running', 'agent.idle': { guard: 'idleElapsed', target: 'stalled' } },
         },
         running: {
-          // The timer fires after the time left since the last activity; not idle yet → re-arm.
-          after: { idleTimeout: [{ guard: 'idleElapsed', target: 'stalled' }, { target: 'running', reenter: true }] },
-          on: { 'op.interrupt': { actions: assign({ pending: [] }) } },
+          on: { 'op.interrupt': { actions: assign({ pending: [] }) }, 'agent.idle': { guard: 'idleElapsed', target: 'stalled' } },
         },
         awaitingAnswer: {
           on: {

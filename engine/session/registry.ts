@@ -274,7 +274,7 @@ export class SessionRegistry {
   #stateChanged(session: LiveSession, state: SessionStateName): void {
     if (state === 'released') return; // release patches the record itself, with the verdict.
     const context = session.snapshot.context;
-    void this.store.patchMeta(session.id, {
+    this.store.mirrorState(session.id, {
       status: statusOf(state, context),
       state,
       posture: context.posture,

@@ -5,17 +5,18 @@ import { dirname } from 'node:path';
 /**
  * One serialized appender per JSONL file. Lines queued in the same macrotask are written together
  * in one `write` (group commit), so order is the call order and a burst of events costs one
- * syscall. The write itself is synchronous: a few kilobytes into the page cache take microseconds,
- * while a thread-pool round trip per batch would sit on every caller's critical path. A line is in the kernel before `append` resolves, so a killed process loses nothing it
- * acknowledged; `fsync: true` also survives power loss, at a cost.
+ * syscall and one promise: every line of a batch gets the batch's promise. The write itself is
+ * synchronous: a few kilobytes into the page cache take microseconds, while a thread-pool round
+ * trip per batch would sit on every caller's critical path. A line is in the kernel before
+ * `append` resolves, so a killed process loses nothing it acknowledged; `fsync: true` also
+ * survives power loss, at a cost.
  */
 export class JsonlAppender {
   readonly path: string;
   readonly #fsync: boolean;
   #fd: number | undefined;
   #pending: string[] = [];
-  #waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
-  #scheduled = false;
+  #batch: Batch | undefined;
   #closed = false;
 
   constructor(path: string, options: { fsync?: boolean } = {}) {
@@ -30,19 +31,19 @@ export class JsonlAppender {
 
   /**
    * Queues pre-serialized text: one line, or several whole lines joined by `\n` (a caller's own
-   * batch). No trailing newline; each record must be a single line of JSON.
+   * batch). No trailing newline; each record must be a single line of JSON. Lines queued in the
+   * same macrotask share one promise, resolved when their write is done.
    */
   appendLine(line: string): Promise<void> {
     if (this.#closed) return Promise.reject(new Error(`appender for ${this.path} is closed`));
-    this.#pending.push(`${line}\n`);
-    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
-    if (!this.#scheduled) {
-      this.#scheduled = true;
+    this.#pending.push(line);
+    if (this.#batch === undefined) {
+      this.#batch = newBatch();
       // After the current macrotask: everything a burst queues across its microtasks (an async
       // event pump yields between events) goes out in one write.
       setImmediate(() => this.#flush());
     }
-    return done;
+    return this.#batch.promise;
   }
 
   /** Writes everything queued so far, now (a caller about to acknowledge it). */
@@ -64,12 +65,11 @@ export class JsonlAppender {
   }
 
   #flush(): void {
-    this.#scheduled = false;
-    if (this.#pending.length === 0) return;
-    const chunk = this.#pending.join('');
-    const waiters = this.#waiters;
+    const batch = this.#batch;
+    if (batch === undefined || this.#pending.length === 0) return;
+    const chunk = `${this.#pending.join('\n')}\n`;
     this.#pending = [];
-    this.#waiters = [];
+    this.#batch = undefined;
     try {
       if (this.#fd === undefined) {
         mkdirSync(dirname(this.path), { recursive: true });
@@ -77,11 +77,29 @@ export class JsonlAppender {
       }
       writeSync(this.#fd, chunk);
       if (this.#fsync) fsyncSync(this.#fd);
-      for (const waiter of waiters) waiter.resolve();
+      batch.resolve();
     } catch (error) {
-      for (const waiter of waiters) waiter.reject(error);
+      batch.reject(error);
     }
   }
+}
+
+interface Batch {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+function newBatch(): Batch {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A batch nobody awaits must not surface as an unhandled rejection; awaiting callers still see it.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }
 
 /** The outcome of reading a JSONL file that a crash may have torn. */

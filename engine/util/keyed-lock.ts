@@ -15,4 +15,9 @@ export class KeyedLock {
     });
     return next;
   }
+
+  /** Whether work for `key` is queued or running (a caller may then skip the queue safely only when idle). */
+  busy(key: string): boolean {
+    return this.#tails.has(key);
+  }
 }

@@ -31,7 +31,8 @@ export class CodeSessionStore {
   readonly #metaIntervalMs: number;
   readonly #metas = new Map<string, MetaFile>();
   readonly #appenders = new Map<string, JsonlAppender>();
-  readonly #batches = new Map<string, { lines: string[]; done: Promise<boolean>; hand: () => void }>();
+  /** Per session, the appender's current batch promise and its never-rejecting outcome (one per batch). */
+  readonly #outcomes = new Map<string, { written: Promise<void>; outcome: Promise<boolean> }>();
   readonly #lock = new KeyedLock();
 
   constructor(home: string, options: StoreOptions = {}) {
@@ -85,6 +86,22 @@ export class CodeSessionStore {
   }
 
   /**
+   * Mirrors a live session's state into its held record without waiting or copying: the
+   * registry's hot path (a turn changes state twice). With nothing queued for the session the
+   * change applies at once, which is the call order; otherwise it queues like any patch. The
+   * write coalesces either way.
+   */
+  mirrorState(sessionId: string, changes: RecordPatch): void {
+    const held = this.#metas.get(sessionId);
+    if (held === undefined || this.#lock.busy(sessionId)) {
+      void this.patchMeta(sessionId, changes);
+      return;
+    }
+    Object.assign(held.record, changes, { updatedAt: new Date().toISOString() });
+    void held.save();
+  }
+
+  /**
    * Keeps a record in memory as the write-through mirror of a live session (create does this;
    * adopt calls it). Returns the record, or null when there is none.
    */
@@ -129,35 +146,24 @@ export class CodeSessionStore {
 
   /**
    * Appends one event line; resolves true once it reached the kernel, false (logged) when the
-   * write failed. Never rejects. Lines appended in the same tick travel as one batch (one promise
-   * and one queue entry for the lot), which keeps a chatty agent cheap.
+   * write failed. Never rejects. The line is queued in the session's appender at once (so the
+   * file's order is the call order); lines appended in the same macrotask are written together
+   * and share one promise, which keeps a chatty agent cheap.
    */
   append(sessionId: string, event: PersistedSessionEvent): Promise<boolean> {
-    let batch = this.#batches.get(sessionId);
-    if (batch === undefined) {
-      batch = { lines: [], done: undefined!, hand: undefined! };
-      const current = batch;
-      this.#batches.set(sessionId, current);
-      current.done = new Promise<boolean>((resolve) => {
-        current.hand = () => {
-          if (this.#batches.get(sessionId) !== current) return;
-          this.#batches.delete(sessionId);
-          // JSON.stringify never emits a raw newline, so the joined batch is N whole lines.
-          this.#appender(sessionId)
-            .appendLine(current.lines.join('\n'))
-            .then(
-              () => resolve(true),
-              (error: unknown) => {
-                this.#log.warn('code_session_event_write_failed', { sessionId, lines: current.lines.length, error });
-                resolve(false);
-              },
-            );
-        };
-        queueMicrotask(current.hand);
-      });
-    }
-    batch.lines.push(JSON.stringify(event));
-    return batch.done;
+    const appender = this.#appender(sessionId);
+    const written = appender.appendLine(JSON.stringify(event));
+    const last = this.#outcomes.get(sessionId);
+    if (last !== undefined && last.written === written) return last.outcome;
+    const outcome = written.then(
+      () => true,
+      (error: unknown) => {
+        this.#log.warn('code_session_event_write_failed', { sessionId, error });
+        return false;
+      },
+    );
+    this.#outcomes.set(sessionId, { written, outcome });
+    return outcome;
   }
 
   /**
@@ -165,7 +171,6 @@ export class CodeSessionStore {
    * macrotask: a caller about to acknowledge a turn does not wait a loop iteration for it.
    */
   flushNow(sessionId: string): void {
-    this.#batches.get(sessionId)?.hand();
     this.#appenders.get(sessionId)?.flushNow();
   }
 
@@ -227,7 +232,7 @@ export class CodeSessionStore {
 
   /** Flushes and closes one session's files; it can be reopened later (adopt). */
   async closeSession(sessionId: string): Promise<void> {
-    await this.#batches.get(sessionId)?.done;
+    this.#outcomes.delete(sessionId);
     const appender = this.#appenders.get(sessionId);
     this.#appenders.delete(sessionId);
     if (appender !== undefined) await appender.close().catch((error: unknown) => this.#log.warn('code_session_events_close_failed', { sessionId, error }));
@@ -240,11 +245,10 @@ export class CodeSessionStore {
 
   /** Flushes and closes every open session. */
   async close(): Promise<void> {
-    await Promise.all([...new Set([...this.#appenders.keys(), ...this.#metas.keys(), ...this.#batches.keys()])].map((id) => this.closeSession(id)));
+    await Promise.all([...new Set([...this.#appenders.keys(), ...this.#metas.keys()])].map((id) => this.closeSession(id)));
   }
 
   async #flushEvents(sessionId: string): Promise<void> {
-    await this.#batches.get(sessionId)?.done;
     await this.#appenders.get(sessionId)?.flush();
   }
 

@@ -65,24 +65,34 @@ describe('session lifecycle machine', () => {
     expect(a.getSnapshot().status).toBe('done');
   });
 
-  it('stalls after the idle timeout measured from the last activity, and recovers on activity', () => {
+  it('stalls on an idle signal only when the idle time since the last activity has passed, and recovers on activity', () => {
     const { a, clock, watch, state } = actor();
-    a.send({ type: 'agent.activity' });
-    clock.increment(600);
-    watch.lastAt = clock.now();
-    clock.increment(600);
-    expect(state()).toBe('running');
-    clock.increment(400);
+    a.send({ type: 'agent.idle' });
+    expect(state()).toBe('starting');
+    clock.increment(1000);
+    a.send({ type: 'agent.idle' });
     expect(state()).toBe('stalled');
     a.send({ type: 'agent.activity' });
     expect(state()).toBe('running');
+    watch.lastAt = clock.now();
+    clock.increment(600);
+    a.send({ type: 'agent.idle' });
+    expect(state()).toBe('running');
+    clock.increment(400);
+    a.send({ type: 'agent.idle' });
+    expect(state()).toBe('stalled');
   });
 
   it('does not stall while waiting on the driver', () => {
     const { a, clock, state } = actor();
     a.send({ type: 'agent.clarify', clarificationId: 'q' });
     clock.increment(10_000);
+    a.send({ type: 'agent.idle' });
     expect(state()).toBe('awaitingAnswer');
+    a.send({ type: 'op.answer', clarificationId: 'q' });
+    a.send({ type: 'agent.turn_complete' });
+    a.send({ type: 'agent.idle' });
+    expect(state()).toBe('turnComplete');
   });
 
   it('ends, fails and releases from any live state; the released status keeps the verdict', () => {
