@@ -8,7 +8,7 @@ import { packageVersion } from '../engine/util/package-root.js';
 /** The only place neo exits. */
 async function main(): Promise<number> {
   const io = processIO();
-  const { program, result } = buildProgram(io, packageVersion());
+  const { program, result } = buildProgram(io, packageVersion(), process.argv);
   try {
     await program.parseAsync(process.argv);
     return result.exitCode;

@@ -23,8 +23,12 @@ export interface ProgramContext {
   lazy<A extends unknown[]>(load: () => Promise<CommandModule<A>>): (...args: unknown[]) => Promise<void>;
 }
 
-/** Builds the `neo` commander program. */
-export function buildProgram(io: CommandIO, version: string): { program: Command; result: ProgramResult } {
+/**
+ * Builds the `neo` commander program. With `argv`, only the groups up to the one that owns the
+ * command being run are registered (building every group's options is a measurable share of a
+ * short command's start-up); help, a bare `neo` or an unknown command get every group.
+ */
+export function buildProgram(io: CommandIO, version: string, argv: readonly string[] = []): { program: Command; result: ProgramResult } {
   const result: ProgramResult = { exitCode: 0 };
   const program = new Command('neo')
     .description('A declarative workflow engine for coding agents.')
@@ -43,6 +47,10 @@ export function buildProgram(io: CommandIO, version: string): { program: Command
       };
     },
   };
-  for (const register of GROUPS) register(program, context);
+  const wanted = argv[2];
+  for (const register of GROUPS) {
+    register(program, context);
+    if (wanted !== undefined && program.commands.some((command) => command.name() === wanted || command.aliases().includes(wanted))) break;
+  }
   return { program, result };
 }

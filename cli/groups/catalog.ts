@@ -8,14 +8,14 @@ export function registerCatalogCommands(program: Command, { lazy }: ProgramConte
     .command('list')
     .description('every persona with its layer')
     .option('--json', 'print JSON')
-    .action(lazy(() => import('../commands/personas-list.js')));
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.personasList)));
   personas
     .command('show')
     .description('one persona: its fields, its origin (layer and file), what it overrides')
     .argument('<id>', 'persona id')
     .option('--json', 'print JSON')
     .option('--effective', 'the merged knobs (policy, owner cap) and where each came from')
-    .action(lazy(() => import('../commands/personas-show.js')));
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.personasShow)));
   personas
     .command('run')
     .description('run one persona outside a flow, with the live display of flows; exit 0 only on a verified success')
@@ -28,13 +28,13 @@ export function registerCatalogCommands(program: Command, { lazy }: ProgramConte
     .addOption(new Option('--effort <level>', 'reasoning effort, if the backend accepts it').choices(['low', 'medium', 'high', 'max']))
     .option('--tag <tag>', 'a task tag recorded with the outcome (repeatable)', (value: string, previous: string[] = []) => [...previous, value], [])
     .option('--json', 'print one JSON object per event (NDJSON)')
-    .action(lazy(() => import('../commands/persona-run.js')));
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.personaRun)));
   personas
     .command('graph')
     .description("draw a persona's driving statechart (listBackends → select → start → read → …)")
     .argument('<id>', 'persona id')
     .addOption(new Option('--format <format>', 'output format').choices(['mermaid', 'dot']).default('mermaid'))
-    .action(lazy(() => import('../commands/persona-graph.js')));
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.personaGraph)));
 
   const backends = program.command('backends').description('backend descriptors');
   backends
@@ -42,13 +42,13 @@ export function registerCatalogCommands(program: Command, { lazy }: ProgramConte
     .description('every backend with its capabilities and a live availability probe')
     .option('--json', 'print JSON')
     .option('--no-probe', 'skip the availability probe')
-    .action(lazy(() => import('../commands/backends-list.js')));
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.backendsList)));
   backends
     .command('doc')
     .description('the backends reference (docs/backends.md) generated from the packaged descriptors')
     .option('--write', 'write docs/backends.md')
     .option('--check', 'exit 1 when docs/backends.md is stale')
-    .action(lazy(() => import('../commands/backends-doc.js')));
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.backendsDoc)));
 
   program
     .command('capabilities')
@@ -56,5 +56,5 @@ export function registerCatalogCommands(program: Command, { lazy }: ProgramConte
     .command('list')
     .description('every catalog entry with its trust tier and source')
     .option('--json', 'print JSON')
-    .action(lazy(() => import('../commands/capabilities-list.js')));
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.capabilitiesList)));
 }

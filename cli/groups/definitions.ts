@@ -9,7 +9,7 @@ export function registerDefinitionCommands(program: Command, { lazy }: ProgramCo
     .argument('[paths...]', 'files or folders (default: all layers)')
     .option('--json', 'print diagnostics as JSON')
     .option('--no-project', 'leave out the project layer')
-    .action(lazy(() => import('../commands/validate.js')));
+    .action(lazy(() => import('./definitions-commands.js').then((m) => m.validate)));
 
   program
     .command('schema')
@@ -17,21 +17,21 @@ export function registerDefinitionCommands(program: Command, { lazy }: ProgramCo
     .argument('[kind]', 'persona, policy, backend, capability, routing, flow, config, …')
     .option('--path', 'print the schema file path instead')
     .option('--json', 'list kinds as JSON')
-    .action(lazy(() => import('../commands/schema.js')));
+    .action(lazy(() => import('./definitions-commands.js').then((m) => m.schema)));
 
   program
     .command('init')
     .description('scaffold <repo>/.neo/ with a persona and a flow that validate')
     .argument('[dir]', 'the repository (default: current directory)')
     .option('--force', 'overwrite existing files')
-    .action(lazy(() => import('../commands/init.js')));
+    .action(lazy(() => import('./definitions-commands.js').then((m) => m.init)));
 
   program
     .command('dev')
     .description('watch every definition layer, hot-reload and re-validate on save')
     .argument('[paths...]', 'extra files or folders to watch')
     .option('--json', 'print one JSON event per line')
-    .action(lazy(() => import('../commands/dev.js')));
+    .action(lazy(() => import('./definitions-commands.js').then((m) => m.dev)));
 
   program
     .command('trust')
@@ -40,5 +40,5 @@ export function registerDefinitionCommands(program: Command, { lazy }: ProgramCo
     .option('--revoke', 'stop trusting it')
     .option('--list', 'list trusted repositories')
     .option('--json', 'print JSON')
-    .action(lazy(() => import('../commands/trust.js')));
+    .action(lazy(() => import('./definitions-commands.js').then((m) => m.trust)));
 }

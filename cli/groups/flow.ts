@@ -18,7 +18,7 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
     .option('--backend <id>', "every agent step's backend (e.g. script)")
     .option('--yes', 'answer every approval with its first passing decision (for CI); recorded in the run')
     .addOption(new Option('--isolation <mode>', 'where the steps work (default: worktree in a git repo, copy elsewhere)').choices(['worktree', 'inplace', 'copy']))
-    .action(lazy(() => import('../commands/flow-run.js')));
+    .action(lazy(() => import('./flow-commands.js').then((m) => m.flowRun)));
   flow
     .command('resume')
     .description('continue an interrupted or failed run with its pinned inputs and definitions')
@@ -27,7 +27,7 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
     .option('--rebase-definitions', 'use the current definition files instead of the pinned plan')
     .option('--yes', 'answer every approval with its first passing decision')
     .option('--json', 'print one JSON object per event (NDJSON)')
-    .action(lazy(() => import('../commands/flow-resume.js')));
+    .action(lazy(() => import('./flow-commands.js').then((m) => m.flowResume)));
   flow
     .command('approve')
     .description("answer a run's approval from another terminal")
@@ -36,12 +36,12 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
     .requiredOption('--decision <id>', 'the decision (e.g. approve, reject)')
     .option('--note <text>', 'a note recorded with the answer')
     .option('--json', 'print JSON')
-    .action(lazy(() => import('../commands/flow-approve.js')));
+    .action(lazy(() => import('./flow-commands.js').then((m) => m.flowApprove)));
   flow
     .command('list')
     .description('runs, newest first')
     .option('--json', 'print JSON')
-    .action(lazy(() => import('../commands/flow-list.js')));
+    .action(lazy(() => import('./flow-commands.js').then((m) => m.flowList)));
   flow
     .command('show')
     .description('one run: its steps, verdicts, evidence, costs and diffs')
@@ -49,18 +49,18 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
     .option('--diff', "print agent steps' unified diffs")
     .option('--events', 'print the event log')
     .option('--json', 'print JSON')
-    .action(lazy(() => import('../commands/flow-show.js')));
+    .action(lazy(() => import('./flow-commands.js').then((m) => m.flowShow)));
   flow
     .command('graph')
     .description('draw the step graph')
     .argument('<plan>', 'the plan file')
     .addOption(new Option('--format <format>', 'output format').choices(['mermaid', 'dot']).default('mermaid'))
-    .action(lazy(() => import('../commands/flow-graph.js')));
+    .action(lazy(() => import('./flow-commands.js').then((m) => m.flowGraph)));
   flow
     .command('validate')
     .description('check a plan (schema, references, needs, expressions, knobs) without running it')
     .argument('<plan>', 'the plan file')
     .option('--backend <id>', 'check as if run with --backend')
     .option('--json', 'print problems as JSON')
-    .action(lazy(() => import('../commands/flow-validate.js')));
+    .action(lazy(() => import('./flow-commands.js').then((m) => m.flowValidate)));
 }

@@ -18,11 +18,11 @@ export function registerModelCommands(program: Command, { lazy }: ProgramContext
     .option('--var <name=value>', 'a value for {{name}} in replies (repeatable)', collect, [])
     .option('--json', 'print the address as one JSON line')
     .option('--quiet', 'no per-request lines on stderr')
-    .action(lazy(() => import('../commands/model-serve.js')));
+    .action(lazy(() => import('./model-commands.js').then((m) => m.modelServe)));
   model
     .command('check')
     .description('validate a model script and print its diagnostics')
     .argument('<file>', 'the model script')
     .option('--json', 'print the diagnostics as JSON')
-    .action(lazy(() => import('../commands/model-check.js')));
+    .action(lazy(() => import('./model-commands.js').then((m) => m.modelCheck)));
 }

@@ -9,14 +9,14 @@ export function registerScriptCommands(program: Command, { lazy }: ProgramContex
     .description('check script files; print every problem at file:line:col')
     .argument('<files...>', 'script files (YAML)')
     .option('--json', 'print diagnostics as JSON')
-    .action(lazy(() => import('../commands/script-validate.js')));
+    .action(lazy(() => import('./script-commands.js').then((m) => m.scriptValidate)));
   script
     .command('from-session')
     .description('turn a recorded code session (its events.jsonl) into a script that replays it')
     .argument('<session>', 'a session id (cs_…, or a unique prefix), or the path of an events.jsonl file')
     .option('-o, --output <file>', 'write the script here instead of printing it')
     .option('--force', 'overwrite the output file')
-    .action(lazy(() => import('../commands/script-from-session.js')));
+    .action(lazy(() => import('./script-commands.js').then((m) => m.scriptFromSession)));
   script
     .command('play')
     .description('play a script against a folder, straight on the script backend, and print its events')
@@ -27,5 +27,5 @@ export function registerScriptCommands(program: Command, { lazy }: ProgramContex
     .option('--guide <text...>', 'guidance sent after each turn, in order')
     .option('--answer <decision>', 'how to answer clarifications: allow or deny', 'deny')
     .option('--json', 'print one JSON event per line')
-    .action(lazy(() => import('../commands/script-play.js')));
+    .action(lazy(() => import('./script-commands.js').then((m) => m.scriptPlay)));
 }

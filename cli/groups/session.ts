@@ -19,14 +19,14 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .option('--tag <tag...>', 'task tags for the learning record')
     .option('--allowed-tools <tools...>', 'tools the agent may use (backends that honour it)')
     .option('--json', 'print the start result as JSON')
-    .action(lazy(() => import('../commands/session-start.js')));
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionStart)));
   session
     .command('read')
     .description('wait for the next turn result: turn_complete, clarification, ended, error or max_rounds')
     .argument('<id>', 'session id (or a unique prefix)')
     .option('--diff', 'include the unified diff of the turn')
     .option('--json', 'print the result as JSON')
-    .action(lazy(() => import('../commands/session-read.js')));
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionRead)));
   session
     .command('answer')
     .description('allow or deny the pending clarification')
@@ -37,7 +37,7 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .option('--reason <text>', 'why (a deny reason is carried into the next turn)')
     .option('--note <text>', 'a note for the record')
     .option('--json', 'print the result as JSON')
-    .action(lazy(() => import('../commands/session-answer.js')));
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionAnswer)));
   session
     .command('guide')
     .description('guidance for the next turn')
@@ -46,20 +46,20 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .option('--model <id>', 'switch model for the next turn (per-turn backends only)')
     .option('--effort <level>', 'switch effort for the next turn (per-turn backends only)')
     .option('--json', 'print the result as JSON')
-    .action(lazy(() => import('../commands/session-guide.js')));
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionGuide)));
   session
     .command('posture')
     .description('change the posture within the ceiling fixed at start')
     .argument('<id>', 'session id (or a unique prefix)')
     .argument('<posture>', 'plan, default, acceptEdits or full')
     .option('--json', 'print the result as JSON')
-    .action(lazy(() => import('../commands/session-posture.js')));
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionPosture)));
   session
     .command('interrupt')
     .description('abort the current turn; the session stays open')
     .argument('<id>', 'session id (or a unique prefix)')
     .option('--json', 'print the result as JSON')
-    .action(lazy(() => import('../commands/session-interrupt.js')));
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionInterrupt)));
   session
     .command('stop')
     .description('stop the session (idempotent), with an optional verdict')
@@ -67,25 +67,25 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .option('--outcome <verdict>', 'success, partial, failed or aborted')
     .option('--note <text>', 'a note for the record')
     .option('--json', 'print the result as JSON')
-    .action(lazy(() => import('../commands/session-stop.js')));
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionStop)));
   session
     .command('backends')
     .description('every backend with a live availability probe and routing guidance (the list-backends op)')
     .option('--json', 'print JSON')
-    .action(lazy(() => import('../commands/session-backends.js')));
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionBackends)));
   session
     .command('daemon', { hidden: true })
     .description('run the session daemon (started on demand by `session start`)')
     .option('--stop', 'ask the running daemon to stop every session and exit')
     .option('--status', 'print the running daemon status')
-    .action(lazy(() => import('../commands/session-daemon.js')));
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionDaemon)));
 
   const sessions = program.command('sessions').description('recorded code sessions, read from the store');
   sessions
     .command('list')
     .description('every session, newest first')
     .option('--json', 'print the records as JSON')
-    .action(lazy(() => import('../commands/sessions-list.js')));
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionsList)));
   sessions
     .command('show')
     .description('one session: its record, and its events')
@@ -93,12 +93,12 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .option('--events', 'print its events')
     .option('--after <seq>', 'only events after this seq')
     .option('--json', 'print JSON')
-    .action(lazy(() => import('../commands/sessions-show.js')));
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionsShow)));
   sessions
     .command('tail')
     .description('print a session\'s events as they are written, until it is released')
     .argument('<id>', 'session id (or a unique prefix)')
     .option('--after <seq>', 'start after this seq (default: from the beginning)')
     .option('--json', 'print one JSON line per event')
-    .action(lazy(() => import('../commands/sessions-tail.js')));
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionsTail)));
 }
