@@ -141,7 +141,9 @@ export class Agent {
   async send(text: string, options: SendOptions = {}): Promise<TurnResult> {
     if (this.#running) throw new AgentError('AGENT_BUSY', 'a turn is already running');
     this.#running = true;
-    const signal = options.signal ?? new AbortController().signal;
+    // No signal is made up when the caller gave none: an AbortSignal costs microseconds to make,
+    // and nothing could abort it anyway. Tools and the compactor get one of their own.
+    const signal = options.signal;
     this.#messages.push({ role: 'user', content: [{ type: 'text', text: this.#redact(text) }], ...(options.pin ? { pin: options.pin } : {}) });
     const turn = { usage: emptyUsage(), modelCalls: 0, partial: '' };
     try {
@@ -150,7 +152,7 @@ export class Agent {
       return result;
     } catch (error) {
       // An interrupted turn keeps whatever text had streamed so far.
-      const failure = signal.aborted ? new AgentError('AGENT_INTERRUPTED', 'interrupted', turn.partial !== '' ? { partialText: turn.partial } : {}) : error;
+      const failure = signal?.aborted ? new AgentError('AGENT_INTERRUPTED', 'interrupted', turn.partial !== '' ? { partialText: turn.partial } : {}) : error;
       this.#closeDanglingToolUses();
       const reported = failure instanceof Error ? failure : new Error(String(failure));
       this.#onEvent({ type: 'error', error: reported });
@@ -160,7 +162,7 @@ export class Agent {
     }
   }
 
-  async #run(signal: AbortSignal, turn: { usage: AgentUsage; modelCalls: number; partial: string }): Promise<TurnResult> {
+  async #run(signal: AbortSignal | undefined, turn: { usage: AgentUsage; modelCalls: number; partial: string }): Promise<TurnResult> {
     const finish = (response: ModelResponse | undefined, stopReason: TurnResult['stopReason']): TurnResult => ({
       text: response ? textOf(response.content) : '',
       stopReason,
@@ -224,14 +226,14 @@ export class Agent {
     this.#onEvent({ type: 'usage', usage, source, ...(model !== undefined ? { model } : {}) });
   }
 
-  async #maybeCompact(signal: AbortSignal, turn: { usage: AgentUsage }): Promise<void> {
+  async #maybeCompact(signal: AbortSignal | undefined, turn: { usage: AgentUsage }): Promise<void> {
     if (this.#compactor === undefined) return;
     const last = this.#lastContext;
     const contextTokens =
       last !== undefined && last.messages <= this.#messages.length
         ? last.tokens + estimateTokens(this.#messages.slice(last.messages))
         : estimateTokens(this.#messages, this.#system);
-    const result = await this.#compactor.compact({ messages: this.#messages, system: this.#system, contextTokens, model: this.#model, ...(this.#effort ? { effort: this.#effort } : {}), signal });
+    const result = await this.#compactor.compact({ messages: this.#messages, system: this.#system, contextTokens, model: this.#model, ...(this.#effort ? { effort: this.#effort } : {}), signal: signal ?? unabortable() });
     if (result === undefined) return;
     this.#count(turn, result.usage, 'compaction');
     this.#messages = result.messages;
@@ -247,7 +249,8 @@ export class Agent {
     }
   }
 
-  async #runTools(calls: readonly ToolUseBlock[], signal: AbortSignal): Promise<void> {
+  async #runTools(calls: readonly ToolUseBlock[], turnSignal: AbortSignal | undefined): Promise<void> {
+    const signal = turnSignal ?? unabortable();
     const results: ToolResultBlock[] = [];
     try {
       for (const call of calls) {
@@ -323,4 +326,9 @@ export class Agent {
     if (next !== undefined && next.role === 'user') next.content = [...results, ...next.content];
     else this.#messages.splice(last + 1, 0, { role: 'user', content: results });
   }
+}
+
+/** A signal for a turn the caller cannot interrupt. */
+function unabortable(): AbortSignal {
+  return new AbortController().signal;
 }

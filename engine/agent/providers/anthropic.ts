@@ -9,6 +9,7 @@ import { mergeRoles } from '../messages.js';
 import { emptyUsage, tokenCount } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { ANTHROPIC_THINKING_BUDGET } from './effort.js';
+import { decodeStringBody, JSON_INDEX, JSON_STRING_BODY, sseEventPattern } from './fast-path.js';
 import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
@@ -48,15 +49,22 @@ export class AnthropicProvider implements Provider {
     let rawStop = '';
     let model: string | undefined;
     let stopped = false;
-    await readSse(response, (event) => {
-      const fast = fastTextDelta(event.data);
-      if (fast !== undefined) {
-        blocks.text(fast.index, fast.text);
-        options.sink?.text?.(fast.text);
-        return;
+    const delta = (index: number, kind: AnthropicDeltaKind, text: string): void => {
+      if (kind === 'text') {
+        blocks.text(index, text);
+        options.sink?.text?.(text);
+      } else if (kind === 'thinking') {
+        blocks.reasoning(index, text);
+        options.sink?.reasoning?.(text);
+      } else {
+        blocks.tool(index, { args: text });
       }
-      const data = parseData(this.name, event);
-      const type = str(data.type) ?? event.event;
+    };
+    const onEvent = (raw: string, event: string): void => {
+      const match = DELTA_DATA.exec(raw);
+      if (match !== null) return applyDelta(match, delta);
+      const data = parseData(this.name, raw, event);
+      const type = str(data.type) ?? event;
       const index = typeof data.index === 'number' ? data.index : 0;
       if (type === 'message_start') {
         const message = obj(data.message);
@@ -73,21 +81,12 @@ export class AnthropicProvider implements Provider {
         else if (kind === 'thinking') blocks.reasoning(index, str(block.thinking) ?? '');
         else if (kind === 'redacted_thinking') blocks.replay(index, { redacted: str(block.data) ?? '' });
       } else if (type === 'content_block_delta') {
-        const delta = obj(data.delta);
-        const kind = str(delta.type);
-        if (kind === 'text_delta') {
-          const text = str(delta.text) ?? '';
-          blocks.text(index, text);
-          options.sink?.text?.(text);
-        } else if (kind === 'input_json_delta') {
-          blocks.tool(index, { args: str(delta.partial_json) ?? '' });
-        } else if (kind === 'thinking_delta') {
-          const text = str(delta.thinking) ?? '';
-          blocks.reasoning(index, text);
-          options.sink?.reasoning?.(text);
-        } else if (kind === 'signature_delta') {
-          blocks.replay(index, { signature: str(delta.signature) ?? '' });
-        }
+        const fragment = obj(data.delta);
+        const kind = str(fragment.type);
+        if (kind === 'text_delta') delta(index, 'text', str(fragment.text) ?? '');
+        else if (kind === 'input_json_delta') delta(index, 'json', str(fragment.partial_json) ?? '');
+        else if (kind === 'thinking_delta') delta(index, 'thinking', str(fragment.thinking) ?? '');
+        else if (kind === 'signature_delta') blocks.replay(index, { signature: str(fragment.signature) ?? '' });
       } else if (type === 'message_delta') {
         rawStop = str(obj(data.delta).stop_reason) ?? rawStop;
         const u = obj(data.usage);
@@ -99,7 +98,8 @@ export class AnthropicProvider implements Provider {
         const kind = str(error.type) ?? 'error';
         throw streamError(this.name, `stream error ${kind}: ${str(error.message) ?? ''}`.trim(), { transient: kind === 'overloaded_error' || kind === 'api_error' });
       }
-    });
+    };
+    await readSse(response, onEvent, (text, start) => wireDelta(text, start, delta));
     if (!stopped) throw streamError(this.name, 'stream ended before message_stop', { transient: true });
     const content = blocks.blocks();
     const stopReason = STOP_REASONS[rawStop] ?? 'unknown';
@@ -107,32 +107,47 @@ export class AnthropicProvider implements Provider {
   }
 }
 
-const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';
-const TEXT_DELTA_MID = ',"delta":{"type":"text_delta","text":"';
+/** A delta's kind: the block fragment it carries. */
+export type AnthropicDeltaKind = 'text' | 'thinking' | 'json';
 
 /**
- * The hot path: nearly every event of a reply is a text delta in exactly this shape. Matching the
- * shape and decoding only the string (with JSON.parse when it holds an escape) costs a fraction of
- * parsing the whole event; anything that differs in the least takes the full parse.
+ * The hot path: nearly every event of a reply is a text (or thinking, or tool-input) delta in
+ * exactly this shape. Matching the shape and decoding only the string costs a fraction of parsing
+ * the whole event; anything that differs in the least (another field, field order, whitespace)
+ * takes the full parse. Captures: index, then the string body of text, thinking or partial_json.
  */
-export function fastTextDelta(data: string): { index: number; text: string } | undefined {
-  if (!data.startsWith(TEXT_DELTA_HEAD) || !data.endsWith('"}}')) return undefined;
-  const mid = data.indexOf(TEXT_DELTA_MID, TEXT_DELTA_HEAD.length);
-  if (mid === -1) return undefined;
-  let index = 0;
-  for (let i = TEXT_DELTA_HEAD.length; i < mid; i++) {
-    const digit = data.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9 || i - TEXT_DELTA_HEAD.length > 6) return undefined;
-    index = index * 10 + digit;
-  }
-  if (mid === TEXT_DELTA_HEAD.length) return undefined;
-  const raw = data.slice(mid + TEXT_DELTA_MID.length, data.length - 3);
-  if (!raw.includes('\\')) return raw.includes('"') ? undefined : { index, text: raw };
-  try {
-    return { index, text: JSON.parse(`"${raw}"`) as string };
-  } catch {
-    return undefined;
-  }
+const DELTA_JSON =
+  `\\{"type":"content_block_delta","index":(${JSON_INDEX}),"delta":\\{"type":"` +
+  `(?:text_delta","text":"(${JSON_STRING_BODY})|thinking_delta","thinking":"(${JSON_STRING_BODY})|input_json_delta","partial_json":"(${JSON_STRING_BODY}))` +
+  `"\\}\\}`;
+const DELTA_DATA = new RegExp(`^${DELTA_JSON}$`);
+/** The same, read straight from the stream (see SseFastPath). */
+const DELTA_WIRE = sseEventPattern(DELTA_JSON);
+
+type DeltaSink = (index: number, kind: AnthropicDeltaKind, text: string) => void;
+
+function applyDelta(match: RegExpExecArray, apply: DeltaSink): void {
+  const index = Number(match[1]);
+  if (match[2] !== undefined) apply(index, 'text', decodeStringBody(match[2]));
+  else if (match[3] !== undefined) apply(index, 'thinking', decodeStringBody(match[3]));
+  else apply(index, 'json', decodeStringBody(match[4]!));
+}
+
+/** The delta an event's data holds, when it is in the hot shape. */
+export function fastDelta(data: string): { index: number; kind: AnthropicDeltaKind; text: string } | undefined {
+  const match = DELTA_DATA.exec(data);
+  let out: { index: number; kind: AnthropicDeltaKind; text: string } | undefined;
+  if (match !== null) applyDelta(match, (index, kind, text) => (out = { index, kind, text }));
+  return out;
+}
+
+/** Reads a hot-shape delta event straight from the stream text (an SseFastPath). */
+function wireDelta(text: string, start: number, apply: DeltaSink): number {
+  DELTA_WIRE.lastIndex = start;
+  const match = DELTA_WIRE.exec(text);
+  if (match === null) return -1;
+  applyDelta(match, apply);
+  return DELTA_WIRE.lastIndex;
 }
 
 /** The request body. Exported for wire-format tests. */

@@ -8,6 +8,7 @@ import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason } f
 import { mergeRoles } from '../messages.js';
 import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
+import { DeltaTemplate } from './fast-path.js';
 import { GEMINI_THINKING_BUDGET } from './effort.js';
 import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
@@ -38,21 +39,48 @@ export class GeminiProvider implements Provider {
     let model: string | undefined;
     let slot = 0;
     let last: 'text' | 'thought' | 'call' | undefined;
-    await readSse(response, (event) => {
-      const chunk = parseData(this.name, event);
+    const textPart = (text: string, kind: 'text' | 'thought'): void => {
+      if (last !== kind) slot += 1;
+      last = kind;
+      if (kind === 'thought') {
+        blocks.reasoning(slot, text);
+        options.sink?.reasoning?.(text);
+      } else {
+        blocks.text(slot, text);
+        options.sink?.text?.(text);
+      }
+    };
+    const template = new DeltaTemplate();
+    const fast = (text: string, start: number): number => {
+      const delta = template.readAt(text, start);
+      if (delta === undefined) return -1;
+      textPart(delta, 'text');
+      return template.next;
+    };
+    const onEvent = (data: string, event: string): void => {
+      const fast = template.match(data);
+      if (fast !== undefined) return textPart(fast, 'text');
+      const chunk = parseData(this.name, data, event);
       if (chunk.error !== undefined) {
         const error = obj(chunk.error);
         throw streamError(this.name, `stream error ${str(error.status) ?? ''}: ${str(error.message) ?? ''}`.replace(/\s+:/, ':'), { transient: true });
       }
+      // The model name is set once, by the first chunk naming one: it does not count as an effect.
       model ??= str(chunk.modelVersion);
+      let textOnly = chunk.usageMetadata === undefined;
       if (chunk.usageMetadata !== undefined) usage = geminiUsage(obj(chunk.usageMetadata));
       const blocked = str(obj(chunk.promptFeedback).blockReason);
-      if (blocked) finish = blocked;
+      if (blocked) {
+        finish = blocked;
+        textOnly = false;
+      }
       const candidate = obj(Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined);
       const parts = Array.isArray(obj(candidate.content).parts) ? (obj(candidate.content).parts as unknown[]) : [];
+      if (parts.length !== 1) textOnly = false;
       for (const raw of parts) {
         const part = obj(raw);
         const signature = str(part.thoughtSignature);
+        if (signature) textOnly = false;
         if (part.functionCall !== undefined) {
           const call = obj(part.functionCall);
           slot += 1;
@@ -60,27 +88,29 @@ export class GeminiProvider implements Provider {
           blocks.setToolArgs(slot, { input: call.args ?? {} });
           if (signature) blocks.replay(slot, { thoughtSignature: signature });
           last = 'call';
+          textOnly = false;
         } else if (typeof part.text === 'string') {
           const kind = part.thought === true ? 'thought' : 'text';
-          if (last !== kind) slot += 1;
-          last = kind;
-          if (kind === 'thought') {
-            blocks.reasoning(slot, part.text);
-            options.sink?.reasoning?.(part.text);
-          } else {
-            blocks.text(slot, part.text);
-            options.sink?.text?.(part.text);
-          }
+          if (kind === 'thought') textOnly = false;
+          textPart(part.text, kind);
           if (signature) {
             // A signature on a text part belongs with it; keep it on a reasoning slot beside it.
             if (kind === 'thought') blocks.replay(slot, { thoughtSignature: signature });
             else blocks.replay(slot + 0.5, { thoughtSignature: signature });
           }
+        } else {
+          textOnly = false;
         }
       }
       const reason = str(candidate.finishReason);
-      if (reason) finish = reason;
-    });
+      if (reason) {
+        finish = reason;
+        textOnly = false;
+      }
+      // A chunk that only appended text teaches the template the stream's delta shape.
+      if (textOnly) template.learn(data, str(obj(parts[0]).text) ?? '');
+    };
+    await readSse(response, onEvent, fast);
     if (finish === undefined) throw streamError(this.name, 'stream ended without a finishReason', { transient: true });
     const content = blocks.blocks();
     const stopReason: StopReason = blocks.toolCount > 0 && finish === 'STOP' ? 'tool_use' : finish === 'STOP' ? 'end_turn' : finish === 'MAX_TOKENS' ? 'max_tokens' : REFUSALS.has(finish) ? 'refusal' : 'unknown';

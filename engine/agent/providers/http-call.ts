@@ -1,7 +1,7 @@
 /** The shared HTTP half of every adapter: open with retries, then read SSE or JSON. */
 import { streamError } from '../errors.js';
 import { openWithRetry } from '../http/retry.js';
-import { SseDecoder, type SseEvent } from '../http/sse.js';
+import { SseDecoder, type SseFastPath, type SseListener } from '../http/sse.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { HttpProviderConfig } from './provider.js';
 
@@ -23,26 +23,25 @@ export function openCall(config: HttpProviderConfig, url: string, headers: Recor
 }
 
 /**
- * Calls `onEvent` for each SSE event of the body, in order, synchronously as chunks arrive. An
- * exception thrown by `onEvent` cancels the request and rejects.
+ * Calls `onEvent` with each SSE event's data (and `event:` name) of the body, in order,
+ * synchronously as chunks arrive; `fast` is offered each event first (see {@link SseFastPath}).
+ * An exception thrown by either cancels the request and rejects.
  */
-export async function readSse(response: OpenResponse, onEvent: (event: SseEvent) => void): Promise<void> {
+export async function readSse(response: OpenResponse, onEvent: SseListener, fast?: SseFastPath): Promise<void> {
   const decoder = new SseDecoder();
-  await response.consume((chunk) => {
-    for (const event of decoder.push(chunk)) onEvent(event);
-  });
-  for (const event of decoder.end()) onEvent(event);
+  await response.consume((chunk) => decoder.decode(chunk, onEvent, fast));
+  decoder.finish(onEvent);
 }
 
 /** Parses one event's JSON data; a malformed payload is a permanent stream error. */
-export function parseData(provider: string, event: SseEvent): Record<string, unknown> {
+export function parseData(provider: string, data: string, event = ''): Record<string, unknown> {
   try {
-    const value: unknown = JSON.parse(event.data);
+    const value: unknown = JSON.parse(data);
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
   } catch {
     // fall through
   }
-  throw streamError(provider, `malformed stream event${event.event ? ` ${event.event}` : ''}: ${event.data.slice(0, 120)}`);
+  throw streamError(provider, `malformed stream event${event ? ` ${event}` : ''}: ${data.slice(0, 120)}`);
 }
 
 /** `base` + `path`, without doubling the slash. */

@@ -10,6 +10,7 @@ import type { Message, ModelRequest, ModelResponse, StopReason, StreamSink } fro
 import { mergeRoles, textOf } from '../messages.js';
 import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
+import { DeltaTemplate } from './fast-path.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
 import { isJsonResponse, joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
@@ -37,24 +38,38 @@ export class OpenAIChatProvider implements Provider {
     const blocks = new BlockAssembler(this.name, 'openai-chat');
     const state: ChatState = { usage: emptyUsage(), finish: undefined, model: undefined };
     if (isJsonResponse(response)) {
-      const whole = parseData(this.name, { event: '', data: await response.text() });
+      const whole = parseData(this.name, await response.text());
       readChoice(whole, blocks, state, options.sink, 'message');
     } else {
       let done = false;
-      await readSse(response, (event) => {
+      const template = new DeltaTemplate();
+      const fast = (text: string, start: number): number => {
+        const delta = done ? undefined : template.readAt(text, start);
+        if (delta === undefined) return -1;
+        appendText(delta, blocks, options.sink);
+        return template.next;
+      };
+      const onEvent = (data: string, event: string): void => {
         // Read on to the end of the body after [DONE]: leaving early would cost the keep-alive connection.
         if (done) return;
-        if (event.data.trim() === '[DONE]') {
+        const fast = template.match(data);
+        if (fast !== undefined) {
+          appendText(fast, blocks, options.sink);
+          return;
+        }
+        if (data.trim() === '[DONE]') {
           done = true;
           return;
         }
-        const chunk = parseData(this.name, event);
+        const chunk = parseData(this.name, data, event);
         if (chunk.error !== undefined) {
           const error = obj(chunk.error);
           throw streamError(this.name, `stream error: ${str(error.message) ?? JSON.stringify(chunk.error).slice(0, 200)}`, { transient: true });
         }
-        readChoice(chunk, blocks, state, options.sink, 'delta');
-      });
+        const text = readChoice(chunk, blocks, state, options.sink, 'delta');
+        if (text !== undefined) template.learn(data, text);
+      };
+      await readSse(response, onEvent, fast);
       if (!done && state.finish === undefined) throw streamError(this.name, 'stream ended before [DONE]', { transient: true });
     }
     const content = blocks.blocks();
@@ -71,23 +86,31 @@ interface ChatState {
   model: string | undefined;
 }
 
-/** Folds one chunk (or one whole completion) into the assembler. */
-function readChoice(chunk: Record<string, unknown>, blocks: BlockAssembler, state: ChatState, sink: StreamSink | undefined, field: 'delta' | 'message'): void {
+/**
+ * Folds one chunk (or one whole completion) into the assembler. Returns the chunk's text when
+ * appending it was all the chunk did, so the caller may learn the stream's delta shape from it.
+ * The model name does not count: the first chunk that names one sets it for good, so a chunk of
+ * the same shape later cannot change it.
+ */
+function readChoice(chunk: Record<string, unknown>, blocks: BlockAssembler, state: ChatState, sink: StreamSink | undefined, field: 'delta' | 'message'): string | undefined {
   state.model ??= str(chunk.model);
-  if (chunk.usage !== undefined && chunk.usage !== null) state.usage = chatUsage(obj(chunk.usage));
+  let textOnly = true;
+  if (chunk.usage !== undefined && chunk.usage !== null) {
+    state.usage = chatUsage(obj(chunk.usage));
+    textOnly = false;
+  }
   const choice = obj(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
   const delta = obj(choice[field]);
   const reasoning = str(delta.reasoning_content) ?? str(delta.reasoning);
   if (reasoning) {
     blocks.reasoning(REASONING_SLOT, reasoning);
     sink?.reasoning?.(reasoning);
+    textOnly = false;
   }
   const text = str(delta.content);
-  if (text) {
-    blocks.text(TEXT_SLOT, text);
-    sink?.text?.(text);
-  }
+  if (text) appendText(text, blocks, sink);
   if (Array.isArray(delta.tool_calls)) {
+    textOnly = false;
     delta.tool_calls.forEach((raw, position) => {
       const call = obj(raw);
       const fn = obj(call.function);
@@ -97,7 +120,17 @@ function readChoice(chunk: Record<string, unknown>, blocks: BlockAssembler, stat
     });
   }
   const finish = str(choice.finish_reason);
-  if (finish) state.finish = finish;
+  if (finish) {
+    state.finish = finish;
+    textOnly = false;
+  }
+  return textOnly && text ? text : undefined;
+}
+
+function appendText(text: string, blocks: BlockAssembler, sink: StreamSink | undefined): void {
+  if (text === '') return;
+  blocks.text(TEXT_SLOT, text);
+  sink?.text?.(text);
 }
 
 function chatUsage(u: Record<string, unknown>): AgentUsage {

@@ -10,6 +10,7 @@ import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
 import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { decodeStringBody, JSON_FLAT_VALUE, JSON_INDEX, JSON_STRING_BODY, sseEventPattern } from './fast-path.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
@@ -36,35 +37,44 @@ export class OpenAIResponsesProvider implements Provider {
     let model: string | undefined;
     let finished: { status: string; reason: string } | undefined;
     let refusal = '';
-    await readSse(response, (event) => {
-      const data = parseData(this.name, event);
-      const type = str(data.type) ?? event.event;
+    // The delta events, whether read by the fast path or parsed in full.
+    const delta = (type: string, index: number, text: string): boolean => {
+      switch (type) {
+        case 'response.output_text.delta':
+          blocks.text(index, text);
+          options.sink?.text?.(text);
+          return true;
+        case 'response.refusal.delta':
+          refusal += text;
+          return true;
+        case 'response.reasoning_summary_text.delta':
+        case 'response.reasoning_text.delta':
+          blocks.reasoning(index, text);
+          options.sink?.reasoning?.(text);
+          return true;
+        case 'response.function_call_arguments.delta':
+          blocks.tool(index, { args: text });
+          return true;
+        default:
+          return false;
+      }
+    };
+    const onEvent = (raw: string, event: string): void => {
+      const fast = DELTA_DATA.exec(raw);
+      if (fast !== null) {
+        delta(fast[1]!, Number(fast[2]), decodeStringBody(fast[3]!));
+        return;
+      }
+      const data = parseData(this.name, raw, event);
+      const type = str(data.type) ?? event;
       const index = typeof data.output_index === 'number' ? data.output_index : 0;
+      if (delta(type, index, str(data.delta) ?? '')) return;
       switch (type) {
         case 'response.output_item.added': {
           const item = obj(data.item);
           if (item.type === 'function_call') blocks.tool(index, { id: str(item.call_id) ?? '', name: str(item.name) ?? '' });
           break;
         }
-        case 'response.output_text.delta': {
-          const delta = str(data.delta) ?? '';
-          blocks.text(index, delta);
-          options.sink?.text?.(delta);
-          break;
-        }
-        case 'response.refusal.delta':
-          refusal += str(data.delta) ?? '';
-          break;
-        case 'response.reasoning_summary_text.delta':
-        case 'response.reasoning_text.delta': {
-          const delta = str(data.delta) ?? '';
-          blocks.reasoning(index, delta);
-          options.sink?.reasoning?.(delta);
-          break;
-        }
-        case 'response.function_call_arguments.delta':
-          blocks.tool(index, { args: str(data.delta) ?? '' });
-          break;
         case 'response.output_item.done':
           this.#itemDone(blocks, index, obj(data.item));
           break;
@@ -90,7 +100,15 @@ export class OpenAIResponsesProvider implements Provider {
         default:
           break;
       }
-    });
+    };
+    const fast = (text: string, start: number): number => {
+      DELTA_WIRE.lastIndex = start;
+      const match = DELTA_WIRE.exec(text);
+      if (match === null) return -1;
+      delta(match[1]!, Number(match[2]), decodeStringBody(match[3]!));
+      return DELTA_WIRE.lastIndex;
+    };
+    await readSse(response, onEvent, fast);
     if (finished === undefined) throw streamError(this.name, 'stream ended before response.completed', { transient: true });
     const content = blocks.blocks();
     if (refusal !== '') content.push({ type: 'text', text: refusal });
@@ -115,6 +133,30 @@ export class OpenAIResponsesProvider implements Provider {
       if (text !== '') blocks.setText(index, text);
     }
   }
+}
+
+/** Any other field of a delta event, as long as its value is flat. */
+const OTHER_FIELDS = `(?:,"(?!(?:type|output_index|delta)")[a-z_]+":${JSON_FLAT_VALUE})*`;
+
+/**
+ * The hot path: a delta event is one flat object —
+ * `{"type":"response.output_text.delta","sequence_number":7,"item_id":"msg_…","output_index":0,
+ * "content_index":0,"delta":"…"}`, with more scalar fields at times (`logprobs`, `obfuscation`).
+ * Matched as a whole (its type, `output_index` before `delta`, each once, every other field flat)
+ * and only the text decoded, it costs a fraction of a full parse; anything else takes the full
+ * parse. Captures: type, output_index, the delta's string body.
+ */
+const DELTA_JSON =
+  `\\{"type":"(response\\.(?:output_text|function_call_arguments|reasoning_summary_text|reasoning_text|refusal)\\.delta)"` +
+  `${OTHER_FIELDS},"output_index":(${JSON_INDEX})${OTHER_FIELDS},"delta":"(${JSON_STRING_BODY})"${OTHER_FIELDS}\\}`;
+const DELTA_DATA = new RegExp(`^${DELTA_JSON}$`);
+/** The same, read straight from the stream (see SseFastPath). */
+const DELTA_WIRE = sseEventPattern(DELTA_JSON);
+
+/** The delta an event's data holds, when it is in the hot shape. Exported for tests. */
+export function fastResponsesDelta(data: string): { type: string; index: number; text: string } | undefined {
+  const match = DELTA_DATA.exec(data);
+  return match === null ? undefined : { type: match[1]!, index: Number(match[2]), text: decodeStringBody(match[3]!) };
 }
 
 function responsesStop(finished: { status: string; reason: string }, refused: boolean, hasTools: boolean): StopReason {

@@ -1,5 +1,5 @@
 /** read_file: a text file's lines, numbered, optionally a range; binary files are refused. */
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { AgentTool } from '../tool.js';
 import { optionalInt, requireString, ToolInputError } from '../tool.js';
 import { looksBinary } from './binary.js';
@@ -30,15 +30,8 @@ export function readFileTool(cwd: string): AgentTool {
       const offset = optionalInt(input, 'offset', 1) ?? 1;
       const limit = optionalInt(input, 'limit', 1) ?? DEFAULT_LIMIT;
       const shown = displayPath(cwd, path);
-      let info;
-      try {
-        info = await stat(path);
-      } catch {
-        return { output: `no such file: ${shown}`, isError: true };
-      }
-      if (info.isDirectory()) return { output: `${shown} is a directory; use glob to list files`, isError: true };
-      if (info.size > MAX_FILE_BYTES) throw new ToolInputError(`${shown} is ${info.size} bytes; too large to read`);
-      const bytes = await readFile(path);
+      const bytes = await readWhole(path, shown);
+      if (typeof bytes === 'string') return { output: bytes, isError: true };
       if (looksBinary(bytes)) return { output: `${shown} is a binary file (${bytes.length} bytes); not shown`, isError: true };
       const text = bytes.toString('utf8');
       if (text === '') return { output: `${shown} is empty`, isError: false };
@@ -55,4 +48,45 @@ export function readFileTool(cwd: string): AgentTool {
       return { output: body + more, isError: false };
     },
   };
+}
+
+/**
+ * The file's bytes, or why it cannot be shown. One open file serves the checks and the read, so a
+ * read costs open, fstat, read and close, and the size checked is the size of the file read.
+ */
+async function readWhole(path: string, shown: string): Promise<Buffer | string> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    // A file that exists but cannot be opened says why; anything else is not there.
+    if (!(await exists(path))) return `no such file: ${shown}`;
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) return `${shown} is a directory; use glob to list files`;
+    if (info.size > MAX_FILE_BYTES) throw new ToolInputError(`${shown} is ${info.size} bytes; too large to read`);
+    // A size of 0 may be a file whose size is not known in advance (procfs): read to the end.
+    if (info.size === 0) return await handle.readFile();
+    const bytes = Buffer.allocUnsafe(info.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -88,16 +88,3 @@ describe('capping and redaction', () => {
     expect(redact('key sk-abcdef123 and again sk-abcdef123; pin 1234')).toBe('key [redacted ${API_KEY}] and again [redacted ${API_KEY}]; pin 1234');
   });
 });
-
-describe('the Anthropic text-delta fast path', () => {
-  it('decodes exactly what a full parse would, and steps aside for anything else', async () => {
-    const { fastTextDelta } = await import('../../../engine/agent/providers/index.js');
-    const event = (text: string, index = 3) => JSON.stringify({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
-    for (const text of ['plain', 'with "quotes"', 'back\\slash', 'line\nbreak\ttab', 'unicode é ✓ \u2028', '"}}', '']) {
-      expect(fastTextDelta(event(text))).toEqual({ index: 3, text });
-    }
-    expect(fastTextDelta(JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"a' } }))).toBeUndefined();
-    expect(fastTextDelta(JSON.stringify({ index: 0, type: 'content_block_delta', delta: { type: 'text_delta', text: 'x' } }))).toBeUndefined();
-    expect(fastTextDelta('{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"bro"ken"}}')).toBeUndefined();
-  });
-});

@@ -1,0 +1,126 @@
+/**
+ * The text-delta fast paths end to end: each adapter against a hand-written SSE server on
+ * 127.0.0.1 that streams awkward texts (escapes, quotes, multi-byte characters, the shape's own
+ * closing characters, a text equal to another field) in events of the hot shape and in events
+ * the fast path must leave to the full parse, cut into chunks in different ways. The text that
+ * arrives — assembled and as deltas — must be exactly the text sent.
+ */
+import { createServer, type Server } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProvider, DEFAULT_RETRY, type ProviderApi } from '../../../engine/agent/index.js';
+
+let server: Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((r) => (server ? server.close(r) : r(undefined)));
+  server = undefined;
+});
+
+type Cut = 'whole' | 'per-event' | 'pieces';
+
+/** Serves `body` as an event stream, written whole, an event at a time, or in 7-byte pieces. */
+async function sse(body: string, cut: Cut): Promise<string> {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const bytes = Buffer.from(body);
+      const pieces: Buffer[] = [];
+      if (cut === 'whole') pieces.push(bytes);
+      else if (cut === 'per-event') for (const event of body.split(/(?<=\n\n)/)) pieces.push(Buffer.from(event));
+      else for (let i = 0; i < bytes.length; i += 7) pieces.push(bytes.subarray(i, i + 7));
+      const next = (i: number): void => {
+        if (i === pieces.length) return void res.end();
+        res.write(pieces[i]);
+        setImmediate(next, i + 1);
+      };
+      next(0);
+    });
+  });
+  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+/** Awkward texts; 'm-1' is also the model's name, so a template cannot learn from it. */
+const TEXTS = ['m-1', 'Hello, ', 'with "quotes" ', 'and \\back\\slashes\\', '\nnew\tlines\r\n', 'é ✓ 😀 \u2028', '"}}', '"},{"x":1}]}', '', 'end.'];
+
+/** One stream per API: the hot-shape deltas, with events of other shapes in between. */
+function streamFor(api: ProviderApi): string {
+  const data = (value: unknown, event?: string) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(value)}\n\n`;
+  switch (api) {
+    case 'anthropic':
+      return [
+        data({ type: 'message_start', message: { model: 'm-1', usage: { input_tokens: 3, output_tokens: 1 } } }, 'message_start'),
+        data({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
+        ...TEXTS.map((text, i) =>
+          i === 4
+            ? // The same delta with its keys in another order: the full parse reads it.
+              data({ index: 0, type: 'content_block_delta', delta: { text, type: 'text_delta' } }, 'content_block_delta')
+            : data({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, i % 3 === 0 ? undefined : 'content_block_delta'),
+        ),
+        data({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
+        data({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } }, 'message_delta'),
+        data({ type: 'message_stop' }, 'message_stop'),
+      ].join('');
+    case 'openai-responses':
+      return [
+        data({ type: 'response.created', sequence_number: 0, response: { id: 'r', status: 'in_progress' } }, 'response.created'),
+        data({ type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { id: 'msg', type: 'message', content: [] } }, 'response.output_item.added'),
+        ...TEXTS.map((delta, i) =>
+          data(
+            i === 4
+              ? { type: 'response.output_text.delta', sequence_number: i + 2, item_id: 'msg', delta, output_index: 0 }
+              : { type: 'response.output_text.delta', sequence_number: i + 2, item_id: 'msg', output_index: 0, content_index: 0, delta, ...(i % 2 ? { logprobs: [], obfuscation: 'x9' } : {}) },
+            'response.output_text.delta',
+          ),
+        ),
+        data({ type: 'response.completed', sequence_number: 99, response: { model: 'm-1', status: 'completed', usage: { input_tokens: 3, output_tokens: 9 } } }, 'response.completed'),
+      ].join('');
+    case 'openai-chat': {
+      const chunk = (delta: object, extra: object = {}) => data({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm-1', choices: [{ index: 0, delta, finish_reason: null }], ...extra });
+      return [
+        chunk({ role: 'assistant', content: '' }),
+        ...TEXTS.map((content, i) => (i === 4 ? chunk({ content }, { system_fingerprint: 'fp' }) : chunk({ content }))),
+        data({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm-1', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
+        data({ id: 'c1', choices: [], usage: { prompt_tokens: 3, completion_tokens: 9 } }),
+        'data: [DONE]\n\n',
+      ].join('');
+    }
+    case 'gemini': {
+      const chunk = (text: string, extra: object = {}) => data({ candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0 }], modelVersion: 'm-1', ...extra });
+      return [
+        ...TEXTS.map((text, i) => (i === 4 ? chunk(text, { responseId: 'other' }) : chunk(text))),
+        data({ candidates: [{ content: { parts: [{ text: '' }], role: 'model' }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 9 }, modelVersion: 'm-1' }),
+      ].join('');
+    }
+  }
+}
+
+const REQUEST = { model: 'm-1', system: '', messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }], tools: [], maxOutputTokens: 100 };
+const APIS: readonly ProviderApi[] = ['anthropic', 'openai-responses', 'openai-chat', 'gemini'];
+const CUTS: readonly Cut[] = ['whole', 'per-event', 'pieces'];
+
+describe.each(APIS)('%s text deltas', (api) => {
+  it.each(CUTS)('arrive exactly as sent, cut %s', async (cut) => {
+    const url = await sse(streamFor(api), cut);
+    const provider = createProvider({ name: 'test', api, baseUrl: url, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
+    const deltas: string[] = [];
+    const response = await provider.complete(REQUEST, { sink: { text: (d) => deltas.push(d) } });
+    expect(response.content).toEqual([{ type: 'text', text: TEXTS.join('') }]);
+    expect(deltas.filter((d) => d !== '')).toEqual(TEXTS.filter((t) => t !== ''));
+    expect(response.stopReason).toBe('end_turn');
+    expect(response.model).toBe('m-1');
+  });
+});
+
+describe('a delta of the hot shape that is not valid JSON', () => {
+  it.each(APIS)('%s: fails the stream as the full parse does', async (api) => {
+    const good = streamFor(api);
+    // A raw control character inside the last text (after any template has been learned):
+    // JSON.parse refuses it, so the stream is malformed.
+    const bad = good.replace('end.', 'e\u0001nd.');
+    const url = await sse(bad, 'per-event');
+    const provider = createProvider({ name: 'test', api, baseUrl: url, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
+    await expect(provider.complete(REQUEST)).rejects.toMatchObject({ code: 'MODEL_STREAM_ERROR' });
+  });
+});
