@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { NeoError } from '../../util/errors.js';
 import { isProcessAlive } from './runs.js';
@@ -21,38 +21,41 @@ export interface LockInfo {
  * taken over; a live holder is a typed error naming the run that holds it.
  */
 export async function acquireLockFile(path: string, info: LockInfo, describe: (holder: LockInfo) => NeoError): Promise<HeldLock> {
-  await mkdir(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true });
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const handle = await open(path, 'wx');
-      await handle.writeFile(JSON.stringify(info));
-      await handle.close();
+      const fd = openSync(path, 'wx');
+      try {
+        writeSync(fd, JSON.stringify(info));
+      } finally {
+        closeSync(fd);
+      }
       let released = false;
       return {
         path,
         async release() {
           if (released) return;
           released = true;
-          const holder = await readHolder(path);
-          if (holder?.pid === info.pid && holder.runId === info.runId) await rm(path, { force: true });
+          const holder = readHolder(path);
+          if (holder?.pid === info.pid && holder.runId === info.runId) rmSync(path, { force: true });
         },
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = await readHolder(path);
+      const holder = readHolder(path);
       // Held by a live process — this one included, for another run — is busy; a holder whose
       // process died (or this very run, from an earlier attempt) is stale and taken over.
       const ours = holder !== null && holder.pid === info.pid && holder.runId === info.runId;
       if (holder !== null && !ours && isProcessAlive(holder.pid)) throw describe(holder);
-      await rm(path, { force: true });
+      rmSync(path, { force: true });
     }
   }
   throw new NeoError('FLOW_LOCK_BUSY', `could not take the lock ${path}`);
 }
 
-async function readHolder(path: string): Promise<LockInfo | null> {
+function readHolder(path: string): LockInfo | null {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as LockInfo;
+    return JSON.parse(readFileSync(path, 'utf8')) as LockInfo;
   } catch {
     return null;
   }

@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, open, readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJsonOrNull, writeJsonAtomic } from '../../util/atomic-file.js';
+import { readJsonOrNull, writeJsonAtomic, writeJsonAtomicSync } from '../../util/atomic-file.js';
 import { NeoError } from '../../util/errors.js';
 import type { RunEvent } from '../core/events.js';
 import type { CompiledPlan } from '../core/plan.js';
@@ -40,8 +40,10 @@ export class RunStore {
   /** Creates a new run's folder with its manifest and pinned plan. */
   static async create(home: string, record: RunRecord, plan: CompiledPlan): Promise<RunStore> {
     const dir = runDir(home, record.runId);
-    await mkdir(dir, { recursive: true });
-    await Promise.all([writeJsonAtomic(join(dir, RUN_FILES.plan), plan), writeJsonAtomic(join(dir, RUN_FILES.record), record)]);
+    // Synchronous: the run cannot start before both are on disk, and two small files written
+    // directly cost less than a dozen thread-pool round trips.
+    writeJsonAtomicSync(join(dir, RUN_FILES.plan), plan);
+    writeJsonAtomicSync(join(dir, RUN_FILES.record), record);
     return new RunStore(dir, 0);
   }
 
@@ -130,18 +132,29 @@ class CoalescedWriter {
   #pending: { path: string; value: unknown } | undefined;
   #running: Promise<void> | undefined;
   #wake: (() => void) | undefined;
+  #writes = 0;
   #hurry = false;
 
   write(path: string, value: unknown): void {
     this.#pending = { path, value };
+    this.#writes++;
     this.#running ??= this.#loop();
   }
 
+  /**
+   * Writes the latest value now and resolves when it is on disk. The last write is synchronous:
+   * whoever waits for it (a run's end) has nothing else to do meanwhile.
+   */
   async idle(): Promise<void> {
+    const last = this.#pending;
+    const writes = this.#writes;
+    this.#pending = undefined;
     this.#hurry = true;
     this.#wake?.();
     while (this.#running !== undefined) await this.#running;
     this.#hurry = false;
+    // A write() while we waited is newer than `last` and its own loop has written it.
+    if (last !== undefined && this.#writes === writes) writeJsonAtomicSync(last.path, last.value);
   }
 
   async #loop(): Promise<void> {
