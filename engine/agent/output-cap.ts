@@ -6,8 +6,9 @@
 
 /** `text` within `maxBytes` of UTF-8 (plus the marker), cut on character boundaries. */
 export function capText(text: string, maxBytes: number): string {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: most outputs are measured without encoding them.
+  if (text.length * 3 <= maxBytes || Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
   const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= maxBytes) return text;
   const headBytes = boundary(bytes, Math.floor((maxBytes * 2) / 3));
   // The tail starts at or after its budget line, so head + tail never exceed maxBytes.
   let tailStart = bytes.length - (maxBytes - headBytes);

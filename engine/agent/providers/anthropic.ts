@@ -63,6 +63,12 @@ export class AnthropicProvider implements Provider {
     const onEvent = (raw: string, event: string): void => {
       const match = DELTA_DATA.exec(raw);
       if (match !== null) return applyDelta(match, delta);
+      // Events that say nothing but their type, recognised by their exact text.
+      if (raw === PING || BLOCK_STOP.test(raw)) return;
+      if (raw === MESSAGE_STOP) {
+        stopped = true;
+        return;
+      }
       const data = parseData(this.name, raw, event);
       const type = str(data.type) ?? event;
       const index = typeof data.index === 'number' ? data.index : 0;
@@ -123,6 +129,10 @@ const DELTA_JSON =
 const DELTA_DATA = new RegExp(`^${DELTA_JSON}$`);
 /** The same, read straight from the stream (see SseFastPath). */
 const DELTA_WIRE = sseEventPattern(DELTA_JSON);
+
+const PING = '{"type":"ping"}';
+const MESSAGE_STOP = '{"type":"message_stop"}';
+const BLOCK_STOP = new RegExp(`^\\{"type":"content_block_stop","index":${JSON_INDEX}\\}$`);
 
 type DeltaSink = (index: number, kind: AnthropicDeltaKind, text: string) => void;
 

@@ -51,6 +51,7 @@ function streamFor(api: ProviderApi): string {
     case 'anthropic':
       return [
         data({ type: 'message_start', message: { model: 'm-1', usage: { input_tokens: 3, output_tokens: 1 } } }, 'message_start'),
+        data({ type: 'ping' }, 'ping'),
         data({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
         ...TEXTS.map((text, i) =>
           i === 4
