@@ -61,8 +61,7 @@ export class AnthropicProvider implements Provider {
       }
     };
     const onEvent = (raw: string, event: string): void => {
-      const match = DELTA_DATA.exec(raw);
-      if (match !== null) return applyDelta(match, delta);
+      if (DELTA_DATA.test(raw)) return readDelta(raw, 0, raw.length, delta);
       // Events that say nothing but their type, recognised by their exact text.
       if (raw === PING || BLOCK_STOP.test(raw)) return;
       if (raw === MESSAGE_STOP) {
@@ -120,11 +119,11 @@ export type AnthropicDeltaKind = 'text' | 'thinking' | 'json';
  * The hot path: nearly every event of a reply is a text (or thinking, or tool-input) delta in
  * exactly this shape. Matching the shape and decoding only the string costs a fraction of parsing
  * the whole event; anything that differs in the least (another field, field order, whitespace)
- * takes the full parse. Captures: index, then the string body of text, thinking or partial_json.
+ * takes the full parse.
  */
 const DELTA_JSON =
-  `\\{"type":"content_block_delta","index":(${JSON_INDEX}),"delta":\\{"type":"` +
-  `(?:text_delta","text":"(${JSON_STRING_BODY})|thinking_delta","thinking":"(${JSON_STRING_BODY})|input_json_delta","partial_json":"(${JSON_STRING_BODY}))` +
+  `\\{"type":"content_block_delta","index":${JSON_INDEX},"delta":\\{"type":"` +
+  `(?:text_delta","text":"${JSON_STRING_BODY}|thinking_delta","thinking":"${JSON_STRING_BODY}|input_json_delta","partial_json":"${JSON_STRING_BODY})` +
   `"\\}\\}`;
 const DELTA_DATA = new RegExp(`^${DELTA_JSON}$`);
 /** The same, read straight from the stream (see SseFastPath). */
@@ -136,28 +135,44 @@ const BLOCK_STOP = new RegExp(`^\\{"type":"content_block_stop","index":${JSON_IN
 
 type DeltaSink = (index: number, kind: AnthropicDeltaKind, text: string) => void;
 
-function applyDelta(match: RegExpExecArray, apply: DeltaSink): void {
-  const index = Number(match[1]);
-  if (match[2] !== undefined) apply(index, 'text', decodeStringBody(match[2]));
-  else if (match[3] !== undefined) apply(index, 'thinking', decodeStringBody(match[3]));
-  else apply(index, 'json', decodeStringBody(match[4]!));
+const HEAD = '{"type":"content_block_delta","index":';
+const MID = ',"delta":{"type":"';
+const TEXT_HEAD = 'text_delta","text":"';
+const THINKING_HEAD = 'thinking_delta","thinking":"';
+const JSON_HEAD = 'input_json_delta","partial_json":"';
+const TAIL = '"}}';
+
+/**
+ * Reads the delta out of event data `text[start, end)` that the pattern has matched, by position:
+ * the pattern fixes every character around the index and the string, so no match array (with
+ * its captured strings) need be made for every event of a reply.
+ */
+function readDelta(text: string, start: number, end: number, apply: DeltaSink): void {
+  let at = start + HEAD.length;
+  let index = 0;
+  for (let c = text.charCodeAt(at); c >= 48 && c <= 57; c = text.charCodeAt(++at)) index = index * 10 + (c - 48);
+  at += MID.length;
+  const kind: AnthropicDeltaKind = text.charCodeAt(at) === 105 ? 'json' : text.charCodeAt(at + 1) === 101 ? 'text' : 'thinking';
+  at += kind === 'text' ? TEXT_HEAD.length : kind === 'thinking' ? THINKING_HEAD.length : JSON_HEAD.length;
+  apply(index, kind, decodeStringBody(text.slice(at, end - TAIL.length)));
 }
 
 /** The delta an event's data holds, when it is in the hot shape. */
 export function fastDelta(data: string): { index: number; kind: AnthropicDeltaKind; text: string } | undefined {
-  const match = DELTA_DATA.exec(data);
   let out: { index: number; kind: AnthropicDeltaKind; text: string } | undefined;
-  if (match !== null) applyDelta(match, (index, kind, text) => (out = { index, kind, text }));
+  if (DELTA_DATA.test(data)) readDelta(data, 0, data.length, (index, kind, text) => (out = { index, kind, text }));
   return out;
 }
 
 /** Reads a hot-shape delta event straight from the stream text (an SseFastPath). */
 function wireDelta(text: string, start: number, apply: DeltaSink): number {
   DELTA_WIRE.lastIndex = start;
-  const match = DELTA_WIRE.exec(text);
-  if (match === null) return -1;
-  applyDelta(match, apply);
-  return DELTA_WIRE.lastIndex;
+  if (!DELTA_WIRE.test(text)) return -1;
+  const next = DELTA_WIRE.lastIndex;
+  // An `event:` line (which starts with `e`) comes first when there is one.
+  const data = (text.charCodeAt(start) === 101 ? text.indexOf('\n', start) + 1 : start) + 'data: '.length;
+  readDelta(text, data, next - 2, apply);
+  return next;
 }
 
 /** The request body. Exported for wire-format tests. */

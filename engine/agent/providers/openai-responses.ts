@@ -60,9 +60,8 @@ export class OpenAIResponsesProvider implements Provider {
       }
     };
     const onEvent = (raw: string, event: string): void => {
-      const fast = DELTA_DATA.exec(raw);
-      if (fast !== null) {
-        delta(fast[1]!, Number(fast[2]), decodeStringBody(fast[3]!));
+      if (DELTA_DATA.test(raw)) {
+        readDelta(raw, 0, delta);
         return;
       }
       const data = parseData(this.name, raw, event);
@@ -103,10 +102,11 @@ export class OpenAIResponsesProvider implements Provider {
     };
     const fast = (text: string, start: number): number => {
       DELTA_WIRE.lastIndex = start;
-      const match = DELTA_WIRE.exec(text);
-      if (match === null) return -1;
-      delta(match[1]!, Number(match[2]), decodeStringBody(match[3]!));
-      return DELTA_WIRE.lastIndex;
+      if (!DELTA_WIRE.test(text)) return -1;
+      const next = DELTA_WIRE.lastIndex;
+      // An `event:` line (which starts with `e`) comes first when there is one.
+      readDelta(text, (text.charCodeAt(start) === 101 ? text.indexOf('\n', start) + 1 : start) + 'data: '.length, delta);
+      return next;
     };
     await readSse(response, onEvent, fast);
     if (finished === undefined) throw streamError(this.name, 'stream ended before response.completed', { transient: true });
@@ -144,19 +144,49 @@ const OTHER_FIELDS = `(?:,"(?!(?:type|output_index|delta)")[a-z_]+":${JSON_FLAT_
  * "content_index":0,"delta":"…"}`, with more scalar fields at times (`logprobs`, `obfuscation`).
  * Matched as a whole (its type, `output_index` before `delta`, each once, every other field flat)
  * and only the text decoded, it costs a fraction of a full parse; anything else takes the full
- * parse. Captures: type, output_index, the delta's string body.
+ * parse.
  */
+const DELTA_TYPES = [
+  'response.output_text.delta',
+  'response.function_call_arguments.delta',
+  'response.reasoning_summary_text.delta',
+  'response.reasoning_text.delta',
+  'response.refusal.delta',
+] as const;
 const DELTA_JSON =
-  `\\{"type":"(response\\.(?:output_text|function_call_arguments|reasoning_summary_text|reasoning_text|refusal)\\.delta)"` +
-  `${OTHER_FIELDS},"output_index":(${JSON_INDEX})${OTHER_FIELDS},"delta":"(${JSON_STRING_BODY})"${OTHER_FIELDS}\\}`;
+  `\\{"type":"(?:${DELTA_TYPES.map((t) => t.replaceAll('.', '\\.')).join('|')})"` +
+  `${OTHER_FIELDS},"output_index":${JSON_INDEX}${OTHER_FIELDS},"delta":"${JSON_STRING_BODY}"${OTHER_FIELDS}\\}`;
 const DELTA_DATA = new RegExp(`^${DELTA_JSON}$`);
 /** The same, read straight from the stream (see SseFastPath). */
 const DELTA_WIRE = sseEventPattern(DELTA_JSON);
 
 /** The delta an event's data holds, when it is in the hot shape. Exported for tests. */
 export function fastResponsesDelta(data: string): { type: string; index: number; text: string } | undefined {
-  const match = DELTA_DATA.exec(data);
-  return match === null ? undefined : { type: match[1]!, index: Number(match[2]), text: decodeStringBody(match[3]!) };
+  let out: { type: string; index: number; text: string } | undefined;
+  if (DELTA_DATA.test(data)) readDelta(data, 0, (type, index, text) => void (out = { type, index, text }));
+  return out;
+}
+
+/** The delta types by the length of their name, which tells them apart (checked here). */
+const TYPES_BY_LENGTH = new Map(DELTA_TYPES.map((type) => [type.length, type]));
+if (TYPES_BY_LENGTH.size !== DELTA_TYPES.length) throw new Error('two delta types share a length');
+
+/**
+ * Reads the delta out of event data at `text[start]` that the pattern has matched, by position,
+ * so no match array (with its captured strings) is made for every event of a reply. In a matched
+ * event the keys below occur once each, outside any string (a quote inside a string is escaped),
+ * so plain searches find them.
+ */
+function readDelta(text: string, start: number, apply: (type: string, index: number, text: string) => void): void {
+  const typeStart = start + '{"type":"'.length;
+  const type = TYPES_BY_LENGTH.get(text.indexOf('"', typeStart) - typeStart)!;
+  let at = text.indexOf(',"output_index":', start) + ',"output_index":'.length;
+  let index = 0;
+  for (let c = text.charCodeAt(at); c >= 48 && c <= 57; c = text.charCodeAt(++at)) index = index * 10 + (c - 48);
+  const body = text.indexOf(',"delta":"', start) + ',"delta":"'.length;
+  let end = body;
+  for (let c = text.charCodeAt(end); c !== 34; c = text.charCodeAt(++end)) if (c === 92) end++;
+  apply(type, index, decodeStringBody(text.slice(body, end)));
 }
 
 function responsesStop(finished: { status: string; reason: string }, refused: boolean, hasTools: boolean): StopReason {
