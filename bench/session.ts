@@ -88,8 +88,6 @@ function turnsFor(total: number): AgentEvent[][] {
 
 /** CPU time (user + system) used while `run` ran, in ms. */
 async function cpuOf(run: () => Promise<number>): Promise<{ wall: number; cpu: number }> {
-  // Start each side from a collected heap, so one side's garbage is not collected on the other's clock.
-  (globalThis as { gc?: () => void }).gc?.();
   const before = process.cpuUsage();
   const wall = await run();
   const used = process.cpuUsage(before);
