@@ -26,13 +26,15 @@ export function schedule(tx: Transaction): void {
 function gate(tx: Transaction): { changed: boolean; ready: PlanStep[] } {
   const ready: PlanStep[] = [];
   let changed = false;
-  const mainDone = tx.plan.steps.every((s) => s.group === 'finally' || isTerminal(tx.state.steps[s.id]?.status ?? 'pending'));
+  // Called on every transition: a plan of hundreds of steps is scanned without allocating for
+  // the steps that are not ready (the common case).
+  let mainDone: boolean | undefined;
   for (const step of tx.plan.steps) {
     const state = tx.state.steps[step.id];
     if (state?.status !== 'pending') continue;
-    if (step.group === 'finally' && !mainDone) continue;
+    if (step.group === 'finally' && !(mainDone ??= tx.plan.steps.every((s) => s.group === 'finally' || isTerminal(tx.state.steps[s.id]?.status ?? 'pending')))) continue;
+    if (!needsSettled(tx, step)) continue;
     const needs = step.needs.map((id) => tx.state.steps[id]).filter((s): s is StepState => s !== undefined);
-    if (needs.some((s) => !isTerminal(s.status))) continue;
     if (tx.state.stopping !== undefined && step.group === 'main') {
       tx.emit({ type: 'step.skipped', step: step.id, reason: tx.state.stopping.code });
       changed = true;
@@ -65,6 +67,15 @@ function gate(tx: Transaction): { changed: boolean; ready: PlanStep[] } {
   return { changed, ready };
 }
 
+/** Whether every step `step` needs has finished (a need not in the state does not hold it up). */
+function needsSettled(tx: Transaction, step: PlanStep): boolean {
+  for (const id of step.needs) {
+    const need = tx.state.steps[id];
+    if (need !== undefined && !isTerminal(need.status)) return false;
+  }
+  return true;
+}
+
 function joinHolds(step: PlanStep, needs: StepState[]): boolean {
   if (step.join === 'all_done') return true;
   if (step.join === 'one_success') return needs.length === 0 || needs.some((s) => s.status === 'succeeded');
@@ -83,19 +94,25 @@ function expand(tx: Transaction, step: PlanStep, items: unknown): void {
 
 /** Starts ready units within maxParallel and the budget; true when it changed the run's course. */
 function startUnits(tx: Transaction, ready: PlanStep[]): boolean {
-  const kindOf = new Map(tx.plan.steps.map((s) => [s.id, s.kind]));
+  // Approvals wait on a person, not a slot. Usually there are none, so this costs nothing.
+  const approvals = tx.plan.steps.filter((s) => s.kind === 'approval');
   let running = 0;
-  for (const [id, state] of Object.entries(tx.state.steps)) {
-    if (kindOf.get(id) === 'approval') continue;
-    for (const unit of state.units ?? [state]) if (unit.status === 'running') running++;
+  for (const id in tx.state.steps) {
+    if (approvals.length > 0 && approvals.some((a) => a.id === id)) continue;
+    const state = tx.state.steps[id]!;
+    if (state.units === undefined) {
+      if (state.status === 'running') running++;
+    } else for (const unit of state.units) if (unit.status === 'running') running++;
   }
   let capacity = tx.plan.maxParallel - running;
   for (const step of tx.plan.steps) {
     const state = tx.state.steps[step.id];
     if (state === undefined) continue;
+    const isReady = ready.includes(step);
+    if (!isReady && (state.status !== 'running' || state.units === undefined)) continue;
     const items: Array<number | undefined> = [];
-    if (ready.includes(step)) items.push(undefined);
-    else if (state.status === 'running' && state.units !== undefined) {
+    if (isReady) items.push(undefined);
+    else if (state.units !== undefined) {
       let active = state.units.filter((u) => u.status === 'running').length;
       const cap = step.foreach?.maxParallel ?? Number.POSITIVE_INFINITY;
       state.units.forEach((unit, index) => {

@@ -118,8 +118,9 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     void store.append(event).catch(() => undefined);
     state = reduce(state, event);
     store.checkpoint(state, 'active');
-    record = recordFromState(record, state, plan);
-    store.saveRecord(record);
+    // Folded only when written (coalesced): the latest state wins, and the base's static fields
+    // never change during the run.
+    store.saveRecord(() => recordFromState(record, state, plan));
     observe({ type: 'event', runId, depth, event });
   });
   const onAbort = () => actor.send({ type: 'flow.interrupt', reason: 'interrupted (Ctrl-C)' });

@@ -96,12 +96,15 @@ export class RunStore {
 
   /** Schedules snapshot.json to hold `state` (the latest call wins). */
   checkpoint(state: RunState, machine: string): void {
-    this.#snapshot.write(join(this.dir, RUN_FILES.snapshot), { seq: state.seq, machine, state });
+    this.#snapshot.write(join(this.dir, RUN_FILES.snapshot), () => ({ seq: state.seq, machine, state }));
   }
 
-  /** Schedules run.json to hold `record` (the latest call wins). */
-  saveRecord(record: RunRecord): void {
-    this.#record.write(join(this.dir, RUN_FILES.record), record);
+  /**
+   * Schedules run.json to hold `record` (the latest call wins). A function is called only when
+   * the write happens: a record folded from the state on every event would mostly be discarded.
+   */
+  saveRecord(record: RunRecord | (() => RunRecord)): void {
+    this.#record.write(join(this.dir, RUN_FILES.record), typeof record === 'function' ? record : () => record);
   }
 
   /** Replaces the pinned plan (a watched edit or a rebase). */
@@ -129,14 +132,14 @@ export class RunStore {
  */
 class CoalescedWriter {
   static readonly INTERVAL_MS = 150;
-  #pending: { path: string; value: unknown } | undefined;
+  #pending: { path: string; produce: () => unknown } | undefined;
   #running: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #writes = 0;
   #hurry = false;
 
-  write(path: string, value: unknown): void {
-    this.#pending = { path, value };
+  write(path: string, produce: () => unknown): void {
+    this.#pending = { path, produce };
     this.#writes++;
     this.#running ??= this.#loop();
   }
@@ -154,15 +157,15 @@ class CoalescedWriter {
     while (this.#running !== undefined) await this.#running;
     this.#hurry = false;
     // A write() while we waited is newer than `last` and its own loop has written it.
-    if (last !== undefined && this.#writes === writes) writeJsonAtomicSync(last.path, last.value);
+    if (last !== undefined && this.#writes === writes) writeJsonAtomicSync(last.path, last.produce());
   }
 
   async #loop(): Promise<void> {
     try {
       while (this.#pending !== undefined) {
-        const { path, value } = this.#pending;
+        const { path, produce } = this.#pending;
         this.#pending = undefined;
-        await writeJsonAtomic(path, value);
+        await writeJsonAtomic(path, produce());
         if (this.#pending === undefined || this.#hurry) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, CoalescedWriter.INTERVAL_MS);
