@@ -1,6 +1,7 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { findRepoRoot, schemaPath, SCHEMA_FILES } from '../../engine/definitions/index.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { findRepoRoot, modelinePath, schemaPath, SCHEMA_FILES } from '../../engine/definitions/index.js';
+import { pathExists } from '../../engine/util/path-exists.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -48,7 +49,7 @@ export async function run(io: CommandIO, dir: string | undefined, options: { for
   const flowFile = files[1]![0];
   files[1]![1] = flow(`# yaml-language-server: $schema=${modelinePath(flowFile, schemaPath(SCHEMA_FILES.flow))}`);
   for (const [file] of files) {
-    if (!options.force && (await exists(file))) {
+    if (!options.force && (await pathExists(file))) {
       throw new UsageError('CLI_INIT_EXISTS', `${relative(io.cwd, file)} already exists`, { hint: 'pass --force to overwrite it' });
     }
   }
@@ -62,16 +63,3 @@ export async function run(io: CommandIO, dir: string | undefined, options: { for
 }
 
 /** Relative when the schema sits inside the repo (a local install), absolute otherwise. */
-function modelinePath(from: string, schema: string): string {
-  const rel = relative(dirname(from), schema);
-  return rel.startsWith(`..${sep}..${sep}..`) ? schema : rel.split(sep).join('/');
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}

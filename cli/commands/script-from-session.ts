@@ -1,6 +1,7 @@
-import { readdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { schemaPath } from '../../engine/definitions/index.js';
+import { readdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { modelinePath, schemaPath } from '../../engine/definitions/index.js';
+import { pathExists } from '../../engine/util/path-exists.js';
 import { checkScriptText, renderScriptYaml, scriptFromEvents } from '../../engine/transports/script/index.js';
 import { readJsonOrNull } from '../../engine/util/atomic-file.js';
 import { FailureError, UsageError } from '../../engine/util/errors.js';
@@ -48,7 +49,7 @@ export async function run(io: CommandIO, session: string, options: { output?: st
     io.stdout.write(text);
     return EXIT.ok;
   }
-  if (!options.force && (await exists(output))) {
+  if (!options.force && (await pathExists(output))) {
     throw new UsageError('CLI_OUTPUT_EXISTS', `${relative(io.cwd, output) || output} already exists`, { hint: 'pass --force to overwrite it' });
   }
   await writeFile(output, text);
@@ -61,12 +62,12 @@ export async function run(io: CommandIO, session: string, options: { output?: st
 async function locateEvents(io: CommandIO, session: string): Promise<string> {
   if (session.endsWith('.jsonl') || session.includes('/')) {
     const file = resolve(io.cwd, session);
-    if (!(await exists(file))) throw new UsageError('CLI_SESSION_NOT_FOUND', `no events file at ${file}`);
+    if (!(await pathExists(file))) throw new UsageError('CLI_SESSION_NOT_FOUND', `no events file at ${file}`);
     return file;
   }
   const root = join(neoHome(io.env), 'code-sessions');
   const exact = join(root, session, 'events.jsonl');
-  if (await exists(exact)) return exact;
+  if (await pathExists(exact)) return exact;
   const ids = (await readdir(root).catch(() => [] as string[])).filter((name) => name.startsWith(session));
   if (ids.length === 1) return join(root, ids[0]!, 'events.jsonl');
   if (ids.length > 1) {
@@ -76,14 +77,3 @@ async function locateEvents(io: CommandIO, session: string): Promise<string> {
 }
 
 /** Relative when the schema sits near the output (a local install), absolute otherwise. */
-function modelinePath(from: string, schema: string): string {
-  const rel = relative(dirname(from), schema);
-  return rel.startsWith(`..${sep}..${sep}..`) ? schema : rel.split(sep).join('/');
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}

@@ -31,7 +31,7 @@ export async function watchDefinitions(...args: Parameters<typeof import('./watc
   const { watchDefinitions: start } = await import('./watch.js');
   return start(...args);
 }
-export { schemaPath, SCHEMA_FILES } from './schema-files.js';
+export { modelinePath, schemaPath, SCHEMA_FILES } from './schema-files.js';
 export type { Backend } from '../generated/backend.js';
 export type { Persona } from '../generated/persona.js';
 export type { Policy } from '../generated/policy.js';

@@ -1,7 +1,8 @@
 /** read_file: a text file's lines, numbered, optionally a range; binary files are refused. */
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { AgentTool } from '../tool.js';
 import { optionalInt, requireString, ToolInputError } from '../tool.js';
+import { pathExists } from '../../util/path-exists.js';
 import { looksBinary } from './binary.js';
 import { displayPath, resolvePath } from './paths.js';
 
@@ -60,7 +61,7 @@ async function readWhole(path: string, shown: string): Promise<Buffer | string> 
     handle = await open(path, 'r');
   } catch (error) {
     // A file that exists but cannot be opened says why; anything else is not there.
-    if (!(await exists(path))) return `no such file: ${shown}`;
+    if (!(await pathExists(path))) return `no such file: ${shown}`;
     throw error;
   }
   try {
@@ -82,11 +83,3 @@ async function readWhole(path: string, shown: string): Promise<Buffer | string> 
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
