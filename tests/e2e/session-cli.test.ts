@@ -182,6 +182,24 @@ describe('neo session (through the daemon)', () => {
     expect(await readFile(join(home, 'session-daemon.log'), 'utf8')).toContain('code_session_daemon_stopped');
   }, 180_000);
 
+  it('`daemon --stop` returns once every live session is released and persisted', async () => {
+    const { home, repo, json, neo } = await setup();
+    // The turn's command ignores SIGTERM, so releasing the session takes the kill grace (about a second).
+    const stubborn = join(repo, '..', `${repo.split('/').pop()}-stubborn.yaml`);
+    await writeFile(stubborn, 'turns:\n  - - run: { command: "trap \'\' TERM; sleep 30" }\n');
+    const start = ['session', 'start', '--backend', 'script', '--script', stubborn, '--brief', 'b', '--max-posture', 'full', '--posture', 'full'];
+    const { sessionId } = (await json(...start)) as { sessionId: string };
+    const stopped = await neo('session', 'daemon', '--stop');
+    expect(stopped.exitCode).toBe(0);
+    // No waiting here: the release, the meta record and the daemon's files are already settled.
+    const events = (await readFile(join(home, 'code-sessions', sessionId, 'events.jsonl'), 'utf8')).trim().split('\n');
+    expect((JSON.parse(events.at(-1)!) as { event: { type: string } }).event.type).toBe('released');
+    const meta = JSON.parse(await readFile(join(home, 'code-sessions', sessionId, 'meta.json'), 'utf8')) as { status: string };
+    expect(meta.status).not.toMatch(/^(running|idle)$/);
+    expect(existsSync(join(home, 'session-daemon.sock'))).toBe(false);
+    expect(existsSync(join(home, 'session-daemon.pid'))).toBe(false);
+  }, 180_000);
+
   it('lists backends with a live probe', async () => {
     const { json } = await setup();
     const { backends } = (await json('session', 'backends')) as { backends: Array<{ id: string; availability: { status: string } }> };

@@ -13,6 +13,8 @@ import { decodeError, lineReader, type DaemonRequest, type DaemonResponse, type 
 
 /** How long a fresh daemon may take to say `ready`. */
 const START_TIMEOUT_MS = 20_000;
+/** How long `shutdown()` waits for the daemon to release its sessions and hang up. */
+const STOP_TIMEOUT_MS = 30_000;
 
 export interface DaemonClient {
   /** Runs one op in the daemon; rejects with the op's own typed error. */
@@ -131,7 +133,13 @@ class SocketClient implements DaemonClient {
   }
 
   async shutdown(): Promise<void> {
+    const hungUp = this.#socket.closed ? Promise.resolve() : once(this.#socket, 'close').then(() => undefined, () => undefined);
     await this.#result(await this.#request({ kind: 'shutdown' }));
+    // The daemon hangs up once every session is released and persisted: that is "stopped".
+    let timer: NodeJS.Timeout | undefined;
+    const slow = new Promise<'slow'>((resolve) => (timer = setTimeout(() => resolve('slow'), STOP_TIMEOUT_MS)));
+    const outcome = await Promise.race([hungUp.then(() => 'stopped' as const), slow]).finally(() => clearTimeout(timer));
+    if (outcome === 'slow') throw new SessionFailure('SESSION_DAEMON_STOP_SLOW', `the session daemon is still stopping after ${STOP_TIMEOUT_MS / 1000}s`, { hint: 'see session-daemon.log in NEO_HOME; the daemon exits once its sessions are released' });
   }
 
   close(): void {

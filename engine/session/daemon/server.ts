@@ -119,11 +119,13 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
     closing ??= (async () => {
       clearInterval(timer);
       server.close();
-      for (const socket of connections) socket.destroy();
+      // Connections drop last: a client that asked for the shutdown sees its socket close only
+      // once every session is released and persisted, so `--stop` returns when the daemon is done.
       await service.close();
       await rm(paths.socket, { force: true });
       await rm(paths.pid, { force: true });
       log.info('code_session_daemon_stopped', {});
+      for (const socket of connections) socket.destroy();
       resolveClosed();
     })();
     return closing;
