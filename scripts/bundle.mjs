@@ -4,15 +4,24 @@
 // loader's share of every command's start-up; each command is still a lazily loaded chunk.
 // `yaml` stays external (loaded on first use with createRequire) and so do the precompiled
 // validators (dist/engine/generated/validators.cjs, written by tsc).
+//
+// Splitting cuts shared code by which lazy entries use it, which leaves a dozen chunks of a
+// kilobyte or two (errors, io, atomic-file …). Each is a module to resolve, link and evaluate,
+// about half a millisecond of start-up apiece: more than its bytes cost. So the build runs
+// twice: the first finds the small shared chunks, the second makes every entry import one
+// `neo:common` module that holds all of their code, so it lands in a single shared chunk.
 import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** Shared chunks smaller than this are merged into the common one. */
+const SMALL_CHUNK_BYTES = 8 * 1024;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'bin');
-rmSync(outdir, { recursive: true, force: true });
-await build({
+const options = {
   absWorkingDir: root,
   entryPoints: { neo: 'cli/bin.ts' },
   bundle: true,
@@ -26,4 +35,48 @@ await build({
   // Bundled CommonJS dependencies call `require`; give ESM chunks one.
   banner: { js: "import { createRequire as __neoCreateRequire } from 'node:module'; const require = __neoCreateRequire(import.meta.url);" },
   logLevel: 'warning',
-});
+};
+
+const probe = await build({ ...options, write: false, metafile: true });
+const { common, entries } = smallSharedModules(probe.metafile);
+rmSync(outdir, { recursive: true, force: true });
+await build({ ...options, plugins: common.length === 0 ? [] : [commonChunk(common, entries)] });
+
+/** The source files of small shared chunks, and every entry (the binary and each lazy import). */
+function smallSharedModules(metafile) {
+  const common = new Set();
+  for (const [name, output] of Object.entries(metafile.outputs)) {
+    if (output.entryPoint !== undefined || !name.includes('/chunks/chunk-') || output.bytes >= SMALL_CHUNK_BYTES) continue;
+    // esbuild's own runtime helpers have no source file; they follow the code that uses them.
+    for (const input of Object.keys(output.inputs)) if (!input.startsWith('<')) common.add(resolve(root, input));
+  }
+  const entries = new Set([resolve(root, 'cli/bin.ts')]);
+  for (const input of Object.values(metafile.inputs)) {
+    for (const imported of input.imports) if (imported.kind === 'dynamic-import' && !imported.external) entries.add(resolve(root, imported.path));
+  }
+  return { common: [...common].sort(), entries };
+}
+
+/** The plugin: `neo:common` imports every small shared module; each entry imports `neo:common`. */
+function commonChunk(modules, entries) {
+  const contents = [
+    ...modules.map((file, i) => `import * as m${i} from ${JSON.stringify(file)};`),
+    // Exported (and so kept whole): a module merged here must not be split again by what each entry uses.
+    `export const modules = [${modules.map((_, i) => `m${i}`).join(', ')}];`,
+  ].join('\n');
+  return {
+    name: 'neo-common-chunk',
+    setup(b) {
+      b.onResolve({ filter: /^neo:common$/ }, () => ({ path: 'common', namespace: 'neo' }));
+      b.onLoad({ filter: /.*/, namespace: 'neo' }, () => ({ contents, resolveDir: root, loader: 'js' }));
+      b.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
+        if (!entries.has(args.path)) return undefined;
+        const text = await readFile(args.path, 'utf8');
+        // After a hashbang line, which must stay first.
+        const cut = text.startsWith('#!') ? text.indexOf('\n') + 1 : 0;
+        const loader = args.path.endsWith('ts') ? 'ts' : 'js';
+        return { contents: `${text.slice(0, cut)}import { modules as __neoCommon } from 'neo:common'; void __neoCommon;\n${text.slice(cut)}`, loader };
+      });
+    },
+  };
+}

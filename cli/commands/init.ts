@@ -41,7 +41,7 @@ steps:
 `;
 
 export async function run(io: CommandIO, dir: string | undefined, options: { force?: boolean }): Promise<number> {
-  const repo = await findRepoRoot(resolve(io.cwd, dir ?? '.'), { exclude: neoHome(io.env) });
+  const repo = findRepoRoot(resolve(io.cwd, dir ?? '.'), { exclude: neoHome(io.env) });
   const files: Array<[string, string]> = [
     [join(repo, '.neo', 'personas', 'project-helper.md'), PERSONA],
     [join(repo, '.neo', 'flows', 'check-and-fix.flow.yaml'), ''],

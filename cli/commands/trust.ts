@@ -14,7 +14,7 @@ export async function run(io: CommandIO, repo: string | undefined, options: { re
     else for (const entry of trusted) writeLine(io.stdout, `${entry.repo}  (since ${entry.trustedAt})`);
     return EXIT.ok;
   }
-  const root = await findRepoRoot(resolve(io.cwd, repo ?? '.'), { exclude: home });
+  const root = findRepoRoot(resolve(io.cwd, repo ?? '.'), { exclude: home });
   if (options.revoke) {
     const removed = await store.revoke(root);
     if (options.json) writeJson(io.stdout, { repo: root, trusted: false, changed: removed });

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Layer } from './definition.js';
 import { KIND_INFO, type DefinitionKind } from './kinds.js';
@@ -94,12 +94,18 @@ export function pathFolderTable(dir: string): LayerFolder[] {
   ];
 }
 
-/** Lists each folder of a table and keeps the files it classifies, in table order. */
-export async function discoverTable(table: readonly LayerFolder[]): Promise<DiscoveredFile[]> {
-  const listed = await Promise.all(table.map((entry) => safeReaddir(entry.folder)));
+/**
+ * Lists each folder of a table and keeps the files it classifies, in table order.
+ *
+ * Discovery is synchronous, and asks whether a folder exists before listing it: most folders
+ * of the table do not exist, and every command starts here. A dozen thread-pool round trips,
+ * each failing with an ENOENT error that captures a stack, cost a short command milliseconds;
+ * these calls cost microseconds.
+ */
+export function discoverTable(table: readonly LayerFolder[]): DiscoveredFile[] {
   const out: DiscoveredFile[] = [];
-  table.forEach((entry, i) => {
-    for (const name of listed[i]!) {
+  table.forEach((entry) => {
+    for (const name of listFolder(entry.folder)) {
       const found = entry.classify(name);
       if (found) out.push({ file: join(entry.folder, name), layer: entry.layer, ...found });
     }
@@ -108,7 +114,7 @@ export async function discoverTable(table: readonly LayerFolder[]): Promise<Disc
 }
 
 /** Every definition file of the standard layers, lowest layer first. */
-export function discoverLayers(roots: LayerRoots): Promise<DiscoveredFile[]> {
+export function discoverLayers(roots: LayerRoots): DiscoveredFile[] {
   return discoverTable(layerFolderTable(roots));
 }
 
@@ -144,17 +150,15 @@ export function kindOfPath(file: string): DefinitionKind | undefined {
 }
 
 /** Files and folders named on the command line, as the `path` layer. */
-export async function discoverPaths(paths: readonly string[]): Promise<{ files: DiscoveredFile[]; unknown: string[]; missing: string[]; table: LayerFolder[] }> {
+export function discoverPaths(paths: readonly string[]): { files: DiscoveredFile[]; unknown: string[]; missing: string[]; table: LayerFolder[] } {
   const files: DiscoveredFile[] = [];
   const unknown: string[] = [];
   const missing: string[] = [];
   const table: LayerFolder[] = [];
   for (const raw of paths) {
     const path = resolve(raw);
-    let info;
-    try {
-      info = await stat(path);
-    } catch {
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (info === undefined) {
       missing.push(path);
       continue;
     }
@@ -166,32 +170,29 @@ export async function discoverPaths(paths: readonly string[]): Promise<{ files: 
     }
     const folders = pathFolderTable(path);
     table.push(...folders);
-    files.push(...(await discoverTable(folders)));
+    files.push(...discoverTable(folders));
   }
   return { files, unknown, missing, table };
 }
 
-async function safeReaddir(dir: string): Promise<string[]> {
+/** A folder's entries, sorted; none when it is missing or unreadable. */
+function listFolder(dir: string): string[] {
+  if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
   try {
-    return (await readdir(dir)).sort();
+    return readdirSync(dir).sort();
   } catch {
     return [];
   }
 }
 
-/** The repository root above `cwd`: the nearest folder with `.git` or `.neo`, else `cwd`. */
-export async function findRepoRoot(cwd: string, options: { exclude?: string } = {}): Promise<string> {
+/** The repository root above `cwd`: the nearest folder with `.git` or `.neo`, else `cwd` (synchronous, as discovery is). */
+export function findRepoRoot(cwd: string, options: { exclude?: string } = {}): string {
   let dir = resolve(cwd);
   for (;;) {
     for (const marker of ['.git', '.neo']) {
-      try {
-        const found = join(dir, marker);
-        await stat(found);
-        // NEO_HOME (~/.neo) is the user layer, not a project marker.
-        if (options.exclude === undefined || resolve(found) !== resolve(options.exclude)) return dir;
-      } catch {
-        // keep walking up
-      }
+      const found = join(dir, marker);
+      // NEO_HOME (~/.neo) is the user layer, not a project marker.
+      if (statSync(found, { throwIfNoEntry: false }) !== undefined && (options.exclude === undefined || resolve(found) !== resolve(options.exclude))) return dir;
     }
     const parent = dirname(dir);
     if (parent === dir) return resolve(cwd);

@@ -58,7 +58,7 @@ export class DefinitionLoader {
   static async create(options: LoaderOptions = {}): Promise<DefinitionLoader> {
     const home = options.home ?? neoHome();
     const roots: LayerRoots = { packaged: options.packaged ?? packageRoot(), user: home };
-    if (!options.noProject) roots.project = await findRepoRoot(options.cwd ?? process.cwd(), { exclude: home });
+    if (!options.noProject) roots.project = findRepoRoot(options.cwd ?? process.cwd(), { exclude: home });
     return new DefinitionLoader(roots, (options.paths ?? []).map((p) => resolve(p)), new TrustStore(home));
   }
 
@@ -75,8 +75,8 @@ export class DefinitionLoader {
   /** Discovers and loads every file of every layer. */
   async loadAll(): Promise<LoadResult> {
     this.#projectTrusted = this.roots.project !== undefined && (await this.#trust.isTrusted(this.roots.project));
-    const files = await discoverLayers(this.roots);
-    const fromPaths = await discoverPaths(this.#paths);
+    const files = discoverLayers(this.roots);
+    const fromPaths = discoverPaths(this.#paths);
     this.#pathProblems = [
       ...fromPaths.missing.map((file) => pathProblem(file, 'CLI_PATH_NOT_FOUND', 'no such file or folder')),
       ...fromPaths.unknown.map((file) =>

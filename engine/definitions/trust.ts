@@ -1,5 +1,4 @@
-import { realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeJsonAtomic } from '../util/atomic-file.js';
 
@@ -19,9 +18,11 @@ export class TrustStore {
     this.#path = join(neoHome, 'trust.json');
   }
 
-  async #read(): Promise<TrustFile> {
+  // Synchronous: every command that loads definitions reads it, and it is usually absent.
+  #read(): TrustFile {
+    if (statSync(this.#path, { throwIfNoEntry: false }) === undefined) return { version: 1, repos: {} };
     try {
-      const parsed = JSON.parse(await readFile(this.#path, 'utf8')) as TrustFile;
+      const parsed = JSON.parse(readFileSync(this.#path, 'utf8')) as TrustFile;
       if (parsed && typeof parsed.repos === 'object') return parsed;
     } catch {
       // A missing or corrupt trust file trusts nothing, which is the safe reading.
@@ -30,12 +31,12 @@ export class TrustStore {
   }
 
   async isTrusted(repoRoot: string): Promise<boolean> {
-    const file = await this.#read();
+    const file = this.#read();
     return Object.hasOwn(file.repos, canonical(repoRoot));
   }
 
   async trust(repoRoot: string, now = new Date()): Promise<string> {
-    const file = await this.#read();
+    const file = this.#read();
     const key = canonical(repoRoot);
     file.repos[key] = { trustedAt: now.toISOString() };
     await writeJsonAtomic(this.#path, file);
@@ -43,7 +44,7 @@ export class TrustStore {
   }
 
   async revoke(repoRoot: string): Promise<boolean> {
-    const file = await this.#read();
+    const file = this.#read();
     const key = canonical(repoRoot);
     if (!Object.hasOwn(file.repos, key)) return false;
     delete file.repos[key];
@@ -52,7 +53,7 @@ export class TrustStore {
   }
 
   async list(): Promise<Array<{ repo: string; trustedAt: string }>> {
-    const file = await this.#read();
+    const file = this.#read();
     return Object.entries(file.repos).map(([repo, entry]) => ({ repo, trustedAt: entry.trustedAt }));
   }
 }

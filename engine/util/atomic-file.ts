@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, readFile, rename, rm, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -48,9 +48,45 @@ export function writeFileAtomicSync(path: string, content: string | Uint8Array):
   }
 }
 
+/**
+ * The same atomic replace, split: the temp file is written now (so a full disk or a missing
+ * permission throws here), and the returned promise is its fsync and rename, done on the
+ * thread pool while the caller goes on. Whoever depends on the file waits for the promise.
+ */
+export function beginWriteFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = tempPathFor(path);
+  const fd = openSync(temp, 'w');
+  try {
+    writeFileSync(fd, content);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  const synced = new Promise<void>((resolve, reject) =>
+    fsync(fd, (error) => {
+      closeSync(fd);
+      if (error) reject(error);
+      else resolve();
+    }),
+  );
+  return synced
+    .then(() => rename(temp, path))
+    .catch(async (error: unknown) => {
+      await rm(temp, { force: true });
+      throw error;
+    });
+}
+
 /** Writes `value` as pretty JSON atomically. */
 export function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   return writeFileAtomic(path, jsonText(value));
+}
+
+/** {@link writeJsonAtomic}, begun now and finished in the background (see {@link beginWriteFileAtomic}). */
+export function beginWriteJsonAtomic(path: string, value: unknown): Promise<void> {
+  return beginWriteFileAtomic(path, jsonText(value));
 }
 
 /** {@link writeJsonAtomic}, synchronously (see {@link writeFileAtomicSync}). */
@@ -74,6 +110,21 @@ export async function readJsonOrNull<T = unknown>(path: string): Promise<T | nul
   } catch {
     return null;
   }
+  return parseOrNull<T>(text);
+}
+
+/** {@link readJsonOrNull}, synchronously: for a small local file a command needs before anything else. */
+export function readJsonOrNullSync<T = unknown>(path: string): T | null {
+  // Asked first, so a missing file (the common case for a cache) costs no thrown error.
+  if (statSync(path, { throwIfNoEntry: false }) === undefined) return null;
+  try {
+    return parseOrNull<T>(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function parseOrNull<T>(text: string): T | null {
   try {
     return JSON.parse(text) as T;
   } catch {

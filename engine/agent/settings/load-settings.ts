@@ -40,7 +40,7 @@ export interface LoadSettingsOptions {
 export async function loadAgentSettings(options: LoadSettingsOptions): Promise<AgentSettings> {
   const env = options.env ?? process.env;
   const home = options.home ?? neoHome(env);
-  const repo = options.noProject ? undefined : await findRepoRoot(options.cwd, { exclude: home });
+  const repo = options.noProject ? undefined : findRepoRoot(options.cwd, { exclude: home });
   const trusted = repo !== undefined && (await new TrustStore(home).isTrusted(repo));
   const layers = options.configs ?? (await readConfigs(home, repo));
   const files = layers.map((l) => l.file);

@@ -96,7 +96,7 @@ async function executeKind(spec: ExecutionSpec, step: PlanStep, signal: AbortSig
 
 async function runStep(spec: ExecutionSpec, step: PlanStep, cwd: string, signal: AbortSignal, deps: ExecutorDeps): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const outputFile = join(deps.store.dir, 'outputs', `${unitKey(spec.step, spec.item).replace(/[^\w.-]/g, '_')}.${spec.exec.split('#')[1] ?? '0'}.env`);
-  await deps.store.outputsDir();
+  deps.store.outputsDir();
   const result = await runCommand({
     command: step.run!.command,
     cwd,
@@ -124,6 +124,8 @@ async function approvalStep(spec: ExecutionSpec, step: PlanStep, signal: AbortSi
     return { status: 'succeeded', verdict: pick.id, outputs: { decision: pick.id, by: '--yes', preapproved: true, note: 'pre-approved with --yes' } };
   }
   const key = unitKey(spec.step, spec.item);
+  // The run goes quiet here, and whoever answers looks at it first: its state is on disk before it says so.
+  await deps.store.flush();
   deps.progress({ exec: spec.exec, step: spec.step, note: `waiting for approval: neo flow approve ${deps.runId} ${key} --decision ${decisions.map((d) => d.id).join('|')}` });
   const answer = await waitForApproval({
     home: deps.home,

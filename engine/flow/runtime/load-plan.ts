@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
   formatDiagnostics,
@@ -38,7 +38,7 @@ export interface LoadedPlan {
  */
 export async function loadPlanDefinitions(options: { planFile: string; cwd: string; home: string }): Promise<LoadedPlan> {
   const file = resolve(options.cwd, options.planFile);
-  await assertFlowFile(file);
+  assertFlowFile(file);
   let paths = [file];
   for (;;) {
     const { set, diagnostics, loader } = await loadDefinitions({ cwd: dirname(file), home: options.home, paths });
@@ -49,7 +49,7 @@ export async function loadPlanDefinitions(options: { planFile: string; cwd: stri
         if (step.flow === undefined) continue;
         const sub = resolve(dirname(path), step.flow);
         if (!found.has(sub)) {
-          await assertFlowFile(sub, `step \`${step.id}\` of ${path}`);
+          assertFlowFile(sub, `step \`${step.id}\` of ${path}`);
           found.add(sub);
         }
       }
@@ -159,10 +159,8 @@ function pinnedDefinitions(set: DefinitionSet, flow: Definition<'flow'>, plan: C
 }
 
 /** Refuses a missing file, or one not named like a flow. */
-export async function assertFlowFile(file: string, referredBy?: string): Promise<void> {
-  try {
-    await access(file);
-  } catch {
+export function assertFlowFile(file: string, referredBy?: string): void {
+  if (statSync(file, { throwIfNoEntry: false }) === undefined) {
     throw new UsageError('FLOW_PLAN_NOT_FOUND', `no such plan file: ${file}${referredBy === undefined ? '' : ` (named by ${referredBy})`}`);
   }
   if (kindOfPath(file) !== 'flow') {

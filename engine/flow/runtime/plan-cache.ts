@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadDefinitions, type DefinitionSet } from '../../definitions/index.js';
-import { readJsonOrNull, writeJsonAtomic } from '../../util/atomic-file.js';
+import { readJsonOrNullSync, writeJsonAtomic } from '../../util/atomic-file.js';
 import { contentHash } from '../../util/content-hash.js';
 import { packageVersion } from '../../util/package-root.js';
 import type { CompiledPlan } from '../core/plan.js';
@@ -28,12 +28,14 @@ export interface ReadyPlan {
  */
 export async function readyPlan(options: { planFile: string; cwd: string; home: string; backendOverride?: string; requireBackend: boolean; fresh?: boolean }): Promise<ReadyPlan> {
   const file = resolve(options.cwd, options.planFile);
-  await assertFlowFile(file);
-  const [text, base] = await Promise.all([readFile(file, 'utf8'), loadDefinitions({ cwd: dirname(file), home: options.home })]);
+  assertFlowFile(file);
+  // The plan and the cache entry are read synchronously: small local files the run waits for.
+  const text = readFileSync(file, 'utf8');
+  const base = await loadDefinitions({ cwd: dirname(file), home: options.home });
   const key = contentHash('flow-plan/1', packageVersion(), file, text, base.set.hash, options.backendOverride ?? '', String(options.requireBackend));
   const path = join(options.home, 'cache', 'flows', `${key.slice(0, 40)}.json`);
   if (!options.fresh) {
-    const hit = await readJsonOrNull<{ plan: CompiledPlan; pinned: PinnedDefinition[] }>(path);
+    const hit = readJsonOrNullSync<{ plan: CompiledPlan; pinned: PinnedDefinition[] }>(path);
     if (hit?.plan !== undefined && Array.isArray(hit.pinned)) return { file, plan: hit.plan, pinned: hit.pinned, set: base.set };
   }
   const loaded = await loadPlanDefinitions({ planFile: file, cwd: options.cwd, home: options.home });

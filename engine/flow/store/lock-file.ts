@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { NeoError } from '../../util/errors.js';
 import { isProcessAlive } from './runs.js';
@@ -37,7 +37,7 @@ export async function acquireLockFile(path: string, info: LockInfo, describe: (h
           if (released) return;
           released = true;
           const holder = readHolder(path);
-          if (holder?.pid === info.pid && holder.runId === info.runId) rmSync(path, { force: true });
+          if (holder?.pid === info.pid && holder.runId === info.runId) removeFile(path);
         },
       };
     } catch (error) {
@@ -47,10 +47,19 @@ export async function acquireLockFile(path: string, info: LockInfo, describe: (h
       // process died (or this very run, from an earlier attempt) is stale and taken over.
       const ours = holder !== null && holder.pid === info.pid && holder.runId === info.runId;
       if (holder !== null && !ours && isProcessAlive(holder.pid)) throw describe(holder);
-      rmSync(path, { force: true });
+      removeFile(path);
     }
   }
   throw new NeoError('FLOW_LOCK_BUSY', `could not take the lock ${path}`);
+}
+
+/** Deletes a lock file that may already be gone (unlink: rmSync would load its recursive remover first). */
+function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 function readHolder(path: string): LockInfo | null {

@@ -1,7 +1,7 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir, open, readFile, truncate } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { open, readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJsonOrNull, writeJsonAtomic, writeJsonAtomicSync } from '../../util/atomic-file.js';
+import { beginWriteJsonAtomic, readJsonOrNull, writeJsonAtomic, writeJsonAtomicSync } from '../../util/atomic-file.js';
 import { NeoError } from '../../util/errors.js';
 import type { RunEvent } from '../core/events.js';
 import type { CompiledPlan } from '../core/plan.js';
@@ -25,26 +25,35 @@ export class RunStore {
   #durableSeq: number;
   #appendedSeq: number;
   #waiters: Array<{ seq: number; resolve: () => void; reject: (error: unknown) => void }> = [];
-  #snapshot = new CoalescedWriter();
-  #record = new CoalescedWriter();
+  /** The first files' fsync and rename (see {@link create}); every later write of them waits for it. */
+  readonly #created: Promise<void>;
+  readonly #snapshot: CoalescedWriter;
+  readonly #record: CoalescedWriter;
   #failure: unknown;
-  #outputs: Promise<string> | undefined;
+  #outputs: string | undefined;
 
-  private constructor(dir: string, lastSeq: number) {
+  private constructor(dir: string, lastSeq: number, created: Promise<void> = Promise.resolve()) {
     this.dir = dir;
+    this.#created = created;
+    this.#snapshot = new CoalescedWriter(created);
+    this.#record = new CoalescedWriter(created);
     this.#eventsPath = join(dir, RUN_FILES.events);
     this.#durableSeq = lastSeq;
     this.#appendedSeq = lastSeq;
   }
 
-  /** Creates a new run's folder with its manifest and pinned plan. */
+  /**
+   * Creates a new run's folder with its manifest and pinned plan. Both files are written now (a
+   * full disk or a bad NEO_HOME fails here, before anything runs); their fsync and rename finish
+   * in the background while the run's machine is built, and {@link barrier} waits for them, so no
+   * step starts before the run is on disk.
+   */
   static async create(home: string, record: RunRecord, plan: CompiledPlan): Promise<RunStore> {
     const dir = runDir(home, record.runId);
-    // Synchronous: the run cannot start before both are on disk, and two small files written
-    // directly cost less than a dozen thread-pool round trips.
-    writeJsonAtomicSync(join(dir, RUN_FILES.plan), plan);
-    writeJsonAtomicSync(join(dir, RUN_FILES.record), record);
-    return new RunStore(dir, 0);
+    const created = Promise.all([beginWriteJsonAtomic(join(dir, RUN_FILES.plan), plan), beginWriteJsonAtomic(join(dir, RUN_FILES.record), record)]).then(() => undefined);
+    const store = new RunStore(dir, 0, created);
+    created.catch((error: unknown) => (store.#failure ??= error));
+    return store;
   }
 
   /** Opens an existing run for a new process: repairs a torn last line, checks seq is gapless. */
@@ -83,14 +92,18 @@ export class RunStore {
     return new Promise((resolve, reject) => this.#waiters.push({ seq, resolve, reject }));
   }
 
-  /** The folder commands write `$NEO_OUTPUT` files into (created once). */
-  outputsDir(): Promise<string> {
-    this.#outputs ??= mkdir(join(this.dir, 'outputs'), { recursive: true }).then(() => join(this.dir, 'outputs'));
+  /** The folder commands write `$NEO_OUTPUT` files into (created once, synchronously: a step's command waits for it). */
+  outputsDir(): string {
+    if (this.#outputs === undefined) {
+      mkdirSync(join(this.dir, 'outputs'), { recursive: true });
+      this.#outputs = join(this.dir, 'outputs');
+    }
     return this.#outputs;
   }
 
-  /** Resolves once everything appended so far is durable (an execution's start included). */
-  barrier(): Promise<void> {
+  /** Resolves once the run's files and everything appended so far are durable (an execution's start included). */
+  async barrier(): Promise<void> {
+    await this.#created;
     return this.durable(this.#appendedSeq);
   }
 
@@ -108,12 +121,14 @@ export class RunStore {
   }
 
   /** Replaces the pinned plan (a watched edit or a rebase). */
-  savePlan(plan: CompiledPlan): Promise<void> {
+  async savePlan(plan: CompiledPlan): Promise<void> {
+    await this.#created;
     return writeJsonAtomic(join(this.dir, RUN_FILES.plan), plan);
   }
 
   /** Waits for every pending write. */
   async flush(): Promise<void> {
+    await this.#created;
     await Promise.all([this.#snapshot.idle(), this.#record.idle()]);
   }
 
@@ -128,15 +143,23 @@ export class RunStore {
  * Writes the latest value only, at most once per interval: a burst of transitions costs one
  * write, and the fsyncs of a checkpoint never crowd out the event appends that executions wait
  * on. events.jsonl is the truth; a checkpoint may lag it by one interval, and idle() writes the
- * last value at once.
+ * last value at once. The very first write waits its interval too: a run shorter than that
+ * writes each file once, at its end, instead of ending while an async write is in flight.
  */
 class CoalescedWriter {
   static readonly INTERVAL_MS = 150;
+  /** A write that must land first (the file's creation). */
+  readonly #after: Promise<void>;
   #pending: { path: string; produce: () => unknown } | undefined;
   #running: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #writes = 0;
   #hurry = false;
+  #started = false;
+
+  constructor(after: Promise<void>) {
+    this.#after = after;
+  }
 
   write(path: string, produce: () => unknown): void {
     this.#pending = { path, produce };
@@ -146,7 +169,7 @@ class CoalescedWriter {
 
   /**
    * Writes the latest value now and resolves when it is on disk. The last write is synchronous:
-   * whoever waits for it (a run's end) has nothing else to do meanwhile.
+   * whoever waits for it (a run's end, an approval) has nothing else to do meanwhile.
    */
   async idle(): Promise<void> {
     const last = this.#pending;
@@ -155,6 +178,7 @@ class CoalescedWriter {
     this.#hurry = true;
     this.#wake?.();
     while (this.#running !== undefined) await this.#running;
+    await this.#after;
     this.#hurry = false;
     // A write() while we waited is newer than `last` and its own loop has written it.
     if (last !== undefined && this.#writes === writes) writeJsonAtomicSync(last.path, last.produce());
@@ -162,23 +186,32 @@ class CoalescedWriter {
 
   async #loop(): Promise<void> {
     try {
+      if (!this.#started && !this.#hurry) await this.#pause();
+      this.#started = true;
       while (this.#pending !== undefined) {
-        const { path, produce } = this.#pending;
+        await this.#after;
+        // idle() may have taken the value meanwhile, and written it itself.
+        const next = this.#pending;
         this.#pending = undefined;
-        await writeJsonAtomic(path, produce());
+        if (next === undefined) break;
+        await writeJsonAtomic(next.path, next.produce());
         if (this.#pending === undefined || this.#hurry) continue;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, CoalescedWriter.INTERVAL_MS);
-          this.#wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.#wake = undefined;
+        await this.#pause();
       }
     } finally {
       this.#running = undefined;
     }
+  }
+
+  #pause(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, CoalescedWriter.INTERVAL_MS);
+      this.#wake = done;
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    }).finally(() => (this.#wake = undefined));
   }
 }
 

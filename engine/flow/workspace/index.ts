@@ -1,5 +1,5 @@
 /** Workspaces: where a run's steps work (worktree, in place, or a copy). */
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { NeoError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
@@ -15,7 +15,7 @@ export type { Isolation, Workspace, WorkspaceSummary } from './workspace.js';
 export async function prepareWorkspace(options: { projectDir: string; home: string; runId: string; isolation?: Isolation; base?: string }): Promise<Workspace> {
   if (options.isolation === 'copy') return createCopy(options);
   // Only a worktree needs git itself; the others need at most to know where the repository is.
-  const marked = await gitMarker(options.projectDir);
+  const marked = gitMarker(options.projectDir);
   const repo = marked === undefined ? undefined : options.isolation === 'inplace' ? marked : await gitRepoRoot(options.projectDir);
   const isolation = options.isolation ?? (repo === undefined ? 'copy' : 'worktree');
   if (isolation === 'worktree') {
@@ -30,15 +30,11 @@ export async function prepareWorkspace(options: { projectDir: string; home: stri
   return createCopy(options);
 }
 
-/** The nearest folder at or above `dir` holding a `.git`, without running git. */
-async function gitMarker(dir: string): Promise<string | undefined> {
+/** The nearest folder at or above `dir` holding a `.git`, without running git (or a thread-pool trip per level). */
+function gitMarker(dir: string): string | undefined {
   for (let at = resolve(dir); ; at = dirname(at)) {
-    try {
-      await stat(join(at, '.git'));
-      return at;
-    } catch {
-      if (dirname(at) === at) return undefined;
-    }
+    if (statSync(join(at, '.git'), { throwIfNoEntry: false }) !== undefined) return at;
+    if (dirname(at) === at) return undefined;
   }
 }
 

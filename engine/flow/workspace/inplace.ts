@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash } from '../../util/content-hash.js';
 import { NeoError } from '../../util/errors.js';
@@ -11,8 +11,8 @@ import type { Workspace } from './workspace.js';
  * repository under NEO_HOME/locks, naming the run that holds it.
  */
 export async function lockInPlace(options: { projectDir: string; repo?: string; home: string; runId: string }): Promise<Workspace> {
-  const projectDir = await realpath(options.projectDir);
-  const root = options.repo === undefined ? projectDir : await realpath(options.repo);
+  const projectDir = realpathSync(options.projectDir);
+  const root = options.repo === undefined ? projectDir : realpathSync(options.repo);
   return lockRecord({ isolation: 'inplace', path: projectDir, root, projectDir, ...(options.repo === undefined ? {} : { repo: root }) }, options.home, options.runId);
 }
 

@@ -27,7 +27,7 @@ export interface SessionContext {
 }
 
 export async function sessionContext(options: StartSessionOptions, settings: AgentSettings, home: string, baseEnv: NodeJS.ProcessEnv, ripgrep: string | null | undefined): Promise<SessionContext> {
-  const repo = await findRepoRoot(options.cwd, { exclude: home });
+  const repo = findRepoRoot(options.cwd, { exclude: home });
   const [agentsMd, skills] = await Promise.all([
     discoverAgentsMd(repo, options.cwd),
     discoverSkills([join(home, 'skills'), join(repo, '.neo', 'skills'), ...(options.provision?.skillDirs ?? [])]),
