@@ -2,30 +2,35 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-let cached: string | undefined;
+let cached: { root: string; version: string } | undefined;
 
 /**
  * The directory of neo's own package.json, whether running from compiled `dist/` or from the
  * TypeScript sources under test. Packaged definitions and schemas are found relative to it.
  */
 export function packageRoot(): string {
+  return ownManifest().root;
+}
+
+/** neo's version, from package.json (read once, with the root). */
+export function packageVersion(): string {
+  return ownManifest().version;
+}
+
+function ownManifest(): { root: string; version: string } {
   if (cached !== undefined) return cached;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'neo') {
-      cached = dir;
-      return dir;
+    const parsed = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string }) : undefined;
+    if (parsed?.name === 'neo') {
+      cached = { root: dir, version: String(parsed.version) };
+      return cached;
     }
     const parent = dirname(dir);
     if (parent === dir) throw new Error('cannot find neo package.json above ' + fileURLToPath(import.meta.url));
     dir = parent;
   }
-}
-
-/** neo's version, from package.json. */
-export function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** The `neo` binary of this install (the bundle `npm run build` writes). */
