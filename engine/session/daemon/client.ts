@@ -20,7 +20,8 @@ export interface DaemonClient {
   /** Runs one op in the daemon; rejects with the op's own typed error. */
   execute(input: unknown, scope: string, cwd: string): Promise<unknown>;
   ping(): Promise<DaemonStatus>;
-  shutdown(): Promise<void>;
+  /** Asks the daemon to stop and resolves once it has hung up (every session released); `SESSION_DAEMON_STOP_SLOW` after `timeoutMs`. */
+  shutdown(timeoutMs?: number): Promise<void>;
   close(): void;
 }
 
@@ -132,14 +133,14 @@ class SocketClient implements DaemonClient {
     return (await this.#result(await this.#request({ kind: 'ping' }))) as DaemonStatus;
   }
 
-  async shutdown(): Promise<void> {
+  async shutdown(timeoutMs = STOP_TIMEOUT_MS): Promise<void> {
     const hungUp = this.#socket.closed ? Promise.resolve() : once(this.#socket, 'close').then(() => undefined, () => undefined);
     await this.#result(await this.#request({ kind: 'shutdown' }));
     // The daemon hangs up once every session is released and persisted: that is "stopped".
     let timer: NodeJS.Timeout | undefined;
-    const slow = new Promise<'slow'>((resolve) => (timer = setTimeout(() => resolve('slow'), STOP_TIMEOUT_MS)));
+    const slow = new Promise<'slow'>((resolve) => (timer = setTimeout(() => resolve('slow'), timeoutMs)));
     const outcome = await Promise.race([hungUp.then(() => 'stopped' as const), slow]).finally(() => clearTimeout(timer));
-    if (outcome === 'slow') throw new SessionFailure('SESSION_DAEMON_STOP_SLOW', `the session daemon is still stopping after ${STOP_TIMEOUT_MS / 1000}s`, { hint: 'see session-daemon.log in NEO_HOME; the daemon exits once its sessions are released' });
+    if (outcome === 'slow') throw new SessionFailure('SESSION_DAEMON_STOP_SLOW', `the session daemon is still stopping after ${timeoutMs / 1000}s`, { hint: 'see session-daemon.log in NEO_HOME; the daemon exits once its sessions are released' });
   }
 
   close(): void {

@@ -79,3 +79,28 @@ describe('session daemon (in process)', () => {
     client.close();
   });
 });
+
+describe('session daemon client: stopping', () => {
+  it('reports SESSION_DAEMON_STOP_SLOW when the daemon agrees to stop but never hangs up', async () => {
+    const home = await tempDir();
+    const { createServer } = await import('node:net');
+    // A daemon stuck releasing a session: it answers the shutdown request and keeps the line open.
+    const stuck = createServer((socket) => {
+      socket.on('data', (data) => {
+        for (const line of data.toString().split('\n').filter(Boolean)) {
+          const request = JSON.parse(line) as { id: number };
+          socket.write(`${JSON.stringify({ id: request.id, ok: true, result: { stopping: true } })}\n`);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => stuck.listen(daemonPaths(home).socket, resolve));
+    try {
+      const client = (await connectDaemon(home))!;
+      const error = await client.shutdown(200).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'SESSION_DAEMON_STOP_SLOW', message: 'the session daemon is still stopping after 0.2s', hint: 'see session-daemon.log in NEO_HOME; the daemon exits once its sessions are released' });
+      client.close();
+    } finally {
+      stuck.close();
+    }
+  });
+});
