@@ -11,7 +11,6 @@
 import http from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Agent, BackgroundShells, builtinTools, createProvider, DEFAULT_RETRY, type ProviderApi } from '../engine/agent/index.js';
@@ -71,11 +70,13 @@ function baseUrl(server: ModelServer, api: ProviderApi): string {
   return api === 'openai-chat' || api === 'openai-responses' ? `${server.url}/v1` : server.url;
 }
 
+/** The built-in tools, built once as a session builds them (each turn below is a fresh agent). */
+const toolList = builtinTools({ cwd: workdir, env: process.env, shells: new BackgroundShells(join(workdir, '.shells')), execTimeoutMs: 10_000, ripgrep: null });
+
 function agentFor(server: ModelServer, api: ProviderApi, tools = false): Agent {
   const provider = createProvider({ name: 'bench', api, baseUrl: baseUrl(server, api), headers: {}, headersTimeoutMs: 60_000, idleTimeoutMs: 60_000, retry: DEFAULT_RETRY });
-  const toolList = tools ? builtinTools({ cwd: workdir, env: process.env, shells: new BackgroundShells(join(workdir, '.shells')), execTimeoutMs: 10_000, ripgrep: null }) : [];
   // Configured as the neo backend runs it: events for whole blocks, no per-delta events.
-  return new Agent({ provider, model: 'bench-model', system: 'You are a benchmark.', tools: toolList, onEvent: () => {}, deltas: false });
+  return new Agent({ provider, model: 'bench-model', system: 'You are a benchmark.', tools: tools ? toolList : [], onEvent: () => {}, deltas: false });
 }
 
 /** POSTs a body and reads the whole response body, nothing else. */
@@ -140,14 +141,15 @@ async function toolTurn(api: ProviderApi): Promise<Figure> {
     await agentFor(server, api, true).send('read the notes');
     const requests = await recordedRequests(server, 0, 2);
     if (requests.length !== 2) throw new Error(`expected 2 model calls per tool turn, saw ${requests.length}`);
-    // The bare client does the tool's own work too (reading the file), so the figure is the
-    // agent's machinery, not the cost of a file read neither side can avoid.
+    // The bare client does the tool's own work too (reading the file, synchronously as read_file
+    // reads a small file), so the figure is the agent's machinery, not the cost of a file read
+    // neither side can avoid.
     const medians = await interleave(
       size.reps,
       () => timed(() => agentFor(server, api, true).send('read the notes')),
       () => timed(async () => {
         await bareTurn(requests[0]!.url, requests[0]!.body);
-        await readFile(join(workdir, 'notes.txt'), 'utf8');
+        readFileSync(join(workdir, 'notes.txt'), 'utf8');
         await bareTurn(requests[1]!.url, requests[1]!.body);
       }),
     );

@@ -13,7 +13,7 @@ import type { Compactor } from './compaction/compactor.js';
 import { estimateTokens } from './compaction/estimate.js';
 import { AgentError, cancelledError } from './errors.js';
 import type { AgentLoopEvent, TurnResult } from './loop-events.js';
-import { textOf, toolUsesOf, type ContentBlock, type Message, type ModelResponse, type PinKind, type ToolResultBlock, type ToolUseBlock } from './messages.js';
+import { textOf, toolUsesOf, type ContentBlock, type Message, type ModelResponse, type PinKind, type ToolResultBlock, type ToolSpec, type ToolUseBlock } from './messages.js';
 import { capText } from './output-cap.js';
 import type { Provider } from './providers/provider.js';
 import { ToolInputError, type AgentTool, type ToolApprover } from './tool.js';
@@ -55,6 +55,8 @@ export class Agent {
   readonly #provider: Provider;
   readonly #system: string;
   readonly #tools: ReadonlyMap<string, AgentTool>;
+  /** One array for every call, so providers map and serialize the schemas once (memoByIdentity). */
+  readonly #toolSpecs: readonly ToolSpec[];
   readonly #approve: ToolApprover | undefined;
   readonly #maxTurns: number;
   readonly #maxOutputTokens: number;
@@ -78,6 +80,7 @@ export class Agent {
     this.#effort = options.effort;
     this.#system = options.system;
     this.#tools = new Map((options.tools ?? []).map((t) => [t.spec.name, t]));
+    this.#toolSpecs = [...this.#tools.values()].map((t) => t.spec);
     this.#approve = options.approve;
     this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.#maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
@@ -175,7 +178,7 @@ export class Agent {
       await this.#maybeCompact(signal, turn);
       turn.partial = '';
       const response = await this.#provider.complete(
-        { model: this.#model, system: this.#system, messages: this.#messages, tools: [...this.#tools.values()].map((t) => t.spec), maxOutputTokens: this.#maxOutputTokens, ...(this.#effort ? { effort: this.#effort } : {}) },
+        { model: this.#model, system: this.#system, messages: this.#messages, tools: this.#toolSpecs, maxOutputTokens: this.#maxOutputTokens, ...(this.#effort ? { effort: this.#effort } : {}) },
         {
           signal,
           sink: this.#deltas

@@ -36,7 +36,19 @@ export class SseDecoder {
    * is offered each event that starts at a boundary with nothing pending first.
    */
   decode(chunk: string, onEvent: SseListener, fast?: SseFastPath): void {
-    const buffer = this.#buffer === '' ? chunk : this.#buffer + chunk;
+    const pending = this.#buffer;
+    if (pending === '') return this.#decodeText(chunk, onEvent, fast);
+    this.#buffer = '';
+    // The line the last chunk cut off is completed on its own, and the rest of this chunk read in
+    // place: joining them into one string would copy the whole chunk (often a hundred events).
+    const newline = chunk.indexOf('\n');
+    if (newline === -1) return this.#decodeText(pending + chunk, onEvent, fast);
+    this.#decodeText(pending + chunk.slice(0, newline + 1), onEvent, fast);
+    this.#decodeText(chunk.slice(newline + 1), onEvent, fast);
+  }
+
+  /** Decodes `buffer`, which starts at a line start; keeps what follows its last line end for the next chunk. */
+  #decodeText(buffer: string, onEvent: SseListener, fast: SseFastPath | undefined): void {
     let start = 0;
     if (buffer.indexOf('\r') === -1) {
       // The common case (every model API): \n line ends only, found with indexOf.

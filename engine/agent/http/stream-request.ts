@@ -11,6 +11,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 import { cancelledError, timeoutError, transportError } from '../errors.js';
 
 const agents = {
@@ -112,12 +113,16 @@ function openResponse(res: IncomingMessage, request: PostRequest): OpenResponse 
 const IDLE_CHECKS_PER_TIMEOUT = 8;
 
 /**
- * Reads the body with plain 'data' events (no promise per chunk: a streamed reply is hundreds of
- * small chunks). The idle timer is one timeout that re-arms itself, rather than a new timer per
- * chunk, and a chunk only bumps a counter: reading the clock for every chunk would cost more
- * than the rest of what is done per chunk here. The timer reads the clock instead; when the
- * count moved since its last check, the last chunk came at most one check ago, and quiet time is
- * counted from this check — so the timer never fires early, and at most one check interval late.
+ * Reads the body in paused mode: a streamed reply is hundreds of small chunks, and one socket read
+ * often holds a hundred of them. The stream buffers them as the parser delivers them, and one
+ * 'readable' per read hands them over as one Buffer, decoded once — rather than a 'data' event,
+ * a string decode and a call into the SSE decoder for each. No promise is made per chunk.
+ *
+ * The idle timer is one timeout that re-arms itself, rather than a new timer per read, and a read
+ * only bumps a counter: reading the clock for every read would cost more than the rest of what is
+ * done per read here. The timer reads the clock instead; when the count moved since its last
+ * check, the last read came at most one check ago, and quiet time is counted from this check — so
+ * the timer never fires early, and at most one check interval late.
  */
 function consumeBody(res: IncomingMessage, request: PostRequest, onChunk: (chunk: string) => void): Promise<void> {
   const { provider, signal, idleTimeoutMs } = request;
@@ -151,17 +156,27 @@ function consumeBody(res: IncomingMessage, request: PostRequest, onChunk: (chunk
     timer = setTimeout(check, Math.min(interval, idleTimeoutMs));
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) return onAbort();
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      if (settled) return;
-      chunks++;
+    // Decoded here rather than by setEncoding, which decodes each chunk as it is buffered.
+    const utf8 = new StringDecoder('utf8');
+    const deliver = (chunk: string): void => {
       try {
         onChunk(chunk);
       } catch (error) {
         finish(error instanceof Error ? error : new Error(String(error)));
       }
+    };
+    res.on('readable', () => {
+      for (let bytes = res.read() as Buffer | null; bytes !== null && !settled; bytes = res.read() as Buffer | null) {
+        chunks++;
+        deliver(utf8.write(bytes));
+      }
     });
-    res.on('end', () => finish());
+    res.on('end', () => {
+      // A multi-byte character cut off by the end of the body becomes U+FFFD, as setEncoding would.
+      const rest = utf8.end();
+      if (rest !== '' && !settled) deliver(rest);
+      finish();
+    });
     res.on('error', (error) => finish(transportError(provider, error)));
     res.on('close', () => {
       if (!res.complete) finish(transportError(provider, Object.assign(new Error('the connection closed before the response ended'), { code: 'ECONNRESET' })));

@@ -4,13 +4,13 @@
  * must be replayed verbatim on the next request.
  */
 import { streamError } from '../errors.js';
-import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason } from '../messages.js';
+import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason, ToolSpec } from '../messages.js';
 import { mergeRoles } from '../messages.js';
 import { emptyUsage, tokenCount } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { ANTHROPIC_THINKING_BUDGET } from './effort.js';
 import { decodeStringBody, JSON_INDEX, JSON_STRING_BODY, sseEventPattern } from './fast-path.js';
-import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { joinUrl, memoByIdentity, obj, openCall, parseData, readSse, str } from './http-call.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
@@ -184,7 +184,7 @@ export function anthropicBody(request: ModelRequest): Record<string, unknown> {
     messages: mergeRoles(request.messages).map(toWire),
   };
   if (request.system !== '') body.system = [{ type: 'text', text: request.system }];
-  if (request.tools.length > 0) body.tools = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  if (request.tools.length > 0) body.tools = wireTools(request.tools);
   if (request.effort !== undefined) {
     const budget = ANTHROPIC_THINKING_BUDGET[request.effort];
     body.thinking = { type: 'enabled', budget_tokens: budget };
@@ -193,6 +193,8 @@ export function anthropicBody(request: ModelRequest): Record<string, unknown> {
   }
   return body;
 }
+
+const wireTools = memoByIdentity((tools: readonly ToolSpec[]) => tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })));
 
 function toWire(message: Message): Record<string, unknown> {
   const content = message.content.flatMap(blockToWire);

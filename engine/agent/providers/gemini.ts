@@ -4,13 +4,13 @@
  * Thought signatures ride on parts and are replayed on the same parts next time.
  */
 import { streamError } from '../errors.js';
-import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason } from '../messages.js';
+import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason, ToolSpec } from '../messages.js';
 import { mergeRoles } from '../messages.js';
 import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { DeltaTemplate } from './fast-path.js';
 import { GEMINI_THINKING_BUDGET } from './effort.js';
-import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { joinUrl, memoByIdentity, obj, openCall, parseData, readSse, str } from './http-call.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
 const REFUSALS = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
@@ -128,6 +128,8 @@ function geminiUsage(u: Record<string, unknown>): AgentUsage {
   };
 }
 
+const wireTools = memoByIdentity((tools: readonly ToolSpec[]) => [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parameters: geminiSchema(t.inputSchema) })) }]);
+
 /** The request body. Exported for wire-format tests. */
 export function geminiBody(request: ModelRequest): Record<string, unknown> {
   const body: Record<string, unknown> = {
@@ -136,7 +138,7 @@ export function geminiBody(request: ModelRequest): Record<string, unknown> {
   };
   if (request.system !== '') body.systemInstruction = { parts: [{ text: request.system }] };
   if (request.tools.length > 0) {
-    body.tools = [{ functionDeclarations: request.tools.map((t) => ({ name: t.name, description: t.description, parameters: geminiSchema(t.inputSchema) })) }];
+    body.tools = wireTools(request.tools);
   }
   if (request.effort !== undefined) {
     (body.generationConfig as Record<string, unknown>).thinkingConfig = { thinkingBudget: GEMINI_THINKING_BUDGET[request.effort], includeThoughts: true };

@@ -6,13 +6,13 @@ import type { OpenResponse } from '../http/stream-request.js';
 import type { HttpProviderConfig } from './provider.js';
 
 /** POSTs `body` to `url` under the config's timeouts and retry policy. */
-export function openCall(config: HttpProviderConfig, url: string, headers: Record<string, string>, body: unknown, signal?: AbortSignal): Promise<OpenResponse> {
+export function openCall(config: HttpProviderConfig, url: string, headers: Record<string, string>, body: Record<string, unknown>, signal?: AbortSignal): Promise<OpenResponse> {
   return openWithRetry(
     {
       provider: config.name,
       url,
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers, ...config.headers },
-      body: JSON.stringify(body),
+      body: bodyJson(body),
       headersTimeoutMs: config.headersTimeoutMs,
       idleTimeoutMs: config.idleTimeoutMs,
       ...(signal !== undefined ? { signal } : {}),
@@ -20,6 +20,33 @@ export function openCall(config: HttpProviderConfig, url: string, headers: Recor
     config.retry,
     { ...(config.credentialEnv !== undefined ? { credentialEnv: config.credentialEnv } : {}), ...config.hooks },
   );
+}
+
+/**
+ * `map` memoized on its argument's identity. The loop sends one tool list (the same array) on
+ * every call of a session, so each adapter maps it to its wire shape once ({@link bodyJson} then
+ * serializes that once too): the schemas are most of a request body.
+ */
+export function memoByIdentity<K extends object, V>(map: (key: K) => V): (key: K) => V {
+  const cache = new WeakMap<K, V>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = map(key);
+      cache.set(key, value);
+    }
+    return value;
+  };
+}
+
+const toolsJson = memoByIdentity((tools: object) => JSON.stringify(tools));
+
+/** `JSON.stringify(body)`, with a `tools` value serialized once per (memoized) wire array. */
+export function bodyJson(body: Record<string, unknown>): string {
+  const { tools, ...rest } = body;
+  if (tools === null || typeof tools !== 'object') return JSON.stringify(body);
+  const head = JSON.stringify(rest);
+  return `${head.slice(0, -1)}${head === '{}' ? '' : ','}"tools":${toolsJson(tools)}}`;
 }
 
 /**

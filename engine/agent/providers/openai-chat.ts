@@ -6,13 +6,13 @@
  * JSON document is read too.
  */
 import { streamError } from '../errors.js';
-import type { Message, ModelRequest, ModelResponse, StopReason, StreamSink } from '../messages.js';
+import type { Message, ModelRequest, ModelResponse, StopReason, StreamSink, ToolSpec } from '../messages.js';
 import { mergeRoles, textOf } from '../messages.js';
 import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { DeltaTemplate } from './fast-path.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
-import { isJsonResponse, joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { isJsonResponse, joinUrl, memoByIdentity, obj, openCall, parseData, readSse, str } from './http-call.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
 /** Slots for the one text and one reasoning block, ahead of tool calls (index ≥ 0). */
@@ -154,10 +154,12 @@ export function chatBody(request: ModelRequest): Record<string, unknown> {
     stream_options: { include_usage: true },
     max_tokens: request.maxOutputTokens,
   };
-  if (request.tools.length > 0) body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+  if (request.tools.length > 0) body.tools = wireTools(request.tools);
   if (request.effort !== undefined) body.reasoning_effort = OPENAI_REASONING_EFFORT[request.effort];
   return body;
 }
+
+const wireTools = memoByIdentity((tools: readonly ToolSpec[]) => tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })));
 
 function toWire(message: Message): Record<string, unknown>[] {
   if (message.role === 'assistant') {

@@ -5,11 +5,11 @@
  * carried as encrypted content when the model produced it.
  */
 import { streamError } from '../errors.js';
-import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason } from '../messages.js';
+import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason, ToolSpec } from '../messages.js';
 import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
-import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { joinUrl, memoByIdentity, obj, openCall, parseData, readSse, str } from './http-call.js';
 import { decodeStringBody, JSON_FLAT_VALUE, JSON_INDEX, JSON_STRING_BODY, sseEventPattern } from './fast-path.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
@@ -217,7 +217,7 @@ export function responsesBody(request: ModelRequest): Record<string, unknown> {
   };
   if (request.system !== '') body.instructions = request.system;
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.inputSchema, strict: false }));
+    body.tools = wireTools(request.tools);
     body.tool_choice = 'auto';
   }
   if (request.effort !== undefined) {
@@ -226,6 +226,8 @@ export function responsesBody(request: ModelRequest): Record<string, unknown> {
   }
   return body;
 }
+
+const wireTools = memoByIdentity((tools: readonly ToolSpec[]) => tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.inputSchema, strict: false })));
 
 function toItems(message: Message): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];

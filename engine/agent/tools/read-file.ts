@@ -1,4 +1,5 @@
 /** read_file: a text file's lines, numbered, optionally a range; binary files are refused. */
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { AgentTool } from '../tool.js';
 import { optionalInt, requireString, ToolInputError } from '../tool.js';
@@ -9,6 +10,10 @@ import { displayPath, resolvePath } from './paths.js';
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
 const MAX_FILE_BYTES = 50 * 1024 * 1024;
+/** Regular files up to this size are read synchronously (see readSmallFileSync). */
+const SYNC_READ_MAX_BYTES = 1024 * 1024;
+/** Opening a FIFO for reading waits for a writer unless O_NONBLOCK is set; a regular file ignores it. */
+const NONBLOCKING_READ = constants.O_RDONLY | constants.O_NONBLOCK;
 
 export function readFileTool(cwd: string): AgentTool {
   return {
@@ -51,11 +56,42 @@ export function readFileTool(cwd: string): AgentTool {
   };
 }
 
-/**
- * The file's bytes, or why it cannot be shown. One open file serves the checks and the read, so a
- * read costs open, fstat, read and close, and the size checked is the size of the file read.
- */
+/** The file's bytes, or why it cannot be shown. */
 async function readWhole(path: string, shown: string): Promise<Buffer | string> {
+  return readSmallFileSync(path) ?? (await readWholeAsync(path, shown));
+}
+
+/**
+ * A regular file of at most SYNC_READ_MAX_BYTES, read synchronously: open, fstat and read of data
+ * that is nearly always in the page cache take microseconds, less than the four thread-pool round
+ * trips of an asynchronous read (~0.15 ms, on every read_file call). Anything else — a large
+ * file, a directory, a FIFO or device (opened without waiting for a writer, then left alone), an
+ * open that fails — is undefined and takes the asynchronous path, which also says what went wrong.
+ */
+function readSmallFileSync(path: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, NONBLOCKING_READ);
+  } catch {
+    return undefined;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size === 0 || info.size > SYNC_READ_MAX_BYTES) return undefined;
+    const bytes = Buffer.allocUnsafe(info.size);
+    let filled = 0;
+    for (let read = -1; read !== 0 && filled < bytes.length; filled += read) read = readSync(fd, bytes, filled, bytes.length - filled, filled);
+    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * One open file serves the checks and the read, so a read costs open, fstat, read and close, and
+ * the size checked is the size of the file read.
+ */
+async function readWholeAsync(path: string, shown: string): Promise<Buffer | string> {
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
@@ -82,4 +118,3 @@ async function readWhole(path: string, shown: string): Promise<Buffer | string> 
     await handle.close();
   }
 }
-

@@ -19,7 +19,7 @@ export function bashOutputTool(shells: BackgroundShells): AgentTool {
       inputSchema: {
         type: 'object',
         properties: {
-          shell_id: { type: 'string', description: 'The id exec returned (sh_1, …).' },
+          shell_id: { type: 'string', description: 'The id exec returned (sh_1, sh_2, ...).' },
           max_bytes: { type: 'integer', minimum: 1, description: `Most bytes to return (default ${DEFAULT_READ_BYTES}); older excess output is skipped.` },
         },
         required: ['shell_id'],

@@ -217,6 +217,12 @@ describe('SSE decoding with a fast path', () => {
       expect(plain(decodeAll([stream.slice(0, cut), stream.slice(cut)], true))).toEqual(expected);
     }
     expect(plain(decodeAll([...stream], true))).toEqual(expected);
+    // Three chunks, every pair of cuts: a line completed by a chunk that holds more events.
+    for (let a = 1; a < stream.length; a += 3) {
+      for (let b = a + 1; b < stream.length; b += 2) expect(plain(decodeAll([stream.slice(0, a), stream.slice(a, b), stream.slice(b)], true))).toEqual(expected);
+    }
+    const crlf = stream.replaceAll('\n', '\r\n');
+    for (let cut = 1; cut < crlf.length; cut++) expect(plain(decodeAll([crlf.slice(0, cut), crlf.slice(cut)], false))).toEqual(expected);
   });
 
   it('is offered only events that start with nothing pending', () => {

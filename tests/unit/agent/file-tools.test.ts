@@ -1,4 +1,5 @@
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BackgroundShells, builtinTools, selectTools, type AgentTool } from '../../../engine/agent/index.js';
@@ -31,6 +32,26 @@ describe('read_file', () => {
     expect(await run(t.read_file, { path: 'dir' })).toEqual({ output: 'dir is a directory; use glob to list files', isError: true });
     expect(await run(t.read_file, { path: 'nope' })).toEqual({ output: 'no such file: nope', isError: true });
     await expect(run(t.read_file, {})).rejects.toThrow('"path" is required and must be a non-empty string');
+  });
+
+  it('reads a file over the synchronous-read size the same way', async () => {
+    const cwd = await tempDir();
+    // ~1.9 MB: past the 1 MB that is read synchronously, so the asynchronous path reads it.
+    await writeTree(cwd, { 'big.txt': Array.from({ length: 150_000 }, (_, i) => `row ${i + 1}`).join('\n') + '\n' });
+    const t = await tools(cwd);
+    expect(await run(t.read_file, { path: 'big.txt', offset: 149_999 })).toEqual({ output: '149999\trow 149999\n150000\trow 150000\n[lines 149999-150000 of 150000]', isError: false });
+  });
+
+  it('reads a FIFO without stalling the event loop while it waits for a writer', async () => {
+    const cwd = await tempDir();
+    const fifo = join(cwd, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const t = await tools(cwd);
+    const reading = run(t.read_file, { path: 'pipe' });
+    // Were the open blocking the thread, this timer could not fire and the writer never come.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await writeFile(fifo, 'from a pipe\n');
+    expect(await reading).toEqual({ output: '1\tfrom a pipe', isError: false });
   });
 });
 

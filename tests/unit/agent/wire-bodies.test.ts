@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicBody, capText, chatBody, geminiBody, ModelHttpError, openWithRetry, responsesBody, Secret, secretRedactor, type Message, type ModelRequest } from '../../../engine/agent/index.js';
+import { bodyJson } from '../../../engine/agent/providers/http-call.js';
 
 const reasoning = (api: 'anthropic' | 'openai-responses' | 'gemini', data: Record<string, unknown>, text = 'thought') => ({ type: 'reasoning' as const, text, replay: { api, data } });
 
@@ -86,5 +87,26 @@ describe('capping and redaction', () => {
   it('replaces every occurrence of a secret value with its reference, ignoring short values', () => {
     const redact = secretRedactor([new Secret('API_KEY', 'sk-abcdef123'), new Secret('PIN', '1234')]);
     expect(redact('key sk-abcdef123 and again sk-abcdef123; pin 1234')).toBe('key [redacted ${API_KEY}] and again [redacted ${API_KEY}]; pin 1234');
+  });
+});
+
+describe('request bodies', () => {
+  const tools = [{ name: 'read_file', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }];
+  const question: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'q' }] }];
+  const later: Message[] = [...question, { role: 'assistant', content: [{ type: 'text', text: 'a' }] }, { role: 'user', content: [{ type: 'text', text: 'more' }] }];
+
+  it.each([anthropicBody, chatBody, responsesBody, geminiBody])('maps one tool list once and serializes it as JSON.stringify would (%o)', (build) => {
+    const first = build(request(question, { tools }));
+    const next = build(request(later, { tools }));
+    expect(next.tools).toBe(first.tools);
+    expect(build(request(question, { tools: [...tools] })).tools).not.toBe(first.tools);
+    for (const body of [first, next]) expect(JSON.parse(bodyJson(body))).toEqual(JSON.parse(JSON.stringify(body)));
+    expect(bodyJson(next)).toContain('"more"');
+  });
+
+  it('serializes bodies without tools, or with only tools', () => {
+    expect(bodyJson({ model: 'm', stream: true })).toBe('{"model":"m","stream":true}');
+    expect(bodyJson({ tools: [] })).toBe('{"tools":[]}');
+    expect(bodyJson({})).toBe('{}');
   });
 });
