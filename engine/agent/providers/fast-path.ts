@@ -116,17 +116,18 @@ export class DeltaTemplate {
    * `text` (the caller vouches for that: nothing else in the event may matter). Nothing is learned
    * from an empty text, or when another string in the event has the same value, since which one
    * is the text would then be a guess. A stream whose deltas never repeat one shape stops being
-   * studied after a few events.
+   * studied after a few events. Answers whether it learned: the template then stands for `data`.
    */
-  learn(data: string, text: string): void {
-    if (text === '' || this.#attempts >= MAX_LEARN_ATTEMPTS) return;
+  learn(data: string, text: string): boolean {
+    if (text === '' || this.#attempts >= MAX_LEARN_ATTEMPTS) return false;
     this.#attempts++;
     const hole = uniqueString(data, text);
-    if (hole === undefined) return;
+    if (hole === undefined) return false;
     this.#prefix = data.slice(0, hole.start);
     this.#suffix = data.slice(hole.end);
     this.#wirePrefix = `data: ${this.#prefix}`;
     this.#wireSuffix = `${this.#suffix}\n\n`;
+    return true;
   }
 }
 

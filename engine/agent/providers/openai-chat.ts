@@ -42,12 +42,22 @@ export class OpenAIChatProvider implements Provider {
       readChoice(whole, blocks, state, options.sink, 'message');
     } else {
       let done = false;
+      // One template for text deltas, one for the argument deltas of one tool call (a call that
+      // writes a file streams its content as hundreds of them).
       const template = new DeltaTemplate();
+      const argsTemplate = new DeltaTemplate();
+      let argsIndex = 0;
       const fast = (text: string, start: number): number => {
-        const delta = done ? undefined : template.readAt(text, start);
-        if (delta === undefined) return -1;
-        appendText(delta, blocks, options.sink);
-        return template.next;
+        if (done) return -1;
+        const delta = template.readAt(text, start);
+        if (delta !== undefined) {
+          appendText(delta, blocks, options.sink);
+          return template.next;
+        }
+        const args = argsTemplate.readAt(text, start);
+        if (args === undefined) return -1;
+        blocks.tool(argsIndex, { args });
+        return argsTemplate.next;
       };
       const onEvent = (data: string, event: string): void => {
         // Read on to the end of the body after [DONE]: leaving early would cost the keep-alive connection.
@@ -55,6 +65,11 @@ export class OpenAIChatProvider implements Provider {
         const fast = template.match(data);
         if (fast !== undefined) {
           appendText(fast, blocks, options.sink);
+          return;
+        }
+        const args = argsTemplate.match(data);
+        if (args !== undefined) {
+          blocks.tool(argsIndex, { args });
           return;
         }
         if (data.trim() === '[DONE]') {
@@ -66,8 +81,10 @@ export class OpenAIChatProvider implements Provider {
           const error = obj(chunk.error);
           throw streamError(this.name, `stream error: ${str(error.message) ?? JSON.stringify(chunk.error).slice(0, 200)}`, { transient: true });
         }
-        const text = readChoice(chunk, blocks, state, options.sink, 'delta');
-        if (text !== undefined) template.learn(data, text);
+        const effect = readChoice(chunk, blocks, state, options.sink, 'delta');
+        if (effect === undefined) return;
+        if (effect.args === undefined) template.learn(data, effect.text);
+        else if (argsTemplate.learn(data, effect.args)) argsIndex = effect.index;
       };
       await readSse(response, onEvent, fast);
       if (!done && state.finish === undefined) throw streamError(this.name, 'stream ended before [DONE]', { transient: true });
@@ -86,13 +103,16 @@ interface ChatState {
   model: string | undefined;
 }
 
+/** A chunk whose only effect was to append text, or to append arguments to one tool call. */
+type SoleEffect = { text: string; args?: undefined } | { args: string; index: number };
+
 /**
- * Folds one chunk (or one whole completion) into the assembler. Returns the chunk's text when
- * appending it was all the chunk did, so the caller may learn the stream's delta shape from it.
- * The model name does not count: the first chunk that names one sets it for good, so a chunk of
- * the same shape later cannot change it.
+ * Folds one chunk (or one whole completion) into the assembler. Returns what it did when that was
+ * one append of text or of one call's arguments, so the caller may learn the stream's delta
+ * shape from it. The model name does not count: the first chunk that names one sets it for good,
+ * so a chunk of the same shape later cannot change it.
  */
-function readChoice(chunk: Record<string, unknown>, blocks: BlockAssembler, state: ChatState, sink: StreamSink | undefined, field: 'delta' | 'message'): string | undefined {
+function readChoice(chunk: Record<string, unknown>, blocks: BlockAssembler, state: ChatState, sink: StreamSink | undefined, field: 'delta' | 'message'): SoleEffect | undefined {
   state.model ??= str(chunk.model);
   let textOnly = true;
   if (chunk.usage !== undefined && chunk.usage !== null) {
@@ -109,22 +129,27 @@ function readChoice(chunk: Record<string, unknown>, blocks: BlockAssembler, stat
   }
   const text = str(delta.content);
   if (text) appendText(text, blocks, sink);
-  if (Array.isArray(delta.tool_calls)) {
+  let argsOnly: { args: string; index: number } | undefined;
+  const calls = delta.tool_calls;
+  if (Array.isArray(calls)) {
     textOnly = false;
-    delta.tool_calls.forEach((raw, position) => {
+    calls.forEach((raw, position) => {
       const call = obj(raw);
       const fn = obj(call.function);
       const index = typeof call.index === 'number' ? call.index : position;
       const args = fn.arguments;
       blocks.tool(index, { id: str(call.id) ?? '', name: str(fn.name) ?? '', args: typeof args === 'string' ? args : args !== undefined ? JSON.stringify(args) : '' });
+      // One call's arguments and nothing else: a shape the arguments template may learn.
+      if (calls.length === 1 && call.id === undefined && fn.name === undefined && typeof args === 'string' && args !== '') argsOnly = { args, index };
     });
   }
   const finish = str(choice.finish_reason);
   if (finish) {
     state.finish = finish;
-    textOnly = false;
+    return undefined;
   }
-  return textOnly && text ? text : undefined;
+  if (textOnly) return text ? { text } : undefined;
+  return argsOnly !== undefined && !reasoning && !text && chunk.usage == null ? argsOnly : undefined;
 }
 
 function appendText(text: string, blocks: BlockAssembler, sink: StreamSink | undefined): void {

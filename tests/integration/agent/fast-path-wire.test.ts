@@ -125,3 +125,52 @@ describe('a delta of the hot shape that is not valid JSON', () => {
     await expect(provider.complete(REQUEST)).rejects.toMatchObject({ code: 'MODEL_STREAM_ERROR' });
   });
 });
+
+describe('openai-chat tool-call arguments', () => {
+  /** Fragments of two calls' arguments: escapes, multi-byte text, the shape's own closing characters. */
+  const PIECES: Array<[number, string]> = [
+    [0, '{"path":'],
+    [0, '"a \\"quoted\\" é 😀 \\u2028'],
+    [0, '.txt", "end": "\\"}]}'],
+    [0, '"}'],
+    [1, '{"n":'],
+    [1, '1'],
+    [1, ', "m": [2]}'],
+  ];
+
+  function stream(pieces: Array<[number, string]>): string {
+    const chunk = (delta: object, extra: object = {}) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm-1', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+    const opened = new Set<number>();
+    const out = [chunk({ role: 'assistant', content: null })];
+    pieces.forEach(([index, args], i) => {
+      if (!opened.has(index)) {
+        opened.add(index);
+        out.push(chunk({ tool_calls: [{ index, id: `call_${index}`, type: 'function', function: { name: `tool_${index}`, arguments: '' } }] }));
+      }
+      // One fragment in another shape: the full parse reads it, and the template still holds after.
+      out.push(i === 2 ? chunk({ tool_calls: [{ index, function: { arguments: args } }] }, { system_fingerprint: 'fp' }) : chunk({ tool_calls: [{ index, function: { arguments: args } }] }));
+    });
+    out.push(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm-1', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}\n\n`, 'data: [DONE]\n\n');
+    return out.join('');
+  }
+
+  it.each(CUTS)('reassemble exactly, cut %s', async (cut) => {
+    const url = await sse(stream(PIECES), cut);
+    const provider = createProvider({ name: 'test', api: 'openai-chat', baseUrl: url, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
+    const response = await provider.complete(REQUEST);
+    expect(response.stopReason).toBe('tool_use');
+    expect(response.content).toEqual([
+      { type: 'tool_use', id: 'call_0', name: 'tool_0', input: { path: 'a "quoted" é 😀 \u2028.txt', end: '"}]}' } },
+      { type: 'tool_use', id: 'call_1', name: 'tool_1', input: { n: 1, m: [2] } },
+    ]);
+  });
+
+  it('fails the stream on a fragment that is not valid JSON, as the full parse does', async () => {
+    // A raw control character in a fragment the template (learned anew for the second call) reads.
+    const bad = stream(PIECES).replace('"arguments":"1"', '"arguments":"1\u0001"');
+    expect(bad).not.toBe(stream(PIECES));
+    const url = await sse(bad, 'per-event');
+    const provider = createProvider({ name: 'test', api: 'openai-chat', baseUrl: url, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
+    await expect(provider.complete(REQUEST)).rejects.toMatchObject({ code: 'MODEL_STREAM_ERROR' });
+  });
+});
