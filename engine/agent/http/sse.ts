@@ -20,8 +20,9 @@ export type SseListener = (data: string, event: string) => void;
 /**
  * A reader for the one event shape that makes up most of a stream, applied to the raw text at an
  * event boundary, before any line is split: given the text and where an event starts, it returns
- * the index just past the event it read (blank line included), or -1 when the text there is not
- * its shape — the decoder then reads it the ordinary way. It must read whole events only.
+ * the index just past the events it read (one, or a run of them; blank line included), or -1 when
+ * the text there is not its shape — the decoder then reads it the ordinary way. It must read whole
+ * events only.
  */
 export type SseFastPath = (text: string, start: number) => number;
 

@@ -60,6 +60,20 @@ function hasAt(text: string, part: string, pos: number): boolean {
   return text.length >= pos + part.length && text.slice(pos, pos + part.length) === part;
 }
 
+/**
+ * Where the JSON string body at `text[from]` ends (the index of its closing quote), or -1 at a raw
+ * control character or the end of `text`. Escapes are skipped here, and checked by decoding.
+ */
+function closingQuote(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) return i;
+    if (c === 92) i++;
+    else if (c < 32) return -1;
+  }
+  return -1;
+}
+
 /** How many events a stream may offer before the template stops trying to learn its shape. */
 const MAX_LEARN_ATTEMPTS = 4;
 
@@ -80,9 +94,9 @@ export class DeltaTemplate {
   /** The same two as they stand in the stream: `data: ` before, the blank line after. */
   #wirePrefix = '';
   #wireSuffix = '';
+  /** What stands between two holes of consecutive events: one event's end, the next one's start. */
+  #joint = '';
   #attempts = 0;
-  /** Where the event {@link readAt} last read ends. */
-  next = -1;
 
   /** The text of `data` when it is the learned document with another string in the text's place. */
   match(data: string): string | undefined {
@@ -94,21 +108,28 @@ export class DeltaTemplate {
   }
 
   /**
-   * The text of the SSE event at `text[start]` when it is `data: <the learned document>` and its
-   * blank line, with another string in the text's place; {@link next} is then where it ends.
+   * Reads the run of SSE events at `text[start]` that are each `data: <the learned document>` and
+   * its blank line with another valid string in the text's place, handing their texts to `onText`
+   * in order. Answers where the run ends (just past its last event), or -1 when the event at
+   * `start` is not one. Each event after the first costs one comparison: one event's end and the
+   * next one's start are one constant string between two holes. An event of another shape, or
+   * cut off by the end of `text`, ends the run before it.
    */
-  readAt(text: string, start: number): string | undefined {
-    if (this.#prefix === undefined) return undefined;
-    const holeStart = start + this.#wirePrefix.length;
-    if (!hasAt(text, this.#wirePrefix, start)) return undefined;
-    // The data line ends at the first newline; the event, at the blank line right after it.
-    const newline = text.indexOf('\n', holeStart);
-    if (newline === -1 || text.charCodeAt(newline + 1) !== 10) return undefined;
-    const holeEnd = newline + 2 - this.#wireSuffix.length;
-    if (holeEnd < holeStart || !hasAt(text, this.#wireSuffix, holeEnd)) return undefined;
-    const value = jsonStringBody(text, holeStart, holeEnd);
-    if (value !== undefined) this.next = newline + 2;
-    return value;
+  readRun(text: string, start: number, onText: (text: string) => void): number {
+    if (this.#prefix === undefined || !hasAt(text, this.#wirePrefix, start)) return -1;
+    let end = -1;
+    for (let hole = start + this.#wirePrefix.length; ; ) {
+      const close = closingQuote(text, hole);
+      if (close === -1) return end;
+      const joined = hasAt(text, this.#joint, close);
+      if (!joined && !hasAt(text, this.#wireSuffix, close)) return end;
+      const value = jsonStringBody(text, hole, close);
+      if (value === undefined) return end;
+      onText(value);
+      end = close + this.#wireSuffix.length;
+      if (!joined) return end;
+      hole = close + this.#joint.length;
+    }
   }
 
   /**
@@ -127,6 +148,7 @@ export class DeltaTemplate {
     this.#suffix = data.slice(hole.end);
     this.#wirePrefix = `data: ${this.#prefix}`;
     this.#wireSuffix = `${this.#suffix}\n\n`;
+    this.#joint = this.#wireSuffix + this.#wirePrefix;
     return true;
   }
 }

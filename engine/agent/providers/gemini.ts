@@ -51,15 +51,11 @@ export class GeminiProvider implements Provider {
       }
     };
     const template = new DeltaTemplate();
-    const fast = (text: string, start: number): number => {
-      const delta = template.readAt(text, start);
-      if (delta === undefined) return -1;
-      textPart(delta, 'text');
-      return template.next;
-    };
+    const onText = (text: string): void => textPart(text, 'text');
+    const fast = (text: string, start: number): number => template.readRun(text, start, onText);
     const onEvent = (data: string, event: string): void => {
-      const fast = template.match(data);
-      if (fast !== undefined) return textPart(fast, 'text');
+      const text = template.match(data);
+      if (text !== undefined) return onText(text);
       const chunk = parseData(this.name, data, event);
       if (chunk.error !== undefined) {
         const error = obj(chunk.error);

@@ -47,31 +47,20 @@ export class OpenAIChatProvider implements Provider {
       const template = new DeltaTemplate();
       const argsTemplate = new DeltaTemplate();
       let argsIndex = 0;
+      const onText = (text: string): void => appendText(text, blocks, options.sink);
+      const onArgs = (args: string): void => blocks.tool(argsIndex, { args });
       const fast = (text: string, start: number): number => {
         if (done) return -1;
-        const delta = template.readAt(text, start);
-        if (delta !== undefined) {
-          appendText(delta, blocks, options.sink);
-          return template.next;
-        }
-        const args = argsTemplate.readAt(text, start);
-        if (args === undefined) return -1;
-        blocks.tool(argsIndex, { args });
-        return argsTemplate.next;
+        const end = template.readRun(text, start, onText);
+        return end !== -1 ? end : argsTemplate.readRun(text, start, onArgs);
       };
       const onEvent = (data: string, event: string): void => {
         // Read on to the end of the body after [DONE]: leaving early would cost the keep-alive connection.
         if (done) return;
-        const fast = template.match(data);
-        if (fast !== undefined) {
-          appendText(fast, blocks, options.sink);
-          return;
-        }
+        const text = template.match(data);
+        if (text !== undefined) return onText(text);
         const args = argsTemplate.match(data);
-        if (args !== undefined) {
-          blocks.tool(argsIndex, { args });
-          return;
-        }
+        if (args !== undefined) return onArgs(args);
         if (data.trim() === '[DONE]') {
           done = true;
           return;

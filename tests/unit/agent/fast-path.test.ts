@@ -130,7 +130,7 @@ describe('the learned delta template', () => {
     numbered.learn('{"text":"first","n":1}', 'first');
     expect(numbered.match('{"text":"x","n":1}')).toBe('x');
     expect(numbered.match('{"text":"x","n":2}')).toBeUndefined();
-    expect(numbered.readAt('data: {"text":"x","n":2}\n\n', 0)).toBeUndefined();
+    expect(numbered.readRun('data: {"text":"x","n":2}\n\n', 0, () => {})).toBe(-1);
     expect(numbered.match('{"text":"x","m":1}')).toBeUndefined();
   });
 
@@ -152,18 +152,29 @@ describe('the learned delta template', () => {
     expect(template.match(chunk('x'))).toBeUndefined();
   });
 
-  it('reads whole SSE events straight from the stream text, and nothing else', () => {
+  it('reads runs of whole SSE events straight from the stream text, and nothing else', () => {
     const template = new DeltaTemplate();
     template.learn(chunk('first'), 'first');
-    const text = `data: ${chunk('a')}\n\ndata: ${chunk('b"\\')}\n\n: comment\n\ndata: ${chunk('c')}\n`;
-    expect(template.readAt(text, 0)).toBe('a');
-    const second = template.next;
-    expect(text.slice(second).startsWith(`data: ${chunk('b"\\')}`)).toBe(true);
-    expect(template.readAt(text, second)).toBe('b"\\');
-    expect(template.readAt(text, template.next)).toBeUndefined(); // a comment
-    expect(template.readAt(text, text.lastIndexOf('data: '))).toBeUndefined(); // no blank line yet
-    expect(template.readAt(`event: delta\ndata: ${chunk('a')}\n\n`, 0)).toBeUndefined();
-    expect(template.readAt(`data: ${chunk('a\nb').replace('\\n', '\n')}\n\n`, 0)).toBeUndefined();
+    const read = (text: string, start = 0): { end: number; texts: string[] } => {
+      const texts: string[] = [];
+      return { end: template.readRun(text, start, (t) => texts.push(t)), texts };
+    };
+    const events = [`data: ${chunk('a')}\n\n`, `data: ${chunk('b"\\')}\n\n`, `data: ${chunk('c')}\n\n`];
+    const text = `${events.join('')}: comment\n\ndata: ${chunk('d')}\n`;
+    // One run of three events; it stops at the comment.
+    expect(read(text)).toEqual({ end: events.join('').length, texts: ['a', 'b"\\', 'c'] });
+    expect(read(text, events[0]!.length)).toEqual({ end: events.join('').length, texts: ['b"\\', 'c'] });
+    expect(read(text, events.join('').length).end).toBe(-1); // a comment
+    expect(read(text, text.lastIndexOf('data: ')).end).toBe(-1); // no blank line yet
+    // An event cut off by the end of the text, or of another shape, ends the run before it.
+    for (let cut = events[0]!.length; cut < events[0]!.length + events[1]!.length; cut++) expect(read(text.slice(0, cut))).toEqual({ end: events[0]!.length, texts: ['a'] });
+    expect(read(`${events[0]}data: ${chunk('x', 'c2')}\n\n${events[2]}`)).toEqual({ end: events[0]!.length, texts: ['a'] });
+    expect(read(`${events[0]}data: ${chunk('HOLE').replace('HOLE', 'x\u0001')}\n\n`)).toEqual({ end: events[0]!.length, texts: ['a'] });
+    expect(read(`${events[0]}data: ${chunk('HOLE').replace('HOLE', '\\q')}\n\n`)).toEqual({ end: events[0]!.length, texts: ['a'] });
+    expect(read(`event: delta\ndata: ${chunk('a')}\n\n`).end).toBe(-1);
+    expect(read(`data: ${chunk('a\nb').replace('\\n', '\n')}\n\n`).end).toBe(-1);
+    // Every valid text reads exactly, alone and in a run.
+    for (const t of TRICKY) expect(read(`data: ${chunk(t)}\n\ndata: ${chunk(t)}\n\n`).texts).toEqual([t, t]);
   });
 });
 
