@@ -64,6 +64,7 @@ export class OpenAIResponsesProvider implements Provider {
         readDelta(raw, 0, delta);
         return;
       }
+      if (isUnused(raw, event)) return;
       const data = parseData(this.name, raw, event);
       const type = str(data.type) ?? event;
       const index = typeof data.output_index === 'number' ? data.output_index : 0;
@@ -133,6 +134,33 @@ export class OpenAIResponsesProvider implements Provider {
       if (text !== '') blocks.setText(index, text);
     }
   }
+}
+
+/**
+ * Events the adapter reads nothing from: the `.done` events repeat, whole, text that arrived as
+ * deltas (and `output_item.done` and `response.completed` say it once more), so parsing them
+ * would only cost time — for a long answer, several parses of the whole text. An event is left
+ * unparsed only when its `event:` name is one of these and its data opens with the same type.
+ */
+const UNUSED_EVENTS = new Map(
+  [
+    'response.created',
+    'response.in_progress',
+    'response.content_part.added',
+    'response.content_part.done',
+    'response.output_text.done',
+    'response.refusal.done',
+    'response.reasoning_summary_part.added',
+    'response.reasoning_summary_part.done',
+    'response.reasoning_summary_text.done',
+    'response.reasoning_text.done',
+    'response.function_call_arguments.done',
+  ].map((type) => [type, `{"type":"${type}"`]),
+);
+
+function isUnused(data: string, event: string): boolean {
+  const opening = UNUSED_EVENTS.get(event);
+  return opening !== undefined && data.startsWith(opening);
 }
 
 /** Any other field of a delta event, as long as its value is flat. */

@@ -174,3 +174,34 @@ describe('openai-chat tool-call arguments', () => {
     await expect(provider.complete(REQUEST)).rejects.toMatchObject({ code: 'MODEL_STREAM_ERROR' });
   });
 });
+
+describe('openai-responses events the adapter does not read', () => {
+  const data = (value: Record<string, unknown>, event: string) => `event: ${event}\ndata: ${JSON.stringify(value)}\n\n`;
+  const completed = { type: 'response.completed', sequence_number: 9, response: { model: 'm-1', status: 'completed', usage: { input_tokens: 3, output_tokens: 9 } } };
+  const body = (last: string) =>
+    [
+      data({ type: 'response.created', response: { id: 'r', status: 'in_progress' } }, 'response.created'),
+      data({ type: 'response.output_item.added', output_index: 0, item: { id: 'msg', type: 'message', content: [] } }, 'response.output_item.added'),
+      data({ type: 'response.output_text.delta', item_id: 'msg', output_index: 0, content_index: 0, delta: 'hello' }, 'response.output_text.delta'),
+      data({ type: 'response.output_text.done', item_id: 'msg', output_index: 0, content_index: 0, text: 'hello' }, 'response.output_text.done'),
+      last,
+    ].join('');
+
+  async function complete(stream: string) {
+    const url = await sse(stream, 'whole');
+    const provider = createProvider({ name: 'test', api: 'openai-responses', baseUrl: url, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
+    return provider.complete(REQUEST);
+  }
+
+  it('are skipped unparsed, and the answer is the same', async () => {
+    const response = await complete(body(data(completed, 'response.completed')));
+    expect(response.content).toEqual([{ type: 'text', text: 'hello' }]);
+    expect(response.usage.outputTokens).toBe(9);
+  });
+
+  it('are parsed after all when the data is of another type than the event name says', async () => {
+    const response = await complete(body(data(completed, 'response.output_text.done')));
+    expect(response.stopReason).toBe('end_turn');
+    expect(response.model).toBe('m-1');
+  });
+});
