@@ -41,19 +41,36 @@ export function readFileTool(cwd: string): AgentTool {
       if (looksBinary(bytes)) return { output: `${shown} is a binary file (${bytes.length} bytes); not shown`, isError: true };
       const text = bytes.toString('utf8');
       if (text === '') return { output: `${shown} is empty`, isError: false };
-      const lines = text.split('\n');
-      if (lines[lines.length - 1] === '') lines.pop();
-      if (offset > lines.length) return { output: `${shown} has ${lines.length} lines; offset ${offset} is past the end`, isError: true };
-      const end = Math.min(lines.length, offset - 1 + limit);
+      const { lines, total } = lineRange(text, offset, limit);
+      if (offset > total) return { output: `${shown} has ${total} lines; offset ${offset} is past the end`, isError: true };
+      const end = offset - 1 + lines.length;
       const width = String(end).length;
-      const body = lines
-        .slice(offset - 1, end)
-        .map((line, i) => `${String(offset + i).padStart(width)}\t${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut]` : line}`)
-        .join('\n');
-      const more = offset > 1 || end < lines.length ? `\n[lines ${offset}-${end} of ${lines.length}]` : '';
+      const body = lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut]` : line}`).join('\n');
+      const more = offset > 1 || end < total ? `\n[lines ${offset}-${end} of ${total}]` : '';
       return { output: body + more, isError: false };
     },
   };
+}
+
+/**
+ * Lines `first` to `first + count - 1` (1-based) of `text`, and how many lines it has (a final
+ * newline does not start another). Only the lines asked for become strings: a range of a large
+ * file does not split the whole file.
+ */
+function lineRange(text: string, first: number, count: number): { lines: string[]; total: number } {
+  const last = first + count - 1;
+  let total = 0;
+  let start = -1;
+  let stop = text.endsWith('\n') ? text.length - 1 : text.length;
+  for (let at = 0; at < text.length; ) {
+    total++;
+    if (total === first) start = at;
+    const newline = text.indexOf('\n', at);
+    if (total === last && newline !== -1) stop = newline;
+    if (newline === -1) break;
+    at = newline + 1;
+  }
+  return { lines: start === -1 ? [] : text.slice(start, stop).split('\n'), total };
 }
 
 /** The file's bytes, or why it cannot be shown. */
