@@ -6,7 +6,8 @@
  * tool turn, the baseline also reads the file the tool reads). Goal: ratio ≤ 1.2.
  * The scripted server runs in its own process (`neo model serve`), as a real provider would, so
  * the two clients compete only with each other's work, not with the server's.
- * Sizes: --reps=40 --chars=4000 --chunk=8
+ * Sizes: --reps=200 --chars=4000 --chunk=8 (each figure is a median, and a turn is a few
+ * milliseconds, so 200 interleaved repetitions keep a figure steady to about ±2% on a noisy machine)
  */
 import http from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import type { ModelScript } from '../engine/model-server/index.js';
 import { neoBinPath, packageRoot } from '../engine/util/package-root.js';
 import { interleave, numberArgs, ratio, report, type Figure } from './harness.js';
 
-const size = numberArgs({ reps: 40, chars: 4000, chunk: 8 });
+const size = numberArgs({ reps: 200, chars: 4000, chunk: 8 });
 const workdir = mkdtempSync(join(tmpdir(), 'neo-bench-agent-'));
 writeFileSync(join(workdir, 'notes.txt'), 'line\n'.repeat(200));
 const reply = 'lorem ipsum dolor sit amet '.repeat(Math.ceil(size.chars / 27)).slice(0, size.chars);
@@ -144,14 +145,19 @@ async function toolTurn(api: ProviderApi): Promise<Figure> {
     // The bare client does the tool's own work too (reading the file, synchronously as read_file
     // reads a small file), so the figure is the agent's machinery, not the cost of a file read
     // neither side can avoid.
+    const bareToolTurn = async (): Promise<void> => {
+      await bareTurn(requests[0]!.url, requests[0]!.body);
+      readFileSync(join(workdir, 'notes.txt'), 'utf8');
+      await bareTurn(requests[1]!.url, requests[1]!.body);
+    };
+    for (let i = 0; i < 5; i++) {
+      await agentFor(server, api, true).send('read the notes');
+      await bareToolTurn();
+    }
     const medians = await interleave(
       size.reps,
       () => timed(() => agentFor(server, api, true).send('read the notes')),
-      () => timed(async () => {
-        await bareTurn(requests[0]!.url, requests[0]!.body);
-        readFileSync(join(workdir, 'notes.txt'), 'utf8');
-        await bareTurn(requests[1]!.url, requests[1]!.body);
-      }),
+      () => timed(bareToolTurn),
     );
     return { name: `tool turn (${api}, read_file + ${size.chars}-char answer, 2 model calls)`, neo: medians.neo, baseline: medians.baseline, unit: 'ms' };
   } finally {
