@@ -60,20 +60,6 @@ function hasAt(text: string, part: string, pos: number): boolean {
   return text.length >= pos + part.length && text.slice(pos, pos + part.length) === part;
 }
 
-/**
- * Where the JSON string body at `text[from]` ends (the index of its closing quote), or -1 at a raw
- * control character or the end of `text`. Escapes are skipped here, and checked by decoding.
- */
-function closingQuote(text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34) return i;
-    if (c === 92) i++;
-    else if (c < 32) return -1;
-  }
-  return -1;
-}
-
 /** How many events a stream may offer before the template stops trying to learn its shape. */
 const MAX_LEARN_ATTEMPTS = 4;
 
@@ -119,11 +105,21 @@ export class DeltaTemplate {
     if (this.#prefix === undefined || !hasAt(text, this.#wirePrefix, start)) return -1;
     let end = -1;
     for (let hole = start + this.#wirePrefix.length; ; ) {
-      const close = closingQuote(text, hole);
-      if (close === -1) return end;
+      // The string body ends at its first unescaped quote; escapes are checked by decoding.
+      let close = hole;
+      let escaped = false;
+      for (; close < text.length; close++) {
+        const c = text.charCodeAt(close);
+        if (c === 34) break;
+        if (c === 92) {
+          escaped = true;
+          close++;
+        } else if (c < 32) return end;
+      }
+      if (close >= text.length) return end;
       const joined = hasAt(text, this.#joint, close);
       if (!joined && !hasAt(text, this.#wireSuffix, close)) return end;
-      const value = jsonStringBody(text, hole, close);
+      const value = escaped ? jsonStringBody(text, hole, close) : text.slice(hole, close);
       if (value === undefined) return end;
       onText(value);
       end = close + this.#wireSuffix.length;
