@@ -13,6 +13,7 @@ import https from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { cancelledError, timeoutError, transportError } from '../errors.js';
+import { startWatch } from './watchdog.js';
 
 const agents = {
   http: new http.Agent({ keepAlive: true }),
@@ -69,14 +70,21 @@ export function postStream(request: PostRequest): Promise<OpenResponse> {
     };
     const onAbort = (): void => fail(cancelledError());
     signal?.addEventListener('abort', onAbort, { once: true });
-    const headerTimer = setTimeout(() => fail(timeoutError(provider, 'headers', request.headersTimeoutMs)), request.headersTimeoutMs);
+    const { headersTimeoutMs } = request;
+    const deadline = Date.now() + headersTimeoutMs;
+    const unwatch = startWatch({
+      periodMs: checkPeriod(headersTimeoutMs),
+      check: (now) => {
+        if (now >= deadline) fail(timeoutError(provider, 'headers', headersTimeoutMs));
+      },
+    });
     req.on('error', (error) => {
-      clearTimeout(headerTimer);
+      unwatch();
       signal?.removeEventListener('abort', onAbort);
       reject(failure ?? transportError(provider, error));
     });
     req.on('response', (res) => {
-      clearTimeout(headerTimer);
+      unwatch();
       signal?.removeEventListener('abort', onAbort);
       resolve(openResponse(res, request));
     });
@@ -109,8 +117,12 @@ function openResponse(res: IncomingMessage, request: PostRequest): OpenResponse 
   };
 }
 
-/** The idle timer checks this many times per timeout, so it fires at most 1/8 of it late. */
-const IDLE_CHECKS_PER_TIMEOUT = 8;
+/** A deadline is checked this many times per timeout, so it fires at most 1/8 of it late. */
+const CHECKS_PER_TIMEOUT = 8;
+
+function checkPeriod(timeoutMs: number): number {
+  return Math.max(1, Math.ceil(timeoutMs / CHECKS_PER_TIMEOUT));
+}
 
 /**
  * Reads the body in paused mode: a streamed reply is hundreds of small chunks, and one socket read
@@ -118,11 +130,11 @@ const IDLE_CHECKS_PER_TIMEOUT = 8;
  * 'readable' per read hands them over as one Buffer, decoded once — rather than a 'data' event,
  * a string decode and a call into the SSE decoder for each. No promise is made per chunk.
  *
- * The idle timer is one timeout that re-arms itself, rather than a new timer per read, and a read
- * only bumps a counter: reading the clock for every read would cost more than the rest of what is
- * done per read here. The timer reads the clock instead; when the count moved since its last
- * check, the last read came at most one check ago, and quiet time is counted from this check — so
- * the timer never fires early, and at most one check interval late.
+ * The idle time is checked by the shared watchdog, not a timer of its own, and a read only bumps
+ * a counter: reading the clock for every read would cost more than the rest of what is done per
+ * read here. The check reads the clock instead; when the count moved since the last check, the
+ * last read came at most one check ago, and quiet time is counted from this check — so the
+ * timeout never fires early, and at most one check period late.
  */
 function consumeBody(res: IncomingMessage, request: PostRequest, onChunk: (chunk: string) => void): Promise<void> {
   const { provider, signal, idleTimeoutMs } = request;
@@ -131,29 +143,25 @@ function consumeBody(res: IncomingMessage, request: PostRequest, onChunk: (chunk
     let counted = 0;
     let quietSince = Date.now();
     let settled = false;
-    let timer: NodeJS.Timeout;
     const finish = (error?: Error): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      unwatch();
       signal?.removeEventListener('abort', onAbort);
       if (error === undefined) return resolve();
       res.destroy();
       reject(error);
     };
-    const interval = Math.max(1, Math.ceil(idleTimeoutMs / IDLE_CHECKS_PER_TIMEOUT));
-    const check = (): void => {
-      const now = Date.now();
-      if (chunks !== counted) {
-        counted = chunks;
-        quietSince = now;
-      }
-      const idle = now - quietSince;
-      if (idle >= idleTimeoutMs) finish(timeoutError(provider, 'idle', idleTimeoutMs));
-      else timer = setTimeout(check, Math.min(interval, idleTimeoutMs - idle));
-    };
+    const unwatch = startWatch({
+      periodMs: checkPeriod(idleTimeoutMs),
+      check: (now) => {
+        if (chunks !== counted) {
+          counted = chunks;
+          quietSince = now;
+        } else if (now - quietSince >= idleTimeoutMs) finish(timeoutError(provider, 'idle', idleTimeoutMs));
+      },
+    });
     const onAbort = (): void => finish(cancelledError());
-    timer = setTimeout(check, Math.min(interval, idleTimeoutMs));
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) return onAbort();
     // Decoded here rather than by setEncoding, which decodes each chunk as it is buffered.
