@@ -18,8 +18,16 @@ import { capText } from './output-cap.js';
 import type { Provider } from './providers/provider.js';
 import { ToolInputError, type AgentTool, type ToolApprover } from './tool.js';
 import { addUsage, emptyUsage, type AgentUsage } from './usage.js';
+import { memoByIdentity } from '../util/memo-by-identity.js';
 
 export const DEFAULT_MAX_TURNS = 50;
+
+const NO_TOOLS: readonly AgentTool[] = [];
+
+/** The tools by name (the last of a name wins), worked out once per tool list. */
+const toolsByName = memoByIdentity((tools: readonly AgentTool[]) => new Map(tools.map((t) => [t.spec.name, t])));
+/** Their specs: one array per tool list, on which providers memoize the wire form. */
+const toolSpecs = memoByIdentity((tools: readonly AgentTool[]) => [...toolsByName(tools).values()].map((t) => t.spec));
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 export const DEFAULT_TOOL_OUTPUT_MAX_BYTES = 32 * 1024;
 
@@ -55,7 +63,7 @@ export class Agent {
   readonly #provider: Provider;
   readonly #system: string;
   readonly #tools: ReadonlyMap<string, AgentTool>;
-  /** One array for every call, so providers map and serialize the schemas once (memoByIdentity). */
+  /** One array for every call of every agent given this tool list (see toolSpecs). */
   readonly #toolSpecs: readonly ToolSpec[];
   readonly #approve: ToolApprover | undefined;
   readonly #maxTurns: number;
@@ -79,8 +87,8 @@ export class Agent {
     this.#model = options.model;
     this.#effort = options.effort;
     this.#system = options.system;
-    this.#tools = new Map((options.tools ?? []).map((t) => [t.spec.name, t]));
-    this.#toolSpecs = [...this.#tools.values()].map((t) => t.spec);
+    this.#tools = toolsByName(options.tools ?? NO_TOOLS);
+    this.#toolSpecs = toolSpecs(options.tools ?? NO_TOOLS);
     this.#approve = options.approve;
     this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.#maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;

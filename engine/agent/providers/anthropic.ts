@@ -10,7 +10,8 @@ import { emptyUsage, tokenCount } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { ANTHROPIC_THINKING_BUDGET } from './effort.js';
 import { decodeStringBody, JSON_INDEX, JSON_STRING_BODY, sseEventPattern } from './fast-path.js';
-import { joinUrl, memoByIdentity, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { memoByIdentity } from '../../util/memo-by-identity.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 

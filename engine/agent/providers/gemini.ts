@@ -10,7 +10,8 @@ import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { DeltaTemplate } from './fast-path.js';
 import { GEMINI_THINKING_BUDGET } from './effort.js';
-import { joinUrl, memoByIdentity, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { memoByIdentity } from '../../util/memo-by-identity.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
 const REFUSALS = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);

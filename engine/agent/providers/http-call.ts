@@ -4,6 +4,7 @@ import { openWithRetry } from '../http/retry.js';
 import { SseDecoder, type SseFastPath, type SseListener } from '../http/sse.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { HttpProviderConfig } from './provider.js';
+import { memoByIdentity } from '../../util/memo-by-identity.js';
 
 /** POSTs `body` to `url` under the config's timeouts and retry policy. */
 export function openCall(config: HttpProviderConfig, url: string, headers: Record<string, string>, body: Record<string, unknown>, signal?: AbortSignal): Promise<OpenResponse> {
@@ -23,22 +24,10 @@ export function openCall(config: HttpProviderConfig, url: string, headers: Recor
 }
 
 /**
- * `map` memoized on its argument's identity. The loop sends one tool list (the same array) on
- * every call of a session, so each adapter maps it to its wire shape once ({@link bodyJson} then
- * serializes that once too): the schemas are most of a request body.
+ * The loop sends one tool list (the same array) on every call of a session, so each adapter maps
+ * it to its wire shape once (`memoByIdentity`) and {@link bodyJson} serializes that once too: the
+ * schemas are most of a request body.
  */
-export function memoByIdentity<K extends object, V>(map: (key: K) => V): (key: K) => V {
-  const cache = new WeakMap<K, V>();
-  return (key) => {
-    let value = cache.get(key);
-    if (value === undefined) {
-      value = map(key);
-      cache.set(key, value);
-    }
-    return value;
-  };
-}
-
 const toolsJson = memoByIdentity((tools: object) => JSON.stringify(tools));
 
 /** `JSON.stringify(body)`, with a `tools` value serialized once per (memoized) wire array. */

@@ -12,7 +12,8 @@ import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { DeltaTemplate } from './fast-path.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
-import { isJsonResponse, joinUrl, memoByIdentity, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { isJsonResponse, joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { memoByIdentity } from '../../util/memo-by-identity.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
 /** Slots for the one text and one reasoning block, ahead of tool calls (index ≥ 0). */

@@ -9,7 +9,8 @@ import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason, To
 import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
-import { joinUrl, memoByIdentity, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { memoByIdentity } from '../../util/memo-by-identity.js';
 import { decodeStringBody, JSON_FLAT_VALUE, JSON_INDEX, JSON_STRING_BODY, sseEventPattern } from './fast-path.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';

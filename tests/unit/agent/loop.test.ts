@@ -27,6 +27,29 @@ describe('agent loop', () => {
     expect(provider.requests[0]!.tools.map((t) => t.name)).toEqual(['echo']);
   });
 
+  it('sends one tool-spec array for a tool list, call after call and agent after agent', async () => {
+    /** Keeps each request's tools array itself (FakeProvider keeps clones). */
+    class ToolsSeen extends FakeProvider {
+      readonly seen: unknown[] = [];
+      override complete(...args: Parameters<FakeProvider['complete']>): ReturnType<FakeProvider['complete']> {
+        this.seen.push(args[0].tools);
+        return super.complete(...args);
+      }
+    }
+    const tools = [echoTool(), { ...echoTool(), spec: { ...echoTool().spec, description: 'the last of a name wins' } }];
+    const provider = new ToolsSeen([toolCall('echo', { value: 'a' }, 't1'), text('done'), text('again'), text('other list')]);
+    await new Agent({ provider, model: 'm1', system: 'sys', tools }).send('go');
+    await new Agent({ provider, model: 'm1', system: 'sys', tools }).send('go');
+    await new Agent({ provider, model: 'm1', system: 'sys', tools: [...tools] }).send('go');
+    const [first, second, third, other] = provider.seen;
+    expect(second).toBe(first);
+    expect(third).toBe(first);
+    expect(first).toEqual([{ ...echoTool().spec, description: 'the last of a name wins' }]);
+    // Another list (even with the same tools) is worked out anew.
+    expect(other).not.toBe(first);
+    expect(other).toEqual(first);
+  });
+
   it('runs tools and continues until the assistant ends the turn', async () => {
     const provider = new FakeProvider([toolCall('echo', { value: 'a' }, 't1', 'checking'), text('done')]);
     const { agent, events } = agentWith(provider);
