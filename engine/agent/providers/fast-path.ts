@@ -70,15 +70,21 @@ const MAX_LEARN_ATTEMPTS = 4;
  * with another valid string in the text's place is recognised by comparing the characters around
  * it. That is exact: the characters before the hole tokenize as they did and open the same
  * string, a valid string body closes it where it closed before, and the characters after it then
- * tokenize as they did too — so a full parse would differ only in that one string.
+ * tokenize as they did too — so a full parse would differ only in that one string. A counter
+ * (a key the caller ignores, whose integer the server bumps in every event) is a second hole
+ * that only a JSON integer fills, so the same holds for it.
  */
 export class DeltaTemplate {
-  /** Everything up to and including the text's opening quote. */
-  #prefix: string | undefined;
+  /**
+   * Everything up to and including the text's opening quote — or, when the document has a
+   * counter, up to the counter's digits, and {@link #afterCounter} is the rest up to the quote.
+   */
+  #lead: string | undefined;
+  #afterCounter: string | undefined;
   /** Everything from the text's closing quote on. */
   #suffix = '';
-  /** The same two as they stand in the stream: `data: ` before, the blank line after. */
-  #wirePrefix = '';
+  /** The lead and suffix as they stand in the stream: `[event: …\n]data: ` before, the blank line after. */
+  #wireLead = '';
   #wireSuffix = '';
   /** What stands between two holes of consecutive events: one event's end, the next one's start. */
   #joint = '';
@@ -86,25 +92,29 @@ export class DeltaTemplate {
 
   /** The text of `data` when it is the learned document with another string in the text's place. */
   match(data: string): string | undefined {
-    const prefix = this.#prefix;
-    if (prefix === undefined) return undefined;
+    const lead = this.#lead;
+    if (lead === undefined || !hasAt(data, lead, 0)) return undefined;
+    const at = this.#skipCounter(data, lead.length);
     const end = data.length - this.#suffix.length;
-    if (end < prefix.length || !hasAt(data, prefix, 0) || !hasAt(data, this.#suffix, end)) return undefined;
-    return jsonStringBody(data, prefix.length, end);
+    if (at === -1 || end < at || !hasAt(data, this.#suffix, end)) return undefined;
+    return jsonStringBody(data, at, end);
   }
 
   /**
-   * Reads the run of SSE events at `text[start]` that are each `data: <the learned document>` and
-   * its blank line with another valid string in the text's place, handing their texts to `onText`
-   * in order. Answers where the run ends (just past its last event), or -1 when the event at
-   * `start` is not one. Each event after the first costs one comparison: one event's end and the
-   * next one's start are one constant string between two holes. An event of another shape, or
-   * cut off by the end of `text`, ends the run before it.
+   * Reads the run of SSE events at `text[start]` that are each the learned event (its `event:`
+   * line, if it had one, `data: <the learned document>` and the blank line) with another valid
+   * string in the text's place — and another counter, when it has one — handing their texts to
+   * `onText` in order. Answers where the run ends (just past its last event), or -1 when the
+   * event at `start` is not one. Each event after the first costs one comparison (two with a
+   * counter): one event's end and the next one's start are one constant string between two
+   * holes. An event of another shape, or cut off by the end of `text`, ends the run before it.
    */
   readRun(text: string, start: number, onText: (text: string) => void): number {
-    if (this.#prefix === undefined || !hasAt(text, this.#wirePrefix, start)) return -1;
+    if (this.#lead === undefined || !hasAt(text, this.#wireLead, start)) return -1;
     let end = -1;
-    for (let hole = start + this.#wirePrefix.length; ; ) {
+    for (let at = start + this.#wireLead.length; ; ) {
+      const hole = this.#skipCounter(text, at);
+      if (hole === -1) return end;
       // The string body ends at its first unescaped quote; escapes are checked by decoding.
       let close = hole;
       let escaped = false;
@@ -124,8 +134,16 @@ export class DeltaTemplate {
       onText(value);
       end = close + this.#wireSuffix.length;
       if (!joined) return end;
-      hole = close + this.#joint.length;
+      at = close + this.#joint.length;
     }
+  }
+
+  /** Where the text's hole starts, given where the lead ends: past the counter, if there is one; -1 when it does not fit. */
+  #skipCounter(text: string, at: number): number {
+    const after = this.#afterCounter;
+    if (after === undefined) return at;
+    const digits = integerEnd(text, at);
+    return digits !== -1 && hasAt(text, after, digits) ? digits + after.length : -1;
   }
 
   /**
@@ -134,19 +152,45 @@ export class DeltaTemplate {
    * from an empty text, or when another string in the event has the same value, since which one
    * is the text would then be a guess. A stream whose deltas never repeat one shape stops being
    * studied after a few events. Answers whether it learned: the template then stands for `data`.
+   *
+   * `shape.event` is the event's `event:` name, when it had one. `shape.counter` names a key whose
+   * integer value the caller ignores and the server counts up in every event (`sequence_number`):
+   * when it stands once before the text, any integer in its place still matches.
    */
-  learn(data: string, text: string): boolean {
+  learn(data: string, text: string, shape: { event?: string; counter?: string } = {}): boolean {
     if (text === '' || this.#attempts >= MAX_LEARN_ATTEMPTS) return false;
     this.#attempts++;
     const hole = uniqueString(data, text);
     if (hole === undefined) return false;
-    this.#prefix = data.slice(0, hole.start);
+    let lead = data.slice(0, hole.start);
+    let afterCounter: string | undefined;
+    const key = shape.counter === undefined ? -1 : lead.indexOf(`"${shape.counter}":`);
+    if (key !== -1 && lead.indexOf(`"${shape.counter}":`, key + 1) === -1) {
+      const digits = key + shape.counter!.length + 3;
+      const after = integerEnd(lead, digits);
+      if (after !== -1) {
+        afterCounter = lead.slice(after);
+        lead = lead.slice(0, digits);
+      }
+    }
+    this.#lead = lead;
+    this.#afterCounter = afterCounter;
     this.#suffix = data.slice(hole.end);
-    this.#wirePrefix = `data: ${this.#prefix}`;
+    this.#wireLead = `${shape.event ? `event: ${shape.event}\n` : ''}data: ${lead}`;
     this.#wireSuffix = `${this.#suffix}\n\n`;
-    this.#joint = this.#wireSuffix + this.#wirePrefix;
+    this.#joint = this.#wireSuffix + this.#wireLead;
     return true;
   }
+}
+
+/** Where the non-negative JSON integer at `text[at]` ends, or -1 when there is none there. */
+function integerEnd(text: string, at: number): number {
+  const first = text.charCodeAt(at);
+  if (first === 48) return at + 1;
+  if (!(first >= 49 && first <= 57)) return -1;
+  let end = at + 1;
+  for (let c = text.charCodeAt(end); c >= 48 && c <= 57; c = text.charCodeAt(++end));
+  return end;
 }
 
 /**

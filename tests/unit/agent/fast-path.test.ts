@@ -178,6 +178,43 @@ describe('the learned delta template', () => {
   });
 });
 
+describe('a learned template with a counter', () => {
+  const delta = (n: number | string, text: string) => `{"type":"response.output_text.delta","sequence_number":${n},"item_id":"msg_1","output_index":0,"delta":${JSON.stringify(text)}}`;
+  const wire = (n: number | string, text: string) => `event: response.output_text.delta\ndata: ${delta(n, text)}\n\n`;
+
+  function learned(): DeltaTemplate {
+    const template = new DeltaTemplate();
+    expect(template.learn(delta(4, 'first'), 'first', { event: 'response.output_text.delta', counter: 'sequence_number' })).toBe(true);
+    return template;
+  }
+
+  it('reads events whose counter differs, as a run, and only valid integers in its place', () => {
+    const template = learned();
+    expect(template.match(delta(5, 'x'))).toBe('x');
+    expect(template.match(delta(1234567, 'y'))).toBe('y');
+    expect(template.match(delta(0, 'z'))).toBe('z');
+    for (const bad of ['01', '-1', '1.5', '"5"', 'null', '']) expect(template.match(delta(bad, 'x'))).toBeUndefined();
+    const texts: string[] = [];
+    const run = [wire(5, 'a'), wire(6, 'b"\\'), wire(70, 'c')].join('');
+    expect(template.readRun(`${run}event: response.output_text.done\ndata: {}\n\n`, 0, (t) => texts.push(t))).toBe(run.length);
+    expect(texts).toEqual(['a', 'b"\\', 'c']);
+    // Without its event line, or with another, it is another event.
+    expect(template.readRun(`data: ${delta(5, 'a')}\n\n`, 0, () => {})).toBe(-1);
+    expect(template.readRun(wire(5, 'a').replace('event: response.output_text.delta', 'event: other'), 0, () => {})).toBe(-1);
+  });
+
+  it('keeps the counter fixed when its key is not there once, before the text', () => {
+    const twice = new DeltaTemplate();
+    twice.learn('{"sequence_number":1,"a":{"sequence_number":1},"delta":"first"}', 'first', { counter: 'sequence_number' });
+    expect(twice.match('{"sequence_number":1,"a":{"sequence_number":1},"delta":"x"}')).toBe('x');
+    expect(twice.match('{"sequence_number":2,"a":{"sequence_number":1},"delta":"x"}')).toBeUndefined();
+    const after = new DeltaTemplate();
+    after.learn('{"delta":"first","sequence_number":1}', 'first', { counter: 'sequence_number' });
+    expect(after.match('{"delta":"x","sequence_number":1}')).toBe('x');
+    expect(after.match('{"delta":"x","sequence_number":2}')).toBeUndefined();
+  });
+});
+
 describe('SSE decoding with a fast path', () => {
   const stream = [
     'event: delta\ndata: {"t":"a"}\n\n',
