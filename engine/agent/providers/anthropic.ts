@@ -9,7 +9,7 @@ import { mergeRoles } from '../messages.js';
 import { emptyUsage, tokenCount } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { ANTHROPIC_THINKING_BUDGET } from './effort.js';
-import { decodeStringBody, JSON_INDEX, JSON_STRING_BODY, sseEventPattern } from './fast-path.js';
+import { decodeStringBody, JSON_INDEX, JSON_STRING_BODY, patternThenTemplate, sseEventPattern } from './fast-path.js';
 import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
 import type { OpenResponse } from '../http/stream-request.js';
@@ -105,7 +105,15 @@ export class AnthropicProvider implements Provider {
         throw streamError(this.name, `stream error ${kind}: ${str(error.message) ?? ''}`.trim(), { transient: kind === 'overloaded_error' || kind === 'api_error' });
       }
     };
-    await readSse(response, onEvent, (text, start) => wireDelta(text, start, delta));
+    const fast = patternThenTemplate(DELTA_WIRE, (text, start, end) => {
+      let applied = { text: '', apply: (_: string): void => {} };
+      readDelta(text, start, end, (index, kind, value) => {
+        delta(index, kind, value);
+        applied = { text: value, apply: (more) => delta(index, kind, more) };
+      });
+      return applied;
+    });
+    await readSse(response, onEvent, fast);
     if (!stopped) throw streamError(this.name, 'stream ended before message_stop', { transient: true });
     const content = blocks.blocks();
     const stopReason = STOP_REASONS[rawStop] ?? 'unknown';
@@ -163,17 +171,6 @@ export function fastDelta(data: string): { index: number; kind: AnthropicDeltaKi
   let out: { index: number; kind: AnthropicDeltaKind; text: string } | undefined;
   if (DELTA_DATA.test(data)) readDelta(data, 0, data.length, (index, kind, text) => (out = { index, kind, text }));
   return out;
-}
-
-/** Reads a hot-shape delta event straight from the stream text (an SseFastPath). */
-function wireDelta(text: string, start: number, apply: DeltaSink): number {
-  DELTA_WIRE.lastIndex = start;
-  if (!DELTA_WIRE.test(text)) return -1;
-  const next = DELTA_WIRE.lastIndex;
-  // An `event:` line (which starts with `e`) comes first when there is one.
-  const data = (text.charCodeAt(start) === 101 ? text.indexOf('\n', start) + 1 : start) + 'data: '.length;
-  readDelta(text, data, next - 2, apply);
-  return next;
 }
 
 /** The request body. Exported for wire-format tests. */

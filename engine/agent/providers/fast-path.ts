@@ -9,6 +9,8 @@
  * compiles them to native code, and a match costs a fraction of JSON.parse.
  */
 
+import type { SseFastPath } from '../http/sse.js';
+
 /** The body of a JSON string (between the quotes), exactly as JSON allows it. */
 export const JSON_STRING_BODY = String.raw`(?:[^"\\\x00-\x1f]|\\(?:["\\\/bfnrt]|u[0-9a-fA-F]{4}))*`;
 /** A JSON number. */
@@ -89,6 +91,11 @@ export class DeltaTemplate {
   /** What stands between two holes of consecutive events: one event's end, the next one's start. */
   #joint = '';
   #attempts = 0;
+
+  /** Whether it would still learn from an event (it stops after a few tries). */
+  get learning(): boolean {
+    return this.#attempts < MAX_LEARN_ATTEMPTS;
+  }
 
   /** The text of `data` when it is the learned document with another string in the text's place. */
   match(data: string): string | undefined {
@@ -191,6 +198,48 @@ function integerEnd(text: string, at: number): number {
   let end = at + 1;
   for (let c = text.charCodeAt(end); c >= 48 && c <= 57; c = text.charCodeAt(++end));
   return end;
+}
+
+/** How many delta events the pattern may read after the template declined them before it is dropped. */
+const MAX_TEMPLATE_MISSES = 8;
+
+/**
+ * A fast path for an adapter whose delta events a regular expression recognises (`pattern`, a
+ * sticky {@link sseEventPattern}). The pattern reads an event, and the first one it reads teaches
+ * a {@link DeltaTemplate} the stream's own shape, which then reads the deltas after it as runs,
+ * more cheaply still. `read` decodes the matched event's data `text[start, end)` and applies it,
+ * answering its text and how to apply another text the same way, so the template can take over.
+ * A delta the template declines teaches it again (another block, another type); a stream whose
+ * deltas keep differing (a random field in each) soon stops trying it.
+ */
+export function patternThenTemplate(pattern: RegExp, read: (text: string, start: number, end: number) => { text: string; apply: (text: string) => void }, counter?: string): SseFastPath {
+  const template = new DeltaTemplate();
+  let apply: (text: string) => void = () => {};
+  const onText = (text: string): void => apply(text);
+  let state: 'learning' | 'reading' | 'off' = 'learning';
+  let misses = 0;
+  return (text, start) => {
+    if (state === 'reading') {
+      const run = template.readRun(text, start, onText);
+      if (run !== -1) return run;
+    }
+    pattern.lastIndex = start;
+    if (!pattern.test(text)) return -1;
+    const next = pattern.lastIndex;
+    // An `event:` line (which starts with `e`) comes first when there is one.
+    const named = text.charCodeAt(start) === 101;
+    const data = (named ? text.indexOf('\n', start) + 1 : start) + 'data: '.length;
+    const applied = read(text, data, next - 2);
+    if (state === 'reading' && ++misses > MAX_TEMPLATE_MISSES) state = 'off';
+    if (state !== 'off' && template.learning) {
+      const event = named ? text.slice(start + 'event: '.length, data - 'data: '.length - 1) : '';
+      if (template.learn(text.slice(data, next - 2), applied.text, { event, ...(counter !== undefined ? { counter } : {}) })) {
+        apply = applied.apply;
+        state = 'reading';
+      }
+    }
+    return next;
+  };
 }
 
 /**

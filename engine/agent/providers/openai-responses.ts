@@ -11,7 +11,7 @@ import { BlockAssembler } from './block-assembler.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
 import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
-import { decodeStringBody, DeltaTemplate, JSON_FLAT_VALUE, JSON_INDEX, JSON_STRING_BODY, sseEventPattern } from './fast-path.js';
+import { decodeStringBody, JSON_FLAT_VALUE, JSON_INDEX, JSON_STRING_BODY, patternThenTemplate, sseEventPattern } from './fast-path.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
@@ -102,27 +102,19 @@ export class OpenAIResponsesProvider implements Provider {
           break;
       }
     };
-    // The first delta the pattern reads teaches a template the stream's own shape (its
-    // `sequence_number` aside), which reads the deltas after it as a run, more cheaply still.
-    const template = new DeltaTemplate();
-    let learned = { type: '', index: 0 };
-    const onLearned = (text: string): void => void delta(learned.type, learned.index, text);
-    const fast = (text: string, start: number): number => {
-      const run = template.readRun(text, start, onLearned);
-      if (run !== -1) return run;
-      DELTA_WIRE.lastIndex = start;
-      if (!DELTA_WIRE.test(text)) return -1;
-      const next = DELTA_WIRE.lastIndex;
-      // An `event:` line (which starts with `e`) comes first when there is one.
-      const named = text.charCodeAt(start) === 101;
-      const data = (named ? text.indexOf('\n', start) + 1 : start) + 'data: '.length;
-      readDelta(text, data, (type, index, value) => {
-        delta(type, index, value);
-        const shape = { event: named ? text.slice(start + 'event: '.length, data - 'data: '.length - 1) : '', counter: 'sequence_number' };
-        if (template.learn(text.slice(data, next - 2), value, shape)) learned = { type, index };
-      });
-      return next;
-    };
+    // `sequence_number` counts up in every event; the template takes any integer in its place.
+    const fast = patternThenTemplate(
+      DELTA_WIRE,
+      (text, start) => {
+        let applied = { text: '', apply: (_: string): void => {} };
+        readDelta(text, start, (type, index, value) => {
+          delta(type, index, value);
+          applied = { text: value, apply: (more) => void delta(type, index, more) };
+        });
+        return applied;
+      },
+      'sequence_number',
+    );
     await readSse(response, onEvent, fast);
     if (finished === undefined) throw streamError(this.name, 'stream ended before response.completed', { transient: true });
     const content = blocks.blocks();

@@ -205,3 +205,26 @@ describe('openai-responses events the adapter does not read', () => {
     expect(response.model).toBe('m-1');
   });
 });
+
+describe('a stream whose deltas differ in a random field', () => {
+  it('reads every delta exactly, as OpenAI streams with `obfuscation` do', async () => {
+    const texts = Array.from({ length: 40 }, (_, i) => (i % 7 === 3 ? `"q${i}"\\` : `t${i} `));
+    const data = (value: Record<string, unknown>, event: string) => `event: ${event}\ndata: ${JSON.stringify(value)}\n\n`;
+    const stream = [
+      data({ type: 'response.output_item.added', output_index: 0, item: { id: 'msg', type: 'message', content: [] } }, 'response.output_item.added'),
+      ...texts.map((delta, i) => data({ type: 'response.output_text.delta', sequence_number: i + 1, item_id: 'msg', output_index: 0, content_index: 0, delta, obfuscation: Math.random().toString(36).slice(2, 2 + (i % 5)) }, 'response.output_text.delta')),
+      data({ type: 'response.completed', response: { model: 'm-1', status: 'completed', usage: { input_tokens: 3, output_tokens: 9 } } }, 'response.completed'),
+    ].join('');
+    for (const cut of CUTS) {
+      const url = await sse(stream, cut);
+      const provider = createProvider({ name: 'test', api: 'openai-responses', baseUrl: url, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
+      const deltas: string[] = [];
+      const response = await provider.complete(REQUEST, { sink: { text: (d) => deltas.push(d) } });
+      expect(deltas).toEqual(texts);
+      expect(response.content).toEqual([{ type: 'text', text: texts.join('') }]);
+      server?.closeAllConnections();
+      await new Promise((r) => server!.close(r));
+      server = undefined;
+    }
+  });
+});
