@@ -21,6 +21,8 @@ import { addUsage, emptyUsage, type AgentUsage } from './usage.js';
 import { memoByIdentity } from '../util/memo-by-identity.js';
 
 export const DEFAULT_MAX_TURNS = 50;
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
+export const DEFAULT_TOOL_OUTPUT_MAX_BYTES = 32 * 1024;
 
 const NO_TOOLS: readonly AgentTool[] = [];
 
@@ -28,8 +30,6 @@ const NO_TOOLS: readonly AgentTool[] = [];
 const toolsByName = memoByIdentity((tools: readonly AgentTool[]) => new Map(tools.map((t) => [t.spec.name, t])));
 /** Their specs: one array per tool list, on which providers memoize the wire form. */
 const toolSpecs = memoByIdentity((tools: readonly AgentTool[]) => [...toolsByName(tools).values()].map((t) => t.spec));
-export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
-export const DEFAULT_TOOL_OUTPUT_MAX_BYTES = 32 * 1024;
 
 export interface AgentOptions {
   provider: Provider;

@@ -105,14 +105,7 @@ export class AnthropicProvider implements Provider {
         throw streamError(this.name, `stream error ${kind}: ${str(error.message) ?? ''}`.trim(), { transient: kind === 'overloaded_error' || kind === 'api_error' });
       }
     };
-    const fast = patternThenTemplate(DELTA_WIRE, (text, start, end) => {
-      let applied = { text: '', apply: (_: string): void => {} };
-      readDelta(text, start, end, (index, kind, value) => {
-        delta(index, kind, value);
-        applied = { text: value, apply: (more) => delta(index, kind, more) };
-      });
-      return applied;
-    });
+    const fast = patternThenTemplate(DELTA_WIRE, (text, start, end, found) => readDelta(text, start, end, (index, kind, value) => found(value, (more) => delta(index, kind, more))));
     await readSse(response, onEvent, fast);
     if (!stopped) throw streamError(this.name, 'stream ended before message_stop', { transient: true });
     const content = blocks.blocks();

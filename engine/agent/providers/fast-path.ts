@@ -62,6 +62,20 @@ function hasAt(text: string, part: string, pos: number): boolean {
   return text.length >= pos + part.length && text.slice(pos, pos + part.length) === part;
 }
 
+/**
+ * Where the JSON string body at `text[from]` ends (the index of its closing quote), or -1 at a raw
+ * control character or the end of `text`. Escapes are skipped, not checked: decoding checks them.
+ */
+function closingQuote(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) return i;
+    if (c === 92) i++;
+    else if (c < 32) return -1;
+  }
+  return -1;
+}
+
 /** How many events a stream may offer before the template stops trying to learn its shape. */
 const MAX_LEARN_ATTEMPTS = 4;
 
@@ -122,21 +136,11 @@ export class DeltaTemplate {
     for (let at = start + this.#wireLead.length; ; ) {
       const hole = this.#skipCounter(text, at);
       if (hole === -1) return end;
-      // The string body ends at its first unescaped quote; escapes are checked by decoding.
-      let close = hole;
-      let escaped = false;
-      for (; close < text.length; close++) {
-        const c = text.charCodeAt(close);
-        if (c === 34) break;
-        if (c === 92) {
-          escaped = true;
-          close++;
-        } else if (c < 32) return end;
-      }
-      if (close >= text.length) return end;
+      const close = closingQuote(text, hole);
+      if (close === -1) return end;
       const joined = hasAt(text, this.#joint, close);
       if (!joined && !hasAt(text, this.#wireSuffix, close)) return end;
-      const value = escaped ? jsonStringBody(text, hole, close) : text.slice(hole, close);
+      const value = jsonStringBody(text, hole, close);
       if (value === undefined) return end;
       onText(value);
       end = close + this.#wireSuffix.length;
@@ -200,6 +204,9 @@ function integerEnd(text: string, at: number): number {
   return end;
 }
 
+/** A delta a pattern read: its text, and how to apply a text the way it applies its own. */
+export type DeltaFound = (text: string, apply: (text: string) => void) => void;
+
 /** How many delta events the pattern may read after the template declined them before it is dropped. */
 const MAX_TEMPLATE_MISSES = 8;
 
@@ -207,12 +214,13 @@ const MAX_TEMPLATE_MISSES = 8;
  * A fast path for an adapter whose delta events a regular expression recognises (`pattern`, a
  * sticky {@link sseEventPattern}). The pattern reads an event, and the first one it reads teaches
  * a {@link DeltaTemplate} the stream's own shape, which then reads the deltas after it as runs,
- * more cheaply still. `read` decodes the matched event's data `text[start, end)` and applies it,
- * answering its text and how to apply another text the same way, so the template can take over.
+ * more cheaply still. `read` decodes the matched event's data `text[start, end)` and hands
+ * `found` its text and how to apply a text the way the event applies it; applying it is left to
+ * this reader, which keeps the function so the template can take over.
  * A delta the template declines teaches it again (another block, another type); a stream whose
  * deltas keep differing (a random field in each) soon stops trying it.
  */
-export function patternThenTemplate(pattern: RegExp, read: (text: string, start: number, end: number) => { text: string; apply: (text: string) => void }, counter?: string): SseFastPath {
+export function patternThenTemplate(pattern: RegExp, read: (text: string, start: number, end: number, found: DeltaFound) => void, counter?: string): SseFastPath {
   const template = new DeltaTemplate();
   let apply: (text: string) => void = () => {};
   const onText = (text: string): void => apply(text);
@@ -229,15 +237,16 @@ export function patternThenTemplate(pattern: RegExp, read: (text: string, start:
     // An `event:` line (which starts with `e`) comes first when there is one.
     const named = text.charCodeAt(start) === 101;
     const data = (named ? text.indexOf('\n', start) + 1 : start) + 'data: '.length;
-    const applied = read(text, data, next - 2);
-    if (state === 'reading' && ++misses > MAX_TEMPLATE_MISSES) state = 'off';
-    if (state !== 'off' && template.learning) {
+    read(text, data, next - 2, (value, applyValue) => {
+      applyValue(value);
+      if (state === 'reading' && ++misses > MAX_TEMPLATE_MISSES) state = 'off';
+      if (state === 'off' || !template.learning) return;
       const event = named ? text.slice(start + 'event: '.length, data - 'data: '.length - 1) : '';
-      if (template.learn(text.slice(data, next - 2), applied.text, { event, ...(counter !== undefined ? { counter } : {}) })) {
-        apply = applied.apply;
+      if (template.learn(text.slice(data, next - 2), value, { event, ...(counter !== undefined ? { counter } : {}) })) {
+        apply = applyValue;
         state = 'reading';
       }
-    }
+    });
     return next;
   };
 }
@@ -250,19 +259,9 @@ function uniqueString(json: string, value: string): { start: number; end: number
   let found: { start: number; end: number } | undefined;
   // Outside strings, every quote of valid JSON opens one.
   for (let open = json.indexOf('"'); open !== -1; open = json.indexOf('"', open + 1)) {
-    let close = open + 1;
-    let escaped = false;
-    for (; close < json.length; close++) {
-      const c = json.charCodeAt(close);
-      if (c === 34) break;
-      if (c === 92) {
-        escaped = true;
-        close++;
-      }
-    }
-    if (close >= json.length) return undefined;
-    const same = escaped ? jsonStringBody(json, open + 1, close) === value : close - open - 1 === value.length && json.startsWith(value, open + 1);
-    if (same) {
+    const close = closingQuote(json, open + 1);
+    if (close === -1) return undefined;
+    if (jsonStringBody(json, open + 1, close) === value) {
       if (found !== undefined) return undefined;
       found = { start: open + 1, end: close };
     }

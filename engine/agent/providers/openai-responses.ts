@@ -103,18 +103,7 @@ export class OpenAIResponsesProvider implements Provider {
       }
     };
     // `sequence_number` counts up in every event; the template takes any integer in its place.
-    const fast = patternThenTemplate(
-      DELTA_WIRE,
-      (text, start) => {
-        let applied = { text: '', apply: (_: string): void => {} };
-        readDelta(text, start, (type, index, value) => {
-          delta(type, index, value);
-          applied = { text: value, apply: (more) => void delta(type, index, more) };
-        });
-        return applied;
-      },
-      'sequence_number',
-    );
+    const fast = patternThenTemplate(DELTA_WIRE, (text, start, _end, found) => readDelta(text, start, (type, index, value) => found(value, (more) => void delta(type, index, more))), 'sequence_number');
     await readSse(response, onEvent, fast);
     if (finished === undefined) throw streamError(this.name, 'stream ended before response.completed', { transient: true });
     const content = blocks.blocks();
