@@ -16,7 +16,7 @@ import type { AgentLoopEvent, TurnResult } from './loop-events.js';
 import { textOf, toolUsesOf, type ContentBlock, type Message, type ModelResponse, type PinKind, type ToolResultBlock, type ToolSpec, type ToolUseBlock } from './messages.js';
 import { capText } from './output-cap.js';
 import type { Provider } from './providers/provider.js';
-import { ToolInputError, type AgentTool, type ToolApprover } from './tool.js';
+import { ToolInputError, type AgentTool, type ToolApprover, type ToolContext } from './tool.js';
 import { addUsage, emptyUsage, type AgentUsage } from './usage.js';
 import { memoByIdentity } from '../util/memo-by-identity.js';
 
@@ -183,7 +183,7 @@ export class Agent {
     let last: ModelResponse | undefined;
     for (;;) {
       if (turn.modelCalls >= this.#maxTurns) return finish(last, 'max_turns');
-      await this.#maybeCompact(signal, turn);
+      if (this.#compactor !== undefined) await this.#maybeCompact(this.#compactor, signal, turn);
       turn.partial = '';
       const response = await this.#provider.complete(
         { model: this.#model, system: this.#system, messages: this.#messages, tools: this.#toolSpecs, maxOutputTokens: this.#maxOutputTokens, ...(this.#effort ? { effort: this.#effort } : {}) },
@@ -237,14 +237,13 @@ export class Agent {
     this.#onEvent({ type: 'usage', usage, source, ...(model !== undefined ? { model } : {}) });
   }
 
-  async #maybeCompact(signal: AbortSignal | undefined, turn: { usage: AgentUsage }): Promise<void> {
-    if (this.#compactor === undefined) return;
+  async #maybeCompact(compactor: Compactor, signal: AbortSignal | undefined, turn: { usage: AgentUsage }): Promise<void> {
     const last = this.#lastContext;
     const contextTokens =
       last !== undefined && last.messages <= this.#messages.length
         ? last.tokens + estimateTokens(this.#messages.slice(last.messages))
         : estimateTokens(this.#messages, this.#system);
-    const result = await this.#compactor.compact({ messages: this.#messages, system: this.#system, contextTokens, model: this.#model, ...(this.#effort ? { effort: this.#effort } : {}), signal: signal ?? unabortable() });
+    const result = await compactor.compact({ messages: this.#messages, system: this.#system, contextTokens, model: this.#model, ...(this.#effort ? { effort: this.#effort } : {}), signal: signal ?? unabortable() });
     if (result === undefined) return;
     this.#count(turn, result.usage, 'compaction');
     this.#messages = result.messages;
@@ -261,12 +260,12 @@ export class Agent {
   }
 
   async #runTools(calls: readonly ToolUseBlock[], turnSignal: AbortSignal | undefined): Promise<void> {
-    const signal = turnSignal ?? unabortable();
+    const context = toolContext(turnSignal);
     const results: ToolResultBlock[] = [];
     try {
       for (const call of calls) {
-        if (signal.aborted) throw cancelledError();
-        const result = await this.#runTool(call, signal);
+        if (turnSignal?.aborted) throw cancelledError();
+        const result = await this.#runTool(call, context);
         const content = capText(this.#redact(result.output), this.#toolOutputMaxBytes);
         results.push({ type: 'tool_result', toolUseId: call.id, name: call.name, content, isError: result.isError, ...(result.pinned !== undefined ? { pinned: this.#redact(result.pinned) } : {}) });
         this.#onEvent({ type: 'tool_result', id: call.id, name: call.name, output: content, isError: result.isError });
@@ -276,7 +275,7 @@ export class Agent {
     }
   }
 
-  async #runTool(call: ToolUseBlock, signal: AbortSignal): Promise<{ output: string; isError: boolean; pinned?: string }> {
+  async #runTool(call: ToolUseBlock, context: ToolContext): Promise<{ output: string; isError: boolean; pinned?: string }> {
     const tool = this.#tools.get(call.name);
     if (tool === undefined) return { output: `unknown tool "${call.name}"; available: ${[...this.#tools.keys()].join(', ')}`, isError: true };
     if (call.input === null || typeof call.input !== 'object' || Array.isArray(call.input)) {
@@ -285,15 +284,15 @@ export class Agent {
     const input = call.input as Record<string, unknown>;
     let pinned: string | undefined;
     if (this.#approve !== undefined) {
-      const decision = await this.#approve({ tool, call, input, signal });
+      const decision = await this.#approve({ tool, call, input, signal: context.signal });
       pinned = decision.pinned;
       if (!decision.allow) return { output: decision.message, isError: true, ...(pinned !== undefined ? { pinned } : {}) };
     }
     try {
-      const result = await tool.run(input, { signal });
+      const result = await tool.run(input, context);
       return { ...result, ...(pinned !== undefined ? { pinned } : {}) };
     } catch (error) {
-      if (signal.aborted) throw cancelledError();
+      if (context.signal.aborted) throw cancelledError();
       const message = error instanceof ToolInputError ? `invalid input for ${call.name}: ${error.message}` : error instanceof Error ? error.message : String(error);
       return { output: message, isError: true, ...(pinned !== undefined ? { pinned } : {}) };
     }
@@ -342,4 +341,19 @@ export class Agent {
 /** A signal for a turn the caller cannot interrupt. */
 function unabortable(): AbortSignal {
   return new AbortController().signal;
+}
+
+/**
+ * What the tools of one batch are given. For a turn the caller cannot interrupt, the signal that
+ * never aborts is made only when a tool asks for it: most tools (a file read) never do, and an
+ * AbortSignal costs microseconds to make.
+ */
+function toolContext(turnSignal: AbortSignal | undefined): ToolContext {
+  if (turnSignal !== undefined) return { signal: turnSignal };
+  let signal: AbortSignal | undefined;
+  return {
+    get signal() {
+      return (signal ??= unabortable());
+    },
+  };
 }

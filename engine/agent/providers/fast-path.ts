@@ -63,17 +63,35 @@ function hasAt(text: string, part: string, pos: number): boolean {
 }
 
 /**
- * Where the JSON string body at `text[from]` ends (the index of its closing quote), or -1 at a raw
- * control character or the end of `text`. Escapes are skipped, not checked: decoding checks them.
+ * Where the JSON string body at `text[from]` ends: the index of its closing quote when the body
+ * has no escape, `-2 - index` when it has one (its escapes are skipped, not checked: decoding
+ * checks them), and -1 at a raw control character or the end of `text`. One scan tells both, so a
+ * delta without escapes — nearly all of them — is sliced as it stands, not scanned again.
  */
 function closingQuote(text: string, from: number): number {
+  let escaped = false;
   for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 34) return i;
-    if (c === 92) i++;
-    else if (c < 32) return -1;
+    if (c === 34) return escaped ? -2 - i : i;
+    if (c === 92) {
+      escaped = true;
+      i++;
+    } else if (c < 32) return -1;
   }
   return -1;
+}
+
+/** The closing quote's index from what {@link closingQuote} answered (not -1). */
+function quoteIndex(found: number): number {
+  return found < -1 ? -2 - found : found;
+}
+
+/**
+ * The string `text[start, close)` stands for, given what {@link closingQuote} answered for it:
+ * the slice itself when the body has no escape, else the decoded body (undefined: a bad escape).
+ */
+function bodyValue(text: string, start: number, found: number): string | undefined {
+  return found >= 0 ? text.slice(start, found) : jsonStringBody(text, start, quoteIndex(found));
 }
 
 /** How many events a stream may offer before the template stops trying to learn its shape. */
@@ -124,29 +142,36 @@ export class DeltaTemplate {
   /**
    * Reads the run of SSE events at `text[start]` that are each the learned event (its `event:`
    * line, if it had one, `data: <the learned document>` and the blank line) with another valid
-   * string in the text's place — and another counter, when it has one — handing their texts to
-   * `onText` in order. Answers where the run ends (just past its last event), or -1 when the
-   * event at `start` is not one. Each event after the first costs one comparison (two with a
-   * counter): one event's end and the next one's start are one constant string between two
-   * holes. An event of another shape, or cut off by the end of `text`, ends the run before it.
+   * string in the text's place — and another counter, when it has one — and hands `onText` their
+   * texts joined, once: every event of the run appends to the same place, so appending the whole
+   * is the same as appending each in turn, and a read of a hundred deltas then costs the caller
+   * one append, not a hundred. Answers where the run ends (just past its last event), or -1 (and
+   * `onText` is not called) when the event at `start` is not one. Each event after the first costs
+   * one comparison (two with a counter): one event's end and the next one's start are one
+   * constant string between two holes. An event of another shape, or cut off by the end of
+   * `text`, ends the run before it.
    */
   readRun(text: string, start: number, onText: (text: string) => void): number {
     if (this.#lead === undefined || !hasAt(text, this.#wireLead, start)) return -1;
     let end = -1;
+    let run = '';
     for (let at = start + this.#wireLead.length; ; ) {
       const hole = this.#skipCounter(text, at);
-      if (hole === -1) return end;
-      const close = closingQuote(text, hole);
-      if (close === -1) return end;
+      if (hole === -1) break;
+      const found = closingQuote(text, hole);
+      if (found === -1) break;
+      const close = quoteIndex(found);
       const joined = hasAt(text, this.#joint, close);
-      if (!joined && !hasAt(text, this.#wireSuffix, close)) return end;
-      const value = jsonStringBody(text, hole, close);
-      if (value === undefined) return end;
-      onText(value);
+      if (!joined && !hasAt(text, this.#wireSuffix, close)) break;
+      const value = bodyValue(text, hole, found);
+      if (value === undefined) break;
+      run += value;
       end = close + this.#wireSuffix.length;
-      if (!joined) return end;
+      if (!joined) break;
       at = close + this.#joint.length;
     }
+    if (end !== -1) onText(run);
+    return end;
   }
 
   /** Where the text's hole starts, given where the lead ends: past the counter, if there is one; -1 when it does not fit. */
@@ -259,9 +284,10 @@ function uniqueString(json: string, value: string): { start: number; end: number
   let found: { start: number; end: number } | undefined;
   // Outside strings, every quote of valid JSON opens one.
   for (let open = json.indexOf('"'); open !== -1; open = json.indexOf('"', open + 1)) {
-    const close = closingQuote(json, open + 1);
-    if (close === -1) return undefined;
-    if (jsonStringBody(json, open + 1, close) === value) {
+    const quote = closingQuote(json, open + 1);
+    if (quote === -1) return undefined;
+    const close = quoteIndex(quote);
+    if (bodyValue(json, open + 1, quote) === value) {
       if (found !== undefined) return undefined;
       found = { start: open + 1, end: close };
     }

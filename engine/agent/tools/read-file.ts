@@ -35,14 +35,15 @@ export function readFileTool(cwd: string): AgentTool {
       const path = resolvePath(cwd, requireString(input, 'path'));
       const offset = optionalInt(input, 'offset', 1) ?? 1;
       const limit = optionalInt(input, 'limit', 1) ?? DEFAULT_LIMIT;
-      const shown = displayPath(cwd, path);
-      const bytes = await readWhole(path, shown);
+      // Only the messages name the file, so its display path is worked out only for them.
+      const shown = (): string => displayPath(cwd, path);
+      const bytes = readSmallFileSync(path) ?? (await readWholeAsync(path, shown));
       if (typeof bytes === 'string') return { output: bytes, isError: true };
-      if (looksBinary(bytes)) return { output: `${shown} is a binary file (${bytes.length} bytes); not shown`, isError: true };
+      if (looksBinary(bytes)) return { output: `${shown()} is a binary file (${bytes.length} bytes); not shown`, isError: true };
       const text = bytes.toString('utf8');
-      if (text === '') return { output: `${shown} is empty`, isError: false };
+      if (text === '') return { output: `${shown()} is empty`, isError: false };
       const { lines, total } = lineRange(text, offset, limit);
-      if (offset > total) return { output: `${shown} has ${total} lines; offset ${offset} is past the end`, isError: true };
+      if (offset > total) return { output: `${shown()} has ${total} lines; offset ${offset} is past the end`, isError: true };
       const end = offset - 1 + lines.length;
       const width = String(end).length;
       const body = lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut]` : line}`).join('\n');
@@ -73,11 +74,6 @@ function lineRange(text: string, first: number, count: number): { lines: string[
   return { lines: start === -1 ? [] : text.slice(start, stop).split('\n'), total };
 }
 
-/** The file's bytes, or why it cannot be shown. */
-async function readWhole(path: string, shown: string): Promise<Buffer | string> {
-  return readSmallFileSync(path) ?? (await readWholeAsync(path, shown));
-}
-
 /**
  * A regular file of at most SYNC_READ_MAX_BYTES, read synchronously: open, fstat and read of data
  * that is nearly always in the page cache take microseconds, less than the four thread-pool round
@@ -105,24 +101,23 @@ function readSmallFileSync(path: string): Buffer | undefined {
 }
 
 /**
- * One open file serves the checks and the read, so a read costs open, fstat, read and close, and
- * the size checked is the size of the file read.
+ * The file's bytes, or why it cannot be shown: whatever readSmallFileSync left. One open file
+ * serves the checks and the read, so the size checked is the size of the file read.
  */
-async function readWholeAsync(path: string, shown: string): Promise<Buffer | string> {
+async function readWholeAsync(path: string, shown: () => string): Promise<Buffer | string> {
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
   } catch (error) {
     // A file that exists but cannot be opened says why; anything else is not there.
-    if (!(await pathExists(path))) return `no such file: ${shown}`;
+    if (!(await pathExists(path))) return `no such file: ${shown()}`;
     throw error;
   }
   try {
     const info = await handle.stat();
-    if (info.isDirectory()) return `${shown} is a directory; use glob to list files`;
-    if (info.size > MAX_FILE_BYTES) throw new ToolInputError(`${shown} is ${info.size} bytes; too large to read`);
-    // A size of 0 may be a file whose size is not known in advance (procfs): read to the end.
-    if (info.size === 0) return await handle.readFile();
+    if (info.isDirectory()) return `${shown()} is a directory; use glob to list files`;
+    if (info.size > MAX_FILE_BYTES) throw new ToolInputError(`${shown()} is ${info.size} bytes; too large to read`);
+    if (info.size === 0) return await readToEnd(handle, shown);
     const bytes = Buffer.allocUnsafe(info.size);
     let filled = 0;
     while (filled < bytes.length) {
@@ -133,5 +128,24 @@ async function readWholeAsync(path: string, shown: string): Promise<Buffer | str
     return filled === bytes.length ? bytes : bytes.subarray(0, filled);
   } finally {
     await handle.close();
+  }
+}
+
+/** Bytes read at a time from a file whose size is not known in advance. */
+const UNSIZED_READ_BYTES = 64 * 1024;
+
+/**
+ * A file whose size is not known in advance — procfs, a FIFO, a device — read to its end, but
+ * never past the cap: /dev/zero has no end.
+ */
+async function readToEnd(handle: FileHandle, shown: () => string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(UNSIZED_READ_BYTES), 0, UNSIZED_READ_BYTES, null);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    total += bytesRead;
+    if (total > MAX_FILE_BYTES) throw new ToolInputError(`${shown()} has more than ${MAX_FILE_BYTES} bytes; too large to read`);
+    chunks.push(buffer.subarray(0, bytesRead));
   }
 }

@@ -53,6 +53,11 @@ describe('read_file', () => {
     await writeFile(fifo, 'from a pipe\n');
     expect(await reading).toEqual({ output: '1\tfrom a pipe', isError: false });
   });
+
+  it('refuses a device that has no end instead of reading it forever', async () => {
+    const t = await tools(await tempDir());
+    await expect(run(t.read_file, { path: '/dev/zero' })).rejects.toThrow(/^\/dev\/zero has more than \d+ bytes; too large to read$/);
+  }, 20_000);
 });
 
 describe('write_file and edit', () => {
