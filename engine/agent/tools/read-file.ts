@@ -1,7 +1,7 @@
 /** read_file: a text file's lines, numbered, optionally a range; binary files are refused. */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import type { AgentTool } from '../tool.js';
+import type { AgentTool, ToolResult } from '../tool.js';
 import { optionalInt, requireString, ToolInputError } from '../tool.js';
 import { pathExists } from '../../util/path-exists.js';
 import { looksBinary } from './binary.js';
@@ -10,7 +10,7 @@ import { displayPath, resolvePath } from './paths.js';
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
 const MAX_FILE_BYTES = 50 * 1024 * 1024;
-/** Regular files up to this size are read synchronously (see readSmallFileSync). */
+/** Regular files up to this size are read synchronously (see readSmallTextSync). */
 const SYNC_READ_MAX_BYTES = 1024 * 1024;
 /** Opening a FIFO for reading waits for a writer unless O_NONBLOCK is set; a regular file ignores it. */
 const NONBLOCKING_READ = constants.O_RDONLY | constants.O_NONBLOCK;
@@ -37,10 +37,8 @@ export function readFileTool(cwd: string): AgentTool {
       const limit = optionalInt(input, 'limit', 1) ?? DEFAULT_LIMIT;
       // Only the messages name the file, so its display path is worked out only for them.
       const shown = (): string => displayPath(cwd, path);
-      const bytes = readSmallFileSync(path) ?? (await readWholeAsync(path, shown));
-      if (typeof bytes === 'string') return { output: bytes, isError: true };
-      if (looksBinary(bytes)) return { output: `${shown()} is a binary file (${bytes.length} bytes); not shown`, isError: true };
-      const text = bytes.toString('utf8');
+      const text = readSmallTextSync(path) ?? (await readTextAsync(path, shown));
+      if (typeof text !== 'string') return text;
       if (text === '') return { output: `${shown()} is empty`, isError: false };
       const { lines, total } = lineRange(text, offset, limit);
       if (offset > total) return { output: `${shown()} has ${total} lines; offset ${offset} is past the end`, isError: true };
@@ -75,13 +73,16 @@ function lineRange(text: string, first: number, count: number): { lines: string[
 }
 
 /**
- * A regular file of at most SYNC_READ_MAX_BYTES, read synchronously: open, fstat and read of data
- * that is nearly always in the page cache take microseconds, less than the four thread-pool round
- * trips of an asynchronous read (~0.15 ms, on every read_file call). Anything else — a large
- * file, a directory, a FIFO or device (opened without waiting for a writer, then left alone), an
- * open that fails — is undefined and takes the asynchronous path, which also says what went wrong.
+ * The text of a regular file of at most SYNC_READ_MAX_BYTES, read synchronously and decoded by the
+ * same call that reads it: open, fstat and read of data that is nearly always in the page cache
+ * take microseconds, less than the four thread-pool round trips of an asynchronous read (~0.15
+ * ms, on every read_file call). Anything else — a large file, a directory, a FIFO or device
+ * (opened without waiting for a writer, then left alone), an open that fails — is undefined and
+ * takes the asynchronous path, which also says what went wrong. So is a text that may be binary:
+ * one with a NUL, or with a U+FFFD, which is what bytes that are not UTF-8 decode to (a file may
+ * also hold one); the asynchronous path then decides on the bytes.
  */
-function readSmallFileSync(path: string): Buffer | undefined {
+function readSmallTextSync(path: string): string | undefined {
   let fd: number;
   try {
     fd = openSync(path, NONBLOCKING_READ);
@@ -91,17 +92,23 @@ function readSmallFileSync(path: string): Buffer | undefined {
   try {
     const info = fstatSync(fd);
     if (!info.isFile() || info.size === 0 || info.size > SYNC_READ_MAX_BYTES) return undefined;
-    const bytes = Buffer.allocUnsafe(info.size);
-    let filled = 0;
-    for (let read = -1; read !== 0 && filled < bytes.length; filled += read) read = readSync(fd, bytes, filled, bytes.length - filled, filled);
-    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+    const text = readFileSync(fd, 'utf8');
+    return text.includes('\0') || text.includes('\uFFFD') ? undefined : text;
   } finally {
     closeSync(fd);
   }
 }
 
+/** The file's text, or a result saying why it is not shown. */
+async function readTextAsync(path: string, shown: () => string): Promise<string | ToolResult> {
+  const bytes = await readWholeAsync(path, shown);
+  if (typeof bytes === 'string') return { output: bytes, isError: true };
+  if (looksBinary(bytes)) return { output: `${shown()} is a binary file (${bytes.length} bytes); not shown`, isError: true };
+  return bytes.toString('utf8');
+}
+
 /**
- * The file's bytes, or why it cannot be shown: whatever readSmallFileSync left. One open file
+ * The file's bytes, or why it cannot be shown: whatever readSmallTextSync left. One open file
  * serves the checks and the read, so the size checked is the size of the file read.
  */
 async function readWholeAsync(path: string, shown: () => string): Promise<Buffer | string> {

@@ -34,6 +34,23 @@ describe('read_file', () => {
     await expect(run(t.read_file, {})).rejects.toThrow('"path" is required and must be a non-empty string');
   });
 
+  it('decides on the bytes when the decoded text only may be binary', async () => {
+    const cwd = await tempDir();
+    const pad = 'x'.repeat(9000);
+    await writeTree(cwd, {
+      // A real U+FFFD is text; so is a NUL, or a byte that is not UTF-8, past the first 8 KB sniffed.
+      'replacement.txt': 'a \uFFFD b\n',
+      'late-nul.txt': Buffer.concat([Buffer.from(`${pad}\n`), Buffer.from([0x00, 0x0a])]),
+      'late-latin1.txt': Buffer.concat([Buffer.from(`${pad}\n`), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])]),
+      'early-nul.txt': Buffer.from([0x61, 0x00, 0x0a]),
+    });
+    const t = await tools(cwd);
+    expect(await run(t.read_file, { path: 'replacement.txt' })).toEqual({ output: '1\ta \uFFFD b', isError: false });
+    expect(await run(t.read_file, { path: 'late-nul.txt', offset: 2 })).toEqual({ output: '2\t\u0000\n[lines 2-2 of 2]', isError: false });
+    expect(await run(t.read_file, { path: 'late-latin1.txt', offset: 2 })).toEqual({ output: '2\tcaf\uFFFD\n[lines 2-2 of 2]', isError: false });
+    expect(await run(t.read_file, { path: 'early-nul.txt' })).toEqual({ output: 'early-nul.txt is a binary file (3 bytes); not shown', isError: true });
+  });
+
   it('reads a file over the synchronous-read size the same way', async () => {
     const cwd = await tempDir();
     // ~1.9 MB: past the 1 MB that is read synchronously, so the asynchronous path reads it.
