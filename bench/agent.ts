@@ -64,6 +64,8 @@ async function startServer(script: ModelScript): Promise<Served> {
     requests: () =>
       (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '')
         .split('\n')
+        // The last piece is a line still being written (or the empty rest after the last one).
+        .slice(0, -1)
         .filter((l) => l.trim() !== '')
         .map((l) => JSON.parse(l) as { path: string; query: Record<string, string>; body: unknown }),
     async close() {
