@@ -116,6 +116,8 @@ export function readWireLog(file: string): Array<{ pid: number; dir: string; mes
   }
   return text
     .split('\n')
+    // The last piece is a record the fake may still be writing (or the empty rest after the last).
+    .slice(0, -1)
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as { pid: number; dir: string });
 }
