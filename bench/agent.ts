@@ -25,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, BackgroundShells, builtinTools, createProvider, DEFAULT_RETRY, type ProviderApi } from '../engine/agent/index.js';
 import { execa, type ResultPromise } from 'execa';
 import type { ModelScript } from '../engine/model-server/index.js';
+import { parseJsonl } from '../engine/util/jsonl.js';
 import { neoBinPath, packageRoot } from '../engine/util/package-root.js';
 import { interleave, numberArgs, ratio, report, type Figure } from './harness.js';
 
@@ -61,13 +62,8 @@ async function startServer(script: ModelScript): Promise<Served> {
   });
   return {
     url,
-    requests: () =>
-      (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '')
-        .split('\n')
-        // The last piece is a line still being written (or the empty rest after the last one).
-        .slice(0, -1)
-        .filter((l) => l.trim() !== '')
-        .map((l) => JSON.parse(l) as { path: string; query: Record<string, string>; body: unknown }),
+    // parseJsonl skips a line the server is still appending.
+    requests: () => parseJsonl<{ path: string; query: Record<string, string>; body: unknown }>(existsSync(logFile) ? readFileSync(logFile, 'utf8') : '').records,
     async close() {
       child.kill('SIGTERM');
       await child;

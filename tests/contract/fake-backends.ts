@@ -7,6 +7,7 @@ import { createAcpTransport } from '../../engine/transports/acp/index.js';
 import { createClaudeCodeTransport } from '../../engine/transports/claude-code/index.js';
 import { createCodexTransport } from '../../engine/transports/codex/index.js';
 import { binaryEnvVar } from '../../engine/transports/shared/binary.js';
+import { parseJsonl } from '../../engine/util/jsonl.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const FAKE_CLI_DIR = join(here, '..', 'fixtures', 'fake-clis');
@@ -114,10 +115,6 @@ export function readWireLog(file: string): Array<{ pid: number; dir: string; mes
   } catch {
     return [];
   }
-  return text
-    .split('\n')
-    // The last piece is a record the fake may still be writing (or the empty rest after the last).
-    .slice(0, -1)
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as { pid: number; dir: string });
+  // parseJsonl skips a record the fake is still appending.
+  return parseJsonl<{ pid: number; dir: string }>(text).records;
 }
