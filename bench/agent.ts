@@ -22,7 +22,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Agent, BackgroundShells, builtinTools, createProvider, DEFAULT_RETRY, type ProviderApi } from '../engine/agent/index.js';
+import {
+  Agent,
+  BackgroundShells,
+  builtinTools,
+  createProvider,
+  DEFAULT_RETRY,
+  type ProviderApi,
+} from '../engine/agent/index.js';
 import { execa, type ResultPromise } from 'execa';
 import type { ModelScript } from '../engine/model-server/index.js';
 import { parseJsonl } from '../engine/util/jsonl.js';
@@ -50,7 +57,11 @@ async function startServer(script: ModelScript): Promise<Served> {
   const scriptFile = join(workdir, `script-${id}.json`);
   const logFile = join(workdir, `requests-${id}.jsonl`);
   writeFileSync(scriptFile, JSON.stringify(script));
-  const child: ResultPromise = execa(process.execPath, [neoBinPath(), 'model', 'serve', '--script', scriptFile, '--log', logFile, '--json', '--quiet'], { reject: false, stdin: 'ignore' });
+  const child: ResultPromise = execa(
+    process.execPath,
+    [neoBinPath(), 'model', 'serve', '--script', scriptFile, '--log', logFile, '--json', '--quiet'],
+    { reject: false, stdin: 'ignore' },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -63,7 +74,10 @@ async function startServer(script: ModelScript): Promise<Served> {
   return {
     url,
     // parseJsonl skips a line the server is still appending.
-    requests: () => parseJsonl<{ path: string; query: Record<string, string>; body: unknown }>(existsSync(logFile) ? readFileSync(logFile, 'utf8') : '').records,
+    requests: () =>
+      parseJsonl<{ path: string; query: Record<string, string>; body: unknown }>(
+        existsSync(logFile) ? readFileSync(logFile, 'utf8') : '',
+      ).records,
     async close() {
       child.kill('SIGTERM');
       await child;
@@ -78,22 +92,51 @@ function baseUrl(server: ModelServer, api: ProviderApi): string {
 }
 
 /** The built-in tools, built once as a session builds them (each turn below is a fresh agent). */
-const toolList = builtinTools({ cwd: workdir, env: process.env, shells: new BackgroundShells(join(workdir, '.shells')), execTimeoutMs: 10_000, ripgrep: null });
+const toolList = builtinTools({
+  cwd: workdir,
+  env: process.env,
+  shells: new BackgroundShells(join(workdir, '.shells')),
+  execTimeoutMs: 10_000,
+  ripgrep: null,
+});
 
 function agentFor(server: ModelServer, api: ProviderApi, tools = false): Agent {
-  const provider = createProvider({ name: 'bench', api, baseUrl: baseUrl(server, api), headers: {}, headersTimeoutMs: 60_000, idleTimeoutMs: 60_000, retry: DEFAULT_RETRY });
+  const provider = createProvider({
+    name: 'bench',
+    api,
+    baseUrl: baseUrl(server, api),
+    headers: {},
+    headersTimeoutMs: 60_000,
+    idleTimeoutMs: 60_000,
+    retry: DEFAULT_RETRY,
+  });
   // Configured as the neo backend runs it: events for whole blocks, no per-delta events.
-  return new Agent({ provider, model: 'bench-model', system: 'You are a benchmark.', tools: tools ? toolList : [], onEvent: () => {}, deltas: false });
+  return new Agent({
+    provider,
+    model: 'bench-model',
+    system: 'You are a benchmark.',
+    tools: tools ? toolList : [],
+    onEvent: () => {},
+    deltas: false,
+  });
 }
 
 /** POSTs a body and reads the whole response body, nothing else. */
 function bareTurn(url: string, body: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.on('data', () => {});
-      res.on('end', resolve);
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent: keepAlive,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.on('data', () => {});
+        res.on('end', resolve);
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -106,15 +149,28 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 }
 
 /** Replays the requests neo sent for one turn, in order, with a bare client. */
-async function recordedRequests(server: ModelServer, from: number, count: number): Promise<Array<{ url: string; body: string }>> {
+async function recordedRequests(
+  server: ModelServer,
+  from: number,
+  count: number,
+): Promise<Array<{ url: string; body: string }>> {
   // The log is appended asynchronously: wait until the turn's requests are in it.
   for (let i = 0; i < 200 && server.requests().length < from + count; i++) await new Promise((r) => setTimeout(r, 10));
-  return server.requests().slice(from, from + count).map((r) => ({ url: `${server.url}${r.path}${Object.keys(r.query).length ? `?${new URLSearchParams(r.query)}` : ''}`, body: JSON.stringify(r.body) }));
+  return server
+    .requests()
+    .slice(from, from + count)
+    .map((r) => ({
+      url: `${server.url}${r.path}${Object.keys(r.query).length ? `?${new URLSearchParams(r.query)}` : ''}`,
+      body: JSON.stringify(r.body),
+    }));
 }
 
 async function textTurn(api: ProviderApi): Promise<Figure> {
   // A request without tools is a main turn here, not an auxiliary one.
-  const script: ModelScript = { aux: { detect: 'never' }, turns: [{ text: reply, chunk: size.chunk, times: 'always', usage: { input: 100, output: 1000 } }] };
+  const script: ModelScript = {
+    aux: { detect: 'never' },
+    turns: [{ text: reply, chunk: size.chunk, times: 'always', usage: { input: 100, output: 1000 } }],
+  };
   const server = await startServer(script);
   try {
     await agentFor(server, api).send('write something');
@@ -126,11 +182,17 @@ async function textTurn(api: ProviderApi): Promise<Figure> {
     const medians = await interleave(
       size.reps,
       () => timed(() => agentFor(server, api).send('write something')),
-      () => timed(async () => {
-        for (const r of requests) await bareTurn(r.url, r.body);
-      }),
+      () =>
+        timed(async () => {
+          for (const r of requests) await bareTurn(r.url, r.body);
+        }),
     );
-    return { name: `text turn (${api}, ${size.chars} chars in ${size.chunk}-char deltas)`, neo: medians.neo, baseline: medians.baseline, unit: 'ms' };
+    return {
+      name: `text turn (${api}, ${size.chars} chars in ${size.chunk}-char deltas)`,
+      neo: medians.neo,
+      baseline: medians.baseline,
+      unit: 'ms',
+    };
   } finally {
     await server.close();
   }
@@ -140,7 +202,11 @@ async function toolTurn(api: ProviderApi): Promise<Figure> {
   const script: ModelScript = {
     turns: [
       { when: { toolResult: 'line' }, text: reply, chunk: size.chunk, times: 'always' },
-      { tools: [{ name: 'read_file', arguments: { path: 'notes.txt', limit: 50 } }], chunk: size.chunk, times: 'always' },
+      {
+        tools: [{ name: 'read_file', arguments: { path: 'notes.txt', limit: 50 } }],
+        chunk: size.chunk,
+        times: 'always',
+      },
     ],
   };
   const server = await startServer(script);
@@ -165,18 +231,26 @@ async function toolTurn(api: ProviderApi): Promise<Figure> {
       () => timed(() => agentFor(server, api, true).send('read the notes')),
       () => timed(bareToolTurn),
     );
-    return { name: `tool turn (${api}, read_file + ${size.chars}-char answer, 2 model calls)`, neo: medians.neo, baseline: medians.baseline, unit: 'ms' };
+    return {
+      name: `tool turn (${api}, read_file + ${size.chars}-char answer, 2 model calls)`,
+      neo: medians.neo,
+      baseline: medians.baseline,
+      unit: 'ms',
+    };
   } finally {
     await server.close();
   }
 }
 
 const figures: Figure[] = [];
-for (const api of ['anthropic', 'openai-responses', 'openai-chat', 'gemini'] as const) figures.push(await textTurn(api));
+for (const api of ['anthropic', 'openai-responses', 'openai-chat', 'gemini'] as const)
+  figures.push(await textTurn(api));
 figures.push(await toolTurn('anthropic'));
 figures.push(await toolTurn('openai-chat'));
 for (const figure of figures) report(figure);
 const worst = Math.max(...figures.map(ratio));
-console.log(`summary: neo agent per-turn overhead in steady state (${size.warmup} warm-up turns, median of ${size.reps}), worst ratio ${worst.toFixed(2)} over ${figures.length} figures (goal ≤ 1.20: ${worst <= 1.2 ? "met" : "not met"})`);
+console.log(
+  `summary: neo agent per-turn overhead in steady state (${size.warmup} warm-up turns, median of ${size.reps}), worst ratio ${worst.toFixed(2)} over ${figures.length} figures (goal ≤ 1.20: ${worst <= 1.2 ? 'met' : 'not met'})`,
+);
 keepAlive.destroy();
 rmSync(workdir, { recursive: true, force: true });

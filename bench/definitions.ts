@@ -33,14 +33,30 @@ function generateTree(): Array<{ file: string; kind: 'persona' | 'flow' | 'backe
     files.push({ file, kind });
   };
   for (let i = 0; i < size.backends; i++) {
-    put(`definitions/backends/b${i}.yaml`, `description: backend ${i}\nprotocol: acp\ncommand: { bin: agent${i}, args: [--acp] }\npostureMap:\n  plan: { mode: plan }\n  default: { mode: default }\n  acceptEdits: { mode: edits }\nclarifySupport: true\ngranularity: stream\nhonorsAllowedTools: false\ncostProfile: metered\nmodelSelection: per-session\nmodelClassMap: { cheap: m-small, standard: m, frontier: m-large }\neditToolNames: [edit, write]\n`, 'backend');
-    put(`definitions/capabilities/c${i}.yaml`, `description: capability ${i}\ntrustTier: T1\nsource: { kind: npm, package: pkg${i}, version: 1.2.${i} }\ndetect:\n  - packageDep: pkg${i}\n  - fileExists: conf${i}.json\nprovides:\n  instructions: Use pkg${i} carefully.\n`, 'capability');
+    put(
+      `definitions/backends/b${i}.yaml`,
+      `description: backend ${i}\nprotocol: acp\ncommand: { bin: agent${i}, args: [--acp] }\npostureMap:\n  plan: { mode: plan }\n  default: { mode: default }\n  acceptEdits: { mode: edits }\nclarifySupport: true\ngranularity: stream\nhonorsAllowedTools: false\ncostProfile: metered\nmodelSelection: per-session\nmodelClassMap: { cheap: m-small, standard: m, frontier: m-large }\neditToolNames: [edit, write]\n`,
+      'backend',
+    );
+    put(
+      `definitions/capabilities/c${i}.yaml`,
+      `description: capability ${i}\ntrustTier: T1\nsource: { kind: npm, package: pkg${i}, version: 1.2.${i} }\ndetect:\n  - packageDep: pkg${i}\n  - fileExists: conf${i}.json\nprovides:\n  instructions: Use pkg${i} carefully.\n`,
+      'capability',
+    );
   }
   for (let i = 0; i < size.personas; i++) {
-    put(`personas/p${i}.md`, `---\ndescription: persona number ${i} that reviews and edits code\ntools: Read, Grep, Glob, Edit\nmodel: standard\nmaxPosture: acceptEdits\nmaxRounds: ${(i % 9) + 1}\nbackend: b${i % size.backends}\ntaskTags: [t${i % 7}]\n---\nYou are persona ${i}. Read carefully, change little, test everything.\n`, 'persona');
+    put(
+      `personas/p${i}.md`,
+      `---\ndescription: persona number ${i} that reviews and edits code\ntools: Read, Grep, Glob, Edit\nmodel: standard\nmaxPosture: acceptEdits\nmaxRounds: ${(i % 9) + 1}\nbackend: b${i % size.backends}\ntaskTags: [t${i % 7}]\n---\nYou are persona ${i}. Read carefully, change little, test everything.\n`,
+      'persona',
+    );
   }
   for (let i = 0; i < size.flows; i++) {
-    put(`flows/f${i}.yaml`, `name: f${i}\ninputs:\n  target: { default: "npm test" }\nsteps:\n  - id: build\n    run: npm run build\n  - id: fix\n    needs: [build]\n    persona: p${i % size.personas}\n    brief: "Make \${{ inputs.target }} pass; build said \${{ steps.build.outputs.stdout }}"\n    verify: { run: npm test, attempts: 2 }\n  - id: review\n    needs: [fix]\n    persona: p${(i + 1) % size.personas}\n    posture: plan\n    if: \${{ steps.fix.outputs.verdict == 'success' }}\n`, 'flow');
+    put(
+      `flows/f${i}.yaml`,
+      `name: f${i}\ninputs:\n  target: { default: "npm test" }\nsteps:\n  - id: build\n    run: npm run build\n  - id: fix\n    needs: [build]\n    persona: p${i % size.personas}\n    brief: "Make \${{ inputs.target }} pass; build said \${{ steps.build.outputs.stdout }}"\n    verify: { run: npm test, attempts: 2 }\n  - id: review\n    needs: [fix]\n    persona: p${(i + 1) % size.personas}\n    posture: plan\n    if: \${{ steps.fix.outputs.verdict == 'success' }}\n`,
+      'flow',
+    );
   }
   return files;
 }
@@ -67,15 +83,26 @@ async function baselineLoad(files: ReturnType<typeof generateTree>): Promise<num
 
 async function neoLoad(): Promise<number> {
   const t0 = performance.now();
-  const { set, diagnostics } = await loadDefinitions({ packaged: tree, home, noProject: true, paths: [join(tree, 'flows')] });
+  const { set, diagnostics } = await loadDefinitions({
+    packaged: tree,
+    home,
+    noProject: true,
+    paths: [join(tree, 'flows')],
+  });
   const elapsed = performance.now() - t0;
   if (set.list('flow').length !== size.flows) throw new Error('flows were not loaded');
-  if (diagnostics.some((d) => d.severity === 'error')) throw new Error(`generated tree has errors: ${diagnostics[0]!.message}`);
+  if (diagnostics.some((d) => d.severity === 'error'))
+    throw new Error(`generated tree has errors: ${diagnostics[0]!.message}`);
   return elapsed;
 }
 
 async function hotReload(): Promise<{ neo: number[]; raw: number[] }> {
-  const { set, diagnostics, loader } = await loadDefinitions({ packaged: tree, home, noProject: true, paths: [join(tree, 'flows')] });
+  const { set, diagnostics, loader } = await loadDefinitions({
+    packaged: tree,
+    home,
+    noProject: true,
+    paths: [join(tree, 'flows')],
+  });
   const file = join(tree, 'personas', 'p0.md');
   const original = readFileSync(file, 'utf8');
   let pendingNeo: ((t: number) => void) | undefined;
@@ -128,13 +155,26 @@ const files = generateTree();
 await neoLoad();
 await baselineLoad(files);
 const load = await interleave(size.reps, neoLoad, () => baselineLoad(files));
-const lines = [report({ name: `load+validate+resolve ${files.length} files`, neo: load.neo, baseline: load.baseline, unit: 'ms' })];
+const lines = [
+  report({ name: `load+validate+resolve ${files.length} files`, neo: load.neo, baseline: load.baseline, unit: 'ms' }),
+];
 const reload = await hotReload();
 const p50 = median(reload.neo);
 const raw50 = median(reload.raw);
 lines.push(report({ name: 'hot reload p50 (edit → new set)', neo: p50, baseline: raw50, unit: 'ms' }));
-lines.push(report({ name: 'hot reload p95 (edit → new set)', neo: percentile(reload.neo, 95), baseline: percentile(reload.raw, 95), unit: 'ms' }));
+lines.push(
+  report({
+    name: 'hot reload p95 (edit → new set)',
+    neo: percentile(reload.neo, 95),
+    baseline: percentile(reload.raw, 95),
+    unit: 'ms',
+  }),
+);
 const cold = coldStart();
-lines.push(report({ name: '`neo validate` cold start (packaged)', neo: cold.neo, baseline: cold.baseline, unit: 'ms' }));
-console.log(`summary: load ratio ${(load.neo / load.baseline).toFixed(2)} (goal ≤ 1.5) · hot reload adds ${(p50 - raw50).toFixed(1)} ms at p50 (goal ≤ 20) · cold start ratio ${(cold.neo / cold.baseline).toFixed(2)} (goal ≤ 2.5)`);
+lines.push(
+  report({ name: '`neo validate` cold start (packaged)', neo: cold.neo, baseline: cold.baseline, unit: 'ms' }),
+);
+console.log(
+  `summary: load ratio ${(load.neo / load.baseline).toFixed(2)} (goal ≤ 1.5) · hot reload adds ${(p50 - raw50).toFixed(1)} ms at p50 (goal ≤ 20) · cold start ratio ${(cold.neo / cold.baseline).toFixed(2)} (goal ≤ 2.5)`,
+);
 rmSync(root, { recursive: true, force: true });

@@ -23,7 +23,10 @@ const root = mkdtempSync(join(tmpdir(), 'neo-bench-flow-'));
 const home = join(root, 'home');
 // Reports a process's peak RSS (KB) into $NEO_BENCH_RSS when it exits.
 const rssProbe = join(root, 'rss.cjs');
-writeFileSync(rssProbe, "process.on('exit', () => require('fs').writeFileSync(process.env.NEO_BENCH_RSS, String(process.resourceUsage().maxRSS)));\n");
+writeFileSync(
+  rssProbe,
+  "process.on('exit', () => require('fs').writeFileSync(process.env.NEO_BENCH_RSS, String(process.resourceUsage().maxRSS)));\n",
+);
 
 function project(name: string, files: Record<string, string>): string {
   const dir = join(root, name);
@@ -35,7 +38,9 @@ function project(name: string, files: Record<string, string>): string {
 }
 
 const steps = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\n');
-const one = project('one', { 'plan.yaml': 'name: one\nworkspace: { isolation: inplace }\nsteps:\n  - { id: a, run: "true" }\n' });
+const one = project('one', {
+  'plan.yaml': 'name: one\nworkspace: { isolation: inplace }\nsteps:\n  - { id: a, run: "true" }\n',
+});
 const sequential = project('sequential', {
   'plan.yaml': `name: sequential\nworkspace: { isolation: inplace }\nsteps:\n${steps(size.sequential, (i) => `  - { id: s${i}, run: "true"${i > 0 ? `, needs: [s${i - 1}]` : ''} }`)}\n`,
 });
@@ -44,7 +49,12 @@ const parallel = project('parallel', {
 });
 const fanOut = project('fan-out', {
   'plan.yaml': `name: fan-out\nworkspace: { isolation: copy }\ndefaults: { backend: script, maxRounds: 2 }\nsteps:\n  - id: each\n    foreach: { items: [${steps(size.items, (i) => `"i${i}"`).replace(/\n/g, ', ')}], maxParallel: 10 }\n    brief: write \${{ item }}\n    script: scripts/\${{ item }}.yaml\n`,
-  ...Object.fromEntries(Array.from({ length: size.items }, (_, i) => [`scripts/i${i}.yaml`, `turns:\n  - - write: { path: out/i${i}.txt, content: "${i}\\n" }\n    - say: wrote i${i}\n`])),
+  ...Object.fromEntries(
+    Array.from({ length: size.items }, (_, i) => [
+      `scripts/i${i}.yaml`,
+      `turns:\n  - - write: { path: out/i${i}.txt, content: "${i}\\n" }\n    - say: wrote i${i}\n`,
+    ]),
+  ),
 });
 const dry = project('dry', {
   'plan.yaml': `name: dry\ndefaults: { backend: script }\nsteps:\n${steps(size.steps, (i) => `  - { id: d${i}, ${i % 2 === 0 ? 'brief: "step ' + i + '"' : 'run: "true"'}${i > 0 ? `, needs: [d${i - 1}]` : ''} }`)}\n`,
@@ -54,7 +64,11 @@ const dry = project('dry', {
 function proc(args: string[], cwd: string): { ms: number; rssMb: number } {
   const out = join(root, `rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
   const started = performance.now();
-  const result = spawnSync(process.execPath, ['-r', rssProbe, ...args], { cwd, env: { ...process.env, NEO_HOME: home, NO_COLOR: '1', NEO_BENCH_RSS: out }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = spawnSync(process.execPath, ['-r', rssProbe, ...args], {
+    cwd,
+    env: { ...process.env, NEO_HOME: home, NO_COLOR: '1', NEO_BENCH_RSS: out },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const ms = performance.now() - started;
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${String(result.stderr)}`);
   const rssMb = Number(readFileSync(out, 'utf8')) / 1024;
@@ -84,30 +98,60 @@ const figures: Figure[] = [];
 const goals: Array<[string, number, number]> = [];
 try {
   const baselineBin = ['-e', '0'];
-  const oneStep = await interleave(size.reps, () => proc([BIN, 'flow', 'run', 'plan.yaml'], one).ms, () => proc(baselineBin, one).ms);
+  const oneStep = await interleave(
+    size.reps,
+    () => proc([BIN, 'flow', 'run', 'plan.yaml'], one).ms,
+    () => proc(baselineBin, one).ms,
+  );
   figures.push({ name: '1-step flow (run: true), whole process vs node -e 0', ...oneStep, unit: 'ms' });
   goals.push(['1-step', ratio(figures.at(-1)!), 2]);
 
   await inProcess(sequential);
-  const seq = await interleave(Math.max(3, size.reps >> 1), () => inProcess(sequential), async () => {
-    const started = performance.now();
-    for (let i = 0; i < size.sequential; i++) await spawnTrue('true');
-    return performance.now() - started;
+  const seq = await interleave(
+    Math.max(3, size.reps >> 1),
+    () => inProcess(sequential),
+    async () => {
+      const started = performance.now();
+      for (let i = 0; i < size.sequential; i++) await spawnTrue('true');
+      return performance.now() - started;
+    },
+  );
+  figures.push({
+    name: `${size.sequential} sequential run steps vs ${size.sequential} sequential spawns from Node`,
+    ...seq,
+    unit: 'ms',
   });
-  figures.push({ name: `${size.sequential} sequential run steps vs ${size.sequential} sequential spawns from Node`, ...seq, unit: 'ms' });
   goals.push([`${size.sequential} sequential`, ratio(figures.at(-1)!), 1.3]);
 
-  const par = await interleave(Math.max(3, size.reps >> 1), () => inProcess(parallel), async () => {
-    const started = performance.now();
-    await Promise.all(Array.from({ length: size.parallel }, () => spawnTrue('sleep 0.2')));
-    return performance.now() - started;
+  const par = await interleave(
+    Math.max(3, size.reps >> 1),
+    () => inProcess(parallel),
+    async () => {
+      const started = performance.now();
+      await Promise.all(Array.from({ length: size.parallel }, () => spawnTrue('sleep 0.2')));
+      return performance.now() - started;
+    },
+  );
+  figures.push({
+    name: `${size.parallel} parallel sleep 0.2 steps (maxParallel ${size.parallel}) vs parallel spawns`,
+    ...par,
+    unit: 'ms',
   });
-  figures.push({ name: `${size.parallel} parallel sleep 0.2 steps (maxParallel ${size.parallel}) vs parallel spawns`, ...par, unit: 'ms' });
   goals.push([`${size.parallel} parallel`, ratio(figures.at(-1)!), 1.3]);
   const parallelBaseline = join(root, 'parallel-baseline.mjs');
-  writeFileSync(parallelBaseline, `import { spawn } from 'node:child_process';\nawait Promise.all(Array.from({ length: ${size.parallel} }, () => new Promise((r) => { const c = spawn('/bin/sh', ['-c', 'sleep 0.2']); c.stdout.resume(); c.stderr.resume(); c.on('exit', r); })));\n`);
-  const parRss = { neo: median([0, 1, 2].map(() => proc([BIN, 'flow', 'run', 'plan.yaml'], parallel).rssMb)), baseline: median([0, 1, 2].map(() => proc([parallelBaseline], parallel).rssMb)) };
-  figures.push({ name: `${size.parallel} parallel steps, peak RSS of the whole process vs plain Node spawning them`, ...parRss, unit: 'MB' });
+  writeFileSync(
+    parallelBaseline,
+    `import { spawn } from 'node:child_process';\nawait Promise.all(Array.from({ length: ${size.parallel} }, () => new Promise((r) => { const c = spawn('/bin/sh', ['-c', 'sleep 0.2']); c.stdout.resume(); c.stderr.resume(); c.on('exit', r); })));\n`,
+  );
+  const parRss = {
+    neo: median([0, 1, 2].map(() => proc([BIN, 'flow', 'run', 'plan.yaml'], parallel).rssMb)),
+    baseline: median([0, 1, 2].map(() => proc([parallelBaseline], parallel).rssMb)),
+  };
+  figures.push({
+    name: `${size.parallel} parallel steps, peak RSS of the whole process vs plain Node spawning them`,
+    ...parRss,
+    unit: 'MB',
+  });
   goals.push(['parallel RSS MB', parRss.neo, 70]);
 
   const fan = { neo: [] as number[], rss: [] as number[], base: [] as number[], baseRss: [] as number[] };
@@ -119,16 +163,32 @@ try {
     fan.base.push(base.ms);
     fan.baseRss.push(base.rssMb);
   }
-  figures.push({ name: `foreach ${size.items} script agents (maxParallel 10), wall time vs a 1-step flow`, neo: median(fan.neo), baseline: median(fan.base), unit: 'ms' });
-  figures.push({ name: `foreach ${size.items} script agents, peak RSS vs a 1-step flow`, neo: median(fan.rss), baseline: median(fan.baseRss), unit: 'MB' });
+  figures.push({
+    name: `foreach ${size.items} script agents (maxParallel 10), wall time vs a 1-step flow`,
+    neo: median(fan.neo),
+    baseline: median(fan.base),
+    unit: 'ms',
+  });
+  figures.push({
+    name: `foreach ${size.items} script agents, peak RSS vs a 1-step flow`,
+    neo: median(fan.rss),
+    baseline: median(fan.baseRss),
+    unit: 'MB',
+  });
   goals.push(['fan-out RSS MB', median(fan.rss), 300]);
 
-  const dryRun = await interleave(size.reps, () => proc([BIN, 'flow', 'run', 'plan.yaml', '--dry-run'], dry).ms, () => proc(baselineBin, dry).ms);
+  const dryRun = await interleave(
+    size.reps,
+    () => proc([BIN, 'flow', 'run', 'plan.yaml', '--dry-run'], dry).ms,
+    () => proc(baselineBin, dry).ms,
+  );
   figures.push({ name: `--dry-run of a ${size.steps}-step plan vs node -e 0`, ...dryRun, unit: 'ms' });
   goals.push(['dry-run', ratio(figures.at(-1)!), 2]);
 
   for (const figure of figures) report(figure);
-  console.log(`flow: ${goals.map(([name, value, goal]) => `${name} ${value.toFixed(2)} (goal ≤ ${goal}) ${value <= goal ? 'ok' : 'MISSED'}`).join(' · ')}`);
+  console.log(
+    `flow: ${goals.map(([name, value, goal]) => `${name} ${value.toFixed(2)} (goal ≤ ${goal}) ${value <= goal ? 'ok' : 'MISSED'}`).join(' · ')}`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

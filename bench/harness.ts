@@ -23,7 +23,11 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 /** Runs neo and baseline alternately `reps` times; returns both medians (ms). */
-export async function interleave(reps: number, neo: () => Promise<number> | number, baseline: () => Promise<number> | number): Promise<{ neo: number; baseline: number }> {
+export async function interleave(
+  reps: number,
+  neo: () => Promise<number> | number,
+  baseline: () => Promise<number> | number,
+): Promise<{ neo: number; baseline: number }> {
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < reps; i++) {

@@ -26,9 +26,14 @@ let runCounter = 0;
 function turnEvents(turn: number): AgentEvent[] {
   const events: AgentEvent[] = [];
   for (let i = 0; events.length < size.turn - 1; i++) {
-    if (i % 5 === 3) events.push({ type: 'tool_use', id: `t${turn}.${i}`, name: 'write', input: { path: `src/file${i}.ts` } });
+    if (i % 5 === 3)
+      events.push({ type: 'tool_use', id: `t${turn}.${i}`, name: 'write', input: { path: `src/file${i}.ts` } });
     else if (i % 5 === 4) events.push({ type: 'tool_result', id: `t${turn}.${i - 1}`, output: 'ok', isError: false });
-    else events.push({ type: 'text', text: `Working on step ${i} of turn ${turn}; reading the code and deciding what to change.` });
+    else
+      events.push({
+        type: 'text',
+        text: `Working on step ${i} of turn ${turn}; reading the code and deciding what to change.`,
+      });
   }
   events.push({ type: 'turn_complete', numTurns: 1, costUsd: 0.001 });
   return events;
@@ -99,11 +104,24 @@ async function runNeo(definitions: DefinitionSet): Promise<number> {
   const home = join(root, `neo-${runCounter++}`);
   const cwd = root;
   const turns = turnsFor(size.events);
-  const transport: Transport = { id: 'script', probeAvailability: async () => ({ available: true, status: 'ok' }), start: async () => new FastAgent(turns) };
-  const service = createSessionService({ home, definitions, transports: async () => transport, log: silentLog, defaultCwd: cwd });
+  const transport: Transport = {
+    id: 'script',
+    probeAvailability: async () => ({ available: true, status: 'ok' }),
+    start: async () => new FastAgent(turns),
+  };
+  const service = createSessionService({
+    home,
+    definitions,
+    transports: async () => transport,
+    log: silentLog,
+    defaultCwd: cwd,
+  });
   const caller = { scope: 'bench' };
   const t0 = performance.now();
-  const { sessionId } = await service.execute({ op: 'start', brief: 'bench', backend: 'script', maxRounds: 1_000_000 }, caller);
+  const { sessionId } = await service.execute(
+    { op: 'start', brief: 'bench', backend: 'script', maxRounds: 1_000_000 },
+    caller,
+  );
   for (;;) {
     const result = await service.execute({ op: 'read-turn', sessionId }, caller);
     if (result.kind !== 'turn_complete') break;
@@ -124,7 +142,8 @@ async function runBaseline(): Promise<number> {
   let seq = 1;
   for (const turn of turns) {
     let last: Promise<void> = Promise.resolve();
-    for (const event of turn) last = appender.appendLine(JSON.stringify({ seq: seq++, at: new Date().toISOString(), event }));
+    for (const event of turn)
+      last = appender.appendLine(JSON.stringify({ seq: seq++, at: new Date().toISOString(), event }));
     await last;
   }
   await appender.close();
@@ -146,13 +165,19 @@ async function idleSessionsRss(definitions: DefinitionSet, count: number): Promi
   const service = createSessionService({ home, definitions, log: silentLog, defaultCwd: root });
   const caller = { scope: 'bench' };
   // Warm the code paths once so the baseline includes loaded modules, not per-session state.
-  const warm = await service.execute({ op: 'start', brief: 'warm', backend: 'script', backendOptions: { script } }, caller);
+  const warm = await service.execute(
+    { op: 'start', brief: 'warm', backend: 'script', backendOptions: { script } },
+    caller,
+  );
   await service.execute({ op: 'read-turn', sessionId: warm.sessionId }, caller);
   await service.execute({ op: 'stop', sessionId: warm.sessionId }, caller);
   const before = rssMb();
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const { sessionId } = await service.execute({ op: 'start', brief: `idle ${i}`, backend: 'script', backendOptions: { script } }, caller);
+    const { sessionId } = await service.execute(
+      { op: 'start', brief: `idle ${i}`, backend: 'script', backendOptions: { script } },
+      caller,
+    );
     await service.execute({ op: 'read-turn', sessionId }, caller);
     ids.push(sessionId);
   }
@@ -165,7 +190,11 @@ async function idleSessionsRss(definitions: DefinitionSet, count: number): Promi
 /** The memory figure runs in a fresh process, so garbage from the timing runs cannot blur it. */
 async function memoryInChild(): Promise<{ neo: number; baseline: number }> {
   const { execFileSync } = await import('node:child_process');
-  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--memory-child', `--sessions=${size.sessions}`], { encoding: 'utf8' });
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', fileURLToPath(import.meta.url), '--memory-child', `--sessions=${size.sessions}`],
+    { encoding: 'utf8' },
+  );
   return JSON.parse(out.trim().split('\n').at(-1)!) as { neo: number; baseline: number };
 }
 
@@ -176,7 +205,9 @@ async function main(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
     return;
   }
-  console.log(`session bench: ${size.events} events in turns of ${size.turn}, ${size.reps} reps; ${size.sessions} idle sessions`);
+  console.log(
+    `session bench: ${size.events} events in turns of ${size.turn}, ${size.reps} reps; ${size.sessions} idle sessions`,
+  );
   const memory = await memoryInChild();
   await runNeo(set); // warm-up
   await runBaseline();
@@ -194,13 +225,34 @@ async function main(): Promise<void> {
       return r.wall;
     },
   );
-  const perEvent: Figure = { name: 'per-event cost (wall)', neo: (times.neo * 1000) / size.events, baseline: (times.baseline * 1000) / size.events, unit: 'µs/event' };
-  const perEventCpu: Figure = { name: 'per-event cost (cpu)', neo: (median(cpu.neo) * 1000) / size.events, baseline: (median(cpu.baseline) * 1000) / size.events, unit: 'µs/event' };
-  const throughput: Figure = { name: 'throughput', neo: size.events / (times.neo / 1000), baseline: size.events / (times.baseline / 1000), unit: 'events/s', lowerIsBetter: false };
+  const perEvent: Figure = {
+    name: 'per-event cost (wall)',
+    neo: (times.neo * 1000) / size.events,
+    baseline: (times.baseline * 1000) / size.events,
+    unit: 'µs/event',
+  };
+  const perEventCpu: Figure = {
+    name: 'per-event cost (cpu)',
+    neo: (median(cpu.neo) * 1000) / size.events,
+    baseline: (median(cpu.baseline) * 1000) / size.events,
+    unit: 'µs/event',
+  };
+  const throughput: Figure = {
+    name: 'throughput',
+    neo: size.events / (times.neo / 1000),
+    baseline: size.events / (times.baseline / 1000),
+    unit: 'events/s',
+    lowerIsBetter: false,
+  };
   report(perEvent);
   report(perEventCpu);
   report(throughput);
-  report({ name: `rss with ${size.sessions} idle live sessions`, neo: memory.neo, baseline: memory.baseline, unit: 'MB' });
+  report({
+    name: `rss with ${size.sessions} idle live sessions`,
+    neo: memory.neo,
+    baseline: memory.baseline,
+    unit: 'MB',
+  });
   const overhead = memory.neo - memory.baseline;
   const ratio = perEvent.neo / perEvent.baseline;
   console.log(

@@ -22,7 +22,11 @@ async function main(): Promise<number> {
 }
 
 function isCommanderError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && String((error as { code?: unknown }).code ?? '').startsWith('commander.');
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    String((error as { code?: unknown }).code ?? '').startsWith('commander.')
+  );
 }
 
 main().then(
@@ -31,7 +35,9 @@ main().then(
     process.exit(code);
   },
   (error: unknown) => {
-    process.stderr.write(`neo: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `neo: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(EXIT.internal);
   },
 );

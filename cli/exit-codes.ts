@@ -22,5 +22,11 @@ export function exitCodeFor(error: unknown): ExitCode {
 }
 
 function isCommanderError(error: unknown): error is { code: string; exitCode: number } {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'string' && (error as { code: string }).code.startsWith('commander.');
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    typeof (error as { code: unknown }).code === 'string' &&
+    (error as { code: string }).code.startsWith('commander.')
+  );
 }

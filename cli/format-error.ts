@@ -11,6 +11,13 @@ export function formatError(error: unknown, io: CommandIO): string {
     return lines.join('\n');
   }
   const internal = exitCodeFor(error) === EXIT.internal;
-  const message = error instanceof Error ? (internal && io.env.NEO_DEBUG ? (error.stack ?? error.message) : error.message) : String(error);
-  return internal ? `${p.red('internal error')}: ${message}\n  please report this; set NEO_DEBUG=1 for a stack trace` : message;
+  const message =
+    error instanceof Error
+      ? internal && io.env.NEO_DEBUG
+        ? (error.stack ?? error.message)
+        : error.message
+      : String(error);
+  return internal
+    ? `${p.red('internal error')}: ${message}\n  please report this; set NEO_DEBUG=1 for a stack trace`
+    : message;
 }

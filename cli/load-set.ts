@@ -10,7 +10,12 @@ export async function loadSetForCommand(io: CommandIO): Promise<LoadResult> {
   const result = await loadDefinitions({ cwd: io.cwd, home: neoHome(io.env) });
   if (hasErrors(result.diagnostics)) {
     const p = painter(useColor(io.stderr, io.env));
-    writeLine(io.stderr, p.yellow(`note: definitions have problems (${summarizeDiagnostics(result.diagnostics)}); run \`neo validate\` to see them`));
+    writeLine(
+      io.stderr,
+      p.yellow(
+        `note: definitions have problems (${summarizeDiagnostics(result.diagnostics)}); run \`neo validate\` to see them`,
+      ),
+    );
   }
   return result;
 }

@@ -28,7 +28,11 @@ export interface ProgramContext {
  * command being run are registered (building every group's options is a measurable share of a
  * short command's start-up); help, a bare `neo` or an unknown command get every group.
  */
-export function buildProgram(io: CommandIO, version: string, argv: readonly string[] = []): { program: Command; result: ProgramResult } {
+export function buildProgram(
+  io: CommandIO,
+  version: string,
+  argv: readonly string[] = [],
+): { program: Command; result: ProgramResult } {
   const result: ProgramResult = { exitCode: 0 };
   const program = new Command('neo')
     .description('A declarative workflow engine for coding agents.')
@@ -50,7 +54,11 @@ export function buildProgram(io: CommandIO, version: string, argv: readonly stri
   const wanted = argv[2];
   for (const register of GROUPS) {
     register(program, context);
-    if (wanted !== undefined && program.commands.some((command) => command.name() === wanted || command.aliases().includes(wanted))) break;
+    if (
+      wanted !== undefined &&
+      program.commands.some((command) => command.name() === wanted || command.aliases().includes(wanted))
+    )
+      break;
   }
   return { program, result };
 }

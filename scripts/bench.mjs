@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const [name, ...args] = process.argv.slice(2);
-const available = readdirSync(join(root, 'bench')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+const available = readdirSync(join(root, 'bench'))
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.slice(0, -3));
 if (!name || !available.includes(name)) {
   console.error(`usage: npm run bench -- <${available.join('|')}> [args…]`);
   process.exit(name ? 2 : 0);

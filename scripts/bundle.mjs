@@ -33,7 +33,9 @@ const options = {
   chunkNames: 'chunks/[name]-[hash]',
   external: ['fsevents', 'yaml'],
   // Bundled CommonJS dependencies call `require`; give ESM chunks one.
-  banner: { js: "import { createRequire as __neoCreateRequire } from 'node:module'; const require = __neoCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __neoCreateRequire } from 'node:module'; const require = __neoCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 };
 
@@ -46,13 +48,15 @@ await build({ ...options, plugins: common.length === 0 ? [] : [commonChunk(commo
 function smallSharedModules(metafile) {
   const common = new Set();
   for (const [name, output] of Object.entries(metafile.outputs)) {
-    if (output.entryPoint !== undefined || !name.includes('/chunks/chunk-') || output.bytes >= SMALL_CHUNK_BYTES) continue;
+    if (output.entryPoint !== undefined || !name.includes('/chunks/chunk-') || output.bytes >= SMALL_CHUNK_BYTES)
+      continue;
     // esbuild's own runtime helpers have no source file; they follow the code that uses them.
     for (const input of Object.keys(output.inputs)) if (!input.startsWith('<')) common.add(resolve(root, input));
   }
   const entries = new Set([resolve(root, 'cli/bin.ts')]);
   for (const input of Object.values(metafile.inputs)) {
-    for (const imported of input.imports) if (imported.kind === 'dynamic-import' && !imported.external) entries.add(resolve(root, imported.path));
+    for (const imported of input.imports)
+      if (imported.kind === 'dynamic-import' && !imported.external) entries.add(resolve(root, imported.path));
   }
   return { common: [...common].sort(), entries };
 }
@@ -75,7 +79,10 @@ function commonChunk(modules, entries) {
         // After a hashbang line, which must stay first.
         const cut = text.startsWith('#!') ? text.indexOf('\n') + 1 : 0;
         const loader = args.path.endsWith('ts') ? 'ts' : 'js';
-        return { contents: `${text.slice(0, cut)}import { modules as __neoCommon } from 'neo:common'; void __neoCommon;\n${text.slice(cut)}`, loader };
+        return {
+          contents: `${text.slice(0, cut)}import { modules as __neoCommon } from 'neo:common'; void __neoCommon;\n${text.slice(cut)}`,
+          loader,
+        };
       });
     },
   };

@@ -24,7 +24,13 @@ export async function loadSchemas() {
 
 /** The ajv instance every neo validator is built with. */
 export function createAjv() {
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, code: { source: true, esm: false, lines: false } });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    allowUnionTypes: true,
+    code: { source: true, esm: false, lines: false },
+  });
   ajv.addKeyword({ keyword: 'enumDescriptions', schemaType: 'array' });
   return ajv;
 }

@@ -24,7 +24,13 @@ export const CLIS = [
   { id: 'copilot', package: '@github/copilot', version: '1.0.102', bin: 'copilot' },
   // @factory/cli 0.225.1 names @factory/cli-linux-x64@0.225.1 as its optional dependency, which
   // was never published; 0.225.2 of the platform package is, and the wrapper finds it.
-  { id: 'droid', package: '@factory/cli', version: '0.225.1', bin: 'droid', extra: { 'linux-x64': ['@factory/cli-linux-x64@0.225.2'] } },
+  {
+    id: 'droid',
+    package: '@factory/cli',
+    version: '0.225.1',
+    bin: 'droid',
+    extra: { 'linux-x64': ['@factory/cli-linux-x64@0.225.2'] },
+  },
 ];
 
 function run(file, args, options = {}) {
@@ -43,8 +49,27 @@ function lastLines(text, n = 6) {
 async function probeVersion(bin, dir) {
   const home = join(dir, 'probe-home');
   await mkdir(home, { recursive: true });
-  const result = await run(bin, ['--version'], { timeout: 60_000, env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), CODEX_HOME: join(home, '.codex'), COPILOT_HOME: join(home, '.copilot'), CLAUDE_CONFIG_DIR: join(home, '.claude'), DISABLE_AUTOUPDATER: '1', COPILOT_AUTO_UPDATE: 'false', COPILOT_OFFLINE: 'true' } });
-  if (!result.ok) return { ok: false, reason: `\`${bin} --version\` failed: ${lastLines(result.stderr || result.stdout || String(result.error))}` };
+  const result = await run(bin, ['--version'], {
+    timeout: 60_000,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local/share'),
+      XDG_CACHE_HOME: join(home, '.cache'),
+      CODEX_HOME: join(home, '.codex'),
+      COPILOT_HOME: join(home, '.copilot'),
+      CLAUDE_CONFIG_DIR: join(home, '.claude'),
+      DISABLE_AUTOUPDATER: '1',
+      COPILOT_AUTO_UPDATE: 'false',
+      COPILOT_OFFLINE: 'true',
+    },
+  });
+  if (!result.ok)
+    return {
+      ok: false,
+      reason: `\`${bin} --version\` failed: ${lastLines(result.stderr || result.stdout || String(result.error))}`,
+    };
   return { ok: true, version: result.stdout.trim().split('\n')[0] };
 }
 
@@ -66,9 +91,19 @@ async function installOne(cli, force) {
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `neo-cli-${cli.id}`, private: true }, null, 2));
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const install = await run(npm, ['install', '--prefix', dir, '--no-audit', '--no-fund', '--save-exact', '--loglevel=error', ...wanted], { timeout: INSTALL_TIMEOUT_MS, cwd: dir });
-  if (!install.ok) return { status: 'skipped', package: spec, reason: `npm install ${wanted.join(' ')} failed: ${lastLines(install.stderr || String(install.error))}` };
-  if (!existsSync(bin)) return { status: 'skipped', package: spec, reason: `installed, but ${cli.bin} is not in node_modules/.bin` };
+  const install = await run(
+    npm,
+    ['install', '--prefix', dir, '--no-audit', '--no-fund', '--save-exact', '--loglevel=error', ...wanted],
+    { timeout: INSTALL_TIMEOUT_MS, cwd: dir },
+  );
+  if (!install.ok)
+    return {
+      status: 'skipped',
+      package: spec,
+      reason: `npm install ${wanted.join(' ')} failed: ${lastLines(install.stderr || String(install.error))}`,
+    };
+  if (!existsSync(bin))
+    return { status: 'skipped', package: spec, reason: `installed, but ${cli.bin} is not in node_modules/.bin` };
   const probe = await probeVersion(bin, dir);
   if (!probe.ok) return { status: 'skipped', package: spec, reason: probe.reason };
   await writeFile(stamp, JSON.stringify({ packages: wanted }, null, 2));
@@ -79,19 +114,38 @@ async function main() {
   const args = process.argv.slice(2);
   const force = args.includes('--force');
   const onlyIndex = args.indexOf('--only');
-  const only = onlyIndex >= 0 ? String(args[onlyIndex + 1] ?? '').split(',').filter(Boolean) : process.env.NEO_CLIS ? process.env.NEO_CLIS.split(',').filter(Boolean) : undefined;
+  const only =
+    onlyIndex >= 0
+      ? String(args[onlyIndex + 1] ?? '')
+          .split(',')
+          .filter(Boolean)
+      : process.env.NEO_CLIS
+        ? process.env.NEO_CLIS.split(',').filter(Boolean)
+        : undefined;
   const selected = CLIS.filter((cli) => only === undefined || only.includes(cli.id));
   await mkdir(CLI_CACHE, { recursive: true });
   const started = Date.now();
-  const results = await Promise.all(selected.map(async (cli) => [cli.id, await installOne(cli, force).catch((error) => ({ status: 'skipped', package: `${cli.package}@${cli.version}`, reason: String(error?.message ?? error) }))]));
+  const results = await Promise.all(
+    selected.map(async (cli) => [
+      cli.id,
+      await installOne(cli, force).catch((error) => ({
+        status: 'skipped',
+        package: `${cli.package}@${cli.version}`,
+        reason: String(error?.message ?? error),
+      })),
+    ]),
+  );
   const manifest = Object.fromEntries(results);
   await writeFile(join(CLI_CACHE, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   for (const [id, result] of results) {
-    if (result.status === 'installed') console.log(`installed ${id.padEnd(8)} ${result.package} → ${result.version}${result.cached ? ' (cached)' : ''}`);
+    if (result.status === 'installed')
+      console.log(`installed ${id.padEnd(8)} ${result.package} → ${result.version}${result.cached ? ' (cached)' : ''}`);
     else console.error(`\n*** SKIPPED ${id}: ${result.package} could not be installed\n*** reason: ${result.reason}\n`);
   }
   const skipped = results.filter(([, r]) => r.status !== 'installed').length;
-  console.log(`${results.length - skipped} of ${results.length} CLIs ready in ${CLI_CACHE} (${((Date.now() - started) / 1000).toFixed(1)} s)${skipped > 0 ? `; ${skipped} SKIPPED` : ''}`);
+  console.log(
+    `${results.length - skipped} of ${results.length} CLIs ready in ${CLI_CACHE} (${((Date.now() - started) / 1000).toFixed(1)} s)${skipped > 0 ? `; ${skipped} SKIPPED` : ''}`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

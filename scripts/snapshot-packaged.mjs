@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { loadDefinitions, formatDiagnostics } = await import(join(root, 'dist/engine/definitions/index.js'));
-const { writePackagedSnapshot, SNAPSHOT_FILE } = await import(join(root, 'dist/engine/definitions/packaged-snapshot.js'));
+const { writePackagedSnapshot, SNAPSHOT_FILE } = await import(
+  join(root, 'dist/engine/definitions/packaged-snapshot.js')
+);
 rmSync(join(root, SNAPSHOT_FILE), { force: true });
 const empty = mkdtempSync(join(tmpdir(), 'neo-snapshot-'));
 try {

@@ -9,7 +9,11 @@ import { writeLine, type CommandIO } from '../io.js';
 /** The packaged descriptors only: the doc describes what neo ships, not one user's setup. */
 export async function packagedBackendsDoc(): Promise<string> {
   const root = packageRoot();
-  const { set } = await loadDefinitions({ packaged: root, home: join(root, 'definitions', '.no-user-layer'), noProject: true });
+  const { set } = await loadDefinitions({
+    packaged: root,
+    home: join(root, 'definitions', '.no-user-layer'),
+    noProject: true,
+  });
   return renderBackendsDoc(set.list('backend').filter((b) => b.layer === 'packaged'));
 }
 

@@ -20,21 +20,37 @@ export async function run(io: CommandIO, options: { json?: boolean; probe?: bool
   if (options.json) {
     writeJson(
       io.stdout,
-      backends.map((d, i) => ({ id: d.id, layer: d.layer, file: d.file, ...(probes === undefined ? {} : { availability: probes[i] }), ...(track[i] === undefined ? {} : { trackRecord: track[i] }), ...d.data })),
+      backends.map((d, i) => ({
+        id: d.id,
+        layer: d.layer,
+        file: d.file,
+        ...(probes === undefined ? {} : { availability: probes[i] }),
+        ...(track[i] === undefined ? {} : { trackRecord: track[i] }),
+        ...d.data,
+      })),
     );
     return EXIT.ok;
   }
   const p = painter(useColor(io.stdout, io.env));
   const header = [...(probes === undefined ? [] : ['AVAILABLE']), ...MATRIX_HEADER].map((h) => p.dim(h));
   const rows = backends.map((d, i) => {
-    const cells = matrixRow(d.id, d.data).map((cell, col) => (col === 0 ? p.bold(cell) : cell === 'yes' ? p.green(cell) : cell === 'no' || cell === '—' ? p.dim(cell) : cell));
+    const cells = matrixRow(d.id, d.data).map((cell, col) =>
+      col === 0 ? p.bold(cell) : cell === 'yes' ? p.green(cell) : cell === 'no' || cell === '—' ? p.dim(cell) : cell,
+    );
     return probes === undefined ? cells : [availabilityCell(probes[i]!, p), ...cells];
   });
   writeLine(io.stdout, table([header, ...rows]));
-  const hints = probes === undefined ? [] : backends.flatMap((d, i) => (probes[i]!.hint === undefined ? [] : [`${d.id}: ${probes[i]!.hint}`]));
+  const hints =
+    probes === undefined
+      ? []
+      : backends.flatMap((d, i) => (probes[i]!.hint === undefined ? [] : [`${d.id}: ${probes[i]!.hint}`]));
   if (hints.length > 0) writeLine(io.stdout, `\n${hints.map((h) => p.dim(h)).join('\n')}`);
   const history = track.flatMap((lines) => lines ?? []);
-  if (history.length > 0) writeLine(io.stdout, `\ntrack record (learning/harness-outcomes.jsonl):\n${history.map((l) => `  ${l}`).join('\n')}`);
+  if (history.length > 0)
+    writeLine(
+      io.stdout,
+      `\ntrack record (learning/harness-outcomes.jsonl):\n${history.map((l) => `  ${l}`).join('\n')}`,
+    );
   return EXIT.ok;
 }
 
@@ -42,7 +58,12 @@ export async function run(io: CommandIO, options: { json?: boolean; probe?: bool
 async function availabilityOf(definition: Definition<'backend'>): Promise<Availability> {
   try {
     const transport = await createTransport(definition);
-    if (transport === undefined) return { available: false, status: 'unsupported', detail: `no adapter speaks protocol ${definition.data.protocol}` };
+    if (transport === undefined)
+      return {
+        available: false,
+        status: 'unsupported',
+        detail: `no adapter speaks protocol ${definition.data.protocol}`,
+      };
     return await transport.probeAvailability();
   } catch (error) {
     return { available: false, status: 'probe-failed', detail: error instanceof Error ? error.message : String(error) };

@@ -1,4 +1,10 @@
-import { assertClean, assertCompiled, compileFlowFile, loadPlanDefinitions, renderGraph } from '../../engine/flow/index.js';
+import {
+  assertClean,
+  assertCompiled,
+  compileFlowFile,
+  loadPlanDefinitions,
+  renderGraph,
+} from '../../engine/flow/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';

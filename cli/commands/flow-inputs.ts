@@ -6,7 +6,11 @@ import { UsageError } from '../../engine/util/errors.js';
  * The inputs of `--inputs file.yaml` (typed YAML/JSON values) and `--input k=v` (text, converted
  * to each input's declared type by the engine); `--input` wins.
  */
-export async function readInputs(cwd: string, pairs: readonly string[], file: string | undefined): Promise<{ inputs: Record<string, unknown>; textInputs: Set<string> }> {
+export async function readInputs(
+  cwd: string,
+  pairs: readonly string[],
+  file: string | undefined,
+): Promise<{ inputs: Record<string, unknown>; textInputs: Set<string> }> {
   const inputs: Record<string, unknown> = {};
   if (file !== undefined) {
     const path = resolve(cwd, file);
@@ -22,15 +26,22 @@ export async function readInputs(cwd: string, pairs: readonly string[], file: st
       const { parse } = await import('yaml');
       value = parse(text);
     } catch (error) {
-      throw new UsageError('CLI_BAD_INPUTS', `--inputs: ${path} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UsageError(
+        'CLI_BAD_INPUTS',
+        `--inputs: ${path} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
-    if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value))) throw new UsageError('CLI_BAD_INPUTS', `--inputs: ${path} must hold a map of input names to values`);
+    if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value)))
+      throw new UsageError('CLI_BAD_INPUTS', `--inputs: ${path} must hold a map of input names to values`);
     Object.assign(inputs, value ?? {});
   }
   const textInputs = new Set<string>();
   for (const pair of pairs) {
     const at = pair.indexOf('=');
-    if (at <= 0) throw new UsageError('CLI_BAD_INPUT', `--input ${pair}: expected key=value`, { hint: 'e.g. --input target="npm test"' });
+    if (at <= 0)
+      throw new UsageError('CLI_BAD_INPUT', `--input ${pair}: expected key=value`, {
+        hint: 'e.g. --input target="npm test"',
+      });
     const key = pair.slice(0, at);
     inputs[key] = pair.slice(at + 1);
     textInputs.add(key);

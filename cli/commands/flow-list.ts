@@ -6,7 +6,19 @@ import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '
 export async function run(io: CommandIO, options: { json?: boolean }): Promise<number> {
   const runs = await listRuns(neoHome(io.env));
   if (options.json) {
-    writeJson(io.stdout, runs.map((r) => ({ runId: r.runId, flow: r.flow, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, ledger: r.ledger, parent: r.parent ?? null, workspace: r.workspace?.path ?? null })));
+    writeJson(
+      io.stdout,
+      runs.map((r) => ({
+        runId: r.runId,
+        flow: r.flow,
+        status: r.status,
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
+        ledger: r.ledger,
+        parent: r.parent ?? null,
+        workspace: r.workspace?.path ?? null,
+      })),
+    );
     return EXIT.ok;
   }
   if (runs.length === 0) {
@@ -14,12 +26,35 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
     return EXIT.ok;
   }
   const p = painter(useColor(io.stdout, io.env));
-  const color = (status: string) => (status === 'succeeded' ? p.green(status) : status === 'failed' ? p.red(status) : p.yellow(status));
+  const color = (status: string) =>
+    status === 'succeeded' ? p.green(status) : status === 'failed' ? p.red(status) : p.yellow(status);
   const rows = runs.map((r) => {
     const steps = Object.values(r.steps);
     const done = steps.filter((s) => s.status === 'succeeded' || s.status === 'skipped').length;
-    return [r.parent ? `  ↳ ${r.runId}` : r.runId, r.flow, color(r.status), r.createdAt.replace('T', ' ').slice(0, 19), formatDuration(r.ledger.wallMs), `$${r.ledger.costUsd.toFixed(4)}`, `${done}/${steps.length}`];
+    return [
+      r.parent ? `  ↳ ${r.runId}` : r.runId,
+      r.flow,
+      color(r.status),
+      r.createdAt.replace('T', ' ').slice(0, 19),
+      formatDuration(r.ledger.wallMs),
+      `$${r.ledger.costUsd.toFixed(4)}`,
+      `${done}/${steps.length}`,
+    ];
   });
-  writeLine(io.stdout, table([[p.dim('RUN'), p.dim('FLOW'), p.dim('STATUS'), p.dim('STARTED (UTC)'), p.dim('TIME'), p.dim('COST'), p.dim('STEPS')], ...rows]));
+  writeLine(
+    io.stdout,
+    table([
+      [
+        p.dim('RUN'),
+        p.dim('FLOW'),
+        p.dim('STATUS'),
+        p.dim('STARTED (UTC)'),
+        p.dim('TIME'),
+        p.dim('COST'),
+        p.dim('STEPS'),
+      ],
+      ...rows,
+    ]),
+  );
   return EXIT.ok;
 }

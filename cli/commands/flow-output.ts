@@ -32,7 +32,16 @@ export function flowOutput(io: CommandIO, options: { json?: boolean }): FlowOutp
 }
 
 function jsonOf(o: FlowObservation): unknown {
-  if (o.type === 'run') return { type: 'run', runId: o.runId, depth: o.depth, flow: o.plan.name, resumed: o.resumed, workspace: o.record.workspace ?? null, steps: o.plan.steps.map((s) => ({ id: s.id, kind: s.kind, needs: s.needs })) };
+  if (o.type === 'run')
+    return {
+      type: 'run',
+      runId: o.runId,
+      depth: o.depth,
+      flow: o.plan.name,
+      resumed: o.resumed,
+      workspace: o.record.workspace ?? null,
+      steps: o.plan.steps.map((s) => ({ id: s.id, kind: s.kind, needs: s.needs })),
+    };
   return o;
 }
 
@@ -45,11 +54,15 @@ function plainOutput(io: CommandIO, view: FlowView): FlowOutput {
     observer: (o) => {
       view.apply(o);
       if (o.type === 'run') {
-        say(o.depth, `${o.resumed ? 'resumed' : 'run'} ${p.bold(o.runId)} · flow ${o.plan.name} · ${o.plan.steps.length} step${o.plan.steps.length === 1 ? '' : 's'}${o.record.workspace ? ` · workspace ${o.record.workspace.path}` : ''}`);
+        say(
+          o.depth,
+          `${o.resumed ? 'resumed' : 'run'} ${p.bold(o.runId)} · flow ${o.plan.name} · ${o.plan.steps.length} step${o.plan.steps.length === 1 ? '' : 's'}${o.record.workspace ? ` · workspace ${o.record.workspace.path}` : ''}`,
+        );
       } else if (o.type === 'notice') {
         say(o.depth, o.level === 'warning' ? p.yellow(`warning: ${o.message}`) : `note: ${o.message}`);
       } else if (o.type === 'progress') {
-        if (o.progress.note?.startsWith('waiting for approval')) say(o.depth, `step ${o.progress.step} ${o.progress.note}`);
+        if (o.progress.note?.startsWith('waiting for approval'))
+          say(o.depth, `step ${o.progress.step} ${o.progress.note}`);
       } else {
         const line = plainEvent(o, view);
         if (line !== undefined) say(o.depth, line);
@@ -69,7 +82,8 @@ function plainEvent(o: Extract<FlowObservation, { type: 'event' }>, view: FlowVi
       return `step ${e.step}${item} started${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}${e.iteration > 1 ? ` (iteration ${e.iteration})` : ''}`;
     case 'step.completed': {
       const line = view.runs.get(o.runId)?.steps.get(e.step);
-      const evidence = item === '' && line !== undefined ? evidenceOf(line) : e.verdict !== undefined ? [e.verdict] : [];
+      const evidence =
+        item === '' && line !== undefined ? evidenceOf(line) : e.verdict !== undefined ? [e.verdict] : [];
       const error = e.error === undefined ? '' : ` · ${e.error.code}: ${e.error.message}`;
       return `step ${e.step}${item} ${e.status}${evidence.length > 0 ? ` · ${evidence.join(' · ')}` : ''}${error}`;
     }
@@ -113,9 +127,20 @@ function liveOutput(io: CommandIO, view: FlowView): FlowOutput {
       lines.push(`${indent}${p.bold(run.flow)} ${p.dim(run.runId)}`);
       for (const line of run.steps.values()) {
         const icon = ICONS[line.status] ?? '?';
-        const colored = line.status === 'succeeded' ? p.green(icon) : line.status === 'failed' || line.status === 'cancelled' ? p.red(icon) : line.status === 'waiting' ? p.yellow(icon) : line.status === 'running' ? p.cyan(icon) : p.dim(icon);
+        const colored =
+          line.status === 'succeeded'
+            ? p.green(icon)
+            : line.status === 'failed' || line.status === 'cancelled'
+              ? p.red(icon)
+              : line.status === 'waiting'
+                ? p.yellow(icon)
+                : line.status === 'running'
+                  ? p.cyan(icon)
+                  : p.dim(icon);
         const columns = (io.stdout as { columns?: number }).columns;
-        lines.push(`${indent}  ${colored} ${p.bold(line.id)}  ${truncate(liveLine(line, now), columns !== undefined && columns > 40 ? columns : 120, indent.length + line.id.length + 6)}`);
+        lines.push(
+          `${indent}  ${colored} ${p.bold(line.id)}  ${truncate(liveLine(line, now), columns !== undefined && columns > 40 ? columns : 120, indent.length + line.id.length + 6)}`,
+        );
       }
     }
     erase();
@@ -132,7 +157,8 @@ function liveOutput(io: CommandIO, view: FlowView): FlowOutput {
     view,
     observer: (o) => {
       view.apply(o);
-      if (o.type === 'notice') notices.push(o.level === 'warning' ? p.yellow(`warning: ${o.message}`) : `note: ${o.message}`);
+      if (o.type === 'notice')
+        notices.push(o.level === 'warning' ? p.yellow(`warning: ${o.message}`) : `note: ${o.message}`);
       schedule();
     },
     pause() {

@@ -18,12 +18,21 @@ export function terminalPrompter(io: CommandIO, around: { pause(): void; resume(
       const rl = createInterface({ input: process.stdin, output: io.stdout as NodeJS.WritableStream, terminal: true });
       try {
         io.stdout.write(`\n${p.yellow('?')} ${p.bold(ask.step)} ${ask.prompt}\n`);
-        ask.decisions.forEach((d, i) => io.stdout.write(`  ${i + 1}) ${d.id}${d.label !== d.id ? ` — ${d.label}` : ''}${d.fail ? p.dim(' (fails the step)') : ''}\n`));
+        ask.decisions.forEach((d, i) =>
+          io.stdout.write(
+            `  ${i + 1}) ${d.id}${d.label !== d.id ? ` — ${d.label}` : ''}${d.fail ? p.dim(' (fails the step)') : ''}\n`,
+          ),
+        );
         for (;;) {
-          const raw = (await rl.question(`choose 1-${ask.decisions.length} or a decision id (add ': note'): `, { signal })).trim();
+          const raw = (
+            await rl.question(`choose 1-${ask.decisions.length} or a decision id (add ': note'): `, { signal })
+          ).trim();
           const [choice = '', ...rest] = raw.split(':');
           const index = Number(choice.trim());
-          const decision = Number.isInteger(index) && index >= 1 && index <= ask.decisions.length ? ask.decisions[index - 1] : ask.decisions.find((d) => d.id === choice.trim());
+          const decision =
+            Number.isInteger(index) && index >= 1 && index <= ask.decisions.length
+              ? ask.decisions[index - 1]
+              : ask.decisions.find((d) => d.id === choice.trim());
           if (decision === undefined) continue;
           const note = rest.join(':').trim();
           return { decision: decision.id, ...(note === '' ? {} : { note }) };

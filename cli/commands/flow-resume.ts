@@ -6,7 +6,11 @@ import { terminalPrompter } from './flow-prompt.js';
 import { interruptOnSignals } from './flow-signals.js';
 import { exitCodeOf, printSummary } from './flow-summary.js';
 
-export async function run(io: CommandIO, runId: string, options: { rerun?: string[]; rebaseDefinitions?: boolean; yes?: boolean; json?: boolean }): Promise<number> {
+export async function run(
+  io: CommandIO,
+  runId: string,
+  options: { rerun?: string[]; rebaseDefinitions?: boolean; yes?: boolean; json?: boolean },
+): Promise<number> {
   const output = flowOutput(io, { json: options.json === true });
   const interactive = options.json !== true && io.stdout.isTTY === true && process.stdin.isTTY === true;
   const { signal, dispose } = interruptOnSignals(io);

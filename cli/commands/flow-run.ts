@@ -52,21 +52,57 @@ export async function run(io: CommandIO, planFile: string, options: RunFlags): P
 }
 
 /** --dry-run: every step's effective settings, nothing run (no workspace, no run record). */
-async function dryRun(io: CommandIO, home: string, planFile: string, inputs: Record<string, unknown>, textInputs: Set<string>, options: RunFlags): Promise<number> {
-  const { plan } = await readyPlan({ planFile, cwd: io.cwd, home, requireBackend: false, ...(options.backend === undefined ? {} : { backendOverride: options.backend }) });
+async function dryRun(
+  io: CommandIO,
+  home: string,
+  planFile: string,
+  inputs: Record<string, unknown>,
+  textInputs: Set<string>,
+  options: RunFlags,
+): Promise<number> {
+  const { plan } = await readyPlan({
+    planFile,
+    cwd: io.cwd,
+    home,
+    requireBackend: false,
+    ...(options.backend === undefined ? {} : { backendOverride: options.backend }),
+  });
   const resolved = resolveInputs(plan.inputs, inputs, textInputs);
   if (resolved.problems.length > 0) {
     const first = resolved.problems[0]!;
-    throw new UsageError(first.code, resolved.problems.map((p) => p.message).join('; '), first.hint === undefined ? {} : { hint: first.hint });
+    throw new UsageError(
+      first.code,
+      resolved.problems.map((p) => p.message).join('; '),
+      first.hint === undefined ? {} : { hint: first.hint },
+    );
   }
   const described = describePlan(plan);
   if (options.json) {
-    writeJson(io.stdout, { ...described, inputs: resolved.values, projectDir: plan.projectDir, isolation: options.isolation ?? plan.workspace.isolation ?? 'worktree (git) / copy' });
+    writeJson(io.stdout, {
+      ...described,
+      inputs: resolved.values,
+      projectDir: plan.projectDir,
+      isolation: options.isolation ?? plan.workspace.isolation ?? 'worktree (git) / copy',
+    });
     return EXIT.ok;
   }
   const p = painter(useColor(io.stdout, io.env));
-  writeLine(io.stdout, `${p.bold(described.name)} · ${described.steps.length} steps · maxParallel ${described.maxParallel} · budget ${described.budgets.join(', ') || 'none'} · nothing will run`);
-  const rows = [[p.dim('STEP'), p.dim('KIND'), p.dim('BACKEND'), p.dim('MODEL'), p.dim('EFFORT'), p.dim('POSTURE'), p.dim('ROUNDS'), p.dim('GATE / WHAT')]];
+  writeLine(
+    io.stdout,
+    `${p.bold(described.name)} · ${described.steps.length} steps · maxParallel ${described.maxParallel} · budget ${described.budgets.join(', ') || 'none'} · nothing will run`,
+  );
+  const rows = [
+    [
+      p.dim('STEP'),
+      p.dim('KIND'),
+      p.dim('BACKEND'),
+      p.dim('MODEL'),
+      p.dim('EFFORT'),
+      p.dim('POSTURE'),
+      p.dim('ROUNDS'),
+      p.dim('GATE / WHAT'),
+    ],
+  ];
   for (const s of described.steps) {
     rows.push([
       `${s.group === 'finally' ? 'finally ' : ''}${s.id}`,
@@ -81,6 +117,7 @@ async function dryRun(io: CommandIO, home: string, planFile: string, inputs: Rec
   }
   writeLine(io.stdout, table(rows));
   const inputNames = Object.entries(resolved.values);
-  if (inputNames.length > 0) writeLine(io.stdout, `inputs: ${inputNames.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`);
+  if (inputNames.length > 0)
+    writeLine(io.stdout, `inputs: ${inputNames.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`);
   return EXIT.ok;
 }

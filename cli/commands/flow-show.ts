@@ -1,10 +1,21 @@
-import { formatDuration, readRunEvents, readRunRecord, readRunSnapshot, runDir, type StepState } from '../../engine/flow/index.js';
+import {
+  formatDuration,
+  readRunEvents,
+  readRunRecord,
+  readRunSnapshot,
+  runDir,
+  type StepState,
+} from '../../engine/flow/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, ICONS } from './flow-view.js';
 
-export async function run(io: CommandIO, runId: string, options: { json?: boolean; diff?: boolean; events?: boolean }): Promise<number> {
+export async function run(
+  io: CommandIO,
+  runId: string,
+  options: { json?: boolean; diff?: boolean; events?: boolean },
+): Promise<number> {
   const home = neoHome(io.env);
   const record = await readRunRecord(home, runId);
   const snapshot = await readRunSnapshot(home, record.runId);
@@ -15,25 +26,56 @@ export async function run(io: CommandIO, runId: string, options: { json?: boolea
   }
   const p = painter(useColor(io.stdout, io.env));
   const color = (s: string) => (s === 'succeeded' ? p.green(s) : s === 'failed' ? p.red(s) : p.yellow(s));
-  writeLine(io.stdout, `${p.bold(record.runId)} · flow ${record.flow} · ${color(record.status)}${record.parent ? ` · sub-flow of ${record.parent.runId} (${record.parent.step})` : ''}`);
+  writeLine(
+    io.stdout,
+    `${p.bold(record.runId)} · flow ${record.flow} · ${color(record.status)}${record.parent ? ` · sub-flow of ${record.parent.runId} (${record.parent.step})` : ''}`,
+  );
   writeLine(io.stdout, `  plan: ${record.planFile}`);
-  writeLine(io.stdout, `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · $${record.ledger.costUsd.toFixed(4)} · ${record.ledger.turns} turns · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`);
-  if (Object.keys(record.inputs).length > 0) writeLine(io.stdout, `  inputs: ${Object.entries(record.inputs).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`);
-  if (record.segments.some((s) => s.yes)) writeLine(io.stdout, `  ${p.yellow('approvals were pre-approved with --yes')}`);
+  writeLine(
+    io.stdout,
+    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · $${record.ledger.costUsd.toFixed(4)} · ${record.ledger.turns} turns · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
+  );
+  if (Object.keys(record.inputs).length > 0)
+    writeLine(
+      io.stdout,
+      `  inputs: ${Object.entries(record.inputs)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join(' ')}`,
+    );
+  if (record.segments.some((s) => s.yes))
+    writeLine(io.stdout, `  ${p.yellow('approvals were pre-approved with --yes')}`);
   if (record.reason) writeLine(io.stdout, `  ${p.red('reason')}: ${record.reason.code}: ${record.reason.message}`);
-  for (const line of record.summary?.lines ?? (record.workspace ? [`workspace: ${record.workspace.path}`] : [])) writeLine(io.stdout, `  ${line}`);
+  for (const line of record.summary?.lines ?? (record.workspace ? [`workspace: ${record.workspace.path}`] : []))
+    writeLine(io.stdout, `  ${line}`);
   const steps = snapshot?.state.steps ?? {};
   const rows = [[p.dim(''), p.dim('STEP'), p.dim('STATUS'), p.dim('RUNS'), p.dim('EVIDENCE')]];
   for (const [id, summary] of Object.entries(record.steps)) {
     const st: StepState | undefined = steps[id];
     const status = st?.status ?? summary.status;
-    const evidence = evidenceOf({ status, outputs: st?.outputs ?? {}, ...(st?.verdict === undefined ? {} : { verdict: st.verdict }), ...(st?.skipReason === undefined ? {} : { skipReason: st.skipReason }), ...(st?.startedAt === undefined ? {} : { startedAt: Date.parse(st.startedAt) }), ...(st?.endedAt === undefined ? {} : { endedAt: Date.parse(st.endedAt) }) });
-    const error = st?.error && status !== 'succeeded' && status !== 'skipped' ? ` · ${st.error.code}: ${st.error.message}` : '';
-    rows.push([ICONS[status] ?? '?', id, color(status), String(st?.executions ?? 0), `${evidence.join(' · ')}${error}`]);
+    const evidence = evidenceOf({
+      status,
+      outputs: st?.outputs ?? {},
+      ...(st?.verdict === undefined ? {} : { verdict: st.verdict }),
+      ...(st?.skipReason === undefined ? {} : { skipReason: st.skipReason }),
+      ...(st?.startedAt === undefined ? {} : { startedAt: Date.parse(st.startedAt) }),
+      ...(st?.endedAt === undefined ? {} : { endedAt: Date.parse(st.endedAt) }),
+    });
+    const error =
+      st?.error && status !== 'succeeded' && status !== 'skipped' ? ` · ${st.error.code}: ${st.error.message}` : '';
+    rows.push([
+      ICONS[status] ?? '?',
+      id,
+      color(status),
+      String(st?.executions ?? 0),
+      `${evidence.join(' · ')}${error}`,
+    ]);
   }
   writeLine(io.stdout, table(rows));
   for (const waiting of record.waiting ?? []) {
-    writeLine(io.stdout, `  ${p.yellow('⏸')} ${waiting.step}: ${waiting.prompt} — neo flow approve ${record.runId} ${waiting.step} --decision ${waiting.decisions.join('|')}`);
+    writeLine(
+      io.stdout,
+      `  ${p.yellow('⏸')} ${waiting.step}: ${waiting.prompt} — neo flow approve ${record.runId} ${waiting.step} --decision ${waiting.decisions.join('|')}`,
+    );
   }
   if (options.diff) {
     for (const [id, st] of Object.entries(steps)) {
@@ -42,6 +84,7 @@ export async function run(io: CommandIO, runId: string, options: { json?: boolea
     }
   }
   if (options.events) for (const event of events) writeLine(io.stdout, JSON.stringify(event));
-  if (record.status !== 'succeeded' && record.status !== 'running' && record.status !== 'waiting') writeLine(io.stdout, `  resume: neo flow resume ${record.runId}`);
+  if (record.status !== 'succeeded' && record.status !== 'running' && record.status !== 'waiting')
+    writeLine(io.stdout, `  resume: neo flow resume ${record.runId}`);
   return EXIT.ok;
 }

@@ -47,10 +47,27 @@ export class FlowView {
       for (const step of o.plan.steps) {
         const old = this.runs.get(o.runId)?.steps.get(step.id);
         const persisted = o.record.steps[step.id];
-        steps.set(step.id, old ?? { id: step.id, kind: step.kind, status: persisted?.status ?? 'pending', ...(step.agent?.backend === undefined ? {} : { backend: step.agent.backend }), ...(step.agent?.model === undefined ? {} : { model: step.agent.model }), ...(persisted?.verdict === undefined ? {} : { verdict: persisted.verdict }) });
+        steps.set(
+          step.id,
+          old ?? {
+            id: step.id,
+            kind: step.kind,
+            status: persisted?.status ?? 'pending',
+            ...(step.agent?.backend === undefined ? {} : { backend: step.agent.backend }),
+            ...(step.agent?.model === undefined ? {} : { model: step.agent.model }),
+            ...(persisted?.verdict === undefined ? {} : { verdict: persisted.verdict }),
+          },
+        );
       }
       if (!this.runs.has(o.runId)) this.order.push(o.runId);
-      this.runs.set(o.runId, { runId: o.runId, depth: o.depth, flow: o.plan.name, plan: o.plan, steps, startedAt: Date.now() });
+      this.runs.set(o.runId, {
+        runId: o.runId,
+        depth: o.depth,
+        flow: o.plan.name,
+        plan: o.plan,
+        steps,
+        startedAt: Date.now(),
+      });
       return;
     }
     const run = this.runs.get(o.runId);
@@ -65,7 +82,8 @@ export class FlowView {
     if (o.type !== 'event') return;
     const e = o.event;
     if (e.type === 'plan.updated') {
-      for (const id of e.added) run.steps.set(id, { id, kind: run.plan.steps.find((s) => s.id === id)?.kind ?? 'step', status: 'pending' });
+      for (const id of e.added)
+        run.steps.set(id, { id, kind: run.plan.steps.find((s) => s.id === id)?.kind ?? 'step', status: 'pending' });
       for (const id of e.removed) run.steps.delete(id);
       return;
     }
@@ -117,16 +135,33 @@ export class FlowView {
   }
 }
 
-export const ICONS: Record<string, string> = { pending: '·', running: '▸', waiting: '⏸', succeeded: '✓', failed: '✗', skipped: '↷', cancelled: '⊘' };
+export const ICONS: Record<string, string> = {
+  pending: '·',
+  running: '▸',
+  waiting: '⏸',
+  succeeded: '✓',
+  failed: '✗',
+  skipped: '↷',
+  cancelled: '⊘',
+};
 
 /** The evidence of a finished step: verdict, gate, diff, cost, time. */
-export function evidenceOf(line: Pick<StepLine, 'verdict' | 'outputs' | 'startedAt' | 'endedAt' | 'error' | 'skipReason' | 'status'>): string[] {
+export function evidenceOf(
+  line: Pick<StepLine, 'verdict' | 'outputs' | 'startedAt' | 'endedAt' | 'error' | 'skipReason' | 'status'>,
+): string[] {
   const out: string[] = [];
   const o = line.outputs ?? {};
-  if (line.status === 'skipped') return [`skipped (${line.skipReason === 'if' ? 'its if was false' : line.skipReason === 'join' ? 'a need did not succeed' : line.skipReason ?? ''})`];
+  if (line.status === 'skipped')
+    return [
+      `skipped (${line.skipReason === 'if' ? 'its if was false' : line.skipReason === 'join' ? 'a need did not succeed' : (line.skipReason ?? '')})`,
+    ];
   if (line.verdict !== undefined) out.push(line.verdict);
-  const gate = o.gate as { command?: string; passed?: boolean; attempt?: number; attempts?: number; flaky?: boolean } | undefined;
-  if (gate?.command !== undefined) out.push(`gate \`${gate.command}\` ${gate.passed ? 'passed' : 'failed'} (attempt ${gate.attempt}/${gate.attempts}${gate.flaky ? ', flaky' : ''})`);
+  const gate = o.gate as
+    { command?: string; passed?: boolean; attempt?: number; attempts?: number; flaky?: boolean } | undefined;
+  if (gate?.command !== undefined)
+    out.push(
+      `gate \`${gate.command}\` ${gate.passed ? 'passed' : 'failed'} (attempt ${gate.attempt}/${gate.attempts}${gate.flaky ? ', flaky' : ''})`,
+    );
   const baseline = o.baseline as { passed?: boolean } | undefined;
   if (baseline !== undefined) out.push(`baseline ${baseline.passed ? 'passed' : 'failed'}`);
   const diff = o.diff as { summary?: string } | undefined;
@@ -139,13 +174,16 @@ export function evidenceOf(line: Pick<StepLine, 'verdict' | 'outputs' | 'started
   }
   if (typeof o.costUsd === 'number') out.push(`$${o.costUsd.toFixed(4)}`);
   if (typeof o.count === 'number') out.push(`${o.count} items, ${String(o.failed ?? 0)} failed`);
-  if (line.startedAt !== undefined && line.endedAt !== undefined) out.push(formatDuration(line.endedAt - line.startedAt));
+  if (line.startedAt !== undefined && line.endedAt !== undefined)
+    out.push(formatDuration(line.endedAt - line.startedAt));
   return out;
 }
 
 /** A step line of the live tree. */
 export function liveLine(line: StepLine, now: number): string {
-  const parts = [line.kind === 'agent' ? `agent · ${line.backend ?? '?'}${line.model ? ` · ${line.model}` : ''}` : line.kind];
+  const parts = [
+    line.kind === 'agent' ? `agent · ${line.backend ?? '?'}${line.model ? ` · ${line.model}` : ''}` : line.kind,
+  ];
   if (line.status === 'running' || line.status === 'waiting') {
     if (line.round !== undefined) parts.push(`round ${line.round}${line.maxRounds ? `/${line.maxRounds}` : ''}`);
     if (line.tool) parts.push(line.tool);

@@ -50,7 +50,9 @@ export async function run(io: CommandIO, dir: string | undefined, options: { for
   files[1]![1] = flow(`# yaml-language-server: $schema=${modelinePath(flowFile, schemaPath(SCHEMA_FILES.flow))}`);
   for (const [file] of files) {
     if (!options.force && (await pathExists(file))) {
-      throw new UsageError('CLI_INIT_EXISTS', `${relative(io.cwd, file)} already exists`, { hint: 'pass --force to overwrite it' });
+      throw new UsageError('CLI_INIT_EXISTS', `${relative(io.cwd, file)} already exists`, {
+        hint: 'pass --force to overwrite it',
+      });
     }
   }
   for (const [file, text] of files) {

@@ -12,13 +12,17 @@ export async function run(io: CommandIO, file: string, options: { json?: boolean
     writeJson(io.stdout, diagnostics);
     return hasErrors(diagnostics) ? EXIT.usage : EXIT.ok;
   }
-  if (diagnostics.length > 0) writeLine(io.stderr, `${formatDiagnostics(diagnostics, { color: useColor(io.stderr, io.env), cwd: io.cwd })}\n`);
+  if (diagnostics.length > 0)
+    writeLine(io.stderr, `${formatDiagnostics(diagnostics, { color: useColor(io.stderr, io.env), cwd: io.cwd })}\n`);
   const p = painter(useColor(io.stdout, io.env));
   if (script === undefined) {
     writeLine(io.stderr, `${p.red('✗')} ${summarizeDiagnostics(diagnostics)}`);
     return EXIT.usage;
   }
   const note = diagnostics.length === 0 ? '' : ` · ${summarizeDiagnostics(diagnostics)}`;
-  writeLine(io.stdout, `${p.green('✓')} ${file}: ${script.turns.length} turn${script.turns.length === 1 ? '' : 's'}${note}`);
+  writeLine(
+    io.stdout,
+    `${p.green('✓')} ${file}: ${script.turns.length} turn${script.turns.length === 1 ? '' : 's'}${note}`,
+  );
   return EXIT.ok;
 }

@@ -24,7 +24,8 @@ export async function run(io: CommandIO, options: ServeOptions): Promise<number>
   const port = parsePort(options.port);
   const vars = parseVars(options.var);
   const { script, diagnostics } = await loadModelScript(resolve(io.cwd, options.script));
-  if (diagnostics.length > 0) writeLine(io.stderr, `${formatDiagnostics(diagnostics, { color: useColor(io.stderr, io.env), cwd: io.cwd })}\n`);
+  if (diagnostics.length > 0)
+    writeLine(io.stderr, `${formatDiagnostics(diagnostics, { color: useColor(io.stderr, io.env), cwd: io.cwd })}\n`);
   if (script === undefined) {
     writeLine(io.stderr, `neo model serve: the script has problems (${summarizeDiagnostics(diagnostics)})`);
     return EXIT.usage;
@@ -40,7 +41,10 @@ export async function run(io: CommandIO, options: ServeOptions): Promise<number>
       ...(options.quiet ? {} : { onRequest: (entry) => writeLine(io.stderr, describeRequest(entry)) }),
     });
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'EADDRINUSE') throw new FailureError('MODEL_PORT_IN_USE', `port ${port} is already in use`, { hint: 'pick another --port, or --port 0 for a free one' });
+    if ((error as { code?: unknown }).code === 'EADDRINUSE')
+      throw new FailureError('MODEL_PORT_IN_USE', `port ${port} is already in use`, {
+        hint: 'pick another --port, or --port 0 for a free one',
+      });
     if (error instanceof UsageError) throw error;
     throw new FailureError('MODEL_SERVER_START', `cannot start the model server: ${errorMessage(error)}`);
   }
@@ -51,13 +55,20 @@ export async function run(io: CommandIO, options: ServeOptions): Promise<number>
     process.once('SIGTERM', () => done('SIGTERM'));
   });
   await server.close();
-  if (!options.quiet) writeLine(io.stderr, `neo model serve: ${signal}, stopped after ${server.requests.length} request${server.requests.length === 1 ? '' : 's'}`);
+  if (!options.quiet)
+    writeLine(
+      io.stderr,
+      `neo model serve: ${signal}, stopped after ${server.requests.length} request${server.requests.length === 1 ? '' : 's'}`,
+    );
   return EXIT.interrupted;
 }
 
 function parsePort(text: string): number {
   const port = Number(text);
-  if (!/^[0-9]+$/.test(text) || port > 65535) throw new UsageError('MODEL_BAD_PORT', `--port must be a number from 0 to 65535; got ${JSON.stringify(text)}`, { hint: '0 picks a free port' });
+  if (!/^[0-9]+$/.test(text) || port > 65535)
+    throw new UsageError('MODEL_BAD_PORT', `--port must be a number from 0 to 65535; got ${JSON.stringify(text)}`, {
+      hint: '0 picks a free port',
+    });
   return port;
 }
 
@@ -65,7 +76,10 @@ function parseVars(pairs: readonly string[]): Record<string, string> {
   const vars: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError('MODEL_BAD_VAR', `--var must be name=value; got ${JSON.stringify(pair)}`, { hint: 'e.g. --var cwd=/work/repo' });
+    if (eq <= 0)
+      throw new UsageError('MODEL_BAD_VAR', `--var must be name=value; got ${JSON.stringify(pair)}`, {
+        hint: 'e.g. --var cwd=/work/repo',
+      });
     vars[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   return vars;

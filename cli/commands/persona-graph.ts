@@ -14,7 +14,10 @@ export async function run(io: CommandIO, id: string, options: { format?: 'mermai
   const verify = rules.verify === undefined ? 'no verify command' : `verify ${rules.verify}`;
   const notes: Record<string, string> = {
     select: decider === 'llm' ? by : `rules${rules.prefer?.length ? ` (prefer ${rules.prefer.join(', ')})` : ''}`,
-    decide: decider === 'rules' ? `rules (${rules.clarify?.length ?? 0} clarify rules, otherwise ${rules.otherwise ?? 'deny'})` : by,
+    decide:
+      decider === 'rules'
+        ? `rules (${rules.clarify?.length ?? 0} clarify rules, otherwise ${rules.otherwise ?? 'deny'})`
+        : by,
     judge: `${by} · ${verify}`,
     verify: `${decider === 'llm' ? by : 'rules'} · ${verify}`,
   };

@@ -28,24 +28,42 @@ interface RunFlags {
  * No persona id runs the default driver (code-specialist). Exit 0 only on a verified success.
  */
 export async function run(io: CommandIO, id: string | undefined, options: RunFlags): Promise<number> {
-  if (options.brief === undefined || options.brief.trim() === '') throw new UsageError('CLI_NO_BRIEF', 'a brief is required', { hint: 'pass --brief "what to do"' });
+  if (options.brief === undefined || options.brief.trim() === '')
+    throw new UsageError('CLI_NO_BRIEF', 'a brief is required', { hint: 'pass --brief "what to do"' });
   const home = neoHome(io.env);
   const cwd = resolve(io.cwd, options.cwd ?? '.');
   const loaded = await loadDefinitions({ cwd, home });
-  if (hasErrors(loaded.diagnostics)) writeLine(io.stderr, `note: definitions have problems (${summarizeDiagnostics(loaded.diagnostics)}); run \`neo validate\` to see them`);
+  if (hasErrors(loaded.diagnostics))
+    writeLine(
+      io.stderr,
+      `note: definitions have problems (${summarizeDiagnostics(loaded.diagnostics)}); run \`neo validate\` to see them`,
+    );
   const set = loaded.set;
   const persona = loadPersona(set, id);
   if (options.backend !== undefined && set.get('backend', options.backend) === undefined) {
-    throw new UsageError('CLI_UNKNOWN_BACKEND', `unknown backend \`${options.backend}\``, { hint: `known backends: ${set.ids('backend').join(', ')}` });
+    throw new UsageError('CLI_UNKNOWN_BACKEND', `unknown backend \`${options.backend}\``, {
+      hint: `known backends: ${set.ids('backend').join(', ')}`,
+    });
   }
   const json = options.json === true;
   const output = flowOutput(io, { json });
   const interactive = !json && io.stdout.isTTY === true && process.stdin.isTTY === true;
   const { signal, dispose } = interruptOnSignals(io);
   const records = trackRecords(home);
-  const service = createSessionService({ home, definitions: set, defaultCwd: cwd, trackRecord: (backend) => records.lines(backend) });
+  const service = createSessionService({
+    home,
+    definitions: set,
+    defaultCwd: cwd,
+    trackRecord: (backend) => records.lines(backend),
+  });
   const runId = `persona-${persona.view.id}-${Date.now().toString(36)}`;
-  const view = personaRunView(output.observer, { runId, persona: persona.view.id, cwd, setHash: set.hash, ...(options.backend === undefined ? {} : { backend: options.backend }) });
+  const view = personaRunView(output.observer, {
+    runId,
+    persona: persona.view.id,
+    cwd,
+    setHash: set.hash,
+    ...(options.backend === undefined ? {} : { backend: options.backend }),
+  });
   let result: PersonaRunResult | undefined;
   let failure: { code: string; message: string } | undefined;
   try {
@@ -58,7 +76,9 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
       cwd,
       sessions: service,
       runId,
-      ...(options.backend === undefined ? {} : { caller: { source: '--backend', knobs: { backend: options.backend }, backendOverride: true } }),
+      ...(options.backend === undefined
+        ? {}
+        : { caller: { source: '--backend', knobs: { backend: options.backend }, backendOverride: true } }),
       ...(options.script === undefined ? {} : { backendOptions: { script: resolve(io.cwd, options.script) } }),
       ...(options.model === undefined ? {} : { agentModel: options.model }),
       ...(options.effort === undefined ? {} : { effort: options.effort }),
@@ -101,18 +121,37 @@ function printSummary(io: CommandIO, result: PersonaRunResult, json: boolean): v
   const v = result.verdict;
   // The session's own count: a last turn that hit the round cap is a round too.
   const rounds = result.records.at(-1)?.rounds ?? result.outcome.rounds;
-  const records = result.records.map((r) => ({ sessionId: r.sessionId, backendId: r.backendId, model: r.model ?? null, outcome: r.outcome, rounds: r.rounds, costUsd: r.costUsd ?? null }));
+  const records = result.records.map((r) => ({
+    sessionId: r.sessionId,
+    backendId: r.backendId,
+    model: r.model ?? null,
+    outcome: r.outcome,
+    rounds: r.rounds,
+    costUsd: r.costUsd ?? null,
+  }));
   if (json) {
-    io.stdout.write(`${JSON.stringify({ type: 'summary', runId: result.runId, verdict: v.outcome, note: v.note, failureReason: v.failureReason ?? null, sessionId: result.session?.sessionId ?? null, backend: result.session?.backend ?? null, model: result.model ?? null, rounds, costUsd: result.costUsd, records })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ type: 'summary', runId: result.runId, verdict: v.outcome, note: v.note, failureReason: v.failureReason ?? null, sessionId: result.session?.sessionId ?? null, backend: result.session?.backend ?? null, model: result.model ?? null, rounds, costUsd: result.costUsd, records })}\n`,
+    );
     return;
   }
   const p = painter(useColor(io.stdout, io.env));
   const head = v.outcome === 'success' ? p.green('✓') : v.outcome === 'partial' ? p.yellow('◐') : p.red('✗');
   writeLine(io.stdout);
   writeLine(io.stdout, `${head} ${p.bold(v.outcome)} · ${v.note}`);
-  if (v.failureReason !== undefined && v.outcome !== 'success' && v.failureReason !== v.note) writeLine(io.stdout, `  ${p.red('reason')}: ${v.failureReason}`);
+  if (v.failureReason !== undefined && v.outcome !== 'success' && v.failureReason !== v.note)
+    writeLine(io.stdout, `  ${p.red('reason')}: ${v.failureReason}`);
   if (result.session !== undefined) {
-    writeLine(io.stdout, `  session ${result.session.sessionId} · ${result.session.backend}${result.model ? ` · ${result.model}` : ''} · ${rounds} round${rounds === 1 ? '' : 's'} · $${result.costUsd.toFixed(4)}`);
+    writeLine(
+      io.stdout,
+      `  session ${result.session.sessionId} · ${result.session.backend}${result.model ? ` · ${result.model}` : ''} · ${rounds} round${rounds === 1 ? '' : 's'} · $${result.costUsd.toFixed(4)}`,
+    );
   }
-  if (result.records.length > 0) writeLine(io.stdout, p.dim(`  recorded ${result.records.length} outcome${result.records.length === 1 ? '' : 's'} in learning/harness-outcomes.jsonl`));
+  if (result.records.length > 0)
+    writeLine(
+      io.stdout,
+      p.dim(
+        `  recorded ${result.records.length} outcome${result.records.length === 1 ? '' : 's'} in learning/harness-outcomes.jsonl`,
+      ),
+    );
 }

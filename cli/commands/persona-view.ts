@@ -13,7 +13,10 @@ export interface PersonaRunView {
 }
 
 /** Feeds a flow observer with one step named after the persona. */
-export function personaRunView(observer: RunObserver, info: { runId: string; persona: string; cwd: string; setHash: string; backend?: string }): PersonaRunView {
+export function personaRunView(
+  observer: RunObserver,
+  info: { runId: string; persona: string; cwd: string; setHash: string; backend?: string },
+): PersonaRunView {
   const step = info.persona;
   const now = () => new Date().toISOString();
   let seq = 0;
@@ -21,15 +24,18 @@ export function personaRunView(observer: RunObserver, info: { runId: string; per
   let cost = 0;
   const files = new Set<string>();
   const emit = (o: FlowObservation) => observer(o);
-  const event = (body: Record<string, unknown>) => emit({ type: 'event', runId: info.runId, depth: 0, event: { ...body, seq: ++seq, at: now() } as never });
-  const progress = (update: Record<string, unknown>) => emit({ type: 'progress', runId: info.runId, depth: 0, progress: { exec: `${step}#1`, step, ...update } });
+  const event = (body: Record<string, unknown>) =>
+    emit({ type: 'event', runId: info.runId, depth: 0, event: { ...body, seq: ++seq, at: now() } as never });
+  const progress = (update: Record<string, unknown>) =>
+    emit({ type: 'progress', runId: info.runId, depth: 0, progress: { exec: `${step}#1`, step, ...update } });
   return {
     begin() {
       emit({ type: 'run', runId: info.runId, depth: 0, record: record(info), plan: plan(info), resumed: false });
       event({ type: 'step.started', step, attempt: 1, iteration: 1, exec: `${step}#1` });
     },
     observe(o) {
-      const note = (message: string, level: 'info' | 'warning' = 'info') => emit({ type: 'notice', runId: info.runId, depth: 0, level, message });
+      const note = (message: string, level: 'info' | 'warning' = 'info') =>
+        emit({ type: 'notice', runId: info.runId, depth: 0, level, message });
       switch (o.type) {
         case 'notice':
           // "checking …" is a state of the step, not news.
@@ -44,14 +50,21 @@ export function personaRunView(observer: RunObserver, info: { runId: string; per
           note(`start on ${o.rejection.backend} rejected: ${o.rejection.code}: ${o.rejection.message}`, 'warning');
           return;
         case 'started':
-          progress({ backend: o.session.backend, round: 1, maxRounds: o.session.maxRounds, note: `posture ${o.session.posture} ≤ ${o.session.maxPosture}` });
+          progress({
+            backend: o.session.backend,
+            round: 1,
+            maxRounds: o.session.maxRounds,
+            note: `posture ${o.session.posture} ≤ ${o.session.maxPosture}`,
+          });
           return;
         case 'answered':
           note(`${o.answer.allow ? 'allowed' : 'denied'} ${o.toolName} (${o.answer.by}): ${o.answer.reason}`);
           progress({ note: `${o.answer.allow ? 'allowed' : 'denied'} ${o.toolName}` });
           return;
         case 'checked':
-          note(`check \`${o.check.command}\` ${o.check.passed ? 'passed' : `failed (${o.check.timedOut ? 'timed out' : `exit ${o.check.exitCode ?? '?'}`})`}`);
+          note(
+            `check \`${o.check.command}\` ${o.check.passed ? 'passed' : `failed (${o.check.timedOut ? 'timed out' : `exit ${o.check.exitCode ?? '?'}`})`}`,
+          );
           return;
         case 'judged':
           if (o.judgement.kind === 'guide') note(`guidance sent: ${o.judgement.why}`);
@@ -83,11 +96,39 @@ export function personaRunView(observer: RunObserver, info: { runId: string; per
       const check = result?.outcome.check;
       const outputs: Record<string, unknown> = {
         ...(v === undefined ? {} : { verdict: v.outcome, note: v.note }),
-        ...(result === undefined ? {} : { costUsd: result.costUsd, rounds: result.outcome.rounds, sessionId: result.session?.sessionId, backend: result.session?.backend, model: result.model }),
-        ...(check === undefined ? {} : { gate: { command: check.command, passed: check.passed, attempt: result!.outcome.checkRuns, attempts: result!.outcome.checkRuns } }),
+        ...(result === undefined
+          ? {}
+          : {
+              costUsd: result.costUsd,
+              rounds: result.outcome.rounds,
+              sessionId: result.session?.sessionId,
+              backend: result.session?.backend,
+              model: result.model,
+            }),
+        ...(check === undefined
+          ? {}
+          : {
+              gate: {
+                command: check.command,
+                passed: check.passed,
+                attempt: result!.outcome.checkRuns,
+                attempts: result!.outcome.checkRuns,
+              },
+            }),
       };
-      const failure = error ?? (v !== undefined && v.outcome !== 'success' ? { code: `PERSONA_${v.outcome.toUpperCase()}`, message: v.failureReason ?? v.note } : undefined);
-      event({ type: 'step.completed', step, status: v?.outcome === 'success' ? 'succeeded' : 'failed', outputs, ...(v === undefined ? {} : { verdict: v.outcome }), ...(failure === undefined ? {} : { error: failure }) });
+      const failure =
+        error ??
+        (v !== undefined && v.outcome !== 'success'
+          ? { code: `PERSONA_${v.outcome.toUpperCase()}`, message: v.failureReason ?? v.note }
+          : undefined);
+      event({
+        type: 'step.completed',
+        step,
+        status: v?.outcome === 'success' ? 'succeeded' : 'failed',
+        outputs,
+        ...(v === undefined ? {} : { verdict: v.outcome }),
+        ...(failure === undefined ? {} : { error: failure }),
+      });
     },
   };
 }

@@ -5,21 +5,38 @@ import { EXIT } from '../exit-codes.js';
 import { painter, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { loadSetForCommand } from '../load-set.js';
 
-export async function run(io: CommandIO, id: string, options: { json?: boolean; effective?: boolean }): Promise<number> {
+export async function run(
+  io: CommandIO,
+  id: string,
+  options: { json?: boolean; effective?: boolean },
+): Promise<number> {
   const { set } = await loadSetForCommand(io);
   const definition = set.get('persona', id);
   if (definition === undefined) {
     const suggestion = didYouMean(id, set.ids('persona'));
-    throw new UsageError('CLI_UNKNOWN_PERSONA', `unknown persona \`${id}\``, { hint: suggestion ? `did you mean \`${suggestion}\`?` : 'run `neo personas list`' });
+    throw new UsageError('CLI_UNKNOWN_PERSONA', `unknown persona \`${id}\``, {
+      hint: suggestion ? `did you mean \`${suggestion}\`?` : 'run `neo personas list`',
+    });
   }
   const view = personaView(definition);
   const overrides = set.shadowedBy('persona', id).map((d) => ({ layer: d.layer, file: d.file }));
   const effective = options.effective ? effectivePersonaKnobs(set, definition) : undefined;
   // What a dispatch registers as scope constraints (a conflict is reported above, not thrown here).
   const persona = effective !== undefined || view.driver ? await import('../../engine/persona/index.js') : undefined;
-  const constraints = persona !== undefined && effective !== undefined && effective.conflicts.length === 0 ? persona.dispatchKnobs(set, definition).constraints : undefined;
+  const constraints =
+    persona !== undefined && effective !== undefined && effective.conflicts.length === 0
+      ? persona.dispatchKnobs(set, definition).constraints
+      : undefined;
   if (options.json) {
-    writeJson(io.stdout, { ...view, origin: { layer: definition.layer, file: definition.file }, overrides, ignoredFields: definition.ignoredFields, frontmatter: definition.data, ...(effective ? { effective } : {}), ...(constraints ? { constraints } : {}) });
+    writeJson(io.stdout, {
+      ...view,
+      origin: { layer: definition.layer, file: definition.file },
+      overrides,
+      ignoredFields: definition.ignoredFields,
+      frontmatter: definition.data,
+      ...(effective ? { effective } : {}),
+      ...(constraints ? { constraints } : {}),
+    });
     return EXIT.ok;
   }
   const p = painter(useColor(io.stdout, io.env));
@@ -27,8 +44,12 @@ export async function run(io: CommandIO, id: string, options: { json?: boolean; 
   writeLine(io.stdout, `  ${view.description}`);
   writeLine(io.stdout, `  origin: ${definition.layer} · ${definition.file}`);
   for (const o of overrides) writeLine(io.stdout, `  overrides: ${o.layer} · ${o.file}`);
-  for (const field of definition.ignoredFields) writeLine(io.stdout, p.yellow(`  ignored (untrusted project): ${field}`));
-  writeLine(io.stdout, `  decide: ${view.decide}${view.policy ? ` · policy: ${view.policy}` : ''}${view.model ? ` · model: ${view.model}` : ''}`);
+  for (const field of definition.ignoredFields)
+    writeLine(io.stdout, p.yellow(`  ignored (untrusted project): ${field}`));
+  writeLine(
+    io.stdout,
+    `  decide: ${view.decide}${view.policy ? ` · policy: ${view.policy}` : ''}${view.model ? ` · model: ${view.model}` : ''}`,
+  );
   const knobs = effective?.knobs ?? view.knobs;
   const from = effective?.provenance ?? {};
   writeLine(io.stdout, effective ? '  effective knobs:' : '  knobs:');
@@ -40,11 +61,20 @@ export async function run(io: CommandIO, id: string, options: { json?: boolean; 
   if (constraints !== undefined) writeLine(io.stdout, `  scope constraints: ${JSON.stringify(constraints)}`);
   if (view.driver && persona !== undefined) {
     const rules = persona.rulesWithDefaults(definition.data.rules);
-    writeLine(io.stdout, `  driving: ${view.decide} · ${rules.clarify?.length ?? 0} clarify rules, otherwise ${rules.otherwise ?? 'deny'} · ${rules.verify === undefined ? 'no verify command' : `verify \`${rules.verify}\``}${rules.prefer?.length ? ` · prefer ${rules.prefer.join(', ')}` : ''}`);
+    writeLine(
+      io.stdout,
+      `  driving: ${view.decide} · ${rules.clarify?.length ?? 0} clarify rules, otherwise ${rules.otherwise ?? 'deny'} · ${rules.verify === undefined ? 'no verify command' : `verify \`${rules.verify}\``}${rules.prefer?.length ? ` · prefer ${rules.prefer.join(', ')}` : ''}`,
+    );
   }
   if (view.instructions) {
     writeLine(io.stdout, '');
-    writeLine(io.stdout, view.instructions.split('\n').map((l) => `  ${l}`).join('\n'));
+    writeLine(
+      io.stdout,
+      view.instructions
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n'),
+    );
   }
   return EXIT.ok;
 }

@@ -13,7 +13,11 @@ async function schemaKinds(): Promise<Record<string, string>> {
   return Object.fromEntries(files.map((f) => [f.slice(0, -'.schema.json'.length), schemaPath(f)]));
 }
 
-export async function run(io: CommandIO, kind: string | undefined, options: { path?: boolean; json?: boolean }): Promise<number> {
+export async function run(
+  io: CommandIO,
+  kind: string | undefined,
+  options: { path?: boolean; json?: boolean },
+): Promise<number> {
   const kinds = await schemaKinds();
   if (kind === undefined) {
     if (options.json) writeJson(io.stdout, kinds);
@@ -23,7 +27,9 @@ export async function run(io: CommandIO, kind: string | undefined, options: { pa
   const path = kinds[kind];
   if (path === undefined) {
     const suggestion = didYouMean(kind, Object.keys(kinds));
-    throw new UsageError('CLI_UNKNOWN_KIND', `unknown schema kind \`${kind}\``, { hint: suggestion ? `did you mean \`${suggestion}\`?` : `kinds: ${Object.keys(kinds).join(', ')}` });
+    throw new UsageError('CLI_UNKNOWN_KIND', `unknown schema kind \`${kind}\``, {
+      hint: suggestion ? `did you mean \`${suggestion}\`?` : `kinds: ${Object.keys(kinds).join(', ')}`,
+    });
   }
   if (options.path) writeLine(io.stdout, path);
   else io.stdout.write(await readFile(path, 'utf8'));

@@ -23,14 +23,27 @@ interface PlayOptions {
  * turn. No session service and no store: this is for writing and debugging scripts.
  */
 export async function run(io: CommandIO, file: string, options: PlayOptions): Promise<number> {
-  if (!isPosture(options.posture)) throw new UsageError('CLI_BAD_POSTURE', `unknown posture \`${options.posture}\``, { hint: 'plan, default, acceptEdits or full' });
-  if (options.answer !== 'allow' && options.answer !== 'deny') throw new UsageError('CLI_BAD_ANSWER', `--answer must be allow or deny; got \`${options.answer}\``);
+  if (!isPosture(options.posture))
+    throw new UsageError('CLI_BAD_POSTURE', `unknown posture \`${options.posture}\``, {
+      hint: 'plan, default, acceptEdits or full',
+    });
+  if (options.answer !== 'allow' && options.answer !== 'deny')
+    throw new UsageError('CLI_BAD_ANSWER', `--answer must be allow or deny; got \`${options.answer}\``);
   const cwd = resolve(io.cwd, options.cwd ?? '.');
-  if (!(await stat(cwd).then((s) => s.isDirectory(), () => false))) throw new UsageError('CLI_BAD_CWD', `${cwd} is not a folder`);
+  if (
+    !(await stat(cwd).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  )
+    throw new UsageError('CLI_BAD_CWD', `${cwd} is not a folder`);
   const { set } = await loadSetForCommand(io);
   const backend = set.list('backend').find((definition) => definition.data.protocol === 'script');
   const transport = backend === undefined ? undefined : await createTransport(backend);
-  if (backend === undefined || transport === undefined) throw new UsageError('CLI_NO_SCRIPT_BACKEND', 'no backend with protocol `script` is defined', { hint: 'neo ships definitions/backends/script.yaml; check `neo backends list`' });
+  if (backend === undefined || transport === undefined)
+    throw new UsageError('CLI_NO_SCRIPT_BACKEND', 'no backend with protocol `script` is defined', {
+      hint: 'neo ships definitions/backends/script.yaml; check `neo backends list`',
+    });
   const session = await transport.start({
     sessionId: `play_${randomBytes(8).toString('hex')}`,
     cwd,
@@ -49,7 +62,10 @@ export async function run(io: CommandIO, file: string, options: PlayOptions): Pr
     for await (const event of session.events) {
       print(event);
       if (event.type === 'clarify') {
-        await session.answer(event.clarificationId, allow ? { allow } : { allow, reason: 'neo script play --answer deny' });
+        await session.answer(
+          event.clarificationId,
+          allow ? { allow } : { allow, reason: 'neo script play --answer deny' },
+        );
       } else if (event.type === 'turn_complete' || (event.type === 'error' && event.fatal !== true)) {
         failed = event.type === 'error';
         const next = guidance.shift();
@@ -84,13 +100,22 @@ function printer(io: CommandIO, json: boolean): (event: AgentEvent) => void {
       case 'tool_use':
         return writeLine(io.stdout, `${tag('tool')}${event.id} ${p.bold(event.name)} ${JSON.stringify(event.input)}`);
       case 'tool_result':
-        return writeLine(io.stdout, `${tag('result')}${event.id} ${event.isError ? p.red('error') : p.green('ok')}: ${event.output}`);
+        return writeLine(
+          io.stdout,
+          `${tag('result')}${event.id} ${event.isError ? p.red('error') : p.green('ok')}: ${event.output}`,
+        );
       case 'clarify':
         return writeLine(io.stdout, `${tag('clarify')}${event.clarificationId} ${event.toolName}`);
       case 'turn_complete':
-        return writeLine(io.stdout, `${tag('turn')}${event.numTurns ?? '?'} complete${event.interrupted ? ' (interrupted)' : ''}${figures(event)}`);
+        return writeLine(
+          io.stdout,
+          `${tag('turn')}${event.numTurns ?? '?'} complete${event.interrupted ? ' (interrupted)' : ''}${figures(event)}`,
+        );
       case 'ended':
-        return writeLine(io.stdout, `${tag('ended')}${event.ok ? p.green('ok') : p.red('not ok')}${event.text === '' ? '' : `: ${event.text}`}${figures(event)}`);
+        return writeLine(
+          io.stdout,
+          `${tag('ended')}${event.ok ? p.green('ok') : p.red('not ok')}${event.text === '' ? '' : `: ${event.text}`}${figures(event)}`,
+        );
       case 'error':
         return writeLine(io.stdout, `${tag('error')}${p.red(event.code ?? 'error')}: ${event.message}`);
       case 'provision':

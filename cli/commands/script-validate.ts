@@ -13,14 +13,17 @@ export async function run(io: CommandIO, files: string[], options: { json?: bool
     if (check.plan !== undefined) {
       const actions = check.plan.turns.reduce((sum, turn) => sum + countSteps(turn.steps), 0);
       const turns = check.plan.turns.length;
-      summaries.push(`${display(io.cwd, file)}: ${turns} turn${turns === 1 ? '' : 's'}, ${actions} action${actions === 1 ? '' : 's'}`);
+      summaries.push(
+        `${display(io.cwd, file)}: ${turns} turn${turns === 1 ? '' : 's'}, ${actions} action${actions === 1 ? '' : 's'}`,
+      );
     }
   }
   if (options.json) {
     writeJson(io.stdout, all);
     return hasErrors(all) ? EXIT.usage : EXIT.ok;
   }
-  if (all.length > 0) writeLine(io.stderr, `${formatDiagnostics(all, { color: useColor(io.stderr, io.env), cwd: io.cwd })}\n`);
+  if (all.length > 0)
+    writeLine(io.stderr, `${formatDiagnostics(all, { color: useColor(io.stderr, io.env), cwd: io.cwd })}\n`);
   const p = painter(useColor(io.stdout, io.env));
   if (hasErrors(all)) {
     writeLine(io.stderr, `${p.red('✗')} ${summarizeDiagnostics(all)}`);
@@ -32,7 +35,10 @@ export async function run(io: CommandIO, files: string[], options: { json?: bool
 }
 
 function countSteps(steps: readonly Step[]): number {
-  return steps.reduce((sum, step) => sum + 1 + (step.kind === 'ask' ? countSteps(step.onAllow) + countSteps(step.onDeny) : 0), 0);
+  return steps.reduce(
+    (sum, step) => sum + 1 + (step.kind === 'ask' ? countSteps(step.onAllow) + countSteps(step.onDeny) : 0),
+    0,
+  );
 }
 
 /** Relative to where neo runs, unless that climbs out of it. */

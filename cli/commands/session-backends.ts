@@ -9,7 +9,13 @@ import { CLI_SCOPE } from './session-client.js';
 /** The list-backends op, run in this process: it needs no live session. */
 export async function run(io: CommandIO, options: { json?: boolean }): Promise<number> {
   const { set } = await loadSetForCommand(io);
-  const service = createSessionService({ home: neoHome(io.env), definitions: set, log: silentLog, defaultCwd: io.cwd, trackRecord: (backend) => trackRecords(neoHome(io.env)).lines(backend) });
+  const service = createSessionService({
+    home: neoHome(io.env),
+    definitions: set,
+    log: silentLog,
+    defaultCwd: io.cwd,
+    trackRecord: (backend) => trackRecords(neoHome(io.env)).lines(backend),
+  });
   try {
     const { backends } = await service.execute({ op: 'list-backends' }, { scope: CLI_SCOPE });
     if (options.json) {
@@ -17,7 +23,12 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
       return EXIT.ok;
     }
     const p = painter(useColor(io.stdout, io.env));
-    const rows = backends.map((b) => [p.bold(b.id), b.availability.available ? p.green(b.availability.status) : p.red(b.availability.status), b.descriptor.postures.join(','), b.availability.version ?? b.availability.detail ?? '']);
+    const rows = backends.map((b) => [
+      p.bold(b.id),
+      b.availability.available ? p.green(b.availability.status) : p.red(b.availability.status),
+      b.descriptor.postures.join(','),
+      b.availability.version ?? b.availability.detail ?? '',
+    ]);
     writeLine(io.stdout, table([['ID', 'AVAILABLE', 'POSTURES', 'VERSION / DETAIL'].map((h) => p.dim(h)), ...rows]));
     return EXIT.ok;
   } finally {

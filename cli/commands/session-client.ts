@@ -6,7 +6,15 @@
  */
 import { realpathSync } from 'node:fs';
 import { loadDefinitions } from '../../engine/definitions/index.js';
-import { CodeSessionStore, connectDaemon, createSessionService, isSessionId, silentLog, type CodeSessionInput, type CodeSessionOutputs } from '../../engine/session/index.js';
+import {
+  CodeSessionStore,
+  connectDaemon,
+  createSessionService,
+  isSessionId,
+  silentLog,
+  type CodeSessionInput,
+  type CodeSessionOutputs,
+} from '../../engine/session/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { trackRecords } from '../../engine/learning/index.js';
@@ -16,7 +24,10 @@ import type { CommandIO } from '../io.js';
 export const CLI_SCOPE = 'owner';
 
 /** Runs one op for the person at the terminal. */
-export async function sessionOp<I extends CodeSessionInput>(io: CommandIO, input: I): Promise<CodeSessionOutputs[I['op']]> {
+export async function sessionOp<I extends CodeSessionInput>(
+  io: CommandIO,
+  input: I,
+): Promise<CodeSessionOutputs[I['op']]> {
   const home = neoHome(io.env);
   const client = await connectDaemon(home, input.op === 'start' ? { spawn: daemonArgv(), env: io.env } : {});
   if (client !== undefined) {
@@ -27,7 +38,13 @@ export async function sessionOp<I extends CodeSessionInput>(io: CommandIO, input
     }
   }
   const { set } = await loadDefinitions({ cwd: io.cwd, home });
-  const service = createSessionService({ home, definitions: set, log: silentLog, defaultCwd: io.cwd, trackRecord: (backend) => trackRecords(home).lines(backend) });
+  const service = createSessionService({
+    home,
+    definitions: set,
+    log: silentLog,
+    defaultCwd: io.cwd,
+    trackRecord: (backend) => trackRecords(home).lines(backend),
+  });
   try {
     return await service.execute(input, { scope: CLI_SCOPE });
   } finally {
@@ -49,7 +66,9 @@ export async function resolveSessionId(io: CommandIO, idOrPrefix: string): Promi
   const matches = records.filter((r) => r.sessionId.startsWith(idOrPrefix));
   if (matches.length === 1) return matches[0]!.sessionId;
   if (matches.length > 1) {
-    throw new UsageError('CLI_SESSION_AMBIGUOUS', `\`${idOrPrefix}\` matches ${matches.length} sessions`, { hint: 'give more of the id (see `neo sessions list`)' });
+    throw new UsageError('CLI_SESSION_AMBIGUOUS', `\`${idOrPrefix}\` matches ${matches.length} sessions`, {
+      hint: 'give more of the id (see `neo sessions list`)',
+    });
   }
   throw new UsageError('SESSION_NOT_FOUND', `no code session \`${idOrPrefix}\``, { hint: 'see `neo sessions list`' });
 }

@@ -22,5 +22,11 @@ export async function run(io: CommandIO, options: { stop?: boolean; status?: boo
   }
   const { trackRecords } = await import('../../engine/learning/index.js');
   const records = trackRecords(home);
-  return runSessionDaemon({ home, env: io.env, stdout: io.stdout, stderr: io.stderr, service: { trackRecord: (backend) => records.lines(backend) } });
+  return runSessionDaemon({
+    home,
+    env: io.env,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    service: { trackRecord: (backend) => records.lines(backend) },
+  });
 }

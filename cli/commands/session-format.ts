@@ -8,13 +8,19 @@ export function renderReadTurn(result: ReadTurnResult, p: Paint): string[] {
   const lines: string[] = [];
   switch (result.kind) {
     case 'turn_complete':
-      lines.push(p.green('turn_complete') + (result.costUsd !== undefined ? p.dim(` · $${result.costUsd.toFixed(4)}`) : ''));
+      lines.push(
+        p.green('turn_complete') + (result.costUsd !== undefined ? p.dim(` · $${result.costUsd.toFixed(4)}`) : ''),
+      );
       if (result.text !== '') lines.push(...indent(result.text));
       for (const action of result.actions) lines.push(`  ${p.cyan('•')} ${action}`);
       break;
     case 'clarification':
-      lines.push(`${p.yellow('clarification')} ${p.bold(result.clarificationId)}: ${result.toolName} ${JSON.stringify(result.input)}`);
-      lines.push(p.dim(`  answer with: neo session answer <id> ${result.clarificationId} --allow | --deny [--reason …]`));
+      lines.push(
+        `${p.yellow('clarification')} ${p.bold(result.clarificationId)}: ${result.toolName} ${JSON.stringify(result.input)}`,
+      );
+      lines.push(
+        p.dim(`  answer with: neo session answer <id> ${result.clarificationId} --allow | --deny [--reason …]`),
+      );
       break;
     case 'ended':
       lines.push(`${result.ok ? p.green('ended') : p.red('ended (not ok)')}`);
@@ -35,8 +41,14 @@ export function renderReadTurn(result: ReadTurnResult, p: Paint): string[] {
 export function renderDiff(diff: TurnDiff, p: Paint): string[] {
   const lines = [p.dim(`diff (${diff.source}): ${diff.summaryLine}`)];
   for (const file of diff.files) {
-    const counts = file.insertions !== undefined || file.deletions !== undefined ? p.dim(` +${file.insertions ?? 0} -${file.deletions ?? 0}`) : '';
-    const name = file.oldPath !== undefined ? `${JSON.stringify(file.oldPath)} → ${JSON.stringify(file.path)}` : safePath(file.path);
+    const counts =
+      file.insertions !== undefined || file.deletions !== undefined
+        ? p.dim(` +${file.insertions ?? 0} -${file.deletions ?? 0}`)
+        : '';
+    const name =
+      file.oldPath !== undefined
+        ? `${JSON.stringify(file.oldPath)} → ${JSON.stringify(file.path)}`
+        : safePath(file.path);
     lines.push(`  ${file.status} ${name}${counts}`);
   }
   if (diff.unifiedDiff !== undefined) lines.push(diff.unifiedDiff.replace(/\n$/, ''));

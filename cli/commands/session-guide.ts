@@ -3,7 +3,12 @@ import { EXIT } from '../exit-codes.js';
 import { writeJson, writeLine, type CommandIO } from '../io.js';
 import { resolveSessionId, sessionOp } from './session-client.js';
 
-export async function run(io: CommandIO, id: string, text: string, options: { model?: string; effort?: string; json?: boolean }): Promise<number> {
+export async function run(
+  io: CommandIO,
+  id: string,
+  text: string,
+  options: { model?: string; effort?: string; json?: boolean },
+): Promise<number> {
   const sessionId = await resolveSessionId(io, id);
   const input: Record<string, unknown> = { op: 'guide', sessionId, text };
   if (options.model !== undefined) input.agentModel = options.model;

@@ -22,7 +22,11 @@ interface Options {
 
 export async function run(io: CommandIO, options: Options): Promise<number> {
   // The op parser validates every field (postures, effort, …) with the same loud errors.
-  const input: Record<string, unknown> = { op: 'start', brief: options.brief, cwd: resolve(io.cwd, options.cwd ?? '.') };
+  const input: Record<string, unknown> = {
+    op: 'start',
+    brief: options.brief,
+    cwd: resolve(io.cwd, options.cwd ?? '.'),
+  };
   if (options.backend !== undefined) input.backend = options.backend;
   if (options.maxPosture !== undefined) input.maxPosture = options.maxPosture;
   if (options.posture !== undefined) input.initialPosture = options.posture;
@@ -30,7 +34,11 @@ export async function run(io: CommandIO, options: Options): Promise<number> {
   if (options.model !== undefined) input.agentModel = options.model;
   if (options.effort !== undefined) input.effort = options.effort;
   if (options.tag !== undefined) input.taskTags = options.tag;
-  if (options.allowedTools !== undefined) input.allowedTools = options.allowedTools.flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+  if (options.allowedTools !== undefined)
+    input.allowedTools = options.allowedTools
+      .flatMap((t) => t.split(','))
+      .map((t) => t.trim())
+      .filter(Boolean);
   if (options.script !== undefined) input.backendOptions = { script: resolve(io.cwd, options.script) };
   const result = await sessionOp(io, input as unknown as StartInput);
   if (options.json) {
@@ -39,12 +47,18 @@ export async function run(io: CommandIO, options: Options): Promise<number> {
   }
   const p = painter(useColor(io.stdout, io.env));
   writeLine(io.stdout, result.sessionId);
-  writeLine(io.stderr, p.dim(`started on ${result.backend} · posture ${result.posture} (ceiling ${result.maxPosture}) · at most ${result.maxRounds} rounds`));
+  writeLine(
+    io.stderr,
+    p.dim(
+      `started on ${result.backend} · posture ${result.posture} (ceiling ${result.maxPosture}) · at most ${result.maxRounds} rounds`,
+    ),
+  );
   writeLine(io.stderr, p.dim(`next: neo session read ${result.sessionId}`));
   return EXIT.ok;
 }
 
 function wholeNumber(flag: string, value: string): number {
-  if (!/^[0-9]+$/.test(value)) throw new UsageError('CLI_BAD_OPTION', `${flag} expects a whole number, got ${JSON.stringify(value)}`);
+  if (!/^[0-9]+$/.test(value))
+    throw new UsageError('CLI_BAD_OPTION', `${flag} expects a whole number, got ${JSON.stringify(value)}`);
   return Number(value);
 }

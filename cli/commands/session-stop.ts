@@ -3,7 +3,11 @@ import { EXIT } from '../exit-codes.js';
 import { writeJson, writeLine, type CommandIO } from '../io.js';
 import { resolveSessionId, sessionOp } from './session-client.js';
 
-export async function run(io: CommandIO, id: string, options: { outcome?: string; note?: string; json?: boolean }): Promise<number> {
+export async function run(
+  io: CommandIO,
+  id: string,
+  options: { outcome?: string; note?: string; json?: boolean },
+): Promise<number> {
   const sessionId = await resolveSessionId(io, id);
   const input: Record<string, unknown> = { op: 'stop', sessionId };
   if (options.outcome !== undefined) input.outcome = options.outcome;

@@ -15,7 +15,18 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
     return EXIT.ok;
   }
   const p = painter(useColor(io.stdout, io.env));
-  const rows = records.map((r) => [r.sessionId.slice(0, 12), r.status, r.backendId, `${r.roundsElapsed}${r.maxRounds !== undefined ? `/${r.maxRounds}` : ''}`, r.costUsd !== undefined ? `$${r.costUsd.toFixed(2)}` : '-', r.createdAt.slice(0, 19).replace('T', ' '), firstLine(r.taskBrief).slice(0, 50)]);
-  writeLine(io.stdout, table([['ID', 'STATUS', 'BACKEND', 'ROUNDS', 'COST', 'CREATED', 'BRIEF'].map((h) => p.dim(h)), ...rows]));
+  const rows = records.map((r) => [
+    r.sessionId.slice(0, 12),
+    r.status,
+    r.backendId,
+    `${r.roundsElapsed}${r.maxRounds !== undefined ? `/${r.maxRounds}` : ''}`,
+    r.costUsd !== undefined ? `$${r.costUsd.toFixed(2)}` : '-',
+    r.createdAt.slice(0, 19).replace('T', ' '),
+    firstLine(r.taskBrief).slice(0, 50),
+  ]);
+  writeLine(
+    io.stdout,
+    table([['ID', 'STATUS', 'BACKEND', 'ROUNDS', 'COST', 'CREATED', 'BRIEF'].map((h) => p.dim(h)), ...rows]),
+  );
   return EXIT.ok;
 }

@@ -6,11 +6,16 @@ import { painter, useColor, writeJson, writeLine, type CommandIO } from '../io.j
 import { resolveSessionId } from './session-client.js';
 import { renderEvent, renderRecord } from './session-format.js';
 
-export async function run(io: CommandIO, id: string, options: { events?: boolean; after?: string; json?: boolean }): Promise<number> {
+export async function run(
+  io: CommandIO,
+  id: string,
+  options: { events?: boolean; after?: string; json?: boolean },
+): Promise<number> {
   const store = new CodeSessionStore(neoHome(io.env), { log: stderrLog });
   const sessionId = await resolveSessionId(io, id);
   const record = await store.get(sessionId);
-  if (record === null) throw new UsageError('SESSION_NOT_FOUND', `no code session \`${sessionId}\``, { hint: 'see `neo sessions list`' });
+  if (record === null)
+    throw new UsageError('SESSION_NOT_FOUND', `no code session \`${sessionId}\``, { hint: 'see `neo sessions list`' });
   const afterSeq = options.after === undefined ? 0 : seq(options.after);
   const wantEvents = options.events === true || options.after !== undefined;
   const events = wantEvents ? ((await store.readEvents(sessionId, { afterSeq })) ?? []) : undefined;
@@ -28,6 +33,7 @@ export async function run(io: CommandIO, id: string, options: { events?: boolean
 }
 
 export function seq(value: string): number {
-  if (!/^[0-9]+$/.test(value)) throw new UsageError('CLI_BAD_OPTION', `--after expects a seq number, got ${JSON.stringify(value)}`);
+  if (!/^[0-9]+$/.test(value))
+    throw new UsageError('CLI_BAD_OPTION', `--after expects a seq number, got ${JSON.stringify(value)}`);
   return Number(value);
 }

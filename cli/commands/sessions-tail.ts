@@ -18,7 +18,8 @@ const POLL_MS = 200;
 export async function run(io: CommandIO, id: string, options: { after?: string; json?: boolean }): Promise<number> {
   const store = new CodeSessionStore(neoHome(io.env), { log: stderrLog });
   const sessionId = await resolveSessionId(io, id);
-  if ((await store.get(sessionId)) === null) throw new UsageError('SESSION_NOT_FOUND', `no code session \`${sessionId}\``, { hint: 'see `neo sessions list`' });
+  if ((await store.get(sessionId)) === null)
+    throw new UsageError('SESSION_NOT_FOUND', `no code session \`${sessionId}\``, { hint: 'see `neo sessions list`' });
   const p = painter(useColor(io.stdout, io.env));
   let after = options.after === undefined ? 0 : seq(options.after);
   for (;;) {

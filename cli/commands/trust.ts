@@ -4,7 +4,11 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { writeJson, writeLine, type CommandIO } from '../io.js';
 
-export async function run(io: CommandIO, repo: string | undefined, options: { revoke?: boolean; list?: boolean; json?: boolean }): Promise<number> {
+export async function run(
+  io: CommandIO,
+  repo: string | undefined,
+  options: { revoke?: boolean; list?: boolean; json?: boolean },
+): Promise<number> {
   const home = neoHome(io.env);
   const store = new TrustStore(home);
   if (options.list) {

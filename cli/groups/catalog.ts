@@ -21,12 +21,24 @@ export function registerCatalogCommands(program: Command, { lazy }: ProgramConte
     .description('run one persona outside a flow, with the live display of flows; exit 0 only on a verified success')
     .argument('[id]', 'persona id (default: the code-specialist driver)')
     .requiredOption('--brief <text>', 'what the persona must get done')
-    .option('--backend <id>', 'pin the backend (replaces the persona\'s own pin; the owner policy still caps it)')
+    .option('--backend <id>', "pin the backend (replaces the persona's own pin; the owner policy still caps it)")
     .option('--cwd <dir>', 'where the agent works (default: the current directory)')
     .option('--script <file>', "the script backend's script (YAML)")
-    .option('--model <id>', 'the driven agent\'s model: an id or a class (cheap, standard, frontier)')
-    .addOption(new Option('--effort <level>', 'reasoning effort, if the backend accepts it').choices(['low', 'medium', 'high', 'max']))
-    .option('--tag <tag>', 'a task tag recorded with the outcome (repeatable)', (value: string, previous: string[] = []) => [...previous, value], [])
+    .option('--model <id>', "the driven agent's model: an id or a class (cheap, standard, frontier)")
+    .addOption(
+      new Option('--effort <level>', 'reasoning effort, if the backend accepts it').choices([
+        'low',
+        'medium',
+        'high',
+        'max',
+      ]),
+    )
+    .option(
+      '--tag <tag>',
+      'a task tag recorded with the outcome (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+      [],
+    )
     .option('--json', 'print one JSON object per event (NDJSON)')
     .action(lazy(() => import('./catalog-commands.js').then((m) => m.personaRun)));
   personas

@@ -5,10 +5,14 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 /** neo flow run | resume | approve | list | show | graph | validate. */
 export function registerFlowCommands(program: Command, { lazy }: ProgramContext): void {
-  const flow = program.command('flow').description('run flows (plan.yaml): steps of agent work, commands, approvals and sub-flows');
+  const flow = program
+    .command('flow')
+    .description('run flows (plan.yaml): steps of agent work, commands, approvals and sub-flows');
   flow
     .command('run')
-    .description('run a plan: live step tree on a terminal, plain lines otherwise, NDJSON with --json; exit 0 only on success')
+    .description(
+      'run a plan: live step tree on a terminal, plain lines otherwise, NDJSON with --json; exit 0 only on success',
+    )
     .argument('<plan>', 'the plan file (plan.yaml or *.flow.yaml)')
     .option('--input <key=value>', 'an input (repeatable); converted to its declared type', collect, [])
     .option('--inputs <file>', 'inputs from a YAML or JSON file (--input wins)')
@@ -17,7 +21,12 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
     .option('--watch', 'apply edits of the plan and its personas to steps that have not started')
     .option('--backend <id>', "every agent step's backend (e.g. script)")
     .option('--yes', 'answer every approval with its first passing decision (for CI); recorded in the run')
-    .addOption(new Option('--isolation <mode>', 'where the steps work (default: worktree in a git repo, copy elsewhere)').choices(['worktree', 'inplace', 'copy']))
+    .addOption(
+      new Option(
+        '--isolation <mode>',
+        'where the steps work (default: worktree in a git repo, copy elsewhere)',
+      ).choices(['worktree', 'inplace', 'copy']),
+    )
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowRun)));
   flow
     .command('resume')

@@ -7,10 +7,14 @@ function collect(value: string, previous: string[]): string[] {
 
 /** `neo model serve` and `neo model check`: the scripted model server and its scripts. */
 export function registerModelCommands(program: Command, { lazy }: ProgramContext): void {
-  const model = program.command('model').description('a scripted model server for testing flows and personas against real coding CLIs');
+  const model = program
+    .command('model')
+    .description('a scripted model server for testing flows and personas against real coding CLIs');
   model
     .command('serve')
-    .description('serve a model script on 127.0.0.1 (Anthropic Messages, OpenAI Responses and Chat Completions, Gemini) until Ctrl-C')
+    .description(
+      'serve a model script on 127.0.0.1 (Anthropic Messages, OpenAI Responses and Chat Completions, Gemini) until Ctrl-C',
+    )
     .requiredOption('--script <file>', 'the model script (YAML or JSON)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '0')
     .option('--host <host>', 'loopback address to bind (127.0.0.1, ::1 or localhost)', '127.0.0.1')

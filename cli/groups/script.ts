@@ -3,7 +3,9 @@ import type { ProgramContext } from '../program.js';
 
 /** script validate, script from-session, script play. */
 export function registerScriptCommands(program: Command, { lazy }: ProgramContext): void {
-  const script = program.command('script').description('scripts for the script backend: check them, play them, make them from recorded sessions');
+  const script = program
+    .command('script')
+    .description('scripts for the script backend: check them, play them, make them from recorded sessions');
   script
     .command('validate')
     .description('check script files; print every problem at file:line:col')

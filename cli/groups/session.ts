@@ -3,7 +3,9 @@ import type { ProgramContext } from '../program.js';
 
 /** session (drive one live code session by hand) and sessions (read the store). */
 export function registerSessionCommands(program: Command, { lazy }: ProgramContext): void {
-  const session = program.command('session').description('drive a code session by hand: start, read each turn, answer, guide, stop');
+  const session = program
+    .command('session')
+    .description('drive a code session by hand: start, read each turn, answer, guide, stop');
   session
     .command('start')
     .description('start a code session (in the session daemon, started on demand) and print its id')
@@ -96,7 +98,7 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .action(lazy(() => import('./session-commands.js').then((m) => m.sessionsShow)));
   sessions
     .command('tail')
-    .description('print a session\'s events as they are written, until it is released')
+    .description("print a session's events as they are written, until it is released")
     .argument('<id>', 'session id (or a unique prefix)')
     .option('--after <seq>', 'start after this seq (default: from the beginning)')
     .option('--json', 'print one JSON line per event')

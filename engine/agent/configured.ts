@@ -29,7 +29,10 @@ export function providerFromSettings(settings: AgentSettings, hooks?: RetryHooks
   });
 }
 
-export interface ConfiguredAgentOptions extends Omit<AgentOptions, 'provider' | 'model' | 'compactor' | 'maxTurns' | 'maxOutputTokens' | 'toolOutputMaxBytes' | 'redact'> {
+export interface ConfiguredAgentOptions extends Omit<
+  AgentOptions,
+  'provider' | 'model' | 'compactor' | 'maxTurns' | 'maxOutputTokens' | 'toolOutputMaxBytes' | 'redact'
+> {
   settings: AgentSettings;
   /** A model id or class sentinel; default agent.model, else the standard class. */
   model?: string;
@@ -52,7 +55,11 @@ export function createConfiguredAgent(options: ConfiguredAgentOptions): Agent {
     maxTurns: settings.maxTurns,
     maxOutputTokens: settings.maxOutputTokens,
     toolOutputMaxBytes: settings.toolOutputMaxBytes,
-    compactor: new SummarizingCompactor({ provider, thresholdTokens: settings.compactAtTokens, keepTurns: settings.keepTurns }),
+    compactor: new SummarizingCompactor({
+      provider,
+      thresholdTokens: settings.compactAtTokens,
+      keepTurns: settings.keepTurns,
+    }),
     redact: secretRedactor(settings.secrets),
   });
 }

@@ -23,7 +23,11 @@ export class ModelError extends NeoError {
   /** A later attempt (a new turn) may succeed; reported on the error event. */
   readonly transient: boolean;
 
-  constructor(code: string, message: string, options: { retryable: boolean; transient: boolean; hint?: string; cause?: unknown }) {
+  constructor(
+    code: string,
+    message: string,
+    options: { retryable: boolean; transient: boolean; hint?: string; cause?: unknown },
+  ) {
     super(code, message, options);
     this.retryable = options.retryable;
     this.transient = options.transient;
@@ -50,18 +54,31 @@ export class ModelHttpError extends ModelError {
 }
 
 /** Transport codes worth retrying: the connection broke before the response began. */
-const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET']);
+const TRANSIENT_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+]);
 
 /** A network failure; retryable when its code is a transient one. */
 export function transportError(provider: string, cause: unknown): ModelError {
   const code = typeof (cause as { code?: unknown })?.code === 'string' ? (cause as { code: string }).code : undefined;
   const transient = code !== undefined && TRANSIENT_CODES.has(code);
   const detail = cause instanceof Error ? cause.message : String(cause);
-  return new ModelError('MODEL_TRANSPORT_ERROR', `${provider}: connection failed: ${detail}${code !== undefined && !detail.includes(code) ? ` (${code})` : ''}`, {
-    retryable: transient,
-    transient,
-    cause,
-  });
+  return new ModelError(
+    'MODEL_TRANSPORT_ERROR',
+    `${provider}: connection failed: ${detail}${code !== undefined && !detail.includes(code) ? ` (${code})` : ''}`,
+    {
+      retryable: transient,
+      transient,
+      cause,
+    },
+  );
 }
 
 /** The response headers or body went silent too long. Never retried: the caller decides. */
@@ -70,12 +87,18 @@ export function timeoutError(provider: string, what: 'headers' | 'idle', ms: num
     what === 'headers'
       ? `${provider}: no response headers after ${formatMs(ms)}`
       : `${provider}: stream stalled: no data for ${formatMs(ms)}`;
-  return new ModelError(what === 'headers' ? 'MODEL_TIMEOUT' : 'MODEL_STREAM_STALLED', message, { retryable: false, transient: true });
+  return new ModelError(what === 'headers' ? 'MODEL_TIMEOUT' : 'MODEL_STREAM_STALLED', message, {
+    retryable: false,
+    transient: true,
+  });
 }
 
 /** A stream the adapter cannot make sense of, or an error event inside it. Permanent. */
 export function streamError(provider: string, message: string, options: { transient?: boolean } = {}): ModelError {
-  return new ModelError('MODEL_STREAM_ERROR', `${provider}: ${message}`, { retryable: false, transient: options.transient ?? false });
+  return new ModelError('MODEL_STREAM_ERROR', `${provider}: ${message}`, {
+    retryable: false,
+    transient: options.transient ?? false,
+  });
 }
 
 /** The caller cancelled (interrupt, stop). */

@@ -4,7 +4,14 @@
  * built-in coding tools, project context (AGENTS.md, skills) and compaction. The `neo` backend
  * (engine/transports/neo) and the llm decider are built on it.
  */
-export { Agent, DEFAULT_MAX_TURNS, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TOOL_OUTPUT_MAX_BYTES, type AgentOptions, type SendOptions } from './loop.js';
+export {
+  Agent,
+  DEFAULT_MAX_TURNS,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  DEFAULT_TOOL_OUTPUT_MAX_BYTES,
+  type AgentOptions,
+  type SendOptions,
+} from './loop.js';
 export type { AgentLoopEvent, TurnResult } from './loop-events.js';
 export {
   mergeRoles,
@@ -40,7 +47,16 @@ export {
   type ToolEffect,
   type ToolResult,
 } from './tool.js';
-export { createProvider, anthropicBody, responsesBody, chatBody, geminiBody, type CompleteOptions, type HttpProviderConfig, type Provider } from './providers/index.js';
+export {
+  createProvider,
+  anthropicBody,
+  responsesBody,
+  chatBody,
+  geminiBody,
+  type CompleteOptions,
+  type HttpProviderConfig,
+  type Provider,
+} from './providers/index.js';
 export { DEFAULT_RETRY, openWithRetry, type RetryHooks, type RetryPolicy } from './http/retry.js';
 export { httpErrorLine, parseErrorBody, retryAfterMs } from './http/http-error.js';
 export { SseDecoder, type SseEvent } from './http/sse.js';
@@ -74,8 +90,19 @@ export { discoverAgentsMd, agentsMdSection, type ProjectInstructions } from './c
 export { discoverSkills, loadSkill, skillCatalog, expandSkillMentions, type Skill } from './context/skills.js';
 export { buildSystemPrompt, type SystemPromptParts } from './context/system-prompt.js';
 export type { Compactor, CompactionInput, CompactionResult } from './compaction/compactor.js';
-export { SummarizingCompactor, pinnedItems, renderTranscript, type SummarizingCompactorOptions } from './compaction/summarizing.js';
+export {
+  SummarizingCompactor,
+  pinnedItems,
+  renderTranscript,
+  type SummarizingCompactorOptions,
+} from './compaction/summarizing.js';
 export { compactionSplit } from './compaction/split.js';
 export { estimateTokens } from './compaction/estimate.js';
-export { saveTranscript, loadTranscript, transcriptPath, TRANSCRIPT_FILE, type SavedTranscript } from './transcript-file.js';
+export {
+  saveTranscript,
+  loadTranscript,
+  transcriptPath,
+  TRANSCRIPT_FILE,
+  type SavedTranscript,
+} from './transcript-file.js';
 export { createConfiguredAgent, providerFromSettings, type ConfiguredAgentOptions } from './configured.js';

@@ -13,7 +13,17 @@ import type { Compactor } from './compaction/compactor.js';
 import { estimateTokens } from './compaction/estimate.js';
 import { AgentError, cancelledError } from './errors.js';
 import type { AgentLoopEvent, TurnResult } from './loop-events.js';
-import { textOf, toolUsesOf, type ContentBlock, type Message, type ModelResponse, type PinKind, type ToolResultBlock, type ToolSpec, type ToolUseBlock } from './messages.js';
+import {
+  textOf,
+  toolUsesOf,
+  type ContentBlock,
+  type Message,
+  type ModelResponse,
+  type PinKind,
+  type ToolResultBlock,
+  type ToolSpec,
+  type ToolUseBlock,
+} from './messages.js';
 import { capText } from './output-cap.js';
 import type { Provider } from './providers/provider.js';
 import { ToolInputError, type AgentTool, type ToolApprover, type ToolContext } from './tool.js';
@@ -155,7 +165,11 @@ export class Agent {
     // No signal is made up when the caller gave none: an AbortSignal costs microseconds to make,
     // and nothing could abort it anyway. Tools and the compactor get one of their own.
     const signal = options.signal;
-    this.#messages.push({ role: 'user', content: [{ type: 'text', text: this.#redact(text) }], ...(options.pin ? { pin: options.pin } : {}) });
+    this.#messages.push({
+      role: 'user',
+      content: [{ type: 'text', text: this.#redact(text) }],
+      ...(options.pin ? { pin: options.pin } : {}),
+    });
     const turn = { usage: emptyUsage(), modelCalls: 0, partial: '' };
     try {
       const result = await this.#run(signal, turn);
@@ -163,7 +177,9 @@ export class Agent {
       return result;
     } catch (error) {
       // An interrupted turn keeps whatever text had streamed so far.
-      const failure = signal?.aborted ? new AgentError('AGENT_INTERRUPTED', 'interrupted', turn.partial !== '' ? { partialText: turn.partial } : {}) : error;
+      const failure = signal?.aborted
+        ? new AgentError('AGENT_INTERRUPTED', 'interrupted', turn.partial !== '' ? { partialText: turn.partial } : {})
+        : error;
       this.#closeDanglingToolUses();
       const reported = failure instanceof Error ? failure : new Error(String(failure));
       this.#onEvent({ type: 'error', error: reported });
@@ -173,7 +189,10 @@ export class Agent {
     }
   }
 
-  async #run(signal: AbortSignal | undefined, turn: { usage: AgentUsage; modelCalls: number; partial: string }): Promise<TurnResult> {
+  async #run(
+    signal: AbortSignal | undefined,
+    turn: { usage: AgentUsage; modelCalls: number; partial: string },
+  ): Promise<TurnResult> {
     const finish = (response: ModelResponse | undefined, stopReason: TurnResult['stopReason']): TurnResult => ({
       text: response ? textOf(response.content) : '',
       stopReason,
@@ -186,7 +205,14 @@ export class Agent {
       if (this.#compactor !== undefined) await this.#maybeCompact(this.#compactor, signal, turn);
       turn.partial = '';
       const response = await this.#provider.complete(
-        { model: this.#model, system: this.#system, messages: this.#messages, tools: this.#toolSpecs, maxOutputTokens: this.#maxOutputTokens, ...(this.#effort ? { effort: this.#effort } : {}) },
+        {
+          model: this.#model,
+          system: this.#system,
+          messages: this.#messages,
+          tools: this.#toolSpecs,
+          maxOutputTokens: this.#maxOutputTokens,
+          ...(this.#effort ? { effort: this.#effort } : {}),
+        },
         {
           signal,
           sink: this.#deltas
@@ -208,7 +234,10 @@ export class Agent {
       turn.modelCalls++;
       this.#count(turn, response.usage, 'model', response.model);
       this.#messages.push({ role: 'assistant', content: response.content.map((b) => this.#redactBlock(b)) });
-      this.#lastContext = { tokens: response.usage.inputTokens + response.usage.outputTokens, messages: this.#messages.length };
+      this.#lastContext = {
+        tokens: response.usage.inputTokens + response.usage.outputTokens,
+        messages: this.#messages.length,
+      };
       this.#emitBlocks(response.content);
       const calls = toolUsesOf(response.content);
       const stop = response.stopReason;
@@ -225,9 +254,23 @@ export class Agent {
         continue;
       }
       const partialText = textOf(response.content);
-      if (stop === 'max_tokens') throw new AgentError('AGENT_OUTPUT_TRUNCATED', `the response hit the output limit (${this.#maxOutputTokens} tokens) and was cut off`, { partialText });
-      if (stop === 'context_window_exceeded') throw new AgentError('AGENT_CONTEXT_WINDOW_EXCEEDED', "the conversation exceeds the model's context window; the response was truncated", { partialText, hint: 'lower agent.compactAtTokens in neo.yaml' });
-      throw new AgentError('AGENT_UNKNOWN_STOP_REASON', `${this.#provider.name}: unknown stop reason "${response.rawStopReason}"`, { partialText });
+      if (stop === 'max_tokens')
+        throw new AgentError(
+          'AGENT_OUTPUT_TRUNCATED',
+          `the response hit the output limit (${this.#maxOutputTokens} tokens) and was cut off`,
+          { partialText },
+        );
+      if (stop === 'context_window_exceeded')
+        throw new AgentError(
+          'AGENT_CONTEXT_WINDOW_EXCEEDED',
+          "the conversation exceeds the model's context window; the response was truncated",
+          { partialText, hint: 'lower agent.compactAtTokens in neo.yaml' },
+        );
+      throw new AgentError(
+        'AGENT_UNKNOWN_STOP_REASON',
+        `${this.#provider.name}: unknown stop reason "${response.rawStopReason}"`,
+        { partialText },
+      );
     }
   }
 
@@ -237,25 +280,41 @@ export class Agent {
     this.#onEvent({ type: 'usage', usage, source, ...(model !== undefined ? { model } : {}) });
   }
 
-  async #maybeCompact(compactor: Compactor, signal: AbortSignal | undefined, turn: { usage: AgentUsage }): Promise<void> {
+  async #maybeCompact(
+    compactor: Compactor,
+    signal: AbortSignal | undefined,
+    turn: { usage: AgentUsage },
+  ): Promise<void> {
     const last = this.#lastContext;
     const contextTokens =
       last !== undefined && last.messages <= this.#messages.length
         ? last.tokens + estimateTokens(this.#messages.slice(last.messages))
         : estimateTokens(this.#messages, this.#system);
-    const result = await compactor.compact({ messages: this.#messages, system: this.#system, contextTokens, model: this.#model, ...(this.#effort ? { effort: this.#effort } : {}), signal: signal ?? unabortable() });
+    const result = await compactor.compact({
+      messages: this.#messages,
+      system: this.#system,
+      contextTokens,
+      model: this.#model,
+      ...(this.#effort ? { effort: this.#effort } : {}),
+      signal: signal ?? unabortable(),
+    });
     if (result === undefined) return;
     this.#count(turn, result.usage, 'compaction');
     this.#messages = result.messages;
     this.#lastContext = undefined;
-    this.#onEvent({ type: 'compacted', summarizedMessages: result.summarizedMessages, keptMessages: result.messages.length });
+    this.#onEvent({
+      type: 'compacted',
+      summarizedMessages: result.summarizedMessages,
+      keptMessages: result.messages.length,
+    });
   }
 
   #emitBlocks(content: readonly ContentBlock[]): void {
     for (const block of content) {
       if (block.type === 'reasoning' && block.text !== '') this.#onEvent({ type: 'reasoning', text: block.text });
       else if (block.type === 'text' && block.text !== '') this.#onEvent({ type: 'text', text: block.text });
-      else if (block.type === 'tool_use') this.#onEvent({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+      else if (block.type === 'tool_use')
+        this.#onEvent({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
     }
   }
 
@@ -267,7 +326,14 @@ export class Agent {
         if (turnSignal?.aborted) throw cancelledError();
         const result = await this.#runTool(call, context);
         const content = capText(this.#redact(result.output), this.#toolOutputMaxBytes);
-        results.push({ type: 'tool_result', toolUseId: call.id, name: call.name, content, isError: result.isError, ...(result.pinned !== undefined ? { pinned: this.#redact(result.pinned) } : {}) });
+        results.push({
+          type: 'tool_result',
+          toolUseId: call.id,
+          name: call.name,
+          content,
+          isError: result.isError,
+          ...(result.pinned !== undefined ? { pinned: this.#redact(result.pinned) } : {}),
+        });
         this.#onEvent({ type: 'tool_result', id: call.id, name: call.name, output: content, isError: result.isError });
       }
     } finally {
@@ -275,32 +341,46 @@ export class Agent {
     }
   }
 
-  async #runTool(call: ToolUseBlock, context: ToolContext): Promise<{ output: string; isError: boolean; pinned?: string }> {
+  async #runTool(
+    call: ToolUseBlock,
+    context: ToolContext,
+  ): Promise<{ output: string; isError: boolean; pinned?: string }> {
     const tool = this.#tools.get(call.name);
-    if (tool === undefined) return { output: `unknown tool "${call.name}"; available: ${[...this.#tools.keys()].join(', ')}`, isError: true };
+    if (tool === undefined)
+      return { output: `unknown tool "${call.name}"; available: ${[...this.#tools.keys()].join(', ')}`, isError: true };
     if (call.input === null || typeof call.input !== 'object' || Array.isArray(call.input)) {
-      return { output: `the arguments for ${call.name} must be a JSON object; got ${typeof call.input === 'string' ? `invalid JSON: ${call.input.slice(0, 200)}` : JSON.stringify(call.input)}`, isError: true };
+      return {
+        output: `the arguments for ${call.name} must be a JSON object; got ${typeof call.input === 'string' ? `invalid JSON: ${call.input.slice(0, 200)}` : JSON.stringify(call.input)}`,
+        isError: true,
+      };
     }
     const input = call.input as Record<string, unknown>;
     let pinned: string | undefined;
     if (this.#approve !== undefined) {
       const decision = await this.#approve({ tool, call, input, signal: context.signal });
       pinned = decision.pinned;
-      if (!decision.allow) return { output: decision.message, isError: true, ...(pinned !== undefined ? { pinned } : {}) };
+      if (!decision.allow)
+        return { output: decision.message, isError: true, ...(pinned !== undefined ? { pinned } : {}) };
     }
     try {
       const result = await tool.run(input, context);
       return { ...result, ...(pinned !== undefined ? { pinned } : {}) };
     } catch (error) {
       if (context.signal.aborted) throw cancelledError();
-      const message = error instanceof ToolInputError ? `invalid input for ${call.name}: ${error.message}` : error instanceof Error ? error.message : String(error);
+      const message =
+        error instanceof ToolInputError
+          ? `invalid input for ${call.name}: ${error.message}`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       return { output: message, isError: true, ...(pinned !== undefined ? { pinned } : {}) };
     }
   }
 
   /** Queued steering joins the transcript as pinned guidance. */
   #deliverSteering(): void {
-    for (const text of this.takeSteering()) this.#messages.push({ role: 'user', content: [{ type: 'text', text: this.#redact(text) }], pin: 'guidance' });
+    for (const text of this.takeSteering())
+      this.#messages.push({ role: 'user', content: [{ type: 'text', text: this.#redact(text) }], pin: 'guidance' });
   }
 
   /**
@@ -326,12 +406,19 @@ export class Agent {
    */
   #closeDanglingToolUses(): void {
     const answered = new Set<string>();
-    for (const message of this.#messages) for (const block of message.content) if (block.type === 'tool_result') answered.add(block.toolUseId);
+    for (const message of this.#messages)
+      for (const block of message.content) if (block.type === 'tool_result') answered.add(block.toolUseId);
     const last = this.#messages.findLastIndex((m) => m.role === 'assistant');
     if (last === -1) return;
     const missing = toolUsesOf(this.#messages[last]!.content).filter((c) => !answered.has(c.id));
     if (missing.length === 0) return;
-    const results: ToolResultBlock[] = missing.map((c) => ({ type: 'tool_result', toolUseId: c.id, name: c.name, content: 'not run: the turn ended first', isError: true }));
+    const results: ToolResultBlock[] = missing.map((c) => ({
+      type: 'tool_result',
+      toolUseId: c.id,
+      name: c.name,
+      content: 'not run: the turn ended first',
+      isError: true,
+    }));
     const next = this.#messages[last + 1];
     if (next !== undefined && next.role === 'user') next.content = [...results, ...next.content];
     else this.#messages.splice(last + 1, 0, { role: 'user', content: results });

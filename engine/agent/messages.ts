@@ -67,7 +67,8 @@ export interface ToolSpec {
 }
 
 /** Why the model stopped, normalized across APIs. `unknown` keeps the raw value in the response. */
-export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'pause_turn' | 'context_window_exceeded' | 'unknown';
+export type StopReason =
+  'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'pause_turn' | 'context_window_exceeded' | 'unknown';
 
 /** One call to a model. */
 export interface ModelRequest {

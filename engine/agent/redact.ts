@@ -5,7 +5,9 @@ import type { Secret } from './settings/secret.js';
 const MIN_SECRET_CHARS = 6;
 
 export function secretRedactor(secrets: readonly Secret[]): (text: string) => string {
-  const pairs = secrets.map((s) => [s.reveal(), `[redacted \${${s.name}}]`] as const).filter(([value]) => value.length >= MIN_SECRET_CHARS);
+  const pairs = secrets
+    .map((s) => [s.reveal(), `[redacted \${${s.name}}]`] as const)
+    .filter(([value]) => value.length >= MIN_SECRET_CHARS);
   if (pairs.length === 0) return (text) => text;
   return (text) => {
     let out = text;

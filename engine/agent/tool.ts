@@ -28,7 +28,12 @@ export interface AgentTool {
 export type ApprovalDecision = { allow: true; pinned?: string } | { allow: false; message: string; pinned?: string };
 
 /** Decides whether one tool call may run (the posture gate, an interactive prompt). */
-export type ToolApprover = (request: { tool: AgentTool; call: ToolUseBlock; input: Record<string, unknown>; signal: AbortSignal }) => Promise<ApprovalDecision>;
+export type ToolApprover = (request: {
+  tool: AgentTool;
+  call: ToolUseBlock;
+  input: Record<string, unknown>;
+  signal: AbortSignal;
+}) => Promise<ApprovalDecision>;
 
 /** A tool input error: reported to the model as a tool error, not thrown out of the loop. */
 export class ToolInputError extends Error {}
@@ -36,7 +41,8 @@ export class ToolInputError extends Error {}
 /** Reads a required string field. */
 export function requireString(input: Record<string, unknown>, field: string): string {
   const value = input[field];
-  if (typeof value !== 'string' || value === '') throw new ToolInputError(`"${field}" is required and must be a non-empty string`);
+  if (typeof value !== 'string' || value === '')
+    throw new ToolInputError(`"${field}" is required and must be a non-empty string`);
   return value;
 }
 
@@ -52,7 +58,8 @@ export function optionalString(input: Record<string, unknown>, field: string): s
 export function optionalInt(input: Record<string, unknown>, field: string, min = 0): number | undefined {
   const value = input[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw new ToolInputError(`"${field}" must be an integer ≥ ${min}`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min)
+    throw new ToolInputError(`"${field}" must be an integer ≥ ${min}`);
   return value;
 }
 

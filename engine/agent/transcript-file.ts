@@ -25,8 +25,16 @@ export function transcriptPath(dir: string): string {
   return join(dir, TRANSCRIPT_FILE);
 }
 
-export async function saveTranscript(dir: string, transcript: Omit<SavedTranscript, 'version' | 'savedAt'>, now = new Date()): Promise<void> {
-  await writeJsonAtomic(transcriptPath(dir), { version: 1, ...transcript, savedAt: now.toISOString() } satisfies SavedTranscript);
+export async function saveTranscript(
+  dir: string,
+  transcript: Omit<SavedTranscript, 'version' | 'savedAt'>,
+  now = new Date(),
+): Promise<void> {
+  await writeJsonAtomic(transcriptPath(dir), {
+    version: 1,
+    ...transcript,
+    savedAt: now.toISOString(),
+  } satisfies SavedTranscript);
 }
 
 /** The saved transcript, or null when there is none (or it is unreadable). */

@@ -11,7 +11,10 @@ const RESERVED_POLICY_IDS = new Set(['owner']);
  * Layers loaded files into a {@link DefinitionSet}: a higher layer overrides a lower one by id,
  * and two files of one layer claiming the same id is an error showing both places.
  */
-export function buildDefinitionSet(loads: readonly FileLoad[], ownerPolicyFile?: string): { set: DefinitionSet; diagnostics: Diagnostic[] } {
+export function buildDefinitionSet(
+  loads: readonly FileLoad[],
+  ownerPolicyFile?: string,
+): { set: DefinitionSet; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const winners = new Map<string, AnyDefinition>();
   const shadowed: AnyDefinition[] = [];
@@ -56,6 +59,11 @@ export function buildDefinitionSet(loads: readonly FileLoad[], ownerPolicyFile?:
     if (existing !== undefined) shadowed.push(existing);
     winners.set(key, definition);
   }
-  const set = new DefinitionSet({ definitions: [...winners.values()], shadowed, ...(ownerPolicy ? { ownerPolicy } : {}), configs });
+  const set = new DefinitionSet({
+    definitions: [...winners.values()],
+    shadowed,
+    ...(ownerPolicy ? { ownerPolicy } : {}),
+    configs,
+  });
   return { set, diagnostics };
 }

@@ -30,7 +30,8 @@ export class DefinitionSet {
     configs?: readonly Definition<'config'>[];
   }) {
     for (const kind of DEFINITION_KINDS) this.#byKind.set(kind, new Map());
-    for (const definition of init.definitions) (this.#byKind.get(definition.kind) as Map<string, AnyDefinition>).set(definition.id, definition);
+    for (const definition of init.definitions)
+      (this.#byKind.get(definition.kind) as Map<string, AnyDefinition>).set(definition.id, definition);
     this.shadowed = init.shadowed ?? [];
     this.ownerPolicy = init.ownerPolicy;
     this.configs = init.configs ?? [];

@@ -35,10 +35,15 @@ export interface LayerFolder {
 const YAML_KINDS: DefinitionKind[] = ['backend', 'policy', 'capability', 'routing'];
 const isYaml = (name: string) => /\.ya?ml$/.test(name);
 const isMarkdown = (name: string) => name.endsWith('.md') && !/^(readme|changelog)\.md$/i.test(name);
-const onlyKind = (kind: DefinitionKind, test: (name: string) => boolean) => (name: string) => (test(name) ? { kind } : undefined);
+const onlyKind = (kind: DefinitionKind, test: (name: string) => boolean) => (name: string) =>
+  test(name) ? { kind } : undefined;
 
 function definitionFolders(root: string, layer: Layer): LayerFolder[] {
-  return YAML_KINDS.map((kind) => ({ folder: join(root, KIND_INFO[kind].folder), layer, classify: onlyKind(kind, isYaml) }));
+  return YAML_KINDS.map((kind) => ({
+    folder: join(root, KIND_INFO[kind].folder),
+    layer,
+    classify: onlyKind(kind, isYaml),
+  }));
 }
 
 function projectFolders(repo: string, layer: Layer): LayerFolder[] {
@@ -67,7 +72,12 @@ export function layerFolderTable(roots: LayerRoots): LayerFolder[] {
       {
         folder: home,
         layer: 'user',
-        classify: (name) => (name === 'policy.yaml' ? { kind: 'policy', defaultId: 'owner' } : name === 'neo.yaml' ? { kind: 'config' } : undefined),
+        classify: (name) =>
+          name === 'policy.yaml'
+            ? { kind: 'policy', defaultId: 'owner' }
+            : name === 'neo.yaml'
+              ? { kind: 'config' }
+              : undefined,
       },
     );
   }
@@ -150,7 +160,12 @@ export function kindOfPath(file: string): DefinitionKind | undefined {
 }
 
 /** Files and folders named on the command line, as the `path` layer. */
-export function discoverPaths(paths: readonly string[]): { files: DiscoveredFile[]; unknown: string[]; missing: string[]; table: LayerFolder[] } {
+export function discoverPaths(paths: readonly string[]): {
+  files: DiscoveredFile[];
+  unknown: string[];
+  missing: string[];
+  table: LayerFolder[];
+} {
   const files: DiscoveredFile[] = [];
   const unknown: string[] = [];
   const missing: string[] = [];
@@ -192,7 +207,11 @@ export function findRepoRoot(cwd: string, options: { exclude?: string } = {}): s
     for (const marker of ['.git', '.neo']) {
       const found = join(dir, marker);
       // NEO_HOME (~/.neo) is the user layer, not a project marker.
-      if (statSync(found, { throwIfNoEntry: false }) !== undefined && (options.exclude === undefined || resolve(found) !== resolve(options.exclude))) return dir;
+      if (
+        statSync(found, { throwIfNoEntry: false }) !== undefined &&
+        (options.exclude === undefined || resolve(found) !== resolve(options.exclude))
+      )
+        return dir;
     }
     const parent = dirname(dir);
     if (parent === dir) return resolve(cwd);

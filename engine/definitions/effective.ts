@@ -28,14 +28,19 @@ export interface EffectiveKnobs {
  * A persona's effective knobs: its policy, narrowed by its own frontmatter, narrowed by the
  * caller's overrides (a flow step, a pinned backend), always capped by the owner policy.
  */
-export function effectivePersonaKnobs(set: DefinitionSet, persona: Definition<'persona'>, caller?: { source: string; knobs: SessionKnobs }): EffectiveKnobs {
+export function effectivePersonaKnobs(
+  set: DefinitionSet,
+  persona: Definition<'persona'>,
+  caller?: { source: string; knobs: SessionKnobs },
+): EffectiveKnobs {
   const view = personaView(persona);
   const layers: Array<{ source: string; knobs: SessionKnobs }> = [];
   const policy = view.policy === undefined ? undefined : set.get('policy', view.policy);
   if (policy !== undefined) layers.push({ source: `policy ${policy.id} (${policy.file})`, knobs: policyKnobs(policy) });
   layers.push({ source: `persona ${view.id} (${persona.file})`, knobs: view.knobs });
   if (caller !== undefined) layers.push(caller);
-  if (set.ownerPolicy !== undefined) layers.push({ source: `owner policy (${set.ownerPolicy.file})`, knobs: policyKnobs(set.ownerPolicy) });
+  if (set.ownerPolicy !== undefined)
+    layers.push({ source: `owner policy (${set.ownerPolicy.file})`, knobs: policyKnobs(set.ownerPolicy) });
   const { knobs, provenance, conflicts } = narrowKnobs(layers);
   return { knobs, provenance, conflicts };
 }

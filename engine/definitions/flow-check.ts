@@ -1,6 +1,12 @@
 import type { Node } from 'yaml';
 import { yamlLib } from './yaml-lib.js';
-import { checkExpression, parseExpression, parseTemplate, type ExprProblem, type ExpressionScope } from '../expr/index.js';
+import {
+  checkExpression,
+  parseExpression,
+  parseTemplate,
+  type ExprProblem,
+  type ExpressionScope,
+} from '../expr/index.js';
 import type { Flow, Step } from '../generated/flow.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { transitiveNeeds } from '../util/step-graph.js';
@@ -51,7 +57,13 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
   const out: Diagnostic[] = [];
   const data: Flow = flow.data;
   const source = flow.source;
-  const err = (code: string, message: string, segments: Array<string | number>, hint?: string, related?: Diagnostic['related']): void => {
+  const err = (
+    code: string,
+    message: string,
+    segments: Array<string | number>,
+    hint?: string,
+    related?: Diagnostic['related'],
+  ): void => {
     out.push({
       code,
       severity: 'error',
@@ -72,15 +84,22 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
 
   const firstIndex = new Map<string, Array<string | number>>();
   const reach = transitiveNeeds(steps);
-  const lists: Array<['steps' | 'finally', readonly Step[]]> = [['steps', steps], ['finally', finallySteps]];
+  const lists: Array<['steps' | 'finally', readonly Step[]]> = [
+    ['steps', steps],
+    ['finally', finallySteps],
+  ];
   for (const [list, group] of lists) {
     group.forEach((step, index) => {
       const at = (...rest: Array<string | number>) => [list, index, ...rest];
       const first = firstIndex.get(step.id);
       if (first) {
-        err('DEF_DUPLICATE_STEP', `step id \`${step.id}\` is used twice`, at('id'), 'step ids must be unique in a flow', [
-          { message: 'first used here', span: source.spanOf(source.locate([...first, 'id'].map(String)).node) },
-        ]);
+        err(
+          'DEF_DUPLICATE_STEP',
+          `step id \`${step.id}\` is used twice`,
+          at('id'),
+          'step ids must be unique in a flow',
+          [{ message: 'first used here', span: source.spanOf(source.locate([...first, 'id'].map(String)).node) }],
+        );
       } else {
         firstIndex.set(step.id, at());
       }
@@ -90,7 +109,9 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
         const field = pointerToFieldPath(toPointer(at()));
         err(
           'DEF_STEP_KIND',
-          kinds.length === 0 ? `step \`${step.id}\` does nothing: \`${field}\` needs one of persona/backend, run, approval or flow` : `step \`${step.id}\` mixes ${kinds.join(' and ')}: a step is exactly one kind`,
+          kinds.length === 0
+            ? `step \`${step.id}\` does nothing: \`${field}\` needs one of persona/backend, run, approval or flow`
+            : `step \`${step.id}\` mixes ${kinds.join(' and ')}: a step is exactly one kind`,
           at('id'),
           'split it into separate steps joined by `needs`',
         );
@@ -103,31 +124,65 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
         if (list === 'finally' && steps.some((s) => s.id === need)) return;
         if (!allIds.includes(need)) {
           const suggestion = didYouMean(need, allIds);
-          err('DEF_UNKNOWN_STEP', `\`needs\` names unknown step \`${need}\``, at('needs', needIndex), suggestion ? `did you mean \`${suggestion}\`?` : `steps: ${allIds.join(', ')}`);
+          err(
+            'DEF_UNKNOWN_STEP',
+            `\`needs\` names unknown step \`${need}\``,
+            at('needs', needIndex),
+            suggestion ? `did you mean \`${suggestion}\`?` : `steps: ${allIds.join(', ')}`,
+          );
         } else if (need === step.id) {
-          err('DEF_NEEDS_CYCLE', `step \`${step.id}\` needs itself`, at('needs', needIndex), 'remove it from its own needs');
+          err(
+            'DEF_NEEDS_CYCLE',
+            `step \`${step.id}\` needs itself`,
+            at('needs', needIndex),
+            'remove it from its own needs',
+          );
         }
       });
 
       if (step.run !== undefined && step.run.includes('${{')) {
-        err('DEF_EXPR_IN_RUN', '`${{ }}` is not allowed in `run:`: values are never spliced into a shell command', at('run'),
-          'pass the value through `env:` (e.g. `env: { TARGET: "${{ inputs.target }}" }`) and use "$TARGET"; inputs also arrive as NEO_INPUT_<NAME> and step outputs as NEO_STEP_<ID>_<OUTPUT>');
+        err(
+          'DEF_EXPR_IN_RUN',
+          '`${{ }}` is not allowed in `run:`: values are never spliced into a shell command',
+          at('run'),
+          'pass the value through `env:` (e.g. `env: { TARGET: "${{ inputs.target }}" }`) and use "$TARGET"; inputs also arrive as NEO_INPUT_<NAME> and step outputs as NEO_STEP_<ID>_<OUTPUT>',
+        );
       }
       const verifyRun = typeof step.verify === 'string' ? step.verify : step.verify?.run;
       if (verifyRun?.includes('${{')) {
-        err('DEF_EXPR_IN_RUN', '`${{ }}` is not allowed in a verify command: values are never spliced into a shell command', at('verify', ...(typeof step.verify === 'string' ? [] : ['run'])),
-          'read the value from the environment instead (NEO_INPUT_<NAME>)');
+        err(
+          'DEF_EXPR_IN_RUN',
+          '`${{ }}` is not allowed in a verify command: values are never spliced into a shell command',
+          at('verify', ...(typeof step.verify === 'string' ? [] : ['run'])),
+          'read the value from the environment instead (NEO_INPUT_<NAME>)',
+        );
       }
       if (step.loop?.untilRun?.includes('${{')) {
-        err('DEF_EXPR_IN_RUN', '`${{ }}` is not allowed in `loop.untilRun`: values are never spliced into a shell command', at('loop', 'untilRun'),
-          'read the value from the environment instead (NEO_INPUT_<NAME>, NEO_STEP_<ID>_<OUTPUT>)');
+        err(
+          'DEF_EXPR_IN_RUN',
+          '`${{ }}` is not allowed in `loop.untilRun`: values are never spliced into a shell command',
+          at('loop', 'untilRun'),
+          'read the value from the environment instead (NEO_INPUT_<NAME>, NEO_STEP_<ID>_<OUTPUT>)',
+        );
       }
       checkStepNarrows(data, step, at, err);
       if (step.loop !== undefined && step.loop.until === undefined && step.loop.untilRun === undefined) {
-        err('DEF_LOOP_CONDITION', `step \`${step.id}\` loops without a condition`, at('loop'), 'add `until:` (an expression) or `untilRun:` (a command)');
+        err(
+          'DEF_LOOP_CONDITION',
+          `step \`${step.id}\` loops without a condition`,
+          at('loop'),
+          'add `until:` (an expression) or `untilRun:` (a command)',
+        );
       }
 
-      const roots = ['inputs', 'steps', 'env', 'run', ...(step.foreach ? ['item'] : []), ...(step.loop ? ['loop'] : [])];
+      const roots = [
+        'inputs',
+        'steps',
+        'env',
+        'run',
+        ...(step.foreach ? ['item'] : []),
+        ...(step.loop ? ['loop'] : []),
+      ];
       const scope: ExpressionScope = {
         roots,
         inputs: inputNames,
@@ -142,7 +197,12 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
   for (const cycle of findCycles(steps)) {
     if (cycle.length === 1) continue;
     const index = steps.findIndex((s) => s.id === cycle[0]);
-    err('DEF_NEEDS_CYCLE', `\`needs\` form a cycle: ${[...cycle, cycle[0]].join(' → ')}`, ['steps', index, 'needs'], 'remove one of these needs so the steps can be ordered');
+    err(
+      'DEF_NEEDS_CYCLE',
+      `\`needs\` form a cycle: ${[...cycle, cycle[0]].join(' → ')}`,
+      ['steps', index, 'needs'],
+      'remove one of these needs so the steps can be ordered',
+    );
   }
   return out;
 }
@@ -152,26 +212,65 @@ type Err = (code: string, message: string, segments: Array<string | number>, hin
 const EFFORTS = ['low', 'medium', 'high', 'max'] as const;
 
 /** A step may only narrow the flow's ceilings (posture, rounds, effort); asking for more is an error, not a clamp. */
-function checkStepNarrows(flow: Flow, step: Step, at: (...rest: Array<string | number>) => Array<string | number>, err: Err): void {
+function checkStepNarrows(
+  flow: Flow,
+  step: Step,
+  at: (...rest: Array<string | number>) => Array<string | number>,
+  err: Err,
+): void {
   const defaults = flow.defaults ?? {};
   const ceiling = defaults.maxPosture ?? DEFAULT_MAX_POSTURE;
-  const where = defaults.maxPosture === undefined ? `the default ceiling ${ceiling}` : `the flow's ceiling ${ceiling} (defaults.maxPosture)`;
+  const where =
+    defaults.maxPosture === undefined
+      ? `the default ceiling ${ceiling}`
+      : `the flow's ceiling ${ceiling} (defaults.maxPosture)`;
   if (step.maxPosture !== undefined && !postureWithin(step.maxPosture, ceiling)) {
-    err('DEF_STEP_WIDENS', `step \`${step.id}\` asks maxPosture ${step.maxPosture}, above ${where}`, at('maxPosture'), 'a step may only narrow the flow: raise `defaults.maxPosture` if the flow needs it');
+    err(
+      'DEF_STEP_WIDENS',
+      `step \`${step.id}\` asks maxPosture ${step.maxPosture}, above ${where}`,
+      at('maxPosture'),
+      'a step may only narrow the flow: raise `defaults.maxPosture` if the flow needs it',
+    );
   }
-  const stepCeiling = step.maxPosture !== undefined && postureWithin(step.maxPosture, ceiling) ? step.maxPosture : ceiling;
+  const stepCeiling =
+    step.maxPosture !== undefined && postureWithin(step.maxPosture, ceiling) ? step.maxPosture : ceiling;
   if (step.posture !== undefined && !postureWithin(step.posture, stepCeiling)) {
-    err('DEF_STEP_WIDENS', `step \`${step.id}\` starts in posture ${step.posture}, above its ceiling ${stepCeiling}`, at('posture'), 'lower `posture`, or raise the ceiling where it is set');
+    err(
+      'DEF_STEP_WIDENS',
+      `step \`${step.id}\` starts in posture ${step.posture}, above its ceiling ${stepCeiling}`,
+      at('posture'),
+      'lower `posture`, or raise the ceiling where it is set',
+    );
   }
   if (step.maxRounds !== undefined && defaults.maxRounds !== undefined && step.maxRounds > defaults.maxRounds) {
-    err('DEF_STEP_WIDENS', `step \`${step.id}\` asks maxRounds ${step.maxRounds}, above the flow's ${defaults.maxRounds}`, at('maxRounds'), 'a step may only narrow `defaults.maxRounds`');
+    err(
+      'DEF_STEP_WIDENS',
+      `step \`${step.id}\` asks maxRounds ${step.maxRounds}, above the flow's ${defaults.maxRounds}`,
+      at('maxRounds'),
+      'a step may only narrow `defaults.maxRounds`',
+    );
   }
-  if (step.effort !== undefined && defaults.effort !== undefined && EFFORTS.indexOf(step.effort) > EFFORTS.indexOf(defaults.effort)) {
-    err('DEF_STEP_WIDENS', `step \`${step.id}\` asks effort ${step.effort}, above the flow's ${defaults.effort}`, at('effort'), 'a step may only narrow `defaults.effort`');
+  if (
+    step.effort !== undefined &&
+    defaults.effort !== undefined &&
+    EFFORTS.indexOf(step.effort) > EFFORTS.indexOf(defaults.effort)
+  ) {
+    err(
+      'DEF_STEP_WIDENS',
+      `step \`${step.id}\` asks effort ${step.effort}, above the flow's ${defaults.effort}`,
+      at('effort'),
+      'a step may only narrow `defaults.effort`',
+    );
   }
 }
 
-function checkReference(set: DefinitionSet, kind: 'persona' | 'backend' | 'policy', id: string | undefined, segments: Array<string | number>, err: Err): void {
+function checkReference(
+  set: DefinitionSet,
+  kind: 'persona' | 'backend' | 'policy',
+  id: string | undefined,
+  segments: Array<string | number>,
+  err: Err,
+): void {
   if (id === undefined || set.has(kind, id)) return;
   const suggestion = didYouMean(id, set.ids(kind));
   err(
@@ -191,17 +290,25 @@ function expressionFields(step: Step): Array<[Array<string | number>, string, bo
   if (step.loop?.until !== undefined) out.push([['loop', 'until'], step.loop.until, !step.loop.until.includes('${{')]);
   if (typeof step.foreach?.items === 'string') out.push([['foreach', 'items'], step.foreach.items, false]);
   if (step.approval?.prompt !== undefined) out.push([['approval', 'prompt'], step.approval.prompt, false]);
-  for (const [key, value] of Object.entries(step.env ?? {})) if (typeof value === 'string') out.push([['env', key], value, false]);
+  for (const [key, value] of Object.entries(step.env ?? {}))
+    if (typeof value === 'string') out.push([['env', key], value, false]);
   const walk = (value: unknown, segments: Array<string | number>) => {
     if (typeof value === 'string') out.push([segments, value, false]);
     else if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...segments, i]));
-    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, [...segments, k]);
+    else if (value !== null && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) walk(v, [...segments, k]);
   };
   if (step.inputs !== undefined) walk(step.inputs, ['inputs']);
   return out;
 }
 
-function checkExpressionField(source: YamlSource, segments: Array<string | number>, text: string, scope: ExpressionScope, bare: boolean): Diagnostic[] {
+function checkExpressionField(
+  source: YamlSource,
+  segments: Array<string | number>,
+  text: string,
+  scope: ExpressionScope,
+  bare: boolean,
+): Diagnostic[] {
   const problems: Array<ExprProblem & { offset: number }> = [];
   if (bare) {
     const parsed = parseExpression(text);

@@ -21,16 +21,29 @@ export function formatDiagnostic(diagnostic: Diagnostic, options: FormatOptions 
   const color = options.color ?? false;
   const readText = options.readText ?? readFileOrUndefined;
   const lines: string[] = [];
-  const where = diagnostic.span ? `${displayPath(diagnostic.span.file, options.cwd)}:${diagnostic.span.start.line}:${diagnostic.span.start.column}: ` : '';
-  const severity = diagnostic.severity === 'error' ? paint(color, '1;31', `error[${diagnostic.code}]`) : paint(color, '1;33', `warning[${diagnostic.code}]`);
+  const where = diagnostic.span
+    ? `${displayPath(diagnostic.span.file, options.cwd)}:${diagnostic.span.start.line}:${diagnostic.span.start.column}: `
+    : '';
+  const severity =
+    diagnostic.severity === 'error'
+      ? paint(color, '1;31', `error[${diagnostic.code}]`)
+      : paint(color, '1;33', `warning[${diagnostic.code}]`);
   lines.push(`${where}${severity}: ${paint(color, '1', diagnostic.message)}`);
   if (diagnostic.span) {
-    const frame = codeFrame(readText(diagnostic.span.file), diagnostic.span.start.line, diagnostic.span.start.column, diagnostic.span.end, color);
+    const frame = codeFrame(
+      readText(diagnostic.span.file),
+      diagnostic.span.start.line,
+      diagnostic.span.start.column,
+      diagnostic.span.end,
+      color,
+    );
     if (frame) lines.push(frame);
   }
   if (diagnostic.hint) lines.push(`  ${paint(color, '36', 'hint')}: ${diagnostic.hint}`);
   for (const related of diagnostic.related ?? []) {
-    lines.push(`  ${paint(color, '2', 'note')}: ${related.message} at ${displayPath(related.span.file, options.cwd)}:${related.span.start.line}:${related.span.start.column}`);
+    lines.push(
+      `  ${paint(color, '2', 'note')}: ${related.message} at ${displayPath(related.span.file, options.cwd)}:${related.span.start.line}:${related.span.start.column}`,
+    );
   }
   return lines.join('\n');
 }
@@ -38,10 +51,12 @@ export function formatDiagnostic(diagnostic: Diagnostic, options: FormatOptions 
 /** Formats many diagnostics and a one-line summary. */
 export function formatDiagnostics(diagnostics: readonly Diagnostic[], options: FormatOptions = {}): string {
   const cache = new Map<string, string | undefined>();
-  const readText = options.readText ?? ((file: string) => {
-    if (!cache.has(file)) cache.set(file, readFileOrUndefined(file));
-    return cache.get(file);
-  });
+  const readText =
+    options.readText ??
+    ((file: string) => {
+      if (!cache.has(file)) cache.set(file, readFileOrUndefined(file));
+      return cache.get(file);
+    });
   return diagnostics.map((d) => formatDiagnostic(d, { ...options, readText })).join('\n\n');
 }
 
@@ -53,7 +68,13 @@ export function summarizeDiagnostics(diagnostics: readonly Diagnostic[]): string
   return `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }
 
-function codeFrame(text: string | undefined, line: number, column: number, end: { line: number; column: number }, color: boolean): string | undefined {
+function codeFrame(
+  text: string | undefined,
+  line: number,
+  column: number,
+  end: { line: number; column: number },
+  color: boolean,
+): string | undefined {
   if (text === undefined) return undefined;
   const all = text.split(/\r?\n/);
   const source = all[line - 1];
@@ -64,7 +85,9 @@ function codeFrame(text: string | undefined, line: number, column: number, end: 
   if (line > 1 && all[line - 2] !== undefined) out.push(paint(color, '2', row(line - 1, all[line - 2]!)));
   out.push(row(line, source.replace(/\t/g, '→'), paint(color, '31', '>')));
   const width = end.line === line ? Math.max(1, end.column - column) : Math.max(1, source.length - column + 1);
-  out.push(`  ${' '.repeat(gutter)} | ${' '.repeat(Math.max(0, column - 1))}${paint(color, '31', '^'.repeat(Math.min(width, 80)))}`);
+  out.push(
+    `  ${' '.repeat(gutter)} | ${' '.repeat(Math.max(0, column - 1))}${paint(color, '31', '^'.repeat(Math.min(width, 80)))}`,
+  );
   return out.join('\n');
 }
 

@@ -18,13 +18,20 @@ export type FrontmatterResult =
  */
 export function splitFrontmatter(text: string): FrontmatterResult {
   const opener = /^---[ \t]*\r?\n/.exec(text);
-  if (!opener) return { ok: false, code: 'DEF_FRONTMATTER_MISSING', offset: 0, endOffset: Math.min(text.indexOf('\n') >>> 0, text.length) };
+  if (!opener)
+    return {
+      ok: false,
+      code: 'DEF_FRONTMATTER_MISSING',
+      offset: 0,
+      endOffset: Math.min(text.indexOf('\n') >>> 0, text.length),
+    };
   const yamlOffset = opener[0].length;
   const closer = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
   closer.lastIndex = 0;
   const rest = text.slice(yamlOffset);
   const match = closer.exec(rest);
-  if (!match) return { ok: false, code: 'DEF_FRONTMATTER_UNTERMINATED', offset: 0, endOffset: opener[0].trimEnd().length };
+  if (!match)
+    return { ok: false, code: 'DEF_FRONTMATTER_UNTERMINATED', offset: 0, endOffset: opener[0].trimEnd().length };
   const yamlEnd = yamlOffset + match.index;
   return {
     ok: true,

@@ -27,7 +27,9 @@ export { stepKinds, transitiveNeeds, findCycles, type StepKind } from './flow-ch
 export type { DefinitionWatcher, ReloadEvent, WatchOptions } from './watch.js';
 
 /** Starts a hot-reload watcher (see watch.ts). Loaded lazily: chokidar costs start-up time. */
-export async function watchDefinitions(...args: Parameters<typeof import('./watch.js').watchDefinitions>): Promise<import('./watch.js').DefinitionWatcher> {
+export async function watchDefinitions(
+  ...args: Parameters<typeof import('./watch.js').watchDefinitions>
+): Promise<import('./watch.js').DefinitionWatcher> {
   const { watchDefinitions: start } = await import('./watch.js');
   return start(...args);
 }

@@ -3,7 +3,10 @@ export const DEFINITION_KINDS = ['persona', 'policy', 'backend', 'capability', '
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
 
 /** Per kind: its schema file, its folder inside a layer's `definitions/`, its file format. */
-export const KIND_INFO: Record<DefinitionKind, { schema: string; folder: string; format: 'yaml' | 'markdown'; plural: string }> = {
+export const KIND_INFO: Record<
+  DefinitionKind,
+  { schema: string; folder: string; format: 'yaml' | 'markdown'; plural: string }
+> = {
   persona: { schema: 'persona.schema.json', folder: 'personas', format: 'markdown', plural: 'personas' },
   policy: { schema: 'policy.schema.json', folder: 'policies', format: 'yaml', plural: 'policies' },
   backend: { schema: 'backend.schema.json', folder: 'backends', format: 'yaml', plural: 'backends' },

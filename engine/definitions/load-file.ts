@@ -43,7 +43,13 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
   const at0 = { file, start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
   if (text.trim() === '') {
-    result.diagnostics.push({ code: 'DEF_EMPTY_FILE', severity: 'error', message: `empty ${kind} file`, span: at0, hint: emptyHint(kind) });
+    result.diagnostics.push({
+      code: 'DEF_EMPTY_FILE',
+      severity: 'error',
+      message: `empty ${kind} file`,
+      span: at0,
+      hint: emptyHint(kind),
+    });
     return result;
   }
 
@@ -56,16 +62,22 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
       result.diagnostics.push({
         code: split.code,
         severity: 'error',
-        message: missing ? 'a persona file must start with YAML frontmatter (`---`)' : 'frontmatter is not closed: no `---` line ends it',
+        message: missing
+          ? 'a persona file must start with YAML frontmatter (`---`)'
+          : 'frontmatter is not closed: no `---` line ends it',
         span: { file, start: at0.start, end: { line: 1, column: split.endOffset + 1, offset: split.endOffset } },
-        hint: missing ? 'start the file with `---`, then `description: …`, then `---`, then the instructions' : 'add a line with just `---` after the frontmatter',
+        hint: missing
+          ? 'start the file with `---`, then `description: …`, then `---`, then the instructions'
+          : 'add a line with just `---` after the frontmatter',
       });
       return result;
     }
     const position = { lineOffset: split.split.yamlLineOffset, charOffset: split.split.yamlOffset };
     source = new YamlSource(file, split.split.yaml, position);
     body = split.split.body;
-    const lenient = source.syntaxDiagnostics().some((d) => d.severity === 'error') ? quotePlainColonValues(split.split.yaml) : undefined;
+    const lenient = source.syntaxDiagnostics().some((d) => d.severity === 'error')
+      ? quotePlainColonValues(split.split.yaml)
+      : undefined;
     if (lenient !== undefined) {
       const retry = new YamlSource(file, lenient.text, position);
       if (!retry.syntaxDiagnostics().some((d) => d.severity === 'error')) {
@@ -111,7 +123,9 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
   result.diagnostics.push(...schemaDiagnostics);
   if (schemaDiagnostics.length > 0) return result;
 
-  const stripped = options.trusted ? { data: value, ignored: [], diagnostics: [] } : stripUntrusted(kind, value as Record<string, unknown>, source);
+  const stripped = options.trusted
+    ? { data: value, ignored: [], diagnostics: [] }
+    : stripUntrusted(kind, value as Record<string, unknown>, source);
   result.diagnostics.push(...stripped.diagnostics);
   if (stripped.data === undefined) return result;
 
@@ -121,7 +135,10 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
   const idNode = source.locate([idKey]);
   const idSpan = idNode.depth === 1 && yamlLib().isScalar(idNode.node) ? source.spanOf(idNode.node) : source.span(0, 0);
 
-  result.definition = makeDefinition({ kind, id, layer, file, data: stripped.data, body, idSpan, digest, ignoredFields: stripped.ignored }, () => source);
+  result.definition = makeDefinition(
+    { kind, id, layer, file, data: stripped.data, body, idSpan, digest, ignoredFields: stripped.ignored },
+    () => source,
+  );
   return result;
 }
 
@@ -145,7 +162,10 @@ export function sourceOf(file: string, text: string, kind: DefinitionKind): Yaml
   if (KIND_INFO[kind].format !== 'markdown') return new YamlSource(file, text);
   const split = splitFrontmatter(text);
   if (!split.ok) return new YamlSource(file, '');
-  return new YamlSource(file, split.split.yaml, { lineOffset: split.split.yamlLineOffset, charOffset: split.split.yamlOffset });
+  return new YamlSource(file, split.split.yaml, {
+    lineOffset: split.split.yamlLineOffset,
+    charOffset: split.split.yamlOffset,
+  });
 }
 
 /**
@@ -154,7 +174,9 @@ export function sourceOf(file: string, text: string, kind: DefinitionKind): Yaml
  * YAML, but Claude Code reads it as text; so does neo: top-level plain values containing `: ` are
  * single-quoted and the frontmatter re-parsed. Undefined when there is nothing to repair.
  */
-function quotePlainColonValues(yaml: string): { text: string; lines: Array<{ key: string; offset: number }> } | undefined {
+function quotePlainColonValues(
+  yaml: string,
+): { text: string; lines: Array<{ key: string; offset: number }> } | undefined {
   const lines: Array<{ key: string; offset: number }> = [];
   let offset = 0;
   const out = yaml.split('\n').map((line) => {

@@ -59,7 +59,11 @@ export class DefinitionLoader {
     const home = options.home ?? neoHome();
     const roots: LayerRoots = { packaged: options.packaged ?? packageRoot(), user: home };
     if (!options.noProject) roots.project = findRepoRoot(options.cwd ?? process.cwd(), { exclude: home });
-    return new DefinitionLoader(roots, (options.paths ?? []).map((p) => resolve(p)), new TrustStore(home));
+    return new DefinitionLoader(
+      roots,
+      (options.paths ?? []).map((p) => resolve(p)),
+      new TrustStore(home),
+    );
   }
 
   /** Whether the project layer's privileged fields apply. */
@@ -80,7 +84,12 @@ export class DefinitionLoader {
     this.#pathProblems = [
       ...fromPaths.missing.map((file) => pathProblem(file, 'CLI_PATH_NOT_FOUND', 'no such file or folder')),
       ...fromPaths.unknown.map((file) =>
-        pathProblem(file, 'DEF_UNKNOWN_KIND', 'cannot tell what kind of definition this is', 'name it plan.yaml or *.flow.yaml (flow), put it in personas/ (persona, .md) or definitions/<backends|policies|capabilities|routing>/'),
+        pathProblem(
+          file,
+          'DEF_UNKNOWN_KIND',
+          'cannot tell what kind of definition this is',
+          'name it plan.yaml or *.flow.yaml (flow), put it in personas/ (persona, .md) or definitions/<backends|policies|capabilities|routing>/',
+        ),
       ),
     ];
     this.#loads.clear();
@@ -130,7 +139,12 @@ export class DefinitionLoader {
   build(): LoadResult {
     const loads = [...this.#loads.values()];
     const { set, diagnostics } = buildDefinitionSet(loads, this.ownerPolicyFile);
-    const all = [...this.#pathProblems, ...loads.flatMap((l) => l.diagnostics), ...diagnostics, ...checkReferences(set, this.#referenceCache)];
+    const all = [
+      ...this.#pathProblems,
+      ...loads.flatMap((l) => l.diagnostics),
+      ...diagnostics,
+      ...checkReferences(set, this.#referenceCache),
+    ];
     return { set, diagnostics: sortDiagnostics(all) };
   }
 
@@ -140,7 +154,12 @@ export class DefinitionLoader {
       if (restored !== undefined) return restored;
     }
     const trusted = entry.layer !== 'project' || this.#projectTrusted;
-    return loadDefinitionFile(entry.file, { kind: entry.kind, layer: entry.layer, trusted, ...(entry.defaultId === undefined ? {} : { defaultId: entry.defaultId }) });
+    return loadDefinitionFile(entry.file, {
+      kind: entry.kind,
+      layer: entry.layer,
+      trusted,
+      ...(entry.defaultId === undefined ? {} : { defaultId: entry.defaultId }),
+    });
   }
 
   /** A packaged file restored from the build-time snapshot, when its content is unchanged. */
@@ -161,7 +180,17 @@ export class DefinitionLoader {
     });
     if (hit === undefined || hit.kind !== entry.kind) return undefined;
     const definition = makeDefinition(
-      { kind: hit.kind, id: hit.id, layer: 'packaged', file: entry.file, data: hit.data, body: hit.body, idSpan: { file: entry.file, ...hit.idSpan }, digest: hit.digest, ignoredFields: [] },
+      {
+        kind: hit.kind,
+        id: hit.id,
+        layer: 'packaged',
+        file: entry.file,
+        data: hit.data,
+        body: hit.body,
+        idSpan: { file: entry.file, ...hit.idSpan },
+        digest: hit.digest,
+        ignoredFields: [],
+      },
       () => sourceOf(entry.file, readText() ?? '', entry.kind),
     );
     return { file: entry.file, kind: entry.kind, layer: 'packaged', definition, diagnostics: [] };

@@ -44,7 +44,12 @@ export function readPackagedSnapshot(packagedRoot: string): PackagedSnapshot | u
  * The snapshot entry for `file`, when the file is unchanged since the snapshot: same size and
  * mtime (cheap: one stat), or else the same content digest (`digestOf` reads and hashes it).
  */
-export function snapshotEntry(snapshot: PackagedSnapshot | undefined, packagedRoot: string, file: string, digestOf: () => string | undefined): SnapshotEntry | undefined {
+export function snapshotEntry(
+  snapshot: PackagedSnapshot | undefined,
+  packagedRoot: string,
+  file: string,
+  digestOf: () => string | undefined,
+): SnapshotEntry | undefined {
   const entry = snapshot?.entries[relative(packagedRoot, file)];
   if (entry === undefined) return undefined;
   try {
@@ -57,13 +62,25 @@ export function snapshotEntry(snapshot: PackagedSnapshot | undefined, packagedRo
 }
 
 /** Writes the snapshot of a clean packaged layer. */
-export async function writePackagedSnapshot(packagedRoot: string, definitions: readonly AnyDefinition[]): Promise<number> {
+export async function writePackagedSnapshot(
+  packagedRoot: string,
+  definitions: readonly AnyDefinition[],
+): Promise<number> {
   const entries: Record<string, SnapshotEntry> = {};
   for (const d of definitions) {
     if (d.layer !== 'packaged') continue;
     const { file: _file, ...idSpan } = d.idSpan;
     const info = statSync(d.file);
-    entries[relative(packagedRoot, d.file)] = { kind: d.kind, id: d.id, digest: d.digest, size: info.size, mtimeMs: info.mtimeMs, data: d.data, ...(d.body === undefined ? {} : { body: d.body }), idSpan };
+    entries[relative(packagedRoot, d.file)] = {
+      kind: d.kind,
+      id: d.id,
+      digest: d.digest,
+      size: info.size,
+      mtimeMs: info.mtimeMs,
+      data: d.data,
+      ...(d.body === undefined ? {} : { body: d.body }),
+      idSpan,
+    };
   }
   await writeJsonAtomic(join(packagedRoot, SNAPSHOT_FILE), { version: 1, entries } satisfies PackagedSnapshot);
   return Object.keys(entries).length;

@@ -42,7 +42,9 @@ export function personaView(definition: Definition<'persona'>): PersonaView {
   const data = definition.data;
   const knobs: SessionKnobs = {};
   if (data.maxPosture !== undefined) knobs.maxPosture = data.maxPosture;
-  const initial = data.initialPosture ?? (data.permissionMode === undefined ? undefined : PERMISSION_MODE_POSTURE[data.permissionMode]);
+  const initial =
+    data.initialPosture ??
+    (data.permissionMode === undefined ? undefined : PERMISSION_MODE_POSTURE[data.permissionMode]);
   if (initial !== undefined) knobs.initialPosture = initial;
   const rounds = data.maxRounds ?? data.maxTurns;
   if (rounds !== undefined) knobs.maxRounds = rounds;
@@ -50,7 +52,8 @@ export function personaView(definition: Definition<'persona'>): PersonaView {
   const tools = toList(data.allowedTools) ?? toList(data.tools);
   if (tools !== undefined) knobs.allowedTools = tools;
   if (data.budgets !== undefined) knobs.budgets = data.budgets;
-  const model = data.model === undefined || data.model === 'inherit' ? undefined : (CLAUDE_MODEL_CLASS[data.model] ?? data.model);
+  const model =
+    data.model === undefined || data.model === 'inherit' ? undefined : (CLAUDE_MODEL_CLASS[data.model] ?? data.model);
   const disallowed = toList(data.disallowedTools);
   return {
     id: definition.id,

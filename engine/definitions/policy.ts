@@ -81,7 +81,10 @@ export function narrowKnobs(layers: ReadonlyArray<{ source: string; knobs: Sessi
     }
     if (next.backend !== undefined) {
       if (knobs.backend !== undefined && knobs.backend !== next.backend) {
-        conflicts.push({ knob: 'backend', message: `${source} pins backend \`${next.backend}\` but ${provenance.backend} pins \`${knobs.backend}\`` });
+        conflicts.push({
+          knob: 'backend',
+          message: `${source} pins backend \`${next.backend}\` but ${provenance.backend} pins \`${knobs.backend}\``,
+        });
       } else {
         knobs.backend = next.backend;
         provenance.backend ??= source;
@@ -94,7 +97,10 @@ export function narrowKnobs(layers: ReadonlyArray<{ source: string; knobs: Sessi
         const allowed = new Set(knobs.allowedTools);
         knobs.allowedTools = next.allowedTools.filter((tool) => allowed.has(tool));
         if (knobs.allowedTools.length === 0) {
-          conflicts.push({ knob: 'allowedTools', message: `${source} allows none of the tools ${provenance.allowedTools} allows` });
+          conflicts.push({
+            knob: 'allowedTools',
+            message: `${source} allows none of the tools ${provenance.allowedTools} allows`,
+          });
         }
       }
       provenance.allowedTools = source;
@@ -112,7 +118,11 @@ export function narrowKnobs(layers: ReadonlyArray<{ source: string; knobs: Sessi
     }
   }
   // The starting posture can never sit above the ceiling.
-  if (knobs.initialPosture !== undefined && knobs.maxPosture !== undefined && !postureWithin(knobs.initialPosture, knobs.maxPosture)) {
+  if (
+    knobs.initialPosture !== undefined &&
+    knobs.maxPosture !== undefined &&
+    !postureWithin(knobs.initialPosture, knobs.maxPosture)
+  ) {
     knobs.initialPosture = knobs.maxPosture;
   }
   return { knobs, provenance, conflicts, widened };

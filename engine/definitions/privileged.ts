@@ -30,7 +30,10 @@ export function stripUntrusted(
   }
   const copy = structuredClone(data);
   const drop = (segments: Array<string | number>, why: string) => {
-    const parent = segments.slice(0, -1).reduce<unknown>((node, key) => (node as Record<string | number, unknown>)?.[key], copy) as Record<string | number, unknown> | undefined;
+    const parent = segments
+      .slice(0, -1)
+      .reduce<unknown>((node, key) => (node as Record<string | number, unknown>)?.[key], copy) as
+      Record<string | number, unknown> | undefined;
     const last = segments[segments.length - 1]!;
     if (parent === undefined || !(last in parent)) return;
     delete parent[last];

@@ -15,7 +15,8 @@ export function readDefinitionText(file: string): { text: string } | { diagnosti
   const at = { file, start: zero, end: zero };
   try {
     const info = statSync(file);
-    if (!info.isFile()) return { diagnostic: { code: 'DEF_NOT_A_FILE', severity: 'error', message: 'not a regular file', span: at } };
+    if (!info.isFile())
+      return { diagnostic: { code: 'DEF_NOT_A_FILE', severity: 'error', message: 'not a regular file', span: at } };
     if (info.size > MAX_DEFINITION_BYTES) {
       return {
         diagnostic: {
@@ -31,7 +32,9 @@ export function readDefinitionText(file: string): { text: string } | { diagnosti
     return decodeDefinitionBytes(file, bytes);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { diagnostic: { code: 'DEF_READ_FAILED', severity: 'error', message: `cannot read file: ${message}`, span: at } };
+    return {
+      diagnostic: { code: 'DEF_READ_FAILED', severity: 'error', message: `cannot read file: ${message}`, span: at },
+    };
   }
 }
 
@@ -40,7 +43,15 @@ export function decodeDefinitionBytes(file: string, bytes: Uint8Array): { text: 
   const at = { file, start: zero, end: zero };
   const sniff = bytes.subarray(0, 8192);
   if (sniff.includes(0)) {
-    return { diagnostic: { code: 'DEF_BINARY_FILE', severity: 'error', message: 'this is a binary file, not a definition', span: at, hint: 'definitions are UTF-8 YAML or Markdown text' } };
+    return {
+      diagnostic: {
+        code: 'DEF_BINARY_FILE',
+        severity: 'error',
+        message: 'this is a binary file, not a definition',
+        span: at,
+        hint: 'definitions are UTF-8 YAML or Markdown text',
+      },
+    };
   }
   let text: string;
   try {

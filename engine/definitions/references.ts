@@ -41,13 +41,21 @@ export function checkReferences(set: DefinitionSet, cache?: ReferenceCache): Dia
 function referencesOf(definition: AnyDefinition): Array<['persona' | 'backend' | 'policy', string | undefined]> {
   switch (definition.kind) {
     case 'persona':
-      return [['backend', definition.data.backend], ['policy', definition.data.policy], ...(definition.data.rules?.prefer ?? []).map((id) => ['backend', id] as ['backend', string])];
+      return [
+        ['backend', definition.data.backend],
+        ['policy', definition.data.policy],
+        ...(definition.data.rules?.prefer ?? []).map((id) => ['backend', id] as ['backend', string]),
+      ];
     case 'policy':
       return [['backend', definition.data.backend]];
     case 'flow': {
       const data = definition.data;
-      const refs: Array<['persona' | 'backend' | 'policy', string | undefined]> = [['backend', data.defaults?.backend], ['policy', data.defaults?.policy]];
-      for (const step of [...data.steps, ...(data.finally ?? [])]) refs.push(['persona', step.persona], ['backend', step.backend], ['policy', step.policy]);
+      const refs: Array<['persona' | 'backend' | 'policy', string | undefined]> = [
+        ['backend', data.defaults?.backend],
+        ['policy', data.defaults?.policy],
+      ];
+      for (const step of [...data.steps, ...(data.finally ?? [])])
+        refs.push(['persona', step.persona], ['backend', step.backend], ['policy', step.policy]);
       return refs;
     }
     default:
@@ -78,7 +86,9 @@ function checkOne(set: DefinitionSet, definition: AnyDefinition): Diagnostic[] {
         const data = definition.data;
         out.push(...ref(set, definition, 'backend', data.backend, ['backend']));
         out.push(...ref(set, definition, 'policy', data.policy, ['policy']));
-        data.rules?.prefer?.forEach((id, i) => out.push(...ref(set, definition, 'backend', id, ['rules', 'prefer', i])));
+        data.rules?.prefer?.forEach((id, i) =>
+          out.push(...ref(set, definition, 'backend', id, ['rules', 'prefer', i])),
+        );
         out.push(...widening(set, definition));
         break;
       }
@@ -95,7 +105,13 @@ function checkOne(set: DefinitionSet, definition: AnyDefinition): Diagnostic[] {
   return out;
 }
 
-function ref(set: DefinitionSet, from: AnyDefinition, kind: 'backend' | 'policy', id: string | undefined, segments: Array<string | number>): Diagnostic[] {
+function ref(
+  set: DefinitionSet,
+  from: AnyDefinition,
+  kind: 'backend' | 'policy',
+  id: string | undefined,
+  segments: Array<string | number>,
+): Diagnostic[] {
   if (id === undefined || set.has(kind, id)) return [];
   const suggestion = didYouMean(id, set.ids(kind));
   return [
@@ -127,7 +143,11 @@ function widening(set: DefinitionSet, definition: AnyDefinition & { kind: 'perso
     pointer: toPointer([w.knob]),
     hint: 'a persona can only narrow the policy it names',
   }));
-  if (merged.knobs.initialPosture && view.knobs.maxPosture && !postureWithin(view.knobs.initialPosture ?? 'plan', view.knobs.maxPosture)) {
+  if (
+    merged.knobs.initialPosture &&
+    view.knobs.maxPosture &&
+    !postureWithin(view.knobs.initialPosture ?? 'plan', view.knobs.maxPosture)
+  ) {
     out.push({
       code: 'DEF_POSTURE_ORDER',
       severity: 'warning',

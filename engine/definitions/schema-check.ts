@@ -131,7 +131,9 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
         message: `unknown key \`${key}\`${where}`,
         pointer: toPointer([...segments, key]),
         span: source.spanOf(source.keyNode(segments, key)),
-        hint: suggestion ? `did you mean \`${suggestion}\`?` : `allowed keys: ${known.join(', ')} (or an \`x-\` key of your own)`,
+        hint: suggestion
+          ? `did you mean \`${suggestion}\`?`
+          : `allowed keys: ${known.join(', ')} (or an \`x-\` key of your own)`,
       };
     }
     case 'required': {
@@ -167,12 +169,16 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
         code: 'DEF_WRONG_TYPE',
         message: `\`${field}\` must be ${article(String(params.type))}; got ${article(jsonType(error.data))}`,
         span: spanAt(source, segments),
-        hint: quote ? `quote it to make it text: \`${segments[segments.length - 1]}: "${String(error.data)}"\`` : exampleHint(error.parentSchema),
+        hint: quote
+          ? `quote it to make it text: \`${segments[segments.length - 1]}: "${String(error.data)}"\``
+          : exampleHint(error.parentSchema),
       };
     }
     case 'oneOf':
     case 'anyOf': {
-      const types = ((error.schema as Array<{ type?: string | string[] }>) ?? []).flatMap((b) => (b.type === undefined ? [] : [b.type].flat()));
+      const types = ((error.schema as Array<{ type?: string | string[] }>) ?? []).flatMap((b) =>
+        b.type === undefined ? [] : [b.type].flat(),
+      );
       return {
         ...base,
         code: 'DEF_WRONG_TYPE',
@@ -213,11 +219,14 @@ function article(type: string): string {
 }
 
 function describe(parentSchema: unknown, property: string): string | undefined {
-  const schema = (parentSchema as { properties?: Record<string, { description?: string; examples?: unknown[] }> })?.properties?.[property];
+  const schema = (parentSchema as { properties?: Record<string, { description?: string; examples?: unknown[] }> })
+    ?.properties?.[property];
   if (!schema) return undefined;
   const example = schema.examples?.[0];
   const text = schema.description ?? '';
-  return example === undefined ? text : `${text} e.g. \`${property}: ${typeof example === 'string' ? example : JSON.stringify(example)}\``;
+  return example === undefined
+    ? text
+    : `${text} e.g. \`${property}: ${typeof example === 'string' ? example : JSON.stringify(example)}\``;
 }
 
 function exampleHint(schema: unknown): string | undefined {

@@ -4,7 +4,10 @@ import { KIND_INFO, type DefinitionKind } from './kinds.js';
 
 /** Schema file names by kind, plus the shared vocabulary. */
 export const SCHEMA_FILES: Record<DefinitionKind | 'common', string> = {
-  ...(Object.fromEntries(Object.entries(KIND_INFO).map(([kind, info]) => [kind, info.schema])) as Record<DefinitionKind, string>),
+  ...(Object.fromEntries(Object.entries(KIND_INFO).map(([kind, info]) => [kind, info.schema])) as Record<
+    DefinitionKind,
+    string
+  >),
   common: 'common.schema.json',
 };
 

@@ -24,7 +24,12 @@ export class YamlSource {
     this.#charOffset = options.charOffset ?? 0;
     const yaml = yamlLib();
     this.#lines = new yaml.LineCounter();
-    this.doc = yaml.parseDocument(text, { lineCounter: this.#lines, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
+    this.doc = yaml.parseDocument(text, {
+      lineCounter: this.#lines,
+      uniqueKeys: true,
+      prettyErrors: false,
+      keepSourceTokens: false,
+    });
   }
 
   /** File position of an offset inside the YAML text. */
@@ -92,7 +97,9 @@ export class YamlSource {
     let depth = 0;
     for (const segment of segments) {
       if (yamlLib().isMap(node)) {
-        const pair = node.items.find((item: Pair) => yamlLib().isScalar(item.key) && String(item.key.value) === segment);
+        const pair = node.items.find(
+          (item: Pair) => yamlLib().isScalar(item.key) && String(item.key.value) === segment,
+        );
         if (!pair) break;
         key = pair.key as Node;
         node = (pair.value as Node | null) ?? (pair.key as Node);
@@ -112,7 +119,8 @@ export class YamlSource {
   /** The first key of the top-level map (or the document itself). */
   firstKey(): Node | null {
     const contents = this.doc.contents as Node | null;
-    if (yamlLib().isMap(contents) && contents.items.length > 0) return (contents.items[0]!.key as Node | null) ?? contents;
+    if (yamlLib().isMap(contents) && contents.items.length > 0)
+      return (contents.items[0]!.key as Node | null) ?? contents;
     return contents;
   }
 

@@ -8,7 +8,14 @@ import type { DefinitionLoader, LoadResult } from './loader.js';
 
 /** What a watcher reports after a batch of file changes. */
 export type ReloadEvent =
-  | { type: 'reloaded'; files: string[]; set: DefinitionSet; previous: DefinitionSet; diff: DefinitionSetDiff; diagnostics: Diagnostic[] }
+  | {
+      type: 'reloaded';
+      files: string[];
+      set: DefinitionSet;
+      previous: DefinitionSet;
+      diff: DefinitionSetDiff;
+      diagnostics: Diagnostic[];
+    }
   | { type: 'rejected'; files: string[]; set: DefinitionSet; diagnostics: Diagnostic[] }
   | { type: 'unchanged'; files: string[]; set: DefinitionSet }
   | { type: 'error'; error: unknown };
@@ -55,7 +62,12 @@ function signatureOf(file: string): string {
  * when the batch introduces no new error; otherwise the last good set stays live and the new
  * errors are reported. Nothing running is torn down either way.
  */
-export function watchDefinitions(loader: DefinitionLoader, initial: LoadResult, onEvent: (event: ReloadEvent) => void, options: WatchOptions = {}): DefinitionWatcher {
+export function watchDefinitions(
+  loader: DefinitionLoader,
+  initial: LoadResult,
+  onEvent: (event: ReloadEvent) => void,
+  options: WatchOptions = {},
+): DefinitionWatcher {
   const debounceMs = options.debounceMs ?? 8;
   let current = initial.set;
   let knownErrors = errorKeys(initial.diagnostics);
@@ -63,15 +75,19 @@ export function watchDefinitions(loader: DefinitionLoader, initial: LoadResult, 
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
 
-  const table = [...layerFolderTable(loader.roots), ...(options.paths ?? []).map((p) => resolve(p)).flatMap(pathFolderTable)];
+  const table = [
+    ...layerFolderTable(loader.roots),
+    ...(options.paths ?? []).map((p) => resolve(p)).flatMap(pathFolderTable),
+  ];
   const folders = table.map((entry) => resolve(entry.folder));
   const folderSet = new Set(folders);
   const ancestors = new Set<string>();
-  for (const folder of folders) for (let dir = folder; ; dir = dirname(dir)) {
-    if (ancestors.has(dir)) break;
-    ancestors.add(dir);
-    if (dirname(dir) === dir) break;
-  }
+  for (const folder of folders)
+    for (let dir = folder; ; dir = dirname(dir)) {
+      if (ancestors.has(dir)) break;
+      ancestors.add(dir);
+      if (dirname(dir) === dir) break;
+    }
   const roots = [...new Set(folders.map(nearestExisting))];
 
   // Only layer folders, their ancestors and definition files directly inside a layer folder are
@@ -82,7 +98,13 @@ export function watchDefinitions(loader: DefinitionLoader, initial: LoadResult, 
     return !(DEFINITION_FILE.test(abs) && folderSet.has(dirname(abs)));
   };
 
-  const watcher: FSWatcher = watch(roots, { ignoreInitial: true, ignored, followSymlinks: false, atomic: true, persistent: true });
+  const watcher: FSWatcher = watch(roots, {
+    ignoreInitial: true,
+    ignored,
+    followSymlinks: false,
+    atomic: true,
+    persistent: true,
+  });
 
   const flush = async () => {
     const files = [...pending];
@@ -123,7 +145,14 @@ export function watchDefinitions(loader: DefinitionLoader, initial: LoadResult, 
       }
       const previous = current;
       current = result.set;
-      onEvent({ type: 'reloaded', files, set: current, previous, diff: current.diff(previous), diagnostics: result.diagnostics.filter((d) => files.includes(d.span?.file ?? '')) });
+      onEvent({
+        type: 'reloaded',
+        files,
+        set: current,
+        previous,
+        diff: current.diff(previous),
+        diagnostics: result.diagnostics.filter((d) => files.includes(d.span?.file ?? '')),
+      });
     } catch (error) {
       onEvent({ type: 'error', error });
     }
@@ -148,10 +177,13 @@ export function watchDefinitions(loader: DefinitionLoader, initial: LoadResult, 
   const settleTimers = new Map<string, NodeJS.Timeout>();
   const settleCheck = (file: string) => {
     clearTimeout(settleTimers.get(file));
-    settleTimers.set(file, setTimeout(() => {
-      settleTimers.delete(file);
-      if (signatureOf(file) !== loadedSignature.get(file)) schedule(file);
-    }, CHOKIDAR_CHANGE_THROTTLE_MS + 10));
+    settleTimers.set(
+      file,
+      setTimeout(() => {
+        settleTimers.delete(file);
+        if (signatureOf(file) !== loadedSignature.get(file)) schedule(file);
+      }, CHOKIDAR_CHANGE_THROTTLE_MS + 10),
+    );
   };
   watcher.on('add', schedule).on('change', schedule).on('unlink', schedule);
   watcher.on('error', (error) => onEvent({ type: 'error', error }));
@@ -168,8 +200,6 @@ export function watchDefinitions(loader: DefinitionLoader, initial: LoadResult, 
     },
   };
 }
-
-
 
 function nearestExisting(folder: string): string {
   // chokidar cannot watch a folder that does not exist yet; watch its nearest existing ancestor

@@ -40,7 +40,9 @@ function visit(expr: Expr, scope: ExpressionScope, problems: ExprProblem[]): voi
           message: `unknown function \`${expr.name}()\``,
           start: expr.start,
           end: expr.start + expr.name.length,
-          hint: suggestion ? `did you mean \`${suggestion}()\`?` : `available: ${Object.keys(EXPRESSION_FUNCTIONS).join(', ')}`,
+          hint: suggestion
+            ? `did you mean \`${suggestion}()\`?`
+            : `available: ${Object.keys(EXPRESSION_FUNCTIONS).join(', ')}`,
         });
       } else {
         const [min, max] = FUNCTION_ARITY[expr.name as ExpressionFunctionName];

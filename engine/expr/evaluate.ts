@@ -24,7 +24,8 @@ export function evaluate(expr: Expr, context: ExpressionContext): unknown {
       return value ?? null;
     }
     case 'call': {
-      const fn = EXPRESSION_FUNCTIONS[expr.name as ExpressionFunctionName] as ((...args: unknown[]) => unknown) | undefined;
+      const fn = EXPRESSION_FUNCTIONS[expr.name as ExpressionFunctionName] as
+        ((...args: unknown[]) => unknown) | undefined;
       if (fn === undefined) throw new ExpressionError(`unknown function ${expr.name}()`);
       const args = expr.args.map((arg) => evaluate(arg, context));
       try {
@@ -57,7 +58,8 @@ function evaluateBinary(op: string, leftExpr: Expr, rightExpr: Expr, context: Ex
     case '!=':
       return !looseEquals(left, right);
     default: {
-      const [a, b] = typeof left === 'string' && typeof right === 'string' ? [left, right] : [Number(left), Number(right)];
+      const [a, b] =
+        typeof left === 'string' && typeof right === 'string' ? [left, right] : [Number(left), Number(right)];
       if (op === '<') return a < b;
       if (op === '>') return a > b;
       if (op === '<=') return a <= b;
@@ -68,7 +70,8 @@ function evaluateBinary(op: string, leftExpr: Expr, rightExpr: Expr, context: Ex
 
 function member(value: unknown, key: unknown): unknown {
   if (value === null || value === undefined) return undefined;
-  if (Array.isArray(value)) return typeof key === 'number' || /^\d+$/.test(String(key)) ? value[Number(key)] : undefined;
+  if (Array.isArray(value))
+    return typeof key === 'number' || /^\d+$/.test(String(key)) ? value[Number(key)] : undefined;
   if (typeof value === 'object') {
     const name = String(key);
     return Object.hasOwn(value, name) ? (value as Record<string, unknown>)[name] : undefined;

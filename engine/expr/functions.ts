@@ -7,8 +7,10 @@ export const EXPRESSION_FUNCTIONS = {
     if (Array.isArray(haystack)) return haystack.some((item) => looseEquals(item, needle));
     return toText(haystack).toLowerCase().includes(toText(needle).toLowerCase());
   },
-  startsWith: (text: unknown, prefix: unknown): boolean => toText(text).toLowerCase().startsWith(toText(prefix).toLowerCase()),
-  endsWith: (text: unknown, suffix: unknown): boolean => toText(text).toLowerCase().endsWith(toText(suffix).toLowerCase()),
+  startsWith: (text: unknown, prefix: unknown): boolean =>
+    toText(text).toLowerCase().startsWith(toText(prefix).toLowerCase()),
+  endsWith: (text: unknown, suffix: unknown): boolean =>
+    toText(text).toLowerCase().endsWith(toText(suffix).toLowerCase()),
   join: (list: unknown, separator: unknown = ','): string =>
     Array.isArray(list) ? list.map(toText).join(toText(separator)) : toText(list),
   toJSON: (value: unknown): string => JSON.stringify(value ?? null),

@@ -34,14 +34,23 @@ export function parseTemplate(text: string): ParsedTemplate {
     if (open === -1) break;
     const close = text.indexOf('}}', open + 3);
     if (close === -1) {
-      problems.push({ code: 'DEF_EXPR_SYNTAX', message: 'unterminated `${{`: add the closing `}}`', start: open, end: text.length });
+      problems.push({
+        code: 'DEF_EXPR_SYNTAX',
+        message: 'unterminated `${{`: add the closing `}}`',
+        start: open,
+        end: text.length,
+      });
       break;
     }
     if (open > cursor) pieces.push(text.slice(cursor, open));
     const exprOffset = open + 3;
     const parsed = parseExpression(text.slice(exprOffset, close));
     if ('problem' in parsed) {
-      problems.push({ ...parsed.problem, start: parsed.problem.start + exprOffset, end: parsed.problem.end + exprOffset });
+      problems.push({
+        ...parsed.problem,
+        start: parsed.problem.start + exprOffset,
+        end: parsed.problem.end + exprOffset,
+      });
     } else {
       pieces.push({ expr: parsed.expr, exprOffset, start: open, end: close + 2 });
     }

@@ -15,13 +15,26 @@ export async function resumeRun(options: ResumeOptions): Promise<RunOutcome> {
 }
 
 /** Answers a run's approval from another terminal (see runtime/approve.ts); loaded on use. */
-export async function approveRun(options: { home: string; runId: string; step: string; decision: string; note?: string }): Promise<{ record: RunRecord; key: string; live: boolean }> {
+export async function approveRun(options: {
+  home: string;
+  runId: string;
+  step: string;
+  decision: string;
+  note?: string;
+}): Promise<{ record: RunRecord; key: string; live: boolean }> {
   return (await import('./runtime/approve.js')).approveRun(options);
 }
 export type { RunEnvironment, StartOptions, ResumeOptions, RunOutcome } from './runtime/options.js';
 export type { FlowObservation, RunObserver } from './runtime/observer.js';
 export type { ApprovalPrompter, ApprovalAsk, ApprovalAnswer } from './runtime/approvals.js';
-export { loadPlanDefinitions, compileFlowFile, assertClean, assertCompiled, planHash, type LoadedPlan } from './runtime/load-plan.js';
+export {
+  loadPlanDefinitions,
+  compileFlowFile,
+  assertClean,
+  assertCompiled,
+  planHash,
+  type LoadedPlan,
+} from './runtime/load-plan.js';
 export { readyPlan, type ReadyPlan } from './runtime/plan-cache.js';
 export { listRuns, readRunRecord, readRunSnapshot, isProcessAlive } from './store/runs.js';
 export { readRunEvents } from './store/run-store.js';

@@ -40,5 +40,8 @@ export function countInterventions(events: readonly PersistedSessionEvent[]): In
         break;
     }
   }
-  return { ...counts, total: counts.userGuidance + counts.clarifications + counts.postureEscalations + counts.interrupts };
+  return {
+    ...counts,
+    total: counts.userGuidance + counts.clarifications + counts.postureEscalations + counts.interrupts,
+  };
 }

@@ -35,7 +35,9 @@ export async function lessonBlock(home: string, backendIds: readonly string[]): 
 /** Pure rendering of {@link lessonBlock}. */
 export function renderLessonBlock(lessons: readonly HarnessLesson[], backendIds: readonly string[]): string {
   const usable = lessons
-    .filter((l) => l.evidenceCount >= INJECT_MIN_EVIDENCE && (l.backendId === undefined || backendIds.includes(l.backendId)))
+    .filter(
+      (l) => l.evidenceCount >= INJECT_MIN_EVIDENCE && (l.backendId === undefined || backendIds.includes(l.backendId)),
+    )
     .sort((a, b) => b.confidence - a.confidence);
   if (usable.length === 0) return '';
   const head = [
@@ -46,7 +48,8 @@ export function renderLessonBlock(lessons: readonly HarnessLesson[], backendIds:
   const lines: string[] = [];
   let bytes = Buffer.byteLength([...head, tail].join('\n'));
   for (const lesson of usable) {
-    const scope = lesson.backendId === undefined ? '' : `[${lesson.backendId}${lesson.model ? ` · ${lesson.model}` : ''}] `;
+    const scope =
+      lesson.backendId === undefined ? '' : `[${lesson.backendId}${lesson.model ? ` · ${lesson.model}` : ''}] `;
     const line = `- ${scope}${lesson.text.replace(/\s+/g, ' ').trim()}`;
     const size = Buffer.byteLength(line) + 1;
     if (bytes + size > MAX_BLOCK_BYTES) break;
@@ -58,5 +61,11 @@ export function renderLessonBlock(lessons: readonly HarnessLesson[], backendIds:
 
 function isLesson(value: unknown): value is HarnessLesson {
   const l = value as Partial<HarnessLesson> | null;
-  return typeof l === 'object' && l !== null && typeof l.text === 'string' && typeof l.evidenceCount === 'number' && typeof l.confidence === 'number';
+  return (
+    typeof l === 'object' &&
+    l !== null &&
+    typeof l.text === 'string' &&
+    typeof l.evidenceCount === 'number' &&
+    typeof l.confidence === 'number'
+  );
 }

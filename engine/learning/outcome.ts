@@ -42,7 +42,11 @@ export interface OutcomeContext {
 }
 
 /** The outcome record of one released session. */
-export function buildOutcomeRecord(record: CodeSessionRecord, events: readonly PersistedSessionEvent[], context: OutcomeContext): HarnessOutcomeRecord {
+export function buildOutcomeRecord(
+  record: CodeSessionRecord,
+  events: readonly PersistedSessionEvent[],
+  context: OutcomeContext,
+): HarnessOutcomeRecord {
   const inferred = inferOutcome(events);
   const outcome = record.outcome ?? inferred.outcome;
   const model = record.model ?? modelFromEvents(events);
@@ -75,12 +79,20 @@ export function buildOutcomeRecord(record: CodeSessionRecord, events: readonly P
  * success, an agent failure, a stall or a spent round budget is a failure, and a release with
  * none of these (the driver walked away, a sweep) is aborted. Never `partial`.
  */
-export function inferOutcome(events: readonly PersistedSessionEvent[]): { outcome: Exclude<StopOutcome, 'partial'>; reason?: string } {
+export function inferOutcome(events: readonly PersistedSessionEvent[]): {
+  outcome: Exclude<StopOutcome, 'partial'>;
+  reason?: string;
+} {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i]!.event;
     switch (e.type) {
       case 'ended':
-        return e.ok ? { outcome: 'success' } : { outcome: 'failed', reason: `the agent ended the session with a failure${e.text ? `: ${clip(e.text)}` : ''}` };
+        return e.ok
+          ? { outcome: 'success' }
+          : {
+              outcome: 'failed',
+              reason: `the agent ended the session with a failure${e.text ? `: ${clip(e.text)}` : ''}`,
+            };
       case 'error':
         return { outcome: 'failed', reason: `agent error: ${clip(e.message)}` };
       case 'stalled':
@@ -92,7 +104,10 @@ export function inferOutcome(events: readonly PersistedSessionEvent[]): { outcom
     }
   }
   const released = [...events].reverse().find((e) => e.event.type === 'released')?.event;
-  const why = released?.type === 'released' ? `released (${released.reason}) without a verdict` : 'no verdict and no end of session was recorded';
+  const why =
+    released?.type === 'released'
+      ? `released (${released.reason}) without a verdict`
+      : 'no verdict and no end of session was recorded';
   return { outcome: 'aborted', reason: why };
 }
 
@@ -112,15 +127,18 @@ function effortFromEvents(events: readonly PersistedSessionEvent[]): Effort | un
 function costOf(events: readonly PersistedSessionEvent[]): number | undefined {
   let total: number | undefined;
   for (const { event } of events) {
-    if ((event.type === 'turn_complete' || event.type === 'ended') && typeof event.costUsd === 'number') total = (total ?? 0) + event.costUsd;
+    if ((event.type === 'turn_complete' || event.type === 'ended') && typeof event.costUsd === 'number')
+      total = (total ?? 0) + event.costUsd;
   }
   return total === undefined ? undefined : Math.round(total * 1e8) / 1e8;
 }
 
 /** From this run's first event (created or adopted) to its release. */
 function durationOf(record: CodeSessionRecord, events: readonly PersistedSessionEvent[]): number {
-  const begin = [...events].reverse().find((e) => e.event.type === 'created' || e.event.type === 'adopted')?.at ?? record.createdAt;
-  const end = [...events].reverse().find((e) => e.event.type === 'released')?.at ?? events.at(-1)?.at ?? record.updatedAt;
+  const begin =
+    [...events].reverse().find((e) => e.event.type === 'created' || e.event.type === 'adopted')?.at ?? record.createdAt;
+  const end =
+    [...events].reverse().find((e) => e.event.type === 'released')?.at ?? events.at(-1)?.at ?? record.updatedAt;
   return Math.max(0, Date.parse(end) - Date.parse(begin));
 }
 

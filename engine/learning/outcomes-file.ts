@@ -41,5 +41,11 @@ export function appendOutcome(home: string, record: HarnessOutcomeRecord): Promi
 function isOutcomeRecord(value: unknown): value is HarnessOutcomeRecord {
   if (typeof value !== 'object' || value === null) return false;
   const r = value as Partial<HarnessOutcomeRecord>;
-  return r.version === 1 && typeof r.sessionId === 'string' && typeof r.backendId === 'string' && typeof r.outcome === 'string' && typeof r.rounds === 'number';
+  return (
+    r.version === 1 &&
+    typeof r.sessionId === 'string' &&
+    typeof r.backendId === 'string' &&
+    typeof r.outcome === 'string' &&
+    typeof r.rounds === 'number'
+  );
 }

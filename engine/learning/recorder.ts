@@ -36,11 +36,16 @@ export interface RecordScopeResult {
 
 export async function recordScopeOutcomes(options: RecordScopeOptions): Promise<RecordScopeResult> {
   const now = options.now ?? (() => new Date());
-  const candidates = options.sessionIds !== undefined
-    ? (await Promise.all(options.sessionIds.map((id) => options.store.get(id)))).filter((r): r is CodeSessionRecord => r !== null)
-    : await options.store.list();
+  const candidates =
+    options.sessionIds !== undefined
+      ? (await Promise.all(options.sessionIds.map((id) => options.store.get(id)))).filter(
+          (r): r is CodeSessionRecord => r !== null,
+        )
+      : await options.store.list();
   const owned = candidates
-    .filter((r) => r.runs.some((run) => run.ownerScopeId === options.scope) && r.status !== 'running' && r.status !== 'idle')
+    .filter(
+      (r) => r.runs.some((run) => run.ownerScopeId === options.scope) && r.status !== 'running' && r.status !== 'idle',
+    )
     .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   const records: HarnessOutcomeRecord[] = [];
   let appended = 0;

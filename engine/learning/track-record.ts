@@ -30,7 +30,9 @@ export function trackStats(records: readonly HarnessOutcomeRecord[]): Map<string
 export function statsOf(records: readonly HarnessOutcomeRecord[]): TrackStats {
   const successes = records.filter((r) => r.outcome === 'success').length;
   const rounds = records.reduce((n, r) => n + r.rounds, 0);
-  const failures = records.filter((r) => r.outcome !== 'success').sort((a, b) => (a.recordedAt < b.recordedAt ? -1 : 1));
+  const failures = records
+    .filter((r) => r.outcome !== 'success')
+    .sort((a, b) => (a.recordedAt < b.recordedAt ? -1 : 1));
   const last = failures.at(-1);
   return {
     runs: records.length,
@@ -42,7 +44,11 @@ export function statsOf(records: readonly HarnessOutcomeRecord[]): TrackStats {
 }
 
 /** The lines for one backend; undefined when it has no history. */
-export function trackRecordLines(records: readonly HarnessOutcomeRecord[], backendId: string, now: number): string[] | undefined {
+export function trackRecordLines(
+  records: readonly HarnessOutcomeRecord[],
+  backendId: string,
+  now: number,
+): string[] | undefined {
   const mine = records.filter((r) => r.backendId === backendId);
   if (mine.length === 0) return undefined;
   const lines = [`${backendId}: ${summary(statsOf(mine), now, true)}`];
@@ -55,8 +61,13 @@ export function trackRecordLines(records: readonly HarnessOutcomeRecord[], backe
 }
 
 function summary(stats: TrackStats, now: number, withFailure: boolean): string {
-  const parts = [`${stats.runs} run${stats.runs === 1 ? '' : 's'}`, `${Math.round(stats.successRate * 100)}% success`, `avg ${stats.avgRounds.toFixed(1)} rounds`];
-  if (withFailure && stats.lastFailure !== undefined) parts.push(`last failure: ${clip(stats.lastFailure.reason)} (${ago(now - Date.parse(stats.lastFailure.at))})`);
+  const parts = [
+    `${stats.runs} run${stats.runs === 1 ? '' : 's'}`,
+    `${Math.round(stats.successRate * 100)}% success`,
+    `avg ${stats.avgRounds.toFixed(1)} rounds`,
+  ];
+  if (withFailure && stats.lastFailure !== undefined)
+    parts.push(`last failure: ${clip(stats.lastFailure.reason)} (${ago(now - Date.parse(stats.lastFailure.at))})`);
   return parts.join(', ');
 }
 

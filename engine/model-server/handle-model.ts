@@ -41,7 +41,12 @@ export interface ModelContext {
 
 type ModelRoute = Extract<Route, { kind: 'anthropic' | 'responses' | 'chat' | 'gemini' }>;
 
-const WIRES: Record<ApiKind, WireFormat> = { anthropic: anthropicWire, responses: responsesWire, chat: chatWire, gemini: geminiWire };
+const WIRES: Record<ApiKind, WireFormat> = {
+  anthropic: anthropicWire,
+  responses: responsesWire,
+  chat: chatWire,
+  gemini: geminiWire,
+};
 
 /** Answers one model request: inspect it, pick a turn (or aux), plan the reply, log, send. */
 export async function handleModelRequest(exchange: Exchange, target: ModelRoute, context: ModelContext): Promise<void> {
@@ -51,12 +56,31 @@ export async function handleModelRequest(exchange: Exchange, target: ModelRoute,
     entry.api = api;
     entry.reply = { kind: 'error', status: 400 };
     exchange.log.add(entry);
-    sendJson(res, 400, WIRES[api].error({ kind: 'error', status: 400, message: 'the request body must be a JSON object', base: context.base, model: '', created: 0, timing: { delayMs: 0, paceMs: 0 } }));
+    sendJson(
+      res,
+      400,
+      WIRES[api].error({
+        kind: 'error',
+        status: 400,
+        message: 'the request body must be a JSON object',
+        base: context.base,
+        model: '',
+        created: 0,
+        timing: { delayMs: 0, paceMs: 0 },
+      }),
+    );
     return;
   }
   const view = inspect(target, exchange.body, exchange.url);
   const pick = context.book.pick(view);
-  const planContext: PlanContext = { script: context.book.script, view, vars: context.vars, base: context.base, created: Math.floor(context.clock() / 1000), requestChars: exchange.requestChars };
+  const planContext: PlanContext = {
+    script: context.book.script,
+    view,
+    vars: context.vars,
+    base: context.base,
+    created: Math.floor(context.clock() / 1000),
+    requestChars: exchange.requestChars,
+  };
   const plan = pick.source === 'aux' ? planAux(planContext) : planReply(pick.reply, planContext);
   Object.assign(entry, {
     role: pick.source === 'aux' ? 'aux' : 'main',
@@ -90,7 +114,11 @@ function inspect(target: ModelRoute, body: Record<string, unknown>, url: URL): R
     case 'chat':
       return inspectChat(body);
     case 'gemini':
-      return inspectGemini(body, target.model, target.action === 'streamGenerateContent' || url.searchParams.get('alt') === 'sse');
+      return inspectGemini(
+        body,
+        target.model,
+        target.action === 'streamGenerateContent' || url.searchParams.get('alt') === 'sse',
+      );
   }
 }
 
@@ -111,5 +139,8 @@ function warnings(plan: Plan, view: RequestView): string[] {
   const offered = view.tools.map((t) => t.name);
   return plan.tools
     .filter((call) => !offered.includes(call.name))
-    .map((call) => `tool ${JSON.stringify(call.name)} is not offered by this request (offered: ${offered.length === 0 ? 'none' : offered.join(', ')})`);
+    .map(
+      (call) =>
+        `tool ${JSON.stringify(call.name)} is not offered by this request (offered: ${offered.length === 0 ? 'none' : offered.join(', ')})`,
+    );
 }

@@ -9,7 +9,11 @@ import type { TurnBookState } from './turn-book.js';
 const DEFAULT_MODELS = ['neo-scripted'];
 
 /** Answers everything that is not a model turn: model lists, token counts, preflight, state, 404. */
-export function handleOther(exchange: Exchange, target: Route, context: { script: ModelScript; state: () => TurnBookState }): void {
+export function handleOther(
+  exchange: Exchange,
+  target: Route,
+  context: { script: ModelScript; state: () => TurnBookState },
+): void {
   const { res, entry, log } = exchange;
   const models = context.script.models ?? DEFAULT_MODELS;
   let status = 200;
@@ -33,14 +37,32 @@ export function handleOther(exchange: Exchange, target: Route, context: { script
       sendJson(res, 200, { totalTokens: estimateTokens(JSON.stringify(exchange.body ?? '')) });
       break;
     case 'models':
-      sendJson(res, 200, target.gemini ? { models: models.map(geminiModel) } : { object: 'list', data: models.map(openAiModel), has_more: false, first_id: models[0] ?? null, last_id: models[models.length - 1] ?? null });
+      sendJson(
+        res,
+        200,
+        target.gemini
+          ? { models: models.map(geminiModel) }
+          : {
+              object: 'list',
+              data: models.map(openAiModel),
+              has_more: false,
+              first_id: models[0] ?? null,
+              last_id: models[models.length - 1] ?? null,
+            },
+      );
       break;
     case 'model':
       sendJson(res, 200, target.gemini ? geminiModel(target.id) : openAiModel(target.id));
       break;
     default:
       status = 404;
-      sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: `neo model server: no route for ${exchange.req.method} ${exchange.url.pathname}` } });
+      sendJson(res, 404, {
+        type: 'error',
+        error: {
+          type: 'not_found_error',
+          message: `neo model server: no route for ${exchange.req.method} ${exchange.url.pathname}`,
+        },
+      });
   }
   entry.reply = { kind: status === 200 ? 'reply' : 'error', status };
   if (isRecord(exchange.body) && typeof exchange.body.model === 'string') entry.model = exchange.body.model;
@@ -49,9 +71,23 @@ export function handleOther(exchange: Exchange, target: Route, context: { script
 
 /** One entry that reads as both an OpenAI and an Anthropic model object. */
 function openAiModel(id: string) {
-  return { id, object: 'model', type: 'model', created: 0, created_at: '1970-01-01T00:00:00Z', display_name: id, owned_by: 'neo' };
+  return {
+    id,
+    object: 'model',
+    type: 'model',
+    created: 0,
+    created_at: '1970-01-01T00:00:00Z',
+    display_name: id,
+    owned_by: 'neo',
+  };
 }
 
 function geminiModel(id: string) {
-  return { name: `models/${id}`, displayName: id, supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'], inputTokenLimit: 1_000_000, outputTokenLimit: 65_536 };
+  return {
+    name: `models/${id}`,
+    displayName: id,
+    supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+    inputTokenLimit: 1_000_000,
+    outputTokenLimit: 65_536,
+  };
 }

@@ -1,4 +1,12 @@
-import { asList, asString, isRecord, textOf, type OfferedTool, type RequestView, type ToolResultView } from './request-view.js';
+import {
+  asList,
+  asString,
+  isRecord,
+  textOf,
+  type OfferedTool,
+  type RequestView,
+  type ToolResultView,
+} from './request-view.js';
 
 /** Reduces an Anthropic Messages request body (POST /v1/messages) to a {@link RequestView}. */
 export function inspectAnthropic(body: Record<string, unknown>): RequestView {
@@ -11,9 +19,15 @@ export function inspectAnthropic(body: Record<string, unknown>): RequestView {
   let lastUser: string | undefined;
   for (const message of messages) {
     if (message.role !== 'user') continue;
-    const parts = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : asList(message.content).filter(isRecord);
+    const parts =
+      typeof message.content === 'string'
+        ? [{ type: 'text', text: message.content }]
+        : asList(message.content).filter(isRecord);
     if (parts.some((p) => p.type === 'tool_result')) continue;
-    const text = parts.filter((p) => p.type === 'text').map((p) => asString(p.text) ?? '').join('\n');
+    const text = parts
+      .filter((p) => p.type === 'text')
+      .map((p) => asString(p.text) ?? '')
+      .join('\n');
     if (text !== '') lastUser = text;
   }
   const last = messages[messages.length - 1];
@@ -23,7 +37,12 @@ export function inspectAnthropic(body: Record<string, unknown>): RequestView {
       if (part.type !== 'tool_result') continue;
       const callId = asString(part.tool_use_id);
       const tool = callId === undefined ? undefined : names.get(callId);
-      toolResults.push({ text: textOf(part.content), isError: part.is_error === true, ...(tool === undefined ? {} : { tool }), ...(callId === undefined ? {} : { callId }) });
+      toolResults.push({
+        text: textOf(part.content),
+        isError: part.is_error === true,
+        ...(tool === undefined ? {} : { tool }),
+        ...(callId === undefined ? {} : { callId }),
+      });
     }
   }
   const format = isRecord(body.output_config) ? body.output_config.format : body.output_format;
@@ -44,7 +63,8 @@ function toolNamesById(messages: readonly Record<string, unknown>[]): Map<string
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
     for (const part of asList(message.content).filter(isRecord)) {
-      if (part.type === 'tool_use' && typeof part.id === 'string' && typeof part.name === 'string') names.set(part.id, part.name);
+      if (part.type === 'tool_use' && typeof part.id === 'string' && typeof part.name === 'string')
+        names.set(part.id, part.name);
     }
   }
   return names;

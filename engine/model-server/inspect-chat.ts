@@ -1,12 +1,22 @@
-import { asList, asString, isRecord, textOf, type OfferedTool, type RequestView, type ToolResultView } from './request-view.js';
+import {
+  asList,
+  asString,
+  isRecord,
+  textOf,
+  type OfferedTool,
+  type RequestView,
+  type ToolResultView,
+} from './request-view.js';
 
 /** Reduces an OpenAI Chat Completions request body (POST /v1/chat/completions) to a {@link RequestView}. */
 export function inspectChat(body: Record<string, unknown>): RequestView {
   const messages = asList(body.messages).filter(isRecord);
   const tools: OfferedTool[] = [];
   for (const tool of asList(body.tools).filter(isRecord)) {
-    if (tool.type === 'custom' && isRecord(tool.custom) && typeof tool.custom.name === 'string') tools.push({ name: tool.custom.name, kind: 'custom' });
-    else if (isRecord(tool.function) && typeof tool.function.name === 'string') tools.push({ name: tool.function.name, kind: 'function' });
+    if (tool.type === 'custom' && isRecord(tool.custom) && typeof tool.custom.name === 'string')
+      tools.push({ name: tool.custom.name, kind: 'custom' });
+    else if (isRecord(tool.function) && typeof tool.function.name === 'string')
+      tools.push({ name: tool.function.name, kind: 'function' });
   }
   const names = new Map<string, string>();
   let lastUser: string | undefined;
@@ -29,7 +39,12 @@ export function inspectChat(body: Record<string, unknown>): RequestView {
     if (message.role !== 'tool') continue;
     const callId = asString(message.tool_call_id);
     const tool = callId === undefined ? undefined : names.get(callId);
-    toolResults.push({ text: textOf(message.content), isError: false, ...(tool === undefined ? {} : { tool }), ...(callId === undefined ? {} : { callId }) });
+    toolResults.push({
+      text: textOf(message.content),
+      isError: false,
+      ...(tool === undefined ? {} : { tool }),
+      ...(callId === undefined ? {} : { callId }),
+    });
   }
   const format = isRecord(body.response_format) ? body.response_format : undefined;
   const schema = format?.type === 'json_schema' && isRecord(format.json_schema) ? format.json_schema.schema : undefined;

@@ -1,4 +1,12 @@
-import { asList, asString, isRecord, textOf, type OfferedTool, type RequestView, type ToolResultView } from './request-view.js';
+import {
+  asList,
+  asString,
+  isRecord,
+  textOf,
+  type OfferedTool,
+  type RequestView,
+  type ToolResultView,
+} from './request-view.js';
 
 /**
  * Reduces a Gemini `generateContent` / `streamGenerateContent` request body to a
@@ -17,7 +25,10 @@ export function inspectGemini(body: Record<string, unknown>, model: string, stre
     if (content.role === 'model') continue;
     const parts = asList(content.parts).filter(isRecord);
     if (parts.some((p) => p.functionResponse !== undefined)) continue;
-    const text = parts.map((p) => asString(p.text) ?? '').filter((t) => t !== '').join('\n');
+    const text = parts
+      .map((p) => asString(p.text) ?? '')
+      .filter((t) => t !== '')
+      .join('\n');
     if (text !== '') lastUser = text;
   }
   const last = contents[contents.length - 1];
@@ -27,9 +38,18 @@ export function inspectGemini(body: Record<string, unknown>, model: string, stre
       const response = isRecord(part.functionResponse) ? part.functionResponse : undefined;
       if (response === undefined) continue;
       const payload = response.response;
-      const text = isRecord(payload) && typeof payload.output === 'string' ? payload.output : isRecord(payload) && typeof payload.error === 'string' ? payload.error : JSON.stringify(payload ?? null);
+      const text =
+        isRecord(payload) && typeof payload.output === 'string'
+          ? payload.output
+          : isRecord(payload) && typeof payload.error === 'string'
+            ? payload.error
+            : JSON.stringify(payload ?? null);
       const tool = asString(response.name);
-      toolResults.push({ text, isError: isRecord(payload) && payload.error !== undefined, ...(tool === undefined ? {} : { tool }) });
+      toolResults.push({
+        text,
+        isError: isRecord(payload) && payload.error !== undefined,
+        ...(tool === undefined ? {} : { tool }),
+      });
     }
   }
   const config = isRecord(body.generationConfig) ? body.generationConfig : {};

@@ -1,5 +1,11 @@
 import { isMap, isSeq, type Node } from 'yaml';
-import { checkAgainstSchema, hasErrors, readDefinitionText, YamlSource, type Diagnostic } from '../definitions/index.js';
+import {
+  checkAgainstSchema,
+  hasErrors,
+  readDefinitionText,
+  YamlSource,
+  type Diagnostic,
+} from '../definitions/index.js';
 import type { ModelScript, Reply, TextMatch, ToolResultMatch } from '../generated/model-script.js';
 
 /** A parsed script: present only when there are no errors; diagnostics carry file:line:col. */
@@ -29,7 +35,18 @@ export function parseModelScript(text: string, file = '<script>'): ScriptLoad {
   const value = converted.value;
   if (value === null || value === undefined) {
     const at = source.span(0, 0);
-    return { diagnostics: [...diagnostics, { code: 'MODEL_SCRIPT_EMPTY', severity: 'error', message: 'the model script is empty', span: at, hint: 'start with `turns:` and a list of replies, e.g. `- text: Hello`' }] };
+    return {
+      diagnostics: [
+        ...diagnostics,
+        {
+          code: 'MODEL_SCRIPT_EMPTY',
+          severity: 'error',
+          message: 'the model script is empty',
+          span: at,
+          hint: 'start with `turns:` and a list of replies, e.g. `- text: Hello`',
+        },
+      ],
+    };
   }
   diagnostics.push(...checkAgainstSchema('ModelScript', value, source));
   if (hasErrors(diagnostics)) return { diagnostics };
@@ -66,7 +83,13 @@ function semanticDiagnostics(script: ModelScript, source: YamlSource): Diagnosti
   if (script.fallback !== undefined) out.push(...replyDiagnostics(script.fallback, ['fallback'], source));
   const turnsNode = at(['turns']);
   if (script.turns.length === 0 && isSeq(turnsNode)) {
-    out.push({ code: 'MODEL_SCRIPT_NO_TURNS', severity: 'warning', message: 'the script has no turns: every main request gets the fallback', span: source.spanOf(turnsNode), hint: 'add replies under `turns:`' });
+    out.push({
+      code: 'MODEL_SCRIPT_NO_TURNS',
+      severity: 'warning',
+      message: 'the script has no turns: every main request gets the fallback',
+      span: source.spanOf(turnsNode),
+      hint: 'add replies under `turns:`',
+    });
   }
   return out;
 }
@@ -76,14 +99,35 @@ function replyDiagnostics(reply: Reply, path: Array<string | number>, source: Ya
   const span = source.spanOf(isMap(node) ? node : null);
   const content = reply.text !== undefined || reply.reasoning !== undefined || (reply.tools?.length ?? 0) > 0;
   if (reply.error !== undefined && content) {
-    return [{ code: 'MODEL_SCRIPT_ERROR_WITH_CONTENT', severity: 'warning', message: `\`${fieldPath(path)}\` has an error and content; only the error is sent`, span, pointer: `/${path.join('/')}`, hint: 'put the content in the next turn: a client retries after an error' }];
+    return [
+      {
+        code: 'MODEL_SCRIPT_ERROR_WITH_CONTENT',
+        severity: 'warning',
+        message: `\`${fieldPath(path)}\` has an error and content; only the error is sent`,
+        span,
+        pointer: `/${path.join('/')}`,
+        hint: 'put the content in the next turn: a client retries after an error',
+      },
+    ];
   }
   if (reply.error === undefined && !content && reply.stall === undefined) {
-    return [{ code: 'MODEL_SCRIPT_EMPTY_TURN', severity: 'warning', message: `\`${fieldPath(path)}\` says nothing: the reply is empty`, span, pointer: `/${path.join('/')}`, hint: 'give it `text`, `tools`, `reasoning`, `error` or `stall`' }];
+    return [
+      {
+        code: 'MODEL_SCRIPT_EMPTY_TURN',
+        severity: 'warning',
+        message: `\`${fieldPath(path)}\` says nothing: the reply is empty`,
+        span,
+        pointer: `/${path.join('/')}`,
+        hint: 'give it `text`, `tools`, `reasoning`, `error` or `stall`',
+      },
+    ];
   }
   return [];
 }
 
 function fieldPath(path: ReadonlyArray<string | number>): string {
-  return path.reduce<string>((out, segment) => (typeof segment === 'number' ? `${out}[${segment}]` : out === '' ? segment : `${out}.${segment}`), '');
+  return path.reduce<string>(
+    (out, segment) => (typeof segment === 'number' ? `${out}[${segment}]` : out === '' ? segment : `${out}.${segment}`),
+    '',
+  );
 }

@@ -89,7 +89,12 @@ export function planReply(reply: Reply | undefined, context: PlanContext): Plan 
     const offered = view.tools.find((t) => t.name === call.name);
     const kind = call.kind ?? offered?.kind ?? 'function';
     const args = fillDeep(call.arguments ?? {}, vars);
-    return { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, kind, input: typeof args === 'string' ? args : JSON.stringify(args) };
+    return {
+      ...(call.id === undefined ? {} : { id: call.id }),
+      name: call.name,
+      kind,
+      input: typeof args === 'string' ? args : JSON.stringify(args),
+    };
   });
   const text = effective.text === undefined ? undefined : fillTemplate(effective.text, vars);
   const reasoning = effective.reasoning === undefined ? undefined : fillTemplate(effective.reasoning, vars);
@@ -112,8 +117,16 @@ export function planAux(context: PlanContext): Plan {
   const aux = context.script.aux ?? {};
   const text = aux.text ?? 'Scripted reply';
   const { view } = context;
-  const body = view.jsonSchema !== undefined ? JSON.stringify(sampleFromSchema(view.jsonSchema, text)) : view.jsonObject ? JSON.stringify({ text }) : text;
-  return planReply({ text: body, ...(aux.usage === undefined ? {} : { usage: aux.usage }) }, { ...context, script: { ...context.script, defaults: {} } });
+  const body =
+    view.jsonSchema !== undefined
+      ? JSON.stringify(sampleFromSchema(view.jsonSchema, text))
+      : view.jsonObject
+        ? JSON.stringify({ text })
+        : text;
+  return planReply(
+    { text: body, ...(aux.usage === undefined ? {} : { usage: aux.usage }) },
+    { ...context, script: { ...context.script, defaults: {} } },
+  );
 }
 
 function templateVars(context: PlanContext): Record<string, string> {
@@ -132,7 +145,11 @@ function errorPlan(error: HttpError, base: Omit<PlanBase, never>): ErrorPlan {
   };
 }
 
-function planTiming(delay: number | string | undefined, pace: number | string | undefined, stall: Stall | undefined): Timing {
+function planTiming(
+  delay: number | string | undefined,
+  pace: number | string | undefined,
+  stall: Stall | undefined,
+): Timing {
   const ms = (value: number | string | undefined) => (value === undefined ? 0 : Math.max(0, durationMs(value) || 0));
   const timing: Timing = { delayMs: ms(delay), paceMs: ms(pace) };
   if (stall === true) timing.stall = 'first-content';
@@ -140,7 +157,12 @@ function planTiming(delay: number | string | undefined, pace: number | string | 
   return timing;
 }
 
-function planUsage(usage: Usage | undefined, requestChars: number, produced: string, reasoning: string | undefined): PlannedUsage {
+function planUsage(
+  usage: Usage | undefined,
+  requestChars: number,
+  produced: string,
+  reasoning: string | undefined,
+): PlannedUsage {
   return {
     input: usage?.input ?? Math.max(1, Math.ceil(requestChars / 4)),
     output: usage?.output ?? estimateTokens(produced),

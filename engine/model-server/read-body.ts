@@ -12,7 +12,8 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
   for await (const chunk of req) {
     const buffer = chunk as Buffer;
     size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new NeoError('MODEL_BODY_TOO_LARGE', `request body is larger than ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES)
+      throw new NeoError('MODEL_BODY_TOO_LARGE', `request body is larger than ${MAX_BODY_BYTES} bytes`);
     chunks.push(buffer);
   }
   const raw = Buffer.concat(chunks);
@@ -29,7 +30,9 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
     case 'br':
       return brotliDecompressSync(raw);
     default:
-      throw new NeoError('MODEL_BODY_ENCODING', `unsupported content-encoding ${encoding}`, { hint: 'turn request compression off in the client' });
+      throw new NeoError('MODEL_BODY_ENCODING', `unsupported content-encoding ${encoding}`, {
+        hint: 'turn request compression off in the client',
+      });
   }
 }
 

@@ -60,7 +60,12 @@ export function redactQuery(params: URLSearchParams): Record<string, string> {
   return out;
 }
 
-type Waiter = { predicate: (entry: LoggedRequest) => boolean; resolve: (entry: LoggedRequest) => void; reject: (error: unknown) => void; timer: NodeJS.Timeout };
+type Waiter = {
+  predicate: (entry: LoggedRequest) => boolean;
+  resolve: (entry: LoggedRequest) => void;
+  reject: (error: unknown) => void;
+  timer: NodeJS.Timeout;
+};
 
 /** The request log: in memory for tests, and optionally appended to a JSONL file. */
 export class RequestLog {
@@ -94,7 +99,12 @@ export class RequestLog {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiters = this.#waiters.filter((w) => w.timer !== timer);
-        reject(new NeoError('MODEL_WAIT_TIMEOUT', `no matching model request arrived within ${timeoutMs} ms (${this.entries.length} requests so far)`));
+        reject(
+          new NeoError(
+            'MODEL_WAIT_TIMEOUT',
+            `no matching model request arrived within ${timeoutMs} ms (${this.entries.length} requests so far)`,
+          ),
+        );
       }, timeoutMs);
       this.#waiters.push({ predicate, resolve, reject, timer });
     });

@@ -60,7 +60,11 @@ export function asString(value: unknown): string | undefined {
  */
 export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map(textOf).filter((t) => t !== '').join('\n');
+  if (Array.isArray(content))
+    return content
+      .map(textOf)
+      .filter((t) => t !== '')
+      .join('\n');
   if (isRecord(content)) {
     if (typeof content.text === 'string') return content.text;
     if (content.content !== undefined) return textOf(content.content);

@@ -29,9 +29,18 @@ function hold(signal: AbortSignal): Promise<SendOutcome> {
 }
 
 /** Writes a JSON body with a status and headers. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -41,7 +50,12 @@ export function requestIdHeaders(base: string): Record<string, string> {
 }
 
 /** Sends an error plan after its delay: the API's error body, with Retry-After when scripted. */
-export async function sendError(res: ServerResponse, plan: ErrorPlan, body: unknown, signal: AbortSignal): Promise<SendOutcome> {
+export async function sendError(
+  res: ServerResponse,
+  plan: ErrorPlan,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<SendOutcome> {
   if (!(await sleep(plan.timing.delayMs, signal))) return 'aborted';
   const headers: Record<string, string> = requestIdHeaders(plan.base);
   if (plan.retryAfter !== undefined) {
@@ -53,7 +67,12 @@ export async function sendError(res: ServerResponse, plan: ErrorPlan, body: unkn
 }
 
 /** Sends a non-streamed reply after its delay; a stalled one never answers. */
-export async function sendBody(res: ServerResponse, plan: ReplyPlan, body: unknown, signal: AbortSignal): Promise<SendOutcome> {
+export async function sendBody(
+  res: ServerResponse,
+  plan: ReplyPlan,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<SendOutcome> {
   if (!(await sleep(plan.timing.delayMs, signal))) return 'aborted';
   if (plan.timing.stall !== undefined) return hold(signal);
   sendJson(res, 200, body, requestIdHeaders(plan.base));
@@ -65,10 +84,21 @@ export async function sendBody(res: ServerResponse, plan: ReplyPlan, body: unkno
  * written piece by piece): delay, then the events with `pace` between them, then end — unless the
  * plan stalls, in which case it stops after the chosen event and holds the connection silent.
  */
-export async function sendStream(res: ServerResponse, plan: ReplyPlan, events: readonly WireEvent[], framing: 'sse' | 'json-array', signal: AbortSignal): Promise<SendOutcome> {
+export async function sendStream(
+  res: ServerResponse,
+  plan: ReplyPlan,
+  events: readonly WireEvent[],
+  framing: 'sse' | 'json-array',
+  signal: AbortSignal,
+): Promise<SendOutcome> {
   if (!(await sleep(plan.timing.delayMs, signal))) return 'aborted';
   const contentType = framing === 'sse' ? 'text/event-stream; charset=utf-8' : 'application/json; charset=utf-8';
-  res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache', connection: 'keep-alive', ...requestIdHeaders(plan.base) });
+  res.writeHead(200, {
+    'content-type': contentType,
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    ...requestIdHeaders(plan.base),
+  });
   res.flushHeaders();
   const stallAt = stallIndex(plan.timing, events);
   for (const [index, event] of events.entries()) {

@@ -28,7 +28,8 @@ export function route(method: string, path: string): Route {
     if (trimmed.endsWith('/responses')) return { kind: 'responses' };
     if (trimmed.endsWith('/chat/completions')) return { kind: 'chat' };
     const gemini = GEMINI_CALL.exec(trimmed);
-    if (gemini) return { kind: 'gemini', model: decodeURIComponent(gemini[1]!), action: gemini[2] as 'generateContent' };
+    if (gemini)
+      return { kind: 'gemini', model: decodeURIComponent(gemini[1]!), action: gemini[2] as 'generateContent' };
   }
   if (method === 'GET') {
     const isGemini = trimmed.includes('/v1beta/') || trimmed.startsWith('/v1beta');

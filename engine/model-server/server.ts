@@ -58,9 +58,14 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host)) {
-    throw new UsageError('MODEL_HOST_NOT_LOOPBACK', `the model server binds to loopback only; got host ${host}`, { hint: 'use 127.0.0.1 (the default), ::1 or localhost' });
+    throw new UsageError('MODEL_HOST_NOT_LOOPBACK', `the model server binds to loopback only; got host ${host}`, {
+      hint: 'use 127.0.0.1 (the default), ::1 or localhost',
+    });
   }
-  const log = new RequestLog({ ...(options.log === undefined ? {} : { file: options.log }), ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }) });
+  const log = new RequestLog({
+    ...(options.log === undefined ? {} : { file: options.log }),
+    ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
+  });
   const shared = {
     book: new TurnBook(options.script),
     nonce: options.nonce ?? `neo${randomBytes(4).toString('hex')}`,
@@ -105,8 +110,23 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       role: 'other',
       warnings: [],
     };
-    const exchange: Exchange = { req, res, url, entry, body, json, requestChars: raw.length, signal: controller.signal, log };
-    if (target.kind === 'anthropic' || target.kind === 'responses' || target.kind === 'chat' || (target.kind === 'gemini' && target.action !== 'countTokens')) {
+    const exchange: Exchange = {
+      req,
+      res,
+      url,
+      entry,
+      body,
+      json,
+      requestChars: raw.length,
+      signal: controller.signal,
+      log,
+    };
+    if (
+      target.kind === 'anthropic' ||
+      target.kind === 'responses' ||
+      target.kind === 'chat' ||
+      (target.kind === 'gemini' && target.action !== 'countTokens')
+    ) {
       await handleModelRequest(exchange, target, { ...shared, base: `${shared.nonce}_${seq}` });
     } else {
       handleOther(exchange, target, { script: shared.book.script, state: () => shared.book.state() });
@@ -115,7 +135,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { type: 'api_error', message: `neo model server: ${errorMessage(error)}` } });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { type: 'api_error', message: `neo model server: ${errorMessage(error)}` } });
       else res.destroy();
     });
   });

@@ -20,7 +20,9 @@ export function sampleFromSchema(schema: unknown, text: string, depth = 0): unkn
       return out;
     }
     case 'array':
-      return schema.minItems !== undefined && Number(schema.minItems) > 0 ? [sampleFromSchema(schema.items, text, depth + 1)] : [];
+      return schema.minItems !== undefined && Number(schema.minItems) > 0
+        ? [sampleFromSchema(schema.items, text, depth + 1)]
+        : [];
     case 'integer':
     case 'number':
       return typeof schema.minimum === 'number' ? schema.minimum : 0;

@@ -67,7 +67,8 @@ export function whenMatches(when: When, view: RequestView): boolean {
   if (when.model !== undefined && !textMatches(when.model, view.model)) return false;
   if (when.toolOffered !== undefined && !view.tools.some((t) => t.name === when.toolOffered)) return false;
   if (when.user !== undefined && (view.lastUser === undefined || !textMatches(when.user, view.lastUser))) return false;
-  if (when.toolResult !== undefined && !view.toolResults.some((r) => toolResultMatches(when.toolResult!, r))) return false;
+  if (when.toolResult !== undefined && !view.toolResults.some((r) => toolResultMatches(when.toolResult!, r)))
+    return false;
   return true;
 }
 

@@ -25,7 +25,11 @@ export function serializeEvent(event: WireEvent): string {
 
 /** An event whose data is JSON. */
 export function jsonEvent(event: string | undefined, data: unknown, content = false): WireEvent {
-  return { ...(event === undefined ? {} : { event }), data: JSON.stringify(data), ...(content ? { content: true } : {}) };
+  return {
+    ...(event === undefined ? {} : { event }),
+    data: JSON.stringify(data),
+    ...(content ? { content: true } : {}),
+  };
 }
 
 /** The call id of tool call `index`: the script's, or one in the API's style. */

@@ -5,9 +5,26 @@
  */
 import { fromPromise } from 'xstate';
 import type { Effort, Posture } from '../definitions/index.js';
-import type { BackendListing, CallerContext, ListBackendsResult, ReadTurnResult, ScopeConstraints, StartResult } from '../session/index.js';
+import type {
+  BackendListing,
+  CallerContext,
+  ListBackendsResult,
+  ReadTurnResult,
+  ScopeConstraints,
+  StartResult,
+} from '../session/index.js';
 import type { Checker } from './check.js';
-import type { Answer, DecideInput, Decider, Judgement, SelectInput, SessionInfo, StartPlan, Verdict, VerifyInput } from './decisions.js';
+import type {
+  Answer,
+  DecideInput,
+  Decider,
+  Judgement,
+  SelectInput,
+  SessionInfo,
+  StartPlan,
+  Verdict,
+  VerifyInput,
+} from './decisions.js';
 import { checkAttemptsLeft, type JudgeActorInput, type JudgeActorOutput, type VerifyActorOutput } from './machine.js';
 import type { PersonaObserver } from './observation.js';
 
@@ -64,7 +81,15 @@ export function personaActors(d: ActorDeps) {
         return session;
       } catch (error) {
         const e = error as { code?: string; message?: string; hint?: string };
-        d.observe({ type: 'rejected', rejection: { backend: plan.backend, code: e.code ?? 'PERSONA_START_FAILED', message: e.message ?? String(error), ...(e.hint === undefined ? {} : { hint: e.hint }) } });
+        d.observe({
+          type: 'rejected',
+          rejection: {
+            backend: plan.backend,
+            code: e.code ?? 'PERSONA_START_FAILED',
+            message: e.message ?? String(error),
+            ...(e.hint === undefined ? {} : { hint: e.hint }),
+          },
+        });
         throw error;
       }
     }),
@@ -72,28 +97,55 @@ export function personaActors(d: ActorDeps) {
       const result = await exec<ReadTurnResult>({ op: 'read-turn', sessionId: session.sessionId, includeDiff: true });
       if (result.kind === 'turn_complete') rounds++;
       d.track.turn(result);
-      d.observe({ type: 'turn', kind: result.kind, round: rounds, ...('turnDiff' in result && result.turnDiff !== undefined ? { summary: result.turnDiff.summaryLine } : {}) });
+      d.observe({
+        type: 'turn',
+        kind: result.kind,
+        round: rounds,
+        ...('turnDiff' in result && result.turnDiff !== undefined ? { summary: result.turnDiff.summaryLine } : {}),
+      });
       return result;
     }),
     decide: fromPromise<Answer, DecideInput>(async ({ input }) => d.decider.decide(input)),
     answer: fromPromise<void, DecideInput & { answer: Answer }>(async ({ input }) => {
       const { clarification, session, answer } = input;
-      await exec({ op: 'answer', sessionId: session.sessionId, clarificationId: clarification.clarificationId, allow: answer.allow, reason: answer.reason, ...(answer.note === undefined ? {} : { note: answer.note }) });
+      await exec({
+        op: 'answer',
+        sessionId: session.sessionId,
+        clarificationId: clarification.clarificationId,
+        allow: answer.allow,
+        reason: answer.reason,
+        ...(answer.note === undefined ? {} : { note: answer.note }),
+      });
       d.observe({ type: 'answered', toolName: clarification.toolName, answer });
     }),
     judge: fromPromise<JudgeActorOutput, JudgeActorInput>(async ({ input, signal }) => {
       const check = await runCheck(d, signal);
-      const attemptsLeft = check === undefined || check.passed || checkAttemptsLeft(input.failedChecks, input.maxCheckAttempts);
-      let judgement: Judgement = await d.decider.judge({ turn: input.turn, session: input.session, attemptsLeft, attempt: input.failedChecks + 1, ...(check === undefined ? {} : { check }) });
+      const attemptsLeft =
+        check === undefined || check.passed || checkAttemptsLeft(input.failedChecks, input.maxCheckAttempts);
+      let judgement: Judgement = await d.decider.judge({
+        turn: input.turn,
+        session: input.session,
+        attemptsLeft,
+        attempt: input.failedChecks + 1,
+        ...(check === undefined ? {} : { check }),
+      });
       const stopWhy = judgement.kind === 'guide' ? d.mayContinue?.() : undefined;
       if (stopWhy !== undefined) judgement = { kind: 'stop', outcome: 'aborted', note: stopWhy };
       d.observe({ type: 'judged', judgement });
       return { judgement, ...(check === undefined ? {} : { check }) };
     }),
-    guide: fromPromise<void, { session: SessionInfo; judgement: Extract<Judgement, { kind: 'guide' }> }>(async ({ input }) => {
-      const j = input.judgement;
-      await exec({ op: 'guide', sessionId: input.session.sessionId, text: j.text, ...(j.agentModel === undefined ? {} : { agentModel: j.agentModel }), ...(j.effort === undefined ? {} : { effort: j.effort as Effort }) });
-    }),
+    guide: fromPromise<void, { session: SessionInfo; judgement: Extract<Judgement, { kind: 'guide' }> }>(
+      async ({ input }) => {
+        const j = input.judgement;
+        await exec({
+          op: 'guide',
+          sessionId: input.session.sessionId,
+          text: j.text,
+          ...(j.agentModel === undefined ? {} : { agentModel: j.agentModel }),
+          ...(j.effort === undefined ? {} : { effort: j.effort as Effort }),
+        });
+      },
+    ),
     verify: fromPromise<VerifyActorOutput, VerifyInput>(async ({ input, signal }) => {
       const t = input.terminal;
       const worthChecking = (t.kind === 'ended' && t.ok) || t.kind === 'max_rounds';
@@ -103,7 +155,12 @@ export function personaActors(d: ActorDeps) {
     }),
     stop: fromPromise<void, { session: SessionInfo; verdict: Verdict }>(async ({ input }) => {
       d.track.stopped(input.session, input.verdict);
-      await exec({ op: 'stop', sessionId: input.session.sessionId, outcome: input.verdict.outcome, note: input.verdict.note });
+      await exec({
+        op: 'stop',
+        sessionId: input.session.sessionId,
+        outcome: input.verdict.outcome,
+        note: input.verdict.note,
+      });
     }),
   };
 }
@@ -127,7 +184,11 @@ function registerConstraintsFor(d: ActorDeps, backend: string): void {
   if (tools !== undefined && descriptor !== undefined && !descriptor.honorsAllowedTools) {
     const { allowedTools: _unenforceable, ...rest } = d.constraints;
     d.sessions.setScopeConstraints(d.caller.scope, rest);
-    d.observe({ type: 'notice', level: 'warning', message: `backend ${backend} cannot enforce a tool list; allowedTools (${tools.join(', ')}) are not sent, the posture ceiling still applies` });
+    d.observe({
+      type: 'notice',
+      level: 'warning',
+      message: `backend ${backend} cannot enforce a tool list; allowedTools (${tools.join(', ')}) are not sent, the posture ceiling still applies`,
+    });
     return;
   }
   d.sessions.setScopeConstraints(d.caller.scope, d.constraints);

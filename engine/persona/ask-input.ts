@@ -16,7 +16,8 @@ export function askCommand(input: unknown): AskCommand | undefined {
   for (const key of ['command', 'cmd']) {
     const value = record[key];
     if (typeof value === 'string' && value.trim() !== '') return { line: value };
-    if (Array.isArray(value) && value.length > 0 && value.every((part) => typeof part === 'string')) return { argv: value as string[] };
+    if (Array.isArray(value) && value.length > 0 && value.every((part) => typeof part === 'string'))
+      return { argv: value as string[] };
   }
   const nested = asRecord(record.rawInput) ?? asRecord(record.input);
   return nested === undefined ? undefined : askCommand(nested);
@@ -59,5 +60,7 @@ function collect(input: unknown, out: string[], depth: number): void {
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }

@@ -12,7 +12,10 @@ export interface BriefShape {
 
 export function shapeBrief(brief: string, shape: BriefShape): string {
   const parts = [brief.trim()];
-  if (shape.verify !== undefined) parts.push(`Acceptance: \`${shape.verify}\` must pass. Run it yourself before you report done, and fix the cause of any failure; do not weaken or skip a test.`);
+  if (shape.verify !== undefined)
+    parts.push(
+      `Acceptance: \`${shape.verify}\` must pass. Run it yourself before you report done, and fix the cause of any failure; do not weaken or skip a test.`,
+    );
   parts.push('Report: end with a short summary of what changed, why, and how you checked it.');
   return parts.join('\n\n');
 }

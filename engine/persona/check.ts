@@ -33,7 +33,10 @@ export function verifyArgv(command: string): string[] {
 }
 
 /** A checker for a persona's `rules.verify`, run in `cwd`. */
-export function commandChecker(command: string, options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Checker {
+export function commandChecker(
+  command: string,
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Checker {
   const [file, ...args] = verifyArgv(command);
   return {
     command,
@@ -73,7 +76,9 @@ export function commandChecker(command: string, options: { cwd: string; env?: No
           passed: result.exitCode === 0 && !timedOut,
           ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
           timedOut,
-          tail: lastLines(output, CHECK_TAIL_LINES) || (result.failed && result.exitCode === undefined ? String(result.message) : ''),
+          tail:
+            lastLines(output, CHECK_TAIL_LINES) ||
+            (result.failed && result.exitCode === undefined ? String(result.message) : ''),
           durationMs: Date.now() - started,
         };
       } finally {

@@ -68,7 +68,8 @@ function ruleMatches(rule: ClarifyRule, ask: Ask, facts: AskFacts): boolean {
 function pathMatches(rule: ClarifyRule, facts: AskFacts): boolean {
   if (facts.paths.length === 0) return false;
   const glob = rule.path!;
-  if (rule.decision === 'allow') return facts.paths.every((p) => p.relative !== undefined && globMatch(glob, p.relative));
+  if (rule.decision === 'allow')
+    return facts.paths.every((p) => p.relative !== undefined && globMatch(glob, p.relative));
   return facts.paths.some((p) => p.relative !== undefined && globMatch(glob, p.relative));
 }
 
@@ -77,7 +78,10 @@ function commandMatches(rule: ClarifyRule, command: AskCommand | undefined): boo
   const prefix = rule.command!;
   if ('argv' in command) {
     // An argv list runs without a shell: its words are exact; a shell wrapper is not a prefix match.
-    return rule.decision === 'allow' ? startsWithWords(command.argv, prefix) : textPrefix(command.argv, prefix) || command.argv.some((part) => commandFragments(part).some((f) => textPrefix(f, prefix)));
+    return rule.decision === 'allow'
+      ? startsWithWords(command.argv, prefix)
+      : textPrefix(command.argv, prefix) ||
+          command.argv.some((part) => commandFragments(part).some((f) => textPrefix(f, prefix)));
   }
   if (rule.decision === 'allow') {
     const read = splitCommand(command.line);
@@ -96,14 +100,19 @@ function toolNames(value: string | string[]): string[] {
 }
 
 function describeAsk(ask: Ask, facts: AskFacts): string {
-  if (facts.command !== undefined) return `\`${'line' in facts.command ? facts.command.line : facts.command.argv.join(' ')}\``;
+  if (facts.command !== undefined)
+    return `\`${'line' in facts.command ? facts.command.line : facts.command.argv.join(' ')}\``;
   if (facts.paths.length > 0) return `${ask.toolName} on ${facts.paths.map((p) => p.raw).join(', ')}`;
   return ask.toolName;
 }
 
 function defaultReason(rule: ClarifyRule, ask: Ask, facts: AskFacts): string {
   const what = describeAsk(ask, facts);
-  return rule.decision === 'allow' ? `${what} is allowed by the persona's rules` : rule.decision === 'deny' ? `${what} is not allowed by the persona's rules` : `${what} needs a person's decision`;
+  return rule.decision === 'allow'
+    ? `${what} is allowed by the persona's rules`
+    : rule.decision === 'deny'
+      ? `${what} is not allowed by the persona's rules`
+      : `${what} needs a person's decision`;
 }
 
 function otherwiseReason(ask: Ask, facts: AskFacts): string {

@@ -124,11 +124,20 @@ export interface Decider {
 export function honestVerdict(proposed: Verdict, check: CheckResult | undefined, hasCheck: boolean): Verdict {
   if (proposed.outcome !== 'success') return proposed;
   if (!hasCheck) {
-    return { outcome: 'partial', note: `${proposed.note} (not verified: no verify command)`.trim(), failureReason: 'not verified: this persona and step have no verify command' };
+    return {
+      outcome: 'partial',
+      note: `${proposed.note} (not verified: no verify command)`.trim(),
+      failureReason: 'not verified: this persona and step have no verify command',
+    };
   }
-  if (check === undefined) return { outcome: 'failed', note: proposed.note, failureReason: 'the verify command did not run' };
+  if (check === undefined)
+    return { outcome: 'failed', note: proposed.note, failureReason: 'the verify command did not run' };
   if (!check.passed) {
-    return { outcome: 'failed', note: proposed.note, failureReason: `the check \`${check.command}\` fails (${check.timedOut ? 'timed out' : `exit ${check.exitCode ?? '?'}`})` };
+    return {
+      outcome: 'failed',
+      note: proposed.note,
+      failureReason: `the check \`${check.command}\` fails (${check.timedOut ? 'timed out' : `exit ${check.exitCode ?? '?'}`})`,
+    };
   }
   return proposed;
 }

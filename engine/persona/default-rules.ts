@@ -7,7 +7,23 @@
 import type { PersonaRules } from './clarify-rules.js';
 
 /** Edit tool names across backends (neo and script, Claude Code, codex, ACP agents). */
-export const EDIT_TOOL_NAMES = ['write', 'edit', 'delete', 'rename', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'apply_patch', 'fileChange', 'create', 'Create', 'replace', 'write_file', 'edit_file'];
+export const EDIT_TOOL_NAMES = [
+  'write',
+  'edit',
+  'delete',
+  'rename',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'NotebookEdit',
+  'apply_patch',
+  'fileChange',
+  'create',
+  'Create',
+  'replace',
+  'write_file',
+  'edit_file',
+];
 
 export const DEFAULT_RULES: PersonaRules = {
   clarify: [{ decision: 'allow', tool: EDIT_TOOL_NAMES, path: '**' }],

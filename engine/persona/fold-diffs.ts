@@ -29,10 +29,16 @@ export function foldDiffs(diffs: readonly TurnDiff[]): FoldedDiff {
         continue;
       }
       const status = before?.status === 'A' && file.status === 'M' ? 'A' : file.status;
-      const add = (a: number | undefined, b: number | undefined) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
+      const add = (a: number | undefined, b: number | undefined) =>
+        a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
       const insertions = add(before?.insertions, file.insertions);
       const deletions = add(before?.deletions, file.deletions);
-      files.set(file.path, { ...file, status, ...(insertions === undefined ? {} : { insertions }), ...(deletions === undefined ? {} : { deletions }) });
+      files.set(file.path, {
+        ...file,
+        status,
+        ...(insertions === undefined ? {} : { insertions }),
+        ...(deletions === undefined ? {} : { deletions }),
+      });
     }
     if (diff.unifiedDiff) unified.push(diff.unifiedDiff);
     if (diff.truncated) truncated = true;

@@ -45,12 +45,15 @@ export function personaGraph(): StateGraph {
     edges.push(edge);
   };
   for (const [from, node] of Object.entries(root.states)) {
-    for (const t of node.transitions) for (const target of t.target ?? []) add({ from, to: target.key, label: labelOf(t) });
+    for (const t of node.transitions)
+      for (const target of t.target ?? []) add({ from, to: target.key, label: labelOf(t) });
   }
   // A root transition (abort) applies in every state that is not final.
   for (const t of root.transitions) {
     for (const target of t.target ?? []) {
-      for (const state of states) if (!state.final && state.id !== target.key && state.id !== 'stop') add({ from: state.id, to: target.key, label: labelOf(t) });
+      for (const state of states)
+        if (!state.final && state.id !== target.key && state.id !== 'stop')
+          add({ from: state.id, to: target.key, label: labelOf(t) });
     }
   }
   return { initial: root.initial?.target[0]?.key ?? states[0]?.id ?? '', states, edges };
@@ -67,7 +70,10 @@ function labelOf(t: TransitionLike): string {
  * Renders the graph. `notes` label states with what decides there for one persona
  * (`decide: rules`, `verify: npm test`); `title` names the diagram.
  */
-export function renderPersonaGraph(format: 'mermaid' | 'dot', options: { title: string; notes?: Record<string, string> } = { title: 'persona' }): string {
+export function renderPersonaGraph(
+  format: 'mermaid' | 'dot',
+  options: { title: string; notes?: Record<string, string> } = { title: 'persona' },
+): string {
   const graph = personaGraph();
   const notes = options.notes ?? {};
   // The abort edges from every state would bury the loop; they are drawn once, from a note.
@@ -90,13 +96,21 @@ function mermaid(graph: StateGraph, edges: GraphEdge[], notes: Record<string, st
 
 function dot(graph: StateGraph, edges: GraphEdge[], notes: Record<string, string>, title: string): string {
   const q = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
-  const lines = [`digraph ${q(title)} {`, '  rankdir=TB;', '  node [shape=box, style=rounded];', '  __start [shape=point];'];
+  const lines = [
+    `digraph ${q(title)} {`,
+    '  rankdir=TB;',
+    '  node [shape=box, style=rounded];',
+    '  __start [shape=point];',
+  ];
   for (const state of graph.states) {
     const note = notes[state.id];
-    lines.push(`  ${q(state.id)} [label=${q(note === undefined ? state.id : `${state.id}\n${note}`)}${state.final ? ', shape=doublecircle' : ''}];`);
+    lines.push(
+      `  ${q(state.id)} [label=${q(note === undefined ? state.id : `${state.id}\n${note}`)}${state.final ? ', shape=doublecircle' : ''}];`,
+    );
   }
   lines.push(`  __start -> ${q(graph.initial)};`);
-  for (const e of edges) lines.push(`  ${q(e.from)} -> ${q(e.to)}${e.label === 'done' ? '' : ` [label=${q(e.label)}]`};`);
+  for (const e of edges)
+    lines.push(`  ${q(e.from)} -> ${q(e.to)}${e.label === 'done' ? '' : ` [label=${q(e.label)}]`};`);
   lines.push('  __abort [shape=note, label="abort (Ctrl-C, a flow timeout)\\n→ stop (aborted) from any state"];');
   lines.push('}');
   return `${lines.join('\n')}\n`;

@@ -67,18 +67,27 @@ export class HumanDecider implements Decider {
       this.#o.signal,
     );
     const allow = answer.decision === 'allow';
-    return { allow, reason: answer.note ?? (allow ? 'allowed by a person' : 'denied by a person'), by: `human (${answer.by})` };
+    return {
+      allow,
+      reason: answer.note ?? (allow ? 'allowed by a person' : 'denied by a person'),
+      by: `human (${answer.by})`,
+    };
   }
 
   async judge(input: JudgeInput): Promise<Judgement> {
     const check = input.check;
-    const checkLine = check === undefined ? 'No verify command ran.' : `\`${check.command}\` ${check.passed ? 'passed' : `failed (exit ${check.exitCode ?? '?'})`}.`;
+    const checkLine =
+      check === undefined
+        ? 'No verify command ran.'
+        : `\`${check.command}\` ${check.passed ? 'passed' : `failed (exit ${check.exitCode ?? '?'})`}.`;
     const answer = await this.#o.asker.ask(
       {
         runId: this.#o.runId,
         key: this.#key(),
         prompt: `Turn ${input.session.backend} finished. ${checkLine} Stop with a verdict, or guide the agent (the note is the guidance).`,
-        detail: [input.turn.text, input.turn.turnDiff?.summaryLine ?? '', check && !check.passed ? check.tail : ''].filter((s) => s !== '').join('\n\n'),
+        detail: [input.turn.text, input.turn.turnDiff?.summaryLine ?? '', check && !check.passed ? check.tail : '']
+          .filter((s) => s !== '')
+          .join('\n\n'),
         decisions: [
           { id: 'guide', label: 'send the note as guidance (the check output when there is no note)' },
           ...STOP_DECISIONS.map((id) => ({ id, label: `stop: ${id}` })),
@@ -87,10 +96,16 @@ export class HumanDecider implements Decider {
       this.#o.signal,
     );
     if (answer.decision === 'guide') {
-      const text = answer.note ?? (check !== undefined && !check.passed ? fillGuidance(this.#o.personaRules.gateGuidance ?? DEFAULT_GATE_GUIDANCE, check) : 'Continue with the task.');
+      const text =
+        answer.note ??
+        (check !== undefined && !check.passed
+          ? fillGuidance(this.#o.personaRules.gateGuidance ?? DEFAULT_GATE_GUIDANCE, check)
+          : 'Continue with the task.');
       return { kind: 'guide', text, why: `guided by a person (${answer.by})` };
     }
-    const outcome = (STOP_DECISIONS as readonly string[]).includes(answer.decision) ? (answer.decision as (typeof STOP_DECISIONS)[number]) : 'aborted';
+    const outcome = (STOP_DECISIONS as readonly string[]).includes(answer.decision)
+      ? (answer.decision as (typeof STOP_DECISIONS)[number])
+      : 'aborted';
     return { kind: 'stop', outcome, note: answer.note ?? `${outcome}, judged by a person (${answer.by})` };
   }
 

@@ -3,17 +3,47 @@
  * statechart, its deciders (rules, llm, human), dispatch with scope constraints and the settle
  * sweep, and the flow engine's driver for steps that name a driver persona.
  */
-export { personaMachine, checkAttemptsLeft, type PersonaContext, type PersonaMachineInput, type PersonaOutcome, type PersonaEvent } from './machine.js';
+export {
+  personaMachine,
+  checkAttemptsLeft,
+  type PersonaContext,
+  type PersonaMachineInput,
+  type PersonaOutcome,
+  type PersonaEvent,
+} from './machine.js';
 export { personaGraph, renderPersonaGraph, type StateGraph, type GraphEdge } from './graph.js';
 export { runPersona, type RunPersonaOptions, type PersonaRunResult } from './run-persona.js';
 export { personaActors, type PersonaSessionPort } from './actors.js';
 export { dispatchKnobs, type DispatchCaller, type DispatchKnobs } from './dispatch.js';
 export { loadPersona, DEFAULT_DRIVER, type LoadedPersona } from './load-persona.js';
 export { honestVerdict, fillGuidance, DEFAULT_GATE_GUIDANCE } from './decisions.js';
-export type { Decider, DeciderKind, StartPlan, StartRejection, Answer, Judgement, Verdict, CheckResult, SessionInfo, SelectInput, DecideInput, JudgeInput, VerifyInput, Clarification, TurnComplete, Terminal } from './decisions.js';
+export type {
+  Decider,
+  DeciderKind,
+  StartPlan,
+  StartRejection,
+  Answer,
+  Judgement,
+  Verdict,
+  CheckResult,
+  SessionInfo,
+  SelectInput,
+  DecideInput,
+  JudgeInput,
+  VerifyInput,
+  Clarification,
+  TurnComplete,
+  Terminal,
+} from './decisions.js';
 export { RulesDecider, verdictFor, type RulesDeciderOptions } from './rules-decider.js';
 export { HumanDecider, type HumanDeciderOptions } from './human-decider.js';
-export { LlmDecider, configuredDriverAgent, type LlmDeciderOptions, type DriverAgent, type DriverAgentFactory } from './llm-decider.js';
+export {
+  LlmDecider,
+  configuredDriverAgent,
+  type LlmDeciderOptions,
+  type DriverAgent,
+  type DriverAgentFactory,
+} from './llm-decider.js';
 export { codeSessionTool, OpToolState, type DecisionMode, type ToolDecision } from './op-tool.js';
 export { firstMessage } from './llm-messages.js';
 export { makeDecider, type MakeDeciderOptions } from './make-decider.js';
@@ -25,7 +55,23 @@ export { splitCommand, startsWithWords, commandFragments, type CommandWords } fr
 export { globMatch, relativeInside } from './path-glob.js';
 export { askCommand, askPaths, type AskCommand } from './ask-input.js';
 export { commandChecker, verifyArgv, CHECK_TAIL_LINES, type Checker } from './check.js';
-export { pendingQuestionAsker, pendingQuestion, answerQuestion, answerCommand, type Question, type HumanAnswer, type HumanAsker, type TerminalAsk } from './questions.js';
+export {
+  pendingQuestionAsker,
+  pendingQuestion,
+  answerQuestion,
+  answerCommand,
+  type Question,
+  type HumanAnswer,
+  type HumanAsker,
+  type TerminalAsk,
+} from './questions.js';
 export { foldDiffs, type FoldedDiff } from './fold-diffs.js';
-export { PersonaStepDriver, type PersonaStepDriverOptions, type FlowAgentTask, type FlowAgentContext, type FlowStepOutcome, type FallbackStepDriver } from './step-driver.js';
+export {
+  PersonaStepDriver,
+  type PersonaStepDriverOptions,
+  type FlowAgentTask,
+  type FlowAgentContext,
+  type FlowStepOutcome,
+  type FallbackStepDriver,
+} from './step-driver.js';
 export type { PersonaObservation, PersonaObserver } from './observation.js';

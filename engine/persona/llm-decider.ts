@@ -10,8 +10,27 @@ import { createConfiguredAgent, loadAgentSettings, isModelClass, type AgentTool 
 import type { Posture } from '../definitions/index.js';
 import type { ScopeConstraints } from '../session/index.js';
 import { FailureError } from '../util/errors.js';
-import type { Answer, DecideInput, Decider, JudgeInput, Judgement, SelectInput, SessionInfo, StartPlan, Verdict, VerifyInput } from './decisions.js';
-import { clarificationMessage, firstMessage, nudgeMessage, rejectedMessage, startedMessage, terminalMessage, turnMessage } from './llm-messages.js';
+import type {
+  Answer,
+  DecideInput,
+  Decider,
+  JudgeInput,
+  Judgement,
+  SelectInput,
+  SessionInfo,
+  StartPlan,
+  Verdict,
+  VerifyInput,
+} from './decisions.js';
+import {
+  clarificationMessage,
+  firstMessage,
+  nudgeMessage,
+  rejectedMessage,
+  startedMessage,
+  terminalMessage,
+  turnMessage,
+} from './llm-messages.js';
 import { codeSessionTool, OpToolState, type DecisionMode, type SideOps, type ToolDecision } from './op-tool.js';
 
 /** The slice of neo's agent the decider drives. */
@@ -20,7 +39,11 @@ export interface DriverAgent {
 }
 
 /** Makes the driver's agent: its system prompt, its one tool, the persona's model (id or class). */
-export type DriverAgentFactory = (options: { system: string; tools: AgentTool[]; model?: string }) => Promise<DriverAgent>;
+export type DriverAgentFactory = (options: {
+  system: string;
+  tools: AgentTool[];
+  model?: string;
+}) => Promise<DriverAgent>;
 
 export interface LlmDeciderOptions {
   /** The persona body: the system prompt. */
@@ -80,24 +103,50 @@ export class LlmDecider implements Decider {
 
   async decide(input: DecideInput): Promise<Answer> {
     this.#enter(input.session, 'decide', input.clarification.clarificationId);
-    const decision = await this.#decide('decide', clarificationMessage(input.clarification, input.session, this.#announce(input.session)));
+    const decision = await this.#decide(
+      'decide',
+      clarificationMessage(input.clarification, input.session, this.#announce(input.session)),
+    );
     if (decision.op !== 'answer') throw unexpected(decision);
-    return { allow: decision.allow, reason: decision.reason ?? (decision.allow ? 'allowed by the driver' : 'denied by the driver'), ...(decision.note === undefined ? {} : { note: decision.note }), by: 'llm' };
+    return {
+      allow: decision.allow,
+      reason: decision.reason ?? (decision.allow ? 'allowed by the driver' : 'denied by the driver'),
+      ...(decision.note === undefined ? {} : { note: decision.note }),
+      by: 'llm',
+    };
   }
 
   async judge(input: JudgeInput): Promise<Judgement> {
     this.#enter(input.session, 'judge');
     const prefix = this.#announce(input.session);
-    const decision = await this.#decide('judge', `${prefix === '' ? '' : `${prefix}\n`}${turnMessage(input.turn, input.session, input.check, input.attemptsLeft)}`);
-    if (decision.op === 'guide') return { kind: 'guide', text: decision.text, ...(decision.agentModel === undefined ? {} : { agentModel: decision.agentModel }), ...(decision.effort === undefined ? {} : { effort: decision.effort }), why: 'the llm driver guided' };
-    if (decision.op === 'stop') return { kind: 'stop', outcome: decision.outcome, note: decision.note ?? `stopped by the llm driver: ${decision.outcome}` };
+    const decision = await this.#decide(
+      'judge',
+      `${prefix === '' ? '' : `${prefix}\n`}${turnMessage(input.turn, input.session, input.check, input.attemptsLeft)}`,
+    );
+    if (decision.op === 'guide')
+      return {
+        kind: 'guide',
+        text: decision.text,
+        ...(decision.agentModel === undefined ? {} : { agentModel: decision.agentModel }),
+        ...(decision.effort === undefined ? {} : { effort: decision.effort }),
+        why: 'the llm driver guided',
+      };
+    if (decision.op === 'stop')
+      return {
+        kind: 'stop',
+        outcome: decision.outcome,
+        note: decision.note ?? `stopped by the llm driver: ${decision.outcome}`,
+      };
     throw unexpected(decision);
   }
 
   async verify(input: VerifyInput): Promise<Verdict> {
     this.#enter(input.session, 'verify');
     const prefix = this.#announce(input.session);
-    const decision = await this.#decide('verify', `${prefix === '' ? '' : `${prefix}\n`}${terminalMessage(input.terminal, input.session, input.check)}`);
+    const decision = await this.#decide(
+      'verify',
+      `${prefix === '' ? '' : `${prefix}\n`}${terminalMessage(input.terminal, input.session, input.check)}`,
+    );
     if (decision.op !== 'stop') throw unexpected(decision);
     const note = decision.note ?? `stopped by the llm driver: ${decision.outcome}`;
     return { outcome: decision.outcome, note, ...(decision.outcome === 'success' ? {} : { failureReason: note }) };
@@ -105,12 +154,24 @@ export class LlmDecider implements Decider {
 
   #first(input: SelectInput): string {
     const o = this.#o;
-    return firstMessage({ brief: o.brief, cwd: o.cwd, constraints: o.constraints, initialPosture: o.initialPosture, taskTags: o.taskTags, ...(o.verify === undefined ? {} : { verify: o.verify }), listing: input.listing, lessons: o.lessons });
+    return firstMessage({
+      brief: o.brief,
+      cwd: o.cwd,
+      constraints: o.constraints,
+      initialPosture: o.initialPosture,
+      taskTags: o.taskTags,
+      ...(o.verify === undefined ? {} : { verify: o.verify }),
+      listing: input.listing,
+      lessons: o.lessons,
+    });
   }
 
   #enter(session: SessionInfo, mode: DecisionMode, clarificationId?: string): void {
     this.#state.side = this.#o.side(session.sessionId);
-    this.#state.expect(mode, { sessionId: session.sessionId, ...(clarificationId === undefined ? {} : { clarificationId }) });
+    this.#state.expect(mode, {
+      sessionId: session.sessionId,
+      ...(clarificationId === undefined ? {} : { clarificationId }),
+    });
   }
 
   /** The first message about a session says it started. */
@@ -125,31 +186,64 @@ export class LlmDecider implements Decider {
     const agent = await this.#agentOnce();
     await agent.send(message, { signal: this.#o.signal });
     if (this.#state.decision === undefined) {
-      await agent.send(nudgeMessage(mode === 'select' ? ['start'] : mode === 'decide' ? ['answer'] : mode === 'judge' ? ['guide', 'stop'] : ['stop']), { signal: this.#o.signal });
+      await agent.send(
+        nudgeMessage(
+          mode === 'select'
+            ? ['start']
+            : mode === 'decide'
+              ? ['answer']
+              : mode === 'judge'
+                ? ['guide', 'stop']
+                : ['stop'],
+        ),
+        { signal: this.#o.signal },
+      );
     }
     const decision = this.#state.decision;
-    if (decision === undefined) throw new FailureError('PERSONA_NO_DECISION', `the llm driver made no ${mode} decision`);
+    if (decision === undefined)
+      throw new FailureError('PERSONA_NO_DECISION', `the llm driver made no ${mode} decision`);
     return decision;
   }
 
   #agentOnce(): Promise<DriverAgent> {
-    this.#agent ??= this.#o.agent({ system: this.#o.instructions, tools: [codeSessionTool(this.#state)], ...(this.#o.model === undefined ? {} : { model: this.#o.model }) });
+    this.#agent ??= this.#o.agent({
+      system: this.#o.instructions,
+      tools: [codeSessionTool(this.#state)],
+      ...(this.#o.model === undefined ? {} : { model: this.#o.model }),
+    });
     return this.#agent;
   }
 }
 
 function unexpected(decision: ToolDecision): Error {
-  return new FailureError('PERSONA_NO_DECISION', `the llm driver answered with ${decision.op} where another decision was expected`);
+  return new FailureError(
+    'PERSONA_NO_DECISION',
+    `the llm driver answered with ${decision.op} where another decision was expected`,
+  );
 }
 
 /**
  * neo's own agent from neo.yaml (NEO_HOME, then the project's `.neo/`). A model class the
  * provider leaves unmapped falls back to `agent.model` when one is set.
  */
-export function configuredDriverAgent(options: { home: string; cwd: string; env?: NodeJS.ProcessEnv }): DriverAgentFactory {
+export function configuredDriverAgent(options: {
+  home: string;
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+}): DriverAgentFactory {
   return async ({ system, tools, model }) => {
-    const settings = await loadAgentSettings({ cwd: options.cwd, home: options.home, ...(options.env === undefined ? {} : { env: options.env }) });
-    const mapped = model !== undefined && isModelClass(model) && settings.provider.models[model] === undefined && settings.model !== undefined ? undefined : model;
+    const settings = await loadAgentSettings({
+      cwd: options.cwd,
+      home: options.home,
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
+    const mapped =
+      model !== undefined &&
+      isModelClass(model) &&
+      settings.provider.models[model] === undefined &&
+      settings.model !== undefined
+        ? undefined
+        : model;
     return createConfiguredAgent({ settings, system, tools, ...(mapped === undefined ? {} : { model: mapped }) });
   };
 }

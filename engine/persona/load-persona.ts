@@ -25,12 +25,16 @@ export function loadPersona(set: DefinitionSet, id: string | undefined): LoadedP
   if (definition === undefined) {
     const wanted = id ?? DEFAULT_DRIVER;
     const guess = didYouMean(wanted, set.ids('persona'));
-    throw new UsageError('PERSONA_UNKNOWN', `unknown persona \`${wanted}\``, { hint: guess !== undefined ? `did you mean \`${guess}\`?` : 'run `neo personas list`' });
+    throw new UsageError('PERSONA_UNKNOWN', `unknown persona \`${wanted}\``, {
+      hint: guess !== undefined ? `did you mean \`${guess}\`?` : 'run `neo personas list`',
+    });
   }
   return { definition, view: personaView(definition), rules: definition.data.rules ?? {} };
 }
 
 function defaultDriver(set: DefinitionSet): Definition<'persona'> | undefined {
-  const all = [set.get('persona', DEFAULT_DRIVER), ...set.shadowedBy('persona', DEFAULT_DRIVER)].filter((d): d is Definition<'persona'> => d !== undefined && d.kind === 'persona');
+  const all = [set.get('persona', DEFAULT_DRIVER), ...set.shadowedBy('persona', DEFAULT_DRIVER)].filter(
+    (d): d is Definition<'persona'> => d !== undefined && d.kind === 'persona',
+  );
   return all.find((d) => d.layer === 'user' && d.data.driver === true) ?? all.find((d) => d.layer === 'packaged');
 }

@@ -93,7 +93,8 @@ export interface VerifyActorOutput {
   check?: CheckResult;
 }
 
-const missing = (name: string) => fromPromise<never, unknown>(async () => Promise.reject(new Error(`persona machine: no ${name} actor was provided`)));
+const missing = (name: string) =>
+  fromPromise<never, unknown>(async () => Promise.reject(new Error(`persona machine: no ${name} actor was provided`)));
 
 /** Whether a failed check may go back as guidance once more. */
 export function checkAttemptsLeft(failedChecksBefore: number, maxCheckAttempts: number): boolean {
@@ -118,9 +119,13 @@ export const personaMachine = setup({
     decide: missing('decide') as unknown as ReturnType<typeof fromPromise<Answer, DecideInput>>,
     answer: missing('answer') as unknown as ReturnType<typeof fromPromise<void, DecideInput & { answer: Answer }>>,
     judge: missing('judge') as unknown as ReturnType<typeof fromPromise<JudgeActorOutput, JudgeActorInput>>,
-    guide: missing('guide') as unknown as ReturnType<typeof fromPromise<void, { session: SessionInfo; judgement: Extract<Judgement, { kind: 'guide' }> }>>,
+    guide: missing('guide') as unknown as ReturnType<
+      typeof fromPromise<void, { session: SessionInfo; judgement: Extract<Judgement, { kind: 'guide' }> }>
+    >,
     verify: missing('verify') as unknown as ReturnType<typeof fromPromise<VerifyActorOutput, VerifyInput>>,
-    stop: missing('stop') as unknown as ReturnType<typeof fromPromise<void, { session: SessionInfo; verdict: Verdict }>>,
+    stop: missing('stop') as unknown as ReturnType<
+      typeof fromPromise<void, { session: SessionInfo; verdict: Verdict }>
+    >,
   },
   guards: {
     isClarification: ({ event }) => (event as unknown as { output: ReadTurnResult }).output.kind === 'clarification',
@@ -129,7 +134,9 @@ export const personaMachine = setup({
     guides: ({ context, event }) => {
       const out = (event as unknown as { output: JudgeActorOutput }).output;
       if (out.judgement.kind !== 'guide') return false;
-      return out.check === undefined || out.check.passed || checkAttemptsLeft(context.failedChecks, context.maxCheckAttempts);
+      return (
+        out.check === undefined || out.check.passed || checkAttemptsLeft(context.failedChecks, context.maxCheckAttempts)
+      );
     },
     hasSession: ({ context }) => context.session !== undefined && context.verdict === undefined,
     undecided: ({ context }) => context.verdict === undefined,
@@ -137,11 +144,34 @@ export const personaMachine = setup({
 }).createMachine({
   id: 'persona',
   initial: 'listBackends',
-  context: ({ input }) => ({ ...input, listing: [], rejections: [], checkRuns: 0, failedChecks: 0, rounds: 0, clarifications: 0, text: '' }),
+  context: ({ input }) => ({
+    ...input,
+    listing: [],
+    rejections: [],
+    checkRuns: 0,
+    failedChecks: 0,
+    rounds: 0,
+    clarifications: 0,
+    text: '',
+  }),
   on: {
     abort: [
-      { guard: 'hasSession', target: '.stop', description: 'abort', actions: assign({ verdict: ({ event }) => ({ outcome: 'aborted', note: event.reason, failureReason: event.reason }) }) },
-      { guard: 'undecided', target: '.settled', description: 'abort', actions: assign({ verdict: ({ event }) => ({ outcome: 'aborted', note: event.reason, failureReason: event.reason }) }) },
+      {
+        guard: 'hasSession',
+        target: '.stop',
+        description: 'abort',
+        actions: assign({
+          verdict: ({ event }) => ({ outcome: 'aborted', note: event.reason, failureReason: event.reason }),
+        }),
+      },
+      {
+        guard: 'undecided',
+        target: '.settled',
+        description: 'abort',
+        actions: assign({
+          verdict: ({ event }) => ({ outcome: 'aborted', note: event.reason, failureReason: event.reason }),
+        }),
+      },
     ],
   },
   states: {
@@ -150,7 +180,11 @@ export const personaMachine = setup({
         id: 'listBackends',
         src: 'listBackends',
         onDone: { target: 'select', actions: assign({ listing: ({ event }) => event.output }) },
-        onError: { target: 'settled', description: 'failed', actions: assign({ verdict: ({ event }) => failure(`list-backends failed: ${errorText(event.error)}`) }) },
+        onError: {
+          target: 'settled',
+          description: 'failed',
+          actions: assign({ verdict: ({ event }) => failure(`list-backends failed: ${errorText(event.error)}`) }),
+        },
       },
     },
     select: {
@@ -159,7 +193,11 @@ export const personaMachine = setup({
         src: 'select',
         input: ({ context }) => ({ listing: context.listing, rejections: context.rejections }),
         onDone: { target: 'start', actions: assign({ plan: ({ event }) => event.output }) },
-        onError: { target: 'settled', description: 'no backend', actions: assign({ verdict: ({ event }) => failure(errorText(event.error)) }) },
+        onError: {
+          target: 'settled',
+          description: 'no backend',
+          actions: assign({ verdict: ({ event }) => failure(errorText(event.error)) }),
+        },
       },
     },
     start: {
@@ -169,13 +207,26 @@ export const personaMachine = setup({
         input: ({ context }) => context.plan!,
         onDone: { target: 'read', actions: assign({ session: ({ event }) => event.output }) },
         onError: [
-          { guard: 'canReselect', target: 'select', description: 'rejected', actions: assign({ rejections: ({ context, event }) => [...context.rejections, rejectionOf(context.plan!.backend, event.error)] }) },
+          {
+            guard: 'canReselect',
+            target: 'select',
+            description: 'rejected',
+            actions: assign({
+              rejections: ({ context, event }) => [
+                ...context.rejections,
+                rejectionOf(context.plan!.backend, event.error),
+              ],
+            }),
+          },
           {
             target: 'settled',
             description: 'rejected',
             actions: assign(({ context, event }) => {
               const rejection = rejectionOf(context.plan!.backend, event.error);
-              return { rejections: [...context.rejections, rejection], verdict: failure(`could not start a session: ${rejection.code}: ${rejection.message}`) };
+              return {
+                rejections: [...context.rejections, rejection],
+                verdict: failure(`could not start a session: ${rejection.code}: ${rejection.message}`),
+              };
             }),
           },
         ],
@@ -187,11 +238,39 @@ export const personaMachine = setup({
         src: 'read',
         input: ({ context }) => context.session!,
         onDone: [
-          { guard: 'isClarification', target: 'decide', description: 'clarification', actions: assign({ turn: ({ event }) => event.output, clarifications: ({ context }) => context.clarifications + 1 }) },
-          { guard: 'isTurnComplete', target: 'judge', description: 'turn_complete', actions: assign({ turn: ({ event }) => event.output, rounds: ({ context }) => context.rounds + 1, text: ({ event }) => (event.output as TurnComplete).text }) },
-          { target: 'verify', description: 'ended | error | max_rounds', actions: assign({ turn: ({ event }) => event.output, text: ({ context, event }) => ('text' in event.output ? event.output.text : context.text) }) },
+          {
+            guard: 'isClarification',
+            target: 'decide',
+            description: 'clarification',
+            actions: assign({
+              turn: ({ event }) => event.output,
+              clarifications: ({ context }) => context.clarifications + 1,
+            }),
+          },
+          {
+            guard: 'isTurnComplete',
+            target: 'judge',
+            description: 'turn_complete',
+            actions: assign({
+              turn: ({ event }) => event.output,
+              rounds: ({ context }) => context.rounds + 1,
+              text: ({ event }) => (event.output as TurnComplete).text,
+            }),
+          },
+          {
+            target: 'verify',
+            description: 'ended | error | max_rounds',
+            actions: assign({
+              turn: ({ event }) => event.output,
+              text: ({ context, event }) => ('text' in event.output ? event.output.text : context.text),
+            }),
+          },
         ],
-        onError: { target: 'verify', description: 'error', actions: assign({ turn: ({ event }) => ({ kind: 'error' as const, message: errorText(event.error) }) }) },
+        onError: {
+          target: 'verify',
+          description: 'error',
+          actions: assign({ turn: ({ event }) => ({ kind: 'error' as const, message: errorText(event.error) }) }),
+        },
       },
     },
     decide: {
@@ -201,25 +280,58 @@ export const personaMachine = setup({
         input: ({ context }) => ({ clarification: context.turn as Clarification, session: context.session! }),
         onDone: { target: 'answer', actions: assign({ answer: ({ event }) => event.output }) },
         // A decider that cannot decide never lets the action through.
-        onError: { target: 'answer', description: 'deny', actions: assign({ answer: ({ event }) => ({ allow: false, reason: `no decision could be made (${errorText(event.error)}); not allowed`, by: 'fail-safe' }) }) },
+        onError: {
+          target: 'answer',
+          description: 'deny',
+          actions: assign({
+            answer: ({ event }) => ({
+              allow: false,
+              reason: `no decision could be made (${errorText(event.error)}); not allowed`,
+              by: 'fail-safe',
+            }),
+          }),
+        },
       },
     },
     answer: {
       invoke: {
         id: 'answer',
         src: 'answer',
-        input: ({ context }) => ({ clarification: context.turn as Clarification, session: context.session!, answer: context.answer! }),
+        input: ({ context }) => ({
+          clarification: context.turn as Clarification,
+          session: context.session!,
+          answer: context.answer!,
+        }),
         onDone: { target: 'read' },
-        onError: { target: 'verify', description: 'error', actions: assign({ turn: ({ event }) => ({ kind: 'error' as const, message: `answer failed: ${errorText(event.error)}` }) }) },
+        onError: {
+          target: 'verify',
+          description: 'error',
+          actions: assign({
+            turn: ({ event }) => ({ kind: 'error' as const, message: `answer failed: ${errorText(event.error)}` }),
+          }),
+        },
       },
     },
     judge: {
       invoke: {
         id: 'judge',
         src: 'judge',
-        input: ({ context }) => ({ turn: context.turn as TurnComplete, session: context.session!, failedChecks: context.failedChecks, maxCheckAttempts: context.maxCheckAttempts }),
+        input: ({ context }) => ({
+          turn: context.turn as TurnComplete,
+          session: context.session!,
+          failedChecks: context.failedChecks,
+          maxCheckAttempts: context.maxCheckAttempts,
+        }),
         onDone: [
-          { guard: 'guides', target: 'guide', description: 'guide', actions: assign(({ context, event }) => ({ judgement: event.output.judgement, ...checked(context, event.output.check) })) },
+          {
+            guard: 'guides',
+            target: 'guide',
+            description: 'guide',
+            actions: assign(({ context, event }) => ({
+              judgement: event.output.judgement,
+              ...checked(context, event.output.check),
+            })),
+          },
           {
             target: 'stop',
             description: 'stop',
@@ -228,22 +340,45 @@ export const personaMachine = setup({
               const counts = checked(context, check);
               const verdict =
                 judgement.kind === 'guide'
-                  ? failure(`the check \`${check?.command ?? '?'}\` still fails after ${counts.failedChecks} attempt${counts.failedChecks === 1 ? '' : 's'}`)
-                  : honestVerdict({ outcome: judgement.outcome, note: judgement.note, ...(judgement.outcome === 'success' ? {} : { failureReason: judgement.note }) }, check ?? context.check, context.hasCheck);
+                  ? failure(
+                      `the check \`${check?.command ?? '?'}\` still fails after ${counts.failedChecks} attempt${counts.failedChecks === 1 ? '' : 's'}`,
+                    )
+                  : honestVerdict(
+                      {
+                        outcome: judgement.outcome,
+                        note: judgement.note,
+                        ...(judgement.outcome === 'success' ? {} : { failureReason: judgement.note }),
+                      },
+                      check ?? context.check,
+                      context.hasCheck,
+                    );
               return { judgement, ...counts, verdict };
             }),
           },
         ],
-        onError: { target: 'stop', description: 'error', actions: assign({ verdict: ({ event }) => failure(`judging the turn failed: ${errorText(event.error)}`) }) },
+        onError: {
+          target: 'stop',
+          description: 'error',
+          actions: assign({ verdict: ({ event }) => failure(`judging the turn failed: ${errorText(event.error)}`) }),
+        },
       },
     },
     guide: {
       invoke: {
         id: 'guide',
         src: 'guide',
-        input: ({ context }) => ({ session: context.session!, judgement: context.judgement as Extract<Judgement, { kind: 'guide' }> }),
+        input: ({ context }) => ({
+          session: context.session!,
+          judgement: context.judgement as Extract<Judgement, { kind: 'guide' }>,
+        }),
         onDone: { target: 'read' },
-        onError: { target: 'verify', description: 'error', actions: assign({ turn: ({ event }) => ({ kind: 'error' as const, message: `guide failed: ${errorText(event.error)}` }) }) },
+        onError: {
+          target: 'verify',
+          description: 'error',
+          actions: assign({
+            turn: ({ event }) => ({ kind: 'error' as const, message: `guide failed: ${errorText(event.error)}` }),
+          }),
+        },
       },
     },
     verify: {
@@ -253,9 +388,15 @@ export const personaMachine = setup({
         input: ({ context }) => ({ terminal: context.turn as Terminal, session: context.session! }),
         onDone: {
           target: 'stop',
-          actions: assign(({ context, event }) => ({ ...checked(context, event.output.check), verdict: honestVerdict(event.output.verdict, event.output.check, context.hasCheck) })),
+          actions: assign(({ context, event }) => ({
+            ...checked(context, event.output.check),
+            verdict: honestVerdict(event.output.verdict, event.output.check, context.hasCheck),
+          })),
         },
-        onError: { target: 'stop', actions: assign({ verdict: ({ event }) => failure(`verifying failed: ${errorText(event.error)}`) }) },
+        onError: {
+          target: 'stop',
+          actions: assign({ verdict: ({ event }) => failure(`verifying failed: ${errorText(event.error)}`) }),
+        },
       },
     },
     stop: {
@@ -283,7 +424,10 @@ export const personaMachine = setup({
   }),
 });
 
-function checked(context: PersonaContext, check: CheckResult | undefined): Pick<PersonaContext, 'checkRuns' | 'failedChecks'> & { check?: CheckResult } {
+function checked(
+  context: PersonaContext,
+  check: CheckResult | undefined,
+): Pick<PersonaContext, 'checkRuns' | 'failedChecks'> & { check?: CheckResult } {
   if (check === undefined) return { checkRuns: context.checkRuns, failedChecks: context.failedChecks };
   return { check, checkRuns: context.checkRuns + 1, failedChecks: context.failedChecks + (check.passed ? 0 : 1) };
 }

@@ -45,7 +45,8 @@ export async function makeDecider(o: MakeDeciderOptions): Promise<Decider> {
     pendingQuestionAsker({
       home: o.home,
       ...(o.terminal === undefined ? {} : { terminal: o.terminal }),
-      onWaiting: (question, command) => o.observe({ type: 'waiting', runId: question.runId, key: question.key, prompt: question.prompt, command }),
+      onWaiting: (question, command) =>
+        o.observe({ type: 'waiting', runId: question.runId, key: question.key, prompt: question.prompt, command }),
     });
   const rules = new RulesDecider({
     rules: o.rules,
@@ -63,7 +64,15 @@ export async function makeDecider(o: MakeDeciderOptions): Promise<Decider> {
     human: { asker, runId: o.runId, keyPrefix: o.questionPrefix, signal: o.signal },
   });
   if (o.kind === 'rules') return rules;
-  if (o.kind === 'human') return new HumanDecider({ rules, personaRules: o.rules, asker, runId: o.runId, keyPrefix: o.questionPrefix, signal: o.signal });
+  if (o.kind === 'human')
+    return new HumanDecider({
+      rules,
+      personaRules: o.rules,
+      asker,
+      runId: o.runId,
+      keyPrefix: o.questionPrefix,
+      signal: o.signal,
+    });
   const exec = (input: Record<string, unknown>) => o.sessions.execute(input, { scope: o.scope });
   return new LlmDecider({
     instructions: o.persona.view.instructions,
@@ -75,7 +84,8 @@ export async function makeDecider(o: MakeDeciderOptions): Promise<Decider> {
     taskTags: o.taskTags,
     ...(o.verify === undefined ? {} : { verify: o.verify }),
     lessons: await lessonBlock(o.home, o.set.ids('backend')),
-    agent: o.agent ?? configuredDriverAgent({ home: o.home, cwd: o.cwd, ...(o.env === undefined ? {} : { env: o.env }) }),
+    agent:
+      o.agent ?? configuredDriverAgent({ home: o.home, cwd: o.cwd, ...(o.env === undefined ? {} : { env: o.env }) }),
     side: (sessionId) => ({
       setPosture: (posture) => exec({ op: 'set-posture', sessionId, posture }),
       interrupt: () => exec({ op: 'interrupt', sessionId }),

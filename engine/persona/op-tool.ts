@@ -61,22 +61,53 @@ const INPUT_SCHEMA = {
     op: { type: 'string', enum: [...OPS], description: 'The operation.' },
     brief: { type: 'string', description: 'start: the turn-1 brief, shaped for the chosen backend.' },
     backend: { type: 'string', description: 'start: the backend id from list-backends.' },
-    agentModel: { type: 'string', description: 'start/guide: a concrete model id or a class: cheap, standard, frontier.' },
-    effort: { type: 'string', enum: ['low', 'medium', 'high', 'max'], description: "start/guide: reasoning effort, only one the backend's effortSupport lists." },
-    maxPosture: { type: 'string', enum: ['plan', 'default', 'acceptEdits', 'full'], description: 'start: the session ceiling (never above your limit).' },
-    initialPosture: { type: 'string', enum: ['plan', 'default', 'acceptEdits', 'full'], description: 'start: the posture to begin in.' },
+    agentModel: {
+      type: 'string',
+      description: 'start/guide: a concrete model id or a class: cheap, standard, frontier.',
+    },
+    effort: {
+      type: 'string',
+      enum: ['low', 'medium', 'high', 'max'],
+      description: "start/guide: reasoning effort, only one the backend's effortSupport lists.",
+    },
+    maxPosture: {
+      type: 'string',
+      enum: ['plan', 'default', 'acceptEdits', 'full'],
+      description: 'start: the session ceiling (never above your limit).',
+    },
+    initialPosture: {
+      type: 'string',
+      enum: ['plan', 'default', 'acceptEdits', 'full'],
+      description: 'start: the posture to begin in.',
+    },
     maxRounds: { type: 'integer', minimum: 1, description: 'start: most turns for the session.' },
-    allowedTools: { type: 'array', items: { type: 'string' }, description: 'start: limit the agent to these tools (only where honorsAllowedTools is true).' },
+    allowedTools: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'start: limit the agent to these tools (only where honorsAllowedTools is true).',
+    },
     appendSystemPrompt: { type: 'string', description: "start: text appended to the agent's system prompt." },
-    taskTags: { type: 'array', items: { type: 'string' }, description: 'start: two to four short tags for the kind of work.' },
+    taskTags: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'start: two to four short tags for the kind of work.',
+    },
     sessionId: { type: 'string', description: 'The session id start returned.' },
     clarificationId: { type: 'string', description: 'answer: the clarification being answered.' },
     allow: { type: 'boolean', description: 'answer: allow or deny.' },
     reason: { type: 'string', description: 'answer: the reason the agent sees (required in spirit for a deny).' },
     note: { type: 'string', description: 'answer/stop: a note for the record.' },
     text: { type: 'string', description: 'guide: the next instruction for the agent.' },
-    posture: { type: 'string', enum: ['plan', 'default', 'acceptEdits', 'full'], description: 'set-posture: the new posture (never above the ceiling).' },
-    outcome: { type: 'string', enum: ['success', 'partial', 'failed', 'aborted'], description: 'stop: your honest verdict.' },
+    posture: {
+      type: 'string',
+      enum: ['plan', 'default', 'acceptEdits', 'full'],
+      description: 'set-posture: the new posture (never above the ceiling).',
+    },
+    outcome: {
+      type: 'string',
+      enum: ['success', 'partial', 'failed', 'aborted'],
+      description: 'stop: your honest verdict.',
+    },
   },
 } as const;
 
@@ -112,39 +143,65 @@ async function handle(state: OpToolState, given: Record<string, unknown>): Promi
       return fail('neo reads turns for you: the result of each read-turn arrives as your next message');
     case 'set-posture':
     case 'interrupt': {
-      if (state.side === undefined || state.sessionId === undefined) return fail(`${input.op} needs a live session; start one first`);
-      if (input.sessionId !== state.sessionId) return fail(`unknown sessionId \`${input.sessionId}\`; the live session is \`${state.sessionId}\``);
-      const result = input.op === 'set-posture' ? await state.side.setPosture(input.posture) : await state.side.interrupt();
+      if (state.side === undefined || state.sessionId === undefined)
+        return fail(`${input.op} needs a live session; start one first`);
+      if (input.sessionId !== state.sessionId)
+        return fail(`unknown sessionId \`${input.sessionId}\`; the live session is \`${state.sessionId}\``);
+      const result =
+        input.op === 'set-posture' ? await state.side.setPosture(input.posture) : await state.side.interrupt();
       return ok(JSON.stringify(result));
     }
     default:
       break;
   }
-  if (!allowed.includes(input.op)) return fail(`op ${input.op} is not a decision you can make now; expected: ${allowed.join(' or ')}`);
-  if (state.decision !== undefined) return fail(`you already decided (${state.decision.op}) for this message; end your turn`);
+  if (!allowed.includes(input.op))
+    return fail(`op ${input.op} is not a decision you can make now; expected: ${allowed.join(' or ')}`);
+  if (state.decision !== undefined)
+    return fail(`you already decided (${state.decision.op}) for this message; end your turn`);
   switch (input.op) {
     case 'start':
       if (input.cwd !== undefined || input.backendOptions !== undefined || input.resumeSessionId !== undefined) {
         return fail('cwd, backendOptions and resumeSessionId are set by neo; leave them out');
       }
-      if (input.backend === undefined && state.pin === undefined) return fail('name the backend to start (an id from list-backends)');
+      if (input.backend === undefined && state.pin === undefined)
+        return fail('name the backend to start (an id from list-backends)');
       state.decision = { op: 'start', input };
-      return ok(`recorded: start on ${input.backend ?? 'the pinned backend'}. neo opens the session and sends the result as your next message; end your turn now.`);
+      return ok(
+        `recorded: start on ${input.backend ?? 'the pinned backend'}. neo opens the session and sends the result as your next message; end your turn now.`,
+      );
     case 'answer':
       if (input.sessionId !== state.sessionId || input.clarificationId !== state.clarificationId) {
         return fail(`answer session \`${state.sessionId}\`, clarification \`${state.clarificationId}\``);
       }
-      state.decision = { op: 'answer', allow: input.allow, ...(input.reason === undefined ? {} : { reason: input.reason }), ...(input.note === undefined ? {} : { note: input.note }) };
+      state.decision = {
+        op: 'answer',
+        allow: input.allow,
+        ...(input.reason === undefined ? {} : { reason: input.reason }),
+        ...(input.note === undefined ? {} : { note: input.note }),
+      };
       return ok(`recorded: ${input.allow ? 'allow' : 'deny'}. End your turn now.`);
     case 'guide':
-      if (input.sessionId !== state.sessionId) return fail(`unknown sessionId \`${input.sessionId}\`; the live session is \`${state.sessionId}\``);
-      state.decision = { op: 'guide', text: input.text, ...(input.agentModel === undefined ? {} : { agentModel: input.agentModel }), ...(input.effort === undefined ? {} : { effort: input.effort }) };
+      if (input.sessionId !== state.sessionId)
+        return fail(`unknown sessionId \`${input.sessionId}\`; the live session is \`${state.sessionId}\``);
+      state.decision = {
+        op: 'guide',
+        text: input.text,
+        ...(input.agentModel === undefined ? {} : { agentModel: input.agentModel }),
+        ...(input.effort === undefined ? {} : { effort: input.effort }),
+      };
       return ok('recorded: guidance. neo sends it and reads the next turn; end your turn now.');
     case 'stop':
-      if (input.sessionId !== state.sessionId) return fail(`unknown sessionId \`${input.sessionId}\`; the live session is \`${state.sessionId}\``);
+      if (input.sessionId !== state.sessionId)
+        return fail(`unknown sessionId \`${input.sessionId}\`; the live session is \`${state.sessionId}\``);
       if (input.outcome === undefined) return fail('stop needs an outcome: success, partial, failed or aborted');
-      state.decision = { op: 'stop', outcome: input.outcome, ...(input.note === undefined ? {} : { note: input.note }) };
-      return ok('recorded: stop. neo checks the verdict against the verify result and stops the session; end your turn now.');
+      state.decision = {
+        op: 'stop',
+        outcome: input.outcome,
+        ...(input.note === undefined ? {} : { note: input.note }),
+      };
+      return ok(
+        'recorded: stop. neo checks the verdict against the verify result and stops the session; end your turn now.',
+      );
     default:
       return fail(`op ${(input as { op: string }).op} is not available`);
   }
@@ -154,8 +211,19 @@ async function handle(state: OpToolState, given: Record<string, unknown>): Promi
 function withDefaults(state: OpToolState, given: Record<string, unknown>): Record<string, unknown> {
   const op = given.op;
   const out = { ...given };
-  if (state.sessionId !== undefined && out.sessionId === undefined && (op === 'answer' || op === 'guide' || op === 'stop' || op === 'set-posture' || op === 'interrupt' || op === 'read-turn')) out.sessionId = state.sessionId;
-  if (op === 'answer' && out.clarificationId === undefined && state.clarificationId !== undefined) out.clarificationId = state.clarificationId;
+  if (
+    state.sessionId !== undefined &&
+    out.sessionId === undefined &&
+    (op === 'answer' ||
+      op === 'guide' ||
+      op === 'stop' ||
+      op === 'set-posture' ||
+      op === 'interrupt' ||
+      op === 'read-turn')
+  )
+    out.sessionId = state.sessionId;
+  if (op === 'answer' && out.clarificationId === undefined && state.clarificationId !== undefined)
+    out.clarificationId = state.clarificationId;
   return out;
 }
 

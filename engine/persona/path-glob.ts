@@ -45,7 +45,10 @@ const cache = new Map<string, RegExp>();
 function globRegExp(glob: string): RegExp {
   const cached = cache.get(glob);
   if (cached !== undefined) return cached;
-  const parts = glob.replace(/^\.\//, '').split('/').filter((p) => p !== '');
+  const parts = glob
+    .replace(/^\.\//, '')
+    .split('/')
+    .filter((p) => p !== '');
   let source = '^';
   parts.forEach((part, i) => {
     const last = i === parts.length - 1;
@@ -53,7 +56,10 @@ function globRegExp(glob: string): RegExp {
       source += last ? '.*' : '(?:[^/]+/)*';
       return;
     }
-    source += part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+    source += part
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\?/g, '[^/]');
     if (!last) source += '/';
   });
   const regexp = new RegExp(`${source}$`);

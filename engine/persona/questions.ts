@@ -34,7 +34,10 @@ export interface HumanAnswer {
 }
 
 /** Asks at a terminal; resolves undefined when it cannot (or the ask was cancelled). */
-export type TerminalAsk = (question: Question, signal: AbortSignal) => Promise<{ decision: string; note?: string } | undefined>;
+export type TerminalAsk = (
+  question: Question,
+  signal: AbortSignal,
+) => Promise<{ decision: string; note?: string } | undefined>;
 
 /** What a human decider uses to ask. */
 export interface HumanAsker {
@@ -58,10 +61,17 @@ export function answerCommand(question: Pick<Question, 'runId' | 'key' | 'decisi
  * An asker over the pending-question files, racing the terminal prompt when one is given.
  * `onWaiting` is told once per question, with the command that answers it.
  */
-export function pendingQuestionAsker(options: { home: string; terminal?: TerminalAsk; onWaiting?: (question: Question, command: string) => void }): HumanAsker {
+export function pendingQuestionAsker(options: {
+  home: string;
+  terminal?: TerminalAsk;
+  onWaiting?: (question: Question, command: string) => void;
+}): HumanAsker {
   return {
     async ask(question, signal) {
-      await writeJsonAtomic(questionFile(options.home, question.runId, question.key), { ...question, askedAt: new Date().toISOString() });
+      await writeJsonAtomic(questionFile(options.home, question.runId, question.key), {
+        ...question,
+        askedAt: new Date().toISOString(),
+      });
       options.onWaiting?.(question, answerCommand(question));
       try {
         const answer = await waitForAnswer(options.home, question, signal, options.terminal);
@@ -81,12 +91,26 @@ export async function pendingQuestion(home: string, runId: string, key: string):
 }
 
 /** Answers a pending question from another terminal (`neo flow approve`); checks the decision. */
-export async function answerQuestion(home: string, runId: string, key: string, answer: { decision: string; note?: string }): Promise<Question> {
+export async function answerQuestion(
+  home: string,
+  runId: string,
+  key: string,
+  answer: { decision: string; note?: string },
+): Promise<Question> {
   const question = await pendingQuestion(home, runId, key);
-  if (question === undefined) throw new UsageError('PERSONA_NO_QUESTION', `run ${runId} has no pending question \`${key}\``);
+  if (question === undefined)
+    throw new UsageError('PERSONA_NO_QUESTION', `run ${runId} has no pending question \`${key}\``);
   const ids = question.decisions.map((d) => d.id);
-  if (!ids.includes(answer.decision)) throw new UsageError('PERSONA_UNKNOWN_DECISION', `\`${answer.decision}\` is not a decision of \`${key}\``, { hint: `choose one of: ${ids.join(', ')}` });
-  await writeJsonAtomic(answerFile(home, runId, key), { decision: answer.decision, ...(answer.note === undefined ? {} : { note: answer.note }), by: `cli (${safeUser()})`, at: new Date().toISOString() } satisfies HumanAnswer);
+  if (!ids.includes(answer.decision))
+    throw new UsageError('PERSONA_UNKNOWN_DECISION', `\`${answer.decision}\` is not a decision of \`${key}\``, {
+      hint: `choose one of: ${ids.join(', ')}`,
+    });
+  await writeJsonAtomic(answerFile(home, runId, key), {
+    decision: answer.decision,
+    ...(answer.note === undefined ? {} : { note: answer.note }),
+    by: `cli (${safeUser()})`,
+    at: new Date().toISOString(),
+  } satisfies HumanAnswer);
   return question;
 }
 
@@ -99,20 +123,29 @@ async function takeAnswer(home: string, question: Question): Promise<HumanAnswer
     return undefined;
   }
   await rm(path, { force: true });
-  return typeof answer.decision === 'string' && question.decisions.some((d) => d.id === answer.decision) ? answer : undefined;
+  return typeof answer.decision === 'string' && question.decisions.some((d) => d.id === answer.decision)
+    ? answer
+    : undefined;
 }
 
-function waitForAnswer(home: string, question: Question, signal: AbortSignal, terminal: TerminalAsk | undefined): Promise<HumanAnswer | undefined> {
+function waitForAnswer(
+  home: string,
+  question: Question,
+  signal: AbortSignal,
+  terminal: TerminalAsk | undefined,
+): Promise<HumanAnswer | undefined> {
   return awaitAnswer<HumanAnswer>({
     dir: join(home, 'approvals', question.runId),
     take: () => takeAnswer(home, question),
     signal,
     ...(terminal === undefined
       ? {}
-      : { ask: async (stop: AbortSignal) => {
-          const picked = await terminal(question, stop);
-          return picked === undefined ? undefined : { ...picked, by: 'tty', at: new Date().toISOString() };
-        } }),
+      : {
+          ask: async (stop: AbortSignal) => {
+            const picked = await terminal(question, stop);
+            return picked === undefined ? undefined : { ...picked, by: 'tty', at: new Date().toISOString() };
+          },
+        }),
   });
 }
 

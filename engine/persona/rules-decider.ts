@@ -47,7 +47,8 @@ export interface RulesDeciderOptions {
 }
 
 /** Tool names that only change files; used to refuse them outright in a plan-only session. */
-const WRITE_OR_RUN = /^(write|edit|delete|rename|Write|Edit|MultiEdit|NotebookEdit|apply_patch|fileChange|create|Create|replace|write_file|edit_file|run|Bash|bash|shell|exec|exec_command|commandExecution|execute|run_shell_command|local_shell)$/;
+const WRITE_OR_RUN =
+  /^(write|edit|delete|rename|Write|Edit|MultiEdit|NotebookEdit|apply_patch|fileChange|create|Create|replace|write_file|edit_file|run|Bash|bash|shell|exec|exec_command|commandExecution|execute|run_shell_command|local_shell)$/;
 
 export class RulesDecider implements Decider {
   readonly kind = 'rules' as const;
@@ -70,11 +71,21 @@ export class RulesDecider implements Decider {
       ...(o.successRate === undefined ? {} : { successRate: o.successRate }),
     });
     const listing = input.listing.find((l) => l.id === choice.backend)!;
-    const advice = o.agentModel !== undefined && o.effort !== undefined ? undefined : routingAdvice(o.routings, listing.descriptor, o.taskTags);
+    const advice =
+      o.agentModel !== undefined && o.effort !== undefined
+        ? undefined
+        : routingAdvice(o.routings, listing.descriptor, o.taskTags);
     const agentModel = o.agentModel ?? advice?.modelClass;
     const effort = o.effort ?? advice?.effort;
     const advised = advice !== undefined && (advice.modelClass !== undefined || advice.effort !== undefined);
-    const why = [choice.why, ...(advised ? [`routing (${advice!.taskClass}): ${advice!.modelClass ?? 'backend model'}${advice!.effort ? ` @ ${advice!.effort}` : ''}`] : [])].join('; ');
+    const why = [
+      choice.why,
+      ...(advised
+        ? [
+            `routing (${advice!.taskClass}): ${advice!.modelClass ?? 'backend model'}${advice!.effort ? ` @ ${advice!.effort}` : ''}`,
+          ]
+        : []),
+    ].join('; ');
     return {
       backend: choice.backend,
       brief: shapeBrief(o.brief, o.verify === undefined ? {} : { verify: o.verify }),
@@ -90,12 +101,22 @@ export class RulesDecider implements Decider {
   async decide(input: DecideInput): Promise<Answer> {
     const ask = input.clarification;
     if (postureWithin(input.session.maxPosture, 'plan') && WRITE_OR_RUN.test(ask.toolName)) {
-      return { allow: false, reason: 'this session runs in posture plan: it may read and plan, never edit files or run commands', by: 'posture' };
+      return {
+        allow: false,
+        reason: 'this session runs in posture plan: it may read and plan, never edit files or run commands',
+        by: 'posture',
+      };
     }
     const verdict = matchClarifyRules(ask, this.#o.rules, input.session.cwd);
-    if (verdict.decision !== 'ask') return { allow: verdict.decision === 'allow', reason: verdict.reason, by: verdict.rule };
+    if (verdict.decision !== 'ask')
+      return { allow: verdict.decision === 'allow', reason: verdict.reason, by: verdict.rule };
     const human = this.#o.human;
-    if (human === undefined) return { allow: false, reason: `${verdict.reason}; no person can be asked here, so it is not allowed`, by: verdict.rule };
+    if (human === undefined)
+      return {
+        allow: false,
+        reason: `${verdict.reason}; no person can be asked here, so it is not allowed`,
+        by: verdict.rule,
+      };
     const key = `${human.keyPrefix}q${++this.#questions}`;
     const answer = await human.asker.ask(
       {
@@ -111,16 +132,30 @@ export class RulesDecider implements Decider {
       human.signal,
     );
     const allow = answer.decision === 'allow';
-    return { allow, reason: answer.note ?? (allow ? 'allowed by a person' : 'denied by a person'), by: `${verdict.rule} → human (${answer.by})` };
+    return {
+      allow,
+      reason: answer.note ?? (allow ? 'allowed by a person' : 'denied by a person'),
+      by: `${verdict.rule} → human (${answer.by})`,
+    };
   }
 
   async judge(input: JudgeInput): Promise<Judgement> {
     const check = input.check;
     if (check === undefined) return { kind: 'stop', outcome: 'success', note: 'the agent finished its turn' };
-    if (check.passed) return { kind: 'stop', outcome: 'success', note: `\`${check.command}\` passed${check.flaky ? ' (after a flaky first run)' : ''}` };
+    if (check.passed)
+      return {
+        kind: 'stop',
+        outcome: 'success',
+        note: `\`${check.command}\` passed${check.flaky ? ' (after a flaky first run)' : ''}`,
+      };
     const text = fillGuidance(this.#o.rules.gateGuidance ?? DEFAULT_GATE_GUIDANCE, check);
-    if (input.attemptsLeft) return { kind: 'guide', text, why: `\`${check.command}\` failed (attempt ${input.attempt})` };
-    return { kind: 'stop', outcome: 'failed', note: `\`${check.command}\` still fails after ${input.attempt} attempts` };
+    if (input.attemptsLeft)
+      return { kind: 'guide', text, why: `\`${check.command}\` failed (attempt ${input.attempt})` };
+    return {
+      kind: 'stop',
+      outcome: 'failed',
+      note: `\`${check.command}\` still fails after ${input.attempt} attempts`,
+    };
   }
 
   async verify(input: VerifyInput): Promise<Verdict> {
@@ -141,11 +176,17 @@ export function verdictFor(input: VerifyInput): Verdict {
     return { outcome: 'failed', note: reason, failureReason: reason };
   }
   if (check !== undefined && !check.passed) {
-    const reason = t.kind === 'max_rounds' ? `used all ${t.rounds} rounds and \`${check.command}\` still fails` : `\`${check.command}\` fails after the agent ended the session`;
+    const reason =
+      t.kind === 'max_rounds'
+        ? `used all ${t.rounds} rounds and \`${check.command}\` still fails`
+        : `\`${check.command}\` fails after the agent ended the session`;
     return { outcome: 'failed', note: reason, failureReason: reason };
   }
   const how = check === undefined ? 'nothing verified it' : `\`${check.command}\` passed`;
-  return { outcome: 'success', note: t.kind === 'max_rounds' ? `round budget spent (${t.rounds}); ${how}` : `the agent ended the session; ${how}` };
+  return {
+    outcome: 'success',
+    note: t.kind === 'max_rounds' ? `round budget spent (${t.rounds}); ${how}` : `the agent ended the session; ${how}`,
+  };
 }
 
 function clip(text: string): string {

@@ -13,7 +13,12 @@
 import { randomBytes } from 'node:crypto';
 import { createActor, toPromise } from 'xstate';
 import type { Budgets, DefinitionSet, Effort } from '../definitions/index.js';
-import { recordScopeOutcomes, trackRecords, type HarnessOutcomeRecord, type SessionRecordSource } from '../learning/index.js';
+import {
+  recordScopeOutcomes,
+  trackRecords,
+  type HarnessOutcomeRecord,
+  type SessionRecordSource,
+} from '../learning/index.js';
 import { CodeSessionStore, type SessionLiveEvent, type TurnDiff } from '../session/index.js';
 import { personaActors, type PersonaSessionPort } from './actors.js';
 import { commandChecker, type Checker } from './check.js';
@@ -99,7 +104,13 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
   const dispatch = dispatchKnobs(o.set, o.persona.definition, o.caller);
   // A non-driver persona is the driven agent's role, under the default rules.
   const rules = view.driver ? rulesWithDefaults(o.persona.definition.data.rules) : rulesWithDefaults(undefined);
-  const checker = o.checker === null ? undefined : (o.checker ?? (rules.verify === undefined ? undefined : commandChecker(rules.verify, { cwd: o.cwd, ...(o.env === undefined ? {} : { env: o.env }) })));
+  const checker =
+    o.checker === null
+      ? undefined
+      : (o.checker ??
+        (rules.verify === undefined
+          ? undefined
+          : commandChecker(rules.verify, { cwd: o.cwd, ...(o.env === undefined ? {} : { env: o.env }) })));
   const taskTags = [...new Set([...view.taskTags, ...(o.taskTags ?? [])])];
   const appendSystemPrompt = view.driver || view.instructions === '' ? undefined : view.instructions;
 
@@ -121,14 +132,21 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
   });
 
   o.sessions.setScopeConstraints(scope, dispatch.constraints);
-  observe({ type: 'constraints', scope, constraints: dispatch.constraints, provenance: provenanceOf(dispatch.provenance) });
+  observe({
+    type: 'constraints',
+    scope,
+    constraints: dispatch.constraints,
+    provenance: provenanceOf(dispatch.provenance),
+  });
 
   let decider: Decider | undefined;
   let outcome: PersonaOutcome | undefined;
   const onAbort = () => actor?.send({ type: 'abort', reason: abortReason(signal) });
   let actor: ReturnType<typeof createActor<typeof personaMachine>> | undefined;
   try {
-    const stats = await trackRecords(o.home).stats().catch(() => new Map());
+    const stats = await trackRecords(o.home)
+      .stats()
+      .catch(() => new Map());
     decider =
       o.decider ??
       (await makeDecider({
@@ -181,7 +199,11 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
       },
     });
     actor = createActor(personaMachine.provide({ actors }), {
-      input: { hasCheck: checker !== undefined, maxCheckAttempts: checker?.maxAttempts ?? 0, maxStartAttempts: o.maxStartAttempts ?? 3 },
+      input: {
+        hasCheck: checker !== undefined,
+        maxCheckAttempts: checker?.maxAttempts ?? 0,
+        maxStartAttempts: o.maxStartAttempts ?? 3,
+      },
     });
     signal.addEventListener('abort', onAbort, { once: true });
     actor.start();
@@ -196,17 +218,34 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
     await decider?.close?.().catch(() => undefined);
   }
 
-  if (outcome.verdict.failureReason !== undefined && outcome.session !== undefined && !failureReasons.has(outcome.session.sessionId)) {
+  if (
+    outcome.verdict.failureReason !== undefined &&
+    outcome.session !== undefined &&
+    !failureReasons.has(outcome.session.sessionId)
+  ) {
     failureReasons.set(outcome.session.sessionId, outcome.verdict.failureReason);
   }
   let records: HarnessOutcomeRecord[] = [];
   if (o.record !== false) {
     try {
       const store = o.store ?? new CodeSessionStore(o.home);
-      records = (await recordScopeOutcomes({ home: o.home, store, scope, sessionIds: [...new Set([...created, ...opened.map((s) => s.sessionId)])], persona: view.id, failureReasons })).records;
+      records = (
+        await recordScopeOutcomes({
+          home: o.home,
+          store,
+          scope,
+          sessionIds: [...new Set([...created, ...opened.map((s) => s.sessionId)])],
+          persona: view.id,
+          failureReasons,
+        })
+      ).records;
     } catch (error) {
       // Learning is advisory: a failed write must not change the persona's verdict.
-      observe({ type: 'notice', level: 'warning', message: `could not record the outcome: ${error instanceof Error ? error.message : String(error)}` });
+      observe({
+        type: 'notice',
+        level: 'warning',
+        message: `could not record the outcome: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
   observe({ type: 'settled', verdict: outcome.verdict });
@@ -226,7 +265,10 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
   };
 }
 
-function meterEvent(meter: { costUsd: number; tokens: number; turns: number; model: string | undefined }, live: SessionLiveEvent): void {
+function meterEvent(
+  meter: { costUsd: number; tokens: number; turns: number; model: string | undefined },
+  live: SessionLiveEvent,
+): void {
   const e = live.event;
   if (e.type === 'started' && e.model !== undefined) meter.model = e.model;
   if (e.type === 'turn_complete') meter.turns++;
@@ -241,8 +283,10 @@ function meterEvent(meter: { costUsd: number; tokens: number; turns: number; mod
  * each guidance. Time is not a budget here: a driver has no wall-clock limit unless a flow sets one.
  */
 function budgetSpent(budgets: Budgets | undefined, meter: { costUsd: number; turns: number }): string | undefined {
-  if (budgets?.maxCostUsd !== undefined && meter.costUsd >= budgets.maxCostUsd) return `budget spent: $${meter.costUsd.toFixed(4)} of maxCostUsd ${budgets.maxCostUsd}`;
-  if (budgets?.maxTurns !== undefined && meter.turns >= budgets.maxTurns) return `budget spent: ${meter.turns} of maxTurns ${budgets.maxTurns} turns`;
+  if (budgets?.maxCostUsd !== undefined && meter.costUsd >= budgets.maxCostUsd)
+    return `budget spent: $${meter.costUsd.toFixed(4)} of maxCostUsd ${budgets.maxCostUsd}`;
+  if (budgets?.maxTurns !== undefined && meter.turns >= budgets.maxTurns)
+    return `budget spent: ${meter.turns} of maxTurns ${budgets.maxTurns} turns`;
   return undefined;
 }
 

@@ -60,9 +60,17 @@ export function chooseBackend(input: BackendChoiceInput): BackendChoice {
   const rank = (id: string) => (prefer.includes(id) ? prefer.indexOf(id) : prefer.length);
   const score = (id: string) => input.successRate?.(id) ?? NO_HISTORY;
   const order = new Map(input.listing.map((l, i) => [l.id, i]));
-  candidates.sort((a, b) => rank(a.id) - rank(b.id) || score(b.id) - score(a.id) || order.get(a.id)! - order.get(b.id)!);
+  candidates.sort(
+    (a, b) => rank(a.id) - rank(b.id) || score(b.id) - score(a.id) || order.get(a.id)! - order.get(b.id)!,
+  );
   const chosen = candidates[0]!;
-  const reasons = [rank(chosen.id) < prefer.length ? `preference ${rank(chosen.id) + 1} of ${prefer.length}` : prefer.length > 0 ? 'no preferred backend fits' : 'no preference given'];
+  const reasons = [
+    rank(chosen.id) < prefer.length
+      ? `preference ${rank(chosen.id) + 1} of ${prefer.length}`
+      : prefer.length > 0
+        ? 'no preferred backend fits'
+        : 'no preference given',
+  ];
   const rate = input.successRate?.(chosen.id);
   if (rate !== undefined) reasons.push(`track record ${Math.round(rate * 100)}% success`);
   if (excluded.length > 0) reasons.push(`passed over ${excluded.join('; ')}`);
@@ -71,18 +79,20 @@ export function chooseBackend(input: BackendChoiceInput): BackendChoice {
 
 function unfit(listing: BackendListing, input: BackendChoiceInput, rejected: ReadonlySet<string>): string | undefined {
   const d = listing.descriptor;
-  if (!listing.availability.available) return `unavailable (${listing.availability.status}${listing.availability.detail ? `: ${listing.availability.detail}` : ''})`;
+  if (!listing.availability.available)
+    return `unavailable (${listing.availability.status}${listing.availability.detail ? `: ${listing.availability.detail}` : ''})`;
   if (rejected.has(listing.id)) return 'its start was refused';
   if (!d.postures.includes(input.posture)) return `cannot express posture ${input.posture}`;
   const require = input.rules.require ?? {};
   if (require.clarifySupport === true && !d.clarifySupport) return 'cannot ask permission mid-turn (clarifySupport)';
-  if (require.granularity !== undefined && d.granularity !== require.granularity) return `granularity ${d.granularity}, not ${require.granularity}`;
+  if (require.granularity !== undefined && d.granularity !== require.granularity)
+    return `granularity ${d.granularity}, not ${require.granularity}`;
   if (require.resume === true && d.resume?.supported !== true) return 'cannot resume';
   return undefined;
 }
 
 function noBackend(message: string, excluded: readonly string[]): FailureError {
   return new FailureError('PERSONA_NO_BACKEND', excluded.length > 0 ? `${message} (${excluded.join('; ')})` : message, {
-    hint: 'run `neo backends list` to see availability; pin one with --backend, or relax the persona\'s rules.require',
+    hint: "run `neo backends list` to see availability; pin one with --backend, or relax the persona's rules.require",
   });
 }

@@ -50,12 +50,31 @@ export interface FlowAgentTask {
 
 /** The flow's agent context, as far as a persona uses it. */
 export interface FlowAgentContext {
-  sessions: Pick<PersonaSessionPort, 'execute' | 'onSessionEvent' | 'releaseAllOwnedBy'> & Partial<Pick<PersonaSessionPort, 'setScopeConstraints'>>;
+  sessions: Pick<PersonaSessionPort, 'execute' | 'onSessionEvent' | 'releaseAllOwnedBy'> &
+    Partial<Pick<PersonaSessionPort, 'setScopeConstraints'>>;
   signal: AbortSignal;
   budget(): StepError | undefined;
   charge(cost: { turns: number; tokens: number; costUsd: number }): void;
-  progress(update: { backend?: string; model?: string; round?: number; maxRounds?: number; tool?: string; filesChanged?: number; costUsd?: number; note?: string }): void;
-  runGate(gate: NonNullable<FlowAgentTask['settings']['verify']>): Promise<{ passed: boolean; exitCode: number | undefined; tail: string; timedOut: boolean; flaky?: boolean; durationMs: number }>;
+  progress(update: {
+    backend?: string;
+    model?: string;
+    round?: number;
+    maxRounds?: number;
+    tool?: string;
+    filesChanged?: number;
+    costUsd?: number;
+    note?: string;
+  }): void;
+  runGate(
+    gate: NonNullable<FlowAgentTask['settings']['verify']>,
+  ): Promise<{
+    passed: boolean;
+    exitCode: number | undefined;
+    tail: string;
+    timedOut: boolean;
+    flaky?: boolean;
+    durationMs: number;
+  }>;
   now(): number;
 }
 
@@ -95,11 +114,27 @@ export class PersonaStepDriver {
     const sessions = ctx.sessions;
     if (sessions.setScopeConstraints === undefined) {
       // Fail closed: a driver whose ceiling cannot be registered never starts.
-      return { status: 'failed', verdict: 'failed', outputs: {}, error: { code: 'PERSONA_NO_CONSTRAINTS', message: 'the session service of this run cannot register scope constraints; a driver persona cannot run without them' } };
+      return {
+        status: 'failed',
+        verdict: 'failed',
+        outputs: {},
+        error: {
+          code: 'PERSONA_NO_CONSTRAINTS',
+          message:
+            'the session service of this run cannot register scope constraints; a driver persona cannot run without them',
+        },
+      };
     }
     const s = task.settings;
     const gate = s.verify;
-    const checker: Checker | undefined = gate === undefined ? undefined : { command: gate.run, maxAttempts: gate.attempts, run: async () => gateCheck(gate.run, await ctx.runGate(gate)) };
+    const checker: Checker | undefined =
+      gate === undefined
+        ? undefined
+        : {
+            command: gate.run,
+            maxAttempts: gate.attempts,
+            run: async () => gateCheck(gate.run, await ctx.runGate(gate)),
+          };
     const watch = new IdleWatch(ctx, task.idleTimeoutMs);
     const stepLabel = `${task.step}${task.item === undefined ? '' : `[${task.item}]`}`;
     try {
@@ -115,7 +150,13 @@ export class PersonaStepDriver {
         questionPrefix: `${stepLabel}-`,
         caller: {
           source: `step ${task.step}`,
-          knobs: { maxPosture: s.maxPosture, initialPosture: s.initialPosture, ...(s.maxRounds === undefined ? {} : { maxRounds: s.maxRounds }), ...(s.backend === undefined ? {} : { backend: s.backend }), ...(s.allowedTools === undefined ? {} : { allowedTools: s.allowedTools }) },
+          knobs: {
+            maxPosture: s.maxPosture,
+            initialPosture: s.initialPosture,
+            ...(s.maxRounds === undefined ? {} : { maxRounds: s.maxRounds }),
+            ...(s.backend === undefined ? {} : { backend: s.backend }),
+            ...(s.allowedTools === undefined ? {} : { allowedTools: s.allowedTools }),
+          },
           backendOverride: s.provenance.backend === '--backend',
         },
         taskTags: s.taskTags,
@@ -131,7 +172,12 @@ export class PersonaStepDriver {
       return outcomeOf(result, watch, ctx.signal, id!);
     } catch (error) {
       const e = error as { code?: string; message?: string };
-      return { status: 'failed', verdict: 'failed', outputs: {}, error: { code: e.code ?? 'PERSONA_FAILED', message: e.message ?? String(error) } };
+      return {
+        status: 'failed',
+        verdict: 'failed',
+        outputs: {},
+        error: { code: e.code ?? 'PERSONA_FAILED', message: e.message ?? String(error) },
+      };
     } finally {
       watch.close();
     }
@@ -139,7 +185,15 @@ export class PersonaStepDriver {
 }
 
 function gateCheck(command: string, run: Awaited<ReturnType<FlowAgentContext['runGate']>>): CheckResult {
-  return { command, passed: run.passed, ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }), timedOut: run.timedOut, tail: run.tail, ...(run.flaky ? { flaky: true } : {}), durationMs: run.durationMs };
+  return {
+    command,
+    passed: run.passed,
+    ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
+    timedOut: run.timedOut,
+    tail: run.tail,
+    ...(run.flaky ? { flaky: true } : {}),
+    durationMs: run.durationMs,
+  };
 }
 
 function outcomeOf(result: PersonaRunResult, watch: IdleWatch, signal: AbortSignal, persona: string): FlowStepOutcome {
@@ -156,14 +210,30 @@ function outcomeOf(result: PersonaRunResult, watch: IdleWatch, signal: AbortSign
     rounds: result.outcome.rounds,
     costUsd: result.costUsd,
     diff: foldDiffs(result.diffs),
-    ...(check === undefined ? {} : { gate: { command: check.command, passed: check.passed, exitCode: check.exitCode ?? null, attempt: result.outcome.checkRuns, attempts: result.outcome.checkRuns, tail: check.tail } }),
+    ...(check === undefined
+      ? {}
+      : {
+          gate: {
+            command: check.command,
+            passed: check.passed,
+            exitCode: check.exitCode ?? null,
+            attempt: result.outcome.checkRuns,
+            attempts: result.outcome.checkRuns,
+            tail: check.tail,
+          },
+        }),
   };
   if (v.outcome === 'success') return { status: 'succeeded', verdict: 'success', outputs };
   const reason = signal.aborted ? (signal.reason as StepError | undefined) : undefined;
-  const error: StepError =
-    watch.stalled ? { code: 'FLOW_STEP_STALLED', message: `the agent sent no event for ${Math.round((watch.idleMs ?? 0) / 100) / 10}s: stalled`, transient: true }
-    : reason !== undefined && typeof reason.code === 'string' ? { code: reason.code, message: reason.message ?? reason.code }
-    : { code: `PERSONA_${v.outcome.toUpperCase()}`, message: v.failureReason ?? v.note };
+  const error: StepError = watch.stalled
+    ? {
+        code: 'FLOW_STEP_STALLED',
+        message: `the agent sent no event for ${Math.round((watch.idleMs ?? 0) / 100) / 10}s: stalled`,
+        transient: true,
+      }
+    : reason !== undefined && typeof reason.code === 'string'
+      ? { code: reason.code, message: reason.message ?? reason.code }
+      : { code: `PERSONA_${v.outcome.toUpperCase()}`, message: v.failureReason ?? v.note };
   return { status: 'failed', verdict: watch.stalled ? 'stalled' : v.outcome, outputs, error };
 }
 
@@ -190,11 +260,14 @@ class IdleWatch {
     this.signal = AbortSignal.any([ctx.signal, this.#controller.signal]);
     this.#last = ctx.now();
     if (idleMs !== undefined) {
-      this.#timer = setInterval(() => {
-        if (this.#paused || this.stalled || ctx.now() - this.#last < idleMs) return;
-        this.stalled = true;
-        this.#controller.abort({ code: 'FLOW_STEP_STALLED', message: 'stalled' });
-      }, Math.max(20, Math.min(1000, Math.floor(idleMs / 4))));
+      this.#timer = setInterval(
+        () => {
+          if (this.#paused || this.stalled || ctx.now() - this.#last < idleMs) return;
+          this.stalled = true;
+          this.#controller.abort({ code: 'FLOW_STEP_STALLED', message: 'stalled' });
+        },
+        Math.max(20, Math.min(1000, Math.floor(idleMs / 4))),
+      );
       this.#timer.unref();
     }
   }

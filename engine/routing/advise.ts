@@ -22,7 +22,11 @@ export function adviceProfile(backend: Pick<Backend, 'costProfile'>): 'metered' 
   return backend.costProfile === 'metered' ? 'metered' : 'subscription';
 }
 
-export function routingAdvice(routings: ReadonlyArray<{ id: string; data: Routing }>, backend: Pick<Backend, 'costProfile' | 'modelSelection' | 'effortSupport'>, taskTags: readonly string[]): RoutingAdvice | undefined {
+export function routingAdvice(
+  routings: ReadonlyArray<{ id: string; data: Routing }>,
+  backend: Pick<Backend, 'costProfile' | 'modelSelection' | 'effortSupport'>,
+  taskTags: readonly string[],
+): RoutingAdvice | undefined {
   for (const tag of taskTags) {
     for (const routing of routings) {
       const taskClass = routing.data.taskClasses[tag];

@@ -5,5 +5,11 @@
  * guide passes; they are re-exported here so there is one home to read. This folder adds the
  * advice a rules decider follows when nothing pins a model or effort.
  */
-export { resolveAgentModel, assertEffortSupported, resolveGuideSwitch, routingGuidanceLines, MODEL_CLASSES } from '../session/index.js';
+export {
+  resolveAgentModel,
+  assertEffortSupported,
+  resolveGuideSwitch,
+  routingGuidanceLines,
+  MODEL_CLASSES,
+} from '../session/index.js';
 export { routingAdvice, adviceProfile, type RoutingAdvice } from './advise.js';

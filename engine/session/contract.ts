@@ -7,7 +7,16 @@ import type { Availability } from '../transports/index.js';
 import type { RoundHistory } from './round-history.js';
 
 /** Every op name, in the order the seed lists them. */
-export const OPS = ['start', 'read-turn', 'answer', 'guide', 'set-posture', 'interrupt', 'stop', 'list-backends'] as const;
+export const OPS = [
+  'start',
+  'read-turn',
+  'answer',
+  'guide',
+  'set-posture',
+  'interrupt',
+  'stop',
+  'list-backends',
+] as const;
 export type CodeSessionOpName = (typeof OPS)[number];
 
 /** The driver's verdict on a session it stops (string-identical to the learning record's outcome). */

@@ -23,7 +23,11 @@ export function sessionNotFound(sessionId: string): SessionRejection {
 
 /** An op that needs a running agent, sent to a session that ended, failed or hit its round cap. */
 export function sessionNotActive(sessionId: string, state: string): SessionRejection {
-  return new SessionRejection('SESSION_NOT_ACTIVE', `code session \`${sessionId}\` is ${state}; it takes no more guidance, answers or posture changes`, {
-    hint: 'read its last result with read-turn, then stop it',
-  });
+  return new SessionRejection(
+    'SESSION_NOT_ACTIVE',
+    `code session \`${sessionId}\` is ${state}; it takes no more guidance, answers or posture changes`,
+    {
+      hint: 'read its last result with read-turn, then stop it',
+    },
+  );
 }

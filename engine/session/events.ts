@@ -9,12 +9,33 @@ import type { ReleaseReason } from './machine.js';
 
 /** Events the registry adds around the agent's own. */
 export type SessionAnnotation =
-  | { type: 'created'; backend: string; posture: Posture; maxPosture: Posture; maxRounds: number; model?: string; effort?: Effort }
-  | { type: 'adopted'; backend: string; posture: Posture; maxPosture: Posture; maxRounds: number; roundsElapsed: number; resumeSessionId?: string }
+  | {
+      type: 'created';
+      backend: string;
+      posture: Posture;
+      maxPosture: Posture;
+      maxRounds: number;
+      model?: string;
+      effort?: Effort;
+    }
+  | {
+      type: 'adopted';
+      backend: string;
+      posture: Posture;
+      maxPosture: Posture;
+      maxRounds: number;
+      roundsElapsed: number;
+      resumeSessionId?: string;
+    }
   /** Guidance for the agent: from the driver, from a person (pinned), or a deny reason carried forward. */
   | { type: 'guidance'; source: 'driver' | 'user' | 'deny'; text: string; model?: string; effort?: Effort }
   | { type: 'posture'; mode: Posture }
-  | { type: 'clarification'; clarificationId: string; toolName: string; decision: { allow: boolean; reason?: string; note?: string } }
+  | {
+      type: 'clarification';
+      clarificationId: string;
+      toolName: string;
+      decision: { allow: boolean; reason?: string; note?: string };
+    }
   | { type: 'turn_diff'; round: number; diff: TurnDiff }
   | { type: 'interrupt' }
   | { type: 'stalled'; idleMs: number }

@@ -2,7 +2,12 @@
  * Code sessions (seed 004 §1–§8): the op contract, the lifecycle statechart, posture and scope
  * rules, the registry and its event seam, the durable store and per-turn diff capture.
  */
-export { createSessionService, type SessionService, type SessionServiceOptions, type ExecuteOptions } from './service.js';
+export {
+  createSessionService,
+  type SessionService,
+  type SessionServiceOptions,
+  type ExecuteOptions,
+} from './service.js';
 export type {
   CodeSessionInput,
   CodeSessionOpName,
@@ -37,12 +42,39 @@ export { OPS, STOP_OUTCOMES, MODEL_CLASSES } from './contract.js';
 export { parseOpInput } from './parse-input.js';
 export { SessionRejection, SessionFailure } from './errors.js';
 export { mintSessionId, isSessionId } from './ids.js';
-export { resolveStart, checkSetPosture, resolveAgentModel, resolveGuideSwitch, assertEffortSupported, assertPostureExpressible, DEFAULT_MAX_ROUNDS, type ResolvedStart, type SessionDefaults, type BackendCatalog } from './posture-rules.js';
-export { sessionMachine, stateName, statusOf, isLiveState, type SessionStateName, type SessionStatus, type ReleaseReason, type SessionMachineInput, type SessionSnapshot } from './machine.js';
+export {
+  resolveStart,
+  checkSetPosture,
+  resolveAgentModel,
+  resolveGuideSwitch,
+  assertEffortSupported,
+  assertPostureExpressible,
+  DEFAULT_MAX_ROUNDS,
+  type ResolvedStart,
+  type SessionDefaults,
+  type BackendCatalog,
+} from './posture-rules.js';
+export {
+  sessionMachine,
+  stateName,
+  statusOf,
+  isLiveState,
+  type SessionStateName,
+  type SessionStatus,
+  type ReleaseReason,
+  type SessionMachineInput,
+  type SessionSnapshot,
+} from './machine.js';
 export { RoundHistoryLog, DIET_LIMITS, type RoundHistory, type RoundHistoryEntry } from './round-history.js';
 export type { SessionAnnotation, SessionEventPayload, PersistedSessionEvent, SessionLiveEvent } from './events.js';
 export { CodeSessionStore, type StoreOptions } from './store/session-store.js';
-export { TASK_BRIEF_MAX_CHARS, truncateBrief, type CodeSessionRecord, type CodeSessionRun, type RecordPatch } from './store/record.js';
+export {
+  TASK_BRIEF_MAX_CHARS,
+  truncateBrief,
+  type CodeSessionRecord,
+  type CodeSessionRun,
+  type RecordPatch,
+} from './store/record.js';
 export { TurnDiffCapture } from './diff/capture.js';
 export { MAX_DIFF_BYTES, summaryLine, capUnifiedDiff } from './diff/summary.js';
 export { parsePorcelainZ, parseNumstatZ, parseNameStatusZ } from './diff/parse.js';
@@ -51,13 +83,27 @@ export { toReadTurnResult } from './ops/read-turn.js';
 export { backendCatalog, sessionDefaults, DEFAULT_IDLE_TIMEOUT_MS } from './ops/start.js';
 export { descriptorView } from './ops/list-backends.js';
 export { routingGuidanceLines } from './routing-guidance.js';
-export { METRICS, MemoryMetrics, guardedMetrics, noopMetrics, metricKey, type MetricsSink, type MetricLabels } from './metrics.js';
+export {
+  METRICS,
+  MemoryMetrics,
+  guardedMetrics,
+  noopMetrics,
+  metricKey,
+  type MetricsSink,
+  type MetricLabels,
+} from './metrics.js';
 export { stderrLog, silentLog, formatLogLine, type SessionLog } from './log.js';
 export { realClock, type SessionClock } from './live-session.js';
 export type { Notification } from './notifications.js';
 export { SessionRegistry } from './registry.js';
 export { connectDaemon, isDaemonError, type DaemonClient, type ConnectOptions } from './daemon/client.js';
-export { startSessionDaemon, DaemonAlreadyRunning, DEFAULT_DAEMON_IDLE_MS, type RunningDaemon, type DaemonOptions } from './daemon/server.js';
+export {
+  startSessionDaemon,
+  DaemonAlreadyRunning,
+  DEFAULT_DAEMON_IDLE_MS,
+  type RunningDaemon,
+  type DaemonOptions,
+} from './daemon/server.js';
 export { runSessionDaemon } from './daemon/main.js';
 export { daemonPaths, type DaemonPaths } from './daemon/paths.js';
 export type { DaemonStatus } from './daemon/protocol.js';

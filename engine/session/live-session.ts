@@ -12,7 +12,14 @@ import type { TurnDiffCapture } from './diff/capture.js';
 import type { PersistedSessionEvent, SessionAnnotation, SessionEventPayload } from './events.js';
 import type { SessionLog } from './log.js';
 import { IdleTimer } from './idle-timer.js';
-import { isLiveState, sessionMachine, stateName, type ActivityWatch, type SessionSnapshot, type SessionStateName } from './machine.js';
+import {
+  isLiveState,
+  sessionMachine,
+  stateName,
+  type ActivityWatch,
+  type SessionSnapshot,
+  type SessionStateName,
+} from './machine.js';
 import { NotificationQueue, type Notification } from './notifications.js';
 import { RoundHistoryLog } from './round-history.js';
 import { TurnLog } from './turn-log.js';
@@ -110,10 +117,19 @@ export class LiveSession {
     this.startedAt = init.clock.now();
     this.#watch = { lastAt: init.clock.now(), now: () => init.clock.now() };
     this.#actor = createActor(sessionMachine, {
-      input: { posture: init.posture, maxPosture: init.maxPosture, maxRounds: init.maxRounds, roundsElapsed: init.roundsElapsed, idleTimeoutMs: init.idleTimeoutMs, watch: this.#watch },
+      input: {
+        posture: init.posture,
+        maxPosture: init.maxPosture,
+        maxRounds: init.maxRounds,
+        roundsElapsed: init.roundsElapsed,
+        idleTimeoutMs: init.idleTimeoutMs,
+        watch: this.#watch,
+      },
       clock: init.clock,
     });
-    this.#idle = new IdleTimer(init.clock, this.#watch, init.idleTimeoutMs, () => this.#actor.send({ type: 'agent.idle' }));
+    this.#idle = new IdleTimer(init.clock, this.#watch, init.idleTimeoutMs, () =>
+      this.#actor.send({ type: 'agent.idle' }),
+    );
     // Pull events at once: anything the agent emits before registration is buffered in order.
     this.pump = this.#runPump();
   }
@@ -177,17 +193,26 @@ export class LiveSession {
   /** Sends an op event to the machine (the machine decides whether it applies). */
   send(event: Parameters<Actor<typeof sessionMachine>['send']>[0]): void {
     // Waiting on the driver is not idleness: the agent's clock restarts when it gets control back.
-    if (event.type === 'op.answer' || event.type === 'op.guide' || event.type === 'op.interrupt') this.#watch.lastAt = this.#clock.now();
+    if (event.type === 'op.answer' || event.type === 'op.guide' || event.type === 'op.interrupt')
+      this.#watch.lastAt = this.#clock.now();
     this.#actor.send(event);
   }
 
   /** Records an answer: the machine, the pinned history and the deny reason to carry forward. */
-  recordAnswer(clarificationId: string, decision: { allow: boolean; reason?: string; note?: string }): { toolName: string } {
+  recordAnswer(
+    clarificationId: string,
+    decision: { allow: boolean; reason?: string; note?: string },
+  ): { toolName: string } {
     const pending = this.#pending.get(clarificationId)!;
     this.#pending.delete(clarificationId);
     this.#queue.answered(clarificationId);
     const round = this.snapshot.context.roundsElapsed + 1;
-    const entry = { clarificationId, toolName: pending.toolName, allow: decision.allow, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+    const entry = {
+      clarificationId,
+      toolName: pending.toolName,
+      allow: decision.allow,
+      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+    };
     this.history.pinClarification(round, entry);
     if (!decision.allow && decision.reason !== undefined && decision.reason.trim() !== '') {
       this.#carryForward.push(`Your request to use ${pending.toolName} was denied: ${decision.reason.trim()}`);
@@ -269,7 +294,10 @@ export class LiveSession {
     await this.#begin;
     if (this.#flushing !== undefined) await this.#flushing;
     if (this.#closed || this.#stopping || !isLiveState(this.#state)) return;
-    const message = error === undefined ? 'the agent event stream ended without an ended event' : `the transport failed: ${error instanceof Error ? error.message : String(error)}`;
+    const message =
+      error === undefined
+        ? 'the agent event stream ended without an ended event'
+        : `the transport failed: ${error instanceof Error ? error.message : String(error)}`;
     await this.#handle({ type: 'error', message, fatal: true });
   }
 
@@ -278,7 +306,10 @@ export class LiveSession {
     const written = this.emit(event);
     switch (event.type) {
       case 'started':
-        this.#hooks.started(this, { ...(event.externalSessionId !== undefined ? { externalSessionId: event.externalSessionId } : {}), ...(event.model !== undefined ? { model: event.model } : {}) });
+        this.#hooks.started(this, {
+          ...(event.externalSessionId !== undefined ? { externalSessionId: event.externalSessionId } : {}),
+          ...(event.model !== undefined ? { model: event.model } : {}),
+        });
         break;
       case 'text':
         this.#turn.addText(event.text);
@@ -311,11 +342,20 @@ export class LiveSession {
     this.#pending.set(event.clarificationId, { toolName: event.toolName });
     this.#actor.send({ type: 'agent.clarify', clarificationId: event.clarificationId });
     await written;
-    this.#queue.push({ kind: 'clarification', clarificationId: event.clarificationId, toolName: event.toolName, input: event.input });
+    this.#queue.push({
+      kind: 'clarification',
+      clarificationId: event.clarificationId,
+      toolName: event.toolName,
+      input: event.input,
+    });
   }
 
   /** A turn ended: cleanly (turn_complete) or failed (a non-fatal error). */
-  async #onTurnEnd(finalText: string | undefined, figures: { numTurns?: number | undefined; costUsd?: number | undefined }, failure: string | undefined): Promise<void> {
+  async #onTurnEnd(
+    finalText: string | undefined,
+    figures: { numTurns?: number | undefined; costUsd?: number | undefined },
+    failure: string | undefined,
+  ): Promise<void> {
     const text = this.#turn.text(finalText);
     const actions = this.#turn.actions();
     this.#turn.reset();
@@ -323,9 +363,15 @@ export class LiveSession {
     const round = this.snapshot.context.roundsElapsed + 1;
     const turnDiff = await this.#settleDiff(round);
     this.history.addRound(round, failure === undefined ? text : `(turn failed: ${failure}) ${text}`, actions);
-    this.#actor.send(figures.costUsd === undefined ? { type: 'agent.turn_complete' } : { type: 'agent.turn_complete', costUsd: figures.costUsd });
+    this.#actor.send(
+      figures.costUsd === undefined
+        ? { type: 'agent.turn_complete' }
+        : { type: 'agent.turn_complete', costUsd: figures.costUsd },
+    );
     const capped = this.#state === 'maxRounds';
-    const maxRounds: Notification | undefined = capped ? { kind: 'max_rounds', ok: true, text, rounds: round, ...diffField(turnDiff) } : undefined;
+    const maxRounds: Notification | undefined = capped
+      ? { kind: 'max_rounds', ok: true, text, rounds: round, ...diffField(turnDiff) }
+      : undefined;
     if (capped) this.emit({ type: 'max_rounds', rounds: round });
     await this.durable();
     if (failure !== undefined) this.#queue.push({ kind: 'error', message: failure, ...diffField(turnDiff) });
@@ -359,7 +405,12 @@ export class LiveSession {
     this.dropPending();
     this.#actor.send({ type: 'agent.error', message });
     await this.durable();
-    const n: Notification = { kind: 'error', message, ...(transient === true ? { transient } : {}), ...diffField(turnDiff) };
+    const n: Notification = {
+      kind: 'error',
+      message,
+      ...(transient === true ? { transient } : {}),
+      ...diffField(turnDiff),
+    };
     this.#queue.push(n);
     this.#queue.setSticky(n);
     this.#stopAgent();
@@ -382,7 +433,9 @@ export class LiveSession {
   }
 
   #stopAgent(): void {
-    this.agent.stop().catch((error: unknown) => this.#log.warn('code_session_agent_stop_failed', { sessionId: this.id, error }));
+    this.agent
+      .stop()
+      .catch((error: unknown) => this.#log.warn('code_session_agent_stop_failed', { sessionId: this.id, error }));
   }
 
   #onSnapshot(snapshot: SessionSnapshot): void {
@@ -394,7 +447,12 @@ export class LiveSession {
       const idleMs = snapshot.context.idleTimeoutMs;
       this.emit({ type: 'stalled', idleMs });
       void this.durable().then(() => {
-        if (this.#state === 'stalled') this.#queue.push({ kind: 'error', message: `stalled: no agent event for ${Math.round(idleMs / 1000)}s`, stalled: true });
+        if (this.#state === 'stalled')
+          this.#queue.push({
+            kind: 'error',
+            message: `stalled: no agent event for ${Math.round(idleMs / 1000)}s`,
+            stalled: true,
+          });
       });
     }
     this.#hooks.stateChanged(this, state);

@@ -23,7 +23,10 @@ export function formatLogLine(event: string, fields: Record<string, unknown> = {
   const parts = [event];
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined) continue;
-    const text = typeof value === 'string' && /^[\w./:@-]+$/.test(value) ? value : JSON.stringify(value instanceof Error ? value.message : value);
+    const text =
+      typeof value === 'string' && /^[\w./:@-]+$/.test(value)
+        ? value
+        : JSON.stringify(value instanceof Error ? value.message : value);
     parts.push(`${key}=${text}`);
   }
   return parts.join(' ');

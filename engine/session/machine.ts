@@ -79,15 +79,24 @@ export const sessionMachine = setup({
     }),
   },
   guards: {
-    withinCeiling: ({ context, event }) => event.type === 'op.set_posture' && postureWithin(event.posture, context.maxPosture),
+    withinCeiling: ({ context, event }) =>
+      event.type === 'op.set_posture' && postureWithin(event.posture, context.maxPosture),
     roundCapReached: ({ context }) => context.roundsElapsed + 1 >= context.maxRounds,
     idleElapsed: ({ context }) => context.watch.now() - context.watch.lastAt >= context.idleTimeoutMs,
-    answersLast: ({ context, event }) => event.type === 'op.answer' && context.pending.length === 1 && context.pending[0] === event.clarificationId,
+    answersLast: ({ context, event }) =>
+      event.type === 'op.answer' && context.pending.length === 1 && context.pending[0] === event.clarificationId,
   },
 }).createMachine({
   id: 'codeSession',
   initial: 'live',
-  context: ({ input }) => ({ ...input, pending: [], costUsd: undefined, endedOk: undefined, error: undefined, finalStatus: undefined }),
+  context: ({ input }) => ({
+    ...input,
+    pending: [],
+    costUsd: undefined,
+    endedOk: undefined,
+    error: undefined,
+    finalStatus: undefined,
+  }),
   states: {
     live: {
       initial: 'starting',
@@ -106,10 +115,14 @@ export const sessionMachine = setup({
             endedOk: ({ event }) => event.ok,
             finalStatus: ({ event }) => (event.ok ? 'ended' : 'failed'),
             // The closing turn's cost, when the agent ended the session at a turn's end.
-            costUsd: ({ context, event }) => (event.costUsd === undefined ? context.costUsd : (context.costUsd ?? 0) + event.costUsd),
+            costUsd: ({ context, event }) =>
+              event.costUsd === undefined ? context.costUsd : (context.costUsd ?? 0) + event.costUsd,
           }),
         },
-        'agent.error': { target: 'failed', actions: assign({ error: ({ event }) => event.message, finalStatus: 'failed' }) },
+        'agent.error': {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => event.message, finalStatus: 'failed' }),
+        },
         'op.set_posture': { guard: 'withinCeiling', actions: assign({ posture: ({ event }) => event.posture }) },
         'op.release': { target: 'released', actions: assign({ finalStatus: 'ended' }) },
       },
@@ -118,13 +131,20 @@ export const sessionMachine = setup({
           on: { 'agent.activity': 'running', 'agent.idle': { guard: 'idleElapsed', target: 'stalled' } },
         },
         running: {
-          on: { 'op.interrupt': { actions: assign({ pending: [] }) }, 'agent.idle': { guard: 'idleElapsed', target: 'stalled' } },
+          on: {
+            'op.interrupt': { actions: assign({ pending: [] }) },
+            'agent.idle': { guard: 'idleElapsed', target: 'stalled' },
+          },
         },
         awaitingAnswer: {
           on: {
             'op.answer': [
               { guard: 'answersLast', target: 'running', actions: assign({ pending: [] }) },
-              { actions: assign({ pending: ({ context, event }) => context.pending.filter((id) => id !== event.clarificationId) }) },
+              {
+                actions: assign({
+                  pending: ({ context, event }) => context.pending.filter((id) => id !== event.clarificationId),
+                }),
+              },
             ],
             'op.interrupt': { target: 'running', actions: assign({ pending: [] }) },
           },
@@ -147,7 +167,16 @@ export const sessionMachine = setup({
 export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
 /** The flat state names a reader sees. */
-export type SessionStateName = 'starting' | 'running' | 'awaitingAnswer' | 'turnComplete' | 'stalled' | 'ended' | 'failed' | 'maxRounds' | 'released';
+export type SessionStateName =
+  | 'starting'
+  | 'running'
+  | 'awaitingAnswer'
+  | 'turnComplete'
+  | 'stalled'
+  | 'ended'
+  | 'failed'
+  | 'maxRounds'
+  | 'released';
 
 /** The flat state name of a snapshot (`live.running` → `running`). */
 export function stateName(snapshot: SessionSnapshot): SessionStateName {
@@ -158,7 +187,13 @@ export function stateName(snapshot: SessionSnapshot): SessionStateName {
 
 /** Whether the agent can still take guidance, answers and posture changes. */
 export function isLiveState(state: SessionStateName): boolean {
-  return state === 'starting' || state === 'running' || state === 'awaitingAnswer' || state === 'turnComplete' || state === 'stalled';
+  return (
+    state === 'starting' ||
+    state === 'running' ||
+    state === 'awaitingAnswer' ||
+    state === 'turnComplete' ||
+    state === 'stalled'
+  );
 }
 
 /** The store status of a state. */

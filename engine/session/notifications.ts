@@ -81,7 +81,8 @@ export class NotificationQueue {
   }
 
   #track(n: Notification): Notification {
-    if (n.kind === 'clarification' && !this.#unanswered.some((u) => u.clarificationId === n.clarificationId)) this.#unanswered.push(n);
+    if (n.kind === 'clarification' && !this.#unanswered.some((u) => u.clarificationId === n.clarificationId))
+      this.#unanswered.push(n);
     return n;
   }
 }

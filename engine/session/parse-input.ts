@@ -11,7 +11,21 @@ const EFFORTS: readonly Effort[] = ['low', 'medium', 'high', 'max'];
 
 /** The fields each op accepts besides `op`. */
 const FIELDS: Record<CodeSessionOpName, readonly string[]> = {
-  start: ['brief', 'maxPosture', 'initialPosture', 'backend', 'cwd', 'agentModel', 'effort', 'maxRounds', 'allowedTools', 'appendSystemPrompt', 'resumeSessionId', 'taskTags', 'backendOptions'],
+  start: [
+    'brief',
+    'maxPosture',
+    'initialPosture',
+    'backend',
+    'cwd',
+    'agentModel',
+    'effort',
+    'maxRounds',
+    'allowedTools',
+    'appendSystemPrompt',
+    'resumeSessionId',
+    'taskTags',
+    'backendOptions',
+  ],
   'read-turn': ['sessionId', 'includeDiff'],
   answer: ['sessionId', 'clarificationId', 'allow', 'reason', 'note'],
   guide: ['sessionId', 'text', 'agentModel', 'effort'],
@@ -39,7 +53,13 @@ export function parseOpInput(input: unknown): CodeSessionInput {
   for (const key of Object.keys(record)) {
     if (key === 'op' || FIELDS[name].includes(key)) continue;
     const guess = didYouMean(key, FIELDS[name]);
-    throw badInput(key, `unknown field for op \`${name}\``, guess !== undefined ? `did you mean \`${guess}\`?` : `\`${name}\` takes ${FIELDS[name].join(', ') || 'no fields'}`);
+    throw badInput(
+      key,
+      `unknown field for op \`${name}\``,
+      guess !== undefined
+        ? `did you mean \`${guess}\`?`
+        : `\`${name}\` takes ${FIELDS[name].join(', ') || 'no fields'}`,
+    );
   }
   const f = new Fields(record);
   switch (name) {
@@ -72,7 +92,10 @@ export function parseOpInput(input: unknown): CodeSessionInput {
       );
     }
     case 'guide':
-      return assignDefined({ op: 'guide', sessionId: f.text('sessionId'), text: f.text('text') }, { agentModel: f.optionalText('agentModel'), effort: f.effort('effort') });
+      return assignDefined(
+        { op: 'guide', sessionId: f.text('sessionId'), text: f.text('text') },
+        { agentModel: f.optionalText('agentModel'), effort: f.effort('effort') },
+      );
     case 'set-posture': {
       const posture = f.posture('posture');
       if (posture === undefined) throw badInput('posture', `required: one of ${POSTURES.join(', ')}`);
@@ -81,7 +104,10 @@ export function parseOpInput(input: unknown): CodeSessionInput {
     case 'interrupt':
       return { op: 'interrupt', sessionId: f.text('sessionId') };
     case 'stop':
-      return assignDefined({ op: 'stop', sessionId: f.text('sessionId') }, { outcome: f.outcome('outcome'), note: f.optionalString('note') });
+      return assignDefined(
+        { op: 'stop', sessionId: f.text('sessionId') },
+        { outcome: f.outcome('outcome'), note: f.optionalString('note') },
+      );
     case 'list-backends':
       return { op: 'list-backends' };
   }
@@ -94,7 +120,8 @@ class Fields {
   text(key: string): string {
     const value = this.record[key];
     if (value === undefined) throw badInput(key, 'required');
-    if (typeof value !== 'string' || value.trim() === '') throw badInput(key, `expected a non-empty string, got ${describe(value)}`);
+    if (typeof value !== 'string' || value.trim() === '')
+      throw badInput(key, `expected a non-empty string, got ${describe(value)}`);
     return value;
   }
 
@@ -119,7 +146,8 @@ class Fields {
   positiveInt(key: string): number | undefined {
     const value = this.record[key];
     if (value === undefined) return undefined;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw badInput(key, `expected a whole number ≥ 1, got ${describe(value)}`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+      throw badInput(key, `expected a whole number ≥ 1, got ${describe(value)}`);
     return value;
   }
 
@@ -128,7 +156,11 @@ class Fields {
     if (value === undefined) return undefined;
     if (!isPosture(value)) {
       const guess = typeof value === 'string' ? didYouMean(value, POSTURES) : undefined;
-      throw badInput(key, `expected one of ${POSTURES.join(', ')}, got ${describe(value)}`, guess !== undefined ? `did you mean \`${guess}\`?` : undefined);
+      throw badInput(
+        key,
+        `expected one of ${POSTURES.join(', ')}, got ${describe(value)}`,
+        guess !== undefined ? `did you mean \`${guess}\`?` : undefined,
+      );
     }
     return value;
   }
@@ -146,7 +178,11 @@ class Fields {
     if (value === undefined) return undefined;
     if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
       const guess = typeof value === 'string' ? didYouMean(value, values) : undefined;
-      throw badInput(key, `expected one of ${values.join(', ')}, got ${describe(value)}`, guess !== undefined ? `did you mean \`${guess}\`?` : undefined);
+      throw badInput(
+        key,
+        `expected one of ${values.join(', ')}, got ${describe(value)}`,
+        guess !== undefined ? `did you mean \`${guess}\`?` : undefined,
+      );
     }
     return value as T;
   }
@@ -157,21 +193,24 @@ class Fields {
     if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.trim() === '')) {
       throw badInput(key, `expected a list of non-empty strings, got ${describe(value)}`);
     }
-    if (nonEmpty && value.length === 0) throw badInput(key, 'an empty list allows nothing; omit the field to use the defaults');
+    if (nonEmpty && value.length === 0)
+      throw badInput(key, 'an empty list allows nothing; omit the field to use the defaults');
     return [...new Set(value as string[])];
   }
 
   object(key: string): Record<string, unknown> | undefined {
     const value = this.record[key];
     if (value === undefined) return undefined;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badInput(key, `expected an object, got ${describe(value)}`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw badInput(key, `expected an object, got ${describe(value)}`);
     return value as Record<string, unknown>;
   }
 }
 
 /** Copies the defined values of `extra` onto `target` (optional fields stay absent, not undefined). */
 function assignDefined<T extends object>(target: T, extra: Record<string, unknown>): T {
-  for (const [key, value] of Object.entries(extra)) if (value !== undefined) (target as Record<string, unknown>)[key] = value;
+  for (const [key, value] of Object.entries(extra))
+    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
   return target;
 }
 

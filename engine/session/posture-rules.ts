@@ -6,7 +6,16 @@
  * must not learn the ceiling by silent trial), while an OMITTED value is clamped down to the
  * limit. maxRounds is a budget, not a privilege, so it is always clamped.
  */
-import { DEFAULT_MAX_POSTURE, POSTURES, minPosture, narrowKnobs, postureWithin, type Backend, type Effort, type Posture } from '../definitions/index.js';
+import {
+  DEFAULT_MAX_POSTURE,
+  POSTURES,
+  minPosture,
+  narrowKnobs,
+  postureWithin,
+  type Backend,
+  type Effort,
+  type Posture,
+} from '../definitions/index.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { MODEL_CLASSES, type ScopeConstraints, type StartInput } from './contract.js';
 import { SessionRejection } from './errors.js';
@@ -43,7 +52,12 @@ export interface BackendCatalog {
 }
 
 /** Applies every start rule; throws a typed rejection naming the rule. */
-export function resolveStart(input: StartInput, catalog: BackendCatalog, constraints: ScopeConstraints | undefined, defaults: SessionDefaults = {}): ResolvedStart {
+export function resolveStart(
+  input: StartInput,
+  catalog: BackendCatalog,
+  constraints: ScopeConstraints | undefined,
+  defaults: SessionDefaults = {},
+): ResolvedStart {
   const c = constraints ?? {};
   const backendId = resolveBackendId(input.backend, c.backend, defaults.backend, catalog);
   const descriptor = catalog.get(backendId)!;
@@ -51,16 +65,24 @@ export function resolveStart(input: StartInput, catalog: BackendCatalog, constra
   // The session ceiling: explicit above the scope ceiling → rejected; omitted → clamped.
   const requestedCeiling = input.maxPosture ?? defaults.maxPosture ?? DEFAULT_MAX_POSTURE;
   if (input.maxPosture !== undefined && c.maxPosture !== undefined && !postureWithin(input.maxPosture, c.maxPosture)) {
-    throw new SessionRejection('POSTURE_SCOPE_CEILING_EXCEEDED', `maxPosture \`${input.maxPosture}\` is above this scope's ceiling \`${c.maxPosture}\``, {
-      hint: `ask for \`${c.maxPosture}\` or less, or omit maxPosture to get the scope's ceiling`,
-    });
+    throw new SessionRejection(
+      'POSTURE_SCOPE_CEILING_EXCEEDED',
+      `maxPosture \`${input.maxPosture}\` is above this scope's ceiling \`${c.maxPosture}\``,
+      {
+        hint: `ask for \`${c.maxPosture}\` or less, or omit maxPosture to get the scope's ceiling`,
+      },
+    );
   }
   const maxPosture = c.maxPosture === undefined ? requestedCeiling : minPosture(requestedCeiling, c.maxPosture);
 
   if (input.initialPosture !== undefined && !postureWithin(input.initialPosture, maxPosture)) {
-    throw new SessionRejection('POSTURE_CEILING_EXCEEDED', `initialPosture \`${input.initialPosture}\` is above the session ceiling \`${maxPosture}\``, {
-      hint: `start at \`${maxPosture}\` or below`,
-    });
+    throw new SessionRejection(
+      'POSTURE_CEILING_EXCEEDED',
+      `initialPosture \`${input.initialPosture}\` is above the session ceiling \`${maxPosture}\``,
+      {
+        hint: `start at \`${maxPosture}\` or below`,
+      },
+    );
   }
   const posture = input.initialPosture ?? maxPosture;
   assertPostureExpressible(backendId, descriptor, posture);
@@ -72,9 +94,16 @@ export function resolveStart(input: StartInput, catalog: BackendCatalog, constra
   const maxRounds = knobs.maxRounds!;
 
   const allowedTools = resolveAllowedTools(backendId, descriptor, input.allowedTools, c.allowedTools);
-  const model = input.agentModel !== undefined ? resolveAgentModel(backendId, descriptor, input.agentModel) : softDefaultModel(descriptor, defaults.model);
+  const model =
+    input.agentModel !== undefined
+      ? resolveAgentModel(backendId, descriptor, input.agentModel)
+      : softDefaultModel(descriptor, defaults.model);
   if (input.effort !== undefined) assertEffortSupported(backendId, descriptor, input.effort);
-  const effort = input.effort ?? (defaults.effort !== undefined && descriptor.effortSupport?.levels.includes(defaults.effort) ? defaults.effort : undefined);
+  const effort =
+    input.effort ??
+    (defaults.effort !== undefined && descriptor.effortSupport?.levels.includes(defaults.effort)
+      ? defaults.effort
+      : undefined);
 
   const resolved: ResolvedStart = { backendId, descriptor, maxPosture, posture, maxRounds };
   if (allowedTools !== undefined) resolved.allowedTools = allowedTools;
@@ -83,36 +112,59 @@ export function resolveStart(input: StartInput, catalog: BackendCatalog, constra
   return resolved;
 }
 
-function resolveBackendId(requested: string | undefined, pin: string | undefined, fallback: string | undefined, catalog: BackendCatalog): string {
+function resolveBackendId(
+  requested: string | undefined,
+  pin: string | undefined,
+  fallback: string | undefined,
+  catalog: BackendCatalog,
+): string {
   if (requested !== undefined && pin !== undefined && requested !== pin) {
-    throw new SessionRejection('SESSION_BACKEND_PINNED', `backend \`${requested}\` differs from the backend \`${pin}\` this scope is pinned to`, {
-      hint: `omit backend (it resolves to \`${pin}\`) or ask for \`${pin}\``,
-    });
+    throw new SessionRejection(
+      'SESSION_BACKEND_PINNED',
+      `backend \`${requested}\` differs from the backend \`${pin}\` this scope is pinned to`,
+      {
+        hint: `omit backend (it resolves to \`${pin}\`) or ask for \`${pin}\``,
+      },
+    );
   }
   const id = requested ?? pin ?? fallback ?? 'claude-code';
   if (catalog.get(id) === undefined) {
     const guess = didYouMean(id, catalog.ids());
     throw new SessionRejection('SESSION_UNKNOWN_BACKEND', `no backend descriptor \`${id}\``, {
-      hint: guess !== undefined ? `did you mean \`${guess}\`?` : `known backends: ${catalog.ids().join(', ') || 'none'}`,
+      hint:
+        guess !== undefined ? `did you mean \`${guess}\`?` : `known backends: ${catalog.ids().join(', ') || 'none'}`,
     });
   }
   return id;
 }
 
-function resolveAllowedTools(backendId: string, descriptor: Backend, explicit: string[] | undefined, constraint: string[] | undefined): string[] | undefined {
+function resolveAllowedTools(
+  backendId: string,
+  descriptor: Backend,
+  explicit: string[] | undefined,
+  constraint: string[] | undefined,
+): string[] | undefined {
   if (explicit === undefined) return constraint === undefined ? undefined : [...constraint];
   if (!descriptor.honorsAllowedTools) {
-    throw new SessionRejection('SESSION_TOOLS_NOT_HONORED', `backend \`${backendId}\` does not enforce allowedTools, so an explicit list would be silently ignored`, {
-      hint: 'omit allowedTools for this backend, or pick a backend that honours it',
-    });
+    throw new SessionRejection(
+      'SESSION_TOOLS_NOT_HONORED',
+      `backend \`${backendId}\` does not enforce allowedTools, so an explicit list would be silently ignored`,
+      {
+        hint: 'omit allowedTools for this backend, or pick a backend that honours it',
+      },
+    );
   }
   if (constraint === undefined) return [...explicit];
   const allowed = new Set(constraint);
   const kept = explicit.filter((tool) => allowed.has(tool));
   if (kept.length === 0) {
-    throw new SessionRejection('SESSION_TOOLS_EMPTY', `none of allowedTools (${explicit.join(', ')}) is allowed in this scope`, {
-      hint: `this scope allows: ${constraint.join(', ')}`,
-    });
+    throw new SessionRejection(
+      'SESSION_TOOLS_EMPTY',
+      `none of allowedTools (${explicit.join(', ')}) is allowed in this scope`,
+      {
+        hint: `this scope allows: ${constraint.join(', ')}`,
+      },
+    );
   }
   return kept;
 }
@@ -129,9 +181,13 @@ export function assertPostureExpressible(backendId: string, descriptor: Backend,
 /** set-posture: above the session ceiling is rejected, never clamped. */
 export function checkSetPosture(backendId: string, descriptor: Backend, ceiling: Posture, requested: Posture): void {
   if (!postureWithin(requested, ceiling)) {
-    throw new SessionRejection('POSTURE_CEILING_EXCEEDED', `posture \`${requested}\` is above this session's ceiling \`${ceiling}\``, {
-      hint: `the ceiling is fixed at start; ask for \`${ceiling}\` or less`,
-    });
+    throw new SessionRejection(
+      'POSTURE_CEILING_EXCEEDED',
+      `posture \`${requested}\` is above this session's ceiling \`${ceiling}\``,
+      {
+        hint: `the ceiling is fixed at start; ask for \`${ceiling}\` or less`,
+      },
+    );
   }
   assertPostureExpressible(backendId, descriptor, requested);
 }
@@ -147,16 +203,21 @@ export function resolveAgentModel(backendId: string, descriptor: Backend, agentM
     return mapped ?? undefined;
   }
   if (descriptor.modelSelection === 'none') {
-    throw new SessionRejection('SESSION_MODEL_UNSUPPORTED', `backend \`${backendId}\` picks its own model; agentModel \`${agentModel}\` cannot be applied`, {
-      hint: 'omit agentModel, or use a class sentinel (cheap, standard, frontier)',
-    });
+    throw new SessionRejection(
+      'SESSION_MODEL_UNSUPPORTED',
+      `backend \`${backendId}\` picks its own model; agentModel \`${agentModel}\` cannot be applied`,
+      {
+        hint: 'omit agentModel, or use a class sentinel (cheap, standard, frontier)',
+      },
+    );
   }
   return agentModel;
 }
 
 function softDefaultModel(descriptor: Backend, model: string | undefined): string | undefined {
   if (model === undefined || descriptor.modelSelection === 'none') return undefined;
-  if ((MODEL_CLASSES as readonly string[]).includes(model)) return descriptor.modelClassMap?.[model as (typeof MODEL_CLASSES)[number]] ?? undefined;
+  if ((MODEL_CLASSES as readonly string[]).includes(model))
+    return descriptor.modelClassMap?.[model as (typeof MODEL_CLASSES)[number]] ?? undefined;
   return model;
 }
 
@@ -164,18 +225,30 @@ function softDefaultModel(descriptor: Backend, model: string | undefined): strin
 export function assertEffortSupported(backendId: string, descriptor: Backend, effort: Effort): void {
   const levels = descriptor.effortSupport?.levels ?? [];
   if (levels.includes(effort)) return;
-  throw new SessionRejection('SESSION_EFFORT_UNSUPPORTED', `backend \`${backendId}\` does not accept effort \`${effort}\``, {
-    hint: levels.length > 0 ? `it accepts: ${levels.join(', ')}` : 'it cannot set a reasoning effort; omit effort',
-  });
+  throw new SessionRejection(
+    'SESSION_EFFORT_UNSUPPORTED',
+    `backend \`${backendId}\` does not accept effort \`${effort}\``,
+    {
+      hint: levels.length > 0 ? `it accepts: ${levels.join(', ')}` : 'it cannot set a reasoning effort; omit effort',
+    },
+  );
 }
 
 /** guide's model/effort switch: only for `modelSelection: per-turn` backends. */
-export function resolveGuideSwitch(backendId: string, descriptor: Backend, request: { agentModel?: string; effort?: Effort }): { model?: string; effort?: Effort } | undefined {
+export function resolveGuideSwitch(
+  backendId: string,
+  descriptor: Backend,
+  request: { agentModel?: string; effort?: Effort },
+): { model?: string; effort?: Effort } | undefined {
   if (request.agentModel === undefined && request.effort === undefined) return undefined;
   if (descriptor.modelSelection !== 'per-turn') {
-    throw new SessionRejection('SESSION_MODEL_SWITCH_UNSUPPORTED', `backend \`${backendId}\` cannot switch model or effort between turns (modelSelection: ${descriptor.modelSelection})`, {
-      hint: 'set agentModel/effort at start instead',
-    });
+    throw new SessionRejection(
+      'SESSION_MODEL_SWITCH_UNSUPPORTED',
+      `backend \`${backendId}\` cannot switch model or effort between turns (modelSelection: ${descriptor.modelSelection})`,
+      {
+        hint: 'set agentModel/effort at start instead',
+      },
+    );
   }
   const switchTo: { model?: string; effort?: Effort } = {};
   if (request.agentModel !== undefined) {

@@ -47,15 +47,18 @@ export class SessionRegistry {
       flush: (session) => this.store.flushNow(session.id),
       stateChanged: (session, state) => this.#stateChanged(session, state),
       started: (session, info) => {
-        if (info.externalSessionId !== undefined) void this.store.setLatestRunExternalSessionId(session.id, info.externalSessionId);
-        if (info.model !== undefined) void this.store.patchMeta(session.id, (record) => (record.model === undefined ? { model: info.model } : {}));
+        if (info.externalSessionId !== undefined)
+          void this.store.setLatestRunExternalSessionId(session.id, info.externalSessionId);
+        if (info.model !== undefined)
+          void this.store.patchMeta(session.id, (record) => (record.model === undefined ? { model: info.model } : {}));
       },
     };
   }
 
   /** Registers a freshly started session: publishes its record, then writes `created` as seq 1. */
   async create(session: LiveSession, info: CreateRecordInfo): Promise<void> {
-    if (this.#live.has(session.id)) throw new SessionRejection('SESSION_ALREADY_LIVE', `code session \`${session.id}\` is already live`);
+    if (this.#live.has(session.id))
+      throw new SessionRejection('SESSION_ALREADY_LIVE', `code session \`${session.id}\` is already live`);
     const now = new Date().toISOString();
     const context = session.snapshot.context;
     await this.store.createRecord({
@@ -78,9 +81,21 @@ export class SessionRegistry {
       version: 1,
     });
     this.#live.set(session.id, session);
-    const created = { type: 'created' as const, backend: session.backendId, posture: context.posture, maxPosture: context.maxPosture, maxRounds: context.maxRounds, ...(info.model !== undefined ? { model: info.model } : {}), ...(info.effort !== undefined ? { effort: info.effort } : {}) };
+    const created = {
+      type: 'created' as const,
+      backend: session.backendId,
+      posture: context.posture,
+      maxPosture: context.maxPosture,
+      maxRounds: context.maxRounds,
+      ...(info.model !== undefined ? { model: info.model } : {}),
+      ...(info.effort !== undefined ? { effort: info.effort } : {}),
+    };
     await session.begin(1, created);
-    this.#log.info('code_session_created', { sessionId: session.id, backend: session.backendId, scope: session.ownerScope });
+    this.#log.info('code_session_created', {
+      sessionId: session.id,
+      backend: session.backendId,
+      scope: session.ownerScope,
+    });
   }
 
   /**
@@ -89,15 +104,27 @@ export class SessionRegistry {
    * caller (a resume route) already did.
    */
   async adopt(session: LiveSession, options: { appendRun?: boolean; resumeSessionId?: string } = {}): Promise<void> {
-    if (this.#live.has(session.id)) throw new SessionRejection('SESSION_ALREADY_LIVE', `code session \`${session.id}\` is still live; it cannot be adopted`, { hint: 'stop it first, or keep driving it' });
+    if (this.#live.has(session.id))
+      throw new SessionRejection(
+        'SESSION_ALREADY_LIVE',
+        `code session \`${session.id}\` is still live; it cannot be adopted`,
+        { hint: 'stop it first, or keep driving it' },
+      );
     const record = await this.store.holdRecord(session.id);
-    if (record === null) throw new SessionRejection('SESSION_ADOPT_NOT_FOUND', `no code session record \`${session.id}\` to adopt`);
+    if (record === null)
+      throw new SessionRejection('SESSION_ADOPT_NOT_FOUND', `no code session record \`${session.id}\` to adopt`);
     await this.store.openEvents(session.id);
     const nextSeq = (await this.store.lastEventSeq(session.id)) + 1;
     const context = session.snapshot.context;
     const now = new Date().toISOString();
-    if (options.appendRun !== false) await this.store.appendRun(session.id, { startedAt: now, ownerScopeId: session.ownerScope });
-    await this.store.patchMeta(session.id, { status: 'running', state: 'starting', posture: context.posture, maxRounds: context.maxRounds });
+    if (options.appendRun !== false)
+      await this.store.appendRun(session.id, { startedAt: now, ownerScopeId: session.ownerScope });
+    await this.store.patchMeta(session.id, {
+      status: 'running',
+      state: 'starting',
+      posture: context.posture,
+      maxRounds: context.maxRounds,
+    });
     this.#released.delete(session.id);
     this.#live.set(session.id, session);
     await session.begin(nextSeq, {
@@ -138,7 +165,11 @@ export class SessionRegistry {
   }
 
   /** Stops the transport, writes `released` as the last event and forgets the session. Idempotent. */
-  release(session: LiveSession, reason: ReleaseReason, verdict: { outcome?: StopOutcome; note?: string } = {}): Promise<void> {
+  release(
+    session: LiveSession,
+    reason: ReleaseReason,
+    verdict: { outcome?: StopOutcome; note?: string } = {},
+  ): Promise<void> {
     const existing = this.#releasing.get(session.id);
     if (existing !== undefined) return existing;
     const done = this.#release(session, reason, verdict).finally(() => this.#releasing.delete(session.id));
@@ -146,12 +177,23 @@ export class SessionRegistry {
     return done;
   }
 
-  async #release(session: LiveSession, reason: ReleaseReason, verdict: { outcome?: StopOutcome; note?: string }): Promise<void> {
+  async #release(
+    session: LiveSession,
+    reason: ReleaseReason,
+    verdict: { outcome?: StopOutcome; note?: string },
+  ): Promise<void> {
     session.markStopping();
-    await withTimeout(session.agent.stop(), STOP_GRACE_MS).catch((error: unknown) => this.#log.warn('code_session_agent_stop_failed', { sessionId: session.id, error }));
+    await withTimeout(session.agent.stop(), STOP_GRACE_MS).catch((error: unknown) =>
+      this.#log.warn('code_session_agent_stop_failed', { sessionId: session.id, error }),
+    );
     await withTimeout(session.pump, DRAIN_GRACE_MS).catch(() => undefined);
     const context = session.snapshot.context;
-    const released = { type: 'released' as const, reason, ...(verdict.outcome !== undefined ? { outcome: verdict.outcome } : {}), ...(verdict.note !== undefined ? { note: verdict.note } : {}) };
+    const released = {
+      type: 'released' as const,
+      reason,
+      ...(verdict.outcome !== undefined ? { outcome: verdict.outcome } : {}),
+      ...(verdict.note !== undefined ? { note: verdict.note } : {}),
+    };
     await session.close(released);
     this.#live.delete(session.id);
     this.#released.set(session.id, session.ownerScope);
@@ -193,20 +235,39 @@ export class SessionRegistry {
    * Answers a pending clarification by id: the machine and the pinned history first (so the
    * answer is on record before the agent resumes), then the transport.
    */
-  async resolveClarification(sessionId: string, scope: string, clarificationId: string, decision: { allow: boolean; reason?: string; note?: string }): Promise<{ toolName: string }> {
+  async resolveClarification(
+    sessionId: string,
+    scope: string,
+    clarificationId: string,
+    decision: { allow: boolean; reason?: string; note?: string },
+  ): Promise<{ toolName: string }> {
     const session = this.get(sessionId, scope);
     if (session.pendingClarification(clarificationId) === undefined) {
-      throw new SessionRejection('SESSION_UNKNOWN_CLARIFICATION', `code session \`${sessionId}\` has no pending clarification \`${clarificationId}\``, {
-        hint: 'answer the clarificationId the last read-turn returned; an interrupt or a finished turn drops pending questions',
-      });
+      throw new SessionRejection(
+        'SESSION_UNKNOWN_CLARIFICATION',
+        `code session \`${sessionId}\` has no pending clarification \`${clarificationId}\``,
+        {
+          hint: 'answer the clarificationId the last read-turn returned; an interrupt or a finished turn drops pending questions',
+        },
+      );
     }
     const pending = session.recordAnswer(clarificationId, decision);
-    await deliverDurably(session, () => session.agent.answer(clarificationId, { allow: decision.allow, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) }));
+    await deliverDurably(session, () =>
+      session.agent.answer(clarificationId, {
+        allow: decision.allow,
+        ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+      }),
+    );
     return pending;
   }
 
   /** The driver's next-turn guidance (not part of the round history: that tracks the agent). */
-  async recordDriverGuidance(sessionId: string, scope: string, text: string, switchTo?: { model?: string; effort?: Effort }): Promise<void> {
+  async recordDriverGuidance(
+    sessionId: string,
+    scope: string,
+    text: string,
+    switchTo?: { model?: string; effort?: Effort },
+  ): Promise<void> {
     await this.#guide(this.get(sessionId, scope), text, 'driver', switchTo);
   }
 
@@ -218,14 +279,21 @@ export class SessionRegistry {
     const session = this.#live.get(sessionId);
     if (session === undefined) {
       if ((await this.store.get(sessionId)) !== null) {
-        throw new SessionRejection('SESSION_NOT_LIVE', `code session \`${sessionId}\` is not live in this process`, { hint: 'resume it first' });
+        throw new SessionRejection('SESSION_NOT_LIVE', `code session \`${sessionId}\` is not live in this process`, {
+          hint: 'resume it first',
+        });
       }
       throw sessionNotFound(sessionId);
     }
     await this.#guide(session, text, 'user');
   }
 
-  async #guide(session: LiveSession, text: string, source: 'driver' | 'user', switchTo?: { model?: string; effort?: Effort }): Promise<void> {
+  async #guide(
+    session: LiveSession,
+    text: string,
+    source: 'driver' | 'user',
+    switchTo?: { model?: string; effort?: Effort },
+  ): Promise<void> {
     if (!isLiveState(session.state)) throw sessionNotActive(session.id, session.state);
     const composed = session.composeGuidance(text, source, switchTo);
     session.send({ type: 'op.guide' });
@@ -233,7 +301,10 @@ export class SessionRegistry {
   }
 
   setScopeConstraints(scope: string, constraints: ScopeConstraints): void {
-    this.#constraints.set(scope, { ...constraints, ...(constraints.allowedTools ? { allowedTools: [...constraints.allowedTools] } : {}) });
+    this.#constraints.set(scope, {
+      ...constraints,
+      ...(constraints.allowedTools ? { allowedTools: [...constraints.allowedTools] } : {}),
+    });
   }
 
   scopeConstraints(scope: string): ScopeConstraints | undefined {

@@ -8,7 +8,15 @@
 /** One entry of the digest, oldest first. */
 export type RoundHistoryEntry =
   | { kind: 'round'; round: number; text: string; actions: string[] }
-  | { kind: 'clarification'; round: number; clarificationId: string; toolName: string; allow: boolean; reason?: string; pinned: true }
+  | {
+      kind: 'clarification';
+      round: number;
+      clarificationId: string;
+      toolName: string;
+      allow: boolean;
+      reason?: string;
+      pinned: true;
+    }
   | { kind: 'user_guidance'; round: number; text: string; pinned: true };
 
 export interface RoundHistory {
@@ -34,7 +42,12 @@ export class RoundHistoryLog {
 
   /** Records a finished round (already truncated, so memory stays bounded too). */
   addRound(round: number, text: string, actions: readonly string[]): void {
-    this.#rounds.push({ kind: 'round', round, text: clip(text, DIET_LIMITS.roundTextChars), actions: clipActions(actions) });
+    this.#rounds.push({
+      kind: 'round',
+      round,
+      text: clip(text, DIET_LIMITS.roundTextChars),
+      actions: clipActions(actions),
+    });
     if (this.#rounds.length > DIET_LIMITS.rounds) {
       this.#rounds.shift();
       this.#dropped++;
@@ -42,9 +55,20 @@ export class RoundHistoryLog {
   }
 
   /** Pins an answered clarification. */
-  pinClarification(round: number, entry: { clarificationId: string; toolName: string; allow: boolean; reason?: string }): void {
-    const pinned: Extract<RoundHistoryEntry, { kind: 'clarification' }> = { kind: 'clarification', round, clarificationId: entry.clarificationId, toolName: entry.toolName, allow: entry.allow, pinned: true };
-    if (entry.reason !== undefined && entry.reason !== '') pinned.reason = clip(entry.reason, DIET_LIMITS.pinnedTextChars);
+  pinClarification(
+    round: number,
+    entry: { clarificationId: string; toolName: string; allow: boolean; reason?: string },
+  ): void {
+    const pinned: Extract<RoundHistoryEntry, { kind: 'clarification' }> = {
+      kind: 'clarification',
+      round,
+      clarificationId: entry.clarificationId,
+      toolName: entry.toolName,
+      allow: entry.allow,
+      pinned: true,
+    };
+    if (entry.reason !== undefined && entry.reason !== '')
+      pinned.reason = clip(entry.reason, DIET_LIMITS.pinnedTextChars);
     this.#pinned.push(pinned);
   }
 

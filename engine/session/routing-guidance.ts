@@ -12,22 +12,34 @@ const PROFILE_FRAMING: Record<Backend['costProfile'], string> = {
   free: 'cost: free — no spend; choose for fit and speed',
 };
 
-export function routingGuidanceLines(backend: Backend, routings: ReadonlyArray<{ id: string; data: Routing }>): string[] {
+export function routingGuidanceLines(
+  backend: Backend,
+  routings: ReadonlyArray<{ id: string; data: Routing }>,
+): string[] {
   const lines: string[] = [];
   const levels = backend.effortSupport?.levels ?? [];
-  lines.push(levels.length > 0 ? `effort: accepts ${levels.join(', ')}${backend.effortSupport?.mechanism ? ` (via ${backend.effortSupport.mechanism})` : ''}` : 'effort: cannot be set on this backend; omit effort');
+  lines.push(
+    levels.length > 0
+      ? `effort: accepts ${levels.join(', ')}${backend.effortSupport?.mechanism ? ` (via ${backend.effortSupport.mechanism})` : ''}`
+      : 'effort: cannot be set on this backend; omit effort',
+  );
   lines.push(PROFILE_FRAMING[backend.costProfile]);
   if (backend.modelSelection === 'none') {
     lines.push('model: the backend picks its own; omit agentModel');
   } else {
     const classes = MODEL_CLASSES.map((c) => `${c} → ${backend.modelClassMap?.[c] ?? 'backend default'}`).join(', ');
-    lines.push(`model classes: ${classes}${backend.modelSelection === 'per-turn' ? ' (switchable per turn with guide)' : ' (fixed at start)'}`);
+    lines.push(
+      `model classes: ${classes}${backend.modelSelection === 'per-turn' ? ' (switchable per turn with guide)' : ' (fixed at start)'}`,
+    );
   }
   const profile = backend.costProfile === 'metered' ? 'metered' : 'subscription';
   for (const routing of routings) {
     for (const [taskClass, advice] of Object.entries(routing.data.taskClasses)) {
       const a = advice[profile];
-      const model = backend.modelSelection === 'none' ? 'backend model' : `${a.modelClass} (${backend.modelClassMap?.[a.modelClass] ?? 'backend default'})`;
+      const model =
+        backend.modelSelection === 'none'
+          ? 'backend model'
+          : `${a.modelClass} (${backend.modelClassMap?.[a.modelClass] ?? 'backend default'})`;
       const effort = levels.includes(a.effort) ? ` @ ${a.effort}` : '';
       lines.push(`${taskClass}: ${model}${effort}${a.note ? ` — ${a.note}` : ''}`);
     }

@@ -5,7 +5,14 @@
 import type { DefinitionSet } from '../definitions/index.js';
 import { createTransport, type Transport } from '../transports/index.js';
 import { NeoError, UsageError } from '../util/errors.js';
-import { OPS, type CallerContext, type CodeSessionInput, type CodeSessionOpResult, type CodeSessionOutputs, type ScopeConstraints } from './contract.js';
+import {
+  OPS,
+  type CallerContext,
+  type CodeSessionInput,
+  type CodeSessionOpResult,
+  type CodeSessionOutputs,
+  type ScopeConstraints,
+} from './contract.js';
 import { SessionFailure } from './errors.js';
 import type { SessionLiveEvent } from './events.js';
 import { realClock, type SessionClock } from './live-session.js';
@@ -51,7 +58,11 @@ export interface ExecuteOptions {
 
 export interface SessionService {
   /** Parses `input` loudly and runs the op; rejections throw NeoError (SESSION_*, POSTURE_*). */
-  execute<I extends CodeSessionInput>(input: I, caller: CallerContext, options?: ExecuteOptions): Promise<CodeSessionOutputs[I['op']]>;
+  execute<I extends CodeSessionInput>(
+    input: I,
+    caller: CallerContext,
+    options?: ExecuteOptions,
+  ): Promise<CodeSessionOutputs[I['op']]>;
   execute(input: unknown, caller: CallerContext, options?: ExecuteOptions): Promise<CodeSessionOpResult>;
   setScopeConstraints(scope: string, constraints: ScopeConstraints): void;
   /** The settle sweep: releases every session `scope` opened and clears its constraints. */
@@ -70,12 +81,19 @@ export interface SessionService {
 export function createSessionService(options: SessionServiceOptions): SessionService {
   const log = options.log ?? stderrLog;
   const metrics = guardedMetrics(options.metrics);
-  const store = new CodeSessionStore(options.home, { log, ...(options.fsync !== undefined ? { fsync: options.fsync } : {}) });
+  const store = new CodeSessionStore(options.home, {
+    log,
+    ...(options.fsync !== undefined ? { fsync: options.fsync } : {}),
+  });
   const registry = new SessionRegistry({ store, log, metrics });
   const transports = options.transports ?? defaultTransports;
   const clock = options.clock ?? realClock;
 
-  async function execute(input: unknown, caller: CallerContext, executeOptions: ExecuteOptions = {}): Promise<CodeSessionOpResult> {
+  async function execute(
+    input: unknown,
+    caller: CallerContext,
+    executeOptions: ExecuteOptions = {},
+  ): Promise<CodeSessionOpResult> {
     const raw = typeof input === 'object' && input !== null ? (input as { op?: unknown }).op : undefined;
     let op = typeof raw === 'string' && (OPS as readonly string[]).includes(raw) ? raw : 'invalid';
     try {
@@ -100,7 +118,11 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     } catch (error) {
       metrics.increment(METRICS.ops, { op, outcome: error instanceof UsageError ? 'rejected' : 'error' });
       if (error instanceof NeoError) throw error;
-      throw new SessionFailure('SESSION_OP_FAILED', `${op} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new SessionFailure(
+        'SESSION_OP_FAILED',
+        `${op} failed: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
   }
 

@@ -4,7 +4,18 @@
  */
 
 /** Inputs whose value best names what a tool call did, in order of preference. */
-const SUBJECT_KEYS = ['path', 'file_path', 'filePath', 'command', 'cmd', 'pattern', 'url', 'query', 'to', 'description'] as const;
+const SUBJECT_KEYS = [
+  'path',
+  'file_path',
+  'filePath',
+  'command',
+  'cmd',
+  'pattern',
+  'url',
+  'query',
+  'to',
+  'description',
+] as const;
 
 /** Per-turn caps: a turn_complete stays readable even after a very chatty turn. */
 const MAX_ACTIONS = 50;
@@ -38,11 +49,15 @@ export class TurnLog {
   /** The turn's text: the transport's own final text when it gave one, else the text events. */
   text(finalText?: string): string {
     const text = finalText !== undefined && finalText !== '' ? finalText : this.#texts.join('\n');
-    return text.length <= MAX_TEXT_CHARS ? text : `${text.slice(0, MAX_TEXT_CHARS)}\n… (${text.length - MAX_TEXT_CHARS} more characters in events.jsonl)`;
+    return text.length <= MAX_TEXT_CHARS
+      ? text
+      : `${text.slice(0, MAX_TEXT_CHARS)}\n… (${text.length - MAX_TEXT_CHARS} more characters in events.jsonl)`;
   }
 
   actions(): string[] {
-    return this.#omittedActions === 0 ? [...this.#actions] : [...this.#actions, `… ${this.#omittedActions} more tool calls in events.jsonl`];
+    return this.#omittedActions === 0
+      ? [...this.#actions]
+      : [...this.#actions, `… ${this.#omittedActions} more tool calls in events.jsonl`];
   }
 
   /** Starts the next turn. */
@@ -61,7 +76,8 @@ export function describeToolUse(name: string, input: unknown): string {
     for (const key of SUBJECT_KEYS) {
       const value = record[key];
       if (typeof value === 'string' && value !== '') return `${name} ${oneLine(value)}`;
-      if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return `${name} ${oneLine(value.join(' '))}`;
+      if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+        return `${name} ${oneLine(value.join(' '))}`;
     }
   }
   return name;

@@ -2,7 +2,16 @@
 import type { Backend, Definition } from '../definitions/index.js';
 import type { Transport } from './types.js';
 
-export type { AgentEvent, AgentEventType, AgentSession, Availability, ProvisionPlan, StartSessionOptions, Transport, Usage } from './types.js';
+export type {
+  AgentEvent,
+  AgentEventType,
+  AgentSession,
+  Availability,
+  ProvisionPlan,
+  StartSessionOptions,
+  Transport,
+  Usage,
+} from './types.js';
 
 /** Builds a transport for one backend descriptor. */
 export type TransportFactory = (backend: Definition<'backend'>) => Transport;

@@ -22,7 +22,9 @@ function ownManifest(): { root: string; version: string } {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, 'package.json');
-    const parsed = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string }) : undefined;
+    const parsed = existsSync(manifest)
+      ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string })
+      : undefined;
     if (parsed?.name === 'neo') {
       cached = { root: dir, version: String(parsed.version) };
       return cached;

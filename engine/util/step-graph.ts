@@ -4,7 +4,9 @@
  */
 
 /** Transitive `needs` of every step: the steps whose results each one may read. Unknown ids and cycles are tolerated. */
-export function transitiveNeeds(steps: ReadonlyArray<{ id: string; needs?: readonly string[] }>): Map<string, Set<string>> {
+export function transitiveNeeds(
+  steps: ReadonlyArray<{ id: string; needs?: readonly string[] }>,
+): Map<string, Set<string>> {
   const direct = new Map(steps.map((s) => [s.id, s.needs ?? []]));
   const memo = new Map<string, Set<string>>();
   const visit = (id: string, trail: Set<string>): Set<string> => {

@@ -55,11 +55,16 @@ export class EventReader {
 
 /** Event types, with error codes spelled out: `error:TRANSPORT_EXITED`. */
 export function kinds(events: readonly AgentEvent[]): string[] {
-  return events.map((event) => (event.type === 'error' && event.code !== undefined ? `error:${event.code}` : event.type));
+  return events.map((event) =>
+    event.type === 'error' && event.code !== undefined ? `error:${event.code}` : event.type,
+  );
 }
 
 /** The last event of a given type in a batch. */
-export function lastOf<T extends AgentEvent['type']>(events: readonly AgentEvent[], type: T): Extract<AgentEvent, { type: T }> {
+export function lastOf<T extends AgentEvent['type']>(
+  events: readonly AgentEvent[],
+  type: T,
+): Extract<AgentEvent, { type: T }> {
   const found = [...events].reverse().find((event) => event.type === type);
   if (found === undefined) throw new Error(`no ${type} event in: ${describe(events)}`);
   return found as Extract<AgentEvent, { type: T }>;

@@ -21,7 +21,12 @@ export const FAKE_BINARIES = {
 
 export type FakeProtocol = keyof typeof FAKE_BINARIES;
 
-const common = { clarifySupport: true, granularity: 'stream', honorsAllowedTools: true, costProfile: 'metered' } as const;
+const common = {
+  clarifySupport: true,
+  granularity: 'stream',
+  honorsAllowedTools: true,
+  costProfile: 'metered',
+} as const;
 
 /** Descriptors the fakes are driven through (the packaged ones are checked separately). */
 export const FAKE_DESCRIPTORS: Record<FakeProtocol, Backend> = {
@@ -29,8 +34,19 @@ export const FAKE_DESCRIPTORS: Record<FakeProtocol, Backend> = {
     ...common,
     description: 'Claude Code (fake CLI)',
     protocol: 'claude-code',
-    command: { bin: 'claude', versionArgs: ['--version'], install: 'npm install -g @anthropic-ai/claude-code', authEnv: ['ANTHROPIC_API_KEY'], authHint: 'run `claude /login` or set ANTHROPIC_API_KEY' },
-    postureMap: { plan: { mode: 'plan' }, default: { mode: 'default' }, acceptEdits: { mode: 'acceptEdits' }, full: { mode: 'bypassPermissions' } },
+    command: {
+      bin: 'claude',
+      versionArgs: ['--version'],
+      install: 'npm install -g @anthropic-ai/claude-code',
+      authEnv: ['ANTHROPIC_API_KEY'],
+      authHint: 'run `claude /login` or set ANTHROPIC_API_KEY',
+    },
+    postureMap: {
+      plan: { mode: 'plan' },
+      default: { mode: 'default' },
+      acceptEdits: { mode: 'acceptEdits' },
+      full: { mode: 'bypassPermissions' },
+    },
     modelSelection: 'per-turn',
     editToolNames: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'],
   },
@@ -38,7 +54,12 @@ export const FAKE_DESCRIPTORS: Record<FakeProtocol, Backend> = {
     ...common,
     description: 'Codex app-server (fake CLI)',
     protocol: 'codex',
-    command: { bin: 'codex', args: ['app-server'], versionArgs: ['--version'], install: 'npm install -g @openai/codex' },
+    command: {
+      bin: 'codex',
+      args: ['app-server'],
+      versionArgs: ['--version'],
+      install: 'npm install -g @openai/codex',
+    },
     postureMap: {
       plan: { settings: { sandbox: 'read-only', approvalPolicy: 'never' } },
       default: { settings: { sandbox: 'read-only', approvalPolicy: 'on-request' } },
@@ -53,7 +74,12 @@ export const FAKE_DESCRIPTORS: Record<FakeProtocol, Backend> = {
     description: 'A generic ACP agent (fake CLI)',
     protocol: 'acp',
     command: { bin: 'fake-acp', args: ['--acp'], versionArgs: ['--version'], install: 'npm install -g fake-acp' },
-    postureMap: { plan: { mode: 'plan' }, default: { mode: 'default' }, acceptEdits: { mode: 'acceptEdits' }, full: { mode: 'yolo' } },
+    postureMap: {
+      plan: { mode: 'plan' },
+      default: { mode: 'default' },
+      acceptEdits: { mode: 'acceptEdits' },
+      full: { mode: 'yolo' },
+    },
     modelSelection: 'per-turn',
   },
 };
@@ -84,7 +110,11 @@ export interface FakeRun {
 }
 
 /** StartSessionOptions that point the adapter at the fake through NEO_<ID>_BIN. */
-export function fakeStartOptions(protocol: FakeProtocol, run: FakeRun, overrides: Partial<StartSessionOptions> = {}): StartSessionOptions {
+export function fakeStartOptions(
+  protocol: FakeProtocol,
+  run: FakeRun,
+  overrides: Partial<StartSessionOptions> = {},
+): StartSessionOptions {
   const descriptor = overrides.descriptor ?? FAKE_DESCRIPTORS[protocol];
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -108,7 +138,17 @@ export function fakeStartOptions(protocol: FakeProtocol, run: FakeRun, overrides
 }
 
 /** Everything the fake logged: its argv, every line it read and wrote. */
-export function readWireLog(file: string): Array<{ pid: number; dir: string; message?: Record<string, unknown>; argv?: string[]; line?: string; childPid?: number; env?: Record<string, unknown> }> {
+export function readWireLog(
+  file: string,
+): Array<{
+  pid: number;
+  dir: string;
+  message?: Record<string, unknown>;
+  argv?: string[];
+  line?: string;
+  childPid?: number;
+  env?: Record<string, unknown>;
+}> {
   let text = '';
   try {
     text = readFileSync(file, 'utf8');

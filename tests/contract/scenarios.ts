@@ -22,7 +22,11 @@ export function fakeScenario(protocol: FakeProtocol, written: string, costs: [nu
   const reportsUsage = protocol !== 'acp';
   return {
     options(kind, ctx, overrides: Partial<StartSessionOptions> = {}) {
-      return fakeStartOptions(protocol, { cwd: ctx.cwd, home: ctx.home, log: join(ctx.home, 'wire.jsonl'), behaviour: BEHAVIOUR[kind] }, overrides);
+      return fakeStartOptions(
+        protocol,
+        { cwd: ctx.cwd, home: ctx.home, log: join(ctx.home, 'wire.jsonl'), behaviour: BEHAVIOUR[kind] },
+        overrides,
+      );
     },
     written: { path: 'hello.txt', content: written },
     costs,
@@ -37,7 +41,12 @@ const WRITE_SCRIPT = {
   turns: [
     {
       cost: { usd: 0.01, inputTokens: 100, outputTokens: 20 },
-      actions: [{ think: 'The user wants a file.' }, { say: 'I will create hello.txt.' }, { write: { path: 'hello.txt', content: 'hello from the script\n' } }, { say: 'Done with hello.txt.' }],
+      actions: [
+        { think: 'The user wants a file.' },
+        { say: 'I will create hello.txt.' },
+        { write: { path: 'hello.txt', content: 'hello from the script\n' } },
+        { say: 'Done with hello.txt.' },
+      ],
     },
     { cost: { usd: 0.02 }, actions: [{ say: 'Noted the guidance.' }] },
   ],

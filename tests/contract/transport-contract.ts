@@ -21,7 +21,11 @@ export interface ContractContext {
 export type ContractCase = 'write' | 'hang' | 'spawn';
 
 export interface ContractScenario {
-  options(kind: ContractCase, ctx: ContractContext, overrides?: Partial<StartSessionOptions>): StartSessionOptions | Promise<StartSessionOptions>;
+  options(
+    kind: ContractCase,
+    ctx: ContractContext,
+    overrides?: Partial<StartSessionOptions>,
+  ): StartSessionOptions | Promise<StartSessionOptions>;
   /** The file the write turn creates (relative to cwd) and its content. */
   written: { path: string; content: string };
   /** The cost reported for the write turn and for the guidance turn after it (per turn). */
@@ -36,7 +40,8 @@ export interface ContractScenario {
   spawnsProcesses: boolean;
 }
 
-const NOTICE = (event: AgentEvent): boolean => event.type === 'error' && event.transient === true && event.fatal !== true;
+const NOTICE = (event: AgentEvent): boolean =>
+  event.type === 'error' && event.transient === true && event.fatal !== true;
 
 /**
  * The one contract every transport passes: the normalized event sequence of a turn, clarify
@@ -45,13 +50,19 @@ const NOTICE = (event: AgentEvent): boolean => event.type === 'error' && event.t
  */
 export function describeTransportContract(name: string, factory: () => Transport, scenario: ContractScenario): void {
   describe(`transport contract: ${name}`, () => {
-    async function open(kind: ContractCase, overrides: Partial<StartSessionOptions> = {}, ctx?: ContractContext): Promise<{ session: AgentSession; reader: EventReader; ctx: ContractContext }> {
+    async function open(
+      kind: ContractCase,
+      overrides: Partial<StartSessionOptions> = {},
+      ctx?: ContractContext,
+    ): Promise<{ session: AgentSession; reader: EventReader; ctx: ContractContext }> {
       const context = ctx ?? { cwd: await tempDir('neo-contract-cwd-'), home: await tempDir('neo-contract-home-') };
       const session = await factory().start(await scenario.options(kind, context, overrides));
       return { session, reader: new EventReader(session), ctx: context };
     }
 
-    async function firstClarify(reader: EventReader): Promise<{ events: AgentEvent[]; clarify: Extract<AgentEvent, { type: 'clarify' }> }> {
+    async function firstClarify(
+      reader: EventReader,
+    ): Promise<{ events: AgentEvent[]; clarify: Extract<AgentEvent, { type: 'clarify' }> }> {
       const events = await reader.untilType('clarify');
       return { events, clarify: lastOf(events, 'clarify') };
     }
@@ -99,7 +110,9 @@ export function describeTransportContract(name: string, factory: () => Transport
       const { session, reader } = await open('write');
       try {
         await firstClarify(reader);
-        await expect(session.answer('no-such-clarification', { allow: true })).rejects.toMatchObject({ code: 'TRANSPORT_UNKNOWN_CLARIFICATION' });
+        await expect(session.answer('no-such-clarification', { allow: true })).rejects.toMatchObject({
+          code: 'TRANSPORT_UNKNOWN_CLARIFICATION',
+        });
       } finally {
         await session.stop();
       }
@@ -109,7 +122,15 @@ export function describeTransportContract(name: string, factory: () => Transport
       const { session, reader, ctx } = await open('write', { posture: 'plan' });
       try {
         const events = await reader.untilType('turn_complete');
-        expect(kinds(events.filter((e) => !NOTICE(e)))).toEqual(['started', 'reasoning', 'text', 'tool_use', 'tool_result', 'text', 'turn_complete']);
+        expect(kinds(events.filter((e) => !NOTICE(e)))).toEqual([
+          'started',
+          'reasoning',
+          'text',
+          'tool_use',
+          'tool_result',
+          'text',
+          'turn_complete',
+        ]);
         expect(lastOf(events, 'tool_result').isError).toBe(true);
         expect(existsSync(join(ctx.cwd, scenario.written.path))).toBe(false);
       } finally {
@@ -181,7 +202,9 @@ export function describeTransportContract(name: string, factory: () => Transport
       const rest = await reader.rest();
       expect(rest.filter((e) => e.type === 'error')).toEqual([]);
       expect(reader.done).toBe(true);
-      await expect(session.sendGuidance('more')).rejects.toMatchObject({ code: expect.stringMatching(/^TRANSPORT_SESSION_(CLOSED|ENDED)$/) });
+      await expect(session.sendGuidance('more')).rejects.toMatchObject({
+        code: expect.stringMatching(/^TRANSPORT_SESSION_(CLOSED|ENDED)$/),
+      });
     });
 
     it('stop mid-turn leaves no process behind', async () => {

@@ -15,7 +15,9 @@ async function sandbox() {
 
 describe('neo CLI: definitions', () => {
   it('--version prints the package version; help <cmd> prints that command', async () => {
-    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect((await runNeo(['--version'])).stdout).toBe(pkg.version);
     const help = await runNeo(['help', 'validate']);
     expect(help.exitCode).toBe(0);
@@ -52,8 +54,14 @@ describe('neo CLI: definitions', () => {
     await writeTree(repo, { 'plan.yaml': 'name: p\nsteps:\n  - id: a\n    persona: nobody\n    brief: x\n' });
     const result = await runNeo(['validate', 'plan.yaml', '--json'], { cwd: repo, env });
     expect(result.exitCode).toBe(2);
-    const diagnostics = JSON.parse(result.stdout) as Array<{ code: string; span: { start: { line: number; column: number } }; pointer: string }>;
-    expect(diagnostics.map((d) => [d.code, d.span.start.line, d.span.start.column, d.pointer])).toEqual([['DEF_UNKNOWN_PERSONA', 4, 14, '/steps/0/persona']]);
+    const diagnostics = JSON.parse(result.stdout) as Array<{
+      code: string;
+      span: { start: { line: number; column: number } };
+      pointer: string;
+    }>;
+    expect(diagnostics.map((d) => [d.code, d.span.start.line, d.span.start.column, d.pointer])).toEqual([
+      ['DEF_UNKNOWN_PERSONA', 4, 14, '/steps/0/persona'],
+    ]);
   });
 
   it('a missing path is a usage error, not a crash', async () => {
@@ -81,7 +89,10 @@ describe('neo CLI: definitions', () => {
     await writeTree(home, { 'agents/reviewer.md': '---\ndescription: my reviewer\n---\nBe strict.\n' });
     const result = await runNeo(['personas', 'show', 'reviewer', '--json'], { cwd: repo, env });
     expect(result.exitCode).toBe(0);
-    const shown = JSON.parse(result.stdout) as { origin: { layer: string; file: string }; overrides: Array<{ layer: string }> };
+    const shown = JSON.parse(result.stdout) as {
+      origin: { layer: string; file: string };
+      overrides: Array<{ layer: string }>;
+    };
     expect(shown.origin).toEqual({ layer: 'user', file: join(home, 'agents', 'reviewer.md') });
     expect(shown.overrides.map((o) => o.layer)).toEqual(['packaged']);
     const unknown = await runNeo(['personas', 'show', 'reviewr'], { cwd: repo, env });
@@ -92,10 +103,15 @@ describe('neo CLI: definitions', () => {
   it('trust makes a project driver persona take effect', async () => {
     const { repo, env } = await sandbox();
     await writeTree(repo, { '.neo/personas/boss.md': '---\ndescription: boss\ndriver: true\n---\n' });
-    const before = JSON.parse((await runNeo(['personas', 'show', 'boss', '--json'], { cwd: repo, env })).stdout) as { driver: boolean; ignoredFields: string[] };
+    const before = JSON.parse((await runNeo(['personas', 'show', 'boss', '--json'], { cwd: repo, env })).stdout) as {
+      driver: boolean;
+      ignoredFields: string[];
+    };
     expect(before).toMatchObject({ driver: false, ignoredFields: ['driver'] });
     expect((await runNeo(['trust'], { cwd: repo, env })).exitCode).toBe(0);
-    const after = JSON.parse((await runNeo(['personas', 'show', 'boss', '--json'], { cwd: repo, env })).stdout) as { driver: boolean };
+    const after = JSON.parse((await runNeo(['personas', 'show', 'boss', '--json'], { cwd: repo, env })).stdout) as {
+      driver: boolean;
+    };
     expect(after.driver).toBe(true);
   });
 
@@ -117,7 +133,12 @@ describe('neo CLI: definitions', () => {
   it('dev reloads on save, reports bad edits without exiting, and exits 130 on Ctrl-C', async () => {
     const { repo, env } = await sandbox();
     await writeTree(repo, { '.neo/personas/p.md': '---\ndescription: one\n---\n' });
-    const child = execa(process.execPath, [NEO_BIN, 'dev'], { cwd: repo, env: { ...env, NO_COLOR: '1' }, reject: false, buffer: true });
+    const child = execa(process.execPath, [NEO_BIN, 'dev'], {
+      cwd: repo,
+      env: { ...env, NO_COLOR: '1' },
+      reject: false,
+      buffer: true,
+    });
     const lines: string[] = [];
     const waitFor = (pattern: RegExp) =>
       new Promise<void>((resolve) => {

@@ -24,11 +24,20 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
 
 /** Starts `neo` without waiting (for interrupts, crashes and approvals from another terminal). */
 export function spawnNeo(args: string[], options: { cwd: string; home: string }): ResultPromise<{ reject: false }> {
-  return execa(process.execPath, [NEO_BIN, ...args], { cwd: options.cwd, env: { NO_COLOR: '1', NEO_HOME: options.home }, reject: false, stdin: 'ignore' }) as ResultPromise<{ reject: false }>;
+  return execa(process.execPath, [NEO_BIN, ...args], {
+    cwd: options.cwd,
+    env: { NO_COLOR: '1', NEO_HOME: options.home },
+    reject: false,
+    stdin: 'ignore',
+  }) as ResultPromise<{ reject: false }>;
 }
 
 /** Resolves when the child's stdout has printed a line matching `pattern`; returns the match. */
-export function waitForOutput(child: ResultPromise, pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout'): Promise<RegExpMatchArray> {
+export function waitForOutput(
+  child: ResultPromise,
+  pattern: RegExp,
+  stream: 'stdout' | 'stderr' = 'stdout',
+): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const onData = (chunk: Buffer) => {
@@ -51,13 +60,19 @@ export async function onlyRunId(home: string): Promise<string> {
   return runs[0]!;
 }
 
-export async function readEvents(home: string, runId: string): Promise<Array<Record<string, unknown> & { type: string; seq: number }>> {
+export async function readEvents(
+  home: string,
+  runId: string,
+): Promise<Array<Record<string, unknown> & { type: string; seq: number }>> {
   const text = await readFile(join(home, 'runs', runId, 'events.jsonl'), 'utf8').catch(() => '');
-  return text.split('\n').filter((line) => line.trim() !== '').flatMap((line) => {
-    try {
-      return [JSON.parse(line)];
-    } catch {
-      return [];
-    }
-  });
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return [];
+      }
+    });
 }

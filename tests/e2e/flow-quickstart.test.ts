@@ -5,7 +5,7 @@ import { runNeo } from '../helpers/cli.js';
 import { git, repoWithExamples } from './flow-helpers.js';
 
 describe('examples/quickstart through the neo binary', () => {
-  it('succeeds twice in a row with no API key, leaving the checkout unchanged; the fix lands in each run\'s own worktree', async () => {
+  it("succeeds twice in a row with no API key, leaving the checkout unchanged; the fix lands in each run's own worktree", async () => {
     const { repo, home } = await repoWithExamples('quickstart');
     const original = await readFile(join(repo, 'quickstart/src/sum.js'), 'utf8');
     const workspaces: string[] = [];
@@ -28,12 +28,30 @@ describe('examples/quickstart through the neo binary', () => {
 
   it('runs with --isolation copy straight from a folder that is not committed anywhere', async () => {
     const { repo, home } = await repoWithExamples('quickstart');
-    const result = await runNeo(['flow', 'run', join(repo, 'quickstart/plan.yaml'), '--isolation', 'copy', '--json'], { cwd: repo, env: { NEO_HOME: home } });
+    const result = await runNeo(['flow', 'run', join(repo, 'quickstart/plan.yaml'), '--isolation', 'copy', '--json'], {
+      cwd: repo,
+      env: { NEO_HOME: home },
+    });
     expect(result.exitCode).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const summary = lines.at(-1);
-    expect(summary).toMatchObject({ type: 'summary', status: 'succeeded', workspace: { isolation: 'copy' }, steps: [{ id: 'fix', status: 'succeeded', verdict: 'success' }] });
+    expect(summary).toMatchObject({
+      type: 'summary',
+      status: 'succeeded',
+      workspace: { isolation: 'copy' },
+      steps: [{ id: 'fix', status: 'succeeded', verdict: 'success' }],
+    });
     const kinds = lines.filter((l) => l.type === 'event').map((l) => l.event.type);
-    expect(kinds).toEqual(['run.started', 'step.started', 'ledger.charged', 'ledger.charged', 'step.completed', 'run.finished']);
+    expect(kinds).toEqual([
+      'run.started',
+      'step.started',
+      'ledger.charged',
+      'ledger.charged',
+      'step.completed',
+      'run.finished',
+    ]);
   });
 });

@@ -54,18 +54,46 @@ async function setup() {
 describe('neo session (through the daemon)', () => {
   it('drives a script session by hand: clarification, deny with a reason, guide, diff, stop; reads come from the store', async () => {
     const { home, repo, script, neo, json } = await setup();
-    const started = await json('session', 'start', '--backend', 'script', '--script', script, '--brief', 'make notes', '--max-rounds', '2');
-    expect(started).toMatchObject({ backend: 'script', posture: 'acceptEdits', maxPosture: 'acceptEdits', maxRounds: 2 });
+    const started = await json(
+      'session',
+      'start',
+      '--backend',
+      'script',
+      '--script',
+      script,
+      '--brief',
+      'make notes',
+      '--max-rounds',
+      '2',
+    );
+    expect(started).toMatchObject({
+      backend: 'script',
+      posture: 'acceptEdits',
+      maxPosture: 'acceptEdits',
+      maxRounds: 2,
+    });
     const id = started.sessionId as string;
     expect(id).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
 
     const question = await json('session', 'read', id);
-    expect(question).toEqual({ kind: 'clarification', clarificationId: expect.any(String), toolName: 'WebFetch', input: { url: 'https://example.com/spec' } });
+    expect(question).toEqual({
+      kind: 'clarification',
+      clarificationId: expect.any(String),
+      toolName: 'WebFetch',
+      input: { url: 'https://example.com/spec' },
+    });
     // A second CLI process sees the same pending question: the session lives in the daemon.
     expect(await json('session', 'read', id.slice(0, 12))).toEqual(question);
-    expect(await json('session', 'answer', id, question.clarificationId as string, '--deny', '--reason', 'no network here')).toEqual({
+    expect(
+      await json('session', 'answer', id, question.clarificationId as string, '--deny', '--reason', 'no network here'),
+    ).toEqual({
       ok: true,
-      clarification: { clarificationId: question.clarificationId, toolName: 'WebFetch', allow: false, reason: 'no network here' },
+      clarification: {
+        clarificationId: question.clarificationId,
+        toolName: 'WebFetch',
+        allow: false,
+        reason: 'no network here',
+      },
     });
 
     const turn1 = await json('session', 'read', id);
@@ -73,21 +101,42 @@ describe('neo session (through the daemon)', () => {
       kind: 'turn_complete',
       text: 'Turn one done.',
       actions: ['write notes.md', 'WebFetch https://example.com/spec (failed)'],
-      turnDiff: { source: 'git', files: [{ path: 'notes.md', status: 'A', insertions: 1, deletions: 0 }], summaryLine: '1 file changed (1 added), +1 -0' },
+      turnDiff: {
+        source: 'git',
+        files: [{ path: 'notes.md', status: 'A', insertions: 1, deletions: 0 }],
+        summaryLine: '1 file changed (1 added), +1 -0',
+      },
     });
     expect(turn1.turnDiff).not.toHaveProperty('unifiedDiff');
-    expect((turn1.roundHistory as { entries: unknown[] }).entries[0]).toEqual({ kind: 'clarification', round: 1, clarificationId: question.clarificationId, toolName: 'WebFetch', allow: false, reason: 'no network here', pinned: true });
+    expect((turn1.roundHistory as { entries: unknown[] }).entries[0]).toEqual({
+      kind: 'clarification',
+      round: 1,
+      clarificationId: question.clarificationId,
+      toolName: 'WebFetch',
+      allow: false,
+      reason: 'no network here',
+      pinned: true,
+    });
 
     expect(await json('session', 'guide', id, 'now fix the file')).toEqual({ ok: true });
     const turn2 = await json('session', 'read', id, '--diff');
-    expect(turn2).toMatchObject({ kind: 'max_rounds', ok: true, rounds: 2, text: 'Edited.', turnDiff: { files: [{ path: 'src/with space.txt', status: 'M', insertions: 1, deletions: 1 }] } });
+    expect(turn2).toMatchObject({
+      kind: 'max_rounds',
+      ok: true,
+      rounds: 2,
+      text: 'Edited.',
+      turnDiff: { files: [{ path: 'src/with space.txt', status: 'M', insertions: 1, deletions: 1 }] },
+    });
     expect((turn2.turnDiff as { unifiedDiff: string }).unifiedDiff).toContain('+new');
 
     const posture = await neo('session', 'posture', id, 'full');
     expect(posture.exitCode).toBe(2);
     expect(posture.stderr).toContain('error[SESSION_NOT_ACTIVE]');
 
-    expect(await json('session', 'stop', id, '--outcome', 'success', '--note', 'verified by hand')).toEqual({ ok: true, alreadyStopped: false });
+    expect(await json('session', 'stop', id, '--outcome', 'success', '--note', 'verified by hand')).toEqual({
+      ok: true,
+      alreadyStopped: false,
+    });
     expect(await json('session', 'stop', id)).toEqual({ ok: true, alreadyStopped: true });
     const unknown = await neo('session', 'stop', 'cs_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
     expect(unknown.exitCode).toBe(2);
@@ -95,13 +144,29 @@ describe('neo session (through the daemon)', () => {
 
     const list = (await json('sessions', 'list')) as unknown as Array<Record<string, unknown>>;
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ sessionId: id, backendId: 'script', cwd: repo, status: 'ended', state: 'released', roundsElapsed: 2, outcome: 'success', note: 'verified by hand', taskBrief: 'make notes', version: 1 });
+    expect(list[0]).toMatchObject({
+      sessionId: id,
+      backendId: 'script',
+      cwd: repo,
+      status: 'ended',
+      state: 'released',
+      roundsElapsed: 2,
+      outcome: 'success',
+      note: 'verified by hand',
+      taskBrief: 'make notes',
+      version: 1,
+    });
 
     const shown = await json('sessions', 'show', id, '--events');
     const events = shown.events as Array<{ seq: number; event: { type: string; source?: string; text?: string } }>;
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events[0]!.event.type).toBe('created');
-    expect(events.at(-1)!.event).toEqual({ type: 'released', reason: 'explicit', outcome: 'success', note: 'verified by hand' });
+    expect(events.at(-1)!.event).toEqual({
+      type: 'released',
+      reason: 'explicit',
+      outcome: 'success',
+      note: 'verified by hand',
+    });
     expect(events.filter((e) => e.event.type === 'guidance').map((e) => [e.event.source, e.event.text])).toEqual([
       ['deny', 'Your request to use WebFetch was denied: no network here'],
       ['driver', 'now fix the file'],
@@ -117,14 +182,42 @@ describe('neo session (through the daemon)', () => {
 
   it('rejects loudly with exit 2: a misspelt posture, a posture above the ceiling, a missing script', async () => {
     const { script, neo, json } = await setup();
-    const bad = await neo('session', 'start', '--backend', 'script', '--script', script, '--brief', 'b', '--max-posture', 'ful');
+    const bad = await neo(
+      'session',
+      'start',
+      '--backend',
+      'script',
+      '--script',
+      script,
+      '--brief',
+      'b',
+      '--max-posture',
+      'ful',
+    );
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toContain('error[SESSION_BAD_INPUT]: maxPosture: expected one of plan, default, acceptEdits, full, got "ful"');
+    expect(bad.stderr).toContain(
+      'error[SESSION_BAD_INPUT]: maxPosture: expected one of plan, default, acceptEdits, full, got "ful"',
+    );
     expect(bad.stderr).toContain('did you mean `full`?');
-    const { sessionId } = (await json('session', 'start', '--backend', 'script', '--script', script, '--brief', 'b', '--max-posture', 'default', '--posture', 'plan')) as { sessionId: string };
+    const { sessionId } = (await json(
+      'session',
+      'start',
+      '--backend',
+      'script',
+      '--script',
+      script,
+      '--brief',
+      'b',
+      '--max-posture',
+      'default',
+      '--posture',
+      'plan',
+    )) as { sessionId: string };
     const above = await neo('session', 'posture', sessionId, 'acceptEdits');
     expect(above.exitCode).toBe(2);
-    expect(above.stderr).toContain('error[POSTURE_CEILING_EXCEEDED]: posture `acceptEdits` is above this session\'s ceiling `default`');
+    expect(above.stderr).toContain(
+      "error[POSTURE_CEILING_EXCEEDED]: posture `acceptEdits` is above this session's ceiling `default`",
+    );
     expect(await json('session', 'posture', sessionId, 'default')).toEqual({ ok: true, posture: 'default' });
     const missing = await neo('session', 'start', '--backend', 'script', '--brief', 'no script');
     expect(missing.exitCode).toBe(2);
@@ -133,8 +226,21 @@ describe('neo session (through the daemon)', () => {
 
   it('tails a live session from the store until it is released', async () => {
     const { script, env, repo, json } = await setup();
-    const { sessionId } = (await json('session', 'start', '--backend', 'script', '--script', script, '--brief', 'b')) as { sessionId: string };
-    const tail = execa(process.execPath, [NEO_BIN, 'sessions', 'tail', sessionId, '--json'], { cwd: repo, env: { ...env, NO_COLOR: '1' }, reject: false });
+    const { sessionId } = (await json(
+      'session',
+      'start',
+      '--backend',
+      'script',
+      '--script',
+      script,
+      '--brief',
+      'b',
+    )) as { sessionId: string };
+    const tail = execa(process.execPath, [NEO_BIN, 'sessions', 'tail', sessionId, '--json'], {
+      cwd: repo,
+      env: { ...env, NO_COLOR: '1' },
+      reject: false,
+    });
     const seen: string[] = [];
     tail.stdout!.on('data', (chunk: Buffer) => seen.push(...chunk.toString().split('\n').filter(Boolean)));
     // Wait until the tail has printed the clarification, then finish the session.
@@ -142,7 +248,10 @@ describe('neo session (through the daemon)', () => {
     await json('session', 'stop', sessionId);
     const result = await tail;
     expect(result.exitCode).toBe(0);
-    const lines = result.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { seq: number; event: { type: string } });
+    const lines = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { seq: number; event: { type: string } });
     expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1));
     expect(lines[0]!.event.type).toBe('created');
     expect(lines.at(-1)!.event.type).toBe('released');
@@ -150,11 +259,21 @@ describe('neo session (through the daemon)', () => {
 
   it('starts the daemon on demand, reuses it, and sweeps orphans when a new one boots', async () => {
     const { script, neo, json } = await setup();
-    const first = (await json('session', 'start', '--backend', 'script', '--script', script, '--brief', 'one')) as { sessionId: string };
-    const status1 = JSON.parse((await neo('session', 'daemon', '--status')).stdout) as { pid: number; liveSessions: string[] };
+    const first = (await json('session', 'start', '--backend', 'script', '--script', script, '--brief', 'one')) as {
+      sessionId: string;
+    };
+    const status1 = JSON.parse((await neo('session', 'daemon', '--status')).stdout) as {
+      pid: number;
+      liveSessions: string[];
+    };
     expect(status1.liveSessions).toEqual([first.sessionId]);
-    const second = (await json('session', 'start', '--backend', 'script', '--script', script, '--brief', 'two')) as { sessionId: string };
-    const status2 = JSON.parse((await neo('session', 'daemon', '--status')).stdout) as { pid: number; liveSessions: string[] };
+    const second = (await json('session', 'start', '--backend', 'script', '--script', script, '--brief', 'two')) as {
+      sessionId: string;
+    };
+    const status2 = JSON.parse((await neo('session', 'daemon', '--status')).stdout) as {
+      pid: number;
+      liveSessions: string[];
+    };
     expect(status2.pid).toBe(status1.pid);
     expect(status2.liveSessions.sort()).toEqual([first.sessionId, second.sessionId].sort());
 
@@ -173,7 +292,16 @@ describe('neo session (through the daemon)', () => {
 
   it('exits the daemon after the idle period once no session is live', async () => {
     const { home, script, json, neo } = await setup();
-    const { sessionId } = (await json('session', 'start', '--backend', 'script', '--script', script, '--brief', 'b')) as { sessionId: string };
+    const { sessionId } = (await json(
+      'session',
+      'start',
+      '--backend',
+      'script',
+      '--script',
+      script,
+      '--brief',
+      'b',
+    )) as { sessionId: string };
     const { pid } = JSON.parse((await neo('session', 'daemon', '--status')).stdout) as { pid: number };
     await json('session', 'stop', sessionId);
     while (existsSync(`/proc/${pid}`)) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -187,14 +315,29 @@ describe('neo session (through the daemon)', () => {
     // The turn's command ignores SIGTERM, so releasing the session takes the kill grace (about a second).
     const stubborn = join(repo, '..', `${repo.split('/').pop()}-stubborn.yaml`);
     await writeFile(stubborn, 'turns:\n  - - run: { command: "trap \'\' TERM; sleep 30" }\n');
-    const start = ['session', 'start', '--backend', 'script', '--script', stubborn, '--brief', 'b', '--max-posture', 'full', '--posture', 'full'];
+    const start = [
+      'session',
+      'start',
+      '--backend',
+      'script',
+      '--script',
+      stubborn,
+      '--brief',
+      'b',
+      '--max-posture',
+      'full',
+      '--posture',
+      'full',
+    ];
     const { sessionId } = (await json(...start)) as { sessionId: string };
     const stopped = await neo('session', 'daemon', '--stop');
     expect(stopped.exitCode).toBe(0);
     // No waiting here: the release, the meta record and the daemon's files are already settled.
     const events = (await readFile(join(home, 'code-sessions', sessionId, 'events.jsonl'), 'utf8')).trim().split('\n');
     expect((JSON.parse(events.at(-1)!) as { event: { type: string } }).event.type).toBe('released');
-    const meta = JSON.parse(await readFile(join(home, 'code-sessions', sessionId, 'meta.json'), 'utf8')) as { status: string };
+    const meta = JSON.parse(await readFile(join(home, 'code-sessions', sessionId, 'meta.json'), 'utf8')) as {
+      status: string;
+    };
     expect(meta.status).not.toMatch(/^(running|idle)$/);
     expect(existsSync(join(home, 'session-daemon.sock'))).toBe(false);
     expect(existsSync(join(home, 'session-daemon.pid'))).toBe(false);
@@ -202,7 +345,9 @@ describe('neo session (through the daemon)', () => {
 
   it('lists backends with a live probe', async () => {
     const { json } = await setup();
-    const { backends } = (await json('session', 'backends')) as { backends: Array<{ id: string; availability: { status: string } }> };
+    const { backends } = (await json('session', 'backends')) as {
+      backends: Array<{ id: string; availability: { status: string } }>;
+    };
     expect(backends.find((b) => b.id === 'script')!.availability.status).toBe('ok');
   });
 });

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 export const NEO_BIN = join(fileURLToPath(new URL('../..', import.meta.url)), 'dist', 'bin', 'neo.js');
 
 /** Runs the built `neo` binary; never throws on a non-zero exit. */
-export async function runNeo(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string; timeout?: number } = {}) {
+export async function runNeo(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string; timeout?: number } = {},
+) {
   const result = await execa(process.execPath, [NEO_BIN, ...args], {
     cwd: options.cwd,
     env: { NO_COLOR: '1', ...options.env },

@@ -47,7 +47,8 @@ export class EventReader {
     const out: AgentEvent[] = [];
     for (;;) {
       const event = await this.next();
-      if (event === undefined) throw new Error(`stream ended before a ${type} event; saw ${out.map((e) => e.type).join(', ')}`);
+      if (event === undefined)
+        throw new Error(`stream ended before a ${type} event; saw ${out.map((e) => e.type).join(', ')}`);
       out.push(event);
       if (event.type === type) return out;
     }
@@ -82,7 +83,9 @@ export async function startScript(start: ScriptStart): Promise<{ session: AgentS
     brief: start.brief ?? 'do the work',
     posture: start.posture ?? 'full',
     descriptor: SCRIPT_DESCRIPTOR,
-    options: isPath ? { script: start.script } : { scriptText: typeof start.script === 'string' ? start.script : stringify(start.script) },
+    options: isPath
+      ? { script: start.script }
+      : { scriptText: typeof start.script === 'string' ? start.script : stringify(start.script) },
   };
   if (start.sessionDir !== undefined) options.sessionDir = start.sessionDir;
   if (start.resumeSessionId !== undefined) options.resumeSessionId = start.resumeSessionId;

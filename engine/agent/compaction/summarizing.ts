@@ -44,7 +44,12 @@ export class SummarizingCompactor implements Compactor {
       {
         model: input.model,
         system: SUMMARY_SYSTEM,
-        messages: [{ role: 'user', content: [{ type: 'text', text: `${renderTranscript(old)}\n\nSummarize the transcript above.` }] }],
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'text', text: `${renderTranscript(old)}\n\nSummarize the transcript above.` }],
+          },
+        ],
         tools: [],
         maxOutputTokens: this.#options.maxSummaryTokens ?? 4096,
       },
@@ -52,7 +57,16 @@ export class SummarizingCompactor implements Compactor {
     );
     const summary = textOf(response.content).trim() || '(the summary came back empty)';
     const messages: Message[] = [
-      { role: 'user', pin: 'summary', content: [{ type: 'text', text: `<conversation-summary>\nEarlier work in this session, summarized:\n${summary}\n</conversation-summary>` }] },
+      {
+        role: 'user',
+        pin: 'summary',
+        content: [
+          {
+            type: 'text',
+            text: `<conversation-summary>\nEarlier work in this session, summarized:\n${summary}\n</conversation-summary>`,
+          },
+        ],
+      },
       ...pinnedItems(old),
       ...tail,
     ];
@@ -69,7 +83,8 @@ export function pinnedItems(messages: readonly Message[]): Message[] {
       if (text !== '') out.push({ role: 'user', pin: message.pin, content: [{ type: 'text', text }] });
     }
     for (const block of message.content) {
-      if (block.type === 'tool_result' && block.pinned !== undefined) out.push({ role: 'user', pin: 'clarification', content: [{ type: 'text', text: block.pinned }] });
+      if (block.type === 'tool_result' && block.pinned !== undefined)
+        out.push({ role: 'user', pin: 'clarification', content: [{ type: 'text', text: block.pinned }] });
     }
   }
   return out;
@@ -80,13 +95,24 @@ export function renderTranscript(messages: readonly Message[]): string {
   const lines: string[] = [];
   for (const message of messages) {
     for (const block of message.content) {
-      if (block.type === 'text') lines.push(`${message.pin === 'summary' ? 'Earlier summary' : message.role === 'user' ? 'User' : 'Assistant'}: ${block.text}`);
-      else if (block.type === 'tool_use') lines.push(`Assistant called ${block.name} ${cut(typeof block.input === 'string' ? block.input : JSON.stringify(block.input), MAX_RESULT_CHARS)}`);
-      else if (block.type === 'tool_result') lines.push(`Result of ${block.name}${block.isError ? ' (error)' : ''}: ${cut(block.content, MAX_RESULT_CHARS)}`);
+      if (block.type === 'text')
+        lines.push(
+          `${message.pin === 'summary' ? 'Earlier summary' : message.role === 'user' ? 'User' : 'Assistant'}: ${block.text}`,
+        );
+      else if (block.type === 'tool_use')
+        lines.push(
+          `Assistant called ${block.name} ${cut(typeof block.input === 'string' ? block.input : JSON.stringify(block.input), MAX_RESULT_CHARS)}`,
+        );
+      else if (block.type === 'tool_result')
+        lines.push(
+          `Result of ${block.name}${block.isError ? ' (error)' : ''}: ${cut(block.content, MAX_RESULT_CHARS)}`,
+        );
     }
   }
   const text = lines.join('\n\n');
-  return text.length > MAX_RENDER_CHARS ? `[… earlier part cut …]\n${text.slice(text.length - MAX_RENDER_CHARS)}` : text;
+  return text.length > MAX_RENDER_CHARS
+    ? `[… earlier part cut …]\n${text.slice(text.length - MAX_RENDER_CHARS)}`
+    : text;
 }
 
 function cut(text: string, max: number): string {

@@ -40,7 +40,8 @@ export async function discoverAgentsMd(repoRoot: string, cwd: string): Promise<P
     } catch {
       continue;
     }
-    if (Buffer.byteLength(text) > MAX_BYTES) text = `${Buffer.from(text).subarray(0, MAX_BYTES).toString('utf8')}\n[… cut at ${MAX_BYTES} bytes]`;
+    if (Buffer.byteLength(text) > MAX_BYTES)
+      text = `${Buffer.from(text).subarray(0, MAX_BYTES).toString('utf8')}\n[… cut at ${MAX_BYTES} bytes]`;
     out.push({ path: relative(root, file).split(sep).join('/') || 'AGENTS.md', text: text.trim() });
   }
   return out;

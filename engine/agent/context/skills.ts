@@ -52,14 +52,21 @@ export async function loadSkill(skill: Skill): Promise<string> {
   const split = splitFrontmatter(text);
   const body = split.ok ? split.split.body : text;
   const files = (await readdir(skill.dir)).filter((f) => f !== SKILL_FILE).sort();
-  const extra = files.length > 0 ? `\n\nFiles in this skill (read them with read_file): ${files.map((f) => join(skill.dir, f)).join(', ')}` : '';
+  const extra =
+    files.length > 0
+      ? `\n\nFiles in this skill (read them with read_file): ${files.map((f) => join(skill.dir, f)).join(', ')}`
+      : '';
   return `${body.trim()}${extra}`;
 }
 
 /** The catalog for the system prompt. */
 export function skillCatalog(skills: readonly Skill[]): string {
   if (skills.length === 0) return '';
-  return ['# Skills', 'Load a skill with the load_skill tool when the task matches its description.', ...skills.map((s) => `- ${s.name}: ${s.description || '(no description)'}`)].join('\n');
+  return [
+    '# Skills',
+    'Load a skill with the load_skill tool when the task matches its description.',
+    ...skills.map((s) => `- ${s.name}: ${s.description || '(no description)'}`),
+  ].join('\n');
 }
 
 /** `text` with the instructions of every skill it names as `$name` (or a leading `/name`) attached. */
@@ -67,7 +74,8 @@ export async function expandSkillMentions(text: string, skills: readonly Skill[]
   const named = new Set<string>();
   for (const match of text.matchAll(/(?:^\/|(?<![\w$])\$)([A-Za-z0-9][\w.-]*)/g)) named.add(match[1]!);
   const attached: string[] = [];
-  for (const skill of skills) if (named.has(skill.name)) attached.push(`<skill name="${skill.name}">\n${await loadSkill(skill)}\n</skill>`);
+  for (const skill of skills)
+    if (named.has(skill.name)) attached.push(`<skill name="${skill.name}">\n${await loadSkill(skill)}\n</skill>`);
   return attached.length === 0 ? text : `${text}\n\n${attached.join('\n\n')}`;
 }
 
@@ -93,7 +101,10 @@ async function isFile(path: string): Promise<boolean> {
 async function subfolders(root: string): Promise<string[]> {
   try {
     const entries = await readdir(root, { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory()).map((e) => join(root, e.name)).sort();
+    return entries
+      .filter((e) => e.isDirectory())
+      .map((e) => join(root, e.name))
+      .sort();
   } catch {
     return [];
   }

@@ -49,7 +49,12 @@ export function oneLine(text: string, max: number): string {
  * The error line for a failed response: `<provider> <status> <type>: <message>`, with
  * `(check <ENV>)` on 401 and 403 naming the credential the user should look at.
  */
-export function httpErrorLine(provider: string, status: number, body: string, options: { credentialEnv?: string; statusText?: string } = {}): { line: string; errorType?: string } {
+export function httpErrorLine(
+  provider: string,
+  status: number,
+  body: string,
+  options: { credentialEnv?: string; statusText?: string } = {},
+): { line: string; errorType?: string } {
   const parsed = parseErrorBody(body);
   let line: string;
   if (parsed !== undefined) {
@@ -60,12 +65,16 @@ export function httpErrorLine(provider: string, status: number, body: string, op
   } else {
     line = `${provider} ${status}${options.statusText ? ` ${options.statusText}` : ''}`;
   }
-  if ((status === 401 || status === 403) && options.credentialEnv !== undefined) line += ` (check ${options.credentialEnv})`;
+  if ((status === 401 || status === 403) && options.credentialEnv !== undefined)
+    line += ` (check ${options.credentialEnv})`;
   return { line, ...(parsed?.type !== undefined ? { errorType: parsed.type } : {}) };
 }
 
 /** Retry-After (seconds or an HTTP date) or OpenAI's `retry-after-ms`, in milliseconds. */
-export function retryAfterMs(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | undefined {
+export function retryAfterMs(
+  headers: Record<string, string | string[] | undefined>,
+  now = Date.now(),
+): number | undefined {
   const ms = first(headers['retry-after-ms']);
   if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.ceil(Number(ms));
   const value = first(headers['retry-after']);
@@ -85,7 +94,12 @@ export function httpError(
 ): ModelHttpError {
   const { line, errorType } = httpErrorLine(provider, status, body, options);
   const wait = retryAfterMs(headers);
-  return new ModelHttpError(line, { status, rawBody: body, ...(errorType !== undefined ? { errorType } : {}), ...(wait !== undefined ? { retryAfterMs: wait } : {}) });
+  return new ModelHttpError(line, {
+    status,
+    rawBody: body,
+    ...(errorType !== undefined ? { errorType } : {}),
+    ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+  });
 }
 
 function first(value: string | string[] | undefined): string | undefined {

@@ -19,7 +19,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 300_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxRetries: 4,
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 300_000,
+};
 
 /** Seams for tests: how to wait, and the jitter source. */
 export interface RetryHooks {
@@ -47,7 +52,8 @@ export async function openWithRetry(
         statusText: response.statusText,
       });
     } catch (error) {
-      if (!(error instanceof ModelError) || !error.retryable || attempt >= policy.maxRetries || request.signal?.aborted) throw error;
+      if (!(error instanceof ModelError) || !error.retryable || attempt >= policy.maxRetries || request.signal?.aborted)
+        throw error;
       const asked = (error as { retryAfterMs?: number }).retryAfterMs;
       if (asked !== undefined && asked > policy.maxRetryAfterMs) throw error;
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt) * (0.5 + random() * 0.5);

@@ -187,7 +187,13 @@ function consumeBody(res: IncomingMessage, request: PostRequest, onChunk: (chunk
     });
     res.on('error', (error) => finish(transportError(provider, error)));
     res.on('close', () => {
-      if (!res.complete) finish(transportError(provider, Object.assign(new Error('the connection closed before the response ended'), { code: 'ECONNRESET' })));
+      if (!res.complete)
+        finish(
+          transportError(
+            provider,
+            Object.assign(new Error('the connection closed before the response ended'), { code: 'ECONNRESET' }),
+          ),
+        );
     });
   });
 }

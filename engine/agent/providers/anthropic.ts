@@ -77,13 +77,15 @@ export class AnthropicProvider implements Provider {
         model = str(message.model);
         const u = obj(message.usage);
         usage.cachedInputTokens = tokenCount(u.cache_read_input_tokens);
-        usage.inputTokens = tokenCount(u.input_tokens) + tokenCount(u.cache_creation_input_tokens) + usage.cachedInputTokens;
+        usage.inputTokens =
+          tokenCount(u.input_tokens) + tokenCount(u.cache_creation_input_tokens) + usage.cachedInputTokens;
         usage.outputTokens = tokenCount(u.output_tokens);
       } else if (type === 'content_block_start') {
         const block = obj(data.content_block);
         const kind = str(block.type);
         if (kind === 'text') blocks.text(index, str(block.text) ?? '');
-        else if (kind === 'tool_use' || kind === 'server_tool_use') blocks.tool(index, { id: str(block.id) ?? '', name: str(block.name) ?? '' });
+        else if (kind === 'tool_use' || kind === 'server_tool_use')
+          blocks.tool(index, { id: str(block.id) ?? '', name: str(block.name) ?? '' });
         else if (kind === 'thinking') blocks.reasoning(index, str(block.thinking) ?? '');
         else if (kind === 'redacted_thinking') blocks.replay(index, { redacted: str(block.data) ?? '' });
       } else if (type === 'content_block_delta') {
@@ -102,10 +104,14 @@ export class AnthropicProvider implements Provider {
       } else if (type === 'error') {
         const error = obj(data.error);
         const kind = str(error.type) ?? 'error';
-        throw streamError(this.name, `stream error ${kind}: ${str(error.message) ?? ''}`.trim(), { transient: kind === 'overloaded_error' || kind === 'api_error' });
+        throw streamError(this.name, `stream error ${kind}: ${str(error.message) ?? ''}`.trim(), {
+          transient: kind === 'overloaded_error' || kind === 'api_error',
+        });
       }
     };
-    const fast = patternThenTemplate(DELTA_WIRE, (text, start, end, found) => readDelta(text, start, end, (index, kind, value) => found(value, (more) => delta(index, kind, more))));
+    const fast = patternThenTemplate(DELTA_WIRE, (text, start, end, found) =>
+      readDelta(text, start, end, (index, kind, value) => found(value, (more) => delta(index, kind, more))),
+    );
     await readSse(response, onEvent, fast);
     if (!stopped) throw streamError(this.name, 'stream ended before message_stop', { transient: true });
     const content = blocks.blocks();
@@ -154,7 +160,8 @@ function readDelta(text: string, start: number, end: number, apply: DeltaSink): 
   let index = 0;
   for (let c = text.charCodeAt(at); c >= 48 && c <= 57; c = text.charCodeAt(++at)) index = index * 10 + (c - 48);
   at += MID.length;
-  const kind: AnthropicDeltaKind = text.charCodeAt(at) === 105 ? 'json' : text.charCodeAt(at + 1) === 101 ? 'text' : 'thinking';
+  const kind: AnthropicDeltaKind =
+    text.charCodeAt(at) === 105 ? 'json' : text.charCodeAt(at + 1) === 101 ? 'text' : 'thinking';
   at += kind === 'text' ? TEXT_HEAD.length : kind === 'thinking' ? THINKING_HEAD.length : JSON_HEAD.length;
   apply(index, kind, decodeStringBody(text.slice(at, end - TAIL.length)));
 }
@@ -185,7 +192,9 @@ export function anthropicBody(request: ModelRequest): Record<string, unknown> {
   return body;
 }
 
-const wireTools = memoByIdentity((tools: readonly ToolSpec[]) => tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })));
+const wireTools = memoByIdentity((tools: readonly ToolSpec[]) =>
+  tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
+);
 
 function toWire(message: Message): Record<string, unknown> {
   const content = message.content.flatMap(blockToWire);
@@ -207,7 +216,14 @@ function blockToWire(block: ContentBlock): Record<string, unknown>[] {
     case 'tool_use':
       return [{ type: 'tool_use', id: block.id, name: block.name, input: isObject(block.input) ? block.input : {} }];
     case 'tool_result':
-      return [{ type: 'tool_result', tool_use_id: block.toolUseId, content: block.content, ...(block.isError ? { is_error: true } : {}) }];
+      return [
+        {
+          type: 'tool_result',
+          tool_use_id: block.toolUseId,
+          content: block.content,
+          ...(block.isError ? { is_error: true } : {}),
+        },
+      ];
   }
 }
 

@@ -47,7 +47,8 @@ export class BlockAssembler {
       this.#slots.set(index, slot);
     }
     if (fragment.id) slot.id = fragment.id;
-    if (fragment.name) slot.name = slot.name === '' || slot.name === fragment.name ? fragment.name : slot.name + fragment.name;
+    if (fragment.name)
+      slot.name = slot.name === '' || slot.name === fragment.name ? fragment.name : slot.name + fragment.name;
     if (fragment.args) slot.args += fragment.args;
   }
 
@@ -90,12 +91,19 @@ export class BlockAssembler {
       if (slot.kind === 'text') {
         if (slot.text !== '') out.push({ type: 'text', text: slot.text });
       } else if (slot.kind === 'reasoning') {
-        if (slot.text !== '' || slot.replay !== undefined) out.push({ type: 'reasoning', text: slot.text, ...(slot.replay ? { replay: slot.replay } : {}) });
+        if (slot.text !== '' || slot.replay !== undefined)
+          out.push({ type: 'reasoning', text: slot.text, ...(slot.replay ? { replay: slot.replay } : {}) });
       } else {
         toolNumber++;
         if (slot.name === '') throw streamError(this.#provider, `tool call at index ${index} has no name`);
         const input = slot.input !== undefined ? slot.input : this.#parseArgs(slot.args);
-        out.push({ type: 'tool_use', id: slot.id !== '' ? slot.id : `call_${toolNumber}`, name: slot.name, input, ...(slot.replay ? { replay: slot.replay } : {}) });
+        out.push({
+          type: 'tool_use',
+          id: slot.id !== '' ? slot.id : `call_${toolNumber}`,
+          name: slot.name,
+          input,
+          ...(slot.replay ? { replay: slot.replay } : {}),
+        });
       }
     }
     return out;

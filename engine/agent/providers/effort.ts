@@ -11,4 +11,9 @@ export const ANTHROPIC_THINKING_BUDGET: Record<Effort, number> = { low: 2048, me
 export const GEMINI_THINKING_BUDGET: Record<Effort, number> = { low: 1024, medium: 8192, high: 16384, max: 24576 };
 
 /** OpenAI `reasoning.effort` / `reasoning_effort` per level. */
-export const OPENAI_REASONING_EFFORT: Record<Effort, 'low' | 'medium' | 'high'> = { low: 'low', medium: 'medium', high: 'high', max: 'high' };
+export const OPENAI_REASONING_EFFORT: Record<Effort, 'low' | 'medium' | 'high'> = {
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  max: 'high',
+};

@@ -155,7 +155,7 @@ export class DeltaTemplate {
     if (this.#lead === undefined || !hasAt(text, this.#wireLead, start)) return -1;
     let end = -1;
     let run = '';
-    for (let at = start + this.#wireLead.length; ; ) {
+    for (let at = start + this.#wireLead.length; ;) {
       const hole = this.#skipCounter(text, at);
       if (hole === -1) break;
       const found = closingQuote(text, hole);
@@ -245,7 +245,11 @@ const MAX_TEMPLATE_MISSES = 8;
  * A delta the template declines teaches it again (another block, another type); a stream whose
  * deltas keep differing (a random field in each) soon stops trying it.
  */
-export function patternThenTemplate(pattern: RegExp, read: (text: string, start: number, end: number, found: DeltaFound) => void, counter?: string): SseFastPath {
+export function patternThenTemplate(
+  pattern: RegExp,
+  read: (text: string, start: number, end: number, found: DeltaFound) => void,
+  counter?: string,
+): SseFastPath {
   const template = new DeltaTemplate();
   let apply: (text: string) => void = () => {};
   const onText = (text: string): void => apply(text);

@@ -60,7 +60,11 @@ export class GeminiProvider implements Provider {
       const chunk = parseData(this.name, data, event);
       if (chunk.error !== undefined) {
         const error = obj(chunk.error);
-        throw streamError(this.name, `stream error ${str(error.status) ?? ''}: ${str(error.message) ?? ''}`.replace(/\s+:/, ':'), { transient: true });
+        throw streamError(
+          this.name,
+          `stream error ${str(error.status) ?? ''}: ${str(error.message) ?? ''}`.replace(/\s+:/, ':'),
+          { transient: true },
+        );
       }
       // The model name is set once, by the first chunk naming one: it does not count as an effect.
       model ??= str(chunk.modelVersion);
@@ -110,7 +114,16 @@ export class GeminiProvider implements Provider {
     await readSse(response, onEvent, fast);
     if (finish === undefined) throw streamError(this.name, 'stream ended without a finishReason', { transient: true });
     const content = blocks.blocks();
-    const stopReason: StopReason = blocks.toolCount > 0 && finish === 'STOP' ? 'tool_use' : finish === 'STOP' ? 'end_turn' : finish === 'MAX_TOKENS' ? 'max_tokens' : REFUSALS.has(finish) ? 'refusal' : 'unknown';
+    const stopReason: StopReason =
+      blocks.toolCount > 0 && finish === 'STOP'
+        ? 'tool_use'
+        : finish === 'STOP'
+          ? 'end_turn'
+          : finish === 'MAX_TOKENS'
+            ? 'max_tokens'
+            : REFUSALS.has(finish)
+              ? 'refusal'
+              : 'unknown';
     return { content, stopReason, rawStopReason: finish, usage, ...(model !== undefined ? { model } : {}) };
   }
 }
@@ -125,7 +138,15 @@ function geminiUsage(u: Record<string, unknown>): AgentUsage {
   };
 }
 
-const wireTools = memoByIdentity((tools: readonly ToolSpec[]) => [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parameters: geminiSchema(t.inputSchema) })) }]);
+const wireTools = memoByIdentity((tools: readonly ToolSpec[]) => [
+  {
+    functionDeclarations: tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: geminiSchema(t.inputSchema),
+    })),
+  },
+]);
 
 /** The request body. Exported for wire-format tests. */
 export function geminiBody(request: ModelRequest): Record<string, unknown> {
@@ -138,7 +159,10 @@ export function geminiBody(request: ModelRequest): Record<string, unknown> {
     body.tools = wireTools(request.tools);
   }
   if (request.effort !== undefined) {
-    (body.generationConfig as Record<string, unknown>).thinkingConfig = { thinkingBudget: GEMINI_THINKING_BUDGET[request.effort], includeThoughts: true };
+    (body.generationConfig as Record<string, unknown>).thinkingConfig = {
+      thinkingBudget: GEMINI_THINKING_BUDGET[request.effort],
+      includeThoughts: true,
+    };
   }
   return body;
 }
@@ -148,7 +172,12 @@ function toWire(message: Message): Record<string, unknown> {
   let pendingSignature: string | undefined;
   for (const block of message.content) {
     const part = blockToPart(block);
-    if (block.type === 'reasoning' && block.replay?.api === 'gemini' && typeof block.replay.data.thoughtSignature === 'string' && block.text === '') {
+    if (
+      block.type === 'reasoning' &&
+      block.replay?.api === 'gemini' &&
+      typeof block.replay.data.thoughtSignature === 'string' &&
+      block.text === ''
+    ) {
       // A bare signature slot: it belongs on the part before it.
       const previous = parts[parts.length - 1];
       if (previous !== undefined) previous.thoughtSignature = block.replay.data.thoughtSignature;
@@ -167,17 +196,31 @@ function toWire(message: Message): Record<string, unknown> {
 }
 
 function blockToPart(block: ContentBlock): Record<string, unknown> | undefined {
-  const signature = block.type !== 'text' && block.type !== 'tool_result' && block.replay?.api === 'gemini' ? block.replay.data.thoughtSignature : undefined;
-  const withSignature = (part: Record<string, unknown>): Record<string, unknown> => (typeof signature === 'string' ? { ...part, thoughtSignature: signature } : part);
+  const signature =
+    block.type !== 'text' && block.type !== 'tool_result' && block.replay?.api === 'gemini'
+      ? block.replay.data.thoughtSignature
+      : undefined;
+  const withSignature = (part: Record<string, unknown>): Record<string, unknown> =>
+    typeof signature === 'string' ? { ...part, thoughtSignature: signature } : part;
   switch (block.type) {
     case 'text':
       return block.text === '' ? undefined : { text: block.text };
     case 'reasoning':
       return block.replay?.api === 'gemini' ? withSignature({ text: block.text, thought: true }) : undefined;
     case 'tool_use':
-      return withSignature({ functionCall: { name: block.name, args: typeof block.input === 'object' && block.input !== null ? block.input : {} } });
+      return withSignature({
+        functionCall: {
+          name: block.name,
+          args: typeof block.input === 'object' && block.input !== null ? block.input : {},
+        },
+      });
     case 'tool_result':
-      return { functionResponse: { name: block.name, response: block.isError ? { error: block.content } : { output: block.content } } };
+      return {
+        functionResponse: {
+          name: block.name,
+          response: block.isError ? { error: block.content } : { output: block.content },
+        },
+      };
   }
 }
 
@@ -185,7 +228,20 @@ function blockToPart(block: ContentBlock): Record<string, unknown> | undefined {
 export function geminiSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(geminiSchema);
   if (schema === null || typeof schema !== 'object') return schema;
-  const keep = ['type', 'description', 'properties', 'required', 'items', 'enum', 'format', 'nullable', 'minimum', 'maximum', 'minItems', 'maxItems'];
+  const keep = [
+    'type',
+    'description',
+    'properties',
+    'required',
+    'items',
+    'enum',
+    'format',
+    'nullable',
+    'minimum',
+    'maximum',
+    'minItems',
+    'maxItems',
+  ];
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
     if (!keep.includes(key)) continue;

@@ -7,7 +7,13 @@ import type { HttpProviderConfig } from './provider.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
 
 /** POSTs `body` to `url` under the config's timeouts and retry policy. */
-export function openCall(config: HttpProviderConfig, url: string, headers: Record<string, string>, body: Record<string, unknown>, signal?: AbortSignal): Promise<OpenResponse> {
+export function openCall(
+  config: HttpProviderConfig,
+  url: string,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<OpenResponse> {
   return openWithRetry(
     {
       provider: config.name,

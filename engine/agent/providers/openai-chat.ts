@@ -20,7 +20,13 @@ import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.j
 const REASONING_SLOT = -2;
 const TEXT_SLOT = -1;
 
-const FINISH: Record<string, StopReason> = { stop: 'end_turn', tool_calls: 'tool_use', function_call: 'tool_use', length: 'max_tokens', content_filter: 'refusal' };
+const FINISH: Record<string, StopReason> = {
+  stop: 'end_turn',
+  tool_calls: 'tool_use',
+  function_call: 'tool_use',
+  length: 'max_tokens',
+  content_filter: 'refusal',
+};
 
 export class OpenAIChatProvider implements Provider {
   readonly name: string;
@@ -35,7 +41,13 @@ export class OpenAIChatProvider implements Provider {
   async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
     const headers: Record<string, string> = {};
     if (this.#config.apiKey !== undefined) headers.authorization = `Bearer ${this.#config.apiKey.reveal()}`;
-    const response = await openCall(this.#config, joinUrl(this.#config.baseUrl, 'chat/completions'), headers, chatBody(request), options.signal);
+    const response = await openCall(
+      this.#config,
+      joinUrl(this.#config.baseUrl, 'chat/completions'),
+      headers,
+      chatBody(request),
+      options.signal,
+    );
     const blocks = new BlockAssembler(this.name, 'openai-chat');
     const state: ChatState = { usage: emptyUsage(), finish: undefined, model: undefined };
     if (isJsonResponse(response)) {
@@ -69,7 +81,11 @@ export class OpenAIChatProvider implements Provider {
         const chunk = parseData(this.name, data, event);
         if (chunk.error !== undefined) {
           const error = obj(chunk.error);
-          throw streamError(this.name, `stream error: ${str(error.message) ?? JSON.stringify(chunk.error).slice(0, 200)}`, { transient: true });
+          throw streamError(
+            this.name,
+            `stream error: ${str(error.message) ?? JSON.stringify(chunk.error).slice(0, 200)}`,
+            { transient: true },
+          );
         }
         const effect = readChoice(chunk, blocks, state, options.sink, 'delta');
         if (effect === undefined) return;
@@ -77,13 +93,25 @@ export class OpenAIChatProvider implements Provider {
         else if (argsTemplate.learn(data, effect.args)) argsIndex = effect.index;
       };
       await readSse(response, onEvent, fast);
-      if (!done && state.finish === undefined) throw streamError(this.name, 'stream ended before [DONE]', { transient: true });
+      if (!done && state.finish === undefined)
+        throw streamError(this.name, 'stream ended before [DONE]', { transient: true });
     }
     const content = blocks.blocks();
     const raw = state.finish ?? '';
     // Some servers (Ollama among them) report `stop` even when the message carries tool calls.
-    const stopReason = blocks.toolCount > 0 && (raw === 'stop' || raw === '' || raw === 'tool_calls') ? 'tool_use' : raw === '' ? 'end_turn' : (FINISH[raw] ?? 'unknown');
-    return { content, stopReason, rawStopReason: raw, usage: state.usage, ...(state.model !== undefined ? { model: state.model } : {}) };
+    const stopReason =
+      blocks.toolCount > 0 && (raw === 'stop' || raw === '' || raw === 'tool_calls')
+        ? 'tool_use'
+        : raw === ''
+          ? 'end_turn'
+          : (FINISH[raw] ?? 'unknown');
+    return {
+      content,
+      stopReason,
+      rawStopReason: raw,
+      usage: state.usage,
+      ...(state.model !== undefined ? { model: state.model } : {}),
+    };
   }
 }
 
@@ -102,7 +130,13 @@ type SoleEffect = { text: string; args?: undefined } | { args: string; index: nu
  * shape from it. The model name does not count: the first chunk that names one sets it for good,
  * so a chunk of the same shape later cannot change it.
  */
-function readChoice(chunk: Record<string, unknown>, blocks: BlockAssembler, state: ChatState, sink: StreamSink | undefined, field: 'delta' | 'message'): SoleEffect | undefined {
+function readChoice(
+  chunk: Record<string, unknown>,
+  blocks: BlockAssembler,
+  state: ChatState,
+  sink: StreamSink | undefined,
+  field: 'delta' | 'message',
+): SoleEffect | undefined {
   state.model ??= str(chunk.model);
   let textOnly = true;
   if (chunk.usage !== undefined && chunk.usage !== null) {
@@ -128,9 +162,20 @@ function readChoice(chunk: Record<string, unknown>, blocks: BlockAssembler, stat
       const fn = obj(call.function);
       const index = typeof call.index === 'number' ? call.index : position;
       const args = fn.arguments;
-      blocks.tool(index, { id: str(call.id) ?? '', name: str(fn.name) ?? '', args: typeof args === 'string' ? args : args !== undefined ? JSON.stringify(args) : '' });
+      blocks.tool(index, {
+        id: str(call.id) ?? '',
+        name: str(fn.name) ?? '',
+        args: typeof args === 'string' ? args : args !== undefined ? JSON.stringify(args) : '',
+      });
       // One call's arguments and nothing else: a shape the arguments template may learn.
-      if (calls.length === 1 && call.id === undefined && fn.name === undefined && typeof args === 'string' && args !== '') argsOnly = { args, index };
+      if (
+        calls.length === 1 &&
+        call.id === undefined &&
+        fn.name === undefined &&
+        typeof args === 'string' &&
+        args !== ''
+      )
+        argsOnly = { args, index };
     });
   }
   const finish = str(choice.finish_reason);
@@ -174,18 +219,37 @@ export function chatBody(request: ModelRequest): Record<string, unknown> {
   return body;
 }
 
-const wireTools = memoByIdentity((tools: readonly ToolSpec[]) => tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })));
+const wireTools = memoByIdentity((tools: readonly ToolSpec[]) =>
+  tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.inputSchema },
+  })),
+);
 
 function toWire(message: Message): Record<string, unknown>[] {
   if (message.role === 'assistant') {
     const calls = message.content.flatMap((b) =>
-      b.type === 'tool_use' ? [{ id: b.id, type: 'function', function: { name: b.name, arguments: typeof b.input === 'string' ? b.input : JSON.stringify(b.input ?? {}) } }] : [],
+      b.type === 'tool_use'
+        ? [
+            {
+              id: b.id,
+              type: 'function',
+              function: {
+                name: b.name,
+                arguments: typeof b.input === 'string' ? b.input : JSON.stringify(b.input ?? {}),
+              },
+            },
+          ]
+        : [],
     );
     const text = textOf(message.content);
-    return [{ role: 'assistant', content: text === '' ? null : text, ...(calls.length > 0 ? { tool_calls: calls } : {}) }];
+    return [
+      { role: 'assistant', content: text === '' ? null : text, ...(calls.length > 0 ? { tool_calls: calls } : {}) },
+    ];
   }
   const out: Record<string, unknown>[] = [];
-  for (const block of message.content) if (block.type === 'tool_result') out.push({ role: 'tool', tool_call_id: block.toolUseId, content: block.content });
+  for (const block of message.content)
+    if (block.type === 'tool_result') out.push({ role: 'tool', tool_call_id: block.toolUseId, content: block.content });
   const text = message.content.flatMap((b) => (b.type === 'text' && b.text !== '' ? [b.text] : [])).join('\n\n');
   if (text !== '') out.push({ role: 'user', content: text });
   return out;

@@ -11,7 +11,14 @@ import { BlockAssembler } from './block-assembler.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
 import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
-import { decodeStringBody, JSON_FLAT_VALUE, JSON_INDEX, JSON_STRING_BODY, patternThenTemplate, sseEventPattern } from './fast-path.js';
+import {
+  decodeStringBody,
+  JSON_FLAT_VALUE,
+  JSON_INDEX,
+  JSON_STRING_BODY,
+  patternThenTemplate,
+  sseEventPattern,
+} from './fast-path.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
@@ -28,7 +35,13 @@ export class OpenAIResponsesProvider implements Provider {
   async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<ModelResponse> {
     const headers: Record<string, string> = {};
     if (this.#config.apiKey !== undefined) headers.authorization = `Bearer ${this.#config.apiKey.reveal()}`;
-    const response = await openCall(this.#config, joinUrl(this.#config.baseUrl, 'responses'), headers, responsesBody(request), options.signal);
+    const response = await openCall(
+      this.#config,
+      joinUrl(this.#config.baseUrl, 'responses'),
+      headers,
+      responsesBody(request),
+      options.signal,
+    );
     return this.#read(response, options);
   }
 
@@ -73,7 +86,8 @@ export class OpenAIResponsesProvider implements Provider {
       switch (type) {
         case 'response.output_item.added': {
           const item = obj(data.item);
-          if (item.type === 'function_call') blocks.tool(index, { id: str(item.call_id) ?? '', name: str(item.name) ?? '' });
+          if (item.type === 'function_call')
+            blocks.tool(index, { id: str(item.call_id) ?? '', name: str(item.name) ?? '' });
           break;
         }
         case 'response.output_item.done':
@@ -84,7 +98,10 @@ export class OpenAIResponsesProvider implements Provider {
           const body = obj(data.response);
           model = str(body.model);
           usage = responsesUsage(obj(body.usage));
-          finished = { status: str(body.status) ?? (type === 'response.completed' ? 'completed' : 'incomplete'), reason: str(obj(body.incomplete_details).reason) ?? '' };
+          finished = {
+            status: str(body.status) ?? (type === 'response.completed' ? 'completed' : 'incomplete'),
+            reason: str(obj(body.incomplete_details).reason) ?? '',
+          };
           break;
         }
         case 'response.failed': {
@@ -94,18 +111,30 @@ export class OpenAIResponsesProvider implements Provider {
             finished = { status: 'failed', reason: code };
             break;
           }
-          throw streamError(this.name, `response failed ${code}: ${str(error.message) ?? ''}`.trim(), { transient: code === 'server_error' || code === 'rate_limit_exceeded' });
+          throw streamError(this.name, `response failed ${code}: ${str(error.message) ?? ''}`.trim(), {
+            transient: code === 'server_error' || code === 'rate_limit_exceeded',
+          });
         }
         case 'error':
-          throw streamError(this.name, `stream error ${str(data.code) ?? ''}: ${str(data.message) ?? ''}`.replace(/\s+:/, ':'), { transient: true });
+          throw streamError(
+            this.name,
+            `stream error ${str(data.code) ?? ''}: ${str(data.message) ?? ''}`.replace(/\s+:/, ':'),
+            { transient: true },
+          );
         default:
           break;
       }
     };
     // `sequence_number` counts up in every event; the template takes any integer in its place.
-    const fast = patternThenTemplate(DELTA_WIRE, (text, start, _end, found) => readDelta(text, start, (type, index, value) => found(value, (more) => void delta(type, index, more))), 'sequence_number');
+    const fast = patternThenTemplate(
+      DELTA_WIRE,
+      (text, start, _end, found) =>
+        readDelta(text, start, (type, index, value) => found(value, (more) => void delta(type, index, more))),
+      'sequence_number',
+    );
     await readSse(response, onEvent, fast);
-    if (finished === undefined) throw streamError(this.name, 'stream ended before response.completed', { transient: true });
+    if (finished === undefined)
+      throw streamError(this.name, 'stream ended before response.completed', { transient: true });
     const content = blocks.blocks();
     if (refusal !== '') content.push({ type: 'text', text: refusal });
     const stopReason = responsesStop(finished, refusal !== '', blocks.toolCount > 0);
@@ -250,7 +279,15 @@ export function responsesBody(request: ModelRequest): Record<string, unknown> {
   return body;
 }
 
-const wireTools = memoByIdentity((tools: readonly ToolSpec[]) => tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.inputSchema, strict: false })));
+const wireTools = memoByIdentity((tools: readonly ToolSpec[]) =>
+  tools.map((t) => ({
+    type: 'function',
+    name: t.name,
+    description: t.description,
+    parameters: t.inputSchema,
+    strict: false,
+  })),
+);
 
 function toItems(message: Message): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
@@ -266,11 +303,25 @@ function blockToItems(role: Message['role'], block: ContentBlock): Record<string
         ? [{ role: 'user', content: [{ type: 'input_text', text: block.text }] }]
         : [{ role: 'assistant', content: [{ type: 'output_text', text: block.text }] }];
     case 'reasoning': {
-      if (block.replay?.api !== 'openai-responses' || typeof block.replay.data.encrypted_content !== 'string') return [];
-      return [{ type: 'reasoning', summary: block.replay.data.summary ?? [], encrypted_content: block.replay.data.encrypted_content }];
+      if (block.replay?.api !== 'openai-responses' || typeof block.replay.data.encrypted_content !== 'string')
+        return [];
+      return [
+        {
+          type: 'reasoning',
+          summary: block.replay.data.summary ?? [],
+          encrypted_content: block.replay.data.encrypted_content,
+        },
+      ];
     }
     case 'tool_use':
-      return [{ type: 'function_call', call_id: block.id, name: block.name, arguments: typeof block.input === 'string' ? block.input : JSON.stringify(block.input ?? {}) }];
+      return [
+        {
+          type: 'function_call',
+          call_id: block.id,
+          name: block.name,
+          arguments: typeof block.input === 'string' ? block.input : JSON.stringify(block.input ?? {}),
+        },
+      ];
     case 'tool_result':
       return [{ type: 'function_call_output', call_id: block.toolUseId, output: block.content }];
   }

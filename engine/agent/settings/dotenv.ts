@@ -21,7 +21,9 @@ export function parseDotenv(text: string): Map<string, string> {
       let raw = value.slice(1);
       while (!/(^|[^\\])(\\\\)*"/.test(raw) && i + 1 < lines.length) raw += `\n${lines[++i]}`;
       const end = closingQuote(raw);
-      value = raw.slice(0, end === -1 ? raw.length : end).replace(/\\(["\\nt])/g, (_, c: string) => ({ n: '\n', t: '\t', '"': '"', '\\': '\\' })[c] ?? c);
+      value = raw
+        .slice(0, end === -1 ? raw.length : end)
+        .replace(/\\(["\\nt])/g, (_, c: string) => ({ n: '\n', t: '\t', '"': '"', '\\': '\\' })[c] ?? c);
     } else if (value.startsWith("'")) {
       const end = value.indexOf("'", 1);
       value = value.slice(1, end === -1 ? undefined : end);

@@ -32,7 +32,10 @@ export function expandReferences(value: string, lookup: EnvLookup, where: string
 /** A value that must be exactly one `${NAME}` reference, as a {@link Secret}. */
 export function secretReference(value: string, lookup: EnvLookup, where: string, secrets: Secret[]): Secret {
   const match = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
-  if (!match) throw new AgentError('AGENT_SECRET_LITERAL', `${where} must be a \${ENV} reference, not a literal value`, { hint: 'write apiKey: ${ANTHROPIC_API_KEY} and put the key in the environment or a .env file' });
+  if (!match)
+    throw new AgentError('AGENT_SECRET_LITERAL', `${where} must be a \${ENV} reference, not a literal value`, {
+      hint: 'write apiKey: ${ANTHROPIC_API_KEY} and put the key in the environment or a .env file',
+    });
   expandReferences(value, lookup, where, secrets);
   return secrets[secrets.length - 1]!;
 }

@@ -9,7 +9,15 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { durationMs, findRepoRoot, formatDiagnostics, loadDefinitionFile, TrustStore, type Config, type Definition } from '../../definitions/index.js';
+import {
+  durationMs,
+  findRepoRoot,
+  formatDiagnostics,
+  loadDefinitionFile,
+  TrustStore,
+  type Config,
+  type Definition,
+} from '../../definitions/index.js';
 import { neoHome } from '../../util/neo-home.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { AgentError } from '../errors.js';
@@ -56,7 +64,9 @@ export async function loadAgentSettings(options: LoadSettingsOptions): Promise<A
     Object.assign(agent, layer.data.agent ?? {});
     for (const [name, config] of Object.entries(layer.data.providers ?? {})) {
       if (layer.layer === 'project' && !trusted && (name in providers || mentionsSecret(config))) {
-        warnings.push(`${layer.file}: providers.${name} is ignored: this project is not trusted and it ${name in providers ? 'redefines a provider of your own neo.yaml' : 'references a secret'} (run \`neo trust\` to allow it)`);
+        warnings.push(
+          `${layer.file}: providers.${name} is ignored: this project is not trusted and it ${name in providers ? 'redefines a provider of your own neo.yaml' : 'references a secret'} (run \`neo trust\` to allow it)`,
+        );
         continue;
       }
       providers[name] = { ...providers[name], ...config };
@@ -86,7 +96,9 @@ export async function loadAgentSettings(options: LoadSettingsOptions): Promise<A
 }
 
 async function readConfigs(home: string, repo: string | undefined): Promise<Definition<'config'>[]> {
-  const candidates: Array<{ file: string; layer: 'user' | 'project' }> = [{ file: join(home, 'neo.yaml'), layer: 'user' }];
+  const candidates: Array<{ file: string; layer: 'user' | 'project' }> = [
+    { file: join(home, 'neo.yaml'), layer: 'user' },
+  ];
   if (repo !== undefined) candidates.push({ file: join(repo, '.neo', 'neo.yaml'), layer: 'project' });
   const out: Definition<'config'>[] = [];
   for (const { file, layer } of candidates) {
@@ -94,7 +106,9 @@ async function readConfigs(home: string, repo: string | undefined): Promise<Defi
     const load = await loadDefinitionFile(file, { kind: 'config', layer, trusted: true });
     const errors = load.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0) {
-      throw new AgentError('AGENT_SETTINGS_INVALID', `invalid ${file}:\n${formatDiagnostics(errors)}`, { hint: 'fix the file, or check it with `neo validate`' });
+      throw new AgentError('AGENT_SETTINGS_INVALID', `invalid ${file}:\n${formatDiagnostics(errors)}`, {
+        hint: 'fix the file, or check it with `neo validate`',
+      });
     }
     if (load.definition?.kind === 'config') out.push(load.definition);
   }
@@ -118,7 +132,11 @@ function defaultProvider(providers: Record<string, ProviderConfig>, lookup: EnvL
   const configured = Object.keys(providers);
   if (configured.length === 1) return configured[0]!;
   if (configured.length > 1) {
-    throw new AgentError('AGENT_NO_PROVIDER', `neo.yaml configures several providers (${configured.join(', ')}) and agent.provider picks none`, { hint: 'set agent.provider in neo.yaml' });
+    throw new AgentError(
+      'AGENT_NO_PROVIDER',
+      `neo.yaml configures several providers (${configured.join(', ')}) and agent.provider picks none`,
+      { hint: 'set agent.provider in neo.yaml' },
+    );
   }
   for (const name of DEFAULT_PROVIDER_ORDER) {
     const key = BUILTIN_PROVIDERS[name]?.apiKey;
@@ -130,20 +148,32 @@ function defaultProvider(providers: Record<string, ProviderConfig>, lookup: EnvL
   });
 }
 
-function resolveProvider(name: string, providers: Record<string, ProviderConfig>, lookup: EnvLookup, secrets: Secret[]): ProviderSettings {
+function resolveProvider(
+  name: string,
+  providers: Record<string, ProviderConfig>,
+  lookup: EnvLookup,
+  secrets: Secret[],
+): ProviderSettings {
   const builtin = BUILTIN_PROVIDERS[name];
   const configured = providers[name];
   if (builtin === undefined && configured === undefined) {
     const known = [...new Set([...Object.keys(providers), ...Object.keys(BUILTIN_PROVIDERS)])];
     const near = didYouMean(name, known);
-    throw new AgentError('AGENT_UNKNOWN_PROVIDER', `unknown provider "${name}"`, { hint: near !== undefined ? `did you mean "${near}"?` : `known providers: ${known.join(', ')}` });
+    throw new AgentError('AGENT_UNKNOWN_PROVIDER', `unknown provider "${name}"`, {
+      hint: near !== undefined ? `did you mean "${near}"?` : `known providers: ${known.join(', ')}`,
+    });
   }
   // A configured entry replaces the built-in's API-dependent fields as a whole.
-  const merged: ProviderConfig = configured !== undefined && builtin !== undefined && configured.api !== builtin.api ? configured : { ...builtin, ...configured } as ProviderConfig;
+  const merged: ProviderConfig =
+    configured !== undefined && builtin !== undefined && configured.api !== builtin.api
+      ? configured
+      : ({ ...builtin, ...configured } as ProviderConfig);
   const where = `providers.${name}`;
-  const apiKey = merged.apiKey !== undefined ? secretReference(merged.apiKey, lookup, `${where}.apiKey`, secrets) : undefined;
+  const apiKey =
+    merged.apiKey !== undefined ? secretReference(merged.apiKey, lookup, `${where}.apiKey`, secrets) : undefined;
   const headers: Record<string, string> = {};
-  for (const [header, value] of Object.entries(merged.headers ?? {})) headers[header] = expandReferences(value, lookup, `${where}.headers.${header}`, secrets);
+  for (const [header, value] of Object.entries(merged.headers ?? {}))
+    headers[header] = expandReferences(value, lookup, `${where}.headers.${header}`, secrets);
   const models: ProviderSettings['models'] = { ...merged.models };
   return {
     name,
@@ -158,6 +188,9 @@ function resolveProvider(name: string, providers: Record<string, ProviderConfig>
 function duration(value: number | string | undefined, fallback: number, field: string): number {
   if (value === undefined) return fallback;
   const ms = durationMs(value);
-  if (!Number.isFinite(ms) || ms <= 0) throw new AgentError('AGENT_SETTINGS_INVALID', `${field} is not a duration: ${String(value)}`, { hint: 'write seconds (90) or a string with a unit (90s, 3m)' });
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new AgentError('AGENT_SETTINGS_INVALID', `${field} is not a duration: ${String(value)}`, {
+      hint: 'write seconds (90) or a string with a unit (90s, 3m)',
+    });
   return ms;
 }

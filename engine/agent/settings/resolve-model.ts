@@ -15,7 +15,11 @@ export function isModelClass(value: string): value is ModelClass {
 }
 
 /** The concrete model id for `requested` (an id or a sentinel), else agent.model, else the standard class. */
-export function resolveModel(requested: string | undefined, settings: AgentSettings, descriptor?: Pick<Backend, 'modelClassMap'>): string {
+export function resolveModel(
+  requested: string | undefined,
+  settings: AgentSettings,
+  descriptor?: Pick<Backend, 'modelClassMap'>,
+): string {
   const wanted = requested ?? settings.model ?? 'standard';
   if (!isModelClass(wanted)) return wanted;
   const fromDescriptor = descriptor?.modelClassMap?.[wanted];

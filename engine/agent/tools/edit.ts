@@ -42,18 +42,26 @@ export function editTool(cwd: string): AgentTool {
         bytes = undefined;
       }
       if (oldString === '') {
-        if (bytes !== undefined) return { output: `${shown} already exists; give old_string to edit it, or use write_file to replace it`, isError: true };
+        if (bytes !== undefined)
+          return {
+            output: `${shown} already exists; give old_string to edit it, or use write_file to replace it`,
+            isError: true,
+          };
         await writeFileAtomic(path, newString);
         return { output: `created ${shown}`, isError: false };
       }
       if (bytes === undefined) return { output: `no such file: ${shown}`, isError: true };
       if (looksBinary(bytes)) return { output: `${shown} is a binary file; edit works on text`, isError: true };
-      if (oldString === newString) return { output: 'old_string and new_string are the same; nothing to change', isError: true };
+      if (oldString === newString)
+        return { output: 'old_string and new_string are the same; nothing to change', isError: true };
       const text = bytes.toString('utf8');
       const count = occurrences(text, oldString);
       if (count === 0) return { output: `old_string was not found in ${shown}`, isError: true };
       if (count > 1 && !replaceAll) {
-        return { output: `old_string occurs ${count} times in ${shown}; include more surrounding lines to make it unique, or set replace_all`, isError: true };
+        return {
+          output: `old_string occurs ${count} times in ${shown}; include more surrounding lines to make it unique, or set replace_all`,
+          isError: true,
+        };
       }
       // split/join, not String.replace: `$` sequences in new_string must stay literal.
       const updated = replaceAll ? text.split(oldString).join(newString) : spliceOnce(text, oldString, newString);

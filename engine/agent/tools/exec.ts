@@ -44,7 +44,10 @@ export function execTool(options: ExecToolOptions): AgentTool {
       const command = requireString(input, 'command');
       if (optionalBool(input, 'run_in_background') === true) {
         const shell = await options.shells.start(command, { cwd: options.cwd, env: options.env });
-        return { output: `started background shell ${shell.id} (pid ${shell.pid}); read its output with bash_output {"shell_id":"${shell.id}"}, stop it with kill_shell`, isError: false };
+        return {
+          output: `started background shell ${shell.id} (pid ${shell.pid}); read its output with bash_output {"shell_id":"${shell.id}"}, stop it with kill_shell`,
+          isError: false,
+        };
       }
       const timeoutMs = Math.min(optionalInt(input, 'timeout_ms', 1) ?? options.timeoutMs, MAX_TIMEOUT_MS);
       return runForeground(command, options, timeoutMs, context.signal);
@@ -52,7 +55,12 @@ export function execTool(options: ExecToolOptions): AgentTool {
   };
 }
 
-async function runForeground(command: string, options: ExecToolOptions, timeoutMs: number, signal: AbortSignal): Promise<{ output: string; isError: boolean }> {
+async function runForeground(
+  command: string,
+  options: ExecToolOptions,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<{ output: string; isError: boolean }> {
   // `exec 2>&1` first: stderr joins stdout in the shell itself, so the two stay in write order
   // (two pipes merged here would interleave by arrival instead).
   const child = execa(commandShell(options.env), ['-c', `exec 2>&1\n${command}`], {
@@ -92,8 +100,17 @@ async function runForeground(command: string, options: ExecToolOptions, timeoutM
   signal.removeEventListener('abort', onAbort);
   const output = collected.text().replace(/\n$/, '');
   if (aborted) return { output: `${output}\n[interrupted; the process group was killed]`.trimStart(), isError: true };
-  if (timedOut) return { output: `${output}\n[timed out after ${formatMs(timeoutMs)}; the process group was killed]`.trimStart(), isError: true };
-  if (result.failed && result.exitCode === undefined) return { output: `${output}\n[${result.signal ? `killed by ${result.signal}` : (result.shortMessage ?? 'failed to run')}]`.trimStart(), isError: true };
+  if (timedOut)
+    return {
+      output: `${output}\n[timed out after ${formatMs(timeoutMs)}; the process group was killed]`.trimStart(),
+      isError: true,
+    };
+  if (result.failed && result.exitCode === undefined)
+    return {
+      output:
+        `${output}\n[${result.signal ? `killed by ${result.signal}` : (result.shortMessage ?? 'failed to run')}]`.trimStart(),
+      isError: true,
+    };
   const code = result.exitCode ?? 0;
   if (code === 0) return { output: output === '' ? '(no output)' : output, isError: false };
   return { output: `${output}\n[exit code ${code}]`.trimStart(), isError: true };

@@ -13,11 +13,15 @@ export function globTool(cwd: string): AgentTool {
     effect: 'read',
     spec: {
       name: 'glob',
-      description: 'Lists files whose path (relative to path, default the working directory) matches a glob pattern such as "**/*.ts" or "src/*.{js,json}". .git and node_modules are skipped.',
+      description:
+        'Lists files whose path (relative to path, default the working directory) matches a glob pattern such as "**/*.ts" or "src/*.{js,json}". .git and node_modules are skipped.',
       inputSchema: {
         type: 'object',
         properties: {
-          pattern: { type: 'string', description: 'Glob pattern: ** crosses folders, * and ? do not, {a,b} alternates.' },
+          pattern: {
+            type: 'string',
+            description: 'Glob pattern: ** crosses folders, * and ? do not, {a,b} alternates.',
+          },
           path: { type: 'string', description: 'Folder to search from (default: the working directory).' },
         },
         required: ['pattern'],
@@ -27,7 +31,8 @@ export function globTool(cwd: string): AgentTool {
       const pattern = requireString(input, 'pattern');
       const root = resolvePath(cwd, optionalString(input, 'path') ?? '.');
       try {
-        if (!(await stat(root)).isDirectory()) return { output: `${displayPath(cwd, root)} is not a folder`, isError: true };
+        if (!(await stat(root)).isDirectory())
+          return { output: `${displayPath(cwd, root)} is not a folder`, isError: true };
       } catch {
         return { output: `no such folder: ${displayPath(cwd, root)}`, isError: true };
       }
@@ -43,7 +48,10 @@ export function globTool(cwd: string): AgentTool {
         found.push(rel);
       }
       if (found.length === 0) return { output: 'no files match', isError: false };
-      return { output: found.join('\n') + (more ? `\n[first ${MAX_RESULTS} matches; narrow the pattern]` : ''), isError: false };
+      return {
+        output: found.join('\n') + (more ? `\n[first ${MAX_RESULTS} matches; narrow the pattern]` : ''),
+        isError: false,
+      };
     },
   };
 }

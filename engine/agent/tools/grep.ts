@@ -30,13 +30,17 @@ export function grepTool(options: GrepOptions): AgentTool {
     effect: 'read',
     spec: {
       name: 'grep',
-      description: 'Searches file contents for a regular expression and returns matching lines as path:line:text (or only paths with files_only). Search a folder or one file; filter files with a glob such as "*.ts".',
+      description:
+        'Searches file contents for a regular expression and returns matching lines as path:line:text (or only paths with files_only). Search a folder or one file; filter files with a glob such as "*.ts".',
       inputSchema: {
         type: 'object',
         properties: {
           pattern: { type: 'string', description: 'Regular expression.' },
           path: { type: 'string', description: 'File or folder to search (default: the working directory).' },
-          glob: { type: 'string', description: 'Only files matching this glob (a pattern without / matches file names at any depth).' },
+          glob: {
+            type: 'string',
+            description: 'Only files matching this glob (a pattern without / matches file names at any depth).',
+          },
           ignore_case: { type: 'boolean', description: 'Case-insensitive.' },
           files_only: { type: 'boolean', description: 'Return only the paths of files with a match.' },
           max_results: { type: 'integer', minimum: 1, description: `Most lines to return (default ${DEFAULT_MAX}).` },
@@ -62,7 +66,10 @@ export function grepTool(options: GrepOptions): AgentTool {
       const result = rg !== null ? await ripgrep(rg, cwd, query, context.signal) : await nodeGrep(cwd, query);
       if ('error' in result) return { output: result.error, isError: true };
       if (result.lines.length === 0) return { output: 'no matches', isError: false };
-      return { output: result.lines.join('\n') + (result.more ? `\n[first ${query.max} results; narrow the search]` : ''), isError: false };
+      return {
+        output: result.lines.join('\n') + (result.more ? `\n[first ${query.max} results; narrow the search]` : ''),
+        isError: false,
+      };
     },
   };
 }
@@ -106,10 +113,19 @@ async function ripgrep(rg: string, cwd: string, query: GrepQuery, signal: AbortS
   args.push('--glob', '!node_modules', '--regexp', query.pattern);
   // Searching the working directory itself: no path argument, so rg prints `src/a.ts`, not `./src/a.ts`.
   if (resolve(query.root) !== resolve(cwd)) args.push('--', displayPath(cwd, query.root));
-  const result = await execa(rg, args, { cwd, reject: false, stdin: 'ignore', cancelSignal: signal, maxBuffer: 64 * 1024 * 1024 });
+  const result = await execa(rg, args, {
+    cwd,
+    reject: false,
+    stdin: 'ignore',
+    cancelSignal: signal,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.exitCode === 1) return { lines: [], more: false };
   if (result.exitCode !== 0) return { error: `grep failed: ${String(result.stderr).trim() || result.shortMessage}` };
-  const lines = String(result.stdout).split('\n').filter((l) => l !== '').sort(byPathThenLine);
+  const lines = String(result.stdout)
+    .split('\n')
+    .filter((l) => l !== '')
+    .sort(byPathThenLine);
   return { lines: lines.slice(0, query.max), more: lines.length > query.max };
 }
 

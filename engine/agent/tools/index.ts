@@ -65,7 +65,11 @@ export const TOOL_ALIASES: Readonly<Record<string, readonly string[]>> = {
  * The tools `allowed` names (all when absent), minus those `disallowed` names. A name that is
  * neither a tool nor an alias is rejected, never silently dropped.
  */
-export function selectTools(tools: readonly AgentTool[], allowed?: readonly string[], disallowed?: readonly string[]): AgentTool[] {
+export function selectTools(
+  tools: readonly AgentTool[],
+  allowed?: readonly string[],
+  disallowed?: readonly string[],
+): AgentTool[] {
   const known = new Set(tools.map((t) => t.spec.name));
   const expand = (names: readonly string[], field: string): Set<string> => {
     const out = new Set<string>();

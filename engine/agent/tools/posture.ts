@@ -25,7 +25,11 @@ export function postureDecision(posture: Posture, effect: ToolEffect): PostureDe
 }
 
 /** Asks the session's driver about one call; resolves with the answer. */
-export type AskPermission = (request: { toolName: string; input: Record<string, unknown>; signal: AbortSignal }) => Promise<{ allow: boolean; reason?: string }>;
+export type AskPermission = (request: {
+  toolName: string;
+  input: Record<string, unknown>;
+  signal: AbortSignal;
+}) => Promise<{ allow: boolean; reason?: string }>;
 
 /** An approver that applies the current posture and asks when it says so. */
 export function postureApprover(currentPosture: () => Posture, ask: AskPermission): ToolApprover {
@@ -35,13 +39,24 @@ export function postureApprover(currentPosture: () => Posture, ask: AskPermissio
     const name = tool.spec.name;
     if (decision === 'allow') return { allow: true };
     if (decision === 'deny') {
-      return { allow: false, message: `denied: posture ${posture} allows ${tool.effect === 'write' ? 'no file changes' : 'no commands'} (${name})` };
+      return {
+        allow: false,
+        message: `denied: posture ${posture} allows ${tool.effect === 'write' ? 'no file changes' : 'no commands'} (${name})`,
+      };
     }
     const answer = await ask({ toolName: name, input, signal });
     const summary = `${name} ${briefInput(input)}`;
-    if (answer.allow) return { allow: true, pinned: `Permission asked for ${summary}: allowed${answer.reason ? ` (${answer.reason})` : ''}.` };
+    if (answer.allow)
+      return {
+        allow: true,
+        pinned: `Permission asked for ${summary}: allowed${answer.reason ? ` (${answer.reason})` : ''}.`,
+      };
     const why = answer.reason ? `: ${answer.reason}` : '';
-    return { allow: false, message: `denied by the user${why}`, pinned: `Permission asked for ${summary}: denied${why}.` };
+    return {
+      allow: false,
+      message: `denied by the user${why}`,
+      pinned: `Permission asked for ${summary}: denied${why}.`,
+    };
   };
 }
 

@@ -41,10 +41,16 @@ export function readFileTool(cwd: string): AgentTool {
       if (typeof text !== 'string') return text;
       if (text === '') return { output: `${shown()} is empty`, isError: false };
       const { lines, total } = lineRange(text, offset, limit);
-      if (offset > total) return { output: `${shown()} has ${total} lines; offset ${offset} is past the end`, isError: true };
+      if (offset > total)
+        return { output: `${shown()} has ${total} lines; offset ${offset} is past the end`, isError: true };
       const end = offset - 1 + lines.length;
       const width = String(end).length;
-      const body = lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut]` : line}`).join('\n');
+      const body = lines
+        .map(
+          (line, i) =>
+            `${String(offset + i).padStart(width)}\t${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut]` : line}`,
+        )
+        .join('\n');
       const more = offset > 1 || end < total ? `\n[lines ${offset}-${end} of ${total}]` : '';
       return { output: body + more, isError: false };
     },
@@ -61,7 +67,7 @@ function lineRange(text: string, first: number, count: number): { lines: string[
   let total = 0;
   let start = -1;
   let stop = text.endsWith('\n') ? text.length - 1 : text.length;
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     total++;
     if (total === first) start = at;
     const newline = text.indexOf('\n', at);
@@ -103,7 +109,8 @@ function readSmallTextSync(path: string): string | undefined {
 async function readTextAsync(path: string, shown: () => string): Promise<string | ToolResult> {
   const bytes = await readWholeAsync(path, shown);
   if (typeof bytes === 'string') return { output: bytes, isError: true };
-  if (looksBinary(bytes)) return { output: `${shown()} is a binary file (${bytes.length} bytes); not shown`, isError: true };
+  if (looksBinary(bytes))
+    return { output: `${shown()} is a binary file (${bytes.length} bytes); not shown`, isError: true };
   return bytes.toString('utf8');
 }
 
@@ -149,10 +156,16 @@ async function readToEnd(handle: FileHandle, shown: () => string): Promise<Buffe
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
-    const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(UNSIZED_READ_BYTES), 0, UNSIZED_READ_BYTES, null);
+    const { bytesRead, buffer } = await handle.read(
+      Buffer.allocUnsafe(UNSIZED_READ_BYTES),
+      0,
+      UNSIZED_READ_BYTES,
+      null,
+    );
     if (bytesRead === 0) return Buffer.concat(chunks, total);
     total += bytesRead;
-    if (total > MAX_FILE_BYTES) throw new ToolInputError(`${shown()} has more than ${MAX_FILE_BYTES} bytes; too large to read`);
+    if (total > MAX_FILE_BYTES)
+      throw new ToolInputError(`${shown()} has more than ${MAX_FILE_BYTES} bytes; too large to read`);
     chunks.push(buffer.subarray(0, bytesRead));
   }
 }

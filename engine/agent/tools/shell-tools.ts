@@ -15,19 +15,27 @@ export function bashOutputTool(shells: BackgroundShells): AgentTool {
     effect: 'read',
     spec: {
       name: 'bash_output',
-      description: 'Returns the output a background shell produced since the last bash_output call for it, and whether it is still running.',
+      description:
+        'Returns the output a background shell produced since the last bash_output call for it, and whether it is still running.',
       inputSchema: {
         type: 'object',
         properties: {
           shell_id: { type: 'string', description: 'The id exec returned (sh_1, sh_2, ...).' },
-          max_bytes: { type: 'integer', minimum: 1, description: `Most bytes to return (default ${DEFAULT_READ_BYTES}); older excess output is skipped.` },
+          max_bytes: {
+            type: 'integer',
+            minimum: 1,
+            description: `Most bytes to return (default ${DEFAULT_READ_BYTES}); older excess output is skipped.`,
+          },
         },
         required: ['shell_id'],
       },
     },
     async run(input) {
       const id = requireString(input, 'shell_id');
-      const { output, dropped, info } = await shells.readNew(id, optionalInt(input, 'max_bytes', 1) ?? DEFAULT_READ_BYTES);
+      const { output, dropped, info } = await shells.readNew(
+        id,
+        optionalInt(input, 'max_bytes', 1) ?? DEFAULT_READ_BYTES,
+      );
       const head = `[${id} ${status(info)}]${dropped > 0 ? ` [${dropped} earlier bytes skipped]` : ''}`;
       return { output: output === '' ? `${head} (no new output)` : `${head}\n${output}`, isError: false };
     },

@@ -52,7 +52,17 @@ export class BackgroundShells {
       // The log's file descriptor goes straight to the child, so output lands in the file with no
       // trip through this process. execa accepts any fd at run time; its types list only 3–9.
       const logFd = fd as 3;
-      child = execa(commandShell(options.env), ['-c', command], { cwd: options.cwd, env: options.env, extendEnv: false, stdin: 'ignore', stdout: logFd, stderr: logFd, detached: true, reject: false, cleanup: false });
+      child = execa(commandShell(options.env), ['-c', command], {
+        cwd: options.cwd,
+        env: options.env,
+        extendEnv: false,
+        stdin: 'ignore',
+        stdout: logFd,
+        stderr: logFd,
+        detached: true,
+        reject: false,
+        cleanup: false,
+      });
     } finally {
       closeSync(fd);
     }
@@ -61,7 +71,17 @@ export class BackgroundShells {
       const result = await child;
       throw new Error(`could not start the command: ${result.message ?? 'spawn failed'}`);
     }
-    const shell: Shell = { id, pid, command, exitCode: null, signal: null, log, offset: 0, identity: undefined, done: Promise.resolve() };
+    const shell: Shell = {
+      id,
+      pid,
+      command,
+      exitCode: null,
+      signal: null,
+      log,
+      offset: 0,
+      identity: undefined,
+      done: Promise.resolve(),
+    };
     shell.done = child.then((result) => {
       shell.exitCode = result.exitCode ?? null;
       shell.signal = result.signal ?? null;
@@ -119,13 +139,20 @@ export class BackgroundShells {
   /** Kills every shell still running (session stop). Idempotent. */
   async killAll(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#shells.values()].filter((s) => s.exitCode === null || groupAlive(s.pid)).map((s) => killGroup(s.pid).then(() => s.done)));
+    await Promise.all(
+      [...this.#shells.values()]
+        .filter((s) => s.exitCode === null || groupAlive(s.pid))
+        .map((s) => killGroup(s.pid).then(() => s.done)),
+    );
     if (this.#removeDir) await rm(this.#dir, { recursive: true, force: true });
   }
 
   #need(id: string): Shell {
     const shell = this.#shells.get(id);
-    if (shell === undefined) throw new Error(`no background shell ${id}${this.#shells.size > 0 ? `; shells: ${[...this.#shells.keys()].join(', ')}` : ''}`);
+    if (shell === undefined)
+      throw new Error(
+        `no background shell ${id}${this.#shells.size > 0 ? `; shells: ${[...this.#shells.keys()].join(', ')}` : ''}`,
+      );
     return shell;
   }
 

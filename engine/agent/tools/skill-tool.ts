@@ -18,7 +18,11 @@ export function loadSkillTool(skills: readonly Skill[]): AgentTool {
     async run(input) {
       const name = requireString(input, 'name');
       const skill = skills.find((s) => s.name === name);
-      if (skill === undefined) return { output: `no skill named "${name}"; available: ${skills.map((s) => s.name).join(', ') || '(none)'}`, isError: true };
+      if (skill === undefined)
+        return {
+          output: `no skill named "${name}"; available: ${skills.map((s) => s.name).join(', ') || '(none)'}`,
+          isError: true,
+        };
       return { output: await loadSkill(skill), isError: false };
     },
   };

@@ -10,7 +10,8 @@ export function writeFileTool(cwd: string): AgentTool {
     effect: 'write',
     spec: {
       name: 'write_file',
-      description: 'Creates a file, or replaces its whole content, atomically. Parent folders are created. Prefer edit for changing part of an existing file.',
+      description:
+        'Creates a file, or replaces its whole content, atomically. Parent folders are created. Prefer edit for changing part of an existing file.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -36,7 +37,10 @@ export function writeFileTool(cwd: string): AgentTool {
       await writeFileAtomic(path, content);
       // The rename replaced the inode: keep the old file's permissions.
       if (mode !== undefined) await chmod(path, mode);
-      return { output: `${existed ? 'replaced' : 'created'} ${displayPath(cwd, path)} (${Buffer.byteLength(content)} bytes)`, isError: false };
+      return {
+        output: `${existed ? 'replaced' : 'created'} ${displayPath(cwd, path)} (${Buffer.byteLength(content)} bytes)`,
+        isError: false,
+      };
     },
   };
 }

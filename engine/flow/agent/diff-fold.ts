@@ -35,8 +35,12 @@ export class DiffFold {
       this.#files.set(file.path, {
         ...file,
         status,
-        ...(before?.insertions !== undefined || file.insertions !== undefined ? { insertions: (before?.insertions ?? 0) + (file.insertions ?? 0) } : {}),
-        ...(before?.deletions !== undefined || file.deletions !== undefined ? { deletions: (before?.deletions ?? 0) + (file.deletions ?? 0) } : {}),
+        ...(before?.insertions !== undefined || file.insertions !== undefined
+          ? { insertions: (before?.insertions ?? 0) + (file.insertions ?? 0) }
+          : {}),
+        ...(before?.deletions !== undefined || file.deletions !== undefined
+          ? { deletions: (before?.deletions ?? 0) + (file.deletions ?? 0) }
+          : {}),
       });
     }
     if (diff.unifiedDiff) this.#unified.push(diff.unifiedDiff);

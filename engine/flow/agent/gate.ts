@@ -10,7 +10,10 @@ export const GATE_TAIL_LINES = 60;
  * flake check is on and the first run failed. Output is the check's own, never agent text
  * spliced into a command.
  */
-export async function runGate(gate: GateSpec, site: { cwd: string; env: Record<string, string>; signal: AbortSignal }): Promise<GateRun> {
+export async function runGate(
+  gate: GateSpec,
+  site: { cwd: string; env: Record<string, string>; signal: AbortSignal },
+): Promise<GateRun> {
   const once = async () => {
     const result = await runCommand({
       command: gate.run,

@@ -9,7 +9,8 @@ export type SchemaCheck = { ok: true; value: unknown } | { ok: false; message: s
  */
 export async function checkOutputSchema(text: string, schema: Record<string, unknown>): Promise<SchemaCheck> {
   const value = extractJson(text);
-  if (value === undefined) return { ok: false, message: 'the final answer holds no JSON; the step asks for JSON matching its outputSchema' };
+  if (value === undefined)
+    return { ok: false, message: 'the final answer holds no JSON; the step asks for JSON matching its outputSchema' };
   // Required, not imported: ajv is CommonJS, and createRequire gives the same module shape
   // under Node, vitest and the bundle (and keeps ajv out of the bundle's start-up chunks).
   const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
@@ -18,10 +19,15 @@ export async function checkOutputSchema(text: string, schema: Record<string, unk
   try {
     validate = ajv.compile(schema);
   } catch (error) {
-    return { ok: false, message: `the step's outputSchema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      message: `the step's outputSchema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   if (validate(value)) return { ok: true, value };
-  const problems = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
+  const problems = (validate.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
   return { ok: false, message: `the final answer does not match outputSchema: ${problems.join('; ')}` };
 }
 

@@ -56,7 +56,12 @@ export class RulesDriver implements AgentStepDriver {
       return failed(sessionError(error, 'could not start the agent session'), {});
     }
     const sessionId = start.sessionId;
-    ctx.progress({ backend: start.backend, round: 1, maxRounds: start.maxRounds, ...(s.model === undefined ? {} : { model: s.model }) });
+    ctx.progress({
+      backend: start.backend,
+      round: 1,
+      maxRounds: start.maxRounds,
+      ...(s.model === undefined ? {} : { model: s.model }),
+    });
 
     const diff = new DiffFold();
     const stall = new AbortController();
@@ -87,7 +92,16 @@ export class RulesDriver implements AgentStepDriver {
         const run = await ctx.runGate(gate);
         ctx.progress({ note: run.passed ? 'check passed' : 'check failed' });
         watch.touch();
-        evidence.gate = { command: gate.run, passed: run.passed, exitCode: run.exitCode ?? null, attempt, attempts: gate.attempts, ...(run.flaky ? { flaky: true } : {}), ...(run.timedOut ? { timedOut: true } : {}), tail: run.tail };
+        evidence.gate = {
+          command: gate.run,
+          passed: run.passed,
+          exitCode: run.exitCode ?? null,
+          attempt,
+          attempts: gate.attempts,
+          ...(run.flaky ? { flaky: true } : {}),
+          ...(run.timedOut ? { timedOut: true } : {}),
+          tail: run.tail,
+        };
         if (!run.passed) {
           if (canGuide && attempt < gate.attempts && !ctx.signal.aborted) {
             const over = ctx.budget();
@@ -97,19 +111,47 @@ export class RulesDriver implements AgentStepDriver {
             return { guide: guidance };
           }
           const preexisting = evidence.baseline?.passed === false ? '; it already failed before the agent started' : '';
-          const error = exhausted ?? { code: 'FLOW_GATE_FAILED', message: `the check \`${gate.run}\` still fails after ${attempt} attempt${attempt === 1 ? '' : 's'} (${run.timedOut ? 'timed out' : `exit ${run.exitCode ?? '?'}`})${preexisting}` };
+          const error = exhausted ?? {
+            code: 'FLOW_GATE_FAILED',
+            message: `the check \`${gate.run}\` still fails after ${attempt} attempt${attempt === 1 ? '' : 's'} (${run.timedOut ? 'timed out' : `exit ${run.exitCode ?? '?'}`})${preexisting}`,
+          };
           return { done: failed(error, outputs(), 'failed'), stop: 'failed' };
         }
       }
       if (s.requireChange && diff.changed === 0) {
-        return { done: failed({ code: 'FLOW_NO_CHANGE', message: 'the agent changed no file, and this step requires a change (set requireChange: false for review-only steps)' }, outputs(), 'no-change'), stop: 'failed' };
+        return {
+          done: failed(
+            {
+              code: 'FLOW_NO_CHANGE',
+              message:
+                'the agent changed no file, and this step requires a change (set requireChange: false for review-only steps)',
+            },
+            outputs(),
+            'no-change',
+          ),
+          stop: 'failed',
+        };
       }
       if (s.outputSchema !== undefined) {
         const checked = await checkOutputSchema(text, s.outputSchema);
-        if (!checked.ok) return { done: failed({ code: 'FLOW_OUTPUT_SCHEMA', message: checked.message }, outputs(), 'failed'), stop: 'failed' };
-        return { done: { status: 'succeeded', verdict: 'success', outputs: { ...outputs(), verdict: 'success', json: checked.value } }, stop: 'success' };
+        if (!checked.ok)
+          return {
+            done: failed({ code: 'FLOW_OUTPUT_SCHEMA', message: checked.message }, outputs(), 'failed'),
+            stop: 'failed',
+          };
+        return {
+          done: {
+            status: 'succeeded',
+            verdict: 'success',
+            outputs: { ...outputs(), verdict: 'success', json: checked.value },
+          },
+          stop: 'success',
+        };
       }
-      return { done: { status: 'succeeded', verdict: 'success', outputs: { ...outputs(), verdict: 'success' } }, stop: 'success' };
+      return {
+        done: { status: 'succeeded', verdict: 'success', outputs: { ...outputs(), verdict: 'success' } },
+        stop: 'success',
+      };
     };
 
     try {
@@ -118,13 +160,30 @@ export class RulesDriver implements AgentStepDriver {
         if (turn === 'aborted') {
           const error = stall.signal.aborted ? stalledError(task.idleTimeoutMs) : abortError(ctx.signal);
           await quietly(ctx.sessions.execute({ op: 'interrupt', sessionId }, caller));
-          result = { done: failed(error, outputs(), stall.signal.aborted ? 'stalled' : 'aborted'), stop: stall.signal.aborted ? 'failed' : 'aborted' };
+          result = {
+            done: failed(error, outputs(), stall.signal.aborted ? 'stalled' : 'aborted'),
+            stop: stall.signal.aborted ? 'failed' : 'aborted',
+          };
           break;
         }
         if (turn.kind === 'clarification') {
-          const decision = decideAsk(turn, { posture: start.maxPosture, workspace: task.cwd, editToolNames: s.editToolNames, allowCommands: [...s.allowCommands, ...(s.verify ? [s.verify.run] : [])] });
+          const decision = decideAsk(turn, {
+            posture: start.maxPosture,
+            workspace: task.cwd,
+            editToolNames: s.editToolNames,
+            allowCommands: [...s.allowCommands, ...(s.verify ? [s.verify.run] : [])],
+          });
           ctx.progress({ note: `${decision.allow ? 'allowed' : 'denied'} ${turn.toolName}` });
-          await ctx.sessions.execute({ op: 'answer', sessionId, clarificationId: turn.clarificationId, allow: decision.allow, reason: decision.reason }, caller);
+          await ctx.sessions.execute(
+            {
+              op: 'answer',
+              sessionId,
+              clarificationId: turn.clarificationId,
+              allow: decision.allow,
+              reason: decision.reason,
+            },
+            caller,
+          );
           continue;
         }
         diff.add(turn.turnDiff);
@@ -135,12 +194,30 @@ export class RulesDriver implements AgentStepDriver {
           judged = await judge(true);
         } else if (turn.kind === 'ended') {
           text = turn.text;
-          judged = turn.ok ? await judge(false) : { done: failed({ code: 'FLOW_AGENT_FAILED', message: `the agent ended its session with a failure${turn.text ? `: ${clip(turn.text)}` : ''}`, transient: true }, outputs(), 'failed'), stop: 'failed' };
+          judged = turn.ok
+            ? await judge(false)
+            : {
+                done: failed(
+                  {
+                    code: 'FLOW_AGENT_FAILED',
+                    message: `the agent ended its session with a failure${turn.text ? `: ${clip(turn.text)}` : ''}`,
+                    transient: true,
+                  },
+                  outputs(),
+                  'failed',
+                ),
+                stop: 'failed',
+              };
         } else if (turn.kind === 'max_rounds') {
           text = turn.text;
-          judged = await judge(false, { code: 'FLOW_MAX_ROUNDS', message: `the agent used all ${turn.rounds} rounds and the check still fails` });
+          judged = await judge(false, {
+            code: 'FLOW_MAX_ROUNDS',
+            message: `the agent used all ${turn.rounds} rounds and the check still fails`,
+          });
         } else {
-          const error = turn.stalled ? stalledError(task.idleTimeoutMs) : { code: 'FLOW_AGENT_ERROR', message: `the agent failed: ${clip(turn.message)}`, transient: true };
+          const error = turn.stalled
+            ? stalledError(task.idleTimeoutMs)
+            : { code: 'FLOW_AGENT_ERROR', message: `the agent failed: ${clip(turn.message)}`, transient: true };
           judged = { done: failed(error, outputs(), turn.stalled ? 'stalled' : 'failed'), stop: 'failed' };
         }
         if ('guide' in judged) {
@@ -155,16 +232,29 @@ export class RulesDriver implements AgentStepDriver {
     } finally {
       watch.close();
     }
-    await quietly(ctx.sessions.execute({ op: 'stop', sessionId, outcome: result.stop, note: result.done.error?.message ?? 'verified' }, caller));
+    await quietly(
+      ctx.sessions.execute(
+        { op: 'stop', sessionId, outcome: result.stop, note: result.done.error?.message ?? 'verified' },
+        caller,
+      ),
+    );
     await quietly(ctx.sessions.releaseAllOwnedBy(caller.scope));
     return result.done;
   }
 }
 
 /** One read-turn, abandoned (not cancelled) when any signal aborts. */
-async function readTurn(ctx: AgentContext, sessionId: string, caller: { scope: string }, signals: AbortSignal[]): Promise<ReadTurnResult | 'aborted'> {
+async function readTurn(
+  ctx: AgentContext,
+  sessionId: string,
+  caller: { scope: string },
+  signals: AbortSignal[],
+): Promise<ReadTurnResult | 'aborted'> {
   if (signals.some((s) => s.aborted)) return 'aborted';
-  const read = ctx.sessions.execute({ op: 'read-turn', sessionId, includeDiff: true }, caller) as Promise<ReadTurnResult>;
+  const read = ctx.sessions.execute(
+    { op: 'read-turn', sessionId, includeDiff: true },
+    caller,
+  ) as Promise<ReadTurnResult>;
   read.catch(() => undefined);
   let cleanup = () => {};
   const aborted = new Promise<'aborted'>((resolve) => {
@@ -190,15 +280,25 @@ function stalledError(idleTimeoutMs: number | undefined): StepError {
 
 function abortError(signal: AbortSignal): StepError {
   const reason = signal.reason as Partial<StepError> | undefined;
-  if (reason !== undefined && typeof reason.code === 'string') return { code: reason.code, message: reason.message ?? reason.code };
+  if (reason !== undefined && typeof reason.code === 'string')
+    return { code: reason.code, message: reason.message ?? reason.code };
   return { code: 'FLOW_INTERRUPTED', message: 'interrupted' };
 }
 
 function sessionError(error: unknown, what: string): StepError {
   if (error instanceof NeoError) {
-    return { code: error.code, message: `${what}: ${error.message}`, ...(error.hint === undefined ? {} : { hint: error.hint }), ...(error instanceof UsageError || error.code === 'TRANSPORT_BINARY_MISSING' ? {} : { transient: true }) };
+    return {
+      code: error.code,
+      message: `${what}: ${error.message}`,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+      ...(error instanceof UsageError || error.code === 'TRANSPORT_BINARY_MISSING' ? {} : { transient: true }),
+    };
   }
-  return { code: 'FLOW_AGENT_ERROR', message: `${what}: ${error instanceof Error ? error.message : String(error)}`, transient: true };
+  return {
+    code: 'FLOW_AGENT_ERROR',
+    message: `${what}: ${error instanceof Error ? error.message : String(error)}`,
+    transient: true,
+  };
 }
 
 async function quietly(work: Promise<unknown>): Promise<void> {

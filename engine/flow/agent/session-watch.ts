@@ -16,7 +16,12 @@ export class SessionWatch {
   #stalled = false;
   readonly #context: AgentContext;
 
-  constructor(sessions: SessionPort, sessionId: string, context: AgentContext, options: { idleTimeoutMs?: number; maxRounds?: number; onStall: (idleMs: number) => void }) {
+  constructor(
+    sessions: SessionPort,
+    sessionId: string,
+    context: AgentContext,
+    options: { idleTimeoutMs?: number; maxRounds?: number; onStall: (idleMs: number) => void },
+  ) {
     this.#context = context;
     this.#lastEventAt = context.now();
     this.#unsubscribe = sessions.onSessionEvent((live) => {
@@ -26,13 +31,16 @@ export class SessionWatch {
     });
     const idle = options.idleTimeoutMs;
     if (idle !== undefined) {
-      this.#timer = setInterval(() => {
-        const quiet = context.now() - this.#lastEventAt;
-        if (quiet >= idle && !this.#stalled) {
-          this.#stalled = true;
-          options.onStall(quiet);
-        }
-      }, Math.max(20, Math.min(1000, Math.floor(idle / 4))));
+      this.#timer = setInterval(
+        () => {
+          const quiet = context.now() - this.#lastEventAt;
+          if (quiet >= idle && !this.#stalled) {
+            this.#stalled = true;
+            options.onStall(quiet);
+          }
+        },
+        Math.max(20, Math.min(1000, Math.floor(idle / 4))),
+      );
       this.#timer.unref();
     }
   }
@@ -55,7 +63,11 @@ export class SessionWatch {
     const event = live.event as { type: string; [key: string]: unknown };
     switch (event.type) {
       case 'tool_use':
-        this.#context.progress({ tool: String(event.name), round: this.rounds + 1, ...(maxRounds === undefined ? {} : { maxRounds }) });
+        this.#context.progress({
+          tool: String(event.name),
+          round: this.rounds + 1,
+          ...(maxRounds === undefined ? {} : { maxRounds }),
+        });
         return;
       case 'turn_complete': {
         const usage = (event.usage ?? {}) as { inputTokens?: number; outputTokens?: number };
@@ -65,7 +77,11 @@ export class SessionWatch {
         this.costUsd = Math.round((this.costUsd + costUsd) * 1e8) / 1e8;
         this.tokens += tokens;
         this.#context.charge({ turns: 1, tokens, costUsd });
-        this.#context.progress({ round: this.rounds, costUsd: this.costUsd, ...(maxRounds === undefined ? {} : { maxRounds }) });
+        this.#context.progress({
+          round: this.rounds,
+          costUsd: this.costUsd,
+          ...(maxRounds === undefined ? {} : { maxRounds }),
+        });
         return;
       }
       case 'started':

@@ -13,7 +13,11 @@ import { Transaction } from './transaction.js';
 /** Everything that can move a run: the machine turns each into one transition. */
 export type RunInput =
   | { type: 'start'; inputs: Record<string, unknown>; run: RunInfo }
-  | { type: 'resume'; rerun: string[]; rebased?: { hash: string; added: string[]; removed: string[]; changed: string[] } }
+  | {
+      type: 'resume';
+      rerun: string[];
+      rebased?: { hash: string; added: string[]; removed: string[]; changed: string[] };
+    }
   | { type: 'outcome'; outcome: ExecutionOutcome }
   | { type: 'charge'; step: string; item?: number; turns: number; tokens: number; costUsd: number }
   | { type: 'interrupt'; reason: string }
@@ -38,24 +42,45 @@ export function advance(plan: CompiledPlan, state: RunState, input: RunInput, no
   switch (input.type) {
     case 'start': {
       const env = renderEnv(plan.env, expressionContext({ ...state, inputs: input.inputs, run: input.run }));
-      tx.emit({ type: 'run.started', flow: plan.name, steps: plan.steps.map((s) => s.id), inputs: input.inputs, env, run: input.run });
+      tx.emit({
+        type: 'run.started',
+        flow: plan.name,
+        steps: plan.steps.map((s) => s.id),
+        inputs: input.inputs,
+        env,
+        run: input.run,
+      });
       break;
     }
     case 'resume': {
       const reset = [...downstreamOf(plan.steps, input.rerun)];
-      tx.emit({ type: 'run.resumed', rerun: input.rerun, reset, ...(input.rebased === undefined ? {} : { rebased: input.rebased }) });
+      tx.emit({
+        type: 'run.resumed',
+        rerun: input.rerun,
+        reset,
+        ...(input.rebased === undefined ? {} : { rebased: input.rebased }),
+      });
       break;
     }
     case 'outcome':
       applyOutcome(tx, input.outcome);
       break;
     case 'charge':
-      tx.emit({ type: 'ledger.charged', step: input.step, ...(input.item === undefined ? {} : { item: input.item }), turns: input.turns, tokens: input.tokens, costUsd: input.costUsd });
+      tx.emit({
+        type: 'ledger.charged',
+        step: input.step,
+        ...(input.item === undefined ? {} : { item: input.item }),
+        turns: input.turns,
+        tokens: input.tokens,
+        costUsd: input.costUsd,
+      });
       return result(tx);
     case 'interrupt': {
       if (tx.state.status !== 'running') return result(tx);
       for (const step of Object.values(tx.state.steps)) {
-        for (const unit of step.units ?? [step]) if (unit.exec !== undefined && (unit.status === 'running' || unit.status === 'waiting')) tx.stop.push(unit.exec);
+        for (const unit of step.units ?? [step])
+          if (unit.exec !== undefined && (unit.status === 'running' || unit.status === 'waiting'))
+            tx.stop.push(unit.exec);
       }
       tx.emit({ type: 'run.interrupted', reason: input.reason });
       return result(tx);
@@ -64,7 +89,13 @@ export function advance(plan: CompiledPlan, state: RunState, input: RunInput, no
       const merged = mergePlan(plan, input.plan, tx.state);
       if (merged.added.length + merged.removed.length + merged.changed.length === 0) return result(tx);
       tx.plan = merged.plan;
-      tx.emit({ type: 'plan.updated', hash: input.hash, added: merged.added, removed: merged.removed, changed: merged.changed });
+      tx.emit({
+        type: 'plan.updated',
+        hash: input.hash,
+        added: merged.added,
+        removed: merged.removed,
+        changed: merged.changed,
+      });
       break;
     }
   }

@@ -23,8 +23,33 @@ export interface AskDecision {
   reason: string;
 }
 
-const EDIT_TOOLS = ['Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'apply_patch', 'write_file', 'edit_file', 'replace', 'fileChange', 'write', 'edit', 'delete', 'rename'];
-const COMMAND_TOOLS = ['run', 'Bash', 'bash', 'shell', 'exec', 'exec_command', 'commandExecution', 'execute', 'run_shell_command', 'local_shell'];
+const EDIT_TOOLS = [
+  'Edit',
+  'Write',
+  'MultiEdit',
+  'NotebookEdit',
+  'apply_patch',
+  'write_file',
+  'edit_file',
+  'replace',
+  'fileChange',
+  'write',
+  'edit',
+  'delete',
+  'rename',
+];
+const COMMAND_TOOLS = [
+  'run',
+  'Bash',
+  'bash',
+  'shell',
+  'exec',
+  'exec_command',
+  'commandExecution',
+  'execute',
+  'run_shell_command',
+  'local_shell',
+];
 
 /**
  * The built-in answer to a clarification, used until a driving persona decides instead: allow a
@@ -35,23 +60,40 @@ const COMMAND_TOOLS = ['run', 'Bash', 'bash', 'shell', 'exec', 'exec_command', '
 export function decideAsk(ask: Ask, rules: ClarifyRules): AskDecision {
   const full = rules.posture === 'full';
   if (rules.editToolNames.includes(ask.toolName) || EDIT_TOOLS.includes(ask.toolName)) {
-    if (rules.posture === 'plan') return { allow: false, reason: 'this step runs in posture plan: it may read and plan, never edit files' };
+    if (rules.posture === 'plan')
+      return { allow: false, reason: 'this step runs in posture plan: it may read and plan, never edit files' };
     const paths = editPaths(ask.input);
-    if (paths.length === 0) return { allow: false, reason: `cannot tell which file ${ask.toolName} edits; name the file path explicitly` };
+    if (paths.length === 0)
+      return { allow: false, reason: `cannot tell which file ${ask.toolName} edits; name the file path explicitly` };
     const outside = paths.find((path) => !isInside(rules.workspace, path));
-    if (outside !== undefined && !full) return { allow: false, reason: `${outside} is outside the workspace ${rules.workspace}; edit only files inside it` };
+    if (outside !== undefined && !full)
+      return {
+        allow: false,
+        reason: `${outside} is outside the workspace ${rules.workspace}; edit only files inside it`,
+      };
     return { allow: true, reason: `edit inside the workspace (${paths.join(', ')})` };
   }
   if (COMMAND_TOOLS.includes(ask.toolName)) {
     const command = commandOf(ask.input);
     if (full) return { allow: true, reason: 'posture full allows every command' };
-    if (rules.posture === 'plan') return { allow: false, reason: 'this step runs in posture plan: it may not run commands' };
-    if (command !== undefined && commandAllowed(command, rules.allowCommands)) return { allow: true, reason: `\`${command}\` is in the step's allowed commands` };
-    const listed = rules.allowCommands.length > 0 ? `allowed: ${rules.allowCommands.map((c) => `\`${c}\``).join(', ')}` : 'no commands are allowed in this step';
-    return { allow: false, reason: `\`${command ?? '(unreadable command)'}\` is not an allowed command (${listed}); add it to the step's allowCommands if it is needed` };
+    if (rules.posture === 'plan')
+      return { allow: false, reason: 'this step runs in posture plan: it may not run commands' };
+    if (command !== undefined && commandAllowed(command, rules.allowCommands))
+      return { allow: true, reason: `\`${command}\` is in the step's allowed commands` };
+    const listed =
+      rules.allowCommands.length > 0
+        ? `allowed: ${rules.allowCommands.map((c) => `\`${c}\``).join(', ')}`
+        : 'no commands are allowed in this step';
+    return {
+      allow: false,
+      reason: `\`${command ?? '(unreadable command)'}\` is not an allowed command (${listed}); add it to the step's allowCommands if it is needed`,
+    };
   }
   if (full) return { allow: true, reason: 'posture full allows every tool' };
-  return { allow: false, reason: `${ask.toolName} is not allowed by neo's default rules: only file edits inside the workspace and the step's allowed commands are` };
+  return {
+    allow: false,
+    reason: `${ask.toolName} is not allowed by neo's default rules: only file edits inside the workspace and the step's allowed commands are`,
+  };
 }
 
 /** Whether a command matches the allow list (exact after collapsing spaces, or a `prefix*`). */
@@ -85,7 +127,10 @@ export function editPaths(input: unknown): string[] {
     const value = record[key];
     if (typeof value === 'string' && value !== '') out.push(value);
   }
-  if (Array.isArray(record.changes)) for (const change of record.changes) if (change !== null && typeof change === 'object' && typeof (change as { path?: unknown }).path === 'string') out.push((change as { path: string }).path);
+  if (Array.isArray(record.changes))
+    for (const change of record.changes)
+      if (change !== null && typeof change === 'object' && typeof (change as { path?: unknown }).path === 'string')
+        out.push((change as { path: string }).path);
   for (const key of ['patch', 'input']) {
     const patch = record[key];
     if (typeof patch !== 'string') continue;

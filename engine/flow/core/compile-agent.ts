@@ -10,9 +10,16 @@ import { DEFAULT_CEILING, effortAtMost, postureAtMost } from './posture.js';
  * the persona (its policy, then its frontmatter), the step's policy and the step itself, capped
  * by the owner policy. A step asking for more than a wider layer allows is refused, not clamped.
  */
-export function compileAgent(flow: Flow, step: Step, lookup: PlanLookup, options: CompileOptions, problems: CompileProblem[]): AgentSettings {
+export function compileAgent(
+  flow: Flow,
+  step: Step,
+  lookup: PlanLookup,
+  options: CompileOptions,
+  problems: CompileProblem[],
+): AgentSettings {
   const defaults = flow.defaults ?? {};
-  const problem = (code: string, message: string, hint?: string) => problems.push({ code, message, step: step.id, ...(hint === undefined ? {} : { hint }) });
+  const problem = (code: string, message: string, hint?: string) =>
+    problems.push({ code, message, step: step.id, ...(hint === undefined ? {} : { hint }) });
   const layers: KnobLayer[] = [];
   const flowKnobs: SessionKnobs = { maxPosture: defaults.maxPosture ?? DEFAULT_CEILING };
   if (defaults.maxRounds !== undefined) flowKnobs.maxRounds = defaults.maxRounds;
@@ -35,8 +42,13 @@ export function compileAgent(flow: Flow, step: Step, lookup: PlanLookup, options
   if (lookup.owner !== undefined) layers.push(lookup.owner);
 
   // A persona's or policy's backend pin yields to an explicit --backend.
-  const narrowed = lookup.narrow(options.backendOverride === undefined ? layers : layers.map((l) => ({ source: l.source, knobs: withoutBackend(l.knobs) })));
-  for (const conflict of narrowed.conflicts) problem('FLOW_KNOB_CONFLICT', conflict.message, 'make the pins agree, or drop one of them');
+  const narrowed = lookup.narrow(
+    options.backendOverride === undefined
+      ? layers
+      : layers.map((l) => ({ source: l.source, knobs: withoutBackend(l.knobs) })),
+  );
+  for (const conflict of narrowed.conflicts)
+    problem('FLOW_KNOB_CONFLICT', conflict.message, 'make the pins agree, or drop one of them');
   for (const wide of narrowed.widened) {
     if (wide.source !== stepSource) continue;
     problem(
@@ -51,19 +63,31 @@ export function compileAgent(flow: Flow, step: Step, lookup: PlanLookup, options
 
   const effort = step.effort ?? defaults.effort;
   if (step.effort !== undefined && defaults.effort !== undefined && !effortAtMost(step.effort, defaults.effort)) {
-    problem('FLOW_STEP_WIDENS', `step \`${step.id}\` asks effort ${step.effort}, above the flow's ${defaults.effort}`, 'a step may only narrow the flow');
+    problem(
+      'FLOW_STEP_WIDENS',
+      `step \`${step.id}\` asks effort ${step.effort}, above the flow's ${defaults.effort}`,
+      'a step may only narrow the flow',
+    );
   }
 
   const backend = options.backendOverride ?? knobs.backend ?? defaults.backend;
   const info = backend === undefined ? undefined : lookup.backend(backend);
   if (backend === undefined && options.requireBackend) {
-    problem('FLOW_NO_BACKEND', `agent step \`${step.id}\` has no backend`, 'set `defaults.backend` or the step\'s `backend`, or pass `--backend <id>` (e.g. --backend script)');
+    problem(
+      'FLOW_NO_BACKEND',
+      `agent step \`${step.id}\` has no backend`,
+      "set `defaults.backend` or the step's `backend`, or pass `--backend <id>` (e.g. --backend script)",
+    );
   }
   let allowedTools = knobs.allowedTools;
   let unenforcedTools: string[] | undefined;
   if (info !== undefined && !info.honorsAllowedTools && allowedTools !== undefined) {
     if (stepTools !== undefined) {
-      problem('FLOW_TOOLS_UNENFORCEABLE', `step \`${step.id}\` limits allowedTools but backend \`${info.id}\` cannot enforce a tool list`, 'drop `allowedTools` or pick a backend that honours it; the posture still applies');
+      problem(
+        'FLOW_TOOLS_UNENFORCEABLE',
+        `step \`${step.id}\` limits allowedTools but backend \`${info.id}\` cannot enforce a tool list`,
+        'drop `allowedTools` or pick a backend that honours it; the posture still applies',
+      );
     }
     unenforcedTools = allowedTools;
     allowedTools = undefined;
@@ -81,26 +105,51 @@ export function compileAgent(flow: Flow, step: Step, lookup: PlanLookup, options
     ...(knobs.maxRounds === undefined ? {} : { maxRounds: knobs.maxRounds }),
     ...(allowedTools === undefined ? {} : { allowedTools }),
     ...(unenforcedTools === undefined ? {} : { unenforcedTools }),
-    ...(persona !== undefined && !persona.driver && persona.instructions !== '' ? { appendSystemPrompt: persona.instructions } : {}),
+    ...(persona !== undefined && !persona.driver && persona.instructions !== ''
+      ? { appendSystemPrompt: persona.instructions }
+      : {}),
     // `script:` is for the script backend; with `--backend claude-code` the same plan runs a real agent.
-    ...(step.script === undefined || (info !== undefined && info.protocol !== 'script') ? {} : { script: lookup.resolve(step.script) }),
+    ...(step.script === undefined || (info !== undefined && info.protocol !== 'script')
+      ? {}
+      : { script: lookup.resolve(step.script) }),
     taskTags: [...new Set([...(persona?.taskTags ?? []), ...(step.taskTags ?? [])])],
     ...(step.verify === undefined ? {} : { verify: compileGate(step.verify) }),
     requireChange: step.requireChange ?? true,
     ...(step.outputSchema === undefined ? {} : { outputSchema: step.outputSchema as Record<string, unknown> }),
     allowCommands: [...(toList(defaults.allowCommands) ?? []), ...(toList(step.allowCommands) ?? [])],
     editToolNames: info?.editToolNames ?? [],
-    provenance: provenanceOf(narrowed.provenance, options.backendOverride !== undefined ? '--backend' : knobs.backend !== undefined ? narrowed.provenance.backend : defaults.backend !== undefined ? 'flow defaults' : undefined),
+    provenance: provenanceOf(
+      narrowed.provenance,
+      options.backendOverride !== undefined
+        ? '--backend'
+        : knobs.backend !== undefined
+          ? narrowed.provenance.backend
+          : defaults.backend !== undefined
+            ? 'flow defaults'
+            : undefined,
+    ),
   };
   return settings;
 }
 
-function pickInitialPosture(step: Step, personaLayers: readonly KnobLayer[], flowDefault: Posture | undefined, ceiling: Posture, problem: (code: string, message: string, hint?: string) => void): Posture {
+function pickInitialPosture(
+  step: Step,
+  personaLayers: readonly KnobLayer[],
+  flowDefault: Posture | undefined,
+  ceiling: Posture,
+  problem: (code: string, message: string, hint?: string) => void,
+): Posture {
   if (step.posture !== undefined) {
-    if (!postureAtMost(step.posture, ceiling)) problem('FLOW_STEP_WIDENS', `step \`${step.id}\` starts in posture ${step.posture}, above its ceiling ${ceiling}`, 'lower `posture` or raise the ceiling where it is set');
+    if (!postureAtMost(step.posture, ceiling))
+      problem(
+        'FLOW_STEP_WIDENS',
+        `step \`${step.id}\` starts in posture ${step.posture}, above its ceiling ${ceiling}`,
+        'lower `posture` or raise the ceiling where it is set',
+      );
     return step.posture;
   }
-  const fromPersona = [...personaLayers].reverse().find((l) => l.knobs.initialPosture !== undefined)?.knobs.initialPosture;
+  const fromPersona = [...personaLayers].reverse().find((l) => l.knobs.initialPosture !== undefined)
+    ?.knobs.initialPosture;
   const wanted = fromPersona ?? flowDefault ?? ceiling;
   // A default start above the ceiling is clamped (seed 004 §3: defaults clamp, requests reject).
   return postureAtMost(wanted, ceiling) ? wanted : ceiling;
@@ -129,7 +178,10 @@ function withoutBackend(knobs: SessionKnobs): SessionKnobs {
   return rest;
 }
 
-function provenanceOf(provenance: Partial<Record<string, string>>, backendSource: string | undefined): Record<string, string> {
+function provenanceOf(
+  provenance: Partial<Record<string, string>>,
+  backendSource: string | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(provenance)) if (value !== undefined) out[key] = value;
   if (backendSource !== undefined) out.backend = backendSource;

@@ -31,14 +31,21 @@ const DEFAULT_DECISIONS: Decision[] = [
  * applied, every agent step's knobs narrowed through flow defaults, policies, persona and owner
  * policy, durations in milliseconds, paths absolute. Pure: the lookup supplies definitions.
  */
-export function compilePlan(flow: Flow, file: string, lookup: PlanLookup, options: CompileOptions = {}): { plan: CompiledPlan; problems: CompileProblem[] } {
+export function compilePlan(
+  flow: Flow,
+  file: string,
+  lookup: PlanLookup,
+  options: CompileOptions = {},
+): { plan: CompiledPlan; problems: CompileProblem[] } {
   const problems: CompileProblem[] = [];
   if (options.backendOverride !== undefined && lookup.backend(options.backendOverride) === undefined) {
     const suggestion = didYouMean(options.backendOverride, lookup.backendIds());
     problems.push({
       code: 'FLOW_UNKNOWN_BACKEND',
       message: `--backend names unknown backend \`${options.backendOverride}\``,
-      hint: suggestion ? `did you mean \`${suggestion}\`?` : `known backends: ${lookup.backendIds().join(', ') || '(none)'}`,
+      hint: suggestion
+        ? `did you mean \`${suggestion}\`?`
+        : `known backends: ${lookup.backendIds().join(', ') || '(none)'}`,
     });
   }
   const main = flow.steps;
@@ -47,7 +54,9 @@ export function compilePlan(flow: Flow, file: string, lookup: PlanLookup, option
   const mainIds = main.map((s) => s.id);
   const steps: PlanStep[] = [
     ...main.map((step) => compileStep(flow, step, 'main', [...(reach.get(step.id) ?? [])], lookup, options, problems)),
-    ...fin.map((step) => compileStep(flow, step, 'finally', [...new Set([...mainIds, ...(step.needs ?? [])])], lookup, options, problems)),
+    ...fin.map((step) =>
+      compileStep(flow, step, 'finally', [...new Set([...mainIds, ...(step.needs ?? [])])], lookup, options, problems),
+    ),
   ];
   const plan: CompiledPlan = {
     name: flow.name,
@@ -67,7 +76,15 @@ export function compilePlan(flow: Flow, file: string, lookup: PlanLookup, option
   return { plan, problems };
 }
 
-function compileStep(flow: Flow, step: Step, group: 'main' | 'finally', reach: string[], lookup: PlanLookup, options: CompileOptions, problems: CompileProblem[]): PlanStep {
+function compileStep(
+  flow: Flow,
+  step: Step,
+  group: 'main' | 'finally',
+  reach: string[],
+  lookup: PlanLookup,
+  options: CompileOptions,
+  problems: CompileProblem[],
+): PlanStep {
   const kind = stepKind(step);
   const defaults = flow.defaults ?? {};
   const timeoutMs = optionalDurationMs(step.timeout ?? defaults.timeout);
@@ -81,11 +98,24 @@ function compileStep(flow: Flow, step: Step, group: 'main' | 'finally', reach: s
     reach,
     join: step.join ?? 'all_success',
     ...(step.if === undefined ? {} : { if: step.if }),
-    ...(step.foreach === undefined ? {} : { foreach: { items: step.foreach.items, ...(step.foreach.maxParallel === undefined ? {} : { maxParallel: step.foreach.maxParallel }) } }),
+    ...(step.foreach === undefined
+      ? {}
+      : {
+          foreach: {
+            items: step.foreach.items,
+            ...(step.foreach.maxParallel === undefined ? {} : { maxParallel: step.foreach.maxParallel }),
+          },
+        }),
     ...(step.loop === undefined ? {} : { loop: { ...step.loop } }),
     ...(step.retry === undefined
       ? {}
-      : { retry: { attempts: step.retry.attempts, backoffMs: optionalDurationMs(step.retry.backoff) ?? 1000, on: step.retry.on ?? 'transient' } }),
+      : {
+          retry: {
+            attempts: step.retry.attempts,
+            backoffMs: optionalDurationMs(step.retry.backoff) ?? 1000,
+            on: step.retry.on ?? 'transient',
+          },
+        }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
     continueOnError: step.continueOnError === true,
@@ -95,10 +125,13 @@ function compileStep(flow: Flow, step: Step, group: 'main' | 'finally', reach: s
   if (kind === 'agent') out.agent = compileAgent(flow, step, lookup, options, problems);
   if (kind === 'run') out.run = { command: step.run ?? '' };
   if (kind === 'approval') {
-    const decisions = step.approval?.decisions?.map((d) => ({ id: d.id, label: d.label ?? d.id, fail: d.fail === true })) ?? DEFAULT_DECISIONS;
+    const decisions =
+      step.approval?.decisions?.map((d) => ({ id: d.id, label: d.label ?? d.id, fail: d.fail === true })) ??
+      DEFAULT_DECISIONS;
     out.approval = { prompt: step.approval?.prompt ?? '', decisions };
   }
-  if (kind === 'flow') out.flow = { file: lookup.resolve(step.flow ?? ''), inputs: (step.inputs ?? {}) as Record<string, unknown> };
+  if (kind === 'flow')
+    out.flow = { file: lookup.resolve(step.flow ?? ''), inputs: (step.inputs ?? {}) as Record<string, unknown> };
   return out;
 }
 

@@ -24,7 +24,12 @@ export interface StepDescription {
 }
 
 /** The effective settings of every step and of the run, for `neo flow run --dry-run`. */
-export function describePlan(plan: CompiledPlan): { name: string; maxParallel: number; budgets: string[]; steps: StepDescription[] } {
+export function describePlan(plan: CompiledPlan): {
+  name: string;
+  maxParallel: number;
+  budgets: string[];
+  steps: StepDescription[];
+} {
   const budgets: string[] = [];
   if (plan.budgets.maxCostUsd !== undefined) budgets.push(`$${plan.budgets.maxCostUsd}`);
   if (plan.budgets.maxTurns !== undefined) budgets.push(`${plan.budgets.maxTurns} turns`);
@@ -40,17 +45,30 @@ function describeStep(step: PlanStep): StepDescription {
   const control: string[] = [];
   if (step.if !== undefined) control.push(`if ${step.if}`);
   if (step.join !== 'all_success') control.push(`join ${step.join}`);
-  if (step.foreach !== undefined) control.push(`foreach${step.foreach.maxParallel === undefined ? '' : ` ×${step.foreach.maxParallel}`}`);
+  if (step.foreach !== undefined)
+    control.push(`foreach${step.foreach.maxParallel === undefined ? '' : ` ×${step.foreach.maxParallel}`}`);
   if (step.loop !== undefined) control.push(`loop ≤${step.loop.maxIterations}`);
   if (step.retry !== undefined) control.push(`retry ${step.retry.attempts}× ${step.retry.on}`);
   if (step.continueOnError) control.push('continueOnError');
-  const base: StepDescription = { id: step.id, kind: step.kind, group: step.group, needs: step.needs, does: '', limits, control };
+  const base: StepDescription = {
+    id: step.id,
+    kind: step.kind,
+    group: step.group,
+    needs: step.needs,
+    does: '',
+    limits,
+    control,
+  };
   if (step.run !== undefined) base.does = step.run.command;
-  if (step.approval !== undefined) base.does = `${step.approval.prompt} [${step.approval.decisions.map((d) => d.id).join('/')}]`;
+  if (step.approval !== undefined)
+    base.does = `${step.approval.prompt} [${step.approval.decisions.map((d) => d.id).join('/')}]`;
   if (step.flow !== undefined) base.does = `sub-flow ${step.flow.file}`;
   const agent = step.agent;
   if (agent === undefined) return base;
-  const gate = agent.verify === undefined ? undefined : `${agent.verify.run} (×${agent.verify.attempts}${agent.verify.flakeCheck ? ', flake check' : ''}${agent.verify.baseline ? ', baseline' : ''})`;
+  const gate =
+    agent.verify === undefined
+      ? undefined
+      : `${agent.verify.run} (×${agent.verify.attempts}${agent.verify.flakeCheck ? ', flake check' : ''}${agent.verify.baseline ? ', baseline' : ''})`;
   return {
     ...base,
     does: oneLine(agent.brief),

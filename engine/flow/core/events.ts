@@ -6,12 +6,24 @@ import type { RunInfo, RunStatus, StepError } from './state.js';
  * rebuilds the state from them.
  */
 export type RunEventBody =
-  | { type: 'run.started'; flow: string; steps: string[]; inputs: Record<string, unknown>; env: Record<string, string>; run: RunInfo }
+  | {
+      type: 'run.started';
+      flow: string;
+      steps: string[];
+      inputs: Record<string, unknown>;
+      env: Record<string, string>;
+      run: RunInfo;
+    }
   /**
    * A new process took the run over; `reset` steps start over from scratch. With
    * --rebase-definitions, `rebased` lists the steps the current files added, removed or changed.
    */
-  | { type: 'run.resumed'; rerun: string[]; reset: string[]; rebased?: { hash: string; added: string[]; removed: string[]; changed: string[] } }
+  | {
+      type: 'run.resumed';
+      rerun: string[];
+      reset: string[];
+      rebased?: { hash: string; added: string[]; removed: string[]; changed: string[] };
+    }
   | { type: 'step.skipped'; step: string; reason: string }
   | { type: 'step.expanded'; step: string; items: unknown[] }
   | { type: 'step.started'; step: string; item?: number; attempt: number; iteration: number; exec: string }

@@ -1,7 +1,10 @@
 export { transitiveNeeds } from '../../util/step-graph.js';
 
 /** Every step downstream of `roots` (the roots included), following `needs` backwards. */
-export function downstreamOf(steps: ReadonlyArray<{ id: string; needs: readonly string[] }>, roots: readonly string[]): Set<string> {
+export function downstreamOf(
+  steps: ReadonlyArray<{ id: string; needs: readonly string[] }>,
+  roots: readonly string[],
+): Set<string> {
   const out = new Set(roots);
   let grew = true;
   while (grew) {

@@ -30,7 +30,8 @@ function mermaid(plan: CompiledPlan, main: PlanStep[], fin: PlanStep[], leaves: 
     lines.push('  end');
     for (const step of fin) {
       for (const need of step.needs) lines.push(`  ${mermaidId(need)} --> ${mermaidId(step.id)}`);
-      if (step.needs.length === 0) for (const leaf of leaves) lines.push(`  ${mermaidId(leaf.id)} -.-> ${mermaidId(step.id)}`);
+      if (step.needs.length === 0)
+        for (const leaf of leaves) lines.push(`  ${mermaidId(leaf.id)} -.-> ${mermaidId(step.id)}`);
     }
   }
   return `${lines.join('\n')}\n`;
@@ -39,9 +40,14 @@ function mermaid(plan: CompiledPlan, main: PlanStep[], fin: PlanStep[], leaves: 
 function dot(plan: CompiledPlan, main: PlanStep[], fin: PlanStep[], leaves: PlanStep[]): string {
   const q = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
   const lines = [`digraph ${q(plan.name)} {`, '  rankdir=TB;', '  node [shape=box, style=rounded];'];
-  for (const step of [...main, ...fin]) lines.push(`  ${q(step.id)} [label=${q(label(step))}${step.group === 'finally' ? ', style="rounded,dashed"' : ''}];`);
+  for (const step of [...main, ...fin])
+    lines.push(
+      `  ${q(step.id)} [label=${q(label(step))}${step.group === 'finally' ? ', style="rounded,dashed"' : ''}];`,
+    );
   for (const step of [...main, ...fin]) for (const need of step.needs) lines.push(`  ${q(need)} -> ${q(step.id)};`);
-  for (const step of fin) if (step.needs.length === 0) for (const leaf of leaves) lines.push(`  ${q(leaf.id)} -> ${q(step.id)} [style=dashed];`);
+  for (const step of fin)
+    if (step.needs.length === 0)
+      for (const leaf of leaves) lines.push(`  ${q(leaf.id)} -> ${q(step.id)} [style=dashed];`);
   lines.push('}');
   return `${lines.join('\n')}\n`;
 }

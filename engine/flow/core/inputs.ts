@@ -13,7 +13,11 @@ export interface InputProblem {
  * values from `--inputs file.yaml` must already have it; defaults fill the rest; an unknown
  * name, a missing required input, a wrong type or a value outside `enum` is a problem.
  */
-export function resolveInputs(specs: Readonly<Record<string, InputSpec>>, given: Readonly<Record<string, unknown>>, fromText: ReadonlySet<string>): { values: Record<string, unknown>; problems: InputProblem[] } {
+export function resolveInputs(
+  specs: Readonly<Record<string, InputSpec>>,
+  given: Readonly<Record<string, unknown>>,
+  fromText: ReadonlySet<string>,
+): { values: Record<string, unknown>; problems: InputProblem[] } {
   const values: Record<string, unknown> = {};
   const problems: InputProblem[] = [];
   const names = Object.keys(specs);
@@ -21,12 +25,26 @@ export function resolveInputs(specs: Readonly<Record<string, InputSpec>>, given:
     const spec = specs[name];
     if (spec === undefined) {
       const suggestion = didYouMean(name, names);
-      problems.push({ code: 'FLOW_INPUT_UNKNOWN', message: `unknown input \`${name}\``, hint: suggestion ? `did you mean \`${suggestion}\`?` : names.length > 0 ? `inputs: ${names.join(', ')}` : 'this flow declares no inputs' });
+      problems.push({
+        code: 'FLOW_INPUT_UNKNOWN',
+        message: `unknown input \`${name}\``,
+        hint: suggestion
+          ? `did you mean \`${suggestion}\`?`
+          : names.length > 0
+            ? `inputs: ${names.join(', ')}`
+            : 'this flow declares no inputs',
+      });
       continue;
     }
     const converted = fromText.has(name) && typeof raw === 'string' ? convert(raw, spec.type) : raw;
     if (!hasType(converted, spec.type)) {
-      problems.push({ code: 'FLOW_INPUT_TYPE', message: `input \`${name}\` must be a ${spec.type}, got ${JSON.stringify(raw)}`, ...(spec.type === 'list' || spec.type === 'object' ? { hint: 'give it as JSON, e.g. --input ' + name + "='[\"a\",\"b\"]'" } : {}) });
+      problems.push({
+        code: 'FLOW_INPUT_TYPE',
+        message: `input \`${name}\` must be a ${spec.type}, got ${JSON.stringify(raw)}`,
+        ...(spec.type === 'list' || spec.type === 'object'
+          ? { hint: 'give it as JSON, e.g. --input ' + name + '=\'["a","b"]\'' }
+          : {}),
+      });
       continue;
     }
     values[name] = converted;
@@ -34,12 +52,20 @@ export function resolveInputs(specs: Readonly<Record<string, InputSpec>>, given:
   for (const [name, spec] of Object.entries(specs)) {
     if (Object.hasOwn(values, name) || problems.some((p) => p.message.includes(`\`${name}\``))) continue;
     if (spec.default !== undefined) values[name] = spec.default;
-    else problems.push({ code: 'FLOW_INPUT_MISSING', message: `input \`${name}\` is required${spec.description ? ` (${spec.description})` : ''}`, hint: `pass --input ${name}=<value>` });
+    else
+      problems.push({
+        code: 'FLOW_INPUT_MISSING',
+        message: `input \`${name}\` is required${spec.description ? ` (${spec.description})` : ''}`,
+        hint: `pass --input ${name}=<value>`,
+      });
   }
   for (const [name, value] of Object.entries(values)) {
     const allowed = specs[name]?.enum;
     if (allowed !== undefined && !allowed.some((a) => JSON.stringify(a) === JSON.stringify(value))) {
-      problems.push({ code: 'FLOW_INPUT_ENUM', message: `input \`${name}\` is ${JSON.stringify(value)}, not one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}` });
+      problems.push({
+        code: 'FLOW_INPUT_ENUM',
+        message: `input \`${name}\` is ${JSON.stringify(value)}, not one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
+      });
     }
   }
   return { values, problems };
@@ -61,7 +87,10 @@ function convert(text: string, type: InputSpec['type']): unknown {
     }
     case 'list':
       if (text.trim().startsWith('[')) return parseJson(text);
-      return text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+      return text
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
     case 'object':
       return parseJson(text);
   }

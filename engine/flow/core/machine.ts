@@ -92,9 +92,20 @@ function toRunInput(event: AnyEventObject): RunInput | undefined {
     // Executors never throw; this catches a defect without letting it escape the interpreter.
     const exec = type.slice(ERROR.length);
     const message = event.error instanceof Error ? event.error.message : String(event.error);
-    return { type: 'outcome', outcome: { exec, status: 'failed', outputs: {}, error: { code: 'FLOW_EXECUTOR_CRASHED', message } } };
+    return {
+      type: 'outcome',
+      outcome: { exec, status: 'failed', outputs: {}, error: { code: 'FLOW_EXECUTOR_CRASHED', message } },
+    };
   }
-  if (type === 'flow.charge') return { type: 'charge', step: event.step, ...(event.item === undefined ? {} : { item: event.item }), turns: event.turns, tokens: event.tokens, costUsd: event.costUsd };
+  if (type === 'flow.charge')
+    return {
+      type: 'charge',
+      step: event.step,
+      ...(event.item === undefined ? {} : { item: event.item }),
+      turns: event.turns,
+      tokens: event.tokens,
+      costUsd: event.costUsd,
+    };
   if (type === 'flow.interrupt') return { type: 'interrupt', reason: event.reason };
   if (type === 'flow.plan') return { type: 'plan', plan: event.plan, hash: event.hash };
   return undefined;

@@ -7,12 +7,16 @@ import type { StepError, UnitState } from './state.js';
 import type { Transaction } from './transaction.js';
 
 /** Finds the unit an execution belongs to; undefined for a stale one (stopped, superseded). */
-export function findExecution(tx: Transaction, exec: string): { step: PlanStep; item: number | undefined; unit: UnitState } | undefined {
+export function findExecution(
+  tx: Transaction,
+  exec: string,
+): { step: PlanStep; item: number | undefined; unit: UnitState } | undefined {
   for (const step of tx.plan.steps) {
     const state = tx.state.steps[step.id];
     if (state === undefined) continue;
     if (state.units === undefined) {
-      if (state.exec === exec && (state.status === 'running' || state.status === 'waiting')) return { step, item: undefined, unit: state };
+      if (state.exec === exec && (state.status === 'running' || state.status === 'waiting'))
+        return { step, item: undefined, unit: state };
       continue;
     }
     const index = state.units.findIndex((u) => u.exec === exec && (u.status === 'running' || u.status === 'waiting'));
@@ -39,9 +43,21 @@ export function applyOutcome(tx: Transaction, outcome: ExecutionOutcome): void {
       return;
     }
     const retry = step.retry;
-    if (retry !== undefined && unit.attempt < retry.attempts && (retry.on === 'any' || error.transient === true) && tx.state.stopping === undefined) {
+    if (
+      retry !== undefined &&
+      unit.attempt < retry.attempts &&
+      (retry.on === 'any' || error.transient === true) &&
+      tx.state.stopping === undefined
+    ) {
       const delayMs = retry.backoffMs * 2 ** (unit.attempt - 1);
-      tx.emit({ type: 'step.retrying', step: step.id, ...(item === undefined ? {} : { item }), attempt: unit.attempt + 1, delayMs, error });
+      tx.emit({
+        type: 'step.retrying',
+        step: step.id,
+        ...(item === undefined ? {} : { item }),
+        attempt: unit.attempt + 1,
+        delayMs,
+        error,
+      });
       return;
     }
     tx.fail(step.id, item, error, extra);
@@ -62,14 +78,32 @@ export function applyOutcome(tx: Transaction, outcome: ExecutionOutcome): void {
   if (done) {
     tx.complete(step.id, item, 'succeeded', { ...extra, outputs });
   } else if (unit.iteration < step.loop.maxIterations) {
-    tx.emit({ type: 'step.iterated', step: step.id, ...(item === undefined ? {} : { item }), iteration: unit.iteration + 1, outputs: outcome.outputs });
+    tx.emit({
+      type: 'step.iterated',
+      step: step.id,
+      ...(item === undefined ? {} : { item }),
+      iteration: unit.iteration + 1,
+      outputs: outcome.outputs,
+    });
   } else {
-    const condition = step.loop.untilRun !== undefined ? `\`${step.loop.untilRun}\` never passed` : `\`${step.loop.until}\` never held`;
-    tx.fail(step.id, item, { code: 'FLOW_LOOP_EXHAUSTED', message: `${step.loop.maxIterations} iterations ran and ${condition}` }, { ...extra, outputs });
+    const condition =
+      step.loop.untilRun !== undefined ? `\`${step.loop.untilRun}\` never passed` : `\`${step.loop.until}\` never held`;
+    tx.fail(
+      step.id,
+      item,
+      { code: 'FLOW_LOOP_EXHAUSTED', message: `${step.loop.maxIterations} iterations ran and ${condition}` },
+      { ...extra, outputs },
+    );
   }
 }
 
-function loopDone(tx: Transaction, step: PlanStep, item: number | undefined, unit: UnitState, outcome: ExecutionOutcome): boolean {
+function loopDone(
+  tx: Transaction,
+  step: PlanStep,
+  item: number | undefined,
+  unit: UnitState,
+  outcome: ExecutionOutcome,
+): boolean {
   const loop = step.loop!;
   if (loop.untilRun !== undefined && outcome.untilPassed === true) return true;
   if (loop.until === undefined) return false;

@@ -39,6 +39,9 @@ export function mergePlan(
   }
   // Steps that stayed because they had started may be needed by nothing now; that is harmless.
   const kept = new Set(steps.map((s) => s.id));
-  const plan: CompiledPlan = { ...current, steps: steps.map((s) => ({ ...s, needs: s.needs.filter((n) => kept.has(n)) })) };
+  const plan: CompiledPlan = {
+    ...current,
+    steps: steps.map((s) => ({ ...s, needs: s.needs.filter((n) => kept.has(n)) })),
+  };
   return { plan, added, removed, changed };
 }

@@ -28,19 +28,50 @@ export function reduce(state: RunState, event: RunEvent): RunState {
       return resumed({ ...next, steps }, event.reset);
     }
     case 'step.skipped':
-      return withStep(next, event.step, (s) => ({ ...s, status: 'skipped', skipReason: event.reason, endedAt: event.at }));
+      return withStep(next, event.step, (s) => ({
+        ...s,
+        status: 'skipped',
+        skipReason: event.reason,
+        endedAt: event.at,
+      }));
     case 'step.expanded':
-      return withStep(next, event.step, (s) => ({ ...s, status: 'running', startedAt: event.at, items: event.items, units: event.items.map(() => pendingUnit()) }));
+      return withStep(next, event.step, (s) => ({
+        ...s,
+        status: 'running',
+        startedAt: event.at,
+        items: event.items,
+        units: event.items.map(() => pendingUnit()),
+      }));
     case 'step.started':
       return withUnit(next, event.step, event.item, (u) => {
-        const started: UnitState = { ...u, status: 'running', exec: event.exec, attempt: event.attempt, iteration: event.iteration, executions: u.executions + 1, startedAt: u.startedAt ?? event.at };
+        const started: UnitState = {
+          ...u,
+          status: 'running',
+          exec: event.exec,
+          attempt: event.attempt,
+          iteration: event.iteration,
+          executions: u.executions + 1,
+          startedAt: u.startedAt ?? event.at,
+        };
         delete started.delayMs;
         return started;
       });
     case 'step.retrying':
-      return withUnit(next, event.step, event.item, (u) => ({ ...withoutExec(u), status: 'pending', attempt: event.attempt, delayMs: event.delayMs, error: event.error }));
+      return withUnit(next, event.step, event.item, (u) => ({
+        ...withoutExec(u),
+        status: 'pending',
+        attempt: event.attempt,
+        delayMs: event.delayMs,
+        error: event.error,
+      }));
     case 'step.iterated':
-      return withUnit(next, event.step, event.item, (u) => ({ ...withoutExec(u), status: 'pending', attempt: 1, iteration: event.iteration, outputs: event.outputs }));
+      return withUnit(next, event.step, event.item, (u) => ({
+        ...withoutExec(u),
+        status: 'pending',
+        attempt: 1,
+        iteration: event.iteration,
+        outputs: event.outputs,
+      }));
     case 'step.completed':
       return withUnit(next, event.step, event.item, (u) => {
         const done: UnitState = { ...withoutExec(u), status: event.status, endedAt: event.at };
@@ -54,7 +85,12 @@ export function reduce(state: RunState, event: RunEvent): RunState {
       return {
         ...next,
         // Cents of cents are noise; rounding keeps sums of per-turn costs readable and stable.
-        ledger: { ...next.ledger, turns: next.ledger.turns + event.turns, tokens: next.ledger.tokens + event.tokens, costUsd: Math.round((next.ledger.costUsd + event.costUsd) * 1e8) / 1e8 },
+        ledger: {
+          ...next.ledger,
+          turns: next.ledger.turns + event.turns,
+          tokens: next.ledger.tokens + event.tokens,
+          costUsd: Math.round((next.ledger.costUsd + event.costUsd) * 1e8) / 1e8,
+        },
       };
     case 'run.stopping':
       return { ...next, stopping: event.error };
@@ -128,7 +164,12 @@ function withStep(state: RunState, id: string, update: (step: StepState) => Step
   return { ...state, steps: { ...state.steps, [id]: update(step) } };
 }
 
-function withUnit(state: RunState, id: string, item: number | undefined, update: (unit: UnitState) => UnitState): RunState {
+function withUnit(
+  state: RunState,
+  id: string,
+  item: number | undefined,
+  update: (unit: UnitState) => UnitState,
+): RunState {
   return withStep(state, id, (step) => {
     // update() spreads its argument, so a plain step keeps its step-only fields.
     if (item === undefined) return update(step) as StepState;

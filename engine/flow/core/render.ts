@@ -1,4 +1,12 @@
-import { evaluate, ExpressionError, parseExpression, renderTemplate, toText, truthy, type ExpressionContext } from '../../expr/index.js';
+import {
+  evaluate,
+  ExpressionError,
+  parseExpression,
+  renderTemplate,
+  toText,
+  truthy,
+  type ExpressionContext,
+} from '../../expr/index.js';
 import { commandEnv } from './env-vars.js';
 import type { ExecutionSpec } from './execution.js';
 import type { PlanStep } from './plan.js';
@@ -44,7 +52,11 @@ export function renderEnv(env: Readonly<Record<string, string>>, context: Expres
 export function scopeOf(step: PlanStep, state: StepState, unit: UnitState, item: number | undefined): ScopeAt {
   const at: ScopeAt = {};
   if (item !== undefined) at.item = { index: item, value: state.items?.[item] };
-  if (step.loop !== undefined) at.loop = { iteration: unit.iteration, ...(unit.iteration > 1 && unit.outputs !== undefined ? { outputs: unit.outputs } : {}) };
+  if (step.loop !== undefined)
+    at.loop = {
+      iteration: unit.iteration,
+      ...(unit.iteration > 1 && unit.outputs !== undefined ? { outputs: unit.outputs } : {}),
+    };
   return at;
 }
 
@@ -62,7 +74,13 @@ export function buildExecution(state: RunState, step: PlanStep, item: number | u
   const templated = Object.values(step.env).some((value) => value.includes('${{'));
   const env = {
     ...state.env,
-    ...commandEnv(state, { step: step.id, attempt: unit.attempt, iteration: unit.iteration, needs: step.group === 'finally' && step.needs.length === 0 ? step.reach : step.needs, ...(at.item === undefined ? {} : { item: at.item }) }),
+    ...commandEnv(state, {
+      step: step.id,
+      attempt: unit.attempt,
+      iteration: unit.iteration,
+      needs: step.group === 'finally' && step.needs.length === 0 ? step.reach : step.needs,
+      ...(at.item === undefined ? {} : { item: at.item }),
+    }),
     ...(templated ? renderEnv(step.env, context()) : step.env),
   };
   const spec: ExecutionSpec = {

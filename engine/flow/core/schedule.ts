@@ -32,7 +32,13 @@ function gate(tx: Transaction): { changed: boolean; ready: PlanStep[] } {
   for (const step of tx.plan.steps) {
     const state = tx.state.steps[step.id];
     if (state?.status !== 'pending') continue;
-    if (step.group === 'finally' && !(mainDone ??= tx.plan.steps.every((s) => s.group === 'finally' || isTerminal(tx.state.steps[s.id]?.status ?? 'pending')))) continue;
+    if (
+      step.group === 'finally' &&
+      !(mainDone ??= tx.plan.steps.every(
+        (s) => s.group === 'finally' || isTerminal(tx.state.steps[s.id]?.status ?? 'pending'),
+      ))
+    )
+      continue;
     if (!needsSettled(tx, step)) continue;
     const needs = step.needs.map((id) => tx.state.steps[id]).filter((s): s is StepState => s !== undefined);
     if (tx.state.stopping !== undefined && step.group === 'main') {
@@ -85,11 +91,20 @@ function joinHolds(step: PlanStep, needs: StepState[]): boolean {
 function expand(tx: Transaction, step: PlanStep, items: unknown): void {
   if (!Array.isArray(items)) {
     const shown = typeof items === 'string' ? `the text ${JSON.stringify(items.slice(0, 60))}` : JSON.stringify(items);
-    tx.fail(step.id, undefined, { code: 'FLOW_FOREACH_NOT_LIST', message: `foreach.items of step \`${step.id}\` is ${shown}, not a list` });
+    tx.fail(step.id, undefined, {
+      code: 'FLOW_FOREACH_NOT_LIST',
+      message: `foreach.items of step \`${step.id}\` is ${shown}, not a list`,
+    });
     return;
   }
   tx.emit({ type: 'step.expanded', step: step.id, items });
-  if (items.length === 0) tx.emit({ type: 'step.completed', step: step.id, status: 'succeeded', outputs: { items: [], count: 0, succeeded: 0, failed: 0 } });
+  if (items.length === 0)
+    tx.emit({
+      type: 'step.completed',
+      step: step.id,
+      status: 'succeeded',
+      outputs: { items: [], count: 0, succeeded: 0, failed: 0 },
+    });
 }
 
 /** Starts ready units within maxParallel and the budget; true when it changed the run's course. */
@@ -130,7 +145,10 @@ function startUnits(tx: Transaction, ready: PlanStep[]): boolean {
         tx.complete(step.id, item, 'cancelled', { error: tx.state.stopping });
         return true;
       }
-      const exceeded = budgetExceeded(tx.plan.budgets, tx.state.ledger, { newTurn: step.kind === 'agent', liveWallMs: tx.liveWallMs() });
+      const exceeded = budgetExceeded(tx.plan.budgets, tx.state.ledger, {
+        newTurn: step.kind === 'agent',
+        liveWallMs: tx.liveWallMs(),
+      });
       if (exceeded !== undefined) {
         if (tx.state.stopping === undefined) {
           tx.emit({ type: 'run.stopping', error: exceeded });
@@ -144,7 +162,14 @@ function startUnits(tx: Transaction, ready: PlanStep[]): boolean {
       }
       try {
         const spec = buildExecution(tx.state, step, item);
-        tx.emit({ type: 'step.started', step: step.id, ...(item === undefined ? {} : { item }), attempt: spec.attempt, iteration: spec.iteration, exec: spec.exec });
+        tx.emit({
+          type: 'step.started',
+          step: step.id,
+          ...(item === undefined ? {} : { item }),
+          attempt: spec.attempt,
+          iteration: spec.iteration,
+          exec: spec.exec,
+        });
         tx.start.push(spec);
         if (consumes) capacity--;
       } catch (error) {
@@ -165,13 +190,18 @@ export function finishIfDone(tx: Transaction): void {
     tx.emit({ type: 'run.finished', status: 'failed', reason: tx.state.stopping });
     return;
   }
-  const failed = all.find(({ step, state }) => (state!.status === 'failed' || state!.status === 'cancelled') && !step.continueOnError);
+  const failed = all.find(
+    ({ step, state }) => (state!.status === 'failed' || state!.status === 'cancelled') && !step.continueOnError,
+  );
   if (failed !== undefined) {
     const error = failed.state!.error;
     tx.emit({
       type: 'run.finished',
       status: 'failed',
-      reason: { code: 'FLOW_STEP_FAILED', message: `step \`${failed.step.id}\` failed${error ? `: ${error.message} (${error.code})` : ''}` },
+      reason: {
+        code: 'FLOW_STEP_FAILED',
+        message: `step \`${failed.step.id}\` failed${error ? `: ${error.message} (${error.code})` : ''}`,
+      },
     });
     return;
   }
@@ -183,4 +213,3 @@ export function expressionError(error: unknown): { code: string; message: string
   if (error instanceof ExpressionError) return { code: 'FLOW_EXPRESSION', message: error.message };
   return { code: 'FLOW_EXPRESSION', message: error instanceof Error ? error.message : String(error) };
 }
-

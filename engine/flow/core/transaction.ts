@@ -40,12 +40,22 @@ export class Transaction {
   }
 
   /** Finishes a unit (or a plain step) as failed. */
-  fail(step: string, item: number | undefined, error: StepError, extra: { outputs?: Record<string, unknown>; verdict?: string } = {}): void {
+  fail(
+    step: string,
+    item: number | undefined,
+    error: StepError,
+    extra: { outputs?: Record<string, unknown>; verdict?: string } = {},
+  ): void {
     this.complete(step, item, 'failed', { ...extra, error });
   }
 
   /** Finishes a unit; the last item of a foreach also finishes its step. */
-  complete(step: string, item: number | undefined, status: 'succeeded' | 'failed' | 'cancelled', extra: { outputs?: Record<string, unknown>; verdict?: string; error?: StepError } = {}): void {
+  complete(
+    step: string,
+    item: number | undefined,
+    status: 'succeeded' | 'failed' | 'cancelled',
+    extra: { outputs?: Record<string, unknown>; verdict?: string; error?: StepError } = {},
+  ): void {
     this.emit({ type: 'step.completed', step, ...(item === undefined ? {} : { item }), status, ...extra });
     if (item !== undefined) this.#aggregate(step);
   }
@@ -72,7 +82,10 @@ export class Transaction {
       status: 'failed',
       outputs,
       verdict: 'failed',
-      error: { code: bad.error?.code ?? 'FLOW_STEP_FAILED', message: `${outputs.failed} of ${outputs.count} items failed; item ${firstBad}: ${bad.error?.message ?? bad.status}` },
+      error: {
+        code: bad.error?.code ?? 'FLOW_STEP_FAILED',
+        message: `${outputs.failed} of ${outputs.count} items failed; item ${firstBad}: ${bad.error?.message ?? bad.status}`,
+      },
     });
   }
 }

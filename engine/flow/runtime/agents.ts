@@ -11,7 +11,11 @@ export class AgentServices {
   readonly #overrides: { driver?: AgentStepDriver; sessions?: SessionPort };
   #ready: Promise<{ driver: AgentStepDriver; sessions: SessionPort; close: () => Promise<void> }> | undefined;
 
-  constructor(home: string, set: () => DefinitionSet, overrides: { driver?: AgentStepDriver; sessions?: SessionPort } = {}) {
+  constructor(
+    home: string,
+    set: () => DefinitionSet,
+    overrides: { driver?: AgentStepDriver; sessions?: SessionPort } = {},
+  ) {
     this.#home = home;
     this.#set = set;
     this.#overrides = overrides;
@@ -31,16 +35,27 @@ export class AgentServices {
 
   /** Driver personas drive their own steps; every other agent step gets the built-in rules. */
   async #defaultDriver(): Promise<AgentStepDriver> {
-    const [{ RulesDriver }, { PersonaStepDriver }] = await Promise.all([import('../agent/rules-driver.js'), import('../../persona/index.js')]);
+    const [{ RulesDriver }, { PersonaStepDriver }] = await Promise.all([
+      import('../agent/rules-driver.js'),
+      import('../../persona/index.js'),
+    ]);
     return new PersonaStepDriver({ home: this.#home, definitions: this.#set, fallback: new RulesDriver() });
   }
 
   async #create() {
     const driver = this.#overrides.driver ?? (await this.#defaultDriver());
-    if (this.#overrides.sessions !== undefined) return { driver, sessions: this.#overrides.sessions, close: async () => {} };
-    const [{ createSessionService }, { trackRecords }] = await Promise.all([import('../../session/index.js'), import('../../learning/index.js')]);
+    if (this.#overrides.sessions !== undefined)
+      return { driver, sessions: this.#overrides.sessions, close: async () => {} };
+    const [{ createSessionService }, { trackRecords }] = await Promise.all([
+      import('../../session/index.js'),
+      import('../../learning/index.js'),
+    ]);
     const records = trackRecords(this.#home);
-    const service = createSessionService({ home: this.#home, definitions: this.#set(), trackRecord: (backend) => records.lines(backend) });
+    const service = createSessionService({
+      home: this.#home,
+      definitions: this.#set(),
+      trackRecord: (backend) => records.lines(backend),
+    });
     return { driver, sessions: service, close: () => service.close() };
   }
 }

@@ -22,7 +22,10 @@ export interface ApprovalAsk {
 }
 
 /** Asks at the terminal; resolves undefined when the terminal cannot ask (or the ask was cancelled). */
-export type ApprovalPrompter = (ask: ApprovalAsk, signal: AbortSignal) => Promise<{ decision: string; note?: string } | undefined>;
+export type ApprovalPrompter = (
+  ask: ApprovalAsk,
+  signal: AbortSignal,
+) => Promise<{ decision: string; note?: string } | undefined>;
 
 /** Where `neo flow approve` leaves an answer for a waiting run. */
 export function approvalFile(home: string, runId: string, key: string): string {
@@ -53,7 +56,13 @@ export async function takeApproval(home: string, runId: string, key: string): Pr
  * net), or the terminal prompt — whichever comes first. Resolves undefined when `signal`
  * aborts (a timeout or an interrupt): an unanswered approval never approves itself.
  */
-export async function waitForApproval(options: { home: string; ask: ApprovalAsk; key: string; signal: AbortSignal; prompter?: ApprovalPrompter }): Promise<ApprovalAnswer | undefined> {
+export async function waitForApproval(options: {
+  home: string;
+  ask: ApprovalAsk;
+  key: string;
+  signal: AbortSignal;
+  prompter?: ApprovalPrompter;
+}): Promise<ApprovalAnswer | undefined> {
   const { home, ask, key, signal } = options;
   const dir = join(home, 'approvals', ask.runId);
   await mkdir(dir, { recursive: true });
@@ -68,9 +77,11 @@ export async function waitForApproval(options: { home: string; ask: ApprovalAsk;
     signal,
     ...(prompter === undefined
       ? {}
-      : { ask: async (stop: AbortSignal) => {
-          const picked = await prompter(ask, stop);
-          return picked === undefined ? undefined : { ...picked, by: 'tty', at: new Date().toISOString() };
-        } }),
+      : {
+          ask: async (stop: AbortSignal) => {
+            const picked = await prompter(ask, stop);
+            return picked === undefined ? undefined : { ...picked, by: 'tty', at: new Date().toISOString() };
+          },
+        }),
   });
 }

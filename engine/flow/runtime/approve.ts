@@ -14,7 +14,13 @@ import { writeApproval } from './approvals.js';
  * the step must be an approval of that run, not answered yet, and the decision one of its own —
  * then left in NEO_HOME/approvals/ where the waiting run (or a later resume) takes it.
  */
-export async function approveRun(options: { home: string; runId: string; step: string; decision: string; note?: string }): Promise<{ record: RunRecord; key: string; live: boolean }> {
+export async function approveRun(options: {
+  home: string;
+  runId: string;
+  step: string;
+  decision: string;
+  note?: string;
+}): Promise<{ record: RunRecord; key: string; live: boolean }> {
   const record = await readRunRecord(options.home, options.runId);
   const plan = await readJsonOrNull<CompiledPlan>(join(runDir(options.home, record.runId), RUN_FILES.plan));
   const match = /^(.+?)(?:\[(\d+)\])?$/.exec(options.step);
@@ -24,19 +30,28 @@ export async function approveRun(options: { home: string; runId: string; step: s
   if (step === undefined) {
     const approvals = plan?.steps.filter((s) => s.kind === 'approval').map((s) => s.id) ?? [];
     const suggestion = didYouMean(stepId, approvals);
-    throw new UsageError('FLOW_UNKNOWN_STEP', `run ${record.runId} has no step \`${stepId}\``, { hint: suggestion ? `did you mean \`${suggestion}\`?` : `its approvals: ${approvals.join(', ') || '(none)'}` });
+    throw new UsageError('FLOW_UNKNOWN_STEP', `run ${record.runId} has no step \`${stepId}\``, {
+      hint: suggestion ? `did you mean \`${suggestion}\`?` : `its approvals: ${approvals.join(', ') || '(none)'}`,
+    });
   }
-  if (step.kind !== 'approval') throw new UsageError('FLOW_NOT_AN_APPROVAL', `step \`${stepId}\` is a ${step.kind} step, not an approval`);
+  if (step.kind !== 'approval')
+    throw new UsageError('FLOW_NOT_AN_APPROVAL', `step \`${stepId}\` is a ${step.kind} step, not an approval`);
   const decisions = step.approval!.decisions.map((d) => d.id);
   if (!decisions.includes(options.decision)) {
-    throw new UsageError('FLOW_UNKNOWN_DECISION', `\`${options.decision}\` is not a decision of \`${stepId}\``, { hint: `choose one of: ${decisions.join(', ')}` });
+    throw new UsageError('FLOW_UNKNOWN_DECISION', `\`${options.decision}\` is not a decision of \`${stepId}\``, {
+      hint: `choose one of: ${decisions.join(', ')}`,
+    });
   }
-  if (record.status === 'succeeded' || record.status === 'failed') throw new UsageError('FLOW_RUN_FINISHED', `run ${record.runId} already ${record.status}`);
+  if (record.status === 'succeeded' || record.status === 'failed')
+    throw new UsageError('FLOW_RUN_FINISHED', `run ${record.runId} already ${record.status}`);
   const snapshot = await readRunSnapshot(options.home, record.runId);
   const state = snapshot?.state.steps[stepId];
   const unit = item === undefined ? state : state?.units?.[item];
   if (unit !== undefined && isTerminal(unit.status)) {
-    throw new UsageError('FLOW_APPROVAL_ANSWERED', `\`${options.step}\` is already ${unit.status}${unit.verdict ? ` (${unit.verdict})` : ''}`);
+    throw new UsageError(
+      'FLOW_APPROVAL_ANSWERED',
+      `\`${options.step}\` is already ${unit.status}${unit.verdict ? ` (${unit.verdict})` : ''}`,
+    );
   }
   await writeApproval(options.home, record.runId, options.step, {
     decision: options.decision,

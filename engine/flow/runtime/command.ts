@@ -55,7 +55,12 @@ export async function runCommand(spec: CommandSpec): Promise<CommandResult> {
   let idleTimer: NodeJS.Timeout | undefined;
   let timeout: NodeJS.Timeout | undefined;
   let spawnError: string | undefined;
-  const child = spawn('/bin/sh', ['-c', spec.command], { cwd: spec.cwd, env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('/bin/sh', ['-c', spec.command], {
+    cwd: spec.cwd,
+    env: { ...process.env, ...spec.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const kill = (why: 'timeout' | 'idle' | 'abort') => {
     if (reason !== undefined) return;
     reason = why;

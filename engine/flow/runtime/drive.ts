@@ -45,9 +45,17 @@ export interface DriveInput {
   /** Aborts on Ctrl-C: the run is interrupted, checkpointed and left resumable. */
   signal?: AbortSignal;
   parent?: ParentLink;
-  subflow: (spec: ExecutionSpec, step: CompiledPlan['steps'][number], signal: AbortSignal, link: ParentLink) => Promise<Omit<ExecutionOutcome, 'exec'>>;
+  subflow: (
+    spec: ExecutionSpec,
+    step: CompiledPlan['steps'][number],
+    signal: AbortSignal,
+    link: ParentLink,
+  ) => Promise<Omit<ExecutionOutcome, 'exec'>>;
   /** Starts watching definitions; called with a function that hands an edited plan to the run. */
-  watch?: (apply: (plan: CompiledPlan, hash: string) => void, current: () => CompiledPlan) => Promise<() => Promise<void>>;
+  watch?: (
+    apply: (plan: CompiledPlan, hash: string) => void,
+    current: () => CompiledPlan,
+  ) => Promise<() => Promise<void>>;
 }
 
 export interface DriveResult {
@@ -69,8 +77,13 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
   const { store, home } = input;
   const runId = input.record.runId;
   const depth = input.parent === undefined ? 0 : input.parent.depth + 1;
-  const lock = await acquireLockFile(join(store.dir, RUN_FILES.lock), { pid: process.pid, runId, at: new Date().toISOString() }, (holder) =>
-    new NeoError('FLOW_RUN_LIVE', `run ${runId} is being driven by process ${holder.pid}`, { hint: 'wait for it, or stop that process first' }),
+  const lock = await acquireLockFile(
+    join(store.dir, RUN_FILES.lock),
+    { pid: process.pid, runId, at: new Date().toISOString() },
+    (holder) =>
+      new NeoError('FLOW_RUN_LIVE', `run ${runId} is being driven by process ${holder.pid}`, {
+        hint: 'wait for it, or stop that process first',
+      }),
   );
   let plan = input.plan;
   let state = input.state;
@@ -109,9 +122,17 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     void running.finally(() => inflight.delete(running));
     return running;
   });
-  const actor = createActor(createFlowMachine({ now: () => new Date().toISOString(), execution }), { input: { plan, state, boot: input.boot } });
+  const actor = createActor(createFlowMachine({ now: () => new Date().toISOString(), execution }), {
+    input: { plan, state, boot: input.boot },
+  });
   function charge(spec: ExecutionSpec, cost: { turns: number; tokens: number; costUsd: number }): void {
-    if (actor.getSnapshot().status === 'active') actor.send({ type: 'flow.charge', step: spec.step, ...(spec.item === undefined ? {} : { item: spec.item }), ...cost });
+    if (actor.getSnapshot().status === 'active')
+      actor.send({
+        type: 'flow.charge',
+        step: spec.step,
+        ...(spec.item === undefined ? {} : { item: spec.item }),
+        ...cost,
+      });
     input.parent?.charge(cost);
   }
   actor.on('run.event', ({ event }) => {
@@ -137,12 +158,15 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     try {
       // Watch before the first step starts, so no edit can slip in unseen.
       if (input.watch !== undefined) {
-        stopWatching = await input.watch((edited, hash) => {
-          if (actor.getSnapshot().status !== 'active') return;
-          actor.send({ type: 'flow.plan', plan: edited, hash });
-          plan = actor.getSnapshot().context.plan;
-          void store.savePlan(plan);
-        }, () => plan);
+        stopWatching = await input.watch(
+          (edited, hash) => {
+            if (actor.getSnapshot().status !== 'active') return;
+            actor.send({ type: 'flow.plan', plan: edited, hash });
+            plan = actor.getSnapshot().context.plan;
+            void store.savePlan(plan);
+          },
+          () => plan,
+        );
       }
       actor.start();
       input.signal?.addEventListener('abort', onAbort, { once: true });
@@ -169,6 +193,9 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
 async function settle(inflight: Set<Promise<unknown>>): Promise<void> {
   if (inflight.size === 0) return;
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.allSettled([...inflight]), new Promise((resolve) => (timer = setTimeout(resolve, CLEANUP_MS)))]);
+  await Promise.race([
+    Promise.allSettled([...inflight]),
+    new Promise((resolve) => (timer = setTimeout(resolve, CLEANUP_MS))),
+  ]);
   if (timer) clearTimeout(timer);
 }

@@ -52,12 +52,28 @@ export async function execute(spec: ExecutionSpec, signal: AbortSignal, deps: Ex
       clear();
     }
   } catch (error) {
-    if (signal.aborted) return { exec: spec.exec, status: 'failed', outputs: {}, error: { code: 'FLOW_INTERRUPTED', message: 'interrupted' } };
-    return { exec: spec.exec, status: 'failed', outputs: {}, error: { code: 'FLOW_EXECUTOR_ERROR', message: error instanceof Error ? error.message : String(error) } };
+    if (signal.aborted)
+      return {
+        exec: spec.exec,
+        status: 'failed',
+        outputs: {},
+        error: { code: 'FLOW_INTERRUPTED', message: 'interrupted' },
+      };
+    return {
+      exec: spec.exec,
+      status: 'failed',
+      outputs: {},
+      error: { code: 'FLOW_EXECUTOR_ERROR', message: error instanceof Error ? error.message : String(error) },
+    };
   }
 }
 
-async function executeKind(spec: ExecutionSpec, step: PlanStep, signal: AbortSignal, deps: ExecutorDeps): Promise<Omit<ExecutionOutcome, 'exec'>> {
+async function executeKind(
+  spec: ExecutionSpec,
+  step: PlanStep,
+  signal: AbortSignal,
+  deps: ExecutorDeps,
+): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const cwd = resolve(deps.workspace.path, step.cwd ?? '.');
   switch (step.kind) {
     case 'run':
@@ -84,7 +100,13 @@ async function executeKind(spec: ExecutionSpec, step: PlanStep, signal: AbortSig
           signal,
           budget: () => deps.budget(),
           charge: (cost) => deps.charge(spec, cost),
-          progress: (update) => deps.progress({ ...update, exec: spec.exec, step: spec.step, ...(spec.item === undefined ? {} : { item: spec.item }) }),
+          progress: (update) =>
+            deps.progress({
+              ...update,
+              exec: spec.exec,
+              step: spec.step,
+              ...(spec.item === undefined ? {} : { item: spec.item }),
+            }),
           runGate: (gate) => runGate(gate, { cwd, env: spec.env, signal }),
           now: () => Date.now(),
         },
@@ -94,8 +116,18 @@ async function executeKind(spec: ExecutionSpec, step: PlanStep, signal: AbortSig
   }
 }
 
-async function runStep(spec: ExecutionSpec, step: PlanStep, cwd: string, signal: AbortSignal, deps: ExecutorDeps): Promise<Omit<ExecutionOutcome, 'exec'>> {
-  const outputFile = join(deps.store.dir, 'outputs', `${unitKey(spec.step, spec.item).replace(/[^\w.-]/g, '_')}.${spec.exec.split('#')[1] ?? '0'}.env`);
+async function runStep(
+  spec: ExecutionSpec,
+  step: PlanStep,
+  cwd: string,
+  signal: AbortSignal,
+  deps: ExecutorDeps,
+): Promise<Omit<ExecutionOutcome, 'exec'>> {
+  const outputFile = join(
+    deps.store.dir,
+    'outputs',
+    `${unitKey(spec.step, spec.item).replace(/[^\w.-]/g, '_')}.${spec.exec.split('#')[1] ?? '0'}.env`,
+  );
   deps.store.outputsDir();
   const result = await runCommand({
     command: step.run!.command,
@@ -116,17 +148,30 @@ async function runStep(spec: ExecutionSpec, step: PlanStep, cwd: string, signal:
   return withUntil({ status: 'succeeded', outputs }, step, cwd, spec, signal);
 }
 
-async function approvalStep(spec: ExecutionSpec, step: PlanStep, signal: AbortSignal, deps: ExecutorDeps): Promise<Omit<ExecutionOutcome, 'exec'>> {
+async function approvalStep(
+  spec: ExecutionSpec,
+  step: PlanStep,
+  signal: AbortSignal,
+  deps: ExecutorDeps,
+): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const decisions = step.approval!.decisions;
   const prompt = spec.prompt ?? step.approval!.prompt;
   if (deps.yes) {
     const pick = decisions.find((d) => !d.fail) ?? decisions[0]!;
-    return { status: 'succeeded', verdict: pick.id, outputs: { decision: pick.id, by: '--yes', preapproved: true, note: 'pre-approved with --yes' } };
+    return {
+      status: 'succeeded',
+      verdict: pick.id,
+      outputs: { decision: pick.id, by: '--yes', preapproved: true, note: 'pre-approved with --yes' },
+    };
   }
   const key = unitKey(spec.step, spec.item);
   // The run goes quiet here, and whoever answers looks at it first: its state is on disk before it says so.
   await deps.store.flush();
-  deps.progress({ exec: spec.exec, step: spec.step, note: `waiting for approval: neo flow approve ${deps.runId} ${key} --decision ${decisions.map((d) => d.id).join('|')}` });
+  deps.progress({
+    exec: spec.exec,
+    step: spec.step,
+    note: `waiting for approval: neo flow approve ${deps.runId} ${key} --decision ${decisions.map((d) => d.id).join('|')}`,
+  });
   const answer = await waitForApproval({
     home: deps.home,
     key,
@@ -136,18 +181,58 @@ async function approvalStep(spec: ExecutionSpec, step: PlanStep, signal: AbortSi
   });
   if (answer === undefined) {
     const reason = signal.reason as Partial<StepError> | undefined;
-    if (reason?.code === 'FLOW_STEP_TIMEOUT') return { status: 'failed', verdict: 'unanswered', outputs: {}, error: { code: 'FLOW_APPROVAL_TIMEOUT', message: `no answer to \`${prompt}\` in time; an approval never approves itself` } };
-    return { status: 'failed', outputs: {}, error: { code: 'FLOW_INTERRUPTED', message: 'interrupted while waiting for approval' } };
+    if (reason?.code === 'FLOW_STEP_TIMEOUT')
+      return {
+        status: 'failed',
+        verdict: 'unanswered',
+        outputs: {},
+        error: {
+          code: 'FLOW_APPROVAL_TIMEOUT',
+          message: `no answer to \`${prompt}\` in time; an approval never approves itself`,
+        },
+      };
+    return {
+      status: 'failed',
+      outputs: {},
+      error: { code: 'FLOW_INTERRUPTED', message: 'interrupted while waiting for approval' },
+    };
   }
   const decision = decisions.find((d) => d.id === answer.decision);
-  const outputs = { decision: answer.decision, by: answer.by, ...(answer.note === undefined ? {} : { note: answer.note }) };
-  if (decision === undefined) return { status: 'failed', outputs, error: { code: 'FLOW_APPROVAL_INVALID', message: `\`${answer.decision}\` is not a decision of this approval (${decisions.map((d) => d.id).join(', ')})` } };
-  if (decision.fail) return { status: 'failed', verdict: decision.id, outputs, error: { code: 'FLOW_APPROVAL_REJECTED', message: `${answer.by} chose \`${decision.id}\`${answer.note ? `: ${answer.note}` : ''}` } };
+  const outputs = {
+    decision: answer.decision,
+    by: answer.by,
+    ...(answer.note === undefined ? {} : { note: answer.note }),
+  };
+  if (decision === undefined)
+    return {
+      status: 'failed',
+      outputs,
+      error: {
+        code: 'FLOW_APPROVAL_INVALID',
+        message: `\`${answer.decision}\` is not a decision of this approval (${decisions.map((d) => d.id).join(', ')})`,
+      },
+    };
+  if (decision.fail)
+    return {
+      status: 'failed',
+      verdict: decision.id,
+      outputs,
+      error: {
+        code: 'FLOW_APPROVAL_REJECTED',
+        message: `${answer.by} chose \`${decision.id}\`${answer.note ? `: ${answer.note}` : ''}`,
+      },
+    };
   return { status: 'succeeded', verdict: decision.id, outputs };
 }
 
 /** After a successful loop iteration, runs `loop.untilRun` to tell whether the loop is done. */
-async function withUntil(outcome: Omit<ExecutionOutcome, 'exec'>, step: PlanStep, cwd: string, spec: ExecutionSpec, signal: AbortSignal): Promise<Omit<ExecutionOutcome, 'exec'>> {
+async function withUntil(
+  outcome: Omit<ExecutionOutcome, 'exec'>,
+  step: PlanStep,
+  cwd: string,
+  spec: ExecutionSpec,
+  signal: AbortSignal,
+): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const check = step.loop?.untilRun;
   if (check === undefined || outcome.status !== 'succeeded') return outcome;
   const result = await runCommand({ command: check, cwd, env: spec.env, signal });
@@ -155,13 +240,25 @@ async function withUntil(outcome: Omit<ExecutionOutcome, 'exec'>, step: PlanStep
 }
 
 function commandError(command: string, result: CommandResult): StepError | undefined {
-  if (result.spawnError !== undefined) return { code: 'FLOW_SPAWN_FAILED', message: `\`${command}\` could not start: ${result.spawnError}`, transient: true };
-  if (result.timedOut) return { code: 'FLOW_STEP_TIMEOUT', message: `\`${command}\` ran past its timeout and was killed` };
-  if (result.idle) return { code: 'FLOW_STEP_STALLED', message: `\`${command}\` wrote nothing for its idle timeout and was killed: stalled`, transient: true };
+  if (result.spawnError !== undefined)
+    return {
+      code: 'FLOW_SPAWN_FAILED',
+      message: `\`${command}\` could not start: ${result.spawnError}`,
+      transient: true,
+    };
+  if (result.timedOut)
+    return { code: 'FLOW_STEP_TIMEOUT', message: `\`${command}\` ran past its timeout and was killed` };
+  if (result.idle)
+    return {
+      code: 'FLOW_STEP_STALLED',
+      message: `\`${command}\` wrote nothing for its idle timeout and was killed: stalled`,
+      transient: true,
+    };
   if (result.aborted) return { code: 'FLOW_INTERRUPTED', message: 'interrupted' };
   if (result.exitCode === 0) return undefined;
   const last = lastLines(result.stderr || result.stdout, 5);
-  const how = result.exitCode === undefined ? `was killed by ${result.signal ?? 'a signal'}` : `exited ${result.exitCode}`;
+  const how =
+    result.exitCode === undefined ? `was killed by ${result.signal ?? 'a signal'}` : `exited ${result.exitCode}`;
   return { code: 'FLOW_COMMAND_FAILED', message: `\`${command}\` ${how}${last ? `: ${last}` : ''}` };
 }
 
@@ -191,7 +288,14 @@ function tail(text: string): string {
 function withTimeout(signal: AbortSignal, ms: number | undefined): { signal: AbortSignal; clear: () => void } {
   if (ms === undefined) return { signal, clear: () => {} };
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort({ code: 'FLOW_STEP_TIMEOUT', message: `the step ran past its timeout of ${Math.round(ms / 100) / 10}s` }), ms);
+  const timer = setTimeout(
+    () =>
+      controller.abort({
+        code: 'FLOW_STEP_TIMEOUT',
+        message: `the step ran past its timeout of ${Math.round(ms / 100) / 10}s`,
+      }),
+    ms,
+  );
   const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   return {

@@ -36,7 +36,11 @@ export interface LoadedPlan {
  * Loads every definition layer plus the plan file (and its sub-flow files, transitively) in
  * the `path` layer. The plan must be a flow file by name: plan.yaml, *.flow.yaml or flows/*.
  */
-export async function loadPlanDefinitions(options: { planFile: string; cwd: string; home: string }): Promise<LoadedPlan> {
+export async function loadPlanDefinitions(options: {
+  planFile: string;
+  cwd: string;
+  home: string;
+}): Promise<LoadedPlan> {
   const file = resolve(options.cwd, options.planFile);
   assertFlowFile(file);
   let paths = [file];
@@ -56,7 +60,14 @@ export async function loadPlanDefinitions(options: { planFile: string; cwd: stri
     }
     if (found.size === paths.length) {
       const files = new Set(paths);
-      return { file, set, loader, diagnostics: diagnostics.filter((d) => d.span !== undefined && files.has(d.span.file)), allDiagnostics: diagnostics, subflows: paths.slice(1) };
+      return {
+        file,
+        set,
+        loader,
+        diagnostics: diagnostics.filter((d) => d.span !== undefined && files.has(d.span.file)),
+        allDiagnostics: diagnostics,
+        subflows: paths.slice(1),
+      };
     }
     paths = [...found];
   }
@@ -64,13 +75,23 @@ export async function loadPlanDefinitions(options: { planFile: string; cwd: stri
 
 /** The flow definition loaded from `file` (shadowed or not). */
 export function flowAt(set: DefinitionSet, file: string): Definition<'flow'> | undefined {
-  return set.list('flow').find((d) => d.file === file) ?? (set.shadowed.find((d) => d.kind === 'flow' && d.file === file) as Definition<'flow'> | undefined);
+  return (
+    set.list('flow').find((d) => d.file === file) ??
+    (set.shadowed.find((d) => d.kind === 'flow' && d.file === file) as Definition<'flow'> | undefined)
+  );
 }
 
 /** Compiles one flow file of a loaded set. Problems are returned, not thrown. */
-export function compileFlowFile(set: DefinitionSet, file: string, options: { backendOverride?: string; requireBackend?: boolean }): { plan: CompiledPlan; problems: CompileProblem[]; pinned: PinnedDefinition[] } {
+export function compileFlowFile(
+  set: DefinitionSet,
+  file: string,
+  options: { backendOverride?: string; requireBackend?: boolean },
+): { plan: CompiledPlan; problems: CompileProblem[]; pinned: PinnedDefinition[] } {
   const flow = flowAt(set, file);
-  if (flow === undefined) throw new UsageError('FLOW_PLAN_INVALID', `${file} did not load as a flow`, { hint: `run \`neo flow validate ${file}\`` });
+  if (flow === undefined)
+    throw new UsageError('FLOW_PLAN_INVALID', `${file} did not load as a flow`, {
+      hint: `run \`neo flow validate ${file}\``,
+    });
   const lookup = lookupFor(set, file, flow);
   const { plan, problems } = compilePlan(flow.data, file, lookup, {
     ...(options.backendOverride === undefined ? {} : { backendOverride: options.backendOverride }),
@@ -88,15 +109,22 @@ export function planHash(plan: CompiledPlan): string {
 export function assertClean(loaded: LoadedPlan, cwd: string): void {
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length === 0) return;
-  throw new UsageError('FLOW_PLAN_INVALID', `${loaded.file} has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${formatDiagnostics(errors, { color: false, cwd })}`, {
-    hint: 'fix them and run again; `neo flow validate` checks without running',
-  });
+  throw new UsageError(
+    'FLOW_PLAN_INVALID',
+    `${loaded.file} has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${formatDiagnostics(errors, { color: false, cwd })}`,
+    {
+      hint: 'fix them and run again; `neo flow validate` checks without running',
+    },
+  );
 }
 
 /** Throws compile problems as one usage error. */
 export function assertCompiled(problems: readonly CompileProblem[], file: string): void {
   if (problems.length === 0) return;
-  const lines = problems.map((p) => `  ${p.step === undefined ? '' : `step ${p.step}: `}${p.message} [${p.code}]${p.hint ? `\n    hint: ${p.hint}` : ''}`);
+  const lines = problems.map(
+    (p) =>
+      `  ${p.step === undefined ? '' : `step ${p.step}: `}${p.message} [${p.code}]${p.hint ? `\n    hint: ${p.hint}` : ''}`,
+  );
   throw new UsageError(problems[0]!.code, `${file} cannot run:\n${lines.join('\n')}`);
 }
 
@@ -115,7 +143,9 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): 
         ...(view.model === undefined ? {} : { model: view.model }),
         taskTags: view.taskTags,
         layers: [
-          ...(policy === undefined ? [] : [{ source: `persona ${id} policy ${policy.id}`, knobs: policyKnobs(policy) }]),
+          ...(policy === undefined
+            ? []
+            : [{ source: `persona ${id} policy ${policy.id}`, knobs: policyKnobs(policy) }]),
           { source: `persona ${id}`, knobs: view.knobs },
         ],
       };
@@ -127,10 +157,17 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): 
     backend(id) {
       const definition = set.get('backend', id);
       if (definition === undefined) return undefined;
-      return { id, editToolNames: definition.data.editToolNames ?? [], honorsAllowedTools: definition.data.honorsAllowedTools !== false, protocol: definition.data.protocol };
+      return {
+        id,
+        editToolNames: definition.data.editToolNames ?? [],
+        honorsAllowedTools: definition.data.honorsAllowedTools !== false,
+        protocol: definition.data.protocol,
+      };
     },
     backendIds: () => set.ids('backend'),
-    ...(set.ownerPolicy === undefined ? {} : { owner: { source: `owner policy (${set.ownerPolicy.file})`, knobs: policyKnobs(set.ownerPolicy) } }),
+    ...(set.ownerPolicy === undefined
+      ? {}
+      : { owner: { source: `owner policy (${set.ownerPolicy.file})`, knobs: policyKnobs(set.ownerPolicy) } }),
     narrow: (layers) => narrowKnobs(layers),
     resolve: (relative) => resolve(planDir, relative),
     projectDir: resolve(planDir, flow.data.workspace?.path ?? '.'),
@@ -140,7 +177,13 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): 
 function pinnedDefinitions(set: DefinitionSet, flow: Definition<'flow'>, plan: CompiledPlan): PinnedDefinition[] {
   const out = new Map<string, PinnedDefinition>();
   const pin = (definition: { kind: string; id: string; file: string; digest: string } | undefined) => {
-    if (definition !== undefined) out.set(`${definition.kind}:${definition.id}`, { kind: definition.kind, id: definition.id, file: definition.file, digest: definition.digest });
+    if (definition !== undefined)
+      out.set(`${definition.kind}:${definition.id}`, {
+        kind: definition.kind,
+        id: definition.id,
+        file: definition.file,
+        digest: definition.digest,
+      });
   };
   pin(flow);
   for (const step of plan.steps) {
@@ -152,7 +195,10 @@ function pinnedDefinitions(set: DefinitionSet, flow: Definition<'flow'>, plan: C
     }
     if (step.agent?.backend !== undefined) pin(set.get('backend', step.agent.backend));
   }
-  const policies = [flow.data.defaults?.policy, ...[...flow.data.steps, ...(flow.data.finally ?? [])].map((s) => s.policy)];
+  const policies = [
+    flow.data.defaults?.policy,
+    ...[...flow.data.steps, ...(flow.data.finally ?? [])].map((s) => s.policy),
+  ];
   for (const id of policies) if (id !== undefined) pin(set.get('policy', id));
   pin(set.ownerPolicy);
   return [...out.values()].sort((a, b) => (`${a.kind}:${a.id}` < `${b.kind}:${b.id}` ? -1 : 1));
@@ -161,9 +207,14 @@ function pinnedDefinitions(set: DefinitionSet, flow: Definition<'flow'>, plan: C
 /** Refuses a missing file, or one not named like a flow. */
 export function assertFlowFile(file: string, referredBy?: string): void {
   if (statSync(file, { throwIfNoEntry: false }) === undefined) {
-    throw new UsageError('FLOW_PLAN_NOT_FOUND', `no such plan file: ${file}${referredBy === undefined ? '' : ` (named by ${referredBy})`}`);
+    throw new UsageError(
+      'FLOW_PLAN_NOT_FOUND',
+      `no such plan file: ${file}${referredBy === undefined ? '' : ` (named by ${referredBy})`}`,
+    );
   }
   if (kindOfPath(file) !== 'flow') {
-    throw new UsageError('FLOW_NOT_A_FLOW_FILE', `${file} is not named like a flow`, { hint: 'name it plan.yaml or <name>.flow.yaml (or put it in a flows/ folder)' });
+    throw new UsageError('FLOW_NOT_A_FLOW_FILE', `${file} is not named like a flow`, {
+      hint: 'name it plan.yaml or <name>.flow.yaml (or put it in a flows/ folder)',
+    });
   }
 }

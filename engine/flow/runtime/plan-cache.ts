@@ -6,7 +6,14 @@ import { contentHash } from '../../util/content-hash.js';
 import { packageVersion } from '../../util/package-root.js';
 import type { CompiledPlan } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
-import { assertClean, assertCompiled, assertFlowFile, compileFlowFile, loadPlanDefinitions, type LoadedPlan } from './load-plan.js';
+import {
+  assertClean,
+  assertCompiled,
+  assertFlowFile,
+  compileFlowFile,
+  loadPlanDefinitions,
+  type LoadedPlan,
+} from './load-plan.js';
 
 /** A plan ready to run, with the definitions around it. */
 export interface ReadyPlan {
@@ -26,17 +33,33 @@ export interface ReadyPlan {
  * package and the schema validators are most of a one-step flow's start-up. Only clean plans
  * without sub-flows are cached; `fresh` (for --watch) always loads.
  */
-export async function readyPlan(options: { planFile: string; cwd: string; home: string; backendOverride?: string; requireBackend: boolean; fresh?: boolean }): Promise<ReadyPlan> {
+export async function readyPlan(options: {
+  planFile: string;
+  cwd: string;
+  home: string;
+  backendOverride?: string;
+  requireBackend: boolean;
+  fresh?: boolean;
+}): Promise<ReadyPlan> {
   const file = resolve(options.cwd, options.planFile);
   assertFlowFile(file);
   // The plan and the cache entry are read synchronously: small local files the run waits for.
   const text = readFileSync(file, 'utf8');
   const base = await loadDefinitions({ cwd: dirname(file), home: options.home });
-  const key = contentHash('flow-plan/1', packageVersion(), file, text, base.set.hash, options.backendOverride ?? '', String(options.requireBackend));
+  const key = contentHash(
+    'flow-plan/1',
+    packageVersion(),
+    file,
+    text,
+    base.set.hash,
+    options.backendOverride ?? '',
+    String(options.requireBackend),
+  );
   const path = join(options.home, 'cache', 'flows', `${key.slice(0, 40)}.json`);
   if (!options.fresh) {
     const hit = readJsonOrNullSync<{ plan: CompiledPlan; pinned: PinnedDefinition[] }>(path);
-    if (hit?.plan !== undefined && Array.isArray(hit.pinned)) return { file, plan: hit.plan, pinned: hit.pinned, set: base.set };
+    if (hit?.plan !== undefined && Array.isArray(hit.pinned))
+      return { file, plan: hit.plan, pinned: hit.pinned, set: base.set };
   }
   const loaded = await loadPlanDefinitions({ planFile: file, cwd: options.cwd, home: options.home });
   assertClean(loaded, options.cwd);
@@ -45,6 +68,13 @@ export async function readyPlan(options: { planFile: string; cwd: string; home: 
     requireBackend: options.requireBackend,
   });
   assertCompiled(compiled.problems, file);
-  if (loaded.subflows.length === 0) await writeJsonAtomic(path, { plan: compiled.plan, pinned: compiled.pinned }).catch(() => undefined);
-  return { file, plan: compiled.plan, pinned: compiled.pinned, set: loaded.subflows.length === 0 ? base.set : loaded.set, loaded };
+  if (loaded.subflows.length === 0)
+    await writeJsonAtomic(path, { plan: compiled.plan, pinned: compiled.pinned }).catch(() => undefined);
+  return {
+    file,
+    plan: compiled.plan,
+    pinned: compiled.pinned,
+    set: loaded.subflows.length === 0 ? base.set : loaded.set,
+    loaded,
+  };
 }

@@ -8,23 +8,37 @@ import type { WorkspaceSummary } from '../workspace/index.js';
  * ledger, one line per step and the approvals waiting for an answer. `finished` drops the pid:
  * no process drives the run any more.
  */
-export function recordFromState(record: RunRecord, state: RunState, plan: CompiledPlan, options: { finished?: boolean; summary?: WorkspaceSummary } = {}): RunRecord {
+export function recordFromState(
+  record: RunRecord,
+  state: RunState,
+  plan: CompiledPlan,
+  options: { finished?: boolean; summary?: WorkspaceSummary } = {},
+): RunRecord {
   const steps: Record<string, StepSummary> = {};
   const waiting: NonNullable<RunRecord['waiting']> = [];
   let busy = false;
   for (const step of plan.steps) {
     const s = state.steps[step.id];
     if (s === undefined) continue;
-    steps[step.id] = { status: s.status, ...(s.verdict === undefined ? {} : { verdict: s.verdict }), ...(s.error === undefined ? {} : { error: s.error }) };
+    steps[step.id] = {
+      status: s.status,
+      ...(s.verdict === undefined ? {} : { verdict: s.verdict }),
+      ...(s.error === undefined ? {} : { error: s.error }),
+    };
     const units = s.units ?? [s];
     units.forEach((unit, index) => {
       if (unit.status !== 'running') return;
       if (step.kind === 'approval') {
-        waiting.push({ step: s.units === undefined ? step.id : `${step.id}[${index}]`, prompt: step.approval!.prompt, decisions: step.approval!.decisions.map((d) => d.id) });
+        waiting.push({
+          step: s.units === undefined ? step.id : `${step.id}[${index}]`,
+          prompt: step.approval!.prompt,
+          decisions: step.approval!.decisions.map((d) => d.id),
+        });
       } else busy = true;
     });
   }
-  const status: RunRecord['status'] = state.status === 'running' && waiting.length > 0 && !busy ? 'waiting' : state.status;
+  const status: RunRecord['status'] =
+    state.status === 'running' && waiting.length > 0 && !busy ? 'waiting' : state.status;
   const next: RunRecord = {
     ...record,
     status,

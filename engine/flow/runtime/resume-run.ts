@@ -40,28 +40,50 @@ export function resumeChild(options: ResumeOptions, child: ChildContext): Promis
   return resumeWith(options, child.agents, child, () => {});
 }
 
-async function resumeWith(options: ResumeOptions, agents: AgentServices, child: ChildContext | undefined, onSet: (set: DefinitionSet) => void): Promise<RunOutcome> {
+async function resumeWith(
+  options: ResumeOptions,
+  agents: AgentServices,
+  child: ChildContext | undefined,
+  onSet: (set: DefinitionSet) => void,
+): Promise<RunOutcome> {
   const { store, record, plan: pinned, events } = await RunStore.open(options.home, options.runId);
   const runId = record.runId;
   const rerun = options.rerun ?? [];
   if (record.parent !== undefined && child === undefined) {
-    throw new UsageError('FLOW_RUN_IS_SUBFLOW', `run ${runId} is a sub-flow of run ${record.parent.runId}`, { hint: `resume the parent: neo flow resume ${record.parent.runId}` });
+    throw new UsageError('FLOW_RUN_IS_SUBFLOW', `run ${runId} is a sub-flow of run ${record.parent.runId}`, {
+      hint: `resume the parent: neo flow resume ${record.parent.runId}`,
+    });
   }
-  if (record.pid !== undefined && record.pid !== process.pid && isProcessAlive(record.pid) && (record.status === 'running' || record.status === 'waiting')) {
-    throw new UsageError('FLOW_RUN_LIVE', `run ${runId} is still being driven by process ${record.pid}`, { hint: 'answer its approvals with `neo flow approve`, or stop that process first' });
+  if (
+    record.pid !== undefined &&
+    record.pid !== process.pid &&
+    isProcessAlive(record.pid) &&
+    (record.status === 'running' || record.status === 'waiting')
+  ) {
+    throw new UsageError('FLOW_RUN_LIVE', `run ${runId} is still being driven by process ${record.pid}`, {
+      hint: 'answer its approvals with `neo flow approve`, or stop that process first',
+    });
   }
   if (record.status === 'succeeded' && rerun.length === 0) {
-    throw new UsageError('FLOW_RUN_FINISHED', `run ${runId} already succeeded; nothing to resume`, { hint: 'run a step again with --rerun <step>' });
+    throw new UsageError('FLOW_RUN_FINISHED', `run ${runId} already succeeded; nothing to resume`, {
+      hint: 'run a step again with --rerun <step>',
+    });
   }
   for (const id of rerun) {
     if (!pinned.steps.some((s) => s.id === id)) {
-      const suggestion = didYouMean(id, pinned.steps.map((s) => s.id));
-      throw new UsageError('FLOW_UNKNOWN_STEP', `--rerun names unknown step \`${id}\``, { hint: suggestion ? `did you mean \`${suggestion}\`?` : `steps: ${pinned.steps.map((s) => s.id).join(', ')}` });
+      const suggestion = didYouMean(
+        id,
+        pinned.steps.map((s) => s.id),
+      );
+      throw new UsageError('FLOW_UNKNOWN_STEP', `--rerun names unknown step \`${id}\``, {
+        hint: suggestion ? `did you mean \`${suggestion}\`?` : `steps: ${pinned.steps.map((s) => s.id).join(', ')}`,
+      });
     }
   }
   const state = replay(initialRunState(runId, []), events);
   const depth = child === undefined ? 0 : child.link.depth + 1;
-  const notice = (level: 'info' | 'warning', message: string) => options.observer?.({ type: 'notice', runId, depth, level, message });
+  const notice = (level: 'info' | 'warning', message: string) =>
+    options.observer?.({ type: 'notice', runId, depth, level, message });
 
   const set = child?.set ?? (await currentDefinitions(record, options, notice));
   onSet(set);
@@ -70,27 +92,55 @@ async function resumeWith(options: ResumeOptions, agents: AgentServices, child: 
   const changed = changedDefinitions(record.manifest.definitions, set);
   if (changed.length > 0 && child === undefined) {
     if (options.rebaseDefinitions) {
-      const compiled = compileFlowFile(set, record.planFile, { ...(record.options.backend === undefined ? {} : { backendOverride: record.options.backend }), requireBackend: true });
+      const compiled = compileFlowFile(set, record.planFile, {
+        ...(record.options.backend === undefined ? {} : { backendOverride: record.options.backend }),
+        requireBackend: true,
+      });
       assertCompiled(compiled.problems, record.planFile);
-      const merged = mergePlan(pinned, compiled.plan, state, (id) => state.steps[id]?.status === 'succeeded' && !rerun.includes(id));
+      const merged = mergePlan(
+        pinned,
+        compiled.plan,
+        state,
+        (id) => state.steps[id]?.status === 'succeeded' && !rerun.includes(id),
+      );
       plan = merged.plan;
-      rebased = { hash: planHash(compiled.plan), added: merged.added, removed: merged.removed, changed: merged.changed };
+      rebased = {
+        hash: planHash(compiled.plan),
+        added: merged.added,
+        removed: merged.removed,
+        changed: merged.changed,
+      };
       record.manifest = { setHash: set.hash, planHash: planHash(plan), definitions: compiled.pinned };
       await store.savePlan(plan);
       notice('info', `rebased on the current definitions (${changed.join(', ')})`);
     } else {
-      notice('warning', `definitions changed since the run started: ${changed.join(', ')}; resuming with the pinned plan (pass --rebase-definitions to use the current files)`);
+      notice(
+        'warning',
+        `definitions changed since the run started: ${changed.join(', ')}; resuming with the pinned plan (pass --rebase-definitions to use the current files)`,
+      );
     }
   }
   if (record.workspace === undefined) throw new NeoError('STORE_CORRUPT', `run ${runId} has no workspace record`);
-  const workspace = child !== undefined ? borrowedWorkspace(child.workspace) : await reopenWorkspace(record.workspace, options.home, runId);
+  const workspace =
+    child !== undefined
+      ? borrowedWorkspace(child.workspace)
+      : await reopenWorkspace(record.workspace, options.home, runId);
   const now = new Date().toISOString();
   const resumedRecord: RunRecord = {
     ...record,
     status: 'running',
     pid: process.pid,
     updatedAt: now,
-    segments: [...record.segments, { pid: process.pid, startedAt: now, ...(rerun.length > 0 ? { rerun } : {}), ...(rebased ? { rebased: true } : {}), ...(options.yes ? { yes: true } : {}) }],
+    segments: [
+      ...record.segments,
+      {
+        pid: process.pid,
+        startedAt: now,
+        ...(rerun.length > 0 ? { rerun } : {}),
+        ...(rebased ? { rebased: true } : {}),
+        ...(options.yes ? { yes: true } : {}),
+      },
+    ],
   };
   store.saveRecord(resumedRecord);
   options.observer?.({ type: 'run', runId, depth, record: resumedRecord, plan, resumed: true });
@@ -103,7 +153,16 @@ async function resumeWith(options: ResumeOptions, agents: AgentServices, child: 
     // the inputs and workspace the record pinned.
     boot:
       events.length === 0
-        ? { type: 'start', inputs: record.inputs, run: { id: runId, workspace: workspace.record.path, projectDir: plan.projectDir, ...(workspace.record.branch === undefined ? {} : { branch: workspace.record.branch }) } }
+        ? {
+            type: 'start',
+            inputs: record.inputs,
+            run: {
+              id: runId,
+              workspace: workspace.record.path,
+              projectDir: plan.projectDir,
+              ...(workspace.record.branch === undefined ? {} : { branch: workspace.record.branch }),
+            },
+          }
         : { type: 'resume', rerun, ...(rebased === undefined ? {} : { rebased }) },
     store,
     record: resumedRecord,
@@ -116,18 +175,45 @@ async function resumeWith(options: ResumeOptions, agents: AgentServices, child: 
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(child === undefined ? {} : { parent: child.link }),
     subflow: (spec, step, signal, link) =>
-      runSubflow({ options: { ...options, planFile: record.planFile }, set, agents, workspace: workspace.record, ...(backend === undefined ? {} : { backend }) }, spec, step, signal, link),
+      runSubflow(
+        {
+          options: { ...options, planFile: record.planFile },
+          set,
+          agents,
+          workspace: workspace.record,
+          ...(backend === undefined ? {} : { backend }),
+        },
+        spec,
+        step,
+        signal,
+        link,
+      ),
   });
-  return { runId, status: result.state.status, ...(result.state.reason === undefined ? {} : { reason: result.state.reason }), state: result.state, plan: result.plan, record: result.record, ...(result.summary === undefined ? {} : { summary: result.summary }) };
+  return {
+    runId,
+    status: result.state.status,
+    ...(result.state.reason === undefined ? {} : { reason: result.state.reason }),
+    state: result.state,
+    plan: result.plan,
+    record: result.record,
+    ...(result.summary === undefined ? {} : { summary: result.summary }),
+  };
 }
 
 /** The definitions to resume with: the plan file's, or the base layers when the file is gone. */
-async function currentDefinitions(record: RunRecord, options: ResumeOptions, notice: (level: 'info' | 'warning', message: string) => void): Promise<DefinitionSet> {
+async function currentDefinitions(
+  record: RunRecord,
+  options: ResumeOptions,
+  notice: (level: 'info' | 'warning', message: string) => void,
+): Promise<DefinitionSet> {
   try {
     return (await loadPlanDefinitions({ planFile: record.planFile, cwd: options.cwd, home: options.home })).set;
   } catch (error) {
     if (options.rebaseDefinitions) throw error;
-    notice('warning', `${record.planFile} cannot be read (${error instanceof Error ? error.message : String(error)}); resuming with the pinned plan`);
+    notice(
+      'warning',
+      `${record.planFile} cannot be read (${error instanceof Error ? error.message : String(error)}); resuming with the pinned plan`,
+    );
     return (await loadDefinitions({ cwd: options.cwd, home: options.home })).set;
   }
 }
@@ -136,7 +222,12 @@ async function currentDefinitions(record: RunRecord, options: ResumeOptions, not
 export function changedDefinitions(pinned: readonly PinnedDefinition[], set: DefinitionSet): string[] {
   const out: string[] = [];
   for (const pin of pinned) {
-    const now = pin.kind === 'flow' ? flowAt(set, pin.file) : pin.kind === 'policy' && pin.id === 'owner' ? set.ownerPolicy : set.get(pin.kind as 'persona', pin.id);
+    const now =
+      pin.kind === 'flow'
+        ? flowAt(set, pin.file)
+        : pin.kind === 'policy' && pin.id === 'owner'
+          ? set.ownerPolicy
+          : set.get(pin.kind as 'persona', pin.id);
     if (now === undefined) out.push(`${pin.kind} ${pin.id} (removed)`);
     else if (now.digest !== pin.digest) out.push(`${pin.kind} ${pin.id}`);
   }

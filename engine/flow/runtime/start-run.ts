@@ -39,7 +39,9 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
     return await startCompiled(ready.file, ready.set, options, {
       agents,
       compiled: { plan: ready.plan, pinned: ready.pinned },
-      ...(options.watch && ready.loaded !== undefined ? { loaded: ready.loaded, onSet: (set: DefinitionSet) => (current = set) } : {}),
+      ...(options.watch && ready.loaded !== undefined
+        ? { loaded: ready.loaded, onSet: (set: DefinitionSet) => (current = set) }
+        : {}),
     });
   } finally {
     await agents.close();
@@ -51,13 +53,27 @@ export async function startCompiled(
   file: string,
   set: DefinitionSet,
   options: StartOptions,
-  context: { agents: AgentServices; child?: ChildContext; loaded?: LoadedPlan; onSet?: (set: DefinitionSet) => void; compiled?: { plan: CompiledPlan; pinned: PinnedDefinition[] } },
+  context: {
+    agents: AgentServices;
+    child?: ChildContext;
+    loaded?: LoadedPlan;
+    onSet?: (set: DefinitionSet) => void;
+    compiled?: { plan: CompiledPlan; pinned: PinnedDefinition[] };
+  },
 ): Promise<RunOutcome> {
   const backend = options.backend ?? context.child?.backend;
   const { plan, pinned } = context.compiled ?? compileChecked(set, file, backend);
-  const { values: inputs, problems: inputProblems } = resolveInputs(plan.inputs, options.inputs ?? {}, options.textInputs ?? new Set());
+  const { values: inputs, problems: inputProblems } = resolveInputs(
+    plan.inputs,
+    options.inputs ?? {},
+    options.textInputs ?? new Set(),
+  );
   if (inputProblems.length > 0) {
-    throw new UsageError(inputProblems[0]!.code, inputProblems.map((p) => p.message).join('; '), inputProblems[0]!.hint === undefined ? {} : { hint: inputProblems[0]!.hint });
+    throw new UsageError(
+      inputProblems[0]!.code,
+      inputProblems.map((p) => p.message).join('; '),
+      inputProblems[0]!.hint === undefined ? {} : { hint: inputProblems[0]!.hint },
+    );
   }
   const runId = context.child?.runId ?? newRunId();
   const workspace: Workspace =
@@ -67,7 +83,9 @@ export async function startCompiled(
           projectDir: plan.projectDir,
           home: options.home,
           runId,
-          ...((options.isolation ?? plan.workspace.isolation) === undefined ? {} : { isolation: (options.isolation ?? plan.workspace.isolation)! }),
+          ...((options.isolation ?? plan.workspace.isolation) === undefined
+            ? {}
+            : { isolation: (options.isolation ?? plan.workspace.isolation)! }),
           ...(plan.workspace.base === undefined ? {} : { base: plan.workspace.base }),
         });
   const now = new Date().toISOString();
@@ -84,7 +102,9 @@ export async function startCompiled(
     manifest: { setHash: set.hash, planHash: planHash(plan), definitions: pinned },
     workspace: workspace.record,
     options: { ...(backend === undefined ? {} : { backend }), ...(options.yes ? { yes: true } : {}) },
-    ...(context.child === undefined ? {} : { parent: { runId: context.child.link.runId, step: context.child.link.step } }),
+    ...(context.child === undefined
+      ? {}
+      : { parent: { runId: context.child.link.runId, step: context.child.link.step } }),
     ledger: { turns: 0, tokens: 0, costUsd: 0, wallMs: 0 },
     steps: {},
     segments: [{ pid: process.pid, startedAt: now, ...(options.yes ? { yes: true } : {}) }],
@@ -98,17 +118,33 @@ export async function startCompiled(
   }
   const depth = context.child === undefined ? 0 : context.child.link.depth + 1;
   options.observer?.({ type: 'run', runId, depth, record, plan, resumed: false });
-  for (const warning of workspace.warnings) options.observer?.({ type: 'notice', runId, depth, level: 'warning', message: warning });
+  for (const warning of workspace.warnings)
+    options.observer?.({ type: 'notice', runId, depth, level: 'warning', message: warning });
   for (const step of plan.steps) {
     if (step.agent?.unenforcedTools !== undefined) {
-      options.observer?.({ type: 'notice', runId, depth, level: 'warning', message: `step ${step.id}: backend ${step.agent.backend} cannot enforce the persona's tool list (${step.agent.unenforcedTools.join(', ')}); its posture still applies` });
+      options.observer?.({
+        type: 'notice',
+        runId,
+        depth,
+        level: 'warning',
+        message: `step ${step.id}: backend ${step.agent.backend} cannot enforce the persona's tool list (${step.agent.unenforcedTools.join(', ')}); its posture still applies`,
+      });
     }
   }
   const input: DriveInput = {
     home: options.home,
     plan,
     state: initialRunState(runId, []),
-    boot: { type: 'start', inputs, run: { id: runId, workspace: workspace.record.path, projectDir: plan.projectDir, ...(workspace.record.branch === undefined ? {} : { branch: workspace.record.branch }) } },
+    boot: {
+      type: 'start',
+      inputs,
+      run: {
+        id: runId,
+        workspace: workspace.record.path,
+        projectDir: plan.projectDir,
+        ...(workspace.record.branch === undefined ? {} : { branch: workspace.record.branch }),
+      },
+    },
     store,
     record,
     workspace,
@@ -119,40 +155,90 @@ export async function startCompiled(
     ...(options.prompter === undefined ? {} : { prompter: options.prompter }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(context.child === undefined ? {} : { parent: context.child.link }),
-    subflow: (spec, step, signal, link) => runSubflow({ options, set, agents: context.agents, workspace: workspace.record, ...(backend === undefined ? {} : { backend }) }, spec, step, signal, link),
-    ...(context.loaded === undefined ? {} : { watch: watcherFor(context.loaded, file, backend, options, runId, context.onSet) }),
+    subflow: (spec, step, signal, link) =>
+      runSubflow(
+        {
+          options,
+          set,
+          agents: context.agents,
+          workspace: workspace.record,
+          ...(backend === undefined ? {} : { backend }),
+        },
+        spec,
+        step,
+        signal,
+        link,
+      ),
+    ...(context.loaded === undefined
+      ? {}
+      : { watch: watcherFor(context.loaded, file, backend, options, runId, context.onSet) }),
   };
   const result = await drive(input);
-  return { runId, status: result.state.status, ...(result.state.reason === undefined ? {} : { reason: result.state.reason }), state: result.state, plan: result.plan, record: result.record, ...(result.summary === undefined ? {} : { summary: result.summary }) };
+  return {
+    runId,
+    status: result.state.status,
+    ...(result.state.reason === undefined ? {} : { reason: result.state.reason }),
+    state: result.state,
+    plan: result.plan,
+    record: result.record,
+    ...(result.summary === undefined ? {} : { summary: result.summary }),
+  };
 }
 
-function compileChecked(set: DefinitionSet, file: string, backend: string | undefined): { plan: CompiledPlan; pinned: PinnedDefinition[] } {
-  const { plan, problems, pinned } = compileFlowFile(set, file, { ...(backend === undefined ? {} : { backendOverride: backend }), requireBackend: true });
+function compileChecked(
+  set: DefinitionSet,
+  file: string,
+  backend: string | undefined,
+): { plan: CompiledPlan; pinned: PinnedDefinition[] } {
+  const { plan, problems, pinned } = compileFlowFile(set, file, {
+    ...(backend === undefined ? {} : { backendOverride: backend }),
+    requireBackend: true,
+  });
   assertCompiled(problems, file);
   return { plan, pinned };
 }
 
 /** `--watch`: a valid edit reaches steps that have not started; an invalid one is reported and ignored. */
-function watcherFor(loaded: LoadedPlan, file: string, backend: string | undefined, options: StartOptions, runId: string, onSet?: (set: DefinitionSet) => void): DriveInput['watch'] {
-  const notice = (level: 'info' | 'warning', message: string) => options.observer?.({ type: 'notice', runId, depth: 0, level, message });
+function watcherFor(
+  loaded: LoadedPlan,
+  file: string,
+  backend: string | undefined,
+  options: StartOptions,
+  runId: string,
+  onSet?: (set: DefinitionSet) => void,
+): DriveInput['watch'] {
+  const notice = (level: 'info' | 'warning', message: string) =>
+    options.observer?.({ type: 'notice', runId, depth: 0, level, message });
   return async (apply) => {
     const watcher = await watchDefinitions(
       loaded.loader,
       { set: loaded.set, diagnostics: loaded.allDiagnostics },
       (event) => {
         if (event.type === 'rejected') {
-          notice('warning', `edit ignored (${event.files.join(', ')}):\n${formatDiagnostics(event.diagnostics, { color: false, cwd: options.cwd })}`);
+          notice(
+            'warning',
+            `edit ignored (${event.files.join(', ')}):\n${formatDiagnostics(event.diagnostics, { color: false, cwd: options.cwd })}`,
+          );
         } else if (event.type === 'reloaded') {
           onSet?.(event.set);
-          const compiled = compileFlowFile(event.set, file, { ...(backend === undefined ? {} : { backendOverride: backend }), requireBackend: true });
+          const compiled = compileFlowFile(event.set, file, {
+            ...(backend === undefined ? {} : { backendOverride: backend }),
+            requireBackend: true,
+          });
           if (compiled.problems.length > 0) {
-            notice('warning', `edit ignored: ${compiled.problems.map((p) => `${p.step ? `step ${p.step}: ` : ''}${p.message}`).join('; ')}`);
+            notice(
+              'warning',
+              `edit ignored: ${compiled.problems.map((p) => `${p.step ? `step ${p.step}: ` : ''}${p.message}`).join('; ')}`,
+            );
             return;
           }
           notice('info', `definitions reloaded (${event.files.join(', ')}); steps that have not started use them`);
           apply(compiled.plan, planHash(compiled.plan));
         } else if (event.type === 'error') {
-          notice('warning', `watching definitions failed: ${event.error instanceof Error ? event.error.message : String(event.error)}`);
+          notice(
+            'warning',
+            `watching definitions failed: ${event.error instanceof Error ? event.error.message : String(event.error)}`,
+          );
         }
       },
       { paths: [dirname(file)] },

@@ -25,7 +25,13 @@ export interface SubflowParent {
  * and the attempt: a resumed parent finds an interrupted child and resumes it, and a child that
  * already finished is not run again.
  */
-export async function runSubflow(parent: SubflowParent, spec: ExecutionSpec, step: PlanStep, signal: AbortSignal, link: ParentLink): Promise<Omit<ExecutionOutcome, 'exec'>> {
+export async function runSubflow(
+  parent: SubflowParent,
+  spec: ExecutionSpec,
+  step: PlanStep,
+  signal: AbortSignal,
+  link: ParentLink,
+): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const runId = childRunId(link.runId, unitKey(spec.step, spec.item), spec.iteration, spec.attempt);
   const existing = await readRunRecord(parent.options.home, runId).catch(() => undefined);
   const env = {
@@ -36,28 +42,62 @@ export async function runSubflow(parent: SubflowParent, spec: ExecutionSpec, ste
     ...(parent.options.prompter === undefined ? {} : { prompter: parent.options.prompter }),
     ...(parent.options.yes === undefined ? {} : { yes: parent.options.yes }),
   };
-  const child = { set: parent.set, agents: parent.agents, workspace: parent.workspace, link, runId, ...(parent.backend === undefined ? {} : { backend: parent.backend }) };
+  const child = {
+    set: parent.set,
+    agents: parent.agents,
+    workspace: parent.workspace,
+    link,
+    runId,
+    ...(parent.backend === undefined ? {} : { backend: parent.backend }),
+  };
   let outcome: Pick<RunOutcome, 'runId' | 'status' | 'reason' | 'state'>;
   try {
     if (existing !== undefined && (existing.status === 'succeeded' || existing.status === 'failed')) {
       const snapshot = await readRunSnapshot(parent.options.home, runId);
       if (snapshot === null) throw new NeoError('STORE_CORRUPT', `sub-flow run ${runId} has no snapshot`);
-      outcome = { runId, status: snapshot.state.status, ...(snapshot.state.reason === undefined ? {} : { reason: snapshot.state.reason }), state: snapshot.state };
+      outcome = {
+        runId,
+        status: snapshot.state.status,
+        ...(snapshot.state.reason === undefined ? {} : { reason: snapshot.state.reason }),
+        state: snapshot.state,
+      };
     } else if (existing !== undefined) {
       const { resumeChild } = await import('./resume-run.js');
       outcome = await resumeChild({ ...env, runId }, child);
     } else {
       const { startCompiled } = await import('./start-run.js');
-      outcome = await startCompiled(step.flow!.file, parent.set, { ...env, planFile: step.flow!.file, inputs: spec.inputs ?? {} }, { agents: parent.agents, child });
+      outcome = await startCompiled(
+        step.flow!.file,
+        parent.set,
+        { ...env, planFile: step.flow!.file, inputs: spec.inputs ?? {} },
+        { agents: parent.agents, child },
+      );
     }
   } catch (error) {
     const code = error instanceof NeoError ? error.code : 'FLOW_SUBFLOW_FAILED';
-    return { status: 'failed', outputs: { runId }, error: { code, message: `sub-flow ${step.flow!.file} could not run: ${error instanceof Error ? error.message : String(error)}` } };
+    return {
+      status: 'failed',
+      outputs: { runId },
+      error: {
+        code,
+        message: `sub-flow ${step.flow!.file} could not run: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    };
   }
   const steps: Record<string, unknown> = {};
-  for (const [id, s] of Object.entries(outcome.state.steps)) steps[id] = { status: s.status, verdict: s.verdict ?? null, outputs: s.outputs ?? {} };
+  for (const [id, s] of Object.entries(outcome.state.steps))
+    steps[id] = { status: s.status, verdict: s.verdict ?? null, outputs: s.outputs ?? {} };
   const outputs = { runId, status: outcome.status, steps };
   if (outcome.status === 'succeeded') return { status: 'succeeded', verdict: 'success', outputs };
-  if (outcome.status === 'interrupted') return { status: 'failed', outputs, error: { code: 'FLOW_INTERRUPTED', message: 'interrupted' } };
-  return { status: 'failed', verdict: 'failed', outputs, error: { code: 'FLOW_SUBFLOW_FAILED', message: `sub-flow run ${runId} failed: ${outcome.reason?.message ?? 'a step failed'}` } };
+  if (outcome.status === 'interrupted')
+    return { status: 'failed', outputs, error: { code: 'FLOW_INTERRUPTED', message: 'interrupted' } };
+  return {
+    status: 'failed',
+    verdict: 'failed',
+    outputs,
+    error: {
+      code: 'FLOW_SUBFLOW_FAILED',
+      message: `sub-flow run ${runId} failed: ${outcome.reason?.message ?? 'a step failed'}`,
+    },
+  };
 }

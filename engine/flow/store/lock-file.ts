@@ -20,7 +20,11 @@ export interface LockInfo {
  * Takes a lock file (created exclusively). A lock whose holder process is gone is stale and
  * taken over; a live holder is a typed error naming the run that holds it.
  */
-export async function acquireLockFile(path: string, info: LockInfo, describe: (holder: LockInfo) => NeoError): Promise<HeldLock> {
+export async function acquireLockFile(
+  path: string,
+  info: LockInfo,
+  describe: (holder: LockInfo) => NeoError,
+): Promise<HeldLock> {
   mkdirSync(dirname(path), { recursive: true });
   for (let attempt = 0; attempt < 3; attempt++) {
     try {

@@ -50,19 +50,27 @@ export class RunStore {
    */
   static async create(home: string, record: RunRecord, plan: CompiledPlan): Promise<RunStore> {
     const dir = runDir(home, record.runId);
-    const created = Promise.all([beginWriteJsonAtomic(join(dir, RUN_FILES.plan), plan), beginWriteJsonAtomic(join(dir, RUN_FILES.record), record)]).then(() => undefined);
+    const created = Promise.all([
+      beginWriteJsonAtomic(join(dir, RUN_FILES.plan), plan),
+      beginWriteJsonAtomic(join(dir, RUN_FILES.record), record),
+    ]).then(() => undefined);
     const store = new RunStore(dir, 0, created);
     created.catch((error: unknown) => (store.#failure ??= error));
     return store;
   }
 
   /** Opens an existing run for a new process: repairs a torn last line, checks seq is gapless. */
-  static async open(home: string, runId: string): Promise<{ store: RunStore; record: RunRecord; plan: CompiledPlan; events: RunEvent[] }> {
+  static async open(
+    home: string,
+    runId: string,
+  ): Promise<{ store: RunStore; record: RunRecord; plan: CompiledPlan; events: RunEvent[] }> {
     const dir = runDir(home, runId);
     const record = await readJsonOrNull<RunRecord>(join(dir, RUN_FILES.record));
     const plan = await readJsonOrNull<CompiledPlan>(join(dir, RUN_FILES.plan));
     if (record === null || plan === null) {
-      throw new NeoError('FLOW_RUN_NOT_FOUND', `no run \`${runId}\` in ${join(home, 'runs')}`, { hint: 'list runs with `neo flow list`' });
+      throw new NeoError('FLOW_RUN_NOT_FOUND', `no run \`${runId}\` in ${join(home, 'runs')}`, {
+        hint: 'list runs with `neo flow list`',
+      });
     }
     const events = await readRunEvents(dir, { repair: true });
     return { store: new RunStore(dir, events.at(-1)?.seq ?? 0), record, plan, events };
@@ -239,19 +247,27 @@ export async function readRunEvents(dir: string, options: { repair?: boolean } =
       events.push(JSON.parse(line) as RunEvent);
       goodBytes += Buffer.byteLength(line, 'utf8') + 1;
     } catch {
-      if (!isLast) throw new NeoError('STORE_CORRUPT', `${path}:${i + 1}: unreadable event line in the middle of the log`);
+      if (!isLast)
+        throw new NeoError('STORE_CORRUPT', `${path}:${i + 1}: unreadable event line in the middle of the log`);
       if (options.repair) await truncate(path, goodBytes);
       break;
     }
   }
-  if (options.repair && text.length > 0 && !text.endsWith('\n') && events.length > 0 && goodBytes > Buffer.byteLength(text, 'utf8')) {
+  if (
+    options.repair &&
+    text.length > 0 &&
+    !text.endsWith('\n') &&
+    events.length > 0 &&
+    goodBytes > Buffer.byteLength(text, 'utf8')
+  ) {
     // The last line parsed but lacks its newline: add it so the next append starts clean.
     const handle = await open(path, 'a');
     await handle.write('\n');
     await handle.close();
   }
   events.forEach((event, index) => {
-    if (event.seq !== index + 1) throw new NeoError('STORE_CORRUPT', `${path}: event ${index + 1} has seq ${event.seq}; the log has a gap`);
+    if (event.seq !== index + 1)
+      throw new NeoError('STORE_CORRUPT', `${path}: event ${index + 1} has seq ${event.seq}; the log has a gap`);
   });
   return events;
 }

@@ -13,8 +13,12 @@ export async function listRuns(home: string): Promise<RunRecord[]> {
   } catch {
     return [];
   }
-  const records = await Promise.all(names.map((name) => readJsonOrNull<RunRecord>(join(home, 'runs', name, RUN_FILES.record))));
-  return records.filter((r): r is RunRecord => r !== null).sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  const records = await Promise.all(
+    names.map((name) => readJsonOrNull<RunRecord>(join(home, 'runs', name, RUN_FILES.record))),
+  );
+  return records
+    .filter((r): r is RunRecord => r !== null)
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
 }
 
 /** One run's record, or a typed error naming the fix. */
@@ -25,14 +29,20 @@ export async function readRunRecord(home: string, runId: string): Promise<RunRec
     const prefixed = known.filter((id) => id.startsWith(runId));
     if (prefixed.length === 1) return readRunRecord(home, prefixed[0]!);
     throw new NeoError('FLOW_RUN_NOT_FOUND', `no run \`${runId}\``, {
-      hint: prefixed.length > 1 ? `several runs start with it: ${prefixed.slice(0, 5).join(', ')}` : 'list runs with `neo flow list`',
+      hint:
+        prefixed.length > 1
+          ? `several runs start with it: ${prefixed.slice(0, 5).join(', ')}`
+          : 'list runs with `neo flow list`',
     });
   }
   return record;
 }
 
 /** The last checkpointed state of a run (snapshot.json). */
-export async function readRunSnapshot(home: string, runId: string): Promise<{ seq: number; machine: string; state: RunState } | null> {
+export async function readRunSnapshot(
+  home: string,
+  runId: string,
+): Promise<{ seq: number; machine: string; state: RunState } | null> {
   return readJsonOrNull(join(runDir(home, runId), RUN_FILES.snapshot));
 }
 

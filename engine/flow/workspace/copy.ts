@@ -11,7 +11,10 @@ export async function createCopy(options: { projectDir: string; home: string; ru
   try {
     await copyTree(resolve(options.projectDir), root, (path) => path === home || path.startsWith(home + sep));
   } catch (error) {
-    throw new NeoError('FLOW_WORKSPACE_COPY', `could not copy ${options.projectDir} to ${root}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new NeoError(
+      'FLOW_WORKSPACE_COPY',
+      `could not copy ${options.projectDir} to ${root}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return copyWorkspace({ isolation: 'copy', path: root, root, projectDir: options.projectDir });
 }
@@ -37,7 +40,9 @@ export async function reopenCopy(record: WorkspaceRecord): Promise<Workspace> {
   try {
     await access(record.path);
   } catch {
-    throw new NeoError('FLOW_WORKSPACE_MISSING', `the run's copy ${record.root} is gone`, { hint: 'it cannot be resumed; start a new run' });
+    throw new NeoError('FLOW_WORKSPACE_MISSING', `the run's copy ${record.root} is gone`, {
+      hint: 'it cannot be resumed; start a new run',
+    });
   }
   return copyWorkspace(record);
 }

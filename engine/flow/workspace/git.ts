@@ -5,7 +5,11 @@ export async function git(cwd: string, args: readonly string[]): Promise<string>
   const { execa } = await import('execa');
   const result = await execa('git', args, { cwd, reject: false, stdin: 'ignore', env: { GIT_TERMINAL_PROMPT: '0' } });
   if (result.exitCode !== 0) {
-    const detail = String(result.stderr || result.stdout || result.shortMessage).trim().split('\n').slice(-3).join(' ');
+    const detail = String(result.stderr || result.stdout || result.shortMessage)
+      .trim()
+      .split('\n')
+      .slice(-3)
+      .join(' ');
     throw new NeoError('FLOW_GIT', `git ${args.join(' ')} failed: ${detail}`);
   }
   return String(result.stdout).trim();

@@ -12,21 +12,44 @@ import { createWorktree, reopenWorktree } from './worktree.js';
 export type { Isolation, Workspace, WorkspaceSummary } from './workspace.js';
 
 /** Prepares a new run's workspace; worktree is the default in a git repository, copy elsewhere. */
-export async function prepareWorkspace(options: { projectDir: string; home: string; runId: string; isolation?: Isolation; base?: string }): Promise<Workspace> {
+export async function prepareWorkspace(options: {
+  projectDir: string;
+  home: string;
+  runId: string;
+  isolation?: Isolation;
+  base?: string;
+}): Promise<Workspace> {
   if (options.isolation === 'copy') return createCopy(options);
   // Only a worktree needs git itself; the others need at most to know where the repository is.
   const marked = gitMarker(options.projectDir);
-  const repo = marked === undefined ? undefined : options.isolation === 'inplace' ? marked : await gitRepoRoot(options.projectDir);
+  const repo =
+    marked === undefined ? undefined : options.isolation === 'inplace' ? marked : await gitRepoRoot(options.projectDir);
   const isolation = options.isolation ?? (repo === undefined ? 'copy' : 'worktree');
   if (isolation === 'worktree') {
     if (repo === undefined) {
-      throw new NeoError('FLOW_WORKSPACE_NOT_GIT', `${options.projectDir} is not in a git repository with a commit, so it cannot have a worktree`, {
-        hint: 'use `workspace.isolation: copy` (or `--isolation copy`) for a folder without git',
-      });
+      throw new NeoError(
+        'FLOW_WORKSPACE_NOT_GIT',
+        `${options.projectDir} is not in a git repository with a commit, so it cannot have a worktree`,
+        {
+          hint: 'use `workspace.isolation: copy` (or `--isolation copy`) for a folder without git',
+        },
+      );
     }
-    return createWorktree({ repo, projectDir: options.projectDir, home: options.home, runId: options.runId, ...(options.base === undefined ? {} : { base: options.base }) });
+    return createWorktree({
+      repo,
+      projectDir: options.projectDir,
+      home: options.home,
+      runId: options.runId,
+      ...(options.base === undefined ? {} : { base: options.base }),
+    });
   }
-  if (isolation === 'inplace') return lockInPlace({ projectDir: options.projectDir, home: options.home, runId: options.runId, ...(repo === undefined ? {} : { repo }) });
+  if (isolation === 'inplace')
+    return lockInPlace({
+      projectDir: options.projectDir,
+      home: options.home,
+      runId: options.runId,
+      ...(repo === undefined ? {} : { repo }),
+    });
   return createCopy(options);
 }
 
@@ -47,5 +70,12 @@ export function reopenWorkspace(record: WorkspaceRecord, home: string, runId: st
 
 /** A sub-flow works in its parent's workspace and owns nothing of it. */
 export function borrowedWorkspace(record: WorkspaceRecord): Workspace {
-  return { record, warnings: [], async release() {}, async finish() { return { lines: [] }; } };
+  return {
+    record,
+    warnings: [],
+    async release() {},
+    async finish() {
+      return { lines: [] };
+    },
+  };
 }

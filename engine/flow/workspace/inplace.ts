@@ -10,10 +10,19 @@ import type { Workspace } from './workspace.js';
  * The checkout itself, locked against every other run that would work in it: one lock file per
  * repository under NEO_HOME/locks, naming the run that holds it.
  */
-export async function lockInPlace(options: { projectDir: string; repo?: string; home: string; runId: string }): Promise<Workspace> {
+export async function lockInPlace(options: {
+  projectDir: string;
+  repo?: string;
+  home: string;
+  runId: string;
+}): Promise<Workspace> {
   const projectDir = realpathSync(options.projectDir);
   const root = options.repo === undefined ? projectDir : realpathSync(options.repo);
-  return lockRecord({ isolation: 'inplace', path: projectDir, root, projectDir, ...(options.repo === undefined ? {} : { repo: root }) }, options.home, options.runId);
+  return lockRecord(
+    { isolation: 'inplace', path: projectDir, root, projectDir, ...(options.repo === undefined ? {} : { repo: root }) },
+    options.home,
+    options.runId,
+  );
 }
 
 /** Re-takes the lock of a run being resumed. */
@@ -23,10 +32,13 @@ export function relockInPlace(record: WorkspaceRecord, home: string, runId: stri
 
 async function lockRecord(record: WorkspaceRecord, home: string, runId: string): Promise<Workspace> {
   const path = join(home, 'locks', `${contentHash(record.root).slice(0, 16)}.lock`);
-  const lock = await acquireLockFile(path, { pid: process.pid, runId, at: new Date().toISOString() }, (holder) =>
-    new NeoError('FLOW_WORKSPACE_LOCKED', `${record.root} is in use by run ${holder.runId} (pid ${holder.pid})`, {
-      hint: 'wait for it to finish, or use `workspace.isolation: worktree` so runs never share a checkout',
-    }),
+  const lock = await acquireLockFile(
+    path,
+    { pid: process.pid, runId, at: new Date().toISOString() },
+    (holder) =>
+      new NeoError('FLOW_WORKSPACE_LOCKED', `${record.root} is in use by run ${holder.runId} (pid ${holder.pid})`, {
+        hint: 'wait for it to finish, or use `workspace.isolation: worktree` so runs never share a checkout',
+      }),
   );
   return {
     record,

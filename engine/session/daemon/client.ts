@@ -44,7 +44,9 @@ export async function connectDaemon(home: string, options: ConnectOptions = {}):
     if (socket !== undefined) return new SocketClient(socket);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new SessionFailure('SESSION_DAEMON_UNREACHABLE', `the session daemon started but does not answer on ${path}`, { hint: `see ${daemonPaths(home).log}` });
+  throw new SessionFailure('SESSION_DAEMON_UNREACHABLE', `the session daemon started but does not answer on ${path}`, {
+    hint: `see ${daemonPaths(home).log}`,
+  });
 }
 
 async function spawnDaemon(home: string, argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
@@ -69,7 +71,10 @@ async function spawnDaemon(home: string, argv: readonly string[], env: NodeJS.Pr
   });
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line within ${START_TIMEOUT_MS / 1000}s`)), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`no ready line within ${START_TIMEOUT_MS / 1000}s`)),
+        START_TIMEOUT_MS,
+      );
       child.stdout!.on(
         'data',
         lineReader((line) => {
@@ -85,7 +90,11 @@ async function spawnDaemon(home: string, argv: readonly string[], env: NodeJS.Pr
       });
     });
   } catch (error) {
-    throw new SessionFailure('SESSION_DAEMON_START_FAILED', `could not start the session daemon: ${error instanceof Error ? error.message : String(error)}`, { hint: `see ${logPath}` });
+    throw new SessionFailure(
+      'SESSION_DAEMON_START_FAILED',
+      `could not start the session daemon: ${error instanceof Error ? error.message : String(error)}`,
+      { hint: `see ${logPath}` },
+    );
   } finally {
     logStream.destroy();
     child.stdout?.destroy();
@@ -118,7 +127,12 @@ class SocketClient implements DaemonClient {
       }),
     );
     const fail = () => {
-      for (const waiter of this.#pending.values()) waiter.reject(new SessionFailure('SESSION_DAEMON_GONE', 'the session daemon closed the connection', { hint: 'its log is session-daemon.log in NEO_HOME' }));
+      for (const waiter of this.#pending.values())
+        waiter.reject(
+          new SessionFailure('SESSION_DAEMON_GONE', 'the session daemon closed the connection', {
+            hint: 'its log is session-daemon.log in NEO_HOME',
+          }),
+        );
       this.#pending.clear();
     };
     socket.on('close', fail);
@@ -134,13 +148,25 @@ class SocketClient implements DaemonClient {
   }
 
   async shutdown(timeoutMs = STOP_TIMEOUT_MS): Promise<void> {
-    const hungUp = this.#socket.closed ? Promise.resolve() : once(this.#socket, 'close').then(() => undefined, () => undefined);
+    const hungUp = this.#socket.closed
+      ? Promise.resolve()
+      : once(this.#socket, 'close').then(
+          () => undefined,
+          () => undefined,
+        );
     await this.#result(await this.#request({ kind: 'shutdown' }));
     // The daemon hangs up once every session is released and persisted: that is "stopped".
     let timer: NodeJS.Timeout | undefined;
     const slow = new Promise<'slow'>((resolve) => (timer = setTimeout(() => resolve('slow'), timeoutMs)));
-    const outcome = await Promise.race([hungUp.then(() => 'stopped' as const), slow]).finally(() => clearTimeout(timer));
-    if (outcome === 'slow') throw new SessionFailure('SESSION_DAEMON_STOP_SLOW', `the session daemon is still stopping after ${timeoutMs / 1000}s`, { hint: 'see session-daemon.log in NEO_HOME; the daemon exits once its sessions are released' });
+    const outcome = await Promise.race([hungUp.then(() => 'stopped' as const), slow]).finally(() =>
+      clearTimeout(timer),
+    );
+    if (outcome === 'slow')
+      throw new SessionFailure(
+        'SESSION_DAEMON_STOP_SLOW',
+        `the session daemon is still stopping after ${timeoutMs / 1000}s`,
+        { hint: 'see session-daemon.log in NEO_HOME; the daemon exits once its sessions are released' },
+      );
   }
 
   close(): void {

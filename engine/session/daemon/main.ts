@@ -4,20 +4,35 @@ import { DaemonAlreadyRunning, DEFAULT_DAEMON_IDLE_MS, startSessionDaemon, type 
 
 /** Every log line timestamped, into the daemon's log file (its stderr). */
 function fileLog(stream: Writable): SessionLog {
-  const write = (level: string, event: string, fields?: Record<string, unknown>) => stream.write(`${new Date().toISOString()} ${level} ${formatLogLine(event, fields)}\n`);
-  return { info: (event, fields) => write('info', event, fields), warn: (event, fields) => write('warn', event, fields) };
+  const write = (level: string, event: string, fields?: Record<string, unknown>) =>
+    stream.write(`${new Date().toISOString()} ${level} ${formatLogLine(event, fields)}\n`);
+  return {
+    info: (event, fields) => write('info', event, fields),
+    warn: (event, fields) => write('warn', event, fields),
+  };
 }
 
 /**
  * The body of `neo session daemon`: start, print `ready <pid>` (the spawner's signal; nothing
  * else is written to stdout, whose reader goes away), serve until idle or told to stop.
  */
-export async function runSessionDaemon(options: { home: string; env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable; service?: DaemonOptions['service'] }): Promise<number> {
+export async function runSessionDaemon(options: {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  stdout: Writable;
+  stderr: Writable;
+  service?: DaemonOptions['service'];
+}): Promise<number> {
   const log = fileLog(options.stderr);
   const idle = Number(options.env.NEO_SESSION_DAEMON_IDLE_MS);
   let daemon;
   try {
-    daemon = await startSessionDaemon({ home: options.home, log, ...(options.service === undefined ? {} : { service: options.service }), idleMs: Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_DAEMON_IDLE_MS });
+    daemon = await startSessionDaemon({
+      home: options.home,
+      log,
+      ...(options.service === undefined ? {} : { service: options.service }),
+      idleMs: Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_DAEMON_IDLE_MS,
+    });
   } catch (error) {
     if (error instanceof DaemonAlreadyRunning) {
       options.stdout.write('already-running\n');

@@ -15,6 +15,9 @@ export interface DaemonPaths {
 export function daemonPaths(home: string): DaemonPaths {
   const inHome = join(home, 'session-daemon.sock');
   // A long NEO_HOME cannot hold the socket; fall back to a per-home name in the temp dir.
-  const socket = Buffer.byteLength(inHome) <= MAX_SOCKET_PATH ? inHome : join(tmpdir(), `neo-sessions-${contentHash(home).slice(0, 16)}.sock`);
+  const socket =
+    Buffer.byteLength(inHome) <= MAX_SOCKET_PATH
+      ? inHome
+      : join(tmpdir(), `neo-sessions-${contentHash(home).slice(0, 16)}.sock`);
   return { socket, pid: join(home, 'session-daemon.pid'), log: join(home, 'session-daemon.log') };
 }

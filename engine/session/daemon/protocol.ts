@@ -30,11 +30,19 @@ export interface DaemonStatus {
 
 export function encodeError(error: unknown): WireError {
   if (error instanceof NeoError) {
-    const wire: WireError = { code: error.code, message: error.message, class: error instanceof UsageError ? 'usage' : error instanceof FailureError ? 'failure' : 'neo' };
+    const wire: WireError = {
+      code: error.code,
+      message: error.message,
+      class: error instanceof UsageError ? 'usage' : error instanceof FailureError ? 'failure' : 'neo',
+    };
     if (error.hint !== undefined) wire.hint = error.hint;
     return wire;
   }
-  return { code: 'SESSION_DAEMON_INTERNAL', message: error instanceof Error ? error.message : String(error), class: 'internal' };
+  return {
+    code: 'SESSION_DAEMON_INTERNAL',
+    message: error instanceof Error ? error.message : String(error),
+    class: 'internal',
+  };
 }
 
 /** Rebuilds an error of the class it had in the daemon. */

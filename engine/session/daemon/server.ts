@@ -37,7 +37,8 @@ export class DaemonAlreadyRunning extends Error {}
 
 export async function startSessionDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const paths = daemonPaths(options.home);
-  if (await socketAnswers(paths.socket)) throw new DaemonAlreadyRunning(`a session daemon already listens on ${paths.socket}`);
+  if (await socketAnswers(paths.socket))
+    throw new DaemonAlreadyRunning(`a session daemon already listens on ${paths.socket}`);
   await acquirePidLock(paths.pid);
   await rm(paths.socket, { force: true }); // a stale socket from a daemon that died
 
@@ -86,12 +87,21 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
     try {
       request = JSON.parse(line) as DaemonRequest;
     } catch {
-      return { id: -1, ok: false, error: { code: 'SESSION_DAEMON_BAD_REQUEST', message: 'a request line is not JSON', class: 'usage' } };
+      return {
+        id: -1,
+        ok: false,
+        error: { code: 'SESSION_DAEMON_BAD_REQUEST', message: 'a request line is not JSON', class: 'usage' },
+      };
     }
     try {
       switch (request.kind) {
         case 'ping': {
-          const status: DaemonStatus = { pid: process.pid, version: packageVersion(), liveSessions: service.liveSessionIds(), startedAt };
+          const status: DaemonStatus = {
+            pid: process.pid,
+            version: packageVersion(),
+            liveSessions: service.liveSessionIds(),
+            startedAt,
+          };
           return { id: request.id, ok: true, result: status };
         }
         case 'shutdown':
@@ -99,11 +109,19 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
           return { id: request.id, ok: true, result: { stopping: true } };
         case 'execute': {
           const definitions = needsDefinitions(request.input) ? await definitionsFor(request.cwd) : undefined;
-          const result = await service.execute(request.input, { scope: request.scope }, { signal, cwd: request.cwd, ...(definitions === undefined ? {} : { definitions }) });
+          const result = await service.execute(
+            request.input,
+            { scope: request.scope },
+            { signal, cwd: request.cwd, ...(definitions === undefined ? {} : { definitions }) },
+          );
           return { id: request.id, ok: true, result };
         }
         default:
-          return { id: (request as { id: number }).id, ok: false, error: { code: 'SESSION_DAEMON_BAD_REQUEST', message: 'unknown request kind', class: 'usage' } };
+          return {
+            id: (request as { id: number }).id,
+            ok: false,
+            error: { code: 'SESSION_DAEMON_BAD_REQUEST', message: 'unknown request kind', class: 'usage' },
+          };
       }
     } catch (error) {
       return { id: request.id, ok: false, error: encodeError(error) };
@@ -133,10 +151,13 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
 
   // A session that ended but was not stopped still holds its driver's verdict to come, so the
   // daemon stays while any session is registered; `neo session daemon --stop` ends them all.
-  const timer = setInterval(() => {
-    const registered = service.registry.liveSessions().length > 0;
-    if (!registered && connections.size === 0 && Date.now() - lastActivity >= idleMs) void close();
-  }, Math.max(50, Math.min(idleMs / 2, 30_000)));
+  const timer = setInterval(
+    () => {
+      const registered = service.registry.liveSessions().length > 0;
+      if (!registered && connections.size === 0 && Date.now() - lastActivity >= idleMs) void close();
+    },
+    Math.max(50, Math.min(idleMs / 2, 30_000)),
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -132,11 +132,22 @@ export class TurnDiffCapture {
     }
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
-    const trackedKept = files.filter((f) => !untracked.has(f.path) && !(start.untracked.has(f.path) && f.status !== 'A'));
-    const unified = await this.#unifiedDiff(start.head, added, dropped ? trackedKept.flatMap((f) => (f.oldPath !== undefined ? [f.oldPath, f.path] : [f.path])) : undefined);
+    const trackedKept = files.filter(
+      (f) => !untracked.has(f.path) && !(start.untracked.has(f.path) && f.status !== 'A'),
+    );
+    const unified = await this.#unifiedDiff(
+      start.head,
+      added,
+      dropped ? trackedKept.flatMap((f) => (f.oldPath !== undefined ? [f.oldPath, f.path] : [f.path])) : undefined,
+    );
     const head = await runGit(root, ['rev-parse', '--verify', '-q', 'HEAD']);
     const dirtyNow = entries.flatMap((e) => (e.origPath !== undefined ? [e.path, e.origPath] : [e.path]));
-    this.#baseline = { head: head.ok ? head.stdout.trim() : EMPTY_TREE, untracked, dirty: await fingerprints(root, dirtyNow), contents: await keepContents(root, dirtyNow) };
+    this.#baseline = {
+      head: head.ok ? head.stdout.trim() : EMPTY_TREE,
+      untracked,
+      dirty: await fingerprints(root, dirtyNow),
+      contents: await keepContents(root, dirtyNow),
+    };
 
     const diff: TurnDiff = { source: 'git', files, summaryLine: summaryLine('git', files) };
     if (unified.text !== '') diff.unifiedDiff = unified.text;
@@ -145,7 +156,11 @@ export class TurnDiffCapture {
   }
 
   /** The tracked diff, then each new file against /dev/null, stopping once past the cap. */
-  async #unifiedDiff(head: string, added: readonly string[], only: readonly string[] | undefined): Promise<{ text: string; truncated: boolean }> {
+  async #unifiedDiff(
+    head: string,
+    added: readonly string[],
+    only: readonly string[] | undefined,
+  ): Promise<{ text: string; truncated: boolean }> {
     const root = this.#root!;
     const limit = MAX_DIFF_BYTES + 1;
     let text = '';
@@ -156,7 +171,10 @@ export class TurnDiffCapture {
     // Output cut at maxBuffer is longer than the cap, so capUnifiedDiff marks it truncated.
     for (const path of added) {
       if (Buffer.byteLength(text) > MAX_DIFF_BYTES) break;
-      const run = await runGit(root, ['diff', '--no-index', '--', '/dev/null', path], { okExitCodes: [0, 1], maxBuffer: limit });
+      const run = await runGit(root, ['diff', '--no-index', '--', '/dev/null', path], {
+        okExitCodes: [0, 1],
+        maxBuffer: limit,
+      });
       text += run.stdout;
     }
     return capUnifiedDiff(text);
@@ -164,7 +182,10 @@ export class TurnDiffCapture {
 
   async #snapshot(): Promise<Baseline | undefined> {
     const root = this.#root!;
-    const [head, status] = await Promise.all([runGit(root, ['rev-parse', '--verify', '-q', 'HEAD']), runGit(root, ['status', '--porcelain', '-z', '-uall'])]);
+    const [head, status] = await Promise.all([
+      runGit(root, ['rev-parse', '--verify', '-q', 'HEAD']),
+      runGit(root, ['status', '--porcelain', '-z', '-uall']),
+    ]);
     if (!status.ok) return undefined;
     const entries = parsePorcelainZ(status.stdout);
     const untracked = new Set(entries.filter((e) => e.code === '??').map((e) => e.path));
@@ -175,7 +196,11 @@ export class TurnDiffCapture {
 }
 
 /** Line counts of `path` now against `base`, its content at turn start (git's own counting). */
-async function countAgainst(root: string, path: string, base: Buffer): Promise<{ insertions?: number; deletions?: number }> {
+async function countAgainst(
+  root: string,
+  path: string,
+  base: Buffer,
+): Promise<{ insertions?: number; deletions?: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'neo-diff-'));
   try {
     const before = join(dir, 'before');

@@ -18,7 +18,9 @@ export async function fingerprint(root: string, path: string): Promise<string> {
     const info = await stat(file);
     if (!info.isFile()) return `other:${info.mode}`;
     if (info.size > HASH_LIMIT_BYTES) return `big:${info.size}:${info.mtimeMs}`;
-    return `sha1:${createHash('sha1').update(await readFile(file)).digest('hex')}`;
+    return `sha1:${createHash('sha1')
+      .update(await readFile(file))
+      .digest('hex')}`;
   } catch {
     return 'missing';
   }

@@ -15,7 +15,11 @@ export interface GitRun {
  * non-repository or a killed run all come back as `ok: false`. Optional locks are off so a
  * `status` never contends with the agent's own git use; paths are never quoted.
  */
-export async function runGit(cwd: string, args: readonly string[], options: { okExitCodes?: readonly number[]; maxBuffer?: number } = {}): Promise<GitRun> {
+export async function runGit(
+  cwd: string,
+  args: readonly string[],
+  options: { okExitCodes?: readonly number[]; maxBuffer?: number } = {},
+): Promise<GitRun> {
   try {
     // Loaded on first use: a session outside git never pays for execa.
     const { execa } = await import('execa');
@@ -29,7 +33,12 @@ export async function runGit(cwd: string, args: readonly string[], options: { ok
     });
     const ok = result.exitCode !== undefined && (options.okExitCodes ?? [0]).includes(result.exitCode);
     const stdout = typeof result.stdout === 'string' ? result.stdout : '';
-    return { ok: ok || result.isMaxBuffer === true, exitCode: result.exitCode, stdout, truncated: result.isMaxBuffer === true };
+    return {
+      ok: ok || result.isMaxBuffer === true,
+      exitCode: result.exitCode,
+      stdout,
+      truncated: result.isMaxBuffer === true,
+    };
   } catch {
     return { ok: false, exitCode: undefined, stdout: '', truncated: false };
   }
@@ -42,7 +51,13 @@ export async function runGit(cwd: string, args: readonly string[], options: { ok
 export async function insideGitTree(cwd: string): Promise<boolean> {
   let dir = cwd;
   for (;;) {
-    if (await stat(join(dir, '.git')).then(() => true, () => false)) return true;
+    if (
+      await stat(join(dir, '.git')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
     const parent = dirname(dir);
     if (parent === dir) return false;
     dir = parent;

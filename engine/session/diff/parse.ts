@@ -40,7 +40,8 @@ export function parseNumstatZ(text: string): NumstatEntry[] {
   for (let i = 0; i < tokens.length; i++) {
     const match = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(tokens[i]!);
     if (match === null) continue;
-    const entry: NumstatEntry = match[3] !== '' ? { path: match[3]! } : { oldPath: tokens[++i] ?? '', path: tokens[++i] ?? '' };
+    const entry: NumstatEntry =
+      match[3] !== '' ? { path: match[3]! } : { oldPath: tokens[++i] ?? '', path: tokens[++i] ?? '' };
     if (match[1] !== '-') entry.insertions = Number(match[1]);
     if (match[2] !== '-') entry.deletions = Number(match[2]);
     entries.push(entry);

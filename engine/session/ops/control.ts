@@ -1,5 +1,16 @@
 /** The ops that steer a live session: answer, guide, set-posture, interrupt, stop. */
-import type { AnswerInput, AnswerResult, GuideInput, GuideResult, InterruptInput, InterruptResult, SetPostureInput, SetPostureResult, StopInput, StopResult } from '../contract.js';
+import type {
+  AnswerInput,
+  AnswerResult,
+  GuideInput,
+  GuideResult,
+  InterruptInput,
+  InterruptResult,
+  SetPostureInput,
+  SetPostureResult,
+  StopInput,
+  StopResult,
+} from '../contract.js';
 import { SessionRejection, sessionNotActive, sessionNotFound } from '../errors.js';
 import { isLiveState } from '../machine.js';
 import { METRICS } from '../metrics.js';
@@ -10,11 +21,28 @@ import { liveSession, type OpContext } from './context.js';
 /** Resolves the pending clarification; a deny's reason is carried into the next turn's guidance. */
 export async function answer(ctx: OpContext, input: AnswerInput): Promise<AnswerResult> {
   const session = await liveSession(ctx, input.sessionId);
-  const decision = { allow: input.allow, ...(input.reason !== undefined ? { reason: input.reason } : {}), ...(input.note !== undefined ? { note: input.note } : {}) };
-  const { toolName } = await ctx.registry.resolveClarification(session.id, ctx.caller.scope, input.clarificationId, decision);
+  const decision = {
+    allow: input.allow,
+    ...(input.reason !== undefined ? { reason: input.reason } : {}),
+    ...(input.note !== undefined ? { note: input.note } : {}),
+  };
+  const { toolName } = await ctx.registry.resolveClarification(
+    session.id,
+    ctx.caller.scope,
+    input.clarificationId,
+    decision,
+  );
   ctx.metrics.increment(METRICS.answers, { allow: String(input.allow) });
-  ctx.log.info('code_session_clarification_answered', { sessionId: session.id, clarificationId: input.clarificationId, allow: input.allow });
-  const clarification: AnswerResult['clarification'] = { clarificationId: input.clarificationId, toolName, allow: input.allow };
+  ctx.log.info('code_session_clarification_answered', {
+    sessionId: session.id,
+    clarificationId: input.clarificationId,
+    allow: input.allow,
+  });
+  const clarification: AnswerResult['clarification'] = {
+    clarificationId: input.clarificationId,
+    toolName,
+    allow: input.allow,
+  };
   if (input.reason !== undefined) clarification.reason = input.reason;
   return { ok: true, clarification };
 }
@@ -26,7 +54,12 @@ export async function guide(ctx: OpContext, input: GuideInput): Promise<GuideRes
   if (input.agentModel !== undefined) request.agentModel = input.agentModel;
   if (input.effort !== undefined) request.effort = input.effort;
   const switchTo = resolveGuideSwitch(session.backendId, session.descriptor, request);
-  await ctx.registry.recordDriverGuidance(session.id, ctx.caller.scope, input.text, switchTo !== undefined && Object.keys(switchTo).length > 0 ? switchTo : undefined);
+  await ctx.registry.recordDriverGuidance(
+    session.id,
+    ctx.caller.scope,
+    input.text,
+    switchTo !== undefined && Object.keys(switchTo).length > 0 ? switchTo : undefined,
+  );
   ctx.log.info('code_session_guide', { sessionId: session.id });
   return { ok: true };
 }
@@ -37,13 +70,20 @@ export async function setPosture(ctx: OpContext, input: SetPostureInput): Promis
   try {
     if (!isLiveState(session.state)) throw sessionNotActive(session.id, session.state);
     if (session.descriptor.liveControl?.setPosture === false) {
-      throw new SessionRejection('SESSION_POSTURE_LOCKED', `backend \`${session.backendId}\` cannot change posture mid-session`, { hint: 'choose the posture at start' });
+      throw new SessionRejection(
+        'SESSION_POSTURE_LOCKED',
+        `backend \`${session.backendId}\` cannot change posture mid-session`,
+        { hint: 'choose the posture at start' },
+      );
     }
     checkSetPosture(session.backendId, session.descriptor, session.snapshot.context.maxPosture, input.posture);
     session.send({ type: 'op.set_posture', posture: input.posture });
     // The machine's guard is the second lock on the same door.
     if (session.snapshot.context.posture !== input.posture) {
-      throw new SessionRejection('POSTURE_CEILING_EXCEEDED', `posture \`${input.posture}\` was refused by the session's ceiling`);
+      throw new SessionRejection(
+        'POSTURE_CEILING_EXCEEDED',
+        `posture \`${input.posture}\` was refused by the session's ceiling`,
+      );
     }
   } catch (error) {
     ctx.metrics.increment(METRICS.postureChanges, { outcome: 'rejected' });
@@ -63,7 +103,11 @@ export async function interrupt(ctx: OpContext, input: InterruptInput): Promise<
   const session = await liveSession(ctx, input.sessionId);
   if (!isLiveState(session.state)) throw sessionNotActive(session.id, session.state);
   if (session.descriptor.liveControl?.interrupt === false) {
-    throw new SessionRejection('SESSION_INTERRUPT_UNSUPPORTED', `backend \`${session.backendId}\` cannot abort a turn`, { hint: 'stop the session instead' });
+    throw new SessionRejection(
+      'SESSION_INTERRUPT_UNSUPPORTED',
+      `backend \`${session.backendId}\` cannot abort a turn`,
+      { hint: 'stop the session instead' },
+    );
   }
   session.emit({ type: 'interrupt' });
   session.dropPending();
@@ -76,7 +120,10 @@ export async function interrupt(ctx: OpContext, input: InterruptInput): Promise<
 /** Releases the session with the driver's verdict. Idempotent for the caller's own sessions. */
 export async function stop(ctx: OpContext, input: StopInput): Promise<StopResult> {
   const session = ctx.registry.find(input.sessionId);
-  const verdict = { ...(input.outcome !== undefined ? { outcome: input.outcome } : {}), ...(input.note !== undefined ? { note: input.note } : {}) };
+  const verdict = {
+    ...(input.outcome !== undefined ? { outcome: input.outcome } : {}),
+    ...(input.note !== undefined ? { note: input.note } : {}),
+  };
   if (session !== undefined && session.ownerScope === ctx.caller.scope) {
     if (ctx.registry.isReleasing(session.id)) {
       await ctx.registry.release(session, 'explicit');

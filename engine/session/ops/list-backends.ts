@@ -17,7 +17,11 @@ export async function listBackends(ctx: OpContext): Promise<ListBackendsResult> 
   const backends = await Promise.all(
     ctx.definitions.list('backend').map(async (definition): Promise<BackendListing> => {
       const backend: Backend = { ...definition.data, id: definition.id };
-      const listing: BackendListing = { id: definition.id, descriptor: descriptorView(definition.id, backend), availability: await probe(ctx, definition.id) };
+      const listing: BackendListing = {
+        id: definition.id,
+        descriptor: descriptorView(definition.id, backend),
+        availability: await probe(ctx, definition.id),
+      };
       const track = await trackRecord(ctx, definition.id);
       if (track !== undefined && track.length > 0) listing.trackRecord = track;
       listing.routingGuidance = routingGuidanceLines(backend, routings);
@@ -30,7 +34,11 @@ export async function listBackends(ctx: OpContext): Promise<ListBackendsResult> 
 /** The descriptor a driver reads: capabilities, posture map, live control; no launch details. */
 export function descriptorView(id: string, backend: Backend): BackendDescriptorView {
   const { command: _command, env: _env, pricing: _pricing, id: _id, ...rest } = backend;
-  const view: BackendDescriptorView = { ...rest, id, postures: POSTURES.filter((p) => backend.postureMap[p] !== undefined) };
+  const view: BackendDescriptorView = {
+    ...rest,
+    id,
+    postures: POSTURES.filter((p) => backend.postureMap[p] !== undefined),
+  };
   for (const key of Object.keys(view)) if (key.startsWith('x-')) delete (view as Record<string, unknown>)[key];
   return view;
 }
@@ -38,7 +46,12 @@ export function descriptorView(id: string, backend: Backend): BackendDescriptorV
 async function probe(ctx: OpContext, backendId: string): Promise<Availability> {
   try {
     const transport = await ctx.transports(backendId, ctx.definitions);
-    if (transport === undefined) return { available: false, status: 'unsupported', detail: 'no transport adapter for this protocol in this build' };
+    if (transport === undefined)
+      return {
+        available: false,
+        status: 'unsupported',
+        detail: 'no transport adapter for this protocol in this build',
+      };
     return await timeout(transport.probeAvailability(), PROBE_TIMEOUT_MS);
   } catch (error) {
     return { available: false, status: 'probe-failed', detail: error instanceof Error ? error.message : String(error) };

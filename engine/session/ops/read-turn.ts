@@ -41,7 +41,11 @@ export function toReadTurnResult(n: Notification, history: RoundHistory, include
   }
 }
 
-function withDiff<R extends Exclude<ReadTurnResult, { kind: 'clarification' }>>(result: R, diff: TurnDiff | undefined, includeDiff: boolean): R {
+function withDiff<R extends Exclude<ReadTurnResult, { kind: 'clarification' }>>(
+  result: R,
+  diff: TurnDiff | undefined,
+  includeDiff: boolean,
+): R {
   if (diff === undefined) return result;
   const { unifiedDiff, truncated, ...rest } = diff;
   const turnDiff: TurnDiff = { ...rest };

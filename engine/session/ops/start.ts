@@ -30,7 +30,11 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
   const record = adoptId === undefined ? undefined : await adoptableRecord(ctx, adoptId, resolved);
   if (record !== undefined && !postureWithin(resolved.maxPosture, record.maxPosture)) {
     // A resumed task keeps the ceiling it was started with.
-    resolved = { ...resolved, maxPosture: record.maxPosture, posture: postureWithin(resolved.posture, record.maxPosture) ? resolved.posture : record.maxPosture };
+    resolved = {
+      ...resolved,
+      maxPosture: record.maxPosture,
+      posture: postureWithin(resolved.posture, record.maxPosture) ? resolved.posture : record.maxPosture,
+    };
   }
   if (record?.maxRounds !== undefined && record.maxRounds < resolved.maxRounds) {
     // ...and its round budget: rounds already spent count against it (see roundsElapsed below).
@@ -40,9 +44,13 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
 
   const transport = await ctx.transports(resolved.backendId, ctx.definitions);
   if (transport === undefined) {
-    throw new SessionFailure('SESSION_BACKEND_UNSUPPORTED', `no transport adapter drives backend \`${resolved.backendId}\` (protocol ${resolved.descriptor.protocol})`, {
-      hint: 'run `neo session list-backends` (or `neo backends list`) to see which backends this neo can drive',
-    });
+    throw new SessionFailure(
+      'SESSION_BACKEND_UNSUPPORTED',
+      `no transport adapter drives backend \`${resolved.backendId}\` (protocol ${resolved.descriptor.protocol})`,
+      {
+        hint: 'run `neo session list-backends` (or `neo backends list`) to see which backends this neo can drive',
+      },
+    );
   }
 
   const sessionId = adoptId ?? mintSessionId();
@@ -69,7 +77,11 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
   } catch (error) {
     // A transport's own typed error (a missing script, a missing binary) already says what to fix.
     if (error instanceof NeoError) throw error;
-    throw new SessionFailure('SESSION_START_FAILED', `backend \`${resolved.backendId}\` did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new SessionFailure(
+      'SESSION_START_FAILED',
+      `backend \`${resolved.backendId}\` did not start: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
 
   const session = new LiveSession({
@@ -94,7 +106,12 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
       await ctx.registry.adopt(session, resumeSessionId === undefined ? {} : { resumeSessionId });
       ctx.registry.clearAdoptConstraint(ctx.caller.scope);
     } else {
-      const info = { brief: input.brief, taskTags: input.taskTags ?? [], ...(resolved.model !== undefined ? { model: resolved.model } : {}), ...(resolved.effort !== undefined ? { effort: resolved.effort } : {}) };
+      const info = {
+        brief: input.brief,
+        taskTags: input.taskTags ?? [],
+        ...(resolved.model !== undefined ? { model: resolved.model } : {}),
+        ...(resolved.effort !== undefined ? { effort: resolved.effort } : {}),
+      };
       await ctx.registry.create(session, info);
     }
   } catch (error) {
@@ -103,17 +120,32 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
     throw error;
   }
   ctx.metrics.increment(METRICS.started, { backend: resolved.backendId });
-  return { sessionId, backend: resolved.backendId, posture: resolved.posture, maxPosture: resolved.maxPosture, maxRounds: resolved.maxRounds };
+  return {
+    sessionId,
+    backend: resolved.backendId,
+    posture: resolved.posture,
+    maxPosture: resolved.maxPosture,
+    maxRounds: resolved.maxRounds,
+  };
 }
 
 async function adoptableRecord(ctx: OpContext, recordId: string, resolved: ResolvedStart): Promise<CodeSessionRecord> {
   if (ctx.registry.find(recordId) !== undefined) {
-    throw new SessionRejection('SESSION_ALREADY_LIVE', `code session \`${recordId}\` is still live; it cannot be adopted`, { hint: 'stop it first, or keep driving it' });
+    throw new SessionRejection(
+      'SESSION_ALREADY_LIVE',
+      `code session \`${recordId}\` is still live; it cannot be adopted`,
+      { hint: 'stop it first, or keep driving it' },
+    );
   }
   const record = await ctx.registry.store.get(recordId);
-  if (record === null) throw new SessionRejection('SESSION_ADOPT_NOT_FOUND', `no code session record \`${recordId}\` to adopt`);
+  if (record === null)
+    throw new SessionRejection('SESSION_ADOPT_NOT_FOUND', `no code session record \`${recordId}\` to adopt`);
   if (record.backendId !== resolved.backendId) {
-    throw new SessionRejection('SESSION_BACKEND_PINNED', `record \`${recordId}\` ran on backend \`${record.backendId}\`, not \`${resolved.backendId}\``, { hint: `adopt it with backend \`${record.backendId}\`` });
+    throw new SessionRejection(
+      'SESSION_BACKEND_PINNED',
+      `record \`${recordId}\` ran on backend \`${record.backendId}\`, not \`${resolved.backendId}\``,
+      { hint: `adopt it with backend \`${record.backendId}\`` },
+    );
   }
   return record;
 }

@@ -10,7 +10,11 @@ const TAIL_BYTES = 64 * 1024;
  * Reads events.jsonl. Missing file → null. Unparsable lines are skipped with a warning: a torn
  * last line is what a crash mid-append leaves behind, and is not an error.
  */
-export async function readEventsFile(path: string, sessionId: string, log: SessionLog): Promise<PersistedSessionEvent[] | null> {
+export async function readEventsFile(
+  path: string,
+  sessionId: string,
+  log: SessionLog,
+): Promise<PersistedSessionEvent[] | null> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -55,5 +55,11 @@ export function truncateBrief(brief: string): string {
 export function isRecord(value: unknown): value is CodeSessionRecord {
   if (typeof value !== 'object' || value === null) return false;
   const r = value as Partial<CodeSessionRecord>;
-  return typeof r.sessionId === 'string' && typeof r.status === 'string' && typeof r.createdAt === 'string' && Array.isArray(r.runs) && r.version === 1;
+  return (
+    typeof r.sessionId === 'string' &&
+    typeof r.status === 'string' &&
+    typeof r.createdAt === 'string' &&
+    Array.isArray(r.runs) &&
+    r.version === 1
+  );
 }

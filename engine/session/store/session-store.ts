@@ -48,7 +48,12 @@ export class CodeSessionStore {
 
   /** Publishes a new record (the brief cut to 2 KB). */
   async createRecord(record: CodeSessionRecord): Promise<void> {
-    const meta = new MetaFile(join(this.sessionDir(record.sessionId), 'meta.json'), { ...record, taskBrief: truncateBrief(record.taskBrief) }, this.#log, this.#metaIntervalMs);
+    const meta = new MetaFile(
+      join(this.sessionDir(record.sessionId), 'meta.json'),
+      { ...record, taskBrief: truncateBrief(record.taskBrief) },
+      this.#log,
+      this.#metaIntervalMs,
+    );
     this.#metas.set(record.sessionId, meta);
     await meta.save();
   }
@@ -67,7 +72,10 @@ export class CodeSessionStore {
    * there is no record. `patch` may be a function of the current record. A held (live) record is
    * patched in memory and its writes coalesce; any other is read, patched and written in turn.
    */
-  async patchMeta(sessionId: string, patch: RecordPatch | ((record: CodeSessionRecord) => RecordPatch)): Promise<CodeSessionRecord | null> {
+  async patchMeta(
+    sessionId: string,
+    patch: RecordPatch | ((record: CodeSessionRecord) => RecordPatch),
+  ): Promise<CodeSessionRecord | null> {
     const outcome = await this.#lock.run(sessionId, async () => {
       const held = this.#metas.get(sessionId);
       const meta = held ?? (await this.#load(sessionId));
@@ -184,7 +192,10 @@ export class CodeSessionStore {
   }
 
   /** Events after `afterSeq` (default 0), at most `limit`; null when the session has no files. */
-  async readEvents(sessionId: string, options: { afterSeq?: number; limit?: number } = {}): Promise<PersistedSessionEvent[] | null> {
+  async readEvents(
+    sessionId: string,
+    options: { afterSeq?: number; limit?: number } = {},
+  ): Promise<PersistedSessionEvent[] | null> {
     if (!isSessionId(sessionId)) return null;
     await this.#flushEvents(sessionId);
     const events = await readEventsFile(this.#eventsPath(sessionId), sessionId, this.#log);
@@ -212,7 +223,9 @@ export class CodeSessionStore {
     const records = await Promise.all(names.filter(isSessionId).map((name) => this.get(name)));
     return records
       .filter((r): r is CodeSessionRecord => r !== null)
-      .sort((a, b) => (a.createdAt === b.createdAt ? (a.sessionId < b.sessionId ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+      .sort((a, b) =>
+        a.createdAt === b.createdAt ? (a.sessionId < b.sessionId ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1,
+      );
   }
 
   /**
@@ -235,7 +248,10 @@ export class CodeSessionStore {
     this.#outcomes.delete(sessionId);
     const appender = this.#appenders.get(sessionId);
     this.#appenders.delete(sessionId);
-    if (appender !== undefined) await appender.close().catch((error: unknown) => this.#log.warn('code_session_events_close_failed', { sessionId, error }));
+    if (appender !== undefined)
+      await appender
+        .close()
+        .catch((error: unknown) => this.#log.warn('code_session_events_close_failed', { sessionId, error }));
     const meta = this.#metas.get(sessionId);
     if (meta !== undefined) {
       await meta.settled();
@@ -245,7 +261,9 @@ export class CodeSessionStore {
 
   /** Flushes and closes every open session. */
   async close(): Promise<void> {
-    await Promise.all([...new Set([...this.#appenders.keys(), ...this.#metas.keys()])].map((id) => this.closeSession(id)));
+    await Promise.all(
+      [...new Set([...this.#appenders.keys(), ...this.#metas.keys()])].map((id) => this.closeSession(id)),
+    );
   }
 
   async #flushEvents(sessionId: string): Promise<void> {

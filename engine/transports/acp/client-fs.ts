@@ -27,7 +27,10 @@ export class AcpFileSystem {
     try {
       content = await readFile(path, 'utf8');
     } catch (error) {
-      throw new JsonRpcError(RPC_INTERNAL_ERROR, `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new JsonRpcError(
+        RPC_INTERNAL_ERROR,
+        `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      );
     }
     const line = typeof params.line === 'number' && params.line >= 1 ? params.line : 1;
     const limit = typeof params.limit === 'number' && params.limit >= 0 ? params.limit : undefined;
@@ -38,22 +41,28 @@ export class AcpFileSystem {
 
   /** fs/write_text_file {path, content} → {}. */
   async write(params: Json): Promise<Json> {
-    if (this.#posture() === 'plan') throw new JsonRpcError(RPC_INVALID_PARAMS, 'neo: posture plan forbids writing files');
+    if (this.#posture() === 'plan')
+      throw new JsonRpcError(RPC_INVALID_PARAMS, 'neo: posture plan forbids writing files');
     const path = await this.#allowed(params.path, 'write');
-    if (typeof params.content !== 'string') throw new JsonRpcError(RPC_INVALID_PARAMS, 'fs/write_text_file needs string content');
+    if (typeof params.content !== 'string')
+      throw new JsonRpcError(RPC_INVALID_PARAMS, 'fs/write_text_file needs string content');
     await writeFileAtomic(path, params.content);
     return {};
   }
 
   async #allowed(raw: unknown, what: 'read' | 'write'): Promise<string> {
-    if (typeof raw !== 'string' || !isAbsolute(raw)) throw new JsonRpcError(RPC_INVALID_PARAMS, `fs ${what} needs an absolute path`);
+    if (typeof raw !== 'string' || !isAbsolute(raw))
+      throw new JsonRpcError(RPC_INVALID_PARAMS, `fs ${what} needs an absolute path`);
     const path = resolve(raw);
     if (this.#posture() === 'full') return path;
     const real = await realOrNearest(path);
     const root = await realOrNearest(this.#cwd);
     const rel = relative(root, real);
     if (rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))) return path;
-    throw new JsonRpcError(RPC_INVALID_PARAMS, `neo: ${what} outside the session's working directory is not allowed (${path})`);
+    throw new JsonRpcError(
+      RPC_INVALID_PARAMS,
+      `neo: ${what} outside the session's working directory is not allowed (${path})`,
+    );
   }
 }
 

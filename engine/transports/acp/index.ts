@@ -5,7 +5,10 @@ import { AcpSession } from './session.js';
 import { probeCli, readTuning } from '../shared/index.js';
 
 /** Builds the transport for a descriptor with `protocol: acp`. */
-export function createAcpTransport(backend: Pick<Definition<'backend'>, 'id' | 'data'>, env?: NodeJS.ProcessEnv): Transport {
+export function createAcpTransport(
+  backend: Pick<Definition<'backend'>, 'id' | 'data'>,
+  env?: NodeJS.ProcessEnv,
+): Transport {
   return {
     id: backend.id,
     probeAvailability(): Promise<Availability> {

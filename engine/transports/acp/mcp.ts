@@ -5,7 +5,10 @@ type Json = Record<string, unknown>;
  * url, headers}` keyed by name) into ACP's McpServer list. Transports the agent did not
  * advertise (mcpCapabilities.http / .sse) are left out and reported as ignored.
  */
-export function acpMcpServers(servers: Record<string, unknown> | undefined, capabilities: { http?: unknown; sse?: unknown }): { list: Json[]; applied: string[]; ignored: string[] } {
+export function acpMcpServers(
+  servers: Record<string, unknown> | undefined,
+  capabilities: { http?: unknown; sse?: unknown },
+): { list: Json[]; applied: string[]; ignored: string[] } {
   const list: Json[] = [];
   const applied: string[] = [];
   const ignored: string[] = [];
@@ -13,7 +16,12 @@ export function acpMcpServers(servers: Record<string, unknown> | undefined, capa
     const server = (typeof raw === 'object' && raw !== null ? raw : {}) as Json;
     const type = server.type ?? (typeof server.url === 'string' ? 'http' : 'stdio');
     if (type === 'stdio' && typeof server.command === 'string') {
-      list.push({ name, command: server.command, args: Array.isArray(server.args) ? server.args.map(String) : [], env: pairs(server.env, 'name') });
+      list.push({
+        name,
+        command: server.command,
+        args: Array.isArray(server.args) ? server.args.map(String) : [],
+        env: pairs(server.env, 'name'),
+      });
       applied.push(`mcp:${name}`);
     } else if ((type === 'http' || type === 'sse') && typeof server.url === 'string' && capabilities[type] === true) {
       list.push({ type, name, url: server.url, headers: pairs(server.headers, 'name') });
@@ -27,5 +35,8 @@ export function acpMcpServers(servers: Record<string, unknown> | undefined, capa
 
 function pairs(record: unknown, key: 'name'): Json[] {
   if (typeof record !== 'object' || record === null) return [];
-  return Object.entries(record as Record<string, unknown>).map(([name, value]) => ({ [key]: name, value: String(value) }));
+  return Object.entries(record as Record<string, unknown>).map(([name, value]) => ({
+    [key]: name,
+    value: String(value),
+  }));
 }

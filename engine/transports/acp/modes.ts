@@ -23,20 +23,36 @@ const KNOWN_MODES: Record<Posture, string[]> = {
  * error (fail closed); undefined means the agent has no modes and the posture is enforced only
  * by how neo answers its permission asks.
  */
-export function resolveModeId(backendId: string, posture: Posture, target: PostureTarget, descriptorModes: Record<string, string> | undefined, available: readonly AcpMode[]): string | undefined {
+export function resolveModeId(
+  backendId: string,
+  posture: Posture,
+  target: PostureTarget,
+  descriptorModes: Record<string, string> | undefined,
+  available: readonly AcpMode[],
+): string | undefined {
   const wanted = target.mode ?? descriptorModes?.[posture];
   if (wanted !== undefined) {
     if (available.length === 0) return wanted;
-    const match = available.find((m) => m.id === wanted) ?? available.find((m) => m.id.endsWith(`#${wanted}`) || m.id.endsWith(`/${wanted}`));
+    const match =
+      available.find((m) => m.id === wanted) ??
+      available.find((m) => m.id.endsWith(`#${wanted}`) || m.id.endsWith(`/${wanted}`));
     if (match !== undefined) return match.id;
-    throw unsupported(backendId, posture, `mode "${wanted}" is not among the agent's modes (${available.map((m) => m.id).join(', ')})`);
+    throw unsupported(
+      backendId,
+      posture,
+      `mode "${wanted}" is not among the agent's modes (${available.map((m) => m.id).join(', ')})`,
+    );
   }
   if (available.length === 0) return undefined;
   for (const candidate of KNOWN_MODES[posture]) {
     const match = available.find((m) => m.id === candidate || m.id.endsWith(`#${candidate}`));
     if (match !== undefined) return match.id;
   }
-  throw unsupported(backendId, posture, `no mode for it among the agent's modes (${available.map((m) => m.id).join(', ')}); name one in the descriptor's postureMap`);
+  throw unsupported(
+    backendId,
+    posture,
+    `no mode for it among the agent's modes (${available.map((m) => m.id).join(', ')}); name one in the descriptor's postureMap`,
+  );
 }
 
 function unsupported(backendId: string, posture: Posture, why: string): NeoError {

@@ -12,7 +12,9 @@ export interface PermissionOption {
  * (once before always, so an allow never widens into a standing rule), else `cancelled`.
  */
 export function permissionOutcome(options: unknown, allow: boolean): Json {
-  const list = Array.isArray(options) ? (options as PermissionOption[]).filter((o) => typeof o?.optionId === 'string') : [];
+  const list = Array.isArray(options)
+    ? (options as PermissionOption[]).filter((o) => typeof o?.optionId === 'string')
+    : [];
   const order = allow ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
   for (const kind of order) {
     const option = list.find((o) => o.kind === kind);

@@ -8,7 +8,20 @@ import { acpMcpServers } from './mcp.js';
 import { resolveModeId, type AcpMode } from './modes.js';
 import { CANCELLED_OUTCOME, permissionOutcome } from './permission.js';
 import { UpdateTranslator } from './updates.js';
-import { CliProcess, CliSession, CumulativeCost, JsonRpcError, JsonRpcPeer, RPC_METHOD_NOT_FOUND, planLaunch, postureTarget, classifyAcpKind, gateToolAsk, handshake, type Tuning } from '../shared/index.js';
+import {
+  CliProcess,
+  CliSession,
+  CumulativeCost,
+  JsonRpcError,
+  JsonRpcPeer,
+  RPC_METHOD_NOT_FOUND,
+  planLaunch,
+  postureTarget,
+  classifyAcpKind,
+  gateToolAsk,
+  handshake,
+  type Tuning,
+} from '../shared/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -53,18 +66,28 @@ export class AcpSession extends CliSession {
   static async open(backendId: string, options: StartSessionOptions, tuning: Tuning): Promise<AcpSession> {
     const target = postureTarget(backendId, options.descriptor, options.posture);
     const plan = planLaunch(backendId, options);
-    const proc = CliProcess.spawn({ file: plan.file, args: [...plan.baseArgs, ...(target.args ?? [])], cwd: plan.cwd, env: plan.env });
+    const proc = CliProcess.spawn({
+      file: plan.file,
+      args: [...plan.baseArgs, ...(target.args ?? [])],
+      cwd: plan.cwd,
+      env: plan.env,
+    });
     const session = new AcpSession(backendId, proc, options, tuning);
     const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, async () => {
       const result = await session.#openSession();
       const modeId = resolveModeId(backendId, options.posture, target, options.descriptor.modes, session.#modes);
-      if (modeId !== undefined && modeId !== session.#updates.currentModeId) await session.#rpc.request('session/set_mode', { sessionId: session.#sessionId, modeId });
+      if (modeId !== undefined && modeId !== session.#updates.currentModeId)
+        await session.#rpc.request('session/set_mode', { sessionId: session.#sessionId, modeId });
       if (options.model !== undefined) await session.#switch(modelSwitch(backendId, session.#choices, options.model));
-      if (options.effort !== undefined) await session.#switch(effortSwitch(backendId, session.#choices, options.effort));
+      if (options.effort !== undefined)
+        await session.#switch(effortSwitch(backendId, session.#choices, options.effort));
       return result;
     });
     if (provision !== undefined) session.emit({ type: 'provision', ...provision });
-    const started: { type: 'started'; externalSessionId?: string; model?: string } = { type: 'started', externalSessionId: session.#sessionId };
+    const started: { type: 'started'; externalSessionId?: string; model?: string } = {
+      type: 'started',
+      externalSessionId: session.#sessionId,
+    };
     const model = options.model ?? currentModel(session.#choices);
     if (model !== undefined) started.model = model;
     session.emit(started);
@@ -113,7 +136,11 @@ export class AcpSession extends CliSession {
   }
 
   protected handleMessage(message: Json): void {
-    if (!this.#rpc.receive(message)) this.notice('TRANSPORT_MALFORMED_LINE', `${this.backendId} sent a message that is not JSON-RPC: ${JSON.stringify(message).slice(0, 120)}`);
+    if (!this.#rpc.receive(message))
+      this.notice(
+        'TRANSPORT_MALFORMED_LINE',
+        `${this.backendId} sent a message that is not JSON-RPC: ${JSON.stringify(message).slice(0, 120)}`,
+      );
   }
 
   async #openSession(): Promise<{ applied: string[]; ignored: string[] } | undefined> {
@@ -123,31 +150,46 @@ export class AcpSession extends CliSession {
       clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
       clientInfo: { name: 'neo', title: 'neo', version: packageVersion() },
     })) as Json;
-    if (init.protocolVersion !== 1) throw new NeoError('TRANSPORT_PROTOCOL', `${this.backendId} speaks ACP protocol version ${String(init.protocolVersion)}; neo speaks 1`);
+    if (init.protocolVersion !== 1)
+      throw new NeoError(
+        'TRANSPORT_PROTOCOL',
+        `${this.backendId} speaks ACP protocol version ${String(init.protocolVersion)}; neo speaks 1`,
+      );
     const caps = (init.agentCapabilities ?? {}) as Json;
     const mcp = acpMcpServers(options.provision?.mcpServers, (caps.mcpCapabilities ?? {}) as Json);
     const base = { cwd: options.cwd, mcpServers: mcp.list };
     let result: Json;
     try {
-      result = options.resumeSessionId === undefined ? ((await this.#rpc.request('session/new', base)) as Json) : await this.#resume(options.resumeSessionId, base, caps);
+      result =
+        options.resumeSessionId === undefined
+          ? ((await this.#rpc.request('session/new', base)) as Json)
+          : await this.#resume(options.resumeSessionId, base, caps);
     } catch (error) {
       if (error instanceof JsonRpcError && error.code === AUTH_REQUIRED) {
         const hint = options.descriptor.command?.authHint;
-        throw new NeoError('TRANSPORT_UNAUTHENTICATED', `${this.backendId} needs a login: ${error.message}`, hint === undefined ? {} : { hint });
+        throw new NeoError(
+          'TRANSPORT_UNAUTHENTICATED',
+          `${this.backendId} needs a login: ${error.message}`,
+          hint === undefined ? {} : { hint },
+        );
       }
       throw error;
     }
     if (options.resumeSessionId === undefined) {
-      if (typeof result.sessionId !== 'string') throw new NeoError('TRANSPORT_PROTOCOL', `${this.backendId} answered session/new without a sessionId`);
+      if (typeof result.sessionId !== 'string')
+        throw new NeoError('TRANSPORT_PROTOCOL', `${this.backendId} answered session/new without a sessionId`);
       this.#sessionId = result.sessionId;
     }
     const modes = (result.modes ?? {}) as Json;
-    this.#modes = Array.isArray(modes.availableModes) ? (modes.availableModes as AcpMode[]).filter((m) => typeof m?.id === 'string') : [];
+    this.#modes = Array.isArray(modes.availableModes)
+      ? (modes.availableModes as AcpMode[]).filter((m) => typeof m?.id === 'string')
+      : [];
     if (typeof modes.currentModeId === 'string') this.#updates.currentModeId = modes.currentModeId;
     this.#choices = readChoices(result);
     if (options.provision === undefined) return undefined;
     const applied = [...mcp.applied];
-    if (options.provision.instructions !== undefined && options.provision.instructions.trim() !== '') applied.push('instructions');
+    if (options.provision.instructions !== undefined && options.provision.instructions.trim() !== '')
+      applied.push('instructions');
     return { applied, ignored: [...mcp.ignored, ...(options.provision.skillDirs ?? []).map((dir) => `skill:${dir}`)] };
   }
 
@@ -166,17 +208,25 @@ export class AcpSession extends CliSession {
     if (sessionCaps.resume !== undefined && sessionCaps.resume !== null && sessionCaps.resume !== false) {
       return ((await this.#rpc.request('session/resume', { ...base, sessionId })) ?? {}) as Json;
     }
-    throw new NeoError('TRANSPORT_RESUME_UNSUPPORTED', `${this.backendId} cannot resume sessions (it advertises neither loadSession nor sessionCapabilities.resume)`);
+    throw new NeoError(
+      'TRANSPORT_RESUME_UNSUPPORTED',
+      `${this.backendId} cannot resume sessions (it advertises neither loadSession nor sessionCapabilities.resume)`,
+    );
   }
 
   async #applySwitch(switchTo: { model?: string; effort?: Effort } | undefined): Promise<void> {
     if (switchTo?.model !== undefined) await this.#switch(modelSwitch(this.backendId, this.#choices, switchTo.model));
-    if (switchTo?.effort !== undefined) await this.#switch(effortSwitch(this.backendId, this.#choices, switchTo.effort));
+    if (switchTo?.effort !== undefined)
+      await this.#switch(effortSwitch(this.backendId, this.#choices, switchTo.effort));
   }
 
   async #switch(change: Switch): Promise<void> {
-    const result = (await this.#rpc.request(change.method, { sessionId: this.#sessionId, ...change.params })) as Json | null;
-    if (result !== null && Array.isArray(result.configOptions)) this.#choices = { ...this.#choices, configOptions: result.configOptions as Json[] };
+    const result = (await this.#rpc.request(change.method, {
+      sessionId: this.#sessionId,
+      ...change.params,
+    })) as Json | null;
+    if (result !== null && Array.isArray(result.configOptions))
+      this.#choices = { ...this.#choices, configOptions: result.configOptions as Json[] };
   }
 
   #prompt(text: string): void {
@@ -188,7 +238,11 @@ export class AcpSession extends CliSession {
         for (const event of this.#updates.flush()) this.emit(event);
         this.#interrupting = false;
         const message = errorMessage(error);
-        this.failTurn(/\b429\b|rate.?limit/i.test(message) ? 'TRANSPORT_RATE_LIMITED' : 'TRANSPORT_TURN_FAILED', `${this.backendId} turn failed: ${message}`, true);
+        this.failTurn(
+          /\b429\b|rate.?limit/i.test(message) ? 'TRANSPORT_RATE_LIMITED' : 'TRANSPORT_TURN_FAILED',
+          `${this.backendId} turn failed: ${message}`,
+          true,
+        );
         void this.#drainQueue();
       },
     );
@@ -293,6 +347,8 @@ export class AcpSession extends CliSession {
  * from the brief.
  */
 function firstPrompt(options: StartSessionOptions): string {
-  const preamble = [options.appendSystemPrompt, options.provision?.instructions].filter((p): p is string => p !== undefined && p.trim() !== '');
+  const preamble = [options.appendSystemPrompt, options.provision?.instructions].filter(
+    (p): p is string => p !== undefined && p.trim() !== '',
+  );
   return preamble.length === 0 ? options.brief : `${preamble.join('\n\n')}\n\n---\n\n${options.brief}`;
 }

@@ -32,7 +32,10 @@ export class UpdateTranslator {
       const text = textOf(update.content);
       if (text === '') return [];
       const wanted = kind === 'agent_message_chunk' ? 'text' : 'reasoning';
-      const events = this.#buffer !== undefined && (this.#buffer.kind !== wanted || this.#buffer.messageId !== update.messageId) ? this.flush() : [];
+      const events =
+        this.#buffer !== undefined && (this.#buffer.kind !== wanted || this.#buffer.messageId !== update.messageId)
+          ? this.flush()
+          : [];
       if (this.#buffer === undefined) this.#buffer = { kind: wanted, text: '', messageId: update.messageId };
       this.#buffer.text += text;
       return events;
@@ -47,7 +50,8 @@ export class UpdateTranslator {
         return [...events, { type: 'reasoning', text: planText(update.entries) }];
       case 'usage_update': {
         const cost = update.cost as Json | undefined;
-        if (typeof cost?.amount === 'number' && (cost.currency === undefined || cost.currency === 'USD')) this.costTotal = cost.amount;
+        if (typeof cost?.amount === 'number' && (cost.currency === undefined || cost.currency === 'USD'))
+          this.costTotal = cost.amount;
         return events;
       }
       case 'current_mode_update':
@@ -88,7 +92,13 @@ export class UpdateTranslator {
     const id = update.toolCallId;
     if (typeof id !== 'string') return [];
     const known = this.tools.get(id);
-    const info: ToolInfo = known ?? { kind: undefined, title: undefined, rawInput: undefined, announced: false, finished: false };
+    const info: ToolInfo = known ?? {
+      kind: undefined,
+      title: undefined,
+      rawInput: undefined,
+      announced: false,
+      finished: false,
+    };
     if (typeof update.kind === 'string') info.kind = update.kind;
     if (typeof update.title === 'string') info.title = update.title;
     if (update.rawInput !== undefined) info.rawInput = update.rawInput;
@@ -96,7 +106,12 @@ export class UpdateTranslator {
     const events: AgentEvent[] = [];
     if (!info.announced && (isNew || update.status !== undefined)) {
       info.announced = true;
-      events.push({ type: 'tool_use', id, name: info.kind ?? 'other', input: info.rawInput ?? { title: info.title, locations: update.locations } });
+      events.push({
+        type: 'tool_use',
+        id,
+        name: info.kind ?? 'other',
+        input: info.rawInput ?? { title: info.title, locations: update.locations },
+      });
     }
     if (!info.finished && (update.status === 'completed' || update.status === 'failed')) {
       info.finished = true;

@@ -4,7 +4,16 @@ import type { StartSessionOptions } from '../types.js';
 type PostureTarget = NonNullable<Backend['postureMap'][Posture]>;
 
 /** The flags that select bidirectional stream-json with the stdio permission prompt (used when the descriptor names none). */
-export const PROTOCOL_ARGS = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--permission-prompt-tool', 'stdio'];
+export const PROTOCOL_ARGS = [
+  '-p',
+  '--input-format',
+  'stream-json',
+  '--output-format',
+  'stream-json',
+  '--verbose',
+  '--permission-prompt-tool',
+  'stdio',
+];
 
 /** What a start asks of the CLI beyond the protocol, and what provisioning it applied. */
 export interface ClaudeArgs {
@@ -22,13 +31,17 @@ export function buildClaudeArgs(options: StartSessionOptions, target: PostureTar
   const args = [...protocol, '--permission-mode', target.mode ?? 'default', ...(target.args ?? [])];
   if (options.model !== undefined) args.push('--model', options.model);
   if (options.resumeSessionId !== undefined) args.push('--resume', options.resumeSessionId);
-  if (options.allowedTools !== undefined && options.allowedTools.length > 0) args.push('--allowedTools', options.allowedTools.join(','));
-  if (options.disallowedTools !== undefined && options.disallowedTools.length > 0) args.push('--disallowedTools', options.disallowedTools.join(','));
+  if (options.allowedTools !== undefined && options.allowedTools.length > 0)
+    args.push('--allowedTools', options.allowedTools.join(','));
+  if (options.disallowedTools !== undefined && options.disallowedTools.length > 0)
+    args.push('--disallowedTools', options.disallowedTools.join(','));
 
   const provision = options.provision;
   const applied: string[] = [];
   const ignored: string[] = [];
-  const prompt = [options.appendSystemPrompt, provision?.instructions].filter((part): part is string => part !== undefined && part.trim() !== '');
+  const prompt = [options.appendSystemPrompt, provision?.instructions].filter(
+    (part): part is string => part !== undefined && part.trim() !== '',
+  );
   if (prompt.length > 0) args.push('--append-system-prompt', prompt.join('\n\n'));
   if (provision?.instructions !== undefined && provision.instructions.trim() !== '') applied.push('instructions');
   const servers = provision?.mcpServers ?? {};
@@ -47,7 +60,11 @@ export function buildClaudeArgs(options: StartSessionOptions, target: PostureTar
  * Claude Code refuses bypassPermissions as root unless IS_SANDBOX=1. neo refuses first, with
  * the reason, instead of letting the CLI die at startup.
  */
-export function bypassRefusal(mode: string | undefined, env: NodeJS.ProcessEnv, uid: number | undefined): string | undefined {
+export function bypassRefusal(
+  mode: string | undefined,
+  env: NodeJS.ProcessEnv,
+  uid: number | undefined,
+): string | undefined {
   if (mode !== 'bypassPermissions') return undefined;
   if (uid !== 0 || env.IS_SANDBOX === '1') return undefined;
   return 'Claude Code refuses bypassPermissions (posture full) when running as root; run neo as a normal user, or set IS_SANDBOX=1 in the session environment if this machine is a disposable sandbox';

@@ -1,7 +1,12 @@
 import { NeoError } from '../../util/errors.js';
 import { formatSeconds } from '../shared/index.js';
 
-type Pending = { resolve: (value: Record<string, unknown>) => void; reject: (error: Error) => void; timer: NodeJS.Timeout; subtype: string };
+type Pending = {
+  resolve: (value: Record<string, unknown>) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+  subtype: string;
+};
 
 /**
  * The host side of Claude Code's control protocol: `control_request` lines we send, matched
@@ -25,12 +30,23 @@ export class ControlChannel {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(requestId);
-        reject(new NeoError('TRANSPORT_CONTROL_TIMEOUT', `claude did not answer the ${subtype} control request within ${formatSeconds(this.#timeoutMs)}`));
+        reject(
+          new NeoError(
+            'TRANSPORT_CONTROL_TIMEOUT',
+            `claude did not answer the ${subtype} control request within ${formatSeconds(this.#timeoutMs)}`,
+          ),
+        );
       }, this.#timeoutMs);
       timer.unref();
       this.#pending.set(requestId, { resolve, reject, timer, subtype });
-      const sent = this.#send(JSON.stringify({ type: 'control_request', request_id: requestId, request: { subtype, ...fields } }));
-      if (!sent) this.#settle(requestId, new NeoError('TRANSPORT_SESSION_CLOSED', `cannot send ${subtype}: claude's stdin is closed`));
+      const sent = this.#send(
+        JSON.stringify({ type: 'control_request', request_id: requestId, request: { subtype, ...fields } }),
+      );
+      if (!sent)
+        this.#settle(
+          requestId,
+          new NeoError('TRANSPORT_SESSION_CLOSED', `cannot send ${subtype}: claude's stdin is closed`),
+        );
     });
   }
 
@@ -44,19 +60,30 @@ export class ControlChannel {
       this.#settle(requestId, new NeoError('TRANSPORT_CONTROL_FAILED', `claude refused ${subtype}: ${message}`));
     } else {
       const body = response.response;
-      this.#settle(requestId, undefined, typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {});
+      this.#settle(
+        requestId,
+        undefined,
+        typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {},
+      );
     }
     return true;
   }
 
   /** Answers a request the CLI sent us (can_use_tool, hook callbacks …). */
   respond(requestId: string, body: Record<string, unknown>): void {
-    this.#send(JSON.stringify({ type: 'control_response', response: { subtype: 'success', request_id: requestId, response: body } }));
+    this.#send(
+      JSON.stringify({
+        type: 'control_response',
+        response: { subtype: 'success', request_id: requestId, response: body },
+      }),
+    );
   }
 
   /** Refuses a request the CLI sent us, so it never waits on neo for something neo does not do. */
   refuse(requestId: string, error: string): void {
-    this.#send(JSON.stringify({ type: 'control_response', response: { subtype: 'error', request_id: requestId, error } }));
+    this.#send(
+      JSON.stringify({ type: 'control_response', response: { subtype: 'error', request_id: requestId, error } }),
+    );
   }
 
   /** Rejects every pending request (the CLI went away). */

@@ -7,7 +7,10 @@ export { PROTOCOL_ARGS } from './argv.js';
 import { probeCli, readTuning } from '../shared/index.js';
 
 /** Builds the transport for a descriptor with `protocol: claude-code`. */
-export function createClaudeCodeTransport(backend: Pick<Definition<'backend'>, 'id' | 'data'>, env?: NodeJS.ProcessEnv): Transport {
+export function createClaudeCodeTransport(
+  backend: Pick<Definition<'backend'>, 'id' | 'data'>,
+  env?: NodeJS.ProcessEnv,
+): Transport {
   return {
     id: backend.id,
     probeAvailability(): Promise<Availability> {

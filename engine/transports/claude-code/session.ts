@@ -4,10 +4,25 @@ import type { StartSessionOptions } from '../types.js';
 import { buildClaudeArgs, bypassRefusal } from './argv.js';
 import { ControlChannel } from './control.js';
 import { asObject, assistantEvents, isRateLimited, resultFailure, resultUsage, toolResultEvents } from './translate.js';
-import { CliProcess, CliSession, CumulativeCost, planLaunch, postureTarget, classifyToolName, gateToolAsk, handshake, type Tuning } from '../shared/index.js';
+import {
+  CliProcess,
+  CliSession,
+  CumulativeCost,
+  planLaunch,
+  postureTarget,
+  classifyToolName,
+  gateToolAsk,
+  handshake,
+  type Tuning,
+} from '../shared/index.js';
 
 type Json = Record<string, unknown>;
-type ModelInfo = { value?: unknown; resolvedModel?: unknown; supportsEffort?: unknown; supportedEffortLevels?: unknown };
+type ModelInfo = {
+  value?: unknown;
+  resolvedModel?: unknown;
+  supportsEffort?: unknown;
+  supportedEffortLevels?: unknown;
+};
 
 /**
  * A Claude Code session over bidirectional stream-json with the control protocol. One process
@@ -113,19 +128,31 @@ export class ClaudeCodeSession extends CliSession {
   }
 
   #sendUser(text: string): void {
-    const line = JSON.stringify({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, session_id: '' });
-    if (!this.proc.writeLine(line)) throw new NeoError('TRANSPORT_SESSION_CLOSED', 'cannot send to claude: its stdin is closed');
+    const line = JSON.stringify({
+      type: 'user',
+      message: { role: 'user', content: text },
+      parent_tool_use_id: null,
+      session_id: '',
+    });
+    if (!this.proc.writeLine(line))
+      throw new NeoError('TRANSPORT_SESSION_CLOSED', 'cannot send to claude: its stdin is closed');
     if (!this.turnActive) this.beginTurn();
   }
 
   async #applyEffort(effort: Effort): Promise<void> {
     const wanted = this.#model ?? 'default';
-    const info = this.#models.find((m) => m.value === wanted || m.resolvedModel === wanted) ?? this.#models.find((m) => m.value === 'default');
+    const info =
+      this.#models.find((m) => m.value === wanted || m.resolvedModel === wanted) ??
+      this.#models.find((m) => m.value === 'default');
     const levels = Array.isArray(info?.supportedEffortLevels) ? info.supportedEffortLevels : [];
     if (info?.supportsEffort !== true || !levels.includes(effort)) {
-      throw new NeoError('TRANSPORT_EFFORT_UNSUPPORTED', `this claude does not advertise effort ${effort} for model ${wanted}`, {
-        hint: levels.length > 0 ? `it advertises: ${levels.join(', ')}` : 'leave effort unset for this backend',
-      });
+      throw new NeoError(
+        'TRANSPORT_EFFORT_UNSUPPORTED',
+        `this claude does not advertise effort ${effort} for model ${wanted}`,
+        {
+          hint: levels.length > 0 ? `it advertises: ${levels.join(', ')}` : 'leave effort unset for this backend',
+        },
+      );
     }
     await this.#control.request('apply_flag_settings', { settings: { effortLevel: effort } });
   }
@@ -145,7 +172,10 @@ export class ClaudeCodeSession extends CliSession {
       return;
     }
     if (message.subtype === 'api_retry') {
-      const attempt = typeof message.attempt === 'number' ? ` (attempt ${message.attempt}${typeof message.max_retries === 'number' ? `/${message.max_retries}` : ''})` : '';
+      const attempt =
+        typeof message.attempt === 'number'
+          ? ` (attempt ${message.attempt}${typeof message.max_retries === 'number' ? `/${message.max_retries}` : ''})`
+          : '';
       const status = typeof message.error_status === 'number' ? `HTTP ${message.error_status}` : 'an API error';
       this.notice('TRANSPORT_MODEL_RETRY', `claude got ${status} from the model and is retrying${attempt}`);
     }
@@ -169,7 +199,11 @@ export class ClaudeCodeSession extends CliSession {
       if (toolUseId !== undefined) body.toolUseID = toolUseId;
       this.#control.respond(requestId, body);
     };
-    const gate = gateToolAsk(this.posture, classifyToolName(toolName, this.#options.descriptor.editToolNames), toolName);
+    const gate = gateToolAsk(
+      this.posture,
+      classifyToolName(toolName, this.#options.descriptor.editToolNames),
+      toolName,
+    );
     if (gate.kind === 'allow') return reply({ allow: true });
     if (gate.kind === 'deny') {
       this.notice('TRANSPORT_POSTURE_DENIED', `denied ${toolName}: ${gate.reason}`);

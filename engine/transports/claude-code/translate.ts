@@ -15,8 +15,10 @@ export function assistantEvents(message: Json): AgentEvent[] {
     const b = asObject(block);
     if (b === undefined) continue;
     if (b.type === 'text' && typeof b.text === 'string' && !subagent) events.push({ type: 'text', text: b.text });
-    else if (b.type === 'thinking' && typeof b.thinking === 'string' && !subagent) events.push({ type: 'reasoning', text: b.thinking });
-    else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string') events.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input ?? {} });
+    else if (b.type === 'thinking' && typeof b.thinking === 'string' && !subagent)
+      events.push({ type: 'reasoning', text: b.thinking });
+    else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
+      events.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input ?? {} });
   }
   return events;
 }
@@ -29,7 +31,12 @@ export function toolResultEvents(message: Json): AgentEvent[] {
   for (const block of content) {
     const b = asObject(block);
     if (b?.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue;
-    events.push({ type: 'tool_result', id: b.tool_use_id, output: resultText(b.content), isError: b.is_error === true });
+    events.push({
+      type: 'tool_result',
+      id: b.tool_use_id,
+      output: resultText(b.content),
+      isError: b.is_error === true,
+    });
   }
   return events;
 }
@@ -43,7 +50,11 @@ export function resultUsage(result: Json): Usage | undefined {
   if (usage === undefined) return undefined;
   const num = (key: string): number => (typeof usage[key] === 'number' ? usage[key] : 0);
   const cacheRead = num('cache_read_input_tokens');
-  const out: Usage = { inputTokens: num('input_tokens') + cacheRead + num('cache_creation_input_tokens'), outputTokens: num('output_tokens'), cachedInputTokens: cacheRead };
+  const out: Usage = {
+    inputTokens: num('input_tokens') + cacheRead + num('cache_creation_input_tokens'),
+    outputTokens: num('output_tokens'),
+    cachedInputTokens: cacheRead,
+  };
   const thinking = asObject(usage.output_tokens_details)?.thinking_tokens;
   if (typeof thinking === 'number') out.reasoningTokens = thinking;
   return out;

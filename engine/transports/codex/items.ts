@@ -37,12 +37,36 @@ export function completedItemEvents(item: Json): AgentEvent[] {
       return parts.length > 0 ? [{ type: 'reasoning', text: parts.join('\n') }] : [];
     }
     case 'commandExecution':
-      return [{ type: 'tool_result', id, output: typeof item.aggregatedOutput === 'string' ? item.aggregatedOutput : '', isError: item.status !== 'completed' || (typeof item.exitCode === 'number' && item.exitCode !== 0) }];
+      return [
+        {
+          type: 'tool_result',
+          id,
+          output: typeof item.aggregatedOutput === 'string' ? item.aggregatedOutput : '',
+          isError: item.status !== 'completed' || (typeof item.exitCode === 'number' && item.exitCode !== 0),
+        },
+      ];
     case 'fileChange':
-      return [{ type: 'tool_result', id, output: describeChanges(item.changes, item.status), isError: item.status !== 'completed' }];
+      return [
+        {
+          type: 'tool_result',
+          id,
+          output: describeChanges(item.changes, item.status),
+          isError: item.status !== 'completed',
+        },
+      ];
     case 'mcpToolCall':
     case 'dynamicToolCall':
-      return [{ type: 'tool_result', id, output: item.error !== undefined && item.error !== null ? JSON.stringify(item.error) : JSON.stringify(item.result ?? item.contentItems ?? null), isError: item.status === 'failed' || (item.error !== undefined && item.error !== null) }];
+      return [
+        {
+          type: 'tool_result',
+          id,
+          output:
+            item.error !== undefined && item.error !== null
+              ? JSON.stringify(item.error)
+              : JSON.stringify(item.result ?? item.contentItems ?? null),
+          isError: item.status === 'failed' || (item.error !== undefined && item.error !== null),
+        },
+      ];
     case 'webSearch':
       return [{ type: 'tool_result', id, output: '', isError: false }];
     default:
@@ -62,5 +86,9 @@ function describeChanges(changes: unknown, status: unknown): string {
 
 function strings(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
-  return value.map((part) => (typeof part === 'string' ? part : typeof (part as Json)?.text === 'string' ? String((part as Json).text) : '')).filter((s) => s !== '');
+  return value
+    .map((part) =>
+      typeof part === 'string' ? part : typeof (part as Json)?.text === 'string' ? String((part as Json).text) : '',
+    )
+    .filter((s) => s !== '');
 }

@@ -22,10 +22,20 @@ export function codexPosture(posture: Posture, target: PostureTarget): CodexPost
   const settings: Record<string, unknown> = target.settings ?? {};
   const approvalPolicy = settings.approvalPolicy;
   const sandbox = settings.sandbox;
-  if (!APPROVAL_POLICIES.includes(approvalPolicy as ApprovalPolicy) || !SANDBOX_MODES.includes(sandbox as SandboxMode)) {
-    throw new NeoError('TRANSPORT_POSTURE_UNSUPPORTED', `codex posture ${posture} needs settings.sandbox (${SANDBOX_MODES.join('|')}) and settings.approvalPolicy (${APPROVAL_POLICIES.join('|')}); got ${JSON.stringify(settings)}`);
+  if (
+    !APPROVAL_POLICIES.includes(approvalPolicy as ApprovalPolicy) ||
+    !SANDBOX_MODES.includes(sandbox as SandboxMode)
+  ) {
+    throw new NeoError(
+      'TRANSPORT_POSTURE_UNSUPPORTED',
+      `codex posture ${posture} needs settings.sandbox (${SANDBOX_MODES.join('|')}) and settings.approvalPolicy (${APPROVAL_POLICIES.join('|')}); got ${JSON.stringify(settings)}`,
+    );
   }
-  return { approvalPolicy: approvalPolicy as ApprovalPolicy, sandbox: sandbox as SandboxMode, sandboxPolicy: sandboxPolicyFor(sandbox as SandboxMode) };
+  return {
+    approvalPolicy: approvalPolicy as ApprovalPolicy,
+    sandbox: sandbox as SandboxMode,
+    sandboxPolicy: sandboxPolicyFor(sandbox as SandboxMode),
+  };
 }
 
 /** The tagged SandboxPolicy object turn/start takes for a SandboxMode. */
@@ -34,7 +44,13 @@ export function sandboxPolicyFor(sandbox: SandboxMode): Record<string, unknown> 
     case 'read-only':
       return { type: 'readOnly', networkAccess: false };
     case 'workspace-write':
-      return { type: 'workspaceWrite', writableRoots: [], networkAccess: false, excludeTmpdirEnvVar: false, excludeSlashTmp: false };
+      return {
+        type: 'workspaceWrite',
+        writableRoots: [],
+        networkAccess: false,
+        excludeTmpdirEnvVar: false,
+        excludeSlashTmp: false,
+      };
     case 'danger-full-access':
       return { type: 'dangerFullAccess' };
   }

@@ -5,7 +5,20 @@ import type { StartSessionOptions } from '../types.js';
 import { completedItemEvents, toolOf } from './items.js';
 import { codexEffort, codexPosture, type CodexPosture } from './posture.js';
 import { TokenUsageTracker } from './usage.js';
-import { CliProcess, CliSession, usdForUsage, JsonRpcError, JsonRpcPeer, RPC_METHOD_NOT_FOUND, planLaunch, postureTarget, gateToolAsk, handshake, type ToolClass, type Tuning } from '../shared/index.js';
+import {
+  CliProcess,
+  CliSession,
+  usdForUsage,
+  JsonRpcError,
+  JsonRpcPeer,
+  RPC_METHOD_NOT_FOUND,
+  planLaunch,
+  postureTarget,
+  gateToolAsk,
+  handshake,
+  type ToolClass,
+  type Tuning,
+} from '../shared/index.js';
 
 type Json = Record<string, unknown>;
 type Decision = { allow: boolean; reason?: string };
@@ -28,7 +41,13 @@ export class CodexSession extends CliSession {
   #interrupting = false;
   #turnError: { message: string; info: unknown } | undefined;
 
-  private constructor(backendId: string, proc: CliProcess, options: StartSessionOptions, tuning: Tuning, posture: CodexPosture) {
+  private constructor(
+    backendId: string,
+    proc: CliProcess,
+    options: StartSessionOptions,
+    tuning: Tuning,
+    posture: CodexPosture,
+  ) {
     super({ backendId, proc, posture: options.posture, tuning });
     this.#options = options;
     this.#codexPosture = posture;
@@ -46,14 +65,26 @@ export class CodexSession extends CliSession {
     const target = postureTarget(backendId, options.descriptor, options.posture);
     const posture = codexPosture(options.posture, target);
     const plan = planLaunch(backendId, options);
-    const proc = CliProcess.spawn({ file: plan.file, args: [...plan.baseArgs, ...(target.args ?? [])], cwd: plan.cwd, env: plan.env });
+    const proc = CliProcess.spawn({
+      file: plan.file,
+      args: [...plan.baseArgs, ...(target.args ?? [])],
+      cwd: plan.cwd,
+      env: plan.env,
+    });
     const session = new CodexSession(backendId, proc, options, tuning, posture);
-    const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, () => session.#openThread());
+    const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, () =>
+      session.#openThread(),
+    );
     if (provision !== undefined) session.emit({ type: 'provision', ...provision });
-    const started: { type: 'started'; externalSessionId?: string; model?: string } = { type: 'started', externalSessionId: session.#threadId };
+    const started: { type: 'started'; externalSessionId?: string; model?: string } = {
+      type: 'started',
+      externalSessionId: session.#threadId,
+    };
     if (session.#model !== undefined) started.model = session.#model;
     session.emit(started);
-    session.#startTurn(options.brief, { ...(options.effort === undefined ? {} : { effort: codexEffort(options.effort) }) });
+    session.#startTurn(options.brief, {
+      ...(options.effort === undefined ? {} : { effort: codexEffort(options.effort) }),
+    });
     return session;
   }
 
@@ -62,7 +93,11 @@ export class CodexSession extends CliSession {
     if (switchTo?.model !== undefined) this.#next.model = switchTo.model;
     if (switchTo?.effort !== undefined) this.#next.effort = codexEffort(switchTo.effort);
     if (this.turnActive && this.#turnId !== undefined) {
-      await this.#rpc.request('turn/steer', { threadId: this.#threadId, input: textInput(text), expectedTurnId: this.#turnId });
+      await this.#rpc.request('turn/steer', {
+        threadId: this.#threadId,
+        input: textInput(text),
+        expectedTurnId: this.#turnId,
+      });
       return;
     }
     this.#startTurn(text, {});
@@ -89,7 +124,11 @@ export class CodexSession extends CliSession {
   }
 
   protected handleMessage(message: Json): void {
-    if (!this.#rpc.receive(message)) this.notice('TRANSPORT_MALFORMED_LINE', `codex sent a message that is not JSON-RPC: ${JSON.stringify(message).slice(0, 120)}`);
+    if (!this.#rpc.receive(message))
+      this.notice(
+        'TRANSPORT_MALFORMED_LINE',
+        `codex sent a message that is not JSON-RPC: ${JSON.stringify(message).slice(0, 120)}`,
+      );
   }
 
   async #openThread(): Promise<{ applied: string[]; ignored: string[] } | undefined> {
@@ -99,24 +138,34 @@ export class CodexSession extends CliSession {
       capabilities: { experimentalApi: false, optOutNotificationMethods: ['item/agentMessage/delta'] },
     });
     this.#rpc.notify('initialized');
-    const params: Json = { cwd: options.cwd, approvalPolicy: this.#codexPosture.approvalPolicy, sandbox: this.#codexPosture.sandbox };
+    const params: Json = {
+      cwd: options.cwd,
+      approvalPolicy: this.#codexPosture.approvalPolicy,
+      sandbox: this.#codexPosture.sandbox,
+    };
     if (options.model !== undefined) params.model = options.model;
     const applied: string[] = [];
     const ignored: string[] = [];
-    const instructions = [options.appendSystemPrompt, options.provision?.instructions].filter((p): p is string => p !== undefined && p.trim() !== '');
+    const instructions = [options.appendSystemPrompt, options.provision?.instructions].filter(
+      (p): p is string => p !== undefined && p.trim() !== '',
+    );
     if (instructions.length > 0) params.developerInstructions = instructions.join('\n\n');
-    if (options.provision?.instructions !== undefined && options.provision.instructions.trim() !== '') applied.push('instructions');
+    if (options.provision?.instructions !== undefined && options.provision.instructions.trim() !== '')
+      applied.push('instructions');
     const servers = options.provision?.mcpServers ?? {};
     if (Object.keys(servers).length > 0) {
       params.config = { mcp_servers: servers };
       applied.push(...Object.keys(servers).map((name) => `mcp:${name}`));
     }
     for (const dir of options.provision?.skillDirs ?? []) ignored.push(`skill:${dir}`);
-    const result = (options.resumeSessionId === undefined
-      ? await this.#rpc.request('thread/start', params)
-      : await this.#rpc.request('thread/resume', { ...params, threadId: options.resumeSessionId })) as Json;
+    const result = (
+      options.resumeSessionId === undefined
+        ? await this.#rpc.request('thread/start', params)
+        : await this.#rpc.request('thread/resume', { ...params, threadId: options.resumeSessionId })
+    ) as Json;
     const thread = (result.thread ?? {}) as Json;
-    if (typeof thread.id !== 'string') throw new NeoError('TRANSPORT_PROTOCOL', 'codex answered thread/start without a thread id');
+    if (typeof thread.id !== 'string')
+      throw new NeoError('TRANSPORT_PROTOCOL', 'codex answered thread/start without a thread id');
     this.#threadId = thread.id;
     if (typeof result.model === 'string') this.#model = result.model;
     return options.provision === undefined ? undefined : { applied, ignored };
@@ -143,7 +192,8 @@ export class CodexSession extends CliSession {
         if (typeof turn?.id === 'string') this.#turnId ??= turn.id;
       },
       (error: unknown) => {
-        if (!this.finished) this.failTurn('TRANSPORT_TURN_FAILED', `codex refused turn/start: ${errorMessage(error)}`, true);
+        if (!this.finished)
+          this.failTurn('TRANSPORT_TURN_FAILED', `codex refused turn/start: ${errorMessage(error)}`, true);
       },
     );
   }
@@ -167,7 +217,8 @@ export class CodexSession extends CliSession {
         const item = params.item as Json | undefined;
         if (item === undefined) return;
         const tool = toolOf(item);
-        if (tool !== undefined && typeof item.id === 'string' && !this.#toolItems.has(item.id)) this.emit({ type: 'tool_use', id: item.id, name: tool.name, input: tool.input });
+        if (tool !== undefined && typeof item.id === 'string' && !this.#toolItems.has(item.id))
+          this.emit({ type: 'tool_use', id: item.id, name: tool.name, input: tool.input });
         if (typeof item.id === 'string') this.#toolItems.delete(item.id);
         for (const event of completedItemEvents(item)) this.emit(event);
         return;
@@ -203,9 +254,15 @@ export class CodexSession extends CliSession {
     this.#turnId = undefined;
     if (turn.status === 'failed' && !interrupted) {
       const error = (turn.error ?? {}) as Json;
-      const message = typeof error.message === 'string' ? error.message : (this.#turnError?.message ?? 'the turn failed');
+      const message =
+        typeof error.message === 'string' ? error.message : (this.#turnError?.message ?? 'the turn failed');
       const info = JSON.stringify(error.codexErrorInfo ?? this.#turnError?.info ?? '');
-      this.failTurn(/usageLimit|rateLimit|429|tooManyRequests/i.test(info + message) ? 'TRANSPORT_RATE_LIMITED' : 'TRANSPORT_TURN_FAILED', `codex turn failed: ${message}`);
+      this.failTurn(
+        /usageLimit|rateLimit|429|tooManyRequests/i.test(info + message)
+          ? 'TRANSPORT_RATE_LIMITED'
+          : 'TRANSPORT_TURN_FAILED',
+        `codex turn failed: ${message}`,
+      );
       return;
     }
     const event: Parameters<CliSession['completeTurn']>[0] = {};
@@ -221,13 +278,24 @@ export class CodexSession extends CliSession {
   async #onServerRequest(method: string, params: Json, id: number | string): Promise<unknown> {
     switch (method) {
       case 'item/commandExecution/requestApproval':
-        return this.#approval(String(id), 'commandExecution', 'execute', { command: params.command, cwd: params.cwd, reason: params.reason });
+        return this.#approval(String(id), 'commandExecution', 'execute', {
+          command: params.command,
+          cwd: params.cwd,
+          reason: params.reason,
+        });
       case 'item/fileChange/requestApproval': {
         const item = typeof params.itemId === 'string' ? this.#toolItems.get(params.itemId) : undefined;
-        return this.#approval(String(id), 'fileChange', 'edit', { changes: item?.changes, reason: params.reason, grantRoot: params.grantRoot });
+        return this.#approval(String(id), 'fileChange', 'edit', {
+          changes: item?.changes,
+          reason: params.reason,
+          grantRoot: params.grantRoot,
+        });
       }
       case 'item/permissions/requestApproval':
-        this.notice('TRANSPORT_POSTURE_DENIED', 'codex asked for extra sandbox permissions; neo grants none (raise the posture instead)');
+        this.notice(
+          'TRANSPORT_POSTURE_DENIED',
+          'codex asked for extra sandbox permissions; neo grants none (raise the posture instead)',
+        );
         return { permissions: {}, scope: 'turn' };
       case 'mcpServer/elicitation/request':
         return { action: 'decline' };
@@ -244,7 +312,9 @@ export class CodexSession extends CliSession {
       return Promise.resolve({ decision: 'decline' });
     }
     return new Promise((resolve) => {
-      this.raiseClarification(clarificationId, toolName, input, (decision: Decision) => resolve({ decision: decision.allow ? 'accept' : 'decline' }));
+      this.raiseClarification(clarificationId, toolName, input, (decision: Decision) =>
+        resolve({ decision: decision.allow ? 'accept' : 'decline' }),
+      );
     });
   }
 }

@@ -1,6 +1,11 @@
 import type { Usage } from '../types.js';
 
-type Breakdown = { inputTokens?: unknown; cachedInputTokens?: unknown; outputTokens?: unknown; reasoningOutputTokens?: unknown };
+type Breakdown = {
+  inputTokens?: unknown;
+  cachedInputTokens?: unknown;
+  outputTokens?: unknown;
+  reasoningOutputTokens?: unknown;
+};
 
 /**
  * Per-turn token usage from `thread/tokenUsage/updated`, whose `total` is the thread's running
@@ -33,7 +38,12 @@ export class TokenUsageTracker {
 function read(b: Breakdown | undefined): Required<Usage> | undefined {
   if (b === undefined) return undefined;
   const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  return { inputTokens: n(b.inputTokens), cachedInputTokens: n(b.cachedInputTokens), outputTokens: n(b.outputTokens), reasoningTokens: n(b.reasoningOutputTokens) };
+  return {
+    inputTokens: n(b.inputTokens),
+    cachedInputTokens: n(b.cachedInputTokens),
+    outputTokens: n(b.outputTokens),
+    reasoningTokens: n(b.reasoningOutputTokens),
+  };
 }
 
 function minus(a: Required<Usage>, b: Required<Usage>): Required<Usage> {

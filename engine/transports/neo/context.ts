@@ -26,7 +26,13 @@ export interface SessionContext {
   shells: BackgroundShells;
 }
 
-export async function sessionContext(options: StartSessionOptions, settings: AgentSettings, home: string, baseEnv: NodeJS.ProcessEnv, ripgrep: string | null | undefined): Promise<SessionContext> {
+export async function sessionContext(
+  options: StartSessionOptions,
+  settings: AgentSettings,
+  home: string,
+  baseEnv: NodeJS.ProcessEnv,
+  ripgrep: string | null | undefined,
+): Promise<SessionContext> {
   const repo = findRepoRoot(options.cwd, { exclude: home });
   const [agentsMd, skills] = await Promise.all([
     discoverAgentsMd(repo, options.cwd),
@@ -43,8 +49,18 @@ export async function sessionContext(options: StartSessionOptions, settings: Age
   // live in a private temp folder removed when the session stops (the transcript keeps the
   // redacted output the model read).
   const shells = new BackgroundShells(await mkdtemp(join(tmpdir(), 'neo-shells-')), { removeDir: true });
-  const env = scrubbedEnv(baseEnv, settings.secrets.map((s) => s.name));
-  const all = builtinTools({ cwd: options.cwd, env, shells, execTimeoutMs: settings.execTimeoutMs, skills, ...(ripgrep !== undefined ? { ripgrep } : {}) });
+  const env = scrubbedEnv(
+    baseEnv,
+    settings.secrets.map((s) => s.name),
+  );
+  const all = builtinTools({
+    cwd: options.cwd,
+    env,
+    shells,
+    execTimeoutMs: settings.execTimeoutMs,
+    skills,
+    ...(ripgrep !== undefined ? { ripgrep } : {}),
+  });
   const tools = selectTools(all, options.allowedTools, options.disallowedTools);
   return { system, skills, tools, shells };
 }

@@ -12,7 +12,10 @@ export type { NeoTransportDeps } from './deps.js';
 export { NeoSession } from './session.js';
 
 /** Builds the transport for a descriptor with `protocol: neo`. */
-export function createNeoTransport(backend: Pick<Definition<'backend'>, 'id' | 'data'>, deps: NeoTransportDeps = {}): Transport {
+export function createNeoTransport(
+  backend: Pick<Definition<'backend'>, 'id' | 'data'>,
+  deps: NeoTransportDeps = {},
+): Transport {
   return {
     id: backend.id,
     probeAvailability: () => probeNeo(deps),
@@ -31,9 +34,19 @@ export default createNeoTransport;
 async function probeNeo(deps: NeoTransportDeps): Promise<Availability> {
   const env = deps.env ?? process.env;
   try {
-    const settings = await loadAgentSettings({ cwd: process.cwd(), home: deps.home ?? neoHome(env), env, ...(deps.configs !== undefined ? { configs: deps.configs } : {}) });
+    const settings = await loadAgentSettings({
+      cwd: process.cwd(),
+      home: deps.home ?? neoHome(env),
+      env,
+      ...(deps.configs !== undefined ? { configs: deps.configs } : {}),
+    });
     const p = settings.provider;
-    return { available: true, status: 'ok', version: packageVersion(), detail: `provider ${p.name} (${p.api}) at ${p.baseUrl}${settings.model !== undefined ? `, model ${settings.model}` : ''}` };
+    return {
+      available: true,
+      status: 'ok',
+      version: packageVersion(),
+      detail: `provider ${p.name} (${p.api}) at ${p.baseUrl}${settings.model !== undefined ? `, model ${settings.model}` : ''}`,
+    };
   } catch (error) {
     const code = error instanceof NeoError ? error.code : '';
     const message = error instanceof Error ? error.message : String(error);

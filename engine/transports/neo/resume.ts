@@ -6,15 +6,24 @@
 import { basename, dirname, join } from 'node:path';
 import { AgentError, loadTranscript, type SavedTranscript } from '../../agent/index.js';
 
-export async function loadResumedTranscript(resumeId: string, sessionDir: string | undefined): Promise<SavedTranscript> {
-  if (!/^[A-Za-z0-9_-]+$/.test(resumeId)) throw new AgentError('AGENT_RESUME_NOT_FOUND', `"${resumeId}" is not a neo session id`);
+export async function loadResumedTranscript(
+  resumeId: string,
+  sessionDir: string | undefined,
+): Promise<SavedTranscript> {
+  if (!/^[A-Za-z0-9_-]+$/.test(resumeId))
+    throw new AgentError('AGENT_RESUME_NOT_FOUND', `"${resumeId}" is not a neo session id`);
   if (sessionDir === undefined) {
-    throw new AgentError('AGENT_RESUME_NOT_FOUND', `cannot resume ${resumeId}: this session has no store folder to find the transcript in`);
+    throw new AgentError(
+      'AGENT_RESUME_NOT_FOUND',
+      `cannot resume ${resumeId}: this session has no store folder to find the transcript in`,
+    );
   }
   const dir = basename(sessionDir) === resumeId ? sessionDir : join(dirname(sessionDir), resumeId);
   const saved = await loadTranscript(dir);
   if (saved === null) {
-    throw new AgentError('AGENT_RESUME_NOT_FOUND', `no neo agent transcript for session ${resumeId}`, { hint: `expected ${join(dir, 'agent-transcript.json')}` });
+    throw new AgentError('AGENT_RESUME_NOT_FOUND', `no neo agent transcript for session ${resumeId}`, {
+      hint: `expected ${join(dir, 'agent-transcript.json')}`,
+    });
   }
   return saved;
 }

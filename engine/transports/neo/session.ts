@@ -50,7 +50,12 @@ export class NeoSession implements AgentSession {
   #turnPriced = true;
   #stopping: Promise<void> | undefined;
 
-  private constructor(backendId: string, options: StartSessionOptions, settings: AgentSettings, context: SessionContext) {
+  private constructor(
+    backendId: string,
+    options: StartSessionOptions,
+    settings: AgentSettings,
+    context: SessionContext,
+  ) {
     this.#backendId = backendId;
     this.#options = options;
     this.#settings = settings;
@@ -65,19 +70,34 @@ export class NeoSession implements AgentSession {
     const home = deps.home ?? neoHome(env);
     checkPosture(backendId, options, options.posture);
     checkEffort(backendId, options, options.effort);
-    const settings = await loadAgentSettings({ cwd: options.cwd, home, env, ...(deps.configs !== undefined ? { configs: deps.configs } : {}) });
+    const settings = await loadAgentSettings({
+      cwd: options.cwd,
+      home,
+      env,
+      ...(deps.configs !== undefined ? { configs: deps.configs } : {}),
+    });
     const model = resolveModel(options.model, settings, options.descriptor);
-    const saved = options.resumeSessionId !== undefined ? await loadResumedTranscript(options.resumeSessionId, options.sessionDir) : undefined;
+    const saved =
+      options.resumeSessionId !== undefined
+        ? await loadResumedTranscript(options.resumeSessionId, options.sessionDir)
+        : undefined;
     const context = await sessionContext(options, settings, home, options.env ?? env, deps.ripgrep);
     const session = new NeoSession(backendId, options, settings, context);
     session.#agent = createConfiguredAgent({
       settings,
       model,
-      ...(options.effort !== undefined ? { effort: options.effort } : saved?.effort !== undefined ? { effort: saved.effort } : {}),
+      ...(options.effort !== undefined
+        ? { effort: options.effort }
+        : saved?.effort !== undefined
+          ? { effort: saved.effort }
+          : {}),
       descriptor: options.descriptor,
       system: context.system,
       tools: context.tools,
-      approve: postureApprover(() => session.#posture, (request) => session.#ask(request.toolName, request.input, request.signal)),
+      approve: postureApprover(
+        () => session.#posture,
+        (request) => session.#ask(request.toolName, request.input, request.signal),
+      ),
       ...(saved !== undefined ? { messages: saved.messages, usage: saved.usage } : {}),
       onEvent: (event) => session.#onAgentEvent(event),
       // The session reports whole blocks, never deltas, so the loop need not make them.
@@ -86,8 +106,10 @@ export class NeoSession implements AgentSession {
       ...(deps.retryHooks !== undefined ? { retryHooks: deps.retryHooks } : {}),
     });
     session.events.push({ type: 'started', externalSessionId: options.sessionId, model });
-    if (options.provision !== undefined) session.events.push({ type: 'provision', ...provisionReport(options.provision, context) });
-    for (const warning of settings.warnings) session.events.push({ type: 'error', code: 'AGENT_SETTINGS_IGNORED', message: warning, transient: true });
+    if (options.provision !== undefined)
+      session.events.push({ type: 'provision', ...provisionReport(options.provision, context) });
+    for (const warning of settings.warnings)
+      session.events.push({ type: 'error', code: 'AGENT_SETTINGS_IGNORED', message: warning, transient: true });
     session.#startTurn(await expandSkillMentions(options.brief, context.skills), undefined);
     return session;
   }
@@ -100,8 +122,15 @@ export class NeoSession implements AgentSession {
     this.#assertOpen('send guidance');
     if (switchTo !== undefined && (switchTo.model !== undefined || switchTo.effort !== undefined)) {
       checkEffort(this.#backendId, this.#options, switchTo.effort);
-      const model = switchTo.model !== undefined ? resolveModel(switchTo.model, this.#settings, this.#options.descriptor) : undefined;
-      this.#pendingSwitch = { ...this.#pendingSwitch, ...(model !== undefined ? { model } : {}), ...(switchTo.effort !== undefined ? { effort: switchTo.effort } : {}) };
+      const model =
+        switchTo.model !== undefined
+          ? resolveModel(switchTo.model, this.#settings, this.#options.descriptor)
+          : undefined;
+      this.#pendingSwitch = {
+        ...this.#pendingSwitch,
+        ...(model !== undefined ? { model } : {}),
+        ...(switchTo.effort !== undefined ? { effort: switchTo.effort } : {}),
+      };
     }
     const expanded = await expandSkillMentions(text, this.#context.skills);
     if (this.#turn !== undefined) this.#agent.steer(expanded);
@@ -111,9 +140,13 @@ export class NeoSession implements AgentSession {
   async answer(clarificationId: string, decision: Decision): Promise<void> {
     const respond = this.#clarifications.get(clarificationId);
     if (respond === undefined) {
-      throw new NeoError('TRANSPORT_UNKNOWN_CLARIFICATION', `${this.#backendId} has no pending clarification ${clarificationId}`, {
-        hint: 'it was already answered, withdrawn by an interrupt, or belongs to another session',
-      });
+      throw new NeoError(
+        'TRANSPORT_UNKNOWN_CLARIFICATION',
+        `${this.#backendId} has no pending clarification ${clarificationId}`,
+        {
+          hint: 'it was already answered, withdrawn by an interrupt, or belongs to another session',
+        },
+      );
     }
     this.#clarifications.delete(clarificationId);
     respond(decision);
@@ -150,7 +183,8 @@ export class NeoSession implements AgentSession {
   }
 
   #assertOpen(operation: string): void {
-    if (this.#stopping !== undefined) throw new NeoError('TRANSPORT_SESSION_CLOSED', `${this.#backendId}: cannot ${operation}, the session has ended`);
+    if (this.#stopping !== undefined)
+      throw new NeoError('TRANSPORT_SESSION_CLOSED', `${this.#backendId}: cannot ${operation}, the session has ended`);
   }
 
   #startTurn(text: string, pin: 'guidance' | undefined): void {
@@ -164,7 +198,9 @@ export class NeoSession implements AgentSession {
     const run = async (): Promise<void> => {
       let outcome: AgentEvent;
       try {
-        outcome = this.#completed(await this.#agent.send(text, { signal: controller.signal, ...(pin !== undefined ? { pin } : {}) }));
+        outcome = this.#completed(
+          await this.#agent.send(text, { signal: controller.signal, ...(pin !== undefined ? { pin } : {}) }),
+        );
       } catch (error) {
         outcome = this.#failed(error);
       }
@@ -187,18 +223,39 @@ export class NeoSession implements AgentSession {
   #completed(result: TurnResult): AgentEvent {
     // How the turn ended is worth a notice when it is not the model's own end of turn.
     if (result.stopReason === 'max_turns') {
-      this.#emit({ type: 'error', code: 'AGENT_MAX_TURNS', transient: true, message: `the turn stopped after ${result.modelCalls} model calls (agent.maxTurns); send guidance to continue` });
+      this.#emit({
+        type: 'error',
+        code: 'AGENT_MAX_TURNS',
+        transient: true,
+        message: `the turn stopped after ${result.modelCalls} model calls (agent.maxTurns); send guidance to continue`,
+      });
     } else if (result.stopReason === 'refusal') {
-      this.#emit({ type: 'error', code: 'AGENT_REFUSAL', transient: true, message: 'the model refused; its refusal is the turn text' });
+      this.#emit({
+        type: 'error',
+        code: 'AGENT_REFUSAL',
+        transient: true,
+        message: 'the model refused; its refusal is the turn text',
+      });
     }
-    return { type: 'turn_complete', numTurns: result.modelCalls, usage: toUsage(result.usage), ...this.#cost(), text: result.text };
+    return {
+      type: 'turn_complete',
+      numTurns: result.modelCalls,
+      usage: toUsage(result.usage),
+      ...this.#cost(),
+      text: result.text,
+    };
   }
 
   #failed(error: unknown): AgentEvent {
     // Asks still open belong to the turn that just ended.
     this.#withdrawClarifications();
     if (error instanceof AgentError && error.code === 'AGENT_INTERRUPTED') {
-      return { type: 'turn_complete', interrupted: true, ...this.#cost(), ...(error.partialText ? { text: error.partialText } : {}) };
+      return {
+        type: 'turn_complete',
+        interrupted: true,
+        ...this.#cost(),
+        ...(error.partialText ? { text: error.partialText } : {}),
+      };
     }
     const code = error instanceof NeoError ? error.code : 'AGENT_TURN_FAILED';
     const message = error instanceof Error ? error.message : String(error);
@@ -220,13 +277,22 @@ export class NeoSession implements AgentSession {
       case 'tool_result':
         return this.#emit({ type: 'tool_result', id: event.id, output: event.output, isError: event.isError });
       case 'usage': {
-        const usd = usdForUsage(this.#options.descriptor.pricing, event.model ?? this.#agent.model, toUsage(event.usage));
+        const usd = usdForUsage(
+          this.#options.descriptor.pricing,
+          event.model ?? this.#agent.model,
+          toUsage(event.usage),
+        );
         if (usd === undefined) this.#turnPriced = false;
         else this.#turnCost += usd;
         return;
       }
       case 'compacted':
-        return this.#emit({ type: 'error', code: 'AGENT_COMPACTED', transient: true, message: `compacted the transcript: ${event.summarizedMessages} earlier messages summarized, ${event.keptMessages} kept` });
+        return this.#emit({
+          type: 'error',
+          code: 'AGENT_COMPACTED',
+          transient: true,
+          message: `compacted the transcript: ${event.summarizedMessages} earlier messages summarized, ${event.keptMessages} kept`,
+        });
       default:
         return;
     }
@@ -271,7 +337,12 @@ export class NeoSession implements AgentSession {
         usage: this.#agent.usage,
       });
     } catch (error) {
-      this.#emit({ type: 'error', code: 'AGENT_TRANSCRIPT_SAVE_FAILED', transient: true, message: `could not save the transcript: ${error instanceof Error ? error.message : String(error)}` });
+      this.#emit({
+        type: 'error',
+        code: 'AGENT_TRANSCRIPT_SAVE_FAILED',
+        transient: true,
+        message: `could not save the transcript: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
 }
@@ -296,12 +367,17 @@ function redactEvent(event: AgentEvent, redact: (text: string) => string): Agent
 }
 
 /** What of the provisioning plan the agent uses: instructions and skill folders; MCP servers not yet. */
-function provisionReport(plan: NonNullable<StartSessionOptions['provision']>, context: SessionContext): { applied: string[]; ignored: string[] } {
+function provisionReport(
+  plan: NonNullable<StartSessionOptions['provision']>,
+  context: SessionContext,
+): { applied: string[]; ignored: string[] } {
   const applied: string[] = [];
   const ignored: string[] = [];
   if (plan.instructions !== undefined && plan.instructions.trim() !== '') applied.push('instructions');
   for (const dir of plan.skillDirs ?? []) {
-    const found = context.skills.filter((s) => s.dir === dir || s.dir.startsWith(`${dir}/`)).map((s) => `skill:${s.name}`);
+    const found = context.skills
+      .filter((s) => s.dir === dir || s.dir.startsWith(`${dir}/`))
+      .map((s) => `skill:${s.name}`);
     if (found.length > 0) applied.push(...found);
     else ignored.push(`skill:${dir}`);
   }
@@ -310,13 +386,20 @@ function provisionReport(plan: NonNullable<StartSessionOptions['provision']>, co
 }
 
 function toUsage(usage: AgentUsage): Usage {
-  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedInputTokens: usage.cachedInputTokens, reasoningTokens: usage.reasoningTokens };
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cachedInputTokens: usage.cachedInputTokens,
+    reasoningTokens: usage.reasoningTokens,
+  };
 }
 
 /** Fail closed: a posture the descriptor cannot express is refused. */
 function checkPosture(backendId: string, options: StartSessionOptions, posture: Posture): void {
   if (options.descriptor.postureMap[posture] === undefined) {
-    throw new NeoError('TRANSPORT_POSTURE_UNSUPPORTED', `${backendId} does not support posture ${posture}`, { hint: `its postureMap lists: ${Object.keys(options.descriptor.postureMap).join(', ')}` });
+    throw new NeoError('TRANSPORT_POSTURE_UNSUPPORTED', `${backendId} does not support posture ${posture}`, {
+      hint: `its postureMap lists: ${Object.keys(options.descriptor.postureMap).join(', ')}`,
+    });
   }
 }
 
@@ -325,6 +408,8 @@ function checkEffort(backendId: string, options: StartSessionOptions, effort: Ef
   if (effort === undefined) return;
   const levels = options.descriptor.effortSupport?.levels ?? [];
   if (!levels.includes(effort)) {
-    throw new NeoError('AGENT_EFFORT_UNSUPPORTED', `${backendId} does not accept effort ${effort}`, { hint: levels.length > 0 ? `accepted: ${levels.join(', ')}` : 'this backend cannot set effort' });
+    throw new NeoError('AGENT_EFFORT_UNSUPPORTED', `${backendId} does not accept effort ${effort}`, {
+      hint: levels.length > 0 ? `accepted: ${levels.join(', ')}` : 'this backend cannot set effort',
+    });
   }
 }

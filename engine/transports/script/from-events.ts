@@ -104,8 +104,10 @@ export function scriptFromEvents(events: readonly unknown[], options: FromEvents
         if (same && last.modeled) break;
         const id = String(event.clarificationId);
         const allow = answers.get(id) ?? true;
-        if (!answers.has(id)) notes.push(`event ${index + 1}: no recorded answer for clarification ${id}; assumed allowed`);
-        if (same && last.ask !== undefined && last.ask.onAllow.length === 0 && last.ask.onDeny.length === 0) turn.target = allow ? last.ask.onAllow : last.ask.onDeny;
+        if (!answers.has(id))
+          notes.push(`event ${index + 1}: no recorded answer for clarification ${id}; assumed allowed`);
+        if (same && last.ask !== undefined && last.ask.onAllow.length === 0 && last.ask.onDeny.length === 0)
+          turn.target = allow ? last.ask.onAllow : last.ask.onDeny;
         else openAsk(String(event.toolName), event.input, allow);
         break;
       }
@@ -116,12 +118,23 @@ export function scriptFromEvents(events: readonly unknown[], options: FromEvents
         close();
         break;
       case 'error':
-        push({ fail: { message: String(event.message ?? 'error'), ...(event.transient === true ? { transient: true } : {}), ...(event.fatal === true ? { fatal: true } : {}) } });
+        push({
+          fail: {
+            message: String(event.message ?? 'error'),
+            ...(event.transient === true ? { transient: true } : {}),
+            ...(event.fatal === true ? { fatal: true } : {}),
+          },
+        });
         close();
         break;
       case 'ended':
         setCost(turn, event);
-        push({ end: { ok: event.ok !== false, ...(typeof event.text === 'string' && event.text !== '' ? { text: event.text } : {}) } });
+        push({
+          end: {
+            ok: event.ok !== false,
+            ...(typeof event.text === 'string' && event.text !== '' ? { text: event.text } : {}),
+          },
+        });
         close();
         break;
       case 'guidance':
@@ -139,7 +152,12 @@ export function scriptFromEvents(events: readonly unknown[], options: FromEvents
   if (turns.length === 0) turns.push(fresh());
 
   function openAsk(toolName: string, input: unknown, allow: boolean): AskBuild {
-    const ask: AskBuild = { toolName, input: isRecord(input) ? input : { value: input ?? null }, onAllow: [], onDeny: [] };
+    const ask: AskBuild = {
+      toolName,
+      input: isRecord(input) ? input : { value: input ?? null },
+      onAllow: [],
+      onDeny: [],
+    };
     push({ ask });
     turn.target = allow ? ask.onAllow : ask.onDeny;
     return ask;
@@ -186,7 +204,10 @@ function recordedResults(events: readonly unknown[]): Map<string, { output: stri
   const out = new Map<string, { output: string; isError: boolean }>();
   for (const event of events) {
     if (isRecord(event) && event.type === 'tool_result' && typeof event.id === 'string') {
-      out.set(event.id, { output: typeof event.output === 'string' ? event.output : '', isError: event.isError === true });
+      out.set(event.id, {
+        output: typeof event.output === 'string' ? event.output : '',
+        isError: event.isError === true,
+      });
     }
   }
   return out;

@@ -13,7 +13,10 @@ export type Gate = { kind: 'allow' } | { kind: 'ask' } | { kind: 'deny'; reason:
 export function gateFor(posture: Posture, action: ActionClass): Gate {
   switch (posture) {
     case 'plan':
-      return { kind: 'deny', reason: `denied: posture plan allows ${action === 'edit' ? 'no file changes' : action === 'command' ? 'no commands' : 'no tool that needs permission'}` };
+      return {
+        kind: 'deny',
+        reason: `denied: posture plan allows ${action === 'edit' ? 'no file changes' : action === 'command' ? 'no commands' : 'no tool that needs permission'}`,
+      };
     case 'default':
       return { kind: 'ask' };
     case 'acceptEdits':

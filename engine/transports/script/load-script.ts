@@ -1,5 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { checkAgainstSchema, hasErrors, sortDiagnostics, YamlSource, type Diagnostic } from '../../definitions/index.js';
+import {
+  checkAgainstSchema,
+  hasErrors,
+  sortDiagnostics,
+  YamlSource,
+  type Diagnostic,
+} from '../../definitions/index.js';
 import type { Action, Script } from '../../generated/script.js';
 import { contentHash } from '../../util/content-hash.js';
 import { UsageError } from '../../util/errors.js';
@@ -54,10 +60,14 @@ export async function checkScriptFile(path: string): Promise<ScriptCheck> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new UsageError('TRANSPORT_SCRIPT_NOT_FOUND', `cannot read script ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
-      hint: 'pass the absolute path of a YAML script (backendOptions.script, or --script)',
-      cause: error,
-    });
+    throw new UsageError(
+      'TRANSPORT_SCRIPT_NOT_FOUND',
+      `cannot read script ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      {
+        hint: 'pass the absolute path of a YAML script (backendOptions.script, or --script)',
+        cause: error,
+      },
+    );
   }
   return checkScriptText(text, path);
 }
@@ -109,10 +119,16 @@ function checkList(actions: readonly Action[], pointer: string[], source: YamlSo
       out.push({
         code: 'DEF_SCRIPT_ONE_ACTION',
         severity: 'error',
-        message: keys.length === 0 ? 'an action item holds no action' : `an action item holds ${keys.length} actions (${keys.join(', ')}); write one per item`,
+        message:
+          keys.length === 0
+            ? 'an action item holds no action'
+            : `an action item holds ${keys.length} actions (${keys.join(', ')}); write one per item`,
         pointer: toPointer(at),
         span: source.spanOf(extra === undefined ? source.locate(at).node : source.keyNode(at, extra)),
-        hint: keys.length === 0 ? `use one of: ${ACTION_KEYS.join(', ')}` : `start a new list item (\`- ${extra}: …\`) for the second one`,
+        hint:
+          keys.length === 0
+            ? `use one of: ${ACTION_KEYS.join(', ')}`
+            : `start a new list item (\`- ${extra}: …\`) for the second one`,
       });
       return;
     }

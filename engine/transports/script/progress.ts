@@ -40,7 +40,10 @@ export async function saveProgress(sessionDir: string | undefined, progress: Scr
  * it), then in the sibling session folders (a resume opens a new session record), then in the
  * memory of this process. The newest record wins.
  */
-export async function findProgress(externalSessionId: string, sessionDir: string | undefined): Promise<ScriptProgress | undefined> {
+export async function findProgress(
+  externalSessionId: string,
+  sessionDir: string | undefined,
+): Promise<ScriptProgress | undefined> {
   const found: ScriptProgress[] = [];
   if (sessionDir !== undefined) {
     const own = await readProgress(join(sessionDir, PROGRESS_FILE), externalSessionId);
@@ -54,7 +57,9 @@ export async function findProgress(externalSessionId: string, sessionDir: string
   }
   const memory = remembered.get(externalSessionId);
   if (memory !== undefined) found.push(memory);
-  return found.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : b.turnsPlayed - a.turnsPlayed))[0];
+  return found.sort((a, b) =>
+    a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : b.turnsPlayed - a.turnsPlayed,
+  )[0];
 }
 
 async function readProgress(path: string, externalSessionId: string): Promise<ScriptProgress | undefined> {

@@ -29,7 +29,10 @@ let exitHook = false;
  * Starts `command` in `cwd`: an argv list runs directly, a string runs under /bin/sh -c (a
  * script author's own text, never agent output). stdin is closed so nothing waits on input.
  */
-export function startCommand(command: string[] | string, options: { cwd: string; env: NodeJS.ProcessEnv }): RunningCommand {
+export function startCommand(
+  command: string[] | string,
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): RunningCommand {
   const [file, ...args] = typeof command === 'string' ? ['/bin/sh', '-c', command] : command;
   const child = execa(file!, args, {
     cwd: options.cwd,
@@ -52,7 +55,11 @@ export function startCommand(command: string[] | string, options: { cwd: string;
       exitCode: result.exitCode,
       signal: result.signal,
       output: capTail(typeof result.all === 'string' ? result.all : ''),
-      spawnError: spawnFailed ? (result.cause instanceof Error ? result.cause.message : result.shortMessage) : undefined,
+      spawnError: spawnFailed
+        ? result.cause instanceof Error
+          ? result.cause.message
+          : result.shortMessage
+        : undefined,
     };
   });
   return {
@@ -70,7 +77,8 @@ export function startCommand(command: string[] | string, options: { cwd: string;
 /** Renders a result the way an agent's shell tool reports it. */
 export function describeResult(result: CommandResult): string {
   if (result.spawnError !== undefined) return `failed to start: ${result.spawnError}`;
-  const trailer = result.exitCode !== undefined ? `[exit code ${result.exitCode}]` : `[killed by ${result.signal ?? 'a signal'}]`;
+  const trailer =
+    result.exitCode !== undefined ? `[exit code ${result.exitCode}]` : `[killed by ${result.signal ?? 'a signal'}]`;
   const body = result.output.endsWith('\n') || result.output === '' ? result.output : `${result.output}\n`;
   return `${body}${trailer}`;
 }

@@ -5,7 +5,19 @@ export const SCRIPT_EDIT_TOOLS = ['write', 'edit', 'delete', 'rename'] as const;
 export const SCRIPT_RUN_TOOL = 'run';
 
 /** Every action key a script item may hold. */
-export const ACTION_KEYS = ['say', 'think', 'write', 'edit', 'delete', 'rename', 'run', 'ask', 'fail', 'hang', 'end'] as const;
+export const ACTION_KEYS = [
+  'say',
+  'think',
+  'write',
+  'edit',
+  'delete',
+  'rename',
+  'run',
+  'ask',
+  'fail',
+  'hang',
+  'end',
+] as const;
 export type ActionKey = (typeof ACTION_KEYS)[number];
 
 /** One action, normalized: a discriminated union the player can switch on. */
@@ -51,7 +63,8 @@ function toPlayTurn(turn: Turn, index: number): PlayTurn {
   if (Array.isArray(turn)) return { index, steps: turn.map(toStep) };
   const contains = turn.when?.guidanceContains;
   const out: PlayTurn = { index, steps: turn.actions.map(toStep) };
-  if (contains !== undefined) out.guidanceContains = (typeof contains === 'string' ? [contains] : contains).map((s) => s.toLowerCase());
+  if (contains !== undefined)
+    out.guidanceContains = (typeof contains === 'string' ? [contains] : contains).map((s) => s.toLowerCase());
   if (turn.cost !== undefined) out.cost = turn.cost;
   return out;
 }
@@ -65,12 +78,23 @@ function toStep(action: Action): Step {
   if (action.say !== undefined) return { kind: 'say', text: action.say };
   if (action.think !== undefined) return { kind: 'think', text: action.think };
   if (action.write !== undefined) return { kind: 'write', path: action.write.path, content: action.write.content };
-  if (action.edit !== undefined) return { kind: 'edit', path: action.edit.path, search: action.edit.search, replace: action.edit.replace, all: action.edit.all ?? false };
+  if (action.edit !== undefined)
+    return {
+      kind: 'edit',
+      path: action.edit.path,
+      search: action.edit.search,
+      replace: action.edit.replace,
+      all: action.edit.all ?? false,
+    };
   if (action.delete !== undefined) return { kind: 'delete', path: action.delete.path };
   if (action.rename !== undefined) return { kind: 'rename', from: action.rename.from, to: action.rename.to };
   if (action.run !== undefined) {
     const { command, cwd, expectExit, env } = action.run;
-    const step: Step = { kind: 'run', command: typeof command === 'string' ? command : [...command], expectExit: expectExit ?? 0 };
+    const step: Step = {
+      kind: 'run',
+      command: typeof command === 'string' ? command : [...command],
+      expectExit: expectExit ?? 0,
+    };
     if (cwd !== undefined) step.cwd = cwd;
     if (env !== undefined) step.env = env;
     return step;
@@ -79,7 +103,13 @@ function toStep(action: Action): Step {
     const { toolName, input, onAllow, onDeny } = action.ask;
     return { kind: 'ask', toolName, input, onAllow: (onAllow ?? []).map(toStep), onDeny: (onDeny ?? []).map(toStep) };
   }
-  if (action.fail !== undefined) return { kind: 'fail', message: action.fail.message, transient: action.fail.transient ?? false, fatal: action.fail.fatal ?? false };
+  if (action.fail !== undefined)
+    return {
+      kind: 'fail',
+      message: action.fail.message,
+      transient: action.fail.transient ?? false,
+      fatal: action.fail.fatal ?? false,
+    };
   if ('hang' in action) return { kind: 'hang' };
   if ('end' in action) {
     const step: Step = { kind: 'end', ok: action.end?.ok ?? true };

@@ -63,11 +63,16 @@ export class ScriptSession implements AgentSession {
       });
     }
     this.#pending = undefined;
-    pending.resolve(decision.reason === undefined ? { allow: decision.allow } : { allow: decision.allow, reason: decision.reason });
+    pending.resolve(
+      decision.reason === undefined ? { allow: decision.allow } : { allow: decision.allow, reason: decision.reason },
+    );
   }
 
   async setPosture(posture: Posture): Promise<void> {
-    if (!isPosture(posture)) throw new NeoError('TRANSPORT_BAD_POSTURE', `unknown posture ${JSON.stringify(posture)}`, { hint: 'plan, default, acceptEdits or full' });
+    if (!isPosture(posture))
+      throw new NeoError('TRANSPORT_BAD_POSTURE', `unknown posture ${JSON.stringify(posture)}`, {
+        hint: 'plan, default, acceptEdits or full',
+      });
     this.#posture = posture;
   }
 
@@ -93,13 +98,19 @@ export class ScriptSession implements AgentSession {
       let prompt = brief;
       for (;;) {
         const turn = pickTurn(plan.turns, this.#nextTurn, prompt);
-        if ('missing' in turn) this.events.push({ type: 'error', code: turn.missing, message: turn.message, fatal: false });
+        if ('missing' in turn)
+          this.events.push({ type: 'error', code: turn.missing, message: turn.message, fatal: false });
         else if (await this.#playTurn(turn)) return;
         prompt = await this.#nextPrompt();
       }
     } catch (error) {
       if (!(error instanceof TurnAbort)) {
-        this.events.push({ type: 'error', code: 'TRANSPORT_SCRIPT_INTERNAL', message: `script backend failed: ${(error as Error).message ?? String(error)}`, fatal: true });
+        this.events.push({
+          type: 'error',
+          code: 'TRANSPORT_SCRIPT_INTERNAL',
+          message: `script backend failed: ${(error as Error).message ?? String(error)}`,
+          fatal: true,
+        });
       }
     } finally {
       this.#finished = true;
@@ -115,7 +126,11 @@ export class ScriptSession implements AgentSession {
     this.#turn = controller;
     let outcome: TurnOutcome | { kind: 'interrupted' };
     try {
-      outcome = await playTurn(turn.steps, ordinal, this.#controls(AbortSignal.any([controller.signal, this.#stopSignal.signal])));
+      outcome = await playTurn(
+        turn.steps,
+        ordinal,
+        this.#controls(AbortSignal.any([controller.signal, this.#stopSignal.signal])),
+      );
     } catch (error) {
       if (!(error instanceof TurnAbort) || this.#stopSignal.signal.aborted) throw error;
       outcome = { kind: 'interrupted' };
@@ -130,13 +145,24 @@ export class ScriptSession implements AgentSession {
     const figures = costFigures(turn);
     switch (outcome.kind) {
       case 'complete':
-        this.events.push({ type: 'turn_complete', numTurns: ordinal, ...figures, ...(outcome.text === undefined ? {} : { text: outcome.text }) });
+        this.events.push({
+          type: 'turn_complete',
+          numTurns: ordinal,
+          ...figures,
+          ...(outcome.text === undefined ? {} : { text: outcome.text }),
+        });
         return false;
       case 'interrupted':
         this.events.push({ type: 'turn_complete', numTurns: ordinal, ...figures, interrupted: true });
         return false;
       case 'failed':
-        this.events.push({ type: 'error', code: 'TRANSPORT_SCRIPT_FAIL', message: outcome.message, transient: outcome.transient, fatal: outcome.fatal });
+        this.events.push({
+          type: 'error',
+          code: 'TRANSPORT_SCRIPT_FAIL',
+          message: outcome.message,
+          transient: outcome.transient,
+          fatal: outcome.fatal,
+        });
         return outcome.fatal;
       case 'ended':
         this.events.push({ type: 'ended', ok: outcome.ok, text: outcome.text, numTurns: ordinal, ...figures });
@@ -190,17 +216,28 @@ export class ScriptSession implements AgentSession {
 }
 
 /** The first turn from `from` on whose `when` matches the prompt (case-insensitive). */
-export function pickTurn(turns: readonly PlayTurn[], from: number, prompt: string): PlayTurn | { missing: string; message: string } {
+export function pickTurn(
+  turns: readonly PlayTurn[],
+  from: number,
+  prompt: string,
+): PlayTurn | { missing: string; message: string } {
   if (from >= turns.length) {
-    return { missing: 'TRANSPORT_SCRIPT_EXHAUSTED', message: `the script has no turn left (all ${turns.length} played)` };
+    return {
+      missing: 'TRANSPORT_SCRIPT_EXHAUSTED',
+      message: `the script has no turn left (all ${turns.length} played)`,
+    };
   }
   const text = prompt.toLowerCase();
   for (let i = from; i < turns.length; i++) {
     const turn = turns[i]!;
-    if (turn.guidanceContains === undefined || turn.guidanceContains.some((needle) => text.includes(needle))) return turn;
+    if (turn.guidanceContains === undefined || turn.guidanceContains.some((needle) => text.includes(needle)))
+      return turn;
   }
   const range = from + 1 === turns.length ? `turn ${turns.length}` : `turns ${from + 1}–${turns.length}`;
-  return { missing: 'TRANSPORT_SCRIPT_NO_MATCHING_TURN', message: `no remaining turn of the script (${range}) matches this prompt` };
+  return {
+    missing: 'TRANSPORT_SCRIPT_NO_MATCHING_TURN',
+    message: `no remaining turn of the script (${range}) matches this prompt`,
+  };
 }
 
 function costFigures(turn: PlayTurn): { costUsd?: number; usage?: Usage } {
@@ -211,9 +248,14 @@ function costFigures(turn: PlayTurn): { costUsd?: number; usage?: Usage } {
   if (cost.outputTokens !== undefined) usage.outputTokens = cost.outputTokens;
   if (cost.cachedInputTokens !== undefined) usage.cachedInputTokens = cost.cachedInputTokens;
   if (cost.reasoningTokens !== undefined) usage.reasoningTokens = cost.reasoningTokens;
-  return { ...(cost.usd === undefined ? {} : { costUsd: cost.usd }), ...(Object.keys(usage).length === 0 ? {} : { usage }) };
+  return {
+    ...(cost.usd === undefined ? {} : { costUsd: cost.usd }),
+    ...(Object.keys(usage).length === 0 ? {} : { usage }),
+  };
 }
 
 function ended(): NeoError {
-  return new NeoError('TRANSPORT_SESSION_ENDED', 'the script session has ended', { hint: 'start a new session, or resume this one by its externalSessionId' });
+  return new NeoError('TRANSPORT_SESSION_ENDED', 'the script session has ended', {
+    hint: 'start a new session, or resume this one by its externalSessionId',
+  });
 }

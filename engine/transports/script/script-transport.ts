@@ -23,25 +23,39 @@ export class ScriptTransport implements Transport {
   }
 
   async probeAvailability(): Promise<Availability> {
-    return { available: true, status: 'ok', version: packageVersion(), detail: 'built in: replays YAML scripts, needs no binary or credentials' };
+    return {
+      available: true,
+      status: 'ok',
+      version: packageVersion(),
+      detail: 'built in: replays YAML scripts, needs no binary or credentials',
+    };
   }
 
   async start(options: StartSessionOptions): Promise<AgentSession> {
     const plan = await loadPlan(options);
-    let externalSessionId = plan.script.externalSessionId ?? `script-${contentHash(options.sessionId, plan.hash).slice(0, 16)}`;
+    let externalSessionId =
+      plan.script.externalSessionId ?? `script-${contentHash(options.sessionId, plan.hash).slice(0, 16)}`;
     let nextTurn = 0;
     let turnsPlayed = 0;
     if (options.resumeSessionId !== undefined) {
       const progress = await findProgress(options.resumeSessionId, options.sessionDir);
       if (progress === undefined) {
-        throw new UsageError('TRANSPORT_SCRIPT_RESUME_UNKNOWN', `no script session ${options.resumeSessionId} to resume`, {
-          hint: 'resume by the externalSessionId a script session reported in its started event',
-        });
+        throw new UsageError(
+          'TRANSPORT_SCRIPT_RESUME_UNKNOWN',
+          `no script session ${options.resumeSessionId} to resume`,
+          {
+            hint: 'resume by the externalSessionId a script session reported in its started event',
+          },
+        );
       }
       if (progress.scriptHash !== plan.hash) {
-        throw new UsageError('TRANSPORT_SCRIPT_RESUME_MISMATCH', `script session ${options.resumeSessionId} played a different script (${progress.scriptFile})`, {
-          hint: 'resume with the same script text; start a new session for a changed script',
-        });
+        throw new UsageError(
+          'TRANSPORT_SCRIPT_RESUME_MISMATCH',
+          `script session ${options.resumeSessionId} played a different script (${progress.scriptFile})`,
+          {
+            hint: 'resume with the same script text; start a new session for a changed script',
+          },
+        );
       }
       externalSessionId = progress.externalSessionId;
       nextTurn = progress.nextTurn;
@@ -66,7 +80,8 @@ export class ScriptTransport implements Transport {
 async function loadPlan(options: StartSessionOptions): Promise<ScriptPlan> {
   const bag = options.options ?? {};
   const { script, scriptText } = bag as { script?: unknown; scriptText?: unknown };
-  if (typeof scriptText === 'string') return planOrThrow(checkScriptText(scriptText, '<inline script>'), '<inline script>');
+  if (typeof scriptText === 'string')
+    return planOrThrow(checkScriptText(scriptText, '<inline script>'), '<inline script>');
   if (typeof script === 'string' && script !== '') {
     const file = isAbsolute(script) ? script : resolve(options.cwd, script);
     return planOrThrow(await checkScriptFile(file), file);

@@ -32,11 +32,19 @@ export function renderScriptYaml(script: Script, options: RenderOptions): string
     Pair(_, pair) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '';
       const value = pair.value;
-      if ((key === 'command' || key === 'guidanceContains') && isSeq(value) && value.items.every((item) => isScalar(item) && !String(item.value).includes('\n'))) value.flow = true;
+      if (
+        (key === 'command' || key === 'guidanceContains') &&
+        isSeq(value) &&
+        value.items.every((item) => isScalar(item) && !String(item.value).includes('\n'))
+      )
+        value.flow = true;
       if (key === 'cost' && isMap(value)) value.flow = true;
     },
   });
-  const header = [` yaml-language-server: $schema=${options.schema}`, ...(options.header ?? []).map((line) => ` ${line}`)];
+  const header = [
+    ` yaml-language-server: $schema=${options.schema}`,
+    ...(options.header ?? []).map((line) => ` ${line}`),
+  ];
   doc.commentBefore = header.join('\n');
   return doc.toString({ lineWidth: 0, blockQuote: 'literal', flowCollectionPadding: false });
 }

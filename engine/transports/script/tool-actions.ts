@@ -11,7 +11,8 @@ export interface ToolConversion {
 }
 
 /** Tools that only read: leaving them out of a replay changes nothing on disk. */
-const READ_ONLY = /^(read|grep|glob|ls|list|search|find|websearch|todowrite|todoread|notebookread|toolsearch|view|think)/i;
+const READ_ONLY =
+  /^(read|grep|glob|ls|list|search|find|websearch|todowrite|todoread|notebookread|toolsearch|view|think)/i;
 
 /**
  * Maps a recorded tool call onto script actions by the shape of its input, so the spellings of
@@ -19,12 +20,18 @@ const READ_ONLY = /^(read|grep|glob|ls|list|search|find|websearch|todowrite|todo
  * (`file_path`, `old_string`/`new_string`, MultiEdit's `edits`), ACP diffs (`oldText`/`newText`)
  * and any tool with a `command`.
  */
-export function toolActions(name: string, input: unknown, result: { output: string; isError: boolean } | undefined, cwd: string | undefined): ToolConversion {
+export function toolActions(
+  name: string,
+  input: unknown,
+  result: { output: string; isError: boolean } | undefined,
+  cwd: string | undefined,
+): ToolConversion {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return skip(name);
   const record = input as Record<string, unknown>;
   const rawPath = str(record.path) ?? str(record.file_path) ?? str(record.filePath);
   const path = rawPath === undefined ? undefined : localPath(rawPath, cwd);
-  if (path !== undefined && path.outside) return { actions: [], note: `${name}: ${rawPath} is outside the recorded working tree; left out` };
+  if (path !== undefined && path.outside)
+    return { actions: [], note: `${name}: ${rawPath} is outside the recorded working tree; left out` };
   const file = path?.path;
 
   const from = str(record.from);
@@ -32,7 +39,8 @@ export function toolActions(name: string, input: unknown, result: { output: stri
   if (from !== undefined && to !== undefined) {
     const a = localPath(from, cwd);
     const b = localPath(to, cwd);
-    if (a.outside || b.outside) return { actions: [], note: `${name}: a rename outside the recorded working tree; left out` };
+    if (a.outside || b.outside)
+      return { actions: [], note: `${name}: a rename outside the recorded working tree; left out` };
     return { actions: [{ rename: { from: a.path, to: b.path } }] };
   }
   const command = commandOf(record.command);
@@ -53,7 +61,8 @@ export function toolActions(name: string, input: unknown, result: { output: stri
     const actions: Action[] = [];
     for (const edit of record.edits) {
       const action = editAction(file, edit);
-      if (action === undefined) return { actions: [], note: `${name}: an edit of ${file} has an unknown shape; left out` };
+      if (action === undefined)
+        return { actions: [], note: `${name}: an edit of ${file} has an unknown shape; left out` };
       actions.push(action);
     }
     return { actions };
@@ -80,7 +89,8 @@ function editAction(file: string, value: unknown): Action | undefined {
 }
 
 function commandOf(value: unknown): [string, ...string[]] | string | undefined {
-  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) return value as [string, ...string[]];
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string'))
+    return value as [string, ...string[]];
   // A command line stays a /bin/sh string: the recorded agent ran it through a shell too, and
   // splitting it would break builtins and quoting.
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;

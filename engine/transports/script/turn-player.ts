@@ -58,7 +58,11 @@ export async function playTurn(steps: readonly Step[], ordinal: number, controls
   return state.lastText === undefined ? { kind: 'complete' } : { kind: 'complete', text: state.lastText };
 }
 
-async function playSteps(steps: readonly Step[], controls: TurnControls, state: TurnState): Promise<TurnOutcome | undefined> {
+async function playSteps(
+  steps: readonly Step[],
+  controls: TurnControls,
+  state: TurnState,
+): Promise<TurnOutcome | undefined> {
   for (const step of steps) {
     throwIfAborted(controls.signal);
     const id = `t${state.ordinal}.${state.played++}`;
@@ -71,18 +75,28 @@ async function playSteps(steps: readonly Step[], controls: TurnControls, state: 
         controls.emit({ type: 'reasoning', text: step.text });
         break;
       case 'write':
-        await toolCall(id, 'write', { path: step.path, content: step.content }, 'edit', controls, async () => ok(await controls.workspace.write(step.path, step.content)));
+        await toolCall(id, 'write', { path: step.path, content: step.content }, 'edit', controls, async () =>
+          ok(await controls.workspace.write(step.path, step.content)),
+        );
         break;
       case 'edit': {
-        const input = step.all ? { path: step.path, search: step.search, replace: step.replace, all: true } : { path: step.path, search: step.search, replace: step.replace };
-        await toolCall(id, 'edit', input, 'edit', controls, async () => ok(await controls.workspace.edit(step.path, step.search, step.replace, step.all)));
+        const input = step.all
+          ? { path: step.path, search: step.search, replace: step.replace, all: true }
+          : { path: step.path, search: step.search, replace: step.replace };
+        await toolCall(id, 'edit', input, 'edit', controls, async () =>
+          ok(await controls.workspace.edit(step.path, step.search, step.replace, step.all)),
+        );
         break;
       }
       case 'delete':
-        await toolCall(id, 'delete', { path: step.path }, 'edit', controls, async () => ok(await controls.workspace.delete(step.path)));
+        await toolCall(id, 'delete', { path: step.path }, 'edit', controls, async () =>
+          ok(await controls.workspace.delete(step.path)),
+        );
         break;
       case 'rename':
-        await toolCall(id, 'rename', { from: step.from, to: step.to }, 'edit', controls, async () => ok(await controls.workspace.rename(step.from, step.to)));
+        await toolCall(id, 'rename', { from: step.from, to: step.to }, 'edit', controls, async () =>
+          ok(await controls.workspace.rename(step.from, step.to)),
+        );
         break;
       case 'run': {
         const input = step.cwd === undefined ? { command: step.command } : { command: step.command, cwd: step.cwd };
@@ -114,7 +128,14 @@ interface ToolOutput {
 const ok = (output: string): ToolOutput => ({ output, isError: false });
 
 /** tool_use, then the posture's verdict (allow / clarify / deny), then tool_result. */
-async function toolCall(id: string, name: string, input: unknown, action: ActionClass, controls: TurnControls, perform: () => Promise<ToolOutput>): Promise<void> {
+async function toolCall(
+  id: string,
+  name: string,
+  input: unknown,
+  action: ActionClass,
+  controls: TurnControls,
+  perform: () => Promise<ToolOutput>,
+): Promise<void> {
   controls.emit({ type: 'tool_use', id, name, input });
   try {
     const gate = gateFor(controls.posture(), action);
@@ -129,12 +150,21 @@ async function toolCall(id: string, name: string, input: unknown, action: Action
       result(controls, id, { output: error.message, isError: true });
       throw error;
     }
-    result(controls, id, { output: error instanceof ToolFailure ? error.message : `${name} failed: ${(error as Error).message ?? String(error)}`, isError: true });
+    result(controls, id, {
+      output:
+        error instanceof ToolFailure ? error.message : `${name} failed: ${(error as Error).message ?? String(error)}`,
+      isError: true,
+    });
   }
 }
 
 /** A question about a tool the script does not perform itself; each answer has its own continuation. */
-async function askStep(id: string, step: Extract<Step, { kind: 'ask' }>, controls: TurnControls, state: TurnState): Promise<TurnOutcome | undefined> {
+async function askStep(
+  id: string,
+  step: Extract<Step, { kind: 'ask' }>,
+  controls: TurnControls,
+  state: TurnState,
+): Promise<TurnOutcome | undefined> {
   controls.emit({ type: 'tool_use', id, name: step.toolName, input: step.input });
   let decision: Decision;
   try {
@@ -149,7 +179,13 @@ async function askStep(id: string, step: Extract<Step, { kind: 'ask' }>, control
     if (error instanceof TurnAbort) result(controls, id, { output: error.message, isError: true });
     throw error;
   }
-  result(controls, id, decision.allow ? { output: 'allowed', isError: false } : { output: decision.reason ?? deniedText(decision), isError: true });
+  result(
+    controls,
+    id,
+    decision.allow
+      ? { output: 'allowed', isError: false }
+      : { output: decision.reason ?? deniedText(decision), isError: true },
+  );
   // The continuations are ordinary actions: the posture gates each of them as usual.
   return playSteps(decision.allow ? step.onAllow : step.onDeny, controls, state);
 }
@@ -174,7 +210,9 @@ function result(controls: TurnControls, id: string, output: ToolOutput): void {
 }
 
 function deniedText(decision: Decision): string {
-  return decision.reason === undefined || decision.reason === '' ? 'denied by the user' : `denied by the user: ${decision.reason}`;
+  return decision.reason === undefined || decision.reason === ''
+    ? 'denied by the user'
+    : `denied by the user: ${decision.reason}`;
 }
 
 function throwIfAborted(signal: AbortSignal): void {

@@ -57,7 +57,10 @@ export class Workspace {
     const text = await readExisting(file, path);
     const count = text.split(search).length - 1;
     if (count === 0) throw new ToolFailure(`edit ${path}: the search text was not found`);
-    if (count > 1 && !all) throw new ToolFailure(`edit ${path}: the search text occurs ${count} times; add context to make it unique, or set all: true`);
+    if (count > 1 && !all)
+      throw new ToolFailure(
+        `edit ${path}: the search text occurs ${count} times; add context to make it unique, or set all: true`,
+      );
     const next = all ? text.split(search).join(replace) : text.replace(search, () => replace);
     await writeFile(file, next);
     return `edited ${path} (${all ? count : 1} replacement${(all ? count : 1) === 1 ? '' : 's'})`;
@@ -75,7 +78,8 @@ export class Workspace {
   async rename(from: string, to: string): Promise<string> {
     const source = await this.resolve(from);
     const target = await this.resolve(to);
-    if ((await lstat(source).catch(() => undefined)) === undefined) throw new ToolFailure(`rename ${from}: no such file`);
+    if ((await lstat(source).catch(() => undefined)) === undefined)
+      throw new ToolFailure(`rename ${from}: no such file`);
     await mkdir(dirname(target), { recursive: true });
     await rename(source, target);
     return `renamed ${from} to ${to}`;

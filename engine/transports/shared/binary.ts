@@ -17,7 +17,12 @@ export function binaryEnvVar(backendId: string): string {
  * Finds the executable for a backend: `NEO_<ID>_BIN` first, then the descriptor's
  * `command.bin` (absolute, relative to cwd, or looked up on the PATH of `env`).
  */
-export function resolveBinary(backendId: string, descriptor: Backend, env: NodeJS.ProcessEnv, cwd = process.cwd()): ResolvedBinary | undefined {
+export function resolveBinary(
+  backendId: string,
+  descriptor: Backend,
+  env: NodeJS.ProcessEnv,
+  cwd = process.cwd(),
+): ResolvedBinary | undefined {
   const override = env[binaryEnvVar(backendId)];
   if (override !== undefined && override !== '') {
     const path = findExecutable(override, env, cwd);

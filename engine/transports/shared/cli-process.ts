@@ -86,7 +86,9 @@ export class CliProcess {
     const pid = child.pid;
     if (pid === undefined) {
       child.catch(() => undefined);
-      throw new NeoError('TRANSPORT_START_FAILED', `could not start ${options.file}`, { hint: 'check that the file is an executable program' });
+      throw new NeoError('TRANSPORT_START_FAILED', `could not start ${options.file}`, {
+        hint: 'check that the file is an executable program',
+      });
     }
     trackGroup(pid);
     const proc = new CliProcess(child, pid, options.stderrLines ?? 20);
@@ -130,7 +132,10 @@ export class CliProcess {
     // EOF first: a CLI that exits on its own flushes its session files (resume depends on them).
     if (this.#running) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.exited, new Promise((resolve) => (timer = setTimeout(resolve, Math.min(graceMs, 1_000))))]);
+      await Promise.race([
+        this.exited,
+        new Promise((resolve) => (timer = setTimeout(resolve, Math.min(graceMs, 1_000)))),
+      ]);
       clearTimeout(timer);
     }
     await terminateGroup(this.pid, graceMs);
@@ -165,6 +170,9 @@ export class CliProcess {
 type SettleInput = { exitCode?: number; signal?: string; code?: string; originalMessage?: string };
 
 function settle(result: SettleInput): CliExit {
-  const spawnError = result.code !== undefined && result.exitCode === undefined && result.signal === undefined ? (result.originalMessage ?? result.code) : undefined;
+  const spawnError =
+    result.code !== undefined && result.exitCode === undefined && result.signal === undefined
+      ? (result.originalMessage ?? result.code)
+      : undefined;
   return { exitCode: result.exitCode, signal: result.signal, spawnError };
 }

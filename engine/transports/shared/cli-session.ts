@@ -75,9 +75,13 @@ export abstract class CliSession implements AgentSession {
   async answer(clarificationId: string, decision: Decision): Promise<void> {
     const respond = this.#clarifications.get(clarificationId);
     if (respond === undefined) {
-      throw new NeoError('TRANSPORT_UNKNOWN_CLARIFICATION', `${this.backendId} has no pending clarification ${clarificationId}`, {
-        hint: 'it was already answered, withdrawn by the agent, or belongs to another session',
-      });
+      throw new NeoError(
+        'TRANSPORT_UNKNOWN_CLARIFICATION',
+        `${this.backendId} has no pending clarification ${clarificationId}`,
+        {
+          hint: 'it was already answered, withdrawn by the agent, or belongs to another session',
+        },
+      );
     }
     this.#clarifications.delete(clarificationId);
     respond(decision);
@@ -143,7 +147,12 @@ export abstract class CliSession implements AgentSession {
   }
 
   /** Emits a clarify event; `respond` is called once with the driver's decision. */
-  protected raiseClarification(clarificationId: string, toolName: string, input: unknown, respond: (decision: Decision) => void): void {
+  protected raiseClarification(
+    clarificationId: string,
+    toolName: string,
+    input: unknown,
+    respond: (decision: Decision) => void,
+  ): void {
     this.flushPending();
     this.#clarifications.set(clarificationId, respond);
     this.#rearm();
@@ -163,7 +172,8 @@ export abstract class CliSession implements AgentSession {
 
   /** Throws when the session can no longer take commands. */
   protected assertOpen(operation: string): void {
-    if (this.finished) throw new NeoError('TRANSPORT_SESSION_CLOSED', `${this.backendId}: cannot ${operation}, the session has ended`);
+    if (this.finished)
+      throw new NeoError('TRANSPORT_SESSION_CLOSED', `${this.backendId}: cannot ${operation}, the session has ended`);
   }
 
   #error(code: string, message: string, withStderr: boolean): Extract<AgentEvent, { type: 'error' }> {
@@ -184,18 +194,27 @@ export abstract class CliSession implements AgentSession {
     try {
       message = JSON.parse(trimmed);
     } catch {
-      this.notice('TRANSPORT_MALFORMED_LINE', `${this.backendId} printed a line that is not JSON; skipped it: ${clip(trimmed)}`);
+      this.notice(
+        'TRANSPORT_MALFORMED_LINE',
+        `${this.backendId} printed a line that is not JSON; skipped it: ${clip(trimmed)}`,
+      );
       return;
     }
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      this.notice('TRANSPORT_MALFORMED_LINE', `${this.backendId} printed JSON that is not an object; skipped it: ${clip(trimmed)}`);
+      this.notice(
+        'TRANSPORT_MALFORMED_LINE',
+        `${this.backendId} printed JSON that is not an object; skipped it: ${clip(trimmed)}`,
+      );
       return;
     }
     this.handleMessage(message as Record<string, unknown>);
   }
 
   #onIdle(): void {
-    this.fatal('TRANSPORT_IDLE_TIMEOUT', `${this.backendId} sent nothing for ${formatSeconds(this.tuning.idleTimeoutMs)} during a turn; stopped it`);
+    this.fatal(
+      'TRANSPORT_IDLE_TIMEOUT',
+      `${this.backendId} sent nothing for ${formatSeconds(this.tuning.idleTimeoutMs)} during a turn; stopped it`,
+    );
   }
 
   #onExit(exit: CliExit): void {
@@ -207,7 +226,8 @@ export abstract class CliSession implements AgentSession {
       void this.proc.terminate(this.tuning.killGraceMs);
       return;
     }
-    const how = exit.spawnError ?? (exit.signal !== undefined ? `killed by ${exit.signal}` : `exit code ${exit.exitCode ?? '?'}`);
+    const how =
+      exit.spawnError ?? (exit.signal !== undefined ? `killed by ${exit.signal}` : `exit code ${exit.exitCode ?? '?'}`);
     const when = this.#turnActive ? 'mid-turn' : 'between turns';
     this.fatal('TRANSPORT_EXITED', `${this.backendId} exited ${when} (${how})`);
   }

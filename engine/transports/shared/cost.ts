@@ -35,7 +35,8 @@ export function usdForUsage(pricing: Backend['pricing'], model: string | undefin
   const input = usage.inputTokens ?? 0;
   const cached = Math.min(usage.cachedInputTokens ?? 0, input);
   const cachedRate = price.cachedInput ?? price.input;
-  const usd = ((input - cached) * price.input + cached * cachedRate + (usage.outputTokens ?? 0) * price.output) / 1_000_000;
+  const usd =
+    ((input - cached) * price.input + cached * cachedRate + (usage.outputTokens ?? 0) * price.output) / 1_000_000;
   return roundUsd(usd);
 }
 

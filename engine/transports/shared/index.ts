@@ -3,7 +3,14 @@ export { CliProcess, type CliExit, type CliProcessOptions } from './cli-process.
 export { CliSession, type CliSessionInit } from './cli-session.js';
 export { CumulativeCost, usdForUsage } from './cost.js';
 export { EventChannel } from './event-channel.js';
-export { JsonRpcError, JsonRpcPeer, RPC_INTERNAL_ERROR, RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND, type JsonRpcPeerOptions } from './json-rpc.js';
+export {
+  JsonRpcError,
+  JsonRpcPeer,
+  RPC_INTERNAL_ERROR,
+  RPC_INVALID_PARAMS,
+  RPC_METHOD_NOT_FOUND,
+  type JsonRpcPeerOptions,
+} from './json-rpc.js';
 export { binaryMissing, childEnv, planLaunch, postureEnv, postureTarget, type LaunchPlan } from './launch.js';
 export { binaryEnvVar, resolveBinary, type ResolvedBinary } from './binary.js';
 export { classifyAcpKind, classifyToolName, gateToolAsk, type GateDecision, type ToolClass } from './posture-gate.js';

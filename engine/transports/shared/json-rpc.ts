@@ -99,8 +99,14 @@ export class JsonRpcPeer {
     this.#options.onRequest(method, params, id).then(
       (result) => this.#write({ id, result: result ?? null }),
       (error: unknown) => {
-        const rpc = error instanceof JsonRpcError ? error : new JsonRpcError(RPC_INTERNAL_ERROR, error instanceof Error ? error.message : String(error));
-        this.#write({ id, error: { code: rpc.code, message: rpc.message, ...(rpc.data === undefined ? {} : { data: rpc.data }) } });
+        const rpc =
+          error instanceof JsonRpcError
+            ? error
+            : new JsonRpcError(RPC_INTERNAL_ERROR, error instanceof Error ? error.message : String(error));
+        this.#write({
+          id,
+          error: { code: rpc.code, message: rpc.message, ...(rpc.data === undefined ? {} : { data: rpc.data }) },
+        });
       },
     );
   }
@@ -114,7 +120,11 @@ export class JsonRpcPeer {
 function toRpcError(error: unknown): JsonRpcError {
   if (typeof error === 'object' && error !== null) {
     const e = error as { code?: unknown; message?: unknown; data?: unknown };
-    return new JsonRpcError(typeof e.code === 'number' ? e.code : RPC_INTERNAL_ERROR, typeof e.message === 'string' ? e.message : JSON.stringify(error), e.data);
+    return new JsonRpcError(
+      typeof e.code === 'number' ? e.code : RPC_INTERNAL_ERROR,
+      typeof e.message === 'string' ? e.message : JSON.stringify(error),
+      e.data,
+    );
   }
   return new JsonRpcError(RPC_INTERNAL_ERROR, String(error));
 }

@@ -31,9 +31,13 @@ export function planLaunch(backendId: string, options: StartSessionOptions): Lau
 export function binaryMissing(backendId: string, descriptor: Backend, env: NodeJS.ProcessEnv): NeoError {
   const wanted = requestedBinary(backendId, descriptor, env);
   const install = descriptor.command?.install;
-  return new NeoError('TRANSPORT_BINARY_MISSING', `${descriptor.displayName ?? backendId}: executable "${wanted}" not found`, {
-    hint: `${install === undefined ? 'install it' : `install it with \`${install}\``}, or point ${binaryEnvVar(backendId)} at the executable`,
-  });
+  return new NeoError(
+    'TRANSPORT_BINARY_MISSING',
+    `${descriptor.displayName ?? backendId}: executable "${wanted}" not found`,
+    {
+      hint: `${install === undefined ? 'install it' : `install it with \`${install}\``}, or point ${binaryEnvVar(backendId)} at the executable`,
+    },
+  );
 }
 
 /**
@@ -44,9 +48,13 @@ export function postureTarget(backendId: string, descriptor: Backend, posture: P
   const target = descriptor.postureMap[posture];
   if (target === undefined) {
     const known = Object.keys(descriptor.postureMap).join(', ') || 'none';
-    throw new NeoError('TRANSPORT_POSTURE_UNSUPPORTED', `${backendId} cannot express posture ${posture} (its descriptor maps: ${known})`, {
-      hint: 'choose one of the mapped postures, or add it to the descriptor\'s postureMap',
-    });
+    throw new NeoError(
+      'TRANSPORT_POSTURE_UNSUPPORTED',
+      `${backendId} cannot express posture ${posture} (its descriptor maps: ${known})`,
+      {
+        hint: "choose one of the mapped postures, or add it to the descriptor's postureMap",
+      },
+    );
   }
   return target;
 }
@@ -68,6 +76,7 @@ export function postureEnv(target: PostureTarget | undefined): Record<string, st
   const env = (target?.settings as { env?: unknown } | undefined)?.env;
   if (typeof env !== 'object' || env === null) return {};
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env as Record<string, unknown>)) out[key] = typeof value === 'string' ? value : JSON.stringify(value);
+  for (const [key, value] of Object.entries(env as Record<string, unknown>))
+    out[key] = typeof value === 'string' ? value : JSON.stringify(value);
   return out;
 }

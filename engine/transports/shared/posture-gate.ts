@@ -14,7 +14,12 @@ export type GateDecision = { kind: 'ask' } | { kind: 'allow' } | { kind: 'deny';
 export function gateToolAsk(posture: Posture, toolClass: ToolClass, toolName: string): GateDecision {
   switch (posture) {
     case 'plan':
-      return toolClass === 'read' ? { kind: 'ask' } : { kind: 'deny', reason: `posture plan forbids ${toolClass === 'edit' ? 'file edits' : 'running commands'} (${toolName})` };
+      return toolClass === 'read'
+        ? { kind: 'ask' }
+        : {
+            kind: 'deny',
+            reason: `posture plan forbids ${toolClass === 'edit' ? 'file edits' : 'running commands'} (${toolName})`,
+          };
     case 'default':
       return { kind: 'ask' };
     case 'acceptEdits':
@@ -24,7 +29,17 @@ export function gateToolAsk(posture: Posture, toolClass: ToolClass, toolName: st
   }
 }
 
-const READ_TOOLS = new Set(['Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'NotebookRead', 'ToolSearch']);
+const READ_TOOLS = new Set([
+  'Read',
+  'Grep',
+  'Glob',
+  'LS',
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+  'NotebookRead',
+  'ToolSearch',
+]);
 const DEFAULT_EDIT_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'];
 
 /** Classifies a tool by name: the descriptor's editToolNames are edits, known read-only tools are reads. */

@@ -10,13 +10,19 @@ const cache = new Map<string, { at: number; result: Promise<Availability> }>();
  * Finds a backend's binary and asks it for its version. Never throws; results are cached for
  * 30 s per backend and binary, so `neo backends list` and a session start share one probe.
  */
-export function probeCli(backendId: string, descriptor: Backend, env: NodeJS.ProcessEnv = process.env): Promise<Availability> {
+export function probeCli(
+  backendId: string,
+  descriptor: Backend,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Availability> {
   const key = `${backendId}\0${env[binaryEnvVar(backendId)] ?? ''}\0${descriptor.command?.bin ?? ''}\0${env.PATH ?? ''}`;
   const hit = cache.get(key);
   if (hit !== undefined && Date.now() - hit.at < CACHE_MS) return hit.result;
-  const result = runProbe(backendId, descriptor, env).catch(
-    (error: unknown): Availability => ({ available: false, status: 'probe-failed', detail: error instanceof Error ? error.message : String(error) }),
-  );
+  const result = runProbe(backendId, descriptor, env).catch((error: unknown): Availability => ({
+    available: false,
+    status: 'probe-failed',
+    detail: error instanceof Error ? error.message : String(error),
+  }));
   cache.set(key, { at: Date.now(), result });
   return result;
 }
@@ -28,22 +34,40 @@ export function clearProbeCache(): void {
 
 async function runProbe(backendId: string, descriptor: Backend, env: NodeJS.ProcessEnv): Promise<Availability> {
   const command = descriptor.command;
-  if (command === undefined) return { available: false, status: 'unsupported', detail: 'the descriptor has no command to launch' };
+  if (command === undefined)
+    return { available: false, status: 'unsupported', detail: 'the descriptor has no command to launch' };
   const resolved = resolveBinary(backendId, descriptor, env);
   if (resolved === undefined) {
     const wanted = requestedBinary(backendId, descriptor, env);
     const install = command.install === undefined ? '' : `install: ${command.install}; `;
-    return { available: false, status: 'missing', detail: `"${wanted}" not found`, hint: `${install}or set ${binaryEnvVar(backendId)}` };
+    return {
+      available: false,
+      status: 'missing',
+      detail: `"${wanted}" not found`,
+      hint: `${install}or set ${binaryEnvVar(backendId)}`,
+    };
   }
   const base: Availability = { available: true, status: 'ok', binaryPath: resolved.path };
   const authHint = authHintFor(command, env);
   if (authHint !== undefined) base.hint = authHint;
   if (command.versionArgs === undefined) return base;
   // stdin is closed: several CLIs wait for EOF on a piped stdin, even for --version.
-  const result = await execa(resolved.path, command.versionArgs, { env, extendEnv: false, stdin: 'ignore', reject: false, timeout: 10_000, detached: false });
+  const result = await execa(resolved.path, command.versionArgs, {
+    env,
+    extendEnv: false,
+    stdin: 'ignore',
+    reject: false,
+    timeout: 10_000,
+    detached: false,
+  });
   if (result.failed) {
     const why = result.timedOut ? 'timed out' : `exit code ${result.exitCode ?? '?'}`;
-    return { available: false, status: 'probe-failed', binaryPath: resolved.path, detail: `${command.versionArgs.join(' ')} failed (${why}): ${firstLine(String(result.stderr)) || firstLine(String(result.stdout))}` };
+    return {
+      available: false,
+      status: 'probe-failed',
+      binaryPath: resolved.path,
+      detail: `${command.versionArgs.join(' ')} failed (${why}): ${firstLine(String(result.stderr)) || firstLine(String(result.stdout))}`,
+    };
   }
   const version = extractVersion(`${String(result.stdout)}\n${String(result.stderr)}`);
   return version === undefined ? base : { ...base, version };

@@ -7,13 +7,29 @@ import { formatSeconds } from './tuning.js';
  * process exiting. On failure the process group is torn down and one TRANSPORT_START_FAILED
  * error explains what happened, with the CLI's stderr tail.
  */
-export async function handshake<T>(backendId: string, proc: CliProcess, timeoutMs: number, graceMs: number, steps: () => Promise<T>): Promise<T> {
+export async function handshake<T>(
+  backendId: string,
+  proc: CliProcess,
+  timeoutMs: number,
+  graceMs: number,
+  steps: () => Promise<T>,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new NeoError('TRANSPORT_START_FAILED', `${backendId} did not finish its startup handshake within ${formatSeconds(timeoutMs)}`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new NeoError(
+            'TRANSPORT_START_FAILED',
+            `${backendId} did not finish its startup handshake within ${formatSeconds(timeoutMs)}`,
+          ),
+        ),
+      timeoutMs,
+    );
   });
   const exited = proc.exited.then((exit): never => {
-    const how = exit.spawnError ?? (exit.signal !== undefined ? `killed by ${exit.signal}` : `exit code ${exit.exitCode ?? '?'}`);
+    const how =
+      exit.spawnError ?? (exit.signal !== undefined ? `killed by ${exit.signal}` : `exit code ${exit.exitCode ?? '?'}`);
     throw new NeoError('TRANSPORT_START_FAILED', `${backendId} exited during startup (${how})`);
   });
   try {
@@ -21,9 +37,18 @@ export async function handshake<T>(backendId: string, proc: CliProcess, timeoutM
   } catch (error) {
     await proc.terminate(graceMs);
     const tail = proc.stderrTail();
-    const base = error instanceof NeoError && error.code === 'TRANSPORT_START_FAILED' ? error.message : `${backendId} failed to start: ${errorMessage(error)}`;
-    const code = error instanceof NeoError && error.code !== 'TRANSPORT_SESSION_CLOSED' && error.code !== 'TRANSPORT_START_FAILED' ? error.code : 'TRANSPORT_START_FAILED';
-    throw new NeoError(code, tail === '' ? base : `${base}\nstderr:\n${tail}`, { cause: error, ...(error instanceof NeoError && error.hint !== undefined ? { hint: error.hint } : {}) });
+    const base =
+      error instanceof NeoError && error.code === 'TRANSPORT_START_FAILED'
+        ? error.message
+        : `${backendId} failed to start: ${errorMessage(error)}`;
+    const code =
+      error instanceof NeoError && error.code !== 'TRANSPORT_SESSION_CLOSED' && error.code !== 'TRANSPORT_START_FAILED'
+        ? error.code
+        : 'TRANSPORT_START_FAILED';
+    throw new NeoError(code, tail === '' ? base : `${base}\nstderr:\n${tail}`, {
+      cause: error,
+      ...(error instanceof NeoError && error.hint !== undefined ? { hint: error.hint } : {}),
+    });
   } finally {
     clearTimeout(timer);
     exited.catch(() => undefined);

@@ -19,7 +19,11 @@ export function readTuning(options: StartSessionOptions): Tuning {
     const value = bag[key];
     return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : DEFAULT_TUNING[key];
   };
-  return { idleTimeoutMs: pick('idleTimeoutMs'), startTimeoutMs: pick('startTimeoutMs'), killGraceMs: pick('killGraceMs') };
+  return {
+    idleTimeoutMs: pick('idleTimeoutMs'),
+    startTimeoutMs: pick('startTimeoutMs'),
+    killGraceMs: pick('killGraceMs'),
+  };
 }
 
 /** 400 → "0.4s", 60000 → "60s": durations in messages. */

@@ -12,7 +12,14 @@ export async function opencodeEnv(box: Sandbox, url: string, bin: string): Promi
   await writeFile(
     config,
     JSON.stringify({
-      provider: { neo: { npm: '@ai-sdk/openai-compatible', name: 'neo model server', options: { baseURL: `${url}/v1`, apiKey: 'neo-scripted' }, models: { scripted: { name: 'Scripted', tool_call: true, limit: { context: 200000, output: 8192 } } } } },
+      provider: {
+        neo: {
+          npm: '@ai-sdk/openai-compatible',
+          name: 'neo model server',
+          options: { baseURL: `${url}/v1`, apiKey: 'neo-scripted' },
+          models: { scripted: { name: 'Scripted', tool_call: true, limit: { context: 200000, output: 8192 } } },
+        },
+      },
       model: 'neo/scripted',
       small_model: 'neo/scripted',
       autoupdate: false,
@@ -44,7 +51,18 @@ export async function droidEnv(box: Sandbox, url: string, bin: string): Promise<
   await mkdir(join(box.home, '.factory'), { recursive: true });
   await writeFile(
     join(box.home, '.factory', 'settings.json'),
-    JSON.stringify({ customModels: [{ model: 'scripted', displayName: 'Scripted', baseUrl: `${url}/v1`, apiKey: 'neo-scripted', provider: 'generic-chat-completion-api', maxOutputTokens: 8192 }] }),
+    JSON.stringify({
+      customModels: [
+        {
+          model: 'scripted',
+          displayName: 'Scripted',
+          baseUrl: `${url}/v1`,
+          apiKey: 'neo-scripted',
+          provider: 'generic-chat-completion-api',
+          maxOutputTokens: 8192,
+        },
+      ],
+    }),
   );
   return { ...box.baseEnv, NEO_DROID_BIN: bin, FACTORY_API_KEY: 'fk-neo-scripted' };
 }

@@ -6,7 +6,11 @@ import { join } from 'node:path';
  * API, with retries off (a scripted error is seen at once) and the plugin sync that would try
  * github.com and chatgpt.com switched off.
  */
-export async function codexHome(home: string, url: string, model = 'gpt-5.5'): Promise<{ CODEX_HOME: string; NEO_MODEL_API_KEY: string }> {
+export async function codexHome(
+  home: string,
+  url: string,
+  model = 'gpt-5.5',
+): Promise<{ CODEX_HOME: string; NEO_MODEL_API_KEY: string }> {
   const dir = join(home, '.codex');
   await mkdir(dir, { recursive: true });
   const toml = [

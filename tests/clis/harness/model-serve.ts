@@ -21,15 +21,30 @@ export interface ServedModel {
 /** Starts `neo model serve --script <script> --json --log <dir>/requests.jsonl`. */
 export async function serveModel(script: string, dir: string, vars: Record<string, string> = {}): Promise<ServedModel> {
   const log = join(dir, 'requests.jsonl');
-  const args = ['model', 'serve', '--script', script, '--json', '--log', log, ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`])];
-  const child: ResultPromise = execa(process.execPath, [NEO_BIN, ...args], { env: { NO_COLOR: '1', NEO_HOME: join(dir, 'neo-home') }, reject: false, buffer: { stdout: false, stderr: true } });
+  const args = [
+    'model',
+    'serve',
+    '--script',
+    script,
+    '--json',
+    '--log',
+    log,
+    ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`]),
+  ];
+  const child: ResultPromise = execa(process.execPath, [NEO_BIN, ...args], {
+    env: { NO_COLOR: '1', NEO_HOME: join(dir, 'neo-home') },
+    reject: false,
+    buffer: { stdout: false, stderr: true },
+  });
   const first = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes('\n')) resolve(out.split('\n')[0]!);
     });
-    void child.then((result) => reject(new Error(`neo model serve exited (${result.exitCode}):\n${String(result.stderr)}`)));
+    void child.then((result) =>
+      reject(new Error(`neo model serve exited (${result.exitCode}):\n${String(result.stderr)}`)),
+    );
   });
   const { url } = JSON.parse(first) as { url: string };
   const requests = () => (existsSync(log) ? parseJsonl<LoggedRequest>(readFileSync(log, 'utf8')).records : []);

@@ -18,7 +18,9 @@ export async function checkResume(
 ): Promise<void> {
   const claimed = backend.data.resume?.supported === true;
   if ((expected !== 'unsupported') !== claimed) {
-    console.warn(`*** descriptor ${backend.id}: resume.supported is ${claimed}, but the real CLI ${expected === 'unsupported' ? 'cannot resume' : 'resumes'} through the adapter`);
+    console.warn(
+      `*** descriptor ${backend.id}: resume.supported is ${claimed}, but the real CLI ${expected === 'unsupported' ? 'cannot resume' : 'resumes'} through the adapter`,
+    );
   }
   if (expected === 'unsupported') {
     await expect(startSession(backend, options)).rejects.toMatchObject({ code: 'TRANSPORT_RESUME_UNSUPPORTED' });

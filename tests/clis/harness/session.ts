@@ -18,9 +18,16 @@ export interface Driven {
 }
 
 /** Starts a session through the adapter the packaged descriptor names. */
-export async function startSession(backend: Definition<'backend'>, options: Omit<StartSessionOptions, 'descriptor' | 'sessionId'> & { sessionId?: string }): Promise<Driven> {
+export async function startSession(
+  backend: Definition<'backend'>,
+  options: Omit<StartSessionOptions, 'descriptor' | 'sessionId'> & { sessionId?: string },
+): Promise<Driven> {
   const transport = await createTransport(backend);
   if (transport === undefined) throw new Error(`no transport for protocol ${backend.data.protocol}`);
-  const session = await transport.start({ sessionId: options.sessionId ?? `cs_cli_${Date.now()}`, descriptor: backend.data, ...options });
+  const session = await transport.start({
+    sessionId: options.sessionId ?? `cs_cli_${Date.now()}`,
+    descriptor: backend.data,
+    ...options,
+  });
   return { session, reader: new EventReader(session) };
 }

@@ -32,9 +32,24 @@ describe('deadlines', () => {
     const url = await silent('no-headers');
     const patient = new AbortController();
     // Its deadline is checked every 7.5 s; the short one must still be checked every 37.5 ms.
-    const long = postStream({ provider: 'test', url, headers: {}, body: '{}', headersTimeoutMs: 60_000, idleTimeoutMs: 60_000, signal: patient.signal }).catch((e: unknown) => e);
+    const long = postStream({
+      provider: 'test',
+      url,
+      headers: {},
+      body: '{}',
+      headersTimeoutMs: 60_000,
+      idleTimeoutMs: 60_000,
+      signal: patient.signal,
+    }).catch((e: unknown) => e);
     const started = Date.now();
-    const error = (await postStream({ provider: 'test', url, headers: {}, body: '{}', headersTimeoutMs: 300, idleTimeoutMs: 60_000 }).catch((e: unknown) => e)) as { code: string; message: string };
+    const error = (await postStream({
+      provider: 'test',
+      url,
+      headers: {},
+      body: '{}',
+      headersTimeoutMs: 300,
+      idleTimeoutMs: 60_000,
+    }).catch((e: unknown) => e)) as { code: string; message: string };
     const waited = Date.now() - started;
     expect(error).toMatchObject({ code: 'MODEL_TIMEOUT', message: 'test: no response headers after 300ms' });
     expect(waited).toBeGreaterThanOrEqual(300);
@@ -45,9 +60,19 @@ describe('deadlines', () => {
 
   it('cancel a body that goes quiet, counting from the last read', async () => {
     const url = await silent('stall');
-    const response = await postStream({ provider: 'test', url, headers: {}, body: '{}', headersTimeoutMs: 5000, idleTimeoutMs: 300 });
+    const response = await postStream({
+      provider: 'test',
+      url,
+      headers: {},
+      body: '{}',
+      headersTimeoutMs: 5000,
+      idleTimeoutMs: 300,
+    });
     let lastRead = 0;
-    const error = (await response.consume(() => (lastRead = Date.now())).catch((e: unknown) => e)) as { code: string; message: string };
+    const error = (await response.consume(() => (lastRead = Date.now())).catch((e: unknown) => e)) as {
+      code: string;
+      message: string;
+    };
     const quiet = Date.now() - lastRead;
     expect(error).toMatchObject({ code: 'MODEL_STREAM_STALLED', message: 'test: stream stalled: no data for 300ms' });
     expect(lastRead).toBeGreaterThan(0);

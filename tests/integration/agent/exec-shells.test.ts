@@ -2,11 +2,19 @@ import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BackgroundShells, builtinTools, groupAlive, livingMembers, type AgentTool } from '../../../engine/agent/index.js';
+import {
+  BackgroundShells,
+  builtinTools,
+  groupAlive,
+  livingMembers,
+  type AgentTool,
+} from '../../../engine/agent/index.js';
 import { tempDir } from '../../helpers/temp.js';
 
 function setup(cwd: string, shells: BackgroundShells, env: NodeJS.ProcessEnv = process.env): Record<string, AgentTool> {
-  return Object.fromEntries(builtinTools({ cwd, env, shells, execTimeoutMs: 20_000, ripgrep: null }).map((t) => [t.spec.name, t]));
+  return Object.fromEntries(
+    builtinTools({ cwd, env, shells, execTimeoutMs: 20_000, ripgrep: null }).map((t) => [t.spec.name, t]),
+  );
 }
 const signal = new AbortController().signal;
 
@@ -23,8 +31,14 @@ describe('exec', () => {
   it('returns combined output and marks a failing exit code', async () => {
     const cwd = await tempDir();
     const t = setup(cwd, new BackgroundShells(join(cwd, '.shells')));
-    expect(await t.exec!.run({ command: 'echo out; echo err >&2; pwd' }, { signal })).toEqual({ output: `out\nerr\n${cwd}`, isError: false });
-    expect(await t.exec!.run({ command: 'echo nope; exit 3' }, { signal })).toEqual({ output: 'nope\n[exit code 3]', isError: true });
+    expect(await t.exec!.run({ command: 'echo out; echo err >&2; pwd' }, { signal })).toEqual({
+      output: `out\nerr\n${cwd}`,
+      isError: false,
+    });
+    expect(await t.exec!.run({ command: 'echo nope; exit 3' }, { signal })).toEqual({
+      output: 'nope\n[exit code 3]',
+      isError: true,
+    });
     expect(await t.exec!.run({ command: 'true' }, { signal })).toEqual({ output: '(no output)', isError: false });
   });
 
@@ -43,7 +57,10 @@ describe('exec', () => {
     const { scrubbedEnv } = await import('../../../engine/agent/index.js');
     const env = scrubbedEnv({ ...process.env, NEO_TEST_KEY: 'sk-should-not-leak' }, ['NEO_TEST_KEY']);
     const t = setup(cwd, new BackgroundShells(join(cwd, '.shells')), env);
-    expect(await t.exec!.run({ command: 'echo "key=${NEO_TEST_KEY:-unset}"' }, { signal })).toEqual({ output: 'key=unset', isError: false });
+    expect(await t.exec!.run({ command: 'echo "key=${NEO_TEST_KEY:-unset}"' }, { signal })).toEqual({
+      output: 'key=unset',
+      isError: false,
+    });
   });
 });
 
@@ -52,11 +69,20 @@ describe('background shells', () => {
     const cwd = await tempDir();
     const shells = new BackgroundShells(join(cwd, '.shells'));
     const t = setup(cwd, shells);
-    const started = await t.exec!.run({ command: 'echo one; while [ ! -f go ]; do sleep 0.02; done; echo two', run_in_background: true }, { signal });
+    const started = await t.exec!.run(
+      { command: 'echo one; while [ ! -f go ]; do sleep 0.02; done; echo two', run_in_background: true },
+      { signal },
+    );
     expect(started.output).toMatch(/^started background shell sh_1 \(pid \d+\)/);
-    await until(async () => (await readdir(join(cwd, '.shells'))).includes('sh_1.log') && shells.get('sh_1') !== undefined, 'the log');
+    await until(
+      async () => (await readdir(join(cwd, '.shells'))).includes('sh_1.log') && shells.get('sh_1') !== undefined,
+      'the log',
+    );
     let first = '';
-    await until(async () => (first += (await t.bash_output!.run({ shell_id: 'sh_1' }, { signal })).output).includes('one'), 'first output');
+    await until(
+      async () => (first += (await t.bash_output!.run({ shell_id: 'sh_1' }, { signal })).output).includes('one'),
+      'first output',
+    );
     expect(first).toContain('[sh_1 running]\none\n');
     expect((await t.bash_output!.run({ shell_id: 'sh_1' }, { signal })).output).toBe('[sh_1 running] (no new output)');
     await import('node:fs/promises').then((fs) => fs.writeFile(join(cwd, 'go'), ''));
@@ -70,8 +96,12 @@ describe('background shells', () => {
     const t = setup(cwd, shells);
     await t.exec!.run({ command: 'printf "0123456789abcdef"', run_in_background: true }, { signal });
     await until(() => shells.get('sh_1')?.exitCode === 0, 'exit');
-    expect((await t.bash_output!.run({ shell_id: 'sh_1', max_bytes: 4 }, { signal })).output).toBe('[sh_1 exited (code 0)] [12 earlier bytes skipped]\ncdef');
-    expect((await t.bash_output!.run({ shell_id: 'sh_1' }, { signal })).output).toBe('[sh_1 exited (code 0)] (no new output)');
+    expect((await t.bash_output!.run({ shell_id: 'sh_1', max_bytes: 4 }, { signal })).output).toBe(
+      '[sh_1 exited (code 0)] [12 earlier bytes skipped]\ncdef',
+    );
+    expect((await t.bash_output!.run({ shell_id: 'sh_1' }, { signal })).output).toBe(
+      '[sh_1 exited (code 0)] (no new output)',
+    );
   });
 
   it('kill_shell takes down the shell and its children; killAll leaves nothing running', async () => {
@@ -81,15 +111,22 @@ describe('background shells', () => {
     await t.exec!.run({ command: 'trap "" TERM; sleep 60 & sleep 60', run_in_background: true }, { signal });
     await t.exec!.run({ command: 'sleep 60 & sleep 60 & wait', run_in_background: true }, { signal });
     const [a, b] = shells.list();
-    await until(() => (livingMembers(a!.pid)?.length ?? 2) >= 2 && (livingMembers(b!.pid)?.length ?? 3) >= 3, 'the children to start');
+    await until(
+      () => (livingMembers(a!.pid)?.length ?? 2) >= 2 && (livingMembers(b!.pid)?.length ?? 3) >= 3,
+      'the children to start',
+    );
     // sh_1 ignores SIGTERM: kill_shell must escalate to SIGKILL.
     expect((await t.kill_shell!.run({ shell_id: 'sh_1' }, { signal })).output).toBe('sh_1 exited (killed by SIGKILL)');
     expect(groupAlive(a!.pid)).toBe(false);
     expect(groupAlive(b!.pid)).toBe(true);
     await shells.killAll();
     expect(groupAlive(b!.pid)).toBe(false);
-    await expect(t.exec!.run({ command: 'true', run_in_background: true }, { signal })).rejects.toThrow('the session is stopping');
-    expect((await t.bash_output!.run({ shell_id: 'sh_9' }, { signal }).catch((e: Error) => e.message))).toBe('no background shell sh_9; shells: sh_1, sh_2');
+    await expect(t.exec!.run({ command: 'true', run_in_background: true }, { signal })).rejects.toThrow(
+      'the session is stopping',
+    );
+    expect(await t.bash_output!.run({ shell_id: 'sh_9' }, { signal }).catch((e: Error) => e.message)).toBe(
+      'no background shell sh_9; shells: sh_1, sh_2',
+    );
   });
 });
 

@@ -42,56 +42,132 @@ async function sse(body: string, cut: Cut): Promise<string> {
 }
 
 /** Awkward texts; 'm-1' is also the model's name, so a template cannot learn from it. */
-const TEXTS = ['m-1', 'Hello, ', 'with "quotes" ', 'and \\back\\slashes\\', '\nnew\tlines\r\n', 'é ✓ 😀 \u2028', '"}}', '"},{"x":1}]}', '', 'end.'];
+const TEXTS = [
+  'm-1',
+  'Hello, ',
+  'with "quotes" ',
+  'and \\back\\slashes\\',
+  '\nnew\tlines\r\n',
+  'é ✓ 😀 \u2028',
+  '"}}',
+  '"},{"x":1}]}',
+  '',
+  'end.',
+];
 
 /** One stream per API: the hot-shape deltas, with events of other shapes in between. */
 function streamFor(api: ProviderApi): string {
-  const data = (value: unknown, event?: string) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(value)}\n\n`;
+  const data = (value: unknown, event?: string) =>
+    `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(value)}\n\n`;
   switch (api) {
     case 'anthropic':
       return [
-        data({ type: 'message_start', message: { model: 'm-1', usage: { input_tokens: 3, output_tokens: 1 } } }, 'message_start'),
+        data(
+          { type: 'message_start', message: { model: 'm-1', usage: { input_tokens: 3, output_tokens: 1 } } },
+          'message_start',
+        ),
         data({ type: 'ping' }, 'ping'),
-        data({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
+        data(
+          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+          'content_block_start',
+        ),
         ...TEXTS.map((text, i) =>
           i === 4
             ? // The same delta with its keys in another order: the full parse reads it.
-              data({ index: 0, type: 'content_block_delta', delta: { text, type: 'text_delta' } }, 'content_block_delta')
-            : data({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, i % 3 === 0 ? undefined : 'content_block_delta'),
+              data(
+                { index: 0, type: 'content_block_delta', delta: { text, type: 'text_delta' } },
+                'content_block_delta',
+              )
+            : data(
+                { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } },
+                i % 3 === 0 ? undefined : 'content_block_delta',
+              ),
         ),
         data({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
-        data({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } }, 'message_delta'),
+        data(
+          { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } },
+          'message_delta',
+        ),
         data({ type: 'message_stop' }, 'message_stop'),
       ].join('');
     case 'openai-responses':
       return [
-        data({ type: 'response.created', sequence_number: 0, response: { id: 'r', status: 'in_progress' } }, 'response.created'),
-        data({ type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { id: 'msg', type: 'message', content: [] } }, 'response.output_item.added'),
+        data(
+          { type: 'response.created', sequence_number: 0, response: { id: 'r', status: 'in_progress' } },
+          'response.created',
+        ),
+        data(
+          {
+            type: 'response.output_item.added',
+            sequence_number: 1,
+            output_index: 0,
+            item: { id: 'msg', type: 'message', content: [] },
+          },
+          'response.output_item.added',
+        ),
         ...TEXTS.map((delta, i) =>
           data(
             i === 4
               ? { type: 'response.output_text.delta', sequence_number: i + 2, item_id: 'msg', delta, output_index: 0 }
-              : { type: 'response.output_text.delta', sequence_number: i + 2, item_id: 'msg', output_index: 0, content_index: 0, delta, ...(i % 2 ? { logprobs: [], obfuscation: 'x9' } : {}) },
+              : {
+                  type: 'response.output_text.delta',
+                  sequence_number: i + 2,
+                  item_id: 'msg',
+                  output_index: 0,
+                  content_index: 0,
+                  delta,
+                  ...(i % 2 ? { logprobs: [], obfuscation: 'x9' } : {}),
+                },
             'response.output_text.delta',
           ),
         ),
-        data({ type: 'response.completed', sequence_number: 99, response: { model: 'm-1', status: 'completed', usage: { input_tokens: 3, output_tokens: 9 } } }, 'response.completed'),
+        data(
+          {
+            type: 'response.completed',
+            sequence_number: 99,
+            response: { model: 'm-1', status: 'completed', usage: { input_tokens: 3, output_tokens: 9 } },
+          },
+          'response.completed',
+        ),
       ].join('');
     case 'openai-chat': {
-      const chunk = (delta: object, extra: object = {}) => data({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm-1', choices: [{ index: 0, delta, finish_reason: null }], ...extra });
+      const chunk = (delta: object, extra: object = {}) =>
+        data({
+          id: 'c1',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'm-1',
+          choices: [{ index: 0, delta, finish_reason: null }],
+          ...extra,
+        });
       return [
         chunk({ role: 'assistant', content: '' }),
         ...TEXTS.map((content, i) => (i === 4 ? chunk({ content }, { system_fingerprint: 'fp' }) : chunk({ content }))),
-        data({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm-1', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
+        data({
+          id: 'c1',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'm-1',
+          choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+        }),
         data({ id: 'c1', choices: [], usage: { prompt_tokens: 3, completion_tokens: 9 } }),
         'data: [DONE]\n\n',
       ].join('');
     }
     case 'gemini': {
-      const chunk = (text: string, extra: object = {}) => data({ candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0 }], modelVersion: 'm-1', ...extra });
+      const chunk = (text: string, extra: object = {}) =>
+        data({
+          candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0 }],
+          modelVersion: 'm-1',
+          ...extra,
+        });
       return [
         ...TEXTS.map((text, i) => (i === 4 ? chunk(text, { responseId: 'other' }) : chunk(text))),
-        data({ candidates: [{ content: { parts: [{ text: '' }], role: 'model' }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 9 }, modelVersion: 'm-1' }),
+        data({
+          candidates: [{ content: { parts: [{ text: '' }], role: 'model' }, finishReason: 'STOP', index: 0 }],
+          usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 9 },
+          modelVersion: 'm-1',
+        }),
       ].join('');
     }
   }
@@ -105,14 +181,28 @@ function cutsOf(texts: readonly string[]): number[] {
   return [...new Set(cuts)];
 }
 
-const REQUEST = { model: 'm-1', system: '', messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }], tools: [], maxOutputTokens: 100 };
+const REQUEST = {
+  model: 'm-1',
+  system: '',
+  messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }],
+  tools: [],
+  maxOutputTokens: 100,
+};
 const APIS: readonly ProviderApi[] = ['anthropic', 'openai-responses', 'openai-chat', 'gemini'];
 const CUTS: readonly Cut[] = ['whole', 'per-event', 'pieces'];
 
 describe.each(APIS)('%s text deltas', (api) => {
   it.each(CUTS)('arrive exactly as sent, cut %s', async (cut) => {
     const url = await sse(streamFor(api), cut);
-    const provider = createProvider({ name: 'test', api, baseUrl: url, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
+    const provider = createProvider({
+      name: 'test',
+      api,
+      baseUrl: url,
+      headers: {},
+      headersTimeoutMs: 5000,
+      idleTimeoutMs: 5000,
+      retry: DEFAULT_RETRY,
+    });
     const deltas: string[] = [];
     const response = await provider.complete(REQUEST, { sink: { text: (d) => deltas.push(d) } });
     expect(response.content).toEqual([{ type: 'text', text: TEXTS.join('') }]);
@@ -132,7 +222,15 @@ describe('a delta of the hot shape that is not valid JSON', () => {
     // JSON.parse refuses it, so the stream is malformed.
     const bad = good.replace('end.', 'e\u0001nd.');
     const url = await sse(bad, 'per-event');
-    const provider = createProvider({ name: 'test', api, baseUrl: url, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
+    const provider = createProvider({
+      name: 'test',
+      api,
+      baseUrl: url,
+      headers: {},
+      headersTimeoutMs: 5000,
+      idleTimeoutMs: 5000,
+      retry: DEFAULT_RETRY,
+    });
     await expect(provider.complete(REQUEST)).rejects.toMatchObject({ code: 'MODEL_STREAM_ERROR' });
   });
 });
@@ -150,24 +248,46 @@ describe('openai-chat tool-call arguments', () => {
   ];
 
   function stream(pieces: Array<[number, string]>): string {
-    const chunk = (delta: object, extra: object = {}) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm-1', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+    const chunk = (delta: object, extra: object = {}) =>
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm-1', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
     const opened = new Set<number>();
     const out = [chunk({ role: 'assistant', content: null })];
     pieces.forEach(([index, args], i) => {
       if (!opened.has(index)) {
         opened.add(index);
-        out.push(chunk({ tool_calls: [{ index, id: `call_${index}`, type: 'function', function: { name: `tool_${index}`, arguments: '' } }] }));
+        out.push(
+          chunk({
+            tool_calls: [
+              { index, id: `call_${index}`, type: 'function', function: { name: `tool_${index}`, arguments: '' } },
+            ],
+          }),
+        );
       }
       // One fragment in another shape: the full parse reads it, and the template still holds after.
-      out.push(i === 2 ? chunk({ tool_calls: [{ index, function: { arguments: args } }] }, { system_fingerprint: 'fp' }) : chunk({ tool_calls: [{ index, function: { arguments: args } }] }));
+      out.push(
+        i === 2
+          ? chunk({ tool_calls: [{ index, function: { arguments: args } }] }, { system_fingerprint: 'fp' })
+          : chunk({ tool_calls: [{ index, function: { arguments: args } }] }),
+      );
     });
-    out.push(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm-1', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}\n\n`, 'data: [DONE]\n\n');
+    out.push(
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm-1', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}\n\n`,
+      'data: [DONE]\n\n',
+    );
     return out.join('');
   }
 
   it.each(CUTS)('reassemble exactly, cut %s', async (cut) => {
     const url = await sse(stream(PIECES), cut);
-    const provider = createProvider({ name: 'test', api: 'openai-chat', baseUrl: url, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
+    const provider = createProvider({
+      name: 'test',
+      api: 'openai-chat',
+      baseUrl: url,
+      headers: {},
+      headersTimeoutMs: 5000,
+      idleTimeoutMs: 5000,
+      retry: DEFAULT_RETRY,
+    });
     const response = await provider.complete(REQUEST);
     expect(response.stopReason).toBe('tool_use');
     expect(response.content).toEqual([
@@ -181,26 +301,55 @@ describe('openai-chat tool-call arguments', () => {
     const bad = stream(PIECES).replace('"arguments":"1"', '"arguments":"1\u0001"');
     expect(bad).not.toBe(stream(PIECES));
     const url = await sse(bad, 'per-event');
-    const provider = createProvider({ name: 'test', api: 'openai-chat', baseUrl: url, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
+    const provider = createProvider({
+      name: 'test',
+      api: 'openai-chat',
+      baseUrl: url,
+      headers: {},
+      headersTimeoutMs: 5000,
+      idleTimeoutMs: 5000,
+      retry: DEFAULT_RETRY,
+    });
     await expect(provider.complete(REQUEST)).rejects.toMatchObject({ code: 'MODEL_STREAM_ERROR' });
   });
 });
 
 describe('openai-responses events the adapter does not read', () => {
   const data = (value: Record<string, unknown>, event: string) => `event: ${event}\ndata: ${JSON.stringify(value)}\n\n`;
-  const completed = { type: 'response.completed', sequence_number: 9, response: { model: 'm-1', status: 'completed', usage: { input_tokens: 3, output_tokens: 9 } } };
+  const completed = {
+    type: 'response.completed',
+    sequence_number: 9,
+    response: { model: 'm-1', status: 'completed', usage: { input_tokens: 3, output_tokens: 9 } },
+  };
   const body = (last: string) =>
     [
       data({ type: 'response.created', response: { id: 'r', status: 'in_progress' } }, 'response.created'),
-      data({ type: 'response.output_item.added', output_index: 0, item: { id: 'msg', type: 'message', content: [] } }, 'response.output_item.added'),
-      data({ type: 'response.output_text.delta', item_id: 'msg', output_index: 0, content_index: 0, delta: 'hello' }, 'response.output_text.delta'),
-      data({ type: 'response.output_text.done', item_id: 'msg', output_index: 0, content_index: 0, text: 'hello' }, 'response.output_text.done'),
+      data(
+        { type: 'response.output_item.added', output_index: 0, item: { id: 'msg', type: 'message', content: [] } },
+        'response.output_item.added',
+      ),
+      data(
+        { type: 'response.output_text.delta', item_id: 'msg', output_index: 0, content_index: 0, delta: 'hello' },
+        'response.output_text.delta',
+      ),
+      data(
+        { type: 'response.output_text.done', item_id: 'msg', output_index: 0, content_index: 0, text: 'hello' },
+        'response.output_text.done',
+      ),
       last,
     ].join('');
 
   async function complete(stream: string) {
     const url = await sse(stream, 'whole');
-    const provider = createProvider({ name: 'test', api: 'openai-responses', baseUrl: url, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
+    const provider = createProvider({
+      name: 'test',
+      api: 'openai-responses',
+      baseUrl: url,
+      headers: {},
+      headersTimeoutMs: 5000,
+      idleTimeoutMs: 5000,
+      retry: DEFAULT_RETRY,
+    });
     return provider.complete(REQUEST);
   }
 
@@ -220,15 +369,48 @@ describe('openai-responses events the adapter does not read', () => {
 describe('a stream whose deltas differ in a random field', () => {
   it('reads every delta exactly, as OpenAI streams with `obfuscation` do', async () => {
     const texts = Array.from({ length: 40 }, (_, i) => (i % 7 === 3 ? `"q${i}"\\` : `t${i} `));
-    const data = (value: Record<string, unknown>, event: string) => `event: ${event}\ndata: ${JSON.stringify(value)}\n\n`;
+    const data = (value: Record<string, unknown>, event: string) =>
+      `event: ${event}\ndata: ${JSON.stringify(value)}\n\n`;
     const stream = [
-      data({ type: 'response.output_item.added', output_index: 0, item: { id: 'msg', type: 'message', content: [] } }, 'response.output_item.added'),
-      ...texts.map((delta, i) => data({ type: 'response.output_text.delta', sequence_number: i + 1, item_id: 'msg', output_index: 0, content_index: 0, delta, obfuscation: Math.random().toString(36).slice(2, 2 + (i % 5)) }, 'response.output_text.delta')),
-      data({ type: 'response.completed', response: { model: 'm-1', status: 'completed', usage: { input_tokens: 3, output_tokens: 9 } } }, 'response.completed'),
+      data(
+        { type: 'response.output_item.added', output_index: 0, item: { id: 'msg', type: 'message', content: [] } },
+        'response.output_item.added',
+      ),
+      ...texts.map((delta, i) =>
+        data(
+          {
+            type: 'response.output_text.delta',
+            sequence_number: i + 1,
+            item_id: 'msg',
+            output_index: 0,
+            content_index: 0,
+            delta,
+            obfuscation: Math.random()
+              .toString(36)
+              .slice(2, 2 + (i % 5)),
+          },
+          'response.output_text.delta',
+        ),
+      ),
+      data(
+        {
+          type: 'response.completed',
+          response: { model: 'm-1', status: 'completed', usage: { input_tokens: 3, output_tokens: 9 } },
+        },
+        'response.completed',
+      ),
     ].join('');
     for (const cut of CUTS) {
       const url = await sse(stream, cut);
-      const provider = createProvider({ name: 'test', api: 'openai-responses', baseUrl: url, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
+      const provider = createProvider({
+        name: 'test',
+        api: 'openai-responses',
+        baseUrl: url,
+        headers: {},
+        headersTimeoutMs: 5000,
+        idleTimeoutMs: 5000,
+        retry: DEFAULT_RETRY,
+      });
       const deltas: string[] = [];
       const response = await provider.complete(REQUEST, { sink: { text: (d) => deltas.push(d) } });
       expect(deltas).toEqual(texts);

@@ -27,16 +27,36 @@ async function sse(events: string[]): Promise<string> {
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }
 
-const provider = (api: ProviderApi, baseUrl: string) => createProvider({ name: 'test', api, baseUrl, headers: {}, headersTimeoutMs: 5000, idleTimeoutMs: 5000, retry: DEFAULT_RETRY });
-const REQUEST = { model: 'm', system: '', messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }], tools: [], maxOutputTokens: 100 };
+const provider = (api: ProviderApi, baseUrl: string) =>
+  createProvider({
+    name: 'test',
+    api,
+    baseUrl,
+    headers: {},
+    headersTimeoutMs: 5000,
+    idleTimeoutMs: 5000,
+    retry: DEFAULT_RETRY,
+  });
+const REQUEST = {
+  model: 'm',
+  system: '',
+  messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }],
+  tools: [],
+  maxOutputTokens: 100,
+};
 
 describe('interleaved tool-call fragments', () => {
   it('Chat Completions: reassembled by index, emitted in index order', async () => {
-    const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const chunk = (delta: unknown, finish: string | null = null) =>
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     const url = await sse([
       chunk({ role: 'assistant', reasoning_content: 'two calls' }),
-      chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'glob', arguments: '{"pat' } }] }),
-      chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '{"pa' } }] }),
+      chunk({
+        tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'glob', arguments: '{"pat' } }],
+      }),
+      chunk({
+        tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '{"pa' } }],
+      }),
       chunk({ tool_calls: [{ index: 1, function: { arguments: 'tern":"*.ts"}' } }] }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: 'th":"a.ts"}' } }] }),
       chunk({}, 'tool_calls'),
@@ -54,12 +74,16 @@ describe('interleaved tool-call fragments', () => {
   });
 
   it('Anthropic: content blocks by index, whatever order their deltas arrive in', async () => {
-    const e = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`;
+    const e = (type: string, data: unknown) =>
+      `event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`;
     const url = await sse([
       e('message_start', { message: { model: 'claude-x', usage: { input_tokens: 5, output_tokens: 1 } } }),
       e('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
       e('content_block_start', { index: 2, content_block: { type: 'tool_use', id: 'tu_2', name: 'glob', input: {} } }),
-      e('content_block_start', { index: 1, content_block: { type: 'tool_use', id: 'tu_1', name: 'read_file', input: {} } }),
+      e('content_block_start', {
+        index: 1,
+        content_block: { type: 'tool_use', id: 'tu_1', name: 'read_file', input: {} },
+      }),
       e('content_block_delta', { index: 2, delta: { type: 'input_json_delta', partial_json: '{"pattern":' } }),
       e('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Looking' } }),
       e('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: '{"path":"b.ts"}' } }),
@@ -83,12 +107,28 @@ describe('interleaved tool-call fragments', () => {
   });
 
   it('Anthropic: a stream that ends before message_stop is a transient stream error; an error event is typed', async () => {
-    const e = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`;
-    let url = await sse([e('message_start', { message: { usage: {} } }), e('content_block_start', { index: 0, content_block: { type: 'text', text: '' } })]);
-    await expect(provider('anthropic', url).complete(REQUEST)).rejects.toMatchObject({ code: 'MODEL_STREAM_ERROR', message: 'test: stream ended before message_stop', transient: true });
+    const e = (type: string, data: unknown) =>
+      `event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`;
+    let url = await sse([
+      e('message_start', { message: { usage: {} } }),
+      e('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+    ]);
+    await expect(provider('anthropic', url).complete(REQUEST)).rejects.toMatchObject({
+      code: 'MODEL_STREAM_ERROR',
+      message: 'test: stream ended before message_stop',
+      transient: true,
+    });
     server!.closeAllConnections();
     await new Promise((r) => server!.close(r));
-    url = await sse([e('message_start', { message: { usage: {} } }), e('error', { error: { type: 'overloaded_error', message: 'Overloaded' } })]);
-    await expect(provider('anthropic', url).complete(REQUEST)).rejects.toMatchObject({ code: 'MODEL_STREAM_ERROR', message: 'test: stream error overloaded_error: Overloaded', transient: true, retryable: false });
+    url = await sse([
+      e('message_start', { message: { usage: {} } }),
+      e('error', { error: { type: 'overloaded_error', message: 'Overloaded' } }),
+    ]);
+    await expect(provider('anthropic', url).complete(REQUEST)).rejects.toMatchObject({
+      code: 'MODEL_STREAM_ERROR',
+      message: 'test: stream error overloaded_error: Overloaded',
+      transient: true,
+      retryable: false,
+    });
   });
 });

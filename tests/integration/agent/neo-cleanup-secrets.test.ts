@@ -36,8 +36,14 @@ describe('stopping a neo session', () => {
         turns: [
           {
             tools: [
-              { name: 'exec', arguments: { command: 'sleep 300 & echo $! > child.pid; sleep 300', run_in_background: true } },
-              { name: 'exec', arguments: { command: 'trap "" TERM; while true; do sleep 1; done', run_in_background: true } },
+              {
+                name: 'exec',
+                arguments: { command: 'sleep 300 & echo $! > child.pid; sleep 300', run_in_background: true },
+              },
+              {
+                name: 'exec',
+                arguments: { command: 'trap "" TERM; while true; do sleep 1; done', run_in_background: true },
+              },
             ],
           },
           { text: 'servers started' },
@@ -75,7 +81,10 @@ describe('secrets', () => {
             tools: [
               { name: 'exec', arguments: { command: 'echo "key=${NEO_TEST_SECRET:-unset}"' } },
               { name: 'read_file', arguments: { path: 'leak.env' } },
-              { name: 'exec', arguments: { command: 'echo bg=$NEO_TEST_SECRET; cat leak.env', run_in_background: true } },
+              {
+                name: 'exec',
+                arguments: { command: 'echo bg=$NEO_TEST_SECRET; cat leak.env', run_in_background: true },
+              },
             ],
           },
           { tools: [{ name: 'bash_output', arguments: { shell_id: 'sh_1' } }] },

@@ -37,10 +37,19 @@ describe('neo session --backend neo (the binary)', () => {
     server = await startModelServer({
       script: {
         turns: [
-          { text: 'Changing the greeting.', tools: [{ name: 'edit', arguments: { path: 'greet.ts', old_string: "'hello'", new_string: "'hi'" } }] },
-          { when: { toolResult: 'edited greet.ts' }, tools: [{ name: 'exec', arguments: { command: 'git status --short' } }] },
+          {
+            text: 'Changing the greeting.',
+            tools: [{ name: 'edit', arguments: { path: 'greet.ts', old_string: "'hello'", new_string: "'hi'" } }],
+          },
+          {
+            when: { toolResult: 'edited greet.ts' },
+            tools: [{ name: 'exec', arguments: { command: 'git status --short' } }],
+          },
           { when: { toolResult: 'greet.ts' }, text: 'Greeting changed; git shows greet.ts modified.' },
-          { when: { user: 'also say bye' }, tools: [{ name: 'write_file', arguments: { path: 'bye.txt', content: 'bye\n' } }] },
+          {
+            when: { user: 'also say bye' },
+            tools: [{ name: 'write_file', arguments: { path: 'bye.txt', content: 'bye\n' } }],
+          },
           { when: { toolResult: 'created bye.txt' }, text: 'Added bye.txt.' },
         ],
       },
@@ -51,23 +60,48 @@ describe('neo session --backend neo (the binary)', () => {
     await writeFile(join(repo, 'greet.ts'), "export const greeting = 'hello';\n");
     await execa('git', ['add', '-A'], { cwd: repo });
     await execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init'], { cwd: repo });
-    await writeFile(join(home, 'neo.yaml'), `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_CLI_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`);
+    await writeFile(
+      join(home, 'neo.yaml'),
+      `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_CLI_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
+    );
     const env = { NEO_HOME: home, NEO_CLI_KEY: SECRET, NEO_SESSION_DAEMON_IDLE_MS: '1500' };
     const json = async (...args: string[]): Promise<Record<string, unknown>> => {
       const result = await runNeo([...args, '--json'], { cwd: repo, env });
-      if (result.exitCode !== 0) throw new Error(`neo ${args.join(' ')} exited ${result.exitCode}: ${result.stderr}\n${await readFile(join(home!, 'session-daemon.log'), 'utf8').catch(() => '')}`);
+      if (result.exitCode !== 0)
+        throw new Error(
+          `neo ${args.join(' ')} exited ${result.exitCode}: ${result.stderr}\n${await readFile(join(home!, 'session-daemon.log'), 'utf8').catch(() => '')}`,
+        );
       return JSON.parse(result.stdout) as Record<string, unknown>;
     };
 
-    const backends = (await json('session', 'backends')) as { backends: Array<{ id: string; availability: { status: string; detail?: string } }> };
-    expect(backends.backends.find((b) => b.id === 'neo')!.availability).toMatchObject({ status: 'ok', detail: `provider scripted (anthropic) at ${server.url}, model scripted-model` });
+    const backends = (await json('session', 'backends')) as {
+      backends: Array<{ id: string; availability: { status: string; detail?: string } }>;
+    };
+    expect(backends.backends.find((b) => b.id === 'neo')!.availability).toMatchObject({
+      status: 'ok',
+      detail: `provider scripted (anthropic) at ${server.url}, model scripted-model`,
+    });
 
-    const started = await json('session', 'start', '--backend', 'neo', '--brief', 'Change the greeting to hi', '--max-posture', 'acceptEdits');
+    const started = await json(
+      'session',
+      'start',
+      '--backend',
+      'neo',
+      '--brief',
+      'Change the greeting to hi',
+      '--max-posture',
+      'acceptEdits',
+    );
     expect(started).toMatchObject({ backend: 'neo', posture: 'acceptEdits' });
     const id = started.sessionId as string;
 
     const ask = await json('session', 'read', id);
-    expect(ask).toEqual({ kind: 'clarification', clarificationId: expect.stringMatching(/^cl_/), toolName: 'exec', input: { command: 'git status --short' } });
+    expect(ask).toEqual({
+      kind: 'clarification',
+      clarificationId: expect.stringMatching(/^cl_/),
+      toolName: 'exec',
+      input: { command: 'git status --short' },
+    });
     await json('session', 'answer', id, ask.clarificationId as string, '--allow');
     const turn1 = await json('session', 'read', id);
     expect(turn1).toMatchObject({
@@ -79,7 +113,11 @@ describe('neo session --backend neo (the binary)', () => {
 
     await json('session', 'guide', id, 'also say bye', '--model', 'bigger-model', '--effort', 'low');
     const turn2 = await json('session', 'read', id);
-    expect(turn2).toMatchObject({ kind: 'turn_complete', text: 'Added bye.txt.', turnDiff: { files: [{ path: 'bye.txt', status: 'A' }] } });
+    expect(turn2).toMatchObject({
+      kind: 'turn_complete',
+      text: 'Added bye.txt.',
+      turnDiff: { files: [{ path: 'bye.txt', status: 'A' }] },
+    });
     const guided = server.requests.find((r) => JSON.stringify(r.body).includes('also say bye'))!;
     expect(guided.body).toMatchObject({ model: 'bigger-model', thinking: { type: 'enabled', budget_tokens: 2048 } });
 

@@ -25,9 +25,16 @@ const SCRIPT = {
   ],
 };
 
-const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
-async function runWith(posture: Posture, answers: Record<string, { allow: boolean; reason?: string }>): Promise<{ events: AgentEvent[]; results: Array<{ output: string; isError: boolean }> }> {
+async function runWith(
+  posture: Posture,
+  answers: Record<string, { allow: boolean; reason?: string }>,
+): Promise<{ events: AgentEvent[]; results: Array<{ output: string; isError: boolean }> }> {
   h = await harness(SCRIPT, { posture, files: { 'README.md': 'readme\n' } });
   const reader = await h.start();
   const events: AgentEvent[] = [];
@@ -38,7 +45,9 @@ async function runWith(posture: Posture, answers: Record<string, { allow: boolea
     if (last.type === 'turn_complete') break;
     if (last.type === 'clarify') await reader.session.answer(last.clarificationId, answers[last.toolName]!);
   }
-  const results = events.filter((e): e is Extract<AgentEvent, { type: 'tool_result' }> => e.type === 'tool_result').map((e) => ({ output: e.output, isError: e.isError }));
+  const results = events
+    .filter((e): e is Extract<AgentEvent, { type: 'tool_result' }> => e.type === 'tool_result')
+    .map((e) => ({ output: e.output, isError: e.isError }));
   return { events, results };
 }
 
@@ -56,9 +65,15 @@ describe('postures on the neo backend', () => {
   });
 
   it('default: writes and commands ask; a deny carries its reason, an allow runs', async () => {
-    const { events, results } = await runWith('default', { write_file: { allow: false, reason: 'not that file' }, exec: { allow: true } });
+    const { events, results } = await runWith('default', {
+      write_file: { allow: false, reason: 'not that file' },
+      exec: { allow: true },
+    });
     expect(types(events).filter((t) => t.startsWith('clarify'))).toEqual(['clarify:write_file', 'clarify:exec']);
-    expect(events.find((e) => e.type === 'clarify')).toMatchObject({ toolName: 'write_file', input: { path: 'new.txt', content: 'written\n' } });
+    expect(events.find((e) => e.type === 'clarify')).toMatchObject({
+      toolName: 'write_file',
+      input: { path: 'new.txt', content: 'written\n' },
+    });
     expect(results).toEqual([
       { output: '1\treadme', isError: false },
       { output: 'denied by the user: not that file', isError: true },
@@ -67,7 +82,9 @@ describe('postures on the neo backend', () => {
     expect(await exists(join(h!.repo, 'new.txt'))).toBe(false);
     expect(await readFile(join(h!.repo, 'ran.txt'), 'utf8')).toBe('ran\n');
     // The answered asks are pinned in the transcript, so compaction keeps them.
-    const saved = JSON.parse(await readFile(join(h!.home, 'code-sessions', 'cs_1', 'agent-transcript.json'), 'utf8')) as { messages: Array<{ content: Array<{ pinned?: string }> }> };
+    const saved = JSON.parse(
+      await readFile(join(h!.home, 'code-sessions', 'cs_1', 'agent-transcript.json'), 'utf8'),
+    ) as { messages: Array<{ content: Array<{ pinned?: string }> }> };
     const pins = saved.messages.flatMap((m) => m.content.flatMap((b) => (b.pinned !== undefined ? [b.pinned] : [])));
     expect(pins).toEqual([
       'Permission asked for write_file {"path":"new.txt","content":"written\\n"}: denied: not that file.',
@@ -91,24 +108,42 @@ describe('postures on the neo backend', () => {
   });
 
   it('a posture change applies to the next tool call', async () => {
-    h = await harness({ turns: [{ tools: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'a' } }] }, { text: 'blocked' }, { tools: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'a' } }] }, { text: 'written' }] }, { posture: 'plan' });
+    h = await harness(
+      {
+        turns: [
+          { tools: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'a' } }] },
+          { text: 'blocked' },
+          { tools: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'a' } }] },
+          { text: 'written' },
+        ],
+      },
+      { posture: 'plan' },
+    );
     const reader = await h.start();
     const first = await reader.until('turn_complete');
     expect(first.find((e) => e.type === 'tool_result')).toMatchObject({ isError: true });
     await reader.session.setPosture('acceptEdits');
     await reader.session.sendGuidance('you may write now');
     const second = await reader.until('turn_complete');
-    expect(second.find((e) => e.type === 'tool_result')).toMatchObject({ output: 'created a.txt (1 bytes)', isError: false });
+    expect(second.find((e) => e.type === 'tool_result')).toMatchObject({
+      output: 'created a.txt (1 bytes)',
+      isError: false,
+    });
   });
 
   it('an interrupt withdraws a pending ask as a deny', async () => {
-    h = await harness({ turns: [{ tools: [{ name: 'exec', arguments: { command: 'touch never.txt' } }] }, { text: 'after' }] }, { posture: 'default' });
+    h = await harness(
+      { turns: [{ tools: [{ name: 'exec', arguments: { command: 'touch never.txt' } }] }, { text: 'after' }] },
+      { posture: 'default' },
+    );
     const reader = await h.start();
     const ask = (await reader.until('clarify')).at(-1) as Extract<AgentEvent, { type: 'clarify' }>;
     await reader.session.interrupt();
     const events = await reader.until('turn_complete');
     expect(events.at(-1)).toMatchObject({ type: 'turn_complete', interrupted: true });
-    await expect(reader.session.answer(ask.clarificationId, { allow: true })).rejects.toMatchObject({ code: 'TRANSPORT_UNKNOWN_CLARIFICATION' });
+    await expect(reader.session.answer(ask.clarificationId, { allow: true })).rejects.toMatchObject({
+      code: 'TRANSPORT_UNKNOWN_CLARIFICATION',
+    });
     expect(await exists(join(h.repo, 'never.txt'))).toBe(false);
   });
 });

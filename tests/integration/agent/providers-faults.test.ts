@@ -17,7 +17,12 @@ const REQUEST: ModelRequest = {
   maxOutputTokens: 100,
 };
 
-const NAME: Record<ProviderApi, string> = { anthropic: 'anthropic', 'openai-responses': 'local', 'openai-chat': 'local', gemini: 'gemini' };
+const NAME: Record<ProviderApi, string> = {
+  anthropic: 'anthropic',
+  'openai-responses': 'local',
+  'openai-chat': 'local',
+  gemini: 'gemini',
+};
 
 /** The error line each API's body produces, per status. */
 const LINES: Record<ProviderApi, Record<number, string>> = {
@@ -52,7 +57,15 @@ const LINES: Record<ProviderApi, Record<number, string>> = {
 };
 LINES['openai-chat'] = LINES['openai-responses'];
 
-const MESSAGES: Record<number, string> = { 400: 'bad request body', 401: 'invalid key', 403: 'no access', 404: 'no such model', 429: 'slow down', 500: 'boom', 529: 'busy' };
+const MESSAGES: Record<number, string> = {
+  400: 'bad request body',
+  401: 'invalid key',
+  403: 'no access',
+  404: 'no such model',
+  429: 'slow down',
+  500: 'boom',
+  529: 'busy',
+};
 
 describe.each(APIS)('%s faults', (api) => {
   it.each([400, 401, 403, 404])('fails a %i at once with one line and no retry', async (status) => {
@@ -82,7 +95,9 @@ describe.each(APIS)('%s faults', (api) => {
   });
 
   it('honours Retry-After and succeeds on the retry', async () => {
-    server = await serve({ turns: [{ error: { status: 429, message: 'slow down', retryAfter: 7 } }, { text: 'finally' }] });
+    server = await serve({
+      turns: [{ error: { status: 429, message: 'slow down', retryAfter: 7 } }, { text: 'finally' }],
+    });
     const { provider, waits } = providerFor(server, api);
     const response = await provider.complete(REQUEST);
     expect(response.content).toEqual([{ type: 'text', text: 'finally' }]);
@@ -90,10 +105,14 @@ describe.each(APIS)('%s faults', (api) => {
   });
 
   it('cancels a stream that stalls mid-body on the idle timer, without retrying', async () => {
-    server = await serve({ turns: [{ text: 'a long answer that stops', chunk: 2, stall: { afterEvents: 2 } }, { text: 'never' }] });
+    server = await serve({
+      turns: [{ text: 'a long answer that stops', chunk: 2, stall: { afterEvents: 2 } }, { text: 'never' }],
+    });
     const { provider, waits } = providerFor(server, api, { idleTimeoutMs: 300 });
     const deltas: string[] = [];
-    const error = (await provider.complete(REQUEST, { sink: { text: (d) => deltas.push(d) } }).catch((e: unknown) => e)) as ModelError;
+    const error = (await provider
+      .complete(REQUEST, { sink: { text: (d) => deltas.push(d) } })
+      .catch((e: unknown) => e)) as ModelError;
     expect(error).toBeInstanceOf(ModelError);
     expect(error.code).toBe('MODEL_STREAM_STALLED');
     expect(error.message).toBe(`${NAME[api]}: stream stalled: no data for 300ms`);
@@ -118,7 +137,9 @@ describe.each(APIS)('%s faults', (api) => {
     server = await serve({ turns: [{ text: 'slow text', chunk: 1, pace: '200ms' }] });
     const { provider } = providerFor(server, api);
     const controller = new AbortController();
-    const error = (await provider.complete(REQUEST, { signal: controller.signal, sink: { text: () => controller.abort() } }).catch((e: unknown) => e)) as { code: string };
+    const error = (await provider
+      .complete(REQUEST, { signal: controller.signal, sink: { text: () => controller.abort() } })
+      .catch((e: unknown) => e)) as { code: string };
     expect(error.code).toBe('AGENT_INTERRUPTED');
   });
 });
@@ -131,7 +152,16 @@ describe('transport errors', () => {
     server = undefined;
     const { createProvider, DEFAULT_RETRY } = await import('../../../engine/agent/index.js');
     const waits: number[] = [];
-    const provider = createProvider({ name: 'anthropic', api: 'anthropic', baseUrl: url, headers: {}, headersTimeoutMs: 2000, idleTimeoutMs: 2000, retry: { ...DEFAULT_RETRY, maxRetries: 2 }, hooks: { sleep: async (ms) => void waits.push(ms), random: () => 1 } });
+    const provider = createProvider({
+      name: 'anthropic',
+      api: 'anthropic',
+      baseUrl: url,
+      headers: {},
+      headersTimeoutMs: 2000,
+      idleTimeoutMs: 2000,
+      retry: { ...DEFAULT_RETRY, maxRetries: 2 },
+      hooks: { sleep: async (ms) => void waits.push(ms), random: () => 1 },
+    });
     const error = (await provider.complete(REQUEST).catch((e: unknown) => e)) as ModelError;
     expect(error.code).toBe('MODEL_TRANSPORT_ERROR');
     expect(error.message).toMatch(/^anthropic: connection failed: .*ECONNREFUSED/);

@@ -26,7 +26,14 @@ async function serveBytes(pieces: readonly Buffer[]): Promise<string> {
 }
 
 async function readBody(url: string): Promise<string[]> {
-  const response = await postStream({ provider: 'test', url, headers: {}, body: '{}', headersTimeoutMs: 5000, idleTimeoutMs: 5000 });
+  const response = await postStream({
+    provider: 'test',
+    url,
+    headers: {},
+    body: '{}',
+    headersTimeoutMs: 5000,
+    idleTimeoutMs: 5000,
+  });
   const chunks: string[] = [];
   await response.consume((chunk) => chunks.push(chunk));
   return chunks;
@@ -37,7 +44,11 @@ describe('reading a streamed body', () => {
     const bytes = Buffer.from('data: {"text":"crème brûlée 🍮"}\n\n');
     // One cut inside è (2 bytes), one inside the 4-byte emoji.
     const cuts = [bytes.indexOf(0xa8), bytes.indexOf(0xf0) + 2] as const;
-    const url = await serveBytes([bytes.subarray(0, cuts[0]), bytes.subarray(cuts[0], cuts[1]), bytes.subarray(cuts[1])]);
+    const url = await serveBytes([
+      bytes.subarray(0, cuts[0]),
+      bytes.subarray(cuts[0], cuts[1]),
+      bytes.subarray(cuts[1]),
+    ]);
     const chunks = await readBody(url);
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.join('')).toBe('data: {"text":"crème brûlée 🍮"}\n\n');

@@ -3,7 +3,12 @@ import { rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadDefinitions, watchDefinitions, type DefinitionWatcher, type ReloadEvent } from '../../../engine/definitions/index.js';
+import {
+  loadDefinitions,
+  watchDefinitions,
+  type DefinitionWatcher,
+  type ReloadEvent,
+} from '../../../engine/definitions/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
 const packaged = fileURLToPath(new URL('../../fixtures/definitions/packaged/', import.meta.url));
@@ -14,7 +19,13 @@ function recorder() {
   const events: ReloadEvent[] = [];
   const waiters: Array<{ type: ReloadEvent['type']; resolve: (e: ReloadEvent) => void }> = [];
   const push = (event: ReloadEvent) => {
-    if (process.env.DEBUG_WATCH) console.log("EVENT", event.type, "files" in event ? event.files : "", "diagnostics" in event ? event.diagnostics.map((d) => d.code) : "");
+    if (process.env.DEBUG_WATCH)
+      console.log(
+        'EVENT',
+        event.type,
+        'files' in event ? event.files : '',
+        'diagnostics' in event ? event.diagnostics.map((d) => d.code) : '',
+      );
     const i = waiters.findIndex((w) => w.type === event.type);
     if (i >= 0) waiters.splice(i, 1)[0]!.resolve(event);
     else events.push(event);
@@ -37,7 +48,11 @@ async function start() {
   const root = await tempDir();
   const home = join(root, 'home');
   const repo = join(root, 'repo');
-  await writeTree(root, { 'home/agents/a.md': persona('first'), 'repo/.git/HEAD': 'ref: refs/heads/main\n', 'repo/.neo/personas/p.md': persona('project') });
+  await writeTree(root, {
+    'home/agents/a.md': persona('first'),
+    'repo/.git/HEAD': 'ref: refs/heads/main\n',
+    'repo/.neo/personas/p.md': persona('project'),
+  });
   const { set, diagnostics, loader } = await loadDefinitions({ packaged, home, cwd: repo });
   const rec = recorder();
   watcher = await watchDefinitions(loader, { set, diagnostics }, rec.push);
@@ -60,7 +75,9 @@ describe('hot reload', () => {
     const { home, rec, initial } = await start();
     await writeFile(join(home, 'agents', 'a.md'), '---\ndescription: broken\nmaxPosture: fulll\n---\n');
     const rejected = await rec.next('rejected');
-    expect(rejected.diagnostics.map((d) => `${d.code}@${d.span?.start.line}:${d.span?.start.column}`)).toEqual(['DEF_BAD_VALUE@3:13']);
+    expect(rejected.diagnostics.map((d) => `${d.code}@${d.span?.start.line}:${d.span?.start.column}`)).toEqual([
+      'DEF_BAD_VALUE@3:13',
+    ]);
     expect(watcher!.current().hash).toBe(initial.hash);
     await writeFile(join(home, 'agents', 'a.md'), persona('fixed'));
     await rec.next('reloaded');

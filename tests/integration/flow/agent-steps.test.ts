@@ -20,16 +20,31 @@ ${extra}`;
 
 describe('agent steps on the script backend: truthfulness', () => {
   it('an agent that says "done" while the gate fails fails the step, after the tail went back as guidance', async () => {
-    const { dir, home } = await project({ 'plan.yaml': agentPlan('claims-done.yaml', "    verify: { run: 'echo FAIL: missing ok; test -f ok', attempts: 2 }") });
+    const { dir, home } = await project({
+      'plan.yaml': agentPlan(
+        'claims-done.yaml',
+        "    verify: { run: 'echo FAIL: missing ok; test -f ok', attempts: 2 }",
+      ),
+    });
     const { outcome } = await run(dir, home);
     const work = outcome.state.steps.work!;
     expect(work.status).toBe('failed');
     expect(work.verdict).toBe('failed');
-    expect(work.error).toEqual({ code: 'FLOW_GATE_FAILED', message: 'the check `echo FAIL: missing ok; test -f ok` still fails after 2 attempts (exit 1)' });
-    expect(work.outputs).toMatchObject({ rounds: 2, text: 'Done for real this time.', gate: { passed: false, attempt: 2, attempts: 2, tail: 'FAIL: missing ok' } });
+    expect(work.error).toEqual({
+      code: 'FLOW_GATE_FAILED',
+      message: 'the check `echo FAIL: missing ok; test -f ok` still fails after 2 attempts (exit 1)',
+    });
+    expect(work.outputs).toMatchObject({
+      rounds: 2,
+      text: 'Done for real this time.',
+      gate: { passed: false, attempt: 2, attempts: 2, tail: 'FAIL: missing ok' },
+    });
     expect(outcome.status).toBe('failed');
     const sessionId = String(work.outputs!.sessionId);
-    const sessionEvents = (await readFile(join(home, 'code-sessions', sessionId, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l).event);
+    const sessionEvents = (await readFile(join(home, 'code-sessions', sessionId, 'events.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).event);
     const guidance = sessionEvents.filter((e) => e.type === 'guidance');
     expect(guidance).toHaveLength(1);
     expect(guidance[0].text).toContain('The check `echo FAIL: missing ok; test -f ok` exited 1 (attempt 1 of 2)');
@@ -43,27 +58,45 @@ describe('agent steps on the script backend: truthfulness', () => {
     expect(outcome.state.steps.work).toMatchObject({
       status: 'failed',
       verdict: 'no-change',
-      error: { code: 'FLOW_NO_CHANGE', message: 'the agent changed no file, and this step requires a change (set requireChange: false for review-only steps)' },
+      error: {
+        code: 'FLOW_NO_CHANGE',
+        message:
+          'the agent changed no file, and this step requires a change (set requireChange: false for review-only steps)',
+      },
     });
     const review = await project({ 'plan.yaml': agentPlan('says-only.yaml', '    requireChange: false') });
-    expect((await run(review.dir, review.home)).outcome.state.steps.work).toMatchObject({ status: 'succeeded', verdict: 'success' });
+    expect((await run(review.dir, review.home)).outcome.state.steps.work).toMatchObject({
+      status: 'succeeded',
+      verdict: 'success',
+    });
   });
 
   it('a hung agent is stalled by its idle timeout and the step fails with that reason', async () => {
     const { dir, home } = await project({ 'plan.yaml': agentPlan('hangs.yaml', '    idleTimeout: 300ms') });
     const { outcome } = await run(dir, home);
-    expect(outcome.state.steps.work).toMatchObject({ status: 'failed', verdict: 'stalled', error: { code: 'FLOW_STEP_STALLED', message: 'the agent sent no event for 0.3s: stalled', transient: true } });
+    expect(outcome.state.steps.work).toMatchObject({
+      status: 'failed',
+      verdict: 'stalled',
+      error: { code: 'FLOW_STEP_STALLED', message: 'the agent sent no event for 0.3s: stalled', transient: true },
+    });
     expect(outcome.status).toBe('failed');
   });
 
-  it("validates the final answer against outputSchema and exposes it as outputs.json", async () => {
-    const schema = "    requireChange: false\n    outputSchema: { type: object, required: [approved], properties: { approved: { type: boolean } } }";
+  it('validates the final answer against outputSchema and exposes it as outputs.json', async () => {
+    const schema =
+      '    requireChange: false\n    outputSchema: { type: object, required: [approved], properties: { approved: { type: boolean } } }';
     const good = await project({ 'plan.yaml': agentPlan('answers-json.yaml', schema) });
-    expect((await run(good.dir, good.home)).outcome.state.steps.work!.outputs).toMatchObject({ verdict: 'success', json: { approved: true, issues: [] } });
+    expect((await run(good.dir, good.home)).outcome.state.steps.work!.outputs).toMatchObject({
+      verdict: 'success',
+      json: { approved: true, issues: [] },
+    });
     const bad = await project({ 'plan.yaml': agentPlan('answers-bad-json.yaml', schema) });
     expect((await run(bad.dir, bad.home)).outcome.state.steps.work).toMatchObject({
       status: 'failed',
-      error: { code: 'FLOW_OUTPUT_SCHEMA', message: "the final answer does not match outputSchema: (root) must have required property 'approved'" },
+      error: {
+        code: 'FLOW_OUTPUT_SCHEMA',
+        message: "the final answer does not match outputSchema: (root) must have required property 'approved'",
+      },
     });
   });
 
@@ -82,7 +115,10 @@ finally:
 `;
     const { dir, home } = await project({ 'plan.yaml': plan });
     const { outcome, events } = await run(dir, home);
-    expect(outcome.state.steps.work!.error).toEqual({ code: 'FLOW_BUDGET_EXCEEDED', message: 'budget maxTurns reached (1 turns used of 1); the run stopped before starting more work' });
+    expect(outcome.state.steps.work!.error).toEqual({
+      code: 'FLOW_BUDGET_EXCEEDED',
+      message: 'budget maxTurns reached (1 turns used of 1); the run stopped before starting more work',
+    });
     expect(outcome.state.steps.next).toMatchObject({ status: 'skipped', skipReason: 'FLOW_BUDGET_EXCEEDED' });
     expect(outcome.state.steps.report!.status).toBe('succeeded');
     expect(outcome.reason?.code).toBe('FLOW_BUDGET_EXCEEDED');
@@ -91,15 +127,25 @@ finally:
   });
 
   it('answers clarifications by the built-in rules: allowed commands yes, others no, with a reason', async () => {
-    const { dir, home } = await project({ 'plan.yaml': agentPlan('runs-commands.yaml', '    allowCommands: [echo *]') });
+    const { dir, home } = await project({
+      'plan.yaml': agentPlan('runs-commands.yaml', '    allowCommands: [echo *]'),
+    });
     const { outcome } = await run(dir, home);
     expect(outcome.state.steps.work!.status).toBe('succeeded');
     const sessionId = String(outcome.state.steps.work!.outputs!.sessionId);
     const decisions = (await readFile(join(home, 'code-sessions', sessionId, 'events.jsonl'), 'utf8'))
-      .trim().split('\n').map((l) => JSON.parse(l).event).filter((e) => e.type === 'clarification').map((e) => e.decision);
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).event)
+      .filter((e) => e.type === 'clarification')
+      .map((e) => e.decision);
     expect(decisions).toEqual([
-      { allow: true, reason: '`echo allowed` is in the step\'s allowed commands' },
-      { allow: false, reason: "`curl http://example.com` is not an allowed command (allowed: `echo *`); add it to the step's allowCommands if it is needed" },
+      { allow: true, reason: "`echo allowed` is in the step's allowed commands" },
+      {
+        allow: false,
+        reason:
+          "`curl http://example.com` is not an allowed command (allowed: `echo *`); add it to the step's allowCommands if it is needed",
+      },
     ]);
   });
 
@@ -116,11 +162,19 @@ finally:
   });
 
   it('a flake check reruns a failing gate once: passing the second time is a pass, marked flaky', async () => {
-    const check = "n=$(cat .n 2>/dev/null || echo 0); echo $((n+1)) > .n; [ $n -ge 1 ]";
-    const { dir, home } = await project({ 'plan.yaml': agentPlan('writes-file.yaml', `    verify: { run: '${check}', flakeCheck: true }`) });
+    const check = 'n=$(cat .n 2>/dev/null || echo 0); echo $((n+1)) > .n; [ $n -ge 1 ]';
+    const { dir, home } = await project({
+      'plan.yaml': agentPlan('writes-file.yaml', `    verify: { run: '${check}', flakeCheck: true }`),
+    });
     const { outcome } = await run(dir, home);
-    expect(outcome.state.steps.work).toMatchObject({ status: 'succeeded', outputs: { gate: { passed: true, flaky: true, attempt: 1 } } });
+    expect(outcome.state.steps.work).toMatchObject({
+      status: 'succeeded',
+      outputs: { gate: { passed: true, flaky: true, attempt: 1 } },
+    });
     const strict = await project({ 'plan.yaml': agentPlan('writes-file.yaml', `    verify: { run: '${check}' }`) });
-    expect((await run(strict.dir, strict.home)).outcome.state.steps.work).toMatchObject({ status: 'failed', error: { code: 'FLOW_GATE_FAILED' } });
+    expect((await run(strict.dir, strict.home)).outcome.state.steps.work).toMatchObject({
+      status: 'failed',
+      error: { code: 'FLOW_GATE_FAILED' },
+    });
   });
 });

@@ -30,7 +30,11 @@ describe('approvals', () => {
     const { dir, home } = await project({ 'plan.yaml': PLAN });
     const { outcome } = await run(dir, home, { observer: answerWhenWaiting(home, 'approve', 'lgtm') });
     expect(outcome.status).toBe('succeeded');
-    expect(outcome.state.steps.ship).toMatchObject({ status: 'succeeded', verdict: 'approve', outputs: { decision: 'approve', note: 'lgtm' } });
+    expect(outcome.state.steps.ship).toMatchObject({
+      status: 'succeeded',
+      verdict: 'approve',
+      outputs: { decision: 'approve', note: 'lgtm' },
+    });
     expect(String(outcome.state.steps.ship!.outputs!.by)).toMatch(/^cli \(/);
     expect(await readFile(join(outcome.record.workspace!.path, 'deployed.txt'), 'utf8')).toBe('deployed\n');
   });
@@ -45,9 +49,15 @@ describe('approvals', () => {
   });
 
   it('never approves itself: an unanswered approval fails at its timeout', async () => {
-    const { dir, home } = await project({ 'plan.yaml': PLAN.replace('    approval:', '    timeout: 200ms\n    approval:') });
+    const { dir, home } = await project({
+      'plan.yaml': PLAN.replace('    approval:', '    timeout: 200ms\n    approval:'),
+    });
     const { outcome } = await run(dir, home);
-    expect(outcome.state.steps.ship).toMatchObject({ status: 'failed', verdict: 'unanswered', error: { code: 'FLOW_APPROVAL_TIMEOUT' } });
+    expect(outcome.state.steps.ship).toMatchObject({
+      status: 'failed',
+      verdict: 'unanswered',
+      error: { code: 'FLOW_APPROVAL_TIMEOUT' },
+    });
     expect(outcome.state.steps.deploy!.status).toBe('skipped');
     expect(outcome.status).toBe('failed');
   });
@@ -55,7 +65,12 @@ describe('approvals', () => {
   it('pre-approves with --yes and records that it did', async () => {
     const { dir, home } = await project({ 'plan.yaml': PLAN });
     const { outcome } = await run(dir, home, { yes: true });
-    expect(outcome.state.steps.ship!.outputs).toEqual({ decision: 'approve', by: '--yes', preapproved: true, note: 'pre-approved with --yes' });
+    expect(outcome.state.steps.ship!.outputs).toEqual({
+      decision: 'approve',
+      by: '--yes',
+      preapproved: true,
+      note: 'pre-approved with --yes',
+    });
     const record = JSON.parse(await readFile(join(home, 'runs', outcome.runId, 'run.json'), 'utf8'));
     expect(record.options.yes).toBe(true);
     expect(record.segments[0].yes).toBe(true);
@@ -65,10 +80,20 @@ describe('approvals', () => {
     const { dir, home } = await project({ 'plan.yaml': PLAN });
     const { outcome } = await run(dir, home, { yes: true });
     const runId = outcome.runId;
-    await expect(approveRun({ home, runId, step: 'shp', decision: 'approve' })).rejects.toMatchObject({ code: 'FLOW_UNKNOWN_STEP', hint: 'did you mean `ship`?' });
-    await expect(approveRun({ home, runId, step: 'build', decision: 'approve' })).rejects.toMatchObject({ code: 'FLOW_NOT_AN_APPROVAL' });
-    await expect(approveRun({ home, runId, step: 'ship', decision: 'yes' })).rejects.toMatchObject({ code: 'FLOW_UNKNOWN_DECISION', hint: 'choose one of: approve, hold' });
-    await expect(approveRun({ home, runId, step: 'ship', decision: 'approve' })).rejects.toMatchObject({ code: 'FLOW_RUN_FINISHED' });
+    await expect(approveRun({ home, runId, step: 'shp', decision: 'approve' })).rejects.toMatchObject({
+      code: 'FLOW_UNKNOWN_STEP',
+      hint: 'did you mean `ship`?',
+    });
+    await expect(approveRun({ home, runId, step: 'build', decision: 'approve' })).rejects.toMatchObject({
+      code: 'FLOW_NOT_AN_APPROVAL',
+    });
+    await expect(approveRun({ home, runId, step: 'ship', decision: 'yes' })).rejects.toMatchObject({
+      code: 'FLOW_UNKNOWN_DECISION',
+      hint: 'choose one of: approve, hold',
+    });
+    await expect(approveRun({ home, runId, step: 'ship', decision: 'approve' })).rejects.toMatchObject({
+      code: 'FLOW_RUN_FINISHED',
+    });
   });
 
   it('keeps an answer given while no process runs the run, for the resume', async () => {

@@ -1,11 +1,21 @@
 import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { resumeRun, startRun, type FlowObservation, type ResumeOptions, type RunEvent, type StartOptions } from '../../../engine/flow/index.js';
+import {
+  resumeRun,
+  startRun,
+  type FlowObservation,
+  type ResumeOptions,
+  type RunEvent,
+  type StartOptions,
+} from '../../../engine/flow/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
 /** A temp project (optionally a git repo with one commit) and its own NEO_HOME. */
-export async function project(files: Record<string, string>, options: { git?: boolean } = {}): Promise<{ dir: string; home: string }> {
+export async function project(
+  files: Record<string, string>,
+  options: { git?: boolean } = {},
+): Promise<{ dir: string; home: string }> {
   const root = await tempDir('neo-flow-');
   const dir = join(root, 'project');
   const home = join(root, 'home');
@@ -17,19 +27,34 @@ export async function project(files: Record<string, string>, options: { git?: bo
 export async function commitAll(dir: string): Promise<void> {
   await execa('git', ['init', '-q', '-b', 'main'], { cwd: dir });
   await execa('git', ['add', '-A'], { cwd: dir });
-  await execa('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', 'commit', '-qm', 'init'], { cwd: dir });
+  await execa('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', 'commit', '-qm', 'init'], {
+    cwd: dir,
+  });
 }
 
 /** Starts a run of `plan.yaml` in `dir`, collecting every observation. */
 export async function run(dir: string, home: string, options: Partial<StartOptions> = {}) {
   const seen: FlowObservation[] = [];
-  const outcome = await startRun({ home, cwd: dir, planFile: 'plan.yaml', isolation: 'copy', ...options, observer: (o) => (seen.push(o), options.observer?.(o)) });
+  const outcome = await startRun({
+    home,
+    cwd: dir,
+    planFile: 'plan.yaml',
+    isolation: 'copy',
+    ...options,
+    observer: (o) => (seen.push(o), options.observer?.(o)),
+  });
   return { outcome, seen, events: eventsOf(seen, outcome.runId) };
 }
 
 export async function resume(home: string, dir: string, runId: string, options: Partial<ResumeOptions> = {}) {
   const seen: FlowObservation[] = [];
-  const outcome = await resumeRun({ home, cwd: dir, runId, ...options, observer: (o) => (seen.push(o), options.observer?.(o)) });
+  const outcome = await resumeRun({
+    home,
+    cwd: dir,
+    runId,
+    ...options,
+    observer: (o) => (seen.push(o), options.observer?.(o)),
+  });
   return { outcome, seen, events: eventsOf(seen, runId) };
 }
 
@@ -40,14 +65,22 @@ export function eventsOf(seen: readonly FlowObservation[], runId: string): RunEv
 /** The persisted events of a run, as written. */
 export async function persisted(home: string, runId: string): Promise<RunEvent[]> {
   const text = await readFile(join(home, 'runs', runId, 'events.jsonl'), 'utf8');
-  return text.trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RunEvent);
 }
 
 /** `type step` lines for compact assertions. */
 export function trace(events: readonly RunEvent[]): string[] {
   return events.map((e) => {
     const step = 'step' in e ? ` ${e.step}${'item' in e && e.item !== undefined ? `[${e.item}]` : ''}` : '';
-    const status = e.type === 'step.completed' || e.type === 'run.finished' ? ` ${e.status}` : e.type === 'step.skipped' ? ` (${e.reason})` : '';
+    const status =
+      e.type === 'step.completed' || e.type === 'run.finished'
+        ? ` ${e.status}`
+        : e.type === 'step.skipped'
+          ? ` (${e.reason})`
+          : '';
     return `${e.type}${step}${status}`;
   });
 }

@@ -32,9 +32,18 @@ describe('interrupt and resume', () => {
     await write(plan, JSON.stringify(pinned));
     const second = await resume(home, dir, first.outcome.runId);
     expect(second.outcome.status).toBe('succeeded');
-    expect(trace(second.events)).toEqual(['run.resumed', 'step.started b', 'step.completed b succeeded', 'step.started c', 'step.completed c succeeded', 'run.finished succeeded']);
+    expect(trace(second.events)).toEqual([
+      'run.resumed',
+      'step.started b',
+      'step.completed b succeeded',
+      'step.started c',
+      'step.completed c succeeded',
+      'run.finished succeeded',
+    ]);
     const notices = second.seen.filter((o) => o.type === 'notice').map((o) => (o.type === 'notice' ? o.message : ''));
-    expect(notices).toEqual(['definitions changed since the run started: flow three; resuming with the pinned plan (pass --rebase-definitions to use the current files)']);
+    expect(notices).toEqual([
+      'definitions changed since the run started: flow three; resuming with the pinned plan (pass --rebase-definitions to use the current files)',
+    ]);
     const all = await persisted(home, first.outcome.runId);
     expect(all.map((e) => e.seq)).toEqual(all.map((_, i) => i + 1));
     expect(second.outcome.state.steps.a!.executions).toBe(1);
@@ -46,15 +55,25 @@ describe('interrupt and resume', () => {
     const first = await run(dir, home);
     expect(first.outcome.status).toBe('succeeded');
     await expect(resume(home, dir, first.outcome.runId)).rejects.toMatchObject({ code: 'FLOW_RUN_FINISHED' });
-    await expect(resume(home, dir, first.outcome.runId, { rerun: ['bb'] })).rejects.toMatchObject({ code: 'FLOW_UNKNOWN_STEP', hint: 'did you mean `b`?' });
+    await expect(resume(home, dir, first.outcome.runId, { rerun: ['bb'] })).rejects.toMatchObject({
+      code: 'FLOW_UNKNOWN_STEP',
+      hint: 'did you mean `b`?',
+    });
     const again = await resume(home, dir, first.outcome.runId, { rerun: ['b'] });
-    expect(trace(again.events)).toEqual(['run.resumed', 'step.started b', 'step.completed b succeeded', 'step.started c', 'step.completed c succeeded', 'run.finished succeeded']);
+    expect(trace(again.events)).toEqual([
+      'run.resumed',
+      'step.started b',
+      'step.completed b succeeded',
+      'step.started c',
+      'step.completed c succeeded',
+      'run.finished succeeded',
+    ]);
     expect(again.outcome.state.steps.a!.executions).toBe(1);
     expect(again.outcome.state.steps.b!.executions).toBe(2);
   });
 
   it('a failed run resumes its failed steps; --rebase-definitions picks up the fixed plan', async () => {
-    const { dir, home } = await project({ 'plan.yaml': PLAN.replace("sleep 30", 'exit 1') });
+    const { dir, home } = await project({ 'plan.yaml': PLAN.replace('sleep 30', 'exit 1') });
     const first = await run(dir, home);
     expect(first.outcome.status).toBe('failed');
     await writeFile(join(dir, 'plan.yaml'), PLAN.replace('; sleep 30', ''));

@@ -37,8 +37,17 @@ steps:
     });
     const { outcome, events } = await run(dir, home);
     expect(outcome.status).toBe('failed');
-    expect(outcome.state.steps.bad!.error).toEqual({ code: 'FLOW_COMMAND_FAILED', message: '`echo nope >&2; exit 3` exited 3: nope' });
-    expect(trace(events)).toEqual(['run.started', 'step.started bad', 'step.completed bad failed', 'step.skipped after (join)', 'run.finished failed']);
+    expect(outcome.state.steps.bad!.error).toEqual({
+      code: 'FLOW_COMMAND_FAILED',
+      message: '`echo nope >&2; exit 3` exited 3: nope',
+    });
+    expect(trace(events)).toEqual([
+      'run.started',
+      'step.started bad',
+      'step.completed bad failed',
+      'step.skipped after (join)',
+      'run.finished failed',
+    ]);
     const onDisk = await persisted(home, outcome.runId);
     expect(onDisk).toEqual(events);
     expect(onDisk.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
@@ -55,7 +64,11 @@ steps:
     });
     const { outcome } = await run(dir, home);
     expect(outcome.state.steps.slow!.error?.code).toBe('FLOW_STEP_TIMEOUT');
-    expect(outcome.state.steps.quiet!.error).toEqual({ code: 'FLOW_STEP_STALLED', message: '`echo start; sleep 30` wrote nothing for its idle timeout and was killed: stalled', transient: true });
+    expect(outcome.state.steps.quiet!.error).toEqual({
+      code: 'FLOW_STEP_STALLED',
+      message: '`echo start; sleep 30` wrote nothing for its idle timeout and was killed: stalled',
+      transient: true,
+    });
   });
 
   it('retries with on: any until a flaky command passes, and loops until a command passes', async () => {
@@ -73,7 +86,14 @@ steps:
     });
     const { outcome, events } = await run(dir, home);
     expect(outcome.status).toBe('succeeded');
-    expect(events.filter((e) => e.type === 'step.retrying').map((e) => (e.type === 'step.retrying' ? [e.attempt, e.delayMs] : []))).toEqual([[2, 10], [3, 20]]);
+    expect(
+      events
+        .filter((e) => e.type === 'step.retrying')
+        .map((e) => (e.type === 'step.retrying' ? [e.attempt, e.delayMs] : [])),
+    ).toEqual([
+      [2, 10],
+      [3, 20],
+    ]);
     expect(outcome.state.steps.poll!.outputs).toMatchObject({ iterations: 2 });
   });
 
@@ -107,14 +127,27 @@ steps:
     const childRun = seen.find((o) => o.type === 'run' && o.depth === 1);
     expect(childRun?.runId).toBe(`${outcome.runId}.child.1-1`);
     const child = JSON.parse(await readFile(join(home, 'runs', childRun!.runId, 'run.json'), 'utf8'));
-    expect(child).toMatchObject({ flow: 'child', status: 'succeeded', inputs: { n: 3 }, parent: { runId: outcome.runId, step: 'child' } });
+    expect(child).toMatchObject({
+      flow: 'child',
+      status: 'succeeded',
+      inputs: { n: 3 },
+      parent: { runId: outcome.runId, step: 'child' },
+    });
     expect(outcome.state.steps.child!.outputs).toMatchObject({ runId: childRun!.runId, status: 'succeeded' });
   });
 
   it('refuses bad inputs before anything runs', async () => {
-    const { dir, home } = await project({ 'plan.yaml': 'name: i\ninputs: { count: { type: number } }\nsteps: [ { id: a, run: "true" } ]\n' });
-    await expect(run(dir, home, { inputs: { count: 'many' }, textInputs: new Set(['count']) })).rejects.toMatchObject({ code: 'FLOW_INPUT_TYPE', message: 'input `count` must be a number, got "many"' });
-    await expect(run(dir, home, { inputs: { cont: '1' }, textInputs: new Set(['cont']) })).rejects.toMatchObject({ code: 'FLOW_INPUT_UNKNOWN', hint: 'did you mean `count`?' });
+    const { dir, home } = await project({
+      'plan.yaml': 'name: i\ninputs: { count: { type: number } }\nsteps: [ { id: a, run: "true" } ]\n',
+    });
+    await expect(run(dir, home, { inputs: { count: 'many' }, textInputs: new Set(['count']) })).rejects.toMatchObject({
+      code: 'FLOW_INPUT_TYPE',
+      message: 'input `count` must be a number, got "many"',
+    });
+    await expect(run(dir, home, { inputs: { cont: '1' }, textInputs: new Set(['cont']) })).rejects.toMatchObject({
+      code: 'FLOW_INPUT_UNKNOWN',
+      hint: 'did you mean `count`?',
+    });
     await expect(run(dir, home)).rejects.toMatchObject({ code: 'FLOW_INPUT_MISSING' });
   });
 });

@@ -8,11 +8,38 @@ import type { CompiledPlan } from '../../../engine/flow/core/plan.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const record = (runId: string): RunRecord => ({
-  version: 1, runId, flow: 'f', planFile: '/p/plan.yaml', status: 'running', createdAt: 't', updatedAt: 't', inputs: {},
-  manifest: { setHash: 'h', planHash: 'p', definitions: [] }, options: {}, ledger: { turns: 0, tokens: 0, costUsd: 0, wallMs: 0 }, steps: {}, segments: [],
+  version: 1,
+  runId,
+  flow: 'f',
+  planFile: '/p/plan.yaml',
+  status: 'running',
+  createdAt: 't',
+  updatedAt: 't',
+  inputs: {},
+  manifest: { setHash: 'h', planHash: 'p', definitions: [] },
+  options: {},
+  ledger: { turns: 0, tokens: 0, costUsd: 0, wallMs: 0 },
+  steps: {},
+  segments: [],
 });
-const plan = { name: 'f', file: '/p/plan.yaml', projectDir: '/p', inputs: {}, env: {}, workspace: {}, maxParallel: 1, budgets: {}, steps: [] } as CompiledPlan;
-const event = (seq: number): RunEvent => ({ type: 'step.skipped', step: 'a', reason: 'if', seq, at: '2026-01-01T00:00:00.000Z' });
+const plan = {
+  name: 'f',
+  file: '/p/plan.yaml',
+  projectDir: '/p',
+  inputs: {},
+  env: {},
+  workspace: {},
+  maxParallel: 1,
+  budgets: {},
+  steps: [],
+} as CompiledPlan;
+const event = (seq: number): RunEvent => ({
+  type: 'step.skipped',
+  step: 'a',
+  reason: 'if',
+  seq,
+  at: '2026-01-01T00:00:00.000Z',
+});
 
 describe('the run store', () => {
   it('appends events in order and resolves durable() once they reached the file', async () => {
@@ -41,10 +68,16 @@ describe('the run store', () => {
     await opened.store.close();
     expect((await readRunEvents(store.dir)).map((e) => e.seq)).toEqual([1, 2, 3]);
     await appendFile(join(store.dir, 'events.jsonl'), `${JSON.stringify(event(5))}\n`);
-    await expect(readRunEvents(store.dir)).rejects.toMatchObject({ code: 'STORE_CORRUPT', message: expect.stringContaining('event 4 has seq 5; the log has a gap') });
+    await expect(readRunEvents(store.dir)).rejects.toMatchObject({
+      code: 'STORE_CORRUPT',
+      message: expect.stringContaining('event 4 has seq 5; the log has a gap'),
+    });
   });
 
   it('names a missing run with the fix', async () => {
-    await expect(RunStore.open(await tempDir(), 'nope')).rejects.toMatchObject({ code: 'FLOW_RUN_NOT_FOUND', hint: 'list runs with `neo flow list`' });
+    await expect(RunStore.open(await tempDir(), 'nope')).rejects.toMatchObject({
+      code: 'FLOW_RUN_NOT_FOUND',
+      hint: 'list runs with `neo flow list`',
+    });
   });
 });

@@ -14,35 +14,45 @@ const V2 = `${V1.replace('echo v1', 'echo v2')}  - { id: extra, run: 'echo extra
 `;
 
 describe('--watch', () => {
-  it('applies a valid edit to steps that have not started, and reports and ignores an invalid one', { timeout: 60_000 }, async () => {
-    const { dir, home } = await project({ 'plan.yaml': V1 });
-    const notices: string[] = [];
-    let stage = 0;
-    const observer = (o: FlowObservation) => {
-      if (o.type === 'progress' && o.progress.note?.startsWith('waiting for approval') && stage === 0) {
-        stage = 1;
-        void writeFile(join(dir, 'plan.yaml'), BROKEN);
-      }
-      if (o.type !== 'notice') return;
-      notices.push(o.message);
-      if (o.message.startsWith('edit ignored') && stage === 1) {
-        stage = 2;
-        void writeFile(join(dir, 'plan.yaml'), V2);
-      }
-      if (o.message.startsWith('definitions reloaded') && stage === 2) {
-        stage = 3;
-        void approveRun({ home, runId: o.runId, step: 'wait', decision: 'approve' });
-      }
-    };
-    const { outcome, events } = await run(dir, home, { watch: true, observer });
-    expect(outcome.status).toBe('succeeded');
-    expect(notices[0]).toMatch(/^edit ignored \(.*plan\.yaml\):\n.*error\[DEF_UNKNOWN_STEP\]: `needs` names unknown step `wiat`/s);
-    expect(notices[1]).toMatch(/^definitions reloaded \(.*plan\.yaml\); steps that have not started use them$/);
-    expect(events.find((e) => e.type === 'plan.updated')).toMatchObject({ added: ['extra'], removed: [], changed: ['after'] });
-    const ws = outcome.record.workspace!.path;
-    expect(await readFile(join(ws, 'out.txt'), 'utf8')).toBe('v2\n');
-    expect(await readFile(join(ws, 'extra.txt'), 'utf8')).toBe('extra\n');
-    const pinned = JSON.parse(await readFile(join(home, 'runs', outcome.runId, 'plan.json'), 'utf8'));
-    expect(pinned.steps.map((s: { id: string }) => s.id)).toEqual(['wait', 'after', 'extra']);
-  });
+  it(
+    'applies a valid edit to steps that have not started, and reports and ignores an invalid one',
+    { timeout: 60_000 },
+    async () => {
+      const { dir, home } = await project({ 'plan.yaml': V1 });
+      const notices: string[] = [];
+      let stage = 0;
+      const observer = (o: FlowObservation) => {
+        if (o.type === 'progress' && o.progress.note?.startsWith('waiting for approval') && stage === 0) {
+          stage = 1;
+          void writeFile(join(dir, 'plan.yaml'), BROKEN);
+        }
+        if (o.type !== 'notice') return;
+        notices.push(o.message);
+        if (o.message.startsWith('edit ignored') && stage === 1) {
+          stage = 2;
+          void writeFile(join(dir, 'plan.yaml'), V2);
+        }
+        if (o.message.startsWith('definitions reloaded') && stage === 2) {
+          stage = 3;
+          void approveRun({ home, runId: o.runId, step: 'wait', decision: 'approve' });
+        }
+      };
+      const { outcome, events } = await run(dir, home, { watch: true, observer });
+      expect(outcome.status).toBe('succeeded');
+      expect(notices[0]).toMatch(
+        /^edit ignored \(.*plan\.yaml\):\n.*error\[DEF_UNKNOWN_STEP\]: `needs` names unknown step `wiat`/s,
+      );
+      expect(notices[1]).toMatch(/^definitions reloaded \(.*plan\.yaml\); steps that have not started use them$/);
+      expect(events.find((e) => e.type === 'plan.updated')).toMatchObject({
+        added: ['extra'],
+        removed: [],
+        changed: ['after'],
+      });
+      const ws = outcome.record.workspace!.path;
+      expect(await readFile(join(ws, 'out.txt'), 'utf8')).toBe('v2\n');
+      expect(await readFile(join(ws, 'extra.txt'), 'utf8')).toBe('extra\n');
+      const pinned = JSON.parse(await readFile(join(home, 'runs', outcome.runId, 'plan.json'), 'utf8'));
+      expect(pinned.steps.map((s: { id: string }) => s.id)).toEqual(['wait', 'after', 'extra']);
+    },
+  );
 });

@@ -17,7 +17,11 @@ describe('workspaces', () => {
     const { outcome } = await run(dir, home, { isolation: undefined });
     expect(outcome.status).toBe('succeeded');
     const ws = outcome.record.workspace!;
-    expect(ws).toMatchObject({ isolation: 'worktree', branch: `neo/${outcome.runId}`, root: join(home, 'worktrees', outcome.runId) });
+    expect(ws).toMatchObject({
+      isolation: 'worktree',
+      branch: `neo/${outcome.runId}`,
+      root: join(home, 'worktrees', outcome.runId),
+    });
     expect(await readFile(join(dir, 'file.txt'), 'utf8')).toBe('original\n');
     expect((await execa('git', ['status', '--porcelain'], { cwd: dir })).stdout).toBe('');
     expect((await execa('git', ['show', `neo/${outcome.runId}:file.txt`], { cwd: dir })).stdout).toBe('changed');
@@ -26,7 +30,10 @@ describe('workspaces', () => {
 
   it('never shares a worktree between two runs', async () => {
     const { dir, home } = await project({ 'plan.yaml': EDIT, 'file.txt': 'original\n' }, { git: true });
-    const [a, b] = await Promise.all([run(dir, home, { isolation: 'worktree' }), run(dir, home, { isolation: 'worktree' })]);
+    const [a, b] = await Promise.all([
+      run(dir, home, { isolation: 'worktree' }),
+      run(dir, home, { isolation: 'worktree' }),
+    ]);
     expect(a.outcome.record.workspace!.root).not.toBe(b.outcome.record.workspace!.root);
     expect(a.outcome.status).toBe('succeeded');
     expect(b.outcome.status).toBe('succeeded');
@@ -36,7 +43,9 @@ describe('workspaces', () => {
     const { dir, home } = await project({ 'file.txt': 'x\n' }, { git: true });
     const { writeTree } = await import('../../helpers/temp.js');
     await writeTree(dir, { 'sub/plan.yaml': EDIT });
-    await expect(run(join(dir, 'sub'), home, { isolation: 'worktree' })).rejects.toMatchObject({ code: 'FLOW_WORKSPACE_UNCOMMITTED' });
+    await expect(run(join(dir, 'sub'), home, { isolation: 'worktree' })).rejects.toMatchObject({
+      code: 'FLOW_WORKSPACE_UNCOMMITTED',
+    });
   });
 
   it('inplace locks the checkout: a second run in it is refused while the first holds it', async () => {
@@ -57,7 +66,10 @@ steps:
         }
       },
     });
-    expect(await second).toMatchObject({ code: 'FLOW_WORKSPACE_LOCKED', message: expect.stringContaining(`in use by run ${first.outcome.runId}`) });
+    expect(await second).toMatchObject({
+      code: 'FLOW_WORKSPACE_LOCKED',
+      message: expect.stringContaining(`in use by run ${first.outcome.runId}`),
+    });
     expect(first.outcome.status).toBe('succeeded');
     expect(await readFile(join(dir, 'file.txt'), 'utf8')).toBe('changed\n');
     const again = await run(dir, home, { isolation: 'inplace', yes: true });
@@ -67,7 +79,10 @@ steps:
   it('copies a folder without git, leaving the original alone', async () => {
     const { dir, home } = await project({ 'plan.yaml': EDIT, 'file.txt': 'original\n' });
     const { outcome } = await run(dir, home, { isolation: undefined });
-    expect(outcome.record.workspace).toMatchObject({ isolation: 'copy', path: join(home, 'workspaces', outcome.runId) });
+    expect(outcome.record.workspace).toMatchObject({
+      isolation: 'copy',
+      path: join(home, 'workspaces', outcome.runId),
+    });
     expect(await readFile(join(dir, 'file.txt'), 'utf8')).toBe('original\n');
     expect(await readFile(join(outcome.record.workspace!.path, 'file.txt'), 'utf8')).toBe('changed\n');
   });

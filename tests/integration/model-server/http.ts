@@ -3,7 +3,10 @@ import { startModelServer, type ModelScript, type ModelServer } from '../../../e
 const servers: ModelServer[] = [];
 
 /** A server with deterministic ids (`t_<seq>`) and clock, closed by {@link closeAll}. */
-export async function serve(script: ModelScript, extra: { log?: string; vars?: Record<string, string> } = {}): Promise<ModelServer> {
+export async function serve(
+  script: ModelScript,
+  extra: { log?: string; vars?: Record<string, string> } = {},
+): Promise<ModelServer> {
   const server = await startModelServer({ script, nonce: 't', clock: () => 1_700_000_000_000, ...extra });
   servers.push(server);
   return server;
@@ -15,7 +18,11 @@ export async function closeAll(): Promise<void> {
 
 /** POSTs JSON and returns status, headers and the full body text. */
 export async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
@@ -34,10 +41,34 @@ export async function readUntil(response: Response, predicate: (text: string) =>
 
 /** Request bodies in each API's shape offering one `Write` tool. */
 export const REQUESTS = {
-  anthropic: (extra: Record<string, unknown> = {}) => ({ model: 'm-1', stream: true, max_tokens: 100, tools: [{ name: 'Write', input_schema: { type: 'object' } }], messages: [{ role: 'user', content: 'go' }], ...extra }),
-  responses: (extra: Record<string, unknown> = {}) => ({ model: 'm-1', stream: true, tools: [{ type: 'function', name: 'Write', parameters: {} }], input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }], ...extra }),
-  chat: (extra: Record<string, unknown> = {}) => ({ model: 'm-1', stream: true, stream_options: { include_usage: true }, tools: [{ type: 'function', function: { name: 'Write', parameters: {} } }], messages: [{ role: 'user', content: 'go' }], ...extra }),
-  gemini: (extra: Record<string, unknown> = {}) => ({ tools: [{ functionDeclarations: [{ name: 'Write' }] }], contents: [{ role: 'user', parts: [{ text: 'go' }] }], ...extra }),
+  anthropic: (extra: Record<string, unknown> = {}) => ({
+    model: 'm-1',
+    stream: true,
+    max_tokens: 100,
+    tools: [{ name: 'Write', input_schema: { type: 'object' } }],
+    messages: [{ role: 'user', content: 'go' }],
+    ...extra,
+  }),
+  responses: (extra: Record<string, unknown> = {}) => ({
+    model: 'm-1',
+    stream: true,
+    tools: [{ type: 'function', name: 'Write', parameters: {} }],
+    input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }],
+    ...extra,
+  }),
+  chat: (extra: Record<string, unknown> = {}) => ({
+    model: 'm-1',
+    stream: true,
+    stream_options: { include_usage: true },
+    tools: [{ type: 'function', function: { name: 'Write', parameters: {} } }],
+    messages: [{ role: 'user', content: 'go' }],
+    ...extra,
+  }),
+  gemini: (extra: Record<string, unknown> = {}) => ({
+    tools: [{ functionDeclarations: [{ name: 'Write' }] }],
+    contents: [{ role: 'user', parts: [{ text: 'go' }] }],
+    ...extra,
+  }),
 };
 
 export const PATHS = {

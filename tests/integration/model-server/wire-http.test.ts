@@ -6,7 +6,16 @@ import { closeAll, PATHS, post, REQUESTS, serve } from './http.js';
 afterEach(closeAll);
 
 const TEXT: ModelScript = { turns: [{ text: 'Hi there!', chunk: 4, usage: { input: 10, output: 3 } }] };
-const TOOL: ModelScript = { turns: [{ text: 'Writing.', tools: [{ name: 'Write', arguments: { path: 'a.txt' } }], chunk: 6, usage: { input: 20, output: 7, cachedInput: 2 } }] };
+const TOOL: ModelScript = {
+  turns: [
+    {
+      text: 'Writing.',
+      tools: [{ name: 'Write', arguments: { path: 'a.txt' } }],
+      chunk: 6,
+      usage: { input: 20, output: 7, cachedInput: 2 },
+    },
+  ],
+};
 
 describe('each wire format over HTTP is byte-exact', () => {
   it.each([
@@ -27,12 +36,27 @@ describe('each wire format over HTTP is byte-exact', () => {
   });
 
   it('a custom (freeform) tool offered by the request is called as one, in Responses and Chat', async () => {
-    const script: ModelScript = { turns: [{ reasoning: 'Think.', tools: [{ name: 'apply_patch', arguments: '*** Begin Patch\n*** End Patch' }], chunk: 16, usage: { input: 5, output: 4, reasoning: 1 } }] };
+    const script: ModelScript = {
+      turns: [
+        {
+          reasoning: 'Think.',
+          tools: [{ name: 'apply_patch', arguments: '*** Begin Patch\n*** End Patch' }],
+          chunk: 16,
+          usage: { input: 5, output: 4, reasoning: 1 },
+        },
+      ],
+    };
     const responses = await serve(script);
-    const r = await post(responses.url + PATHS.responses, REQUESTS.responses({ tools: [{ type: 'custom', name: 'apply_patch', format: { type: 'grammar' } }] }));
+    const r = await post(
+      responses.url + PATHS.responses,
+      REQUESTS.responses({ tools: [{ type: 'custom', name: 'apply_patch', format: { type: 'grammar' } }] }),
+    );
     expect(r.text).toBe(golden.RESPONSES_CUSTOM_SSE);
     const chat = await serve(script);
-    const c = await post(chat.url + PATHS.chat, REQUESTS.chat({ tools: [{ type: 'custom', custom: { name: 'apply_patch' } }] }));
+    const c = await post(
+      chat.url + PATHS.chat,
+      REQUESTS.chat({ tools: [{ type: 'custom', custom: { name: 'apply_patch' } }] }),
+    );
     expect(c.text).toBe(golden.CHAT_CUSTOM_SSE);
   });
 
@@ -45,8 +69,26 @@ describe('each wire format over HTTP is byte-exact', () => {
       object: 'chat.completion',
       created: 1700000000,
       model: 'm-1',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Writing.', tool_calls: [{ id: 'call_t_1_0', type: 'function', function: { name: 'Write', arguments: '{"path":"a.txt"}' } }] }, finish_reason: 'tool_calls' }],
-      usage: { prompt_tokens: 22, completion_tokens: 7, total_tokens: 29, prompt_tokens_details: { cached_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 0 } },
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: 'Writing.',
+            tool_calls: [
+              { id: 'call_t_1_0', type: 'function', function: { name: 'Write', arguments: '{"path":"a.txt"}' } },
+            ],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+      usage: {
+        prompt_tokens: 22,
+        completion_tokens: 7,
+        total_tokens: 29,
+        prompt_tokens_details: { cached_tokens: 2 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      },
     });
   });
 
@@ -68,7 +110,9 @@ describe('each wire format over HTTP is byte-exact', () => {
   it('Gemini streamGenerateContent without alt=sse is a JSON array', async () => {
     const server = await serve(TEXT);
     const response = await post(`${server.url}/v1beta/models/m-1:streamGenerateContent`, REQUESTS.gemini());
-    const chunks = JSON.parse(response.text) as Array<{ candidates: Array<{ content: { parts: Array<{ text: string }> } }> }>;
+    const chunks = JSON.parse(response.text) as Array<{
+      candidates: Array<{ content: { parts: Array<{ text: string }> } }>;
+    }>;
     expect(chunks.map((c) => c.candidates[0]!.content.parts[0]!.text)).toEqual(['Hi t', 'here', '!', '']);
   });
 

@@ -20,7 +20,22 @@ describe('neo persona run', () => {
   test('drives the persona with the flow display, records the outcome, and neo backends list shows the track record', async () => {
     const s = await setup({ fixer: fixerPersona() });
     const script = await writeScenario(s.cwd, s.scripts);
-    const run = await runNeo(['persona', 'run', 'fixer', '--brief', 'Make node check.js pass.', '--backend', 'script', '--script', script, '--cwd', s.cwd], { env: s.env });
+    const run = await runNeo(
+      [
+        'persona',
+        'run',
+        'fixer',
+        '--brief',
+        'Make node check.js pass.',
+        '--backend',
+        'script',
+        '--script',
+        script,
+        '--cwd',
+        s.cwd,
+      ],
+      { env: s.env },
+    );
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
     const lines = run.stdout.split('\n');
@@ -36,15 +51,23 @@ describe('neo persona run', () => {
       "note: allowed edit (clarify[0]): edit on src/value.txt is allowed by the persona's rules",
       'note: check `node check.js` passed',
     ]);
-    expect(lines.find((l) => l.startsWith('step fixer succeeded'))).toMatch(/^step fixer succeeded · success · gate `node check.js` passed \(attempt 2\/2\) · \$0\.0300 · /);
+    expect(lines.find((l) => l.startsWith('step fixer succeeded'))).toMatch(
+      /^step fixer succeeded · success · gate `node check.js` passed \(attempt 2\/2\) · \$0\.0300 · /,
+    );
     expect(lines).toContain('✓ success · `node check.js` passed');
-    expect(lines.find((l) => l.startsWith('  session cs_'))).toMatch(/^  session cs_\S+ · script · script-model-1 · 2 rounds · \$0\.0300$/);
+    expect(lines.find((l) => l.startsWith('  session cs_'))).toMatch(
+      /^  session cs_\S+ · script · script-model-1 · 2 rounds · \$0\.0300$/,
+    );
     expect(lines).toContain('  recorded 1 outcome in learning/harness-outcomes.jsonl');
 
     const backends = await runNeo(['backends', 'list', '--no-probe'], { env: s.env, cwd: s.cwd });
     expect(backends.exitCode).toBe(0);
-    expect(backends.stdout).toContain('\ntrack record (learning/harness-outcomes.jsonl):\n  script: 1 run, 100% success, avg 2.0 rounds');
-    const json = JSON.parse((await runNeo(['backends', 'list', '--no-probe', '--json'], { env: s.env, cwd: s.cwd })).stdout) as Array<{ id: string; trackRecord?: string[] }>;
+    expect(backends.stdout).toContain(
+      '\ntrack record (learning/harness-outcomes.jsonl):\n  script: 1 run, 100% success, avg 2.0 rounds',
+    );
+    const json = JSON.parse(
+      (await runNeo(['backends', 'list', '--no-probe', '--json'], { env: s.env, cwd: s.cwd })).stdout,
+    ) as Array<{ id: string; trackRecord?: string[] }>;
     expect(json.find((b) => b.id === 'script')!.trackRecord).toEqual(['script: 1 run, 100% success, avg 2.0 rounds']);
     expect(json.find((b) => b.id === 'codex')!.trackRecord).toBeUndefined();
   });
@@ -52,13 +75,31 @@ describe('neo persona run', () => {
   test('--json: NDJSON events and a summary; a failed verdict exits 1', async () => {
     const s = await setup({ fixer: fixerPersona().replace('maxRounds: 4', 'maxRounds: 1') });
     const script = await writeScenario(s.cwd, s.scripts);
-    const run = await runNeo(['persona', 'run', 'fixer', '--brief', 'b', '--backend', 'script', '--script', script, '--cwd', s.cwd, '--json'], { env: s.env });
+    const run = await runNeo(
+      ['persona', 'run', 'fixer', '--brief', 'b', '--backend', 'script', '--script', script, '--cwd', s.cwd, '--json'],
+      { env: s.env },
+    );
     expect(run.exitCode).toBe(1);
-    const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
-    expect(events[0]).toMatchObject({ type: 'run', flow: 'persona fixer', steps: [{ id: 'fixer', kind: 'agent', needs: [] }] });
-    expect(events.at(-1)).toMatchObject({ type: 'summary', verdict: 'failed', failureReason: 'used all 1 rounds and `node check.js` still fails', backend: 'script', rounds: 1 });
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
+    expect(events[0]).toMatchObject({
+      type: 'run',
+      flow: 'persona fixer',
+      steps: [{ id: 'fixer', kind: 'agent', needs: [] }],
+    });
+    expect(events.at(-1)).toMatchObject({
+      type: 'summary',
+      verdict: 'failed',
+      failureReason: 'used all 1 rounds and `node check.js` still fails',
+      backend: 'script',
+      rounds: 1,
+    });
     const completed = events.find((e) => e.type === 'event' && (e.event as { type: string }).type === 'step.completed');
-    expect(completed).toMatchObject({ event: { status: 'failed', verdict: 'failed', error: { code: 'PERSONA_FAILED' } } });
+    expect(completed).toMatchObject({
+      event: { status: 'failed', verdict: 'failed', error: { code: 'PERSONA_FAILED' } },
+    });
   });
 
   test('an unknown persona is a usage error', async () => {
@@ -77,8 +118,12 @@ describe('neo personas show --effective', () => {
     expect(show.exitCode).toBe(0);
     const lines = show.stdout.split('\n');
     expect(lines).toContain('  scope constraints: {"maxPosture":"default","maxRounds":4}');
-    expect(lines).toContain('  driving: rules · 2 clarify rules, otherwise deny · verify `node check.js` · prefer script');
-    const json = JSON.parse((await runNeo(['personas', 'show', 'fixer', '--effective', '--json'], { env: s.env, cwd: s.cwd })).stdout) as { constraints: unknown };
+    expect(lines).toContain(
+      '  driving: rules · 2 clarify rules, otherwise deny · verify `node check.js` · prefer script',
+    );
+    const json = JSON.parse(
+      (await runNeo(['personas', 'show', 'fixer', '--effective', '--json'], { env: s.env, cwd: s.cwd })).stdout,
+    ) as { constraints: unknown };
     expect(json.constraints).toEqual({ maxPosture: 'default', maxRounds: 4 });
   });
 });
@@ -105,16 +150,24 @@ describe('neo persona graph', () => {
   });
 });
 
-describe('a persona\'s question answered with neo flow approve', () => {
+describe("a persona's question answered with neo flow approve", () => {
   test('a human decider waits for the person, who answers from another terminal', async () => {
     const s = await setup({ asker: fixerPersona({ decide: 'human' }) });
-    const script = await writeScenario(s.cwd, s.scripts, { turns: [[{ write: { path: 'src/value.txt', content: 'fixed\n' } }, { say: 'done' }]] });
-    const child = execa(process.execPath, [NEO_BIN, 'persona', 'run', 'asker', '--brief', 'b', '--backend', 'script', '--script', script, '--cwd', s.cwd], { env: { NO_COLOR: '1', ...s.env }, reject: false });
+    const script = await writeScenario(s.cwd, s.scripts, {
+      turns: [[{ write: { path: 'src/value.txt', content: 'fixed\n' } }, { say: 'done' }]],
+    });
+    const child = execa(
+      process.execPath,
+      [NEO_BIN, 'persona', 'run', 'asker', '--brief', 'b', '--backend', 'script', '--script', script, '--cwd', s.cwd],
+      { env: { NO_COLOR: '1', ...s.env }, reject: false },
+    );
     const question = async () => {
       for (;;) {
         const runs = await readdir(join(s.home, 'approvals')).catch(() => [] as string[]);
         for (const runId of runs) {
-          const files = (await readdir(join(s.home, 'approvals', runId)).catch(() => [] as string[])).filter((f) => f.endsWith('.question.json'));
+          const files = (await readdir(join(s.home, 'approvals', runId)).catch(() => [] as string[])).filter((f) =>
+            f.endsWith('.question.json'),
+          );
           if (files.length > 0) return { runId, key: files[0]!.replace('.question.json', '') };
         }
         await sleep(50);
@@ -132,7 +185,10 @@ describe('a persona\'s question answered with neo flow approve', () => {
       const next = await question();
       if (next.key === 'q2') break;
     }
-    const verdict = await runNeo(['flow', 'approve', q1.runId, 'q2', '--decision', 'success', '--note', 'looks right'], { env: s.env });
+    const verdict = await runNeo(
+      ['flow', 'approve', q1.runId, 'q2', '--decision', 'success', '--note', 'looks right'],
+      { env: s.env },
+    );
     expect(verdict.exitCode).toBe(0);
     const result = await child;
     expect(result.exitCode).toBe(0);

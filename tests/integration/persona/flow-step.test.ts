@@ -23,18 +23,26 @@ async function project(step: Record<string, unknown>) {
     'check.js': CHECK_JS,
     'src/value.txt': 'start\n',
     'scenario.yaml': stringify(SCENARIO_SCRIPT),
-    'plan.yaml': stringify({ name: 'persona-step', defaults: { backend: 'script', maxPosture: 'acceptEdits', maxRounds: 4 }, steps: [{ id: 'fix', brief: 'Make `node check.js` pass.', script: 'scenario.yaml', ...step }] }),
+    'plan.yaml': stringify({
+      name: 'persona-step',
+      defaults: { backend: 'script', maxPosture: 'acceptEdits', maxRounds: 4 },
+      steps: [{ id: 'fix', brief: 'Make `node check.js` pass.', script: 'scenario.yaml', ...step }],
+    }),
   });
   const { set } = await loadDefinitions({ cwd: dir, home });
   const fallback = new RulesDriver();
   let fellBack = 0;
-  const driver = new PersonaStepDriver({ home, definitions: () => set, fallback: { drive: (task, ctx) => (fellBack++, fallback.drive(task as never, ctx as never)) } });
+  const driver = new PersonaStepDriver({
+    home,
+    definitions: () => set,
+    fallback: { drive: (task, ctx) => (fellBack++, fallback.drive(task as never, ctx as never)) },
+  });
   const run = () => startRun({ home, cwd: dir, planFile: 'plan.yaml', isolation: 'copy', driver: driver as never });
   return { dir, home, run, fellBack: () => fellBack };
 }
 
 describe('a flow step naming a driver persona', () => {
-  test('is driven by the persona, behind the step\'s verify gate, and recorded', async () => {
+  test("is driven by the persona, behind the step's verify gate, and recorded", async () => {
     const p = await project({ persona: 'fixer', verify: { run: 'node check.js', attempts: 3 } });
     const outcome = await p.run();
     expect(outcome.status).toBe('succeeded');
@@ -56,10 +64,18 @@ describe('a flow step naming a driver persona', () => {
     expect(await readFile(join(outcome.record.workspace!.path, 'src/value.txt'), 'utf8')).toBe('fixed\n');
     expect(await readFile(join(p.dir, 'src/value.txt'), 'utf8')).toBe('start\n');
     const records = await readOutcomes(p.home);
-    expect(records).toEqual([expect.objectContaining({ persona: 'fixer', scope: `persona:${outcome.runId}:fix#1`, outcome: 'success', rounds: 2, costUsd: 0.03 })]);
+    expect(records).toEqual([
+      expect.objectContaining({
+        persona: 'fixer',
+        scope: `persona:${outcome.runId}:fix#1`,
+        outcome: 'success',
+        rounds: 2,
+        costUsd: 0.03,
+      }),
+    ]);
   });
 
-  test('any other step goes to the flow\'s own rules driver', async () => {
+  test("any other step goes to the flow's own rules driver", async () => {
     const p = await project({ verify: { run: 'node check.js', attempts: 3 }, allowCommands: ['node check.js'] });
     const outcome = await p.run();
     expect(p.fellBack()).toBe(1);

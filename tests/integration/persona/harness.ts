@@ -1,7 +1,13 @@
 /** A persona run against the real session service and the real script backend, in temp dirs. */
 import { afterEach } from 'vitest';
 import { loadDefinitions, type DefinitionSet } from '../../../engine/definitions/index.js';
-import { loadPersona, runPersona, type PersonaObservation, type PersonaRunResult, type RunPersonaOptions } from '../../../engine/persona/index.js';
+import {
+  loadPersona,
+  runPersona,
+  type PersonaObservation,
+  type PersonaRunResult,
+  type RunPersonaOptions,
+} from '../../../engine/persona/index.js';
 import { createSessionService, silentLog, type SessionService } from '../../../engine/session/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
@@ -16,11 +22,16 @@ export interface PersonaHarness {
   scripts: string;
   set: DefinitionSet;
   service: SessionService;
-  run(id: string, options?: Partial<RunPersonaOptions>): Promise<{ result: PersonaRunResult; seen: PersonaObservation[] }>;
+  run(
+    id: string,
+    options?: Partial<RunPersonaOptions>,
+  ): Promise<{ result: PersonaRunResult; seen: PersonaObservation[] }>;
 }
 
 /** NEO_HOME with `agents` (persona files) and `files` (anything else), a working tree, a service. */
-export async function personaHarness(setup: { agents?: Record<string, string>; files?: Record<string, string>; env?: NodeJS.ProcessEnv } = {}): Promise<PersonaHarness> {
+export async function personaHarness(
+  setup: { agents?: Record<string, string>; files?: Record<string, string>; env?: NodeJS.ProcessEnv } = {},
+): Promise<PersonaHarness> {
   const home = await tempDir('neo-persona-home-');
   const cwd = await tempDir('neo-persona-cwd-');
   const scripts = await tempDir('neo-persona-scripts-');
@@ -30,7 +41,8 @@ export async function personaHarness(setup: { agents?: Record<string, string>; f
   await writeTree(home, tree);
   const { set, diagnostics } = await loadDefinitions({ cwd, home });
   const errors = diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) throw new Error(`bad test definitions: ${errors.map((d) => `${d.span?.file ?? '?'}: ${d.message}`).join('; ')}`);
+  if (errors.length > 0)
+    throw new Error(`bad test definitions: ${errors.map((d) => `${d.span?.file ?? '?'}: ${d.message}`).join('; ')}`);
   const service = createSessionService({ home, definitions: set, defaultCwd: cwd, log: silentLog });
   services.push(service);
   return {
@@ -63,7 +75,9 @@ export function digest(seen: readonly PersonaObservation[]): string[] {
       case 'selected':
         return [`selected ${o.plan.backend}`];
       case 'started':
-        return [`started ${o.session.backend} ${o.session.posture}<=${o.session.maxPosture} rounds ${o.session.maxRounds}`];
+        return [
+          `started ${o.session.backend} ${o.session.posture}<=${o.session.maxPosture} rounds ${o.session.maxRounds}`,
+        ];
       case 'rejected':
         return [`rejected ${o.rejection.backend} ${o.rejection.code}`];
       case 'turn':

@@ -30,8 +30,14 @@ describe('an injected persona body', () => {
       turns: [
         END_AFTER_RECORDED,
         { when: { user: 'list-backends' }, ...op({ op: 'start', backend: 'neo', brief: 'fix it' }) },
-        { when: { user: 'SESSION_BACKEND_PINNED' }, ...op({ op: 'start', backend: 'script', maxPosture: 'full', brief: 'fix it' }) },
-        { when: { user: 'POSTURE_SCOPE_CEILING_EXCEEDED' }, ...op({ op: 'start', backend: 'script', brief: 'fix it' }) },
+        {
+          when: { user: 'SESSION_BACKEND_PINNED' },
+          ...op({ op: 'start', backend: 'script', maxPosture: 'full', brief: 'fix it' }),
+        },
+        {
+          when: { user: 'POSTURE_SCOPE_CEILING_EXCEEDED' },
+          ...op({ op: 'start', backend: 'script', brief: 'fix it' }),
+        },
         { when: { user: 'asks to use write' }, ...op({ op: 'set-posture', posture: 'full' }) },
         { when: { toolResult: 'POSTURE_CEILING_EXCEEDED' }, ...op({ op: 'answer', allow: true, reason: 'in scope' }) },
         { when: { user: 'passed.' }, ...op({ op: 'stop', outcome: 'success', note: 'done' }) },
@@ -56,11 +62,16 @@ describe('an injected persona body', () => {
       'judged stop success',
       'settled success',
     ]);
-    expect(result.outcome.rejections.map((r) => r.code)).toEqual(['SESSION_BACKEND_PINNED', 'POSTURE_SCOPE_CEILING_EXCEEDED']);
+    expect(result.outcome.rejections.map((r) => r.code)).toEqual([
+      'SESSION_BACKEND_PINNED',
+      'POSTURE_SCOPE_CEILING_EXCEEDED',
+    ]);
     const record = await h.service.store.get(result.session!.sessionId);
     expect(record).toMatchObject({ backendId: 'script', maxPosture: 'acceptEdits', posture: 'default' });
     // The escalation came back to the model as a rejection, and no posture event was written.
-    const escalation = server.requests.find((r) => JSON.stringify(r.body).includes('POSTURE_CEILING_EXCEEDED: posture `full`'));
+    const escalation = server.requests.find((r) =>
+      JSON.stringify(r.body).includes('POSTURE_CEILING_EXCEEDED: posture `full`'),
+    );
     expect(escalation).toBeDefined();
     const events = (await h.service.store.readEvents(result.session!.sessionId))!;
     expect(events.some((e) => e.event.type === 'posture')).toBe(false);
@@ -68,9 +79,19 @@ describe('an injected persona body', () => {
 
   test('llm: a driver that keeps asking for more than its ceiling never starts a session', async () => {
     server = await serveScript({
-      turns: [END_AFTER_RECORDED, { when: { user: 'Decide' }, times: 'always', ...op({ op: 'start', backend: 'script', maxPosture: 'full', brief: 'fix it' }) }],
+      turns: [
+        END_AFTER_RECORDED,
+        {
+          when: { user: 'Decide' },
+          times: 'always',
+          ...op({ op: 'start', backend: 'script', maxPosture: 'full', brief: 'fix it' }),
+        },
+      ],
     } as ModelScript);
-    const h = await personaHarness({ agents: { fixer: fixerPersona({ decide: 'llm', body: INJECTED_BODY }) }, files: { 'neo.yaml': driverConfig(server) } });
+    const h = await personaHarness({
+      agents: { fixer: fixerPersona({ decide: 'llm', body: INJECTED_BODY }) },
+      files: { 'neo.yaml': driverConfig(server) },
+    });
     const script = await writeScenario(h.cwd, h.scripts, ONE_WRITE);
     const { result } = await h.run('fixer', { backendOptions: { script } });
     expect(result.verdict.outcome).toBe('failed');
@@ -79,12 +100,17 @@ describe('an injected persona body', () => {
     expect(await h.service.store.list()).toEqual([]);
   });
 
-  test('rules: the body is not read at all; the ceiling is the frontmatter\'s', async () => {
+  test("rules: the body is not read at all; the ceiling is the frontmatter's", async () => {
     const h = await personaHarness({ agents: { fixer: fixerPersona({ body: INJECTED_BODY }) } });
     const script = await writeScenario(h.cwd, h.scripts, ONE_WRITE);
     const { result, seen } = await h.run('fixer', { backendOptions: { script } });
     expect(result.verdict.outcome).toBe('success');
-    expect(seen.find((o) => o.type === 'constraints')).toMatchObject({ constraints: { maxPosture: 'acceptEdits', maxRounds: 4 } });
-    expect(await h.service.store.get(result.session!.sessionId)).toMatchObject({ backendId: 'script', maxPosture: 'acceptEdits' });
+    expect(seen.find((o) => o.type === 'constraints')).toMatchObject({
+      constraints: { maxPosture: 'acceptEdits', maxRounds: 4 },
+    });
+    expect(await h.service.store.get(result.session!.sessionId)).toMatchObject({
+      backendId: 'script',
+      maxPosture: 'acceptEdits',
+    });
   });
 });

@@ -13,10 +13,15 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe('an llm persona drives the script backend through neo\'s own agent', () => {
+describe("an llm persona drives the script backend through neo's own agent", () => {
   test('the same scenario, decided by the model: allow, allow, deny, guide, verified success', async () => {
     server = await serveScript(LLM_SCENARIO);
-    const h = await personaHarness({ agents: { fixer: fixerPersona({ decide: 'llm', body: 'You are the fixer. Drive the agent with the code-session tool.' }) }, files: { 'neo.yaml': driverConfig(server) } });
+    const h = await personaHarness({
+      agents: {
+        fixer: fixerPersona({ decide: 'llm', body: 'You are the fixer. Drive the agent with the code-session tool.' }),
+      },
+      files: { 'neo.yaml': driverConfig(server) },
+    });
     const script = await writeScenario(h.cwd, h.scripts);
     const { result, seen } = await h.run('fixer', { backendOptions: { script } });
 
@@ -45,10 +50,17 @@ describe('an llm persona drives the script backend through neo\'s own agent', ()
     // The driver's agent: the persona body is its system prompt, its one tool is code-session,
     // and its first message carries list-backends and the briefingNotes.
     const first = server.requests[0]!;
-    const body = first.body as { model: string; messages: Array<{ role: string; content: unknown }>; tools: Array<{ function: { name: string } }> };
+    const body = first.body as {
+      model: string;
+      messages: Array<{ role: string; content: unknown }>;
+      tools: Array<{ function: { name: string } }>;
+    };
     expect(body.model).toBe('driver-model');
     expect(body.tools.map((t) => t.function.name)).toEqual(['code-session']);
-    expect(body.messages[0]).toEqual({ role: 'system', content: 'You are the fixer. Drive the agent with the code-session tool.' });
+    expect(body.messages[0]).toEqual({
+      role: 'system',
+      content: 'You are the fixer. Drive the agent with the code-session tool.',
+    });
     const firstText = JSON.stringify(body.messages[1]);
     expect(firstText).toContain('# list-backends');
     expect(firstText).toContain('script: The brief is not interpreted');

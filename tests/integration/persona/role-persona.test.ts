@@ -10,20 +10,47 @@ import { ScriptTransport } from '../../../engine/transports/script/index.js';
 import { writeScenario } from '../../fixtures/persona/scenario.js';
 import { digest, personaHarness } from './harness.js';
 
-const WRITER = '---\ndescription: Writes notes.\nmaxPosture: acceptEdits\ninitialPosture: default\ntaskTags: [docs]\n---\nYou write short notes in notes/.\n';
+const WRITER =
+  '---\ndescription: Writes notes.\nmaxPosture: acceptEdits\ninitialPosture: default\ntaskTags: [docs]\n---\nYou write short notes in notes/.\n';
 
 describe('a role persona', () => {
-  test('is the driven agent\'s role under the default rules', async () => {
+  test("is the driven agent's role under the default rules", async () => {
     const h = await personaHarness({ agents: { writer: WRITER } });
     const script = await writeScenario(h.cwd, h.scripts, {
-      turns: [[{ write: { path: 'notes/a.md', content: '# A\n' } }, { write: { path: '../outside.md', content: 'x' } }, { run: { command: 'ls' } }, { say: 'wrote notes/a.md' }]],
+      turns: [
+        [
+          { write: { path: 'notes/a.md', content: '# A\n' } },
+          { write: { path: '../outside.md', content: 'x' } },
+          { run: { command: 'ls' } },
+          { say: 'wrote notes/a.md' },
+        ],
+      ],
     });
     const seen: StartSessionOptions[] = [];
-    const capture: Transport = { id: 'script', probeAvailability: async () => ({ available: true, status: 'ok' }), start: async (o) => (seen.push(o), new ScriptTransport().start(o)) };
-    const service = createSessionService({ home: h.home, definitions: h.set, log: silentLog, defaultCwd: h.cwd, transports: async (id) => (id === 'script' ? capture : undefined) });
+    const capture: Transport = {
+      id: 'script',
+      probeAvailability: async () => ({ available: true, status: 'ok' }),
+      start: async (o) => (seen.push(o), new ScriptTransport().start(o)),
+    };
+    const service = createSessionService({
+      home: h.home,
+      definitions: h.set,
+      log: silentLog,
+      defaultCwd: h.cwd,
+      transports: async (id) => (id === 'script' ? capture : undefined),
+    });
     try {
       const observed: Parameters<typeof digest>[0][number][] = [];
-      const result = await runPersona({ home: h.home, set: h.set, persona: loadPersona(h.set, 'writer'), brief: 'Write a note.', cwd: h.cwd, sessions: service, backendOptions: { script }, observe: (o) => observed.push(o) });
+      const result = await runPersona({
+        home: h.home,
+        set: h.set,
+        persona: loadPersona(h.set, 'writer'),
+        brief: 'Write a note.',
+        cwd: h.cwd,
+        sessions: service,
+        backendOptions: { script },
+        observe: (o) => observed.push(o),
+      });
       expect(seen[0]!.appendSystemPrompt).toBe('You write short notes in notes/.');
       expect(digest(observed)).toEqual([
         'selected script',
@@ -39,8 +66,14 @@ describe('a role persona', () => {
         'settled partial',
       ]);
       // Nothing verified a role persona's work: the honest verdict is partial.
-      expect(result.verdict).toEqual({ outcome: 'partial', note: 'the agent finished its turn (not verified: no verify command)', failureReason: 'not verified: this persona and step have no verify command' });
-      expect(result.records).toEqual([expect.objectContaining({ persona: 'writer', taskTags: ['docs'], outcome: 'partial', outcomeSource: 'driver' })]);
+      expect(result.verdict).toEqual({
+        outcome: 'partial',
+        note: 'the agent finished its turn (not verified: no verify command)',
+        failureReason: 'not verified: this persona and step have no verify command',
+      });
+      expect(result.records).toEqual([
+        expect.objectContaining({ persona: 'writer', taskTags: ['docs'], outcome: 'partial', outcomeSource: 'driver' }),
+      ]);
     } finally {
       await service.close();
     }

@@ -35,7 +35,9 @@ describe('a rules persona drives the script backend', () => {
     expect(await readFile(join(h.cwd, 'src/value.txt'), 'utf8')).toBe('fixed\n');
     // The chained command was refused: src/ still exists.
     const denied = seen.find((o) => o.type === 'answered' && !o.answer.allow);
-    expect(denied?.type === 'answered' && denied.answer.reason).toBe('`node check.js && rm -rf src` chains several commands; run each allowed command on its own');
+    expect(denied?.type === 'answered' && denied.answer.reason).toBe(
+      '`node check.js && rm -rf src` chains several commands; run each allowed command on its own',
+    );
 
     // The guidance the agent got is the persona's template filled with the check's output.
     const events = (await h.service.store.readEvents(result.session!.sessionId))!;
@@ -45,7 +47,12 @@ describe('a rules persona drives the script backend', () => {
       { type: 'guidance', source: 'driver', text: 'The check failed:\nexpected fixed, got broken\nFix src/value.txt.' },
     ]);
     const released = events.at(-1)!.event;
-    expect(released).toEqual({ type: 'released', reason: 'explicit', outcome: 'success', note: '`node check.js` passed' });
+    expect(released).toEqual({
+      type: 'released',
+      reason: 'explicit',
+      outcome: 'success',
+      note: '`node check.js` passed',
+    });
 
     // One outcome record, exactly.
     const records = await readOutcomes(h.home);
@@ -87,10 +94,18 @@ describe('a rules persona drives the script backend', () => {
       [first.result.session!.sessionId, ['bugfix'], 'success'],
       [second.result.session!.sessionId, ['bugfix', 'second'], 'success'],
     ]);
-    const lines = ['script: 2 runs, 100% success, avg 2.0 rounds', '  script · script-model-1: 2 runs, 100% success, avg 2.0 rounds'];
+    const lines = [
+      'script: 2 runs, 100% success, avg 2.0 rounds',
+      '  script · script-model-1: 2 runs, 100% success, avg 2.0 rounds',
+    ];
     expect(await trackRecords(h.home).lines('script')).toEqual(lines);
     // The session service's track-record seam, as neo wires it.
-    const service = createSessionService({ home: h.home, definitions: h.set, log: silentLog, trackRecord: (id) => trackRecords(h.home).lines(id) });
+    const service = createSessionService({
+      home: h.home,
+      definitions: h.set,
+      log: silentLog,
+      trackRecord: (id) => trackRecords(h.home).lines(id),
+    });
     try {
       const listed = (await service.execute({ op: 'list-backends' }, { scope: 'owner' })) as ListBackendsResult;
       expect(listed.backends.find((b) => b.id === 'script')!.trackRecord).toEqual(lines);
@@ -104,8 +119,18 @@ describe('a rules persona drives the script backend', () => {
     const h = await personaHarness({ agents: { fixer: fixerPersona({ extra: 'budgets: { maxCostUsd: 0.01 }' }) } });
     const script = await writeScenario(h.cwd, h.scripts);
     const { result, seen } = await h.run('fixer', { backendOptions: { script } });
-    expect(result.verdict).toEqual({ outcome: 'aborted', note: 'budget spent: $0.0100 of maxCostUsd 0.01', failureReason: 'budget spent: $0.0100 of maxCostUsd 0.01' });
-    expect(await readOutcomes(h.home)).toEqual([expect.objectContaining({ outcome: 'aborted', outcomeSource: 'driver', failureReason: 'budget spent: $0.0100 of maxCostUsd 0.01' })]);
+    expect(result.verdict).toEqual({
+      outcome: 'aborted',
+      note: 'budget spent: $0.0100 of maxCostUsd 0.01',
+      failureReason: 'budget spent: $0.0100 of maxCostUsd 0.01',
+    });
+    expect(await readOutcomes(h.home)).toEqual([
+      expect.objectContaining({
+        outcome: 'aborted',
+        outcomeSource: 'driver',
+        failureReason: 'budget spent: $0.0100 of maxCostUsd 0.01',
+      }),
+    ]);
     expect(digest(seen).slice(-3)).toEqual(['check failed', 'judged stop aborted', 'settled aborted']);
     expect(await readFile(join(h.cwd, 'src/value.txt'), 'utf8')).toBe('broken\n');
   });

@@ -14,7 +14,15 @@ import { personaHarness } from './harness.js';
 const HANGING = {
   turns: [
     [
-      { run: { command: ['node', '-e', "require('fs').writeFileSync('child.pid', String(process.pid)); setInterval(() => {}, 1000)"] } },
+      {
+        run: {
+          command: [
+            'node',
+            '-e',
+            "require('fs').writeFileSync('child.pid', String(process.pid)); setInterval(() => {}, 1000)",
+          ],
+        },
+      },
       { say: 'never reached' },
     ],
   ],
@@ -39,7 +47,10 @@ async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
 
 describe('sweep out', () => {
   test('an aborted persona releases its session and kills the command its agent was running', async () => {
-    const persona = fixerPersona().replace('  otherwise: deny', '    - { decision: allow, command: "node -e" }\n  otherwise: deny');
+    const persona = fixerPersona().replace(
+      '  otherwise: deny',
+      '    - { decision: allow, command: "node -e" }\n  otherwise: deny',
+    );
     const h = await personaHarness({ agents: { fixer: persona } });
     const script = await writeScenario(h.cwd, h.scripts, HANGING);
     const controller = new AbortController();
@@ -53,13 +64,24 @@ describe('sweep out', () => {
     controller.abort('stopped by the test');
     const { result } = await running;
 
-    expect(result.verdict).toEqual({ outcome: 'aborted', note: 'stopped by the test', failureReason: 'stopped by the test' });
+    expect(result.verdict).toEqual({
+      outcome: 'aborted',
+      note: 'stopped by the test',
+      failureReason: 'stopped by the test',
+    });
     expect(alive(pid)).toBe(false);
     expect(h.service.liveSessionIds()).toEqual([]);
     expect(h.service.registry.scopeConstraints(result.scope)).toBeUndefined();
     const record = await h.service.store.get(result.session!.sessionId);
     expect(record).toMatchObject({ state: 'released', outcome: 'aborted', note: 'stopped by the test' });
-    expect(await readOutcomes(h.home)).toEqual([expect.objectContaining({ sessionId: result.session!.sessionId, outcome: 'aborted', outcomeSource: 'driver', failureReason: 'stopped by the test' })]);
+    expect(await readOutcomes(h.home)).toEqual([
+      expect.objectContaining({
+        sessionId: result.session!.sessionId,
+        outcome: 'aborted',
+        outcomeSource: 'driver',
+        failureReason: 'stopped by the test',
+      }),
+    ]);
   });
 
   test('a failed persona is swept too, and its verdict says why', async () => {
@@ -68,8 +90,17 @@ describe('sweep out', () => {
     const never = [{ write: { path: 'src/value.txt', content: 'broken\n' } }, { say: 'done' }];
     const script = await writeScenario(h.cwd, h.scripts, { turns: [never, never] });
     const { result, seen } = await h.run('fixer', { backendOptions: { script } });
-    expect(result.verdict).toEqual({ outcome: 'failed', note: 'used all 2 rounds and `node check.js` still fails', failureReason: 'used all 2 rounds and `node check.js` still fails' });
-    expect(seen.filter((o) => o.type === 'turn').map((o) => o.type === 'turn' && o.kind)).toEqual(['clarification', 'turn_complete', 'clarification', 'max_rounds']);
+    expect(result.verdict).toEqual({
+      outcome: 'failed',
+      note: 'used all 2 rounds and `node check.js` still fails',
+      failureReason: 'used all 2 rounds and `node check.js` still fails',
+    });
+    expect(seen.filter((o) => o.type === 'turn').map((o) => o.type === 'turn' && o.kind)).toEqual([
+      'clarification',
+      'turn_complete',
+      'clarification',
+      'max_rounds',
+    ]);
     expect(h.service.liveSessionIds()).toEqual([]);
     expect(h.service.registry.scopeConstraints(result.scope)).toBeUndefined();
     await expect(stat(join(h.cwd, 'src/value.txt'))).resolves.toBeDefined();

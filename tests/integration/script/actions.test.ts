@@ -52,7 +52,12 @@ for (const flavour of ['plain folder', 'git work tree'] as const) {
         { type: 'tool_result', id: 't1.2', output: 'wrote docs/new file.md (8 bytes)', isError: false },
         { type: 'tool_use', id: 't1.3', name: 'edit', input: { path: 'src/sum.js', search: 'b', replace: 'c' } },
         { type: 'tool_result', id: 't1.3', output: 'edited src/sum.js (1 replacement)', isError: false },
-        { type: 'tool_use', id: 't1.4', name: 'edit', input: { path: 'src/sum.js', search: 'a', replace: 'x', all: true } },
+        {
+          type: 'tool_use',
+          id: 't1.4',
+          name: 'edit',
+          input: { path: 'src/sum.js', search: 'a', replace: 'x', all: true },
+        },
         { type: 'tool_result', id: 't1.4', output: 'edited src/sum.js (2 replacements)', isError: false },
         { type: 'tool_use', id: 't1.5', name: 'rename', input: { from: 'keep.txt', to: 'moved/kept.txt' } },
         { type: 'tool_result', id: 't1.5', output: 'renamed keep.txt to moved/kept.txt', isError: false },
@@ -62,7 +67,9 @@ for (const flavour of ['plain folder', 'git work tree'] as const) {
       ]);
       expect(await readFile(join(cwd, 'src/sum.js'), 'utf8')).toBe('x + x + c\n');
       expect(await readFile(join(cwd, 'moved/kept.txt'), 'utf8')).toBe('keep\n');
-      expect((await readdir(cwd)).sort()).toEqual(flavour === 'git work tree' ? ['.git', 'docs', 'moved', 'src'] : ['docs', 'moved', 'src']);
+      expect((await readdir(cwd)).sort()).toEqual(
+        flavour === 'git work tree' ? ['.git', 'docs', 'moved', 'src'] : ['docs', 'moved', 'src'],
+      );
       expect(await readdir(join(cwd, 'docs'))).toEqual([]);
       if (flavour === 'git work tree') {
         const status = await execa('git', ['status', '--porcelain', '-uall'], { cwd });
@@ -82,13 +89,21 @@ for (const flavour of ['plain folder', 'git work tree'] as const) {
       ]);
       expect(results(events)).toEqual([
         { id: 't1.0', output: 'edit src/sum.js: the search text was not found', isError: true },
-        { id: 't1.1', output: 'edit src/sum.js: the search text occurs 2 times; add context to make it unique, or set all: true', isError: true },
+        {
+          id: 't1.1',
+          output: 'edit src/sum.js: the search text occurs 2 times; add context to make it unique, or set all: true',
+          isError: true,
+        },
         { id: 't1.2', output: 'edit missing.js: no such file', isError: true },
         { id: 't1.3', output: 'delete missing.js: no such file', isError: true },
         { id: 't1.4', output: 'delete src: is a folder; delete its files one by one', isError: true },
         { id: 't1.5', output: 'rename missing.js: no such file', isError: true },
       ]);
-      expect(events.at(-1)).toEqual({ type: 'turn_complete', numTurns: 1, text: 'the turn goes on after failed tool calls' });
+      expect(events.at(-1)).toEqual({
+        type: 'turn_complete',
+        numTurns: 1,
+        text: 'the turn goes on after failed tool calls',
+      });
       expect(await readFile(join(cwd, 'src/sum.js'), 'utf8')).toBe('a + a + b\n');
     });
 

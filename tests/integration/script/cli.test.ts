@@ -18,7 +18,11 @@ beforeEach(async () => {
 describe('neo script validate', () => {
   test('a good script: one summary line, exit 0', async () => {
     const dir = await tempDir();
-    await writeScript(dir, { turns: [[{ say: 'a' }, { ask: { toolName: 'X', input: {}, onAllow: [{ say: 'b' }] } }], [{ end: null }]] }, 'good.yaml');
+    await writeScript(
+      dir,
+      { turns: [[{ say: 'a' }, { ask: { toolName: 'X', input: {}, onAllow: [{ say: 'b' }] } }], [{ end: null }]] },
+      'good.yaml',
+    );
     const result = await runNeo(['script', 'validate', 'good.yaml'], { cwd: dir, env });
     expect(result).toEqual({ exitCode: 0, stdout: '✓ good.yaml: 2 turns, 4 actions', stderr: '' });
   });
@@ -42,7 +46,13 @@ describe('neo script validate', () => {
     );
     const json = await runNeo(['script', 'validate', '--json', 'bad.yaml'], { cwd: dir, env });
     expect(json.exitCode).toBe(2);
-    expect(JSON.parse(json.stdout)).toMatchObject([{ code: 'DEF_WRONG_TYPE', pointer: '/turns/0/1/run/expectExit', span: { file: join(dir, 'bad.yaml'), start: { line: 3, column: 39 } } }]);
+    expect(JSON.parse(json.stdout)).toMatchObject([
+      {
+        code: 'DEF_WRONG_TYPE',
+        pointer: '/turns/0/1/run/expectExit',
+        span: { file: join(dir, 'bad.yaml'), start: { line: 3, column: 39 } },
+      },
+    ]);
   });
 
   test('a missing file is a typed error', async () => {
@@ -58,11 +68,36 @@ describe('neo script play', () => {
     const dir = await tempDir();
     const script = await writeScript(await tempDir(), {
       turns: [
-        { cost: { usd: 0.5, inputTokens: 10, outputTokens: 2 }, actions: [{ say: 'hello' }, { write: { path: 'a.txt', content: 'one\n' } }, { run: { command: ['cat', 'a.txt'] } }] },
-        { when: { guidanceContains: 'fix' }, actions: [{ edit: { path: 'a.txt', search: 'one', replace: 'two' } }, { end: { text: 'done' } }] },
+        {
+          cost: { usd: 0.5, inputTokens: 10, outputTokens: 2 },
+          actions: [
+            { say: 'hello' },
+            { write: { path: 'a.txt', content: 'one\n' } },
+            { run: { command: ['cat', 'a.txt'] } },
+          ],
+        },
+        {
+          when: { guidanceContains: 'fix' },
+          actions: [{ edit: { path: 'a.txt', search: 'one', replace: 'two' } }, { end: { text: 'done' } }],
+        },
       ],
     });
-    const result = await runNeo(['script', 'play', script, '--cwd', dir, '--posture', 'acceptEdits', '--answer', 'allow', '--guide', 'please fix it'], { env });
+    const result = await runNeo(
+      [
+        'script',
+        'play',
+        script,
+        '--cwd',
+        dir,
+        '--posture',
+        'acceptEdits',
+        '--answer',
+        'allow',
+        '--guide',
+        'please fix it',
+      ],
+      { env },
+    );
     expect(result.exitCode).toBe(0);
     expect(result.stdout.split('\n').slice(1)).toEqual([
       'say      hello',
@@ -82,12 +117,19 @@ describe('neo script play', () => {
 
   test('--json prints the normalized events; a denied write and a failed end exit 1', async () => {
     const dir = await tempDir();
-    const script = await writeScript(dir, { turns: [[{ write: { path: 'x.txt', content: 'x' } }, { end: { ok: false, text: 'could not' } }]] });
+    const script = await writeScript(dir, {
+      turns: [[{ write: { path: 'x.txt', content: 'x' } }, { end: { ok: false, text: 'could not' } }]],
+    });
     const result = await runNeo(['script', 'play', script, '--posture', 'default', '--json'], { cwd: dir, env });
     expect(result.exitCode).toBe(1);
     const events = result.stdout.split('\n').map((line) => JSON.parse(line) as { type: string });
     expect(events.map((e) => e.type)).toEqual(['started', 'tool_use', 'clarify', 'tool_result', 'ended']);
-    expect(events[3]).toEqual({ type: 'tool_result', id: 't1.0', output: 'denied by the user: neo script play --answer deny', isError: true });
+    expect(events[3]).toEqual({
+      type: 'tool_result',
+      id: 't1.0',
+      output: 'denied by the user: neo script play --answer deny',
+      isError: true,
+    });
     expect(await readdir(dir)).toEqual(['script.yaml']);
   });
 
@@ -99,16 +141,36 @@ describe('neo script play', () => {
 });
 
 /** Drives a session through the session service, answering in order and guiding after each turn. */
-async function drive(service: SessionService, sessionId: string, answers: boolean[], guidance: string[]): Promise<string[]> {
+async function drive(
+  service: SessionService,
+  sessionId: string,
+  answers: boolean[],
+  guidance: string[],
+): Promise<string[]> {
   const caller = { scope: 'test' };
   const kinds: string[] = [];
   const queue = [...answers];
   const next = [...guidance];
   for (;;) {
-    const result = (await service.execute({ op: 'read-turn', sessionId }, caller)) as { kind: string; clarificationId?: string; turnDiff?: { summaryLine: string } };
-    kinds.push(result.kind === 'clarification' ? 'clarification' : `${result.kind}: ${result.turnDiff?.summaryLine ?? ''}`);
+    const result = (await service.execute({ op: 'read-turn', sessionId }, caller)) as {
+      kind: string;
+      clarificationId?: string;
+      turnDiff?: { summaryLine: string };
+    };
+    kinds.push(
+      result.kind === 'clarification' ? 'clarification' : `${result.kind}: ${result.turnDiff?.summaryLine ?? ''}`,
+    );
     if (result.kind === 'clarification') {
-      await service.execute({ op: 'answer', sessionId, clarificationId: result.clarificationId!, allow: queue.shift() ?? false, reason: 'no' }, caller);
+      await service.execute(
+        {
+          op: 'answer',
+          sessionId,
+          clarificationId: result.clarificationId!,
+          allow: queue.shift() ?? false,
+          reason: 'no',
+        },
+        caller,
+      );
       continue;
     }
     const text = next.shift();
@@ -143,8 +205,22 @@ describe('neo script from-session: record once through the session service, repl
   const FILES = { 'src/sum.js': 'return total + 1;\n', 'README.md': '# r\n' };
   const SCRIPT = {
     turns: [
-      { cost: { usd: 0.03, inputTokens: 900, outputTokens: 80 }, actions: [{ say: 'Changing sum.' }, { write: { path: 'src/extra.js', content: 'x\n' } }, { run: { command: 'exit 1', expectExit: 1 } }] },
-      { when: { guidanceContains: 'exited 1' }, actions: [{ edit: { path: 'src/sum.js', search: 'total + 1', replace: 'total' } }, { delete: { path: 'README.md' } }, { say: 'Fixed.' }] },
+      {
+        cost: { usd: 0.03, inputTokens: 900, outputTokens: 80 },
+        actions: [
+          { say: 'Changing sum.' },
+          { write: { path: 'src/extra.js', content: 'x\n' } },
+          { run: { command: 'exit 1', expectExit: 1 } },
+        ],
+      },
+      {
+        when: { guidanceContains: 'exited 1' },
+        actions: [
+          { edit: { path: 'src/sum.js', search: 'total + 1', replace: 'total' } },
+          { delete: { path: 'README.md' } },
+          { say: 'Fixed.' },
+        ],
+      },
     ],
   };
   const ANSWERS = [true, true, true, false];
@@ -155,17 +231,32 @@ describe('neo script from-session: record once through the session service, repl
     const service = createSessionService({ home, definitions: set, log: silentLog });
     const first = await gitRepo(FILES);
     const script = await writeScript(await tempDir(), SCRIPT);
-    const started = (await service.execute({ op: 'start', brief: 'make the tests pass', backend: 'script', cwd: first, initialPosture: 'default', backendOptions: { script } }, { scope: 'test' })) as { sessionId: string };
+    const started = (await service.execute(
+      {
+        op: 'start',
+        brief: 'make the tests pass',
+        backend: 'script',
+        cwd: first,
+        initialPosture: 'default',
+        backendOptions: { script },
+      },
+      { scope: 'test' },
+    )) as { sessionId: string };
     const recordedKinds = await drive(service, started.sessionId, ANSWERS, GUIDANCE);
     await service.close();
 
     // A torn last line (a crash mid-write) is skipped with a note, never fatal.
-    await writeFile(join(home, 'code-sessions', started.sessionId, 'events.jsonl'), `${await readFile(join(home, 'code-sessions', started.sessionId, 'events.jsonl'), 'utf8')}{"seq":99,"at`);
+    await writeFile(
+      join(home, 'code-sessions', started.sessionId, 'events.jsonl'),
+      `${await readFile(join(home, 'code-sessions', started.sessionId, 'events.jsonl'), 'utf8')}{"seq":99,"at`,
+    );
     const out = join(await tempDir(), 'replay.yaml');
     const made = await runNeo(['script', 'from-session', started.sessionId.slice(0, 12), '-o', out], { env });
     expect(made.exitCode).toBe(0);
     expect(made.stdout).toMatch(/^wrote .*replay\.yaml: 2 turns from \d+ events$/);
-    expect(made.stderr).toMatch(/^note: .*events\.jsonl:\d+ does not parse \(a torn last line after a crash\?\); skipped$/);
+    expect(made.stderr).toMatch(
+      /^note: .*events\.jsonl:\d+ does not parse \(a torn last line after a crash\?\); skipped$/,
+    );
     const text = await readFile(out, 'utf8');
     expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=.*schemas\/script\.schema\.json$/);
     expect(text).toContain('# turn 1 — after: make the tests pass');
@@ -186,14 +277,28 @@ describe('neo script from-session: record once through the session service, repl
     const replayHome = await tempDir('neo-home-');
     const replayService = createSessionService({ home: replayHome, definitions: set, log: silentLog });
     const second = await gitRepo(FILES);
-    const replay = (await replayService.execute({ op: 'start', brief: 'make the tests pass', backend: 'script', cwd: second, initialPosture: 'default', backendOptions: { script: out } }, { scope: 'test' })) as { sessionId: string };
+    const replay = (await replayService.execute(
+      {
+        op: 'start',
+        brief: 'make the tests pass',
+        backend: 'script',
+        cwd: second,
+        initialPosture: 'default',
+        backendOptions: { script: out },
+      },
+      { scope: 'test' },
+    )) as { sessionId: string };
     const replayedKinds = await drive(replayService, replay.sessionId, ANSWERS, GUIDANCE);
     await replayService.close();
 
     expect(replayedKinds).toEqual(recordedKinds);
     expect(recordedKinds.filter((k) => k !== 'clarification')).toHaveLength(2);
     expect(await tree(second)).toEqual(await tree(first));
-    expect(await tree(second)).toEqual({ 'src/sum.js': 'return total;\n', 'README.md': '# r\n', 'src/extra.js': 'x\n' });
+    expect(await tree(second)).toEqual({
+      'src/sum.js': 'return total;\n',
+      'README.md': '# r\n',
+      'src/extra.js': 'x\n',
+    });
   }, 240_000); // seven neo processes and two services: generous for a loaded machine, never a timing check
 
   test('an events.jsonl path works too; an empty one is a failure', async () => {

@@ -18,7 +18,11 @@ async function waitFor<T>(read: () => Promise<T | undefined>): Promise<T> {
   }
 }
 
-const readPid = (file: string) => () => readFile(file, 'utf8').then((text) => (text.trim() === '' ? undefined : Number(text.trim())), () => undefined);
+const readPid = (file: string) => () =>
+  readFile(file, 'utf8').then(
+    (text) => (text.trim() === '' ? undefined : Number(text.trim())),
+    () => undefined,
+  );
 
 describe('ask: a clarification with a continuation per answer', () => {
   const script = {
@@ -43,14 +47,24 @@ describe('ask: a clarification with a continuation per answer', () => {
     const asked = await reader.until('clarify');
     expect(asked.slice(1)).toEqual([
       { type: 'tool_use', id: 't1.0', name: 'WebFetch', input: { url: 'https://example.com/spec' } },
-      { type: 'clarify', clarificationId: 'clr-t1.0', toolName: 'WebFetch', input: { url: 'https://example.com/spec' } },
+      {
+        type: 'clarify',
+        clarificationId: 'clr-t1.0',
+        toolName: 'WebFetch',
+        input: { url: 'https://example.com/spec' },
+      },
     ]);
     await session.answer('clr-t1.0', { allow: true });
     expect(await reader.until('clarify')).toEqual([
       { type: 'tool_result', id: 't1.0', output: 'allowed', isError: false },
       { type: 'text', text: 'read the spec' },
       { type: 'tool_use', id: 't1.2', name: 'write', input: { path: 'spec.md', content: 'spec\n' } },
-      { type: 'clarify', clarificationId: 'clr-t1.2', toolName: 'write', input: { path: 'spec.md', content: 'spec\n' } },
+      {
+        type: 'clarify',
+        clarificationId: 'clr-t1.2',
+        toolName: 'write',
+        input: { path: 'spec.md', content: 'spec\n' },
+      },
     ]);
     await session.answer('clr-t1.2', { allow: true });
     expect(await reader.until('turn_complete')).toEqual([
@@ -66,7 +80,9 @@ describe('ask: a clarification with a continuation per answer', () => {
     const cwd = await tempDir();
     const { session, reader } = await startScript({ cwd, posture: 'acceptEdits', script });
     await reader.until('clarify');
-    await expect(session.answer('clr-t9.9', { allow: true })).rejects.toMatchObject({ code: 'TRANSPORT_UNKNOWN_CLARIFICATION' });
+    await expect(session.answer('clr-t9.9', { allow: true })).rejects.toMatchObject({
+      code: 'TRANSPORT_UNKNOWN_CLARIFICATION',
+    });
     await session.answer('clr-t1.0', { allow: false, reason: 'no network' });
     expect(await reader.until('turn_complete')).toEqual([
       { type: 'tool_result', id: 't1.0', output: 'denied by the user: no network', isError: true },
@@ -83,7 +99,10 @@ describe('guidance starts the next turn', () => {
   const script = {
     turns: [
       [{ write: { path: 'sum.js', content: 'return total + 1;\n' } }, { say: 'wrote it' }],
-      { when: { guidanceContains: 'exited 1' }, actions: [{ edit: { path: 'sum.js', search: 'total + 1', replace: 'total' } }, { say: 'fixed it' }] },
+      {
+        when: { guidanceContains: 'exited 1' },
+        actions: [{ edit: { path: 'sum.js', search: 'total + 1', replace: 'total' } }, { say: 'fixed it' }],
+      },
       [{ say: 'anything else?' }],
     ],
   };
@@ -91,15 +110,27 @@ describe('guidance starts the next turn', () => {
   test('a failed gate’s guidance leads to the fix in turn 2', async () => {
     const cwd = await tempDir();
     const { session, reader } = await startScript({ cwd, script });
-    expect((await reader.until('turn_complete')).at(-1)).toEqual({ type: 'turn_complete', numTurns: 1, text: 'wrote it' });
+    expect((await reader.until('turn_complete')).at(-1)).toEqual({
+      type: 'turn_complete',
+      numTurns: 1,
+      text: 'wrote it',
+    });
     await session.sendGuidance('verify: `npm test` EXITED 1\nexpected 3, got 4');
     expect(types(await reader.until('turn_complete'))).toEqual(['tool_use', 'tool_result', 'text', 'turn_complete']);
     expect(reader.seen.at(-1)).toEqual({ type: 'turn_complete', numTurns: 2, text: 'fixed it' });
     expect(await readFile(join(cwd, 'sum.js'), 'utf8')).toBe('return total;\n');
     await session.sendGuidance('thanks');
-    expect(await reader.until('turn_complete')).toEqual([{ type: 'text', text: 'anything else?' }, { type: 'turn_complete', numTurns: 3, text: 'anything else?' }]);
+    expect(await reader.until('turn_complete')).toEqual([
+      { type: 'text', text: 'anything else?' },
+      { type: 'turn_complete', numTurns: 3, text: 'anything else?' },
+    ]);
     await session.sendGuidance('more?');
-    expect(await reader.next()).toEqual({ type: 'error', code: 'TRANSPORT_SCRIPT_EXHAUSTED', message: 'the script has no turn left (all 3 played)', fatal: false });
+    expect(await reader.next()).toEqual({
+      type: 'error',
+      code: 'TRANSPORT_SCRIPT_EXHAUSTED',
+      message: 'the script has no turn left (all 3 played)',
+      fatal: false,
+    });
     await session.stop();
   });
 
@@ -108,20 +139,33 @@ describe('guidance starts the next turn', () => {
     const { session, reader } = await startScript({ cwd, script });
     await reader.until('turn_complete');
     await session.sendGuidance('looks good');
-    expect(await reader.until('turn_complete')).toEqual([{ type: 'text', text: 'anything else?' }, { type: 'turn_complete', numTurns: 2, text: 'anything else?' }]);
+    expect(await reader.until('turn_complete')).toEqual([
+      { type: 'text', text: 'anything else?' },
+      { type: 'turn_complete', numTurns: 2, text: 'anything else?' },
+    ]);
     expect(await readFile(join(cwd, 'sum.js'), 'utf8')).toBe('return total + 1;\n');
     await session.stop();
   });
 
   test('no matching turn is a non-fatal error; the session waits for better guidance', async () => {
     const cwd = await tempDir();
-    const conditional = { turns: [[{ say: 'one' }], { when: { guidanceContains: ['FAIL', 'error:'] }, actions: [{ say: 'fixing' }] }] };
+    const conditional = {
+      turns: [[{ say: 'one' }], { when: { guidanceContains: ['FAIL', 'error:'] }, actions: [{ say: 'fixing' }] }],
+    };
     const { session, reader } = await startScript({ cwd, script: conditional });
     await reader.until('turn_complete');
     await session.sendGuidance('all fine');
-    expect(await reader.next()).toEqual({ type: 'error', code: 'TRANSPORT_SCRIPT_NO_MATCHING_TURN', message: 'no remaining turn of the script (turn 2) matches this prompt', fatal: false });
+    expect(await reader.next()).toEqual({
+      type: 'error',
+      code: 'TRANSPORT_SCRIPT_NO_MATCHING_TURN',
+      message: 'no remaining turn of the script (turn 2) matches this prompt',
+      fatal: false,
+    });
     await session.sendGuidance('Error: boom');
-    expect(await reader.until('turn_complete')).toEqual([{ type: 'text', text: 'fixing' }, { type: 'turn_complete', numTurns: 2, text: 'fixing' }]);
+    expect(await reader.until('turn_complete')).toEqual([
+      { type: 'text', text: 'fixing' },
+      { type: 'turn_complete', numTurns: 2, text: 'fixing' },
+    ]);
     await session.stop();
   });
 
@@ -136,7 +180,11 @@ describe('guidance starts the next turn', () => {
     // No further guidance needed: the queued texts, joined, matched turn 2.
     await reader.until('clarify');
     await session.answer('clr-t2.0', { allow: true });
-    expect((await reader.until('turn_complete')).at(-1)).toEqual({ type: 'turn_complete', numTurns: 2, text: 'fixed it' });
+    expect((await reader.until('turn_complete')).at(-1)).toEqual({
+      type: 'turn_complete',
+      numTurns: 2,
+      text: 'fixed it',
+    });
     await session.stop();
   });
 });
@@ -152,20 +200,29 @@ describe('interrupt', () => {
     expect(await reader.next()).toEqual({ type: 'turn_complete', numTurns: 1, interrupted: true });
     await session.interrupt(); // nothing running: a no-op
     await session.sendGuidance('try again');
-    expect(await reader.until('turn_complete')).toEqual([{ type: 'text', text: 'back' }, { type: 'turn_complete', numTurns: 2, text: 'back' }]);
+    expect(await reader.until('turn_complete')).toEqual([
+      { type: 'text', text: 'back' },
+      { type: 'turn_complete', numTurns: 2, text: 'back' },
+    ]);
     await session.stop();
   });
 
   test('withdraws a pending clarification', async () => {
     const cwd = await tempDir();
-    const { session, reader } = await startScript({ cwd, posture: 'default', script: { turns: [[{ write: { path: 'a', content: 'a' } }]] } });
+    const { session, reader } = await startScript({
+      cwd,
+      posture: 'default',
+      script: { turns: [[{ write: { path: 'a', content: 'a' } }]] },
+    });
     await reader.until('clarify');
     await session.interrupt();
     expect(await reader.until('turn_complete')).toEqual([
       { type: 'tool_result', id: 't1.0', output: 'interrupted', isError: true },
       { type: 'turn_complete', numTurns: 1, interrupted: true },
     ]);
-    await expect(session.answer('clr-t1.0', { allow: true })).rejects.toMatchObject({ code: 'TRANSPORT_UNKNOWN_CLARIFICATION' });
+    await expect(session.answer('clr-t1.0', { allow: true })).rejects.toMatchObject({
+      code: 'TRANSPORT_UNKNOWN_CLARIFICATION',
+    });
     expect(await readdir(cwd)).toEqual([]);
     await session.stop();
   });
@@ -228,18 +285,34 @@ describe('fail and end', () => {
       { type: 'error', code: 'TRANSPORT_SCRIPT_FAIL', message: 'rate limited', transient: true, fatal: false },
     ]);
     await session.sendGuidance('retry');
-    expect(await reader.rest()).toEqual([{ type: 'error', code: 'TRANSPORT_SCRIPT_FAIL', message: 'out of credits', transient: false, fatal: true }]);
+    expect(await reader.rest()).toEqual([
+      { type: 'error', code: 'TRANSPORT_SCRIPT_FAIL', message: 'out of credits', transient: false, fatal: true },
+    ]);
     await expect(session.sendGuidance('again')).rejects.toMatchObject({ code: 'TRANSPORT_SESSION_ENDED' });
     await session.stop();
   });
 
   test('end closes the session with the turn’s figures; text defaults to the last say', async () => {
     const cwd = await tempDir();
-    const script = { turns: [{ cost: { usd: 0.25, inputTokens: 900, outputTokens: 120, cachedInputTokens: 400, reasoningTokens: 30 }, actions: [{ say: 'All tests pass.' }, { end: null }] }] };
+    const script = {
+      turns: [
+        {
+          cost: { usd: 0.25, inputTokens: 900, outputTokens: 120, cachedInputTokens: 400, reasoningTokens: 30 },
+          actions: [{ say: 'All tests pass.' }, { end: null }],
+        },
+      ],
+    };
     const { session, reader } = await startScript({ cwd, script });
     expect((await reader.rest()).slice(1)).toEqual([
       { type: 'text', text: 'All tests pass.' },
-      { type: 'ended', ok: true, text: 'All tests pass.', numTurns: 1, costUsd: 0.25, usage: { inputTokens: 900, outputTokens: 120, cachedInputTokens: 400, reasoningTokens: 30 } },
+      {
+        type: 'ended',
+        ok: true,
+        text: 'All tests pass.',
+        numTurns: 1,
+        costUsd: 0.25,
+        usage: { inputTokens: 900, outputTokens: 120, cachedInputTokens: 400, reasoningTokens: 30 },
+      },
     ]);
     await session.stop();
   });
@@ -266,7 +339,13 @@ describe('cost figures', () => {
     await session.sendGuidance('d');
     ends.push((await reader.until('ended')).at(-1));
     expect(ends).toEqual([
-      { type: 'turn_complete', numTurns: 1, costUsd: 0.0123, usage: { inputTokens: 1200, outputTokens: 340 }, text: 'one' },
+      {
+        type: 'turn_complete',
+        numTurns: 1,
+        costUsd: 0.0123,
+        usage: { inputTokens: 1200, outputTokens: 340 },
+        text: 'one',
+      },
       { type: 'turn_complete', numTurns: 2, text: 'two' },
       { type: 'turn_complete', numTurns: 3, costUsd: 0.5 },
       { type: 'ended', ok: false, text: 'gave up', numTurns: 4, usage: { outputTokens: 7 } },

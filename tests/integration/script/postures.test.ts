@@ -15,13 +15,23 @@ const GATED = {
     [
       { write: { path: 'written.txt', content: 'w\n' } },
       { run: { command: ['touch', 'ran.txt'] } },
-      { ask: { toolName: 'WebFetch', input: { url: 'https://example.com' }, onAllow: [{ say: 'fetched' }], onDeny: [{ say: 'went without' }] } },
+      {
+        ask: {
+          toolName: 'WebFetch',
+          input: { url: 'https://example.com' },
+          onAllow: [{ say: 'fetched' }],
+          onDeny: [{ say: 'went without' }],
+        },
+      },
     ],
   ],
 };
 
 /** Plays the turn, allowing every clarification, and returns the events plus the clarified tools. */
-async function playAllowingAll(session: AgentSession, reader: EventReader): Promise<{ events: AgentEvent[]; asked: string[] }> {
+async function playAllowingAll(
+  session: AgentSession,
+  reader: EventReader,
+): Promise<{ events: AgentEvent[]; asked: string[] }> {
   const asked: string[] = [];
   const events: AgentEvent[] = [];
   for (;;) {
@@ -36,7 +46,8 @@ async function playAllowingAll(session: AgentSession, reader: EventReader): Prom
   }
 }
 
-const resultsOf = (events: readonly AgentEvent[]) => events.flatMap((e) => (e.type === 'tool_result' ? [`${e.id} ${e.isError ? 'error' : 'ok'}: ${e.output}`] : []));
+const resultsOf = (events: readonly AgentEvent[]) =>
+  events.flatMap((e) => (e.type === 'tool_result' ? [`${e.id} ${e.isError ? 'error' : 'ok'}: ${e.output}`] : []));
 
 describe('postures decide what asks, what runs and what is refused', () => {
   const expected: Record<Posture, { asked: string[]; files: string[]; results: string[]; text: string }> = {
@@ -88,7 +99,12 @@ describe('postures decide what asks, what runs and what is refused', () => {
     const events = await reader.until('clarify');
     expect(events.slice(1)).toEqual([
       { type: 'tool_use', id: 't1.0', name: 'write', input: { path: 'written.txt', content: 'w\n' } },
-      { type: 'clarify', clarificationId: 'clr-t1.0', toolName: 'write', input: { path: 'written.txt', content: 'w\n' } },
+      {
+        type: 'clarify',
+        clarificationId: 'clr-t1.0',
+        toolName: 'write',
+        input: { path: 'written.txt', content: 'w\n' },
+      },
     ]);
     expect(await readdir(cwd)).toEqual([]);
     await session.answer('clr-t1.0', { allow: false, reason: 'not that file' });
@@ -99,14 +115,27 @@ describe('postures decide what asks, what runs and what is refused', () => {
       { type: 'clarify', clarificationId: 'clr-t1.1', toolName: 'run', input: { command: ['touch', 'ran.txt'] } },
     ]);
     await session.answer('clr-t1.1', { allow: false });
-    expect((await reader.until('tool_result')).at(-1)).toEqual({ type: 'tool_result', id: 't1.1', output: 'denied by the user', isError: true });
+    expect((await reader.until('tool_result')).at(-1)).toEqual({
+      type: 'tool_result',
+      id: 't1.1',
+      output: 'denied by the user',
+      isError: true,
+    });
     expect(await readdir(cwd)).toEqual([]);
     await session.stop();
   });
 
   test('setPosture takes effect for the next action', async () => {
     const cwd = await tempDir();
-    const script = { turns: [[{ write: { path: 'a.txt', content: 'a' } }, { write: { path: 'b.txt', content: 'b' } }, { run: { command: ['touch', 'c.txt'] } }]] };
+    const script = {
+      turns: [
+        [
+          { write: { path: 'a.txt', content: 'a' } },
+          { write: { path: 'b.txt', content: 'b' } },
+          { run: { command: ['touch', 'c.txt'] } },
+        ],
+      ],
+    };
     const { session, reader } = await startScript({ cwd, posture: 'default', script });
     await reader.until('clarify');
     await session.setPosture('acceptEdits');
@@ -125,7 +154,19 @@ describe('postures decide what asks, what runs and what is refused', () => {
 
   test('the actions of an allowed ask are gated by the live posture', async () => {
     const cwd = await tempDir();
-    const script = { turns: [[{ ask: { toolName: 'Deploy', input: {}, onAllow: [{ say: 'going' }, { write: { path: 'x.txt', content: 'x' } }] } }]] };
+    const script = {
+      turns: [
+        [
+          {
+            ask: {
+              toolName: 'Deploy',
+              input: {},
+              onAllow: [{ say: 'going' }, { write: { path: 'x.txt', content: 'x' } }],
+            },
+          },
+        ],
+      ],
+    };
     const { session, reader } = await startScript({ cwd, posture: 'default', script });
     await reader.until('clarify');
     await session.setPosture('plan');

@@ -41,7 +41,14 @@ describe('resume by externalSessionId', () => {
     const saved = JSON.parse(await readFile(join(home, 'code-sessions', 'cs_first', PROGRESS_FILE), 'utf8'));
     expect(saved).toMatchObject({ version: 1, externalSessionId, nextTurn: 1, turnsPlayed: 1, scriptFile: script });
 
-    const second = await startScript({ cwd, script, sessionId: 'cs_second', sessionDir: await sessionDir('cs_second'), resumeSessionId: externalSessionId, brief: 'carry on' });
+    const second = await startScript({
+      cwd,
+      script,
+      sessionId: 'cs_second',
+      sessionDir: await sessionDir('cs_second'),
+      resumeSessionId: externalSessionId,
+      brief: 'carry on',
+    });
     expect(await second.reader.next()).toEqual({ type: 'started', externalSessionId, model: 'script' });
     const turn = await second.reader.until('turn_complete');
     expect(turn.at(-1)).toEqual({ type: 'turn_complete', numTurns: 2, text: 'two' });
@@ -50,14 +57,26 @@ describe('resume by externalSessionId', () => {
     await second.session.stop();
 
     // Resuming again finds the newest progress (the second session's) and plays turn 3.
-    const third = await startScript({ cwd, script, sessionId: 'cs_third', sessionDir: await sessionDir('cs_third'), resumeSessionId: externalSessionId });
-    expect((await third.reader.until('turn_complete')).at(-1)).toEqual({ type: 'turn_complete', numTurns: 3, text: 'three' });
+    const third = await startScript({
+      cwd,
+      script,
+      sessionId: 'cs_third',
+      sessionDir: await sessionDir('cs_third'),
+      resumeSessionId: externalSessionId,
+    });
+    expect((await third.reader.until('turn_complete')).at(-1)).toEqual({
+      type: 'turn_complete',
+      numTurns: 3,
+      text: 'three',
+    });
     await third.session.stop();
   });
 
   test('a turn cut short by stop is played again on resume; adoption reuses the same folder', async () => {
     const cwd = await tempDir();
-    const script = await writeScript(await tempDir(), { turns: [[{ say: 'one' }], [{ say: 'two starts' }, { hang: null }], [{ say: 'three' }]] });
+    const script = await writeScript(await tempDir(), {
+      turns: [[{ say: 'one' }], [{ say: 'two starts' }, { hang: null }], [{ say: 'three' }]],
+    });
     const dir = await sessionDir('cs_adopted');
     const first = await startScript({ cwd, script, sessionId: 'cs_adopted', sessionDir: dir });
     const externalSessionId = ((await first.reader.next()) as { externalSessionId: string }).externalSessionId;
@@ -66,7 +85,13 @@ describe('resume by externalSessionId', () => {
     expect(await first.reader.next()).toEqual({ type: 'text', text: 'two starts' });
     await first.session.stop();
 
-    const again = await startScript({ cwd, script, sessionId: 'cs_adopted', sessionDir: dir, resumeSessionId: externalSessionId });
+    const again = await startScript({
+      cwd,
+      script,
+      sessionId: 'cs_adopted',
+      sessionDir: dir,
+      resumeSessionId: externalSessionId,
+    });
     expect((await again.reader.until('text')).at(-1)).toEqual({ type: 'text', text: 'two starts' });
     await again.session.interrupt();
     expect(await again.reader.next()).toEqual({ type: 'turn_complete', numTurns: 2, interrupted: true });
@@ -79,19 +104,33 @@ describe('resume by externalSessionId', () => {
     const externalSessionId = ((await first.reader.next()) as { externalSessionId: string }).externalSessionId;
     await first.reader.until('turn_complete');
     await first.session.stop();
-    const second = await startScript({ cwd, script: THREE_TURNS, sessionId: 'cs_memory2', resumeSessionId: externalSessionId });
+    const second = await startScript({
+      cwd,
+      script: THREE_TURNS,
+      sessionId: 'cs_memory2',
+      resumeSessionId: externalSessionId,
+    });
     expect((await second.reader.until('turn_complete')).at(-1)).toMatchObject({ numTurns: 2, text: 'two' });
     await second.session.stop();
   });
 
   test('an unknown id and a changed script are rejected loudly', async () => {
     const cwd = await tempDir();
-    await expect(startScript({ cwd, script: THREE_TURNS, sessionDir: await sessionDir('cs_x'), resumeSessionId: 'script-0000' })).rejects.toMatchObject({ code: 'TRANSPORT_SCRIPT_RESUME_UNKNOWN' });
-    const first = await startScript({ cwd, script: THREE_TURNS, sessionId: 'cs_changed', sessionDir: await sessionDir('cs_changed') });
+    await expect(
+      startScript({ cwd, script: THREE_TURNS, sessionDir: await sessionDir('cs_x'), resumeSessionId: 'script-0000' }),
+    ).rejects.toMatchObject({ code: 'TRANSPORT_SCRIPT_RESUME_UNKNOWN' });
+    const first = await startScript({
+      cwd,
+      script: THREE_TURNS,
+      sessionId: 'cs_changed',
+      sessionDir: await sessionDir('cs_changed'),
+    });
     const externalSessionId = ((await first.reader.next()) as { externalSessionId: string }).externalSessionId;
     await first.session.stop();
     const changed = { turns: [...THREE_TURNS.turns, [{ say: 'four' }]] };
-    await expect(startScript({ cwd, script: changed, sessionDir: await sessionDir('cs_y'), resumeSessionId: externalSessionId })).rejects.toMatchObject({ code: 'TRANSPORT_SCRIPT_RESUME_MISMATCH' });
+    await expect(
+      startScript({ cwd, script: changed, sessionDir: await sessionDir('cs_y'), resumeSessionId: externalSessionId }),
+    ).rejects.toMatchObject({ code: 'TRANSPORT_SCRIPT_RESUME_MISMATCH' });
   });
 });
 
@@ -119,22 +158,47 @@ describe('start errors', () => {
     await writeFile(file, 'turns:\n  - - say: hi\n    - run: { command: [] }\n');
     const error = await startScript({ cwd: dir, script: file }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'TRANSPORT_SCRIPT_INVALID' });
-    const diagnostics = (error as { diagnostics: Array<{ code: string; message: string; span: { file: string; start: { line: number; column: number } } }> }).diagnostics;
-    expect(diagnostics.map((d) => `${d.span.file}:${d.span.start.line}:${d.span.start.column} ${d.code} ${d.message}`)).toEqual([`${file}:3:23 DEF_SCHEMA \`turns[0][1].run.command\` must not be empty`]);
+    const diagnostics = (
+      error as {
+        diagnostics: Array<{
+          code: string;
+          message: string;
+          span: { file: string; start: { line: number; column: number } };
+        }>;
+      }
+    ).diagnostics;
+    expect(
+      diagnostics.map((d) => `${d.span.file}:${d.span.start.line}:${d.span.start.column} ${d.code} ${d.message}`),
+    ).toEqual([`${file}:3:23 DEF_SCHEMA \`turns[0][1].run.command\` must not be empty`]);
   });
 
   test('no script, or a missing file', async () => {
     const cwd = await tempDir();
-    const transport = (await import('../../../engine/transports/script/index.js')).createScriptTransport({ id: 'script' } as never);
-    await expect(transport.start({ sessionId: 'cs_n', cwd, brief: 'b', posture: 'full', descriptor: SCRIPT_DESCRIPTOR })).rejects.toMatchObject({ code: 'TRANSPORT_SCRIPT_MISSING' });
-    await expect(startScript({ cwd, script: join(cwd, 'nope.yaml') })).rejects.toMatchObject({ code: 'TRANSPORT_SCRIPT_NOT_FOUND' });
+    const transport = (await import('../../../engine/transports/script/index.js')).createScriptTransport({
+      id: 'script',
+    } as never);
+    await expect(
+      transport.start({ sessionId: 'cs_n', cwd, brief: 'b', posture: 'full', descriptor: SCRIPT_DESCRIPTOR }),
+    ).rejects.toMatchObject({ code: 'TRANSPORT_SCRIPT_MISSING' });
+    await expect(startScript({ cwd, script: join(cwd, 'nope.yaml') })).rejects.toMatchObject({
+      code: 'TRANSPORT_SCRIPT_NOT_FOUND',
+    });
   });
 
   test('a relative script path resolves against the session cwd', async () => {
     const cwd = await tempDir();
     await writeScript(cwd, { turns: [[{ say: 'relative' }]] }, 'rel.yaml');
-    const transport = (await import('../../../engine/transports/script/index.js')).createScriptTransport({ id: 'script' } as never);
-    const session = await transport.start({ sessionId: 'cs_r', cwd, brief: 'b', posture: 'full', descriptor: SCRIPT_DESCRIPTOR, options: { script: 'rel.yaml' } });
+    const transport = (await import('../../../engine/transports/script/index.js')).createScriptTransport({
+      id: 'script',
+    } as never);
+    const session = await transport.start({
+      sessionId: 'cs_r',
+      cwd,
+      brief: 'b',
+      posture: 'full',
+      descriptor: SCRIPT_DESCRIPTOR,
+      options: { script: 'rel.yaml' },
+    });
     const seen = [];
     for await (const event of session.events) {
       seen.push(event.type);
@@ -155,13 +219,25 @@ describe('the protocol table', () => {
     const transport = await createTransport(backend!);
     expect(transport?.id).toBe('script');
     expect(await transport!.probeAvailability()).toMatchObject({ available: true, status: 'ok' });
-    const session = await transport!.start({ sessionId: 'cs_t', cwd, brief: 'b', posture: 'plan', descriptor: backend!.data, options: { scriptText: 'turns:\n  - - write: {path: a, content: a}\n' } });
+    const session = await transport!.start({
+      sessionId: 'cs_t',
+      cwd,
+      brief: 'b',
+      posture: 'plan',
+      descriptor: backend!.data,
+      options: { scriptText: 'turns:\n  - - write: {path: a, content: a}\n' },
+    });
     const events = [];
     for await (const event of session.events) {
       events.push(event);
       if (event.type === 'turn_complete') break;
     }
-    expect(events[2]).toEqual({ type: 'tool_result', id: 't1.0', output: 'denied: posture plan allows no file changes', isError: true });
+    expect(events[2]).toEqual({
+      type: 'tool_result',
+      id: 't1.0',
+      output: 'denied: posture plan allows no file changes',
+      isError: true,
+    });
     await session.stop();
   });
 });

@@ -11,7 +11,11 @@ beforeEach(async () => {
   process.env.NEO_HOME = await tempDir('neo-home-');
 });
 
-const START_TREE = { 'src/sum.js': 'let total = 0;\nreturn total + 1;\n', 'README.md': '# demo\n', 'old/name.txt': 'moving\n' };
+const START_TREE = {
+  'src/sum.js': 'let total = 0;\nreturn total + 1;\n',
+  'README.md': '# demo\n',
+  'old/name.txt': 'moving\n',
+};
 
 /** Every file under `root` with its content. */
 async function snapshot(root: string, dir = root, out: Record<string, string> = {}): Promise<Record<string, string>> {
@@ -28,7 +32,12 @@ async function snapshot(root: string, dir = root, out: Record<string, string> = 
  * events plus `clarification` and `guidance` annotations. Clarifications are answered in order
  * from `answers`; after each turn the next guidance text is sent, until none is left.
  */
-async function drive(session: AgentSession, reader: EventReader, answers: boolean[], guidance: string[]): Promise<unknown[]> {
+async function drive(
+  session: AgentSession,
+  reader: EventReader,
+  answers: boolean[],
+  guidance: string[],
+): Promise<unknown[]> {
   const recorded: unknown[] = [];
   const queue = [...answers];
   const next = [...guidance];
@@ -39,7 +48,12 @@ async function drive(session: AgentSession, reader: EventReader, answers: boolea
     if (event.type === 'clarify') {
       const allow = queue.shift();
       if (allow === undefined) throw new Error(`unexpected clarification ${event.clarificationId}`);
-      recorded.push({ type: 'clarification', clarificationId: event.clarificationId, toolName: event.toolName, decision: { allow } });
+      recorded.push({
+        type: 'clarification',
+        clarificationId: event.clarificationId,
+        toolName: event.toolName,
+        decision: { allow },
+      });
       await session.answer(event.clarificationId, allow ? { allow } : { allow, reason: 'no' });
     }
     if (event.type === 'turn_complete' || event.type === 'error') {
@@ -52,7 +66,10 @@ async function drive(session: AgentSession, reader: EventReader, answers: boolea
   }
 }
 
-const agentOnly = (events: readonly unknown[]) => (events as AgentEvent[]).filter((e) => !['clarification', 'guidance'].includes(e.type)).map((e) => (e.type === 'started' ? { type: 'started' } : e));
+const agentOnly = (events: readonly unknown[]) =>
+  (events as AgentEvent[])
+    .filter((e) => !['clarification', 'guidance'].includes(e.type))
+    .map((e) => (e.type === 'started' ? { type: 'started' } : e));
 
 describe('record → script → replay gives the same file changes', () => {
   const original = {
@@ -71,7 +88,14 @@ describe('record → script → replay gives the same file changes', () => {
         when: { guidanceContains: 'tidy' },
         actions: [
           { rename: { from: 'old/name.txt', to: 'new/name.txt' } },
-          { ask: { toolName: 'Cleanup', input: { what: 'README' }, onAllow: [{ delete: { path: 'README.md' } }], onDeny: [{ say: 'kept the README' }] } },
+          {
+            ask: {
+              toolName: 'Cleanup',
+              input: { what: 'README' },
+              onAllow: [{ delete: { path: 'README.md' } }],
+              onDeny: [{ say: 'kept the README' }],
+            },
+          },
           { run: { command: ['sh', '-c', 'exit 2'], expectExit: 2 } },
         ],
       },
@@ -79,12 +103,28 @@ describe('record → script → replay gives the same file changes', () => {
     ],
   };
 
-  const cases: Array<{ name: string; posture: Posture; answers: boolean[]; tree: Record<string, string | undefined> }> = [
-    // default: the fourth question (the write of denied.txt) is denied; the Cleanup ask is allowed.
-    { name: 'posture default, ask allowed', posture: 'default', answers: [true, true, true, false, true, true, true, true], tree: { 'README.md': undefined } },
-    { name: 'posture default, ask denied', posture: 'default', answers: [true, true, true, false, true, false, true], tree: {} },
-    { name: 'posture full', posture: 'full', answers: [], tree: { 'README.md': undefined, 'denied.txt': 'should not exist\n' } },
-  ];
+  const cases: Array<{ name: string; posture: Posture; answers: boolean[]; tree: Record<string, string | undefined> }> =
+    [
+      // default: the fourth question (the write of denied.txt) is denied; the Cleanup ask is allowed.
+      {
+        name: 'posture default, ask allowed',
+        posture: 'default',
+        answers: [true, true, true, false, true, true, true, true],
+        tree: { 'README.md': undefined },
+      },
+      {
+        name: 'posture default, ask denied',
+        posture: 'default',
+        answers: [true, true, true, false, true, false, true],
+        tree: {},
+      },
+      {
+        name: 'posture full',
+        posture: 'full',
+        answers: [],
+        tree: { 'README.md': undefined, 'denied.txt': 'should not exist\n' },
+      },
+    ];
   for (const { name, posture, answers, tree } of cases) {
     test(name, async () => {
       // Record: play the hand-written script, as a real agent's session would be recorded.
@@ -97,7 +137,10 @@ describe('record → script → replay gives the same file changes', () => {
       // Convert and check it is a valid script, as `neo script from-session` would print it.
       const converted = scriptFromEvents(events, { cwd: first });
       expect(converted.notes).toEqual([]);
-      const text = renderScriptYaml(converted.script, { schema: 'script.schema.json', turnComments: converted.prompts });
+      const text = renderScriptYaml(converted.script, {
+        schema: 'script.schema.json',
+        turnComments: converted.prompts,
+      });
       const check = checkScriptText(text, '/replay.yaml');
       expect(check.diagnostics).toEqual([]);
 
@@ -118,7 +161,9 @@ describe('record → script → replay gives the same file changes', () => {
         'new/name.txt': 'moving\n',
         ...tree,
       };
-      expect(await snapshot(second)).toEqual(Object.fromEntries(Object.entries(expectedTree).filter(([, v]) => v !== undefined)));
+      expect(await snapshot(second)).toEqual(
+        Object.fromEntries(Object.entries(expectedTree).filter(([, v]) => v !== undefined)),
+      );
     });
   }
 
@@ -126,18 +171,37 @@ describe('record → script → replay gives the same file changes', () => {
     const cwd = '/recorded/repo';
     const events = [
       { type: 'started', externalSessionId: 'abc', model: 'claude-sonnet-4-5' },
-      { type: 'tool_use', id: 'u1', name: 'Edit', input: { file_path: `${cwd}/src/sum.js`, old_string: 'total + 1', new_string: 'total' } },
-      { type: 'tool_use', id: 'u2', name: 'Write', input: { file_path: `${cwd}/docs/CHANGES.md`, content: '- fixed sum\n' } },
+      {
+        type: 'tool_use',
+        id: 'u1',
+        name: 'Edit',
+        input: { file_path: `${cwd}/src/sum.js`, old_string: 'total + 1', new_string: 'total' },
+      },
+      {
+        type: 'tool_use',
+        id: 'u2',
+        name: 'Write',
+        input: { file_path: `${cwd}/docs/CHANGES.md`, content: '- fixed sum\n' },
+      },
       { type: 'tool_use', id: 'u3', name: 'Bash', input: { command: 'mkdir -p build && echo ok > build/status' } },
       { type: 'turn_complete', numTurns: 1, costUsd: 0.01 },
     ];
     const converted = scriptFromEvents(events, { cwd });
     const dir = await tempDir();
     await writeTree(dir, START_TREE);
-    const { session, reader } = await startScript({ cwd: dir, posture: 'full', script: renderScriptYaml(converted.script, { schema: 's.json' }) });
+    const { session, reader } = await startScript({
+      cwd: dir,
+      posture: 'full',
+      script: renderScriptYaml(converted.script, { schema: 's.json' }),
+    });
     const turn = await reader.until('turn_complete');
     await session.stop();
     expect(turn.at(-1)).toEqual({ type: 'turn_complete', numTurns: 1, costUsd: 0.01 });
-    expect(await snapshot(dir)).toEqual({ ...START_TREE, 'src/sum.js': 'let total = 0;\nreturn total;\n', 'docs/CHANGES.md': '- fixed sum\n', 'build/status': 'ok\n' });
+    expect(await snapshot(dir)).toEqual({
+      ...START_TREE,
+      'src/sum.js': 'let total = 0;\nreturn total;\n',
+      'docs/CHANGES.md': '- fixed sum\n',
+      'build/status': 'ok\n',
+    });
   });
 });

@@ -6,7 +6,10 @@ import { harness, OWNER } from '../../unit/session/harness.js';
 describe('adopt', () => {
   it('revives a record under its own id after a restart: seq continues gaplessly, rounds continue, one-shot', async () => {
     const first = await harness({ backends: undefined });
-    const { sessionId } = await first.service.execute({ op: 'start', brief: 'long task', backend: 'fake', maxRounds: 3, taskTags: ['refactor'] }, OWNER);
+    const { sessionId } = await first.service.execute(
+      { op: 'start', brief: 'long task', backend: 'fake', maxRounds: 3, taskTags: ['refactor'] },
+      OWNER,
+    );
     first.transport.last.emit({ type: 'started', externalSessionId: 'ext-A' }, { type: 'turn_complete', costUsd: 1 });
     await first.service.execute({ op: 'read-turn', sessionId }, OWNER);
     // The process dies without releasing: simulate by sweeping in a new service on the same home.
@@ -24,11 +27,16 @@ describe('adopt', () => {
     expect(adopted).toMatchObject({ sessionId, backend: 'fake' });
     expect(second.transport.last.options).toMatchObject({ sessionId, resumeSessionId: 'ext-A' });
     second.transport.last.emit({ type: 'started', externalSessionId: 'ext-B' }, { type: 'turn_complete' });
-    expect((await second.service.execute({ op: 'read-turn', sessionId }, { scope: 'resume-1' })).kind).toBe('turn_complete');
+    expect((await second.service.execute({ op: 'read-turn', sessionId }, { scope: 'resume-1' })).kind).toBe(
+      'turn_complete',
+    );
     second.transport.last.onGuidance = (_t, a) => a.emit({ type: 'turn_complete' });
     await second.service.execute({ op: 'guide', sessionId, text: 'last one' }, { scope: 'resume-1' });
     // Round budget: 1 before + 2 now = 3 = maxRounds.
-    expect(await second.service.execute({ op: 'read-turn', sessionId }, { scope: 'resume-1' })).toMatchObject({ kind: 'max_rounds', rounds: 3 });
+    expect(await second.service.execute({ op: 'read-turn', sessionId }, { scope: 'resume-1' })).toMatchObject({
+      kind: 'max_rounds',
+      rounds: 3,
+    });
     await second.service.execute({ op: 'stop', sessionId, outcome: 'success' }, { scope: 'resume-1' });
 
     const events = (await second.service.store.readEvents(sessionId))!;
@@ -36,7 +44,13 @@ describe('adopt', () => {
     expect(events[4]!.event).toMatchObject({ type: 'adopted', roundsElapsed: 1, resumeSessionId: 'ext-A' });
     expect(events.at(-1)!.event).toEqual({ type: 'released', reason: 'explicit', outcome: 'success' });
     const record = (await second.service.store.get(sessionId))!;
-    expect(record).toMatchObject({ taskBrief: 'long task', taskTags: ['refactor'], roundsElapsed: 3, status: 'ended', outcome: 'success' });
+    expect(record).toMatchObject({
+      taskBrief: 'long task',
+      taskTags: ['refactor'],
+      roundsElapsed: 3,
+      status: 'ended',
+      outcome: 'success',
+    });
     expect(record.runs.map((r) => [r.ownerScopeId, r.externalSessionId])).toEqual([
       ['owner', 'ext-A'],
       ['resume-1', 'ext-B'],
@@ -50,9 +64,13 @@ describe('adopt', () => {
     const h = await harness();
     const { sessionId } = await h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, OWNER);
     h.service.setScopeConstraints('resume', { adoptRecordId: sessionId });
-    await expect(h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, { scope: 'resume' })).rejects.toMatchObject({ code: 'SESSION_ALREADY_LIVE' });
+    await expect(
+      h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, { scope: 'resume' }),
+    ).rejects.toMatchObject({ code: 'SESSION_ALREADY_LIVE' });
     h.service.setScopeConstraints('resume', { adoptRecordId: 'cs_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
-    await expect(h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, { scope: 'resume' })).rejects.toMatchObject({ code: 'SESSION_ADOPT_NOT_FOUND' });
+    await expect(
+      h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, { scope: 'resume' }),
+    ).rejects.toMatchObject({ code: 'SESSION_ADOPT_NOT_FOUND' });
     expect(h.transport.agents).toHaveLength(1);
   });
 
@@ -64,6 +82,11 @@ describe('adopt', () => {
     await h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, OWNER);
     await h.service.execute({ op: 'stop', sessionId }, OWNER);
     const events = (await h.service.store.readEvents(sessionId))!;
-    expect(events.map((e) => `${e.seq}:${e.event.type}`)).toEqual(['1:created', '2:released', '3:adopted', '4:released']);
+    expect(events.map((e) => `${e.seq}:${e.event.type}`)).toEqual([
+      '1:created',
+      '2:released',
+      '3:adopted',
+      '4:released',
+    ]);
   });
 });

@@ -35,13 +35,21 @@ describe('20 concurrent sessions on the script backend', () => {
 
     const drive = async (n: number) => {
       const cwd = await tempDir(`neo-conc-${n}-`);
-      const { sessionId } = await service.execute({ op: 'start', brief: `session ${n}`, backend: 'script', cwd, backendOptions: { script } }, caller);
+      const { sessionId } = await service.execute(
+        { op: 'start', brief: `session ${n}`, backend: 'script', cwd, backendOptions: { script } },
+        caller,
+      );
       const kinds: string[] = [];
       for (;;) {
         const result = await service.execute({ op: 'read-turn', sessionId }, caller);
         kinds.push(result.kind);
-        if (result.kind === 'clarification') await service.execute({ op: 'answer', sessionId, clarificationId: result.clarificationId, allow: n % 2 === 0 }, caller);
-        else if (result.kind === 'turn_complete') await service.execute({ op: 'guide', sessionId, text: 'next' }, caller);
+        if (result.kind === 'clarification')
+          await service.execute(
+            { op: 'answer', sessionId, clarificationId: result.clarificationId, allow: n % 2 === 0 },
+            caller,
+          );
+        else if (result.kind === 'turn_complete')
+          await service.execute({ op: 'guide', sessionId, text: 'next' }, caller);
         else break;
       }
       await service.execute({ op: 'stop', sessionId, outcome: 'success' }, caller);
@@ -60,7 +68,11 @@ describe('20 concurrent sessions on the script backend', () => {
       expect(stored.at(-1)!.event).toEqual({ type: 'released', reason: 'explicit', outcome: 'success' });
       const said = stored.flatMap((e) => (e.event.type === 'text' ? [e.event.text] : []));
       expect(said).toEqual(['starting', n % 2 === 0 ? 'fetched' : 'skipped', 'turn one done', 'turn two done']);
-      expect(await service.store.get(run.sessionId)).toMatchObject({ status: 'ended', roundsElapsed: 2, outcome: 'success' });
+      expect(await service.store.get(run.sessionId)).toMatchObject({
+        status: 'ended',
+        roundsElapsed: 2,
+        outcome: 'success',
+      });
     }
     expect(service.liveSessionIds()).toEqual([]);
     await service.close();

@@ -20,7 +20,12 @@ interface Trial {
 async function crashTrial(acks: number, extraTicks: number): Promise<Trial> {
   const home = await tempDir('neo-crash-home-');
   const cwd = await tempDir('neo-crash-cwd-');
-  const child = execa(process.execPath, [CHILD, home, cwd], { reject: false, buffer: false, stdin: 'ignore', stderr: 'inherit' });
+  const child = execa(process.execPath, [CHILD, home, cwd], {
+    reject: false,
+    buffer: false,
+    stdin: 'ignore',
+    stderr: 'inherit',
+  });
   let sessionId = '';
   let maxAck = 0;
   let seen = 0;
@@ -71,7 +76,10 @@ describe('crash consistency', () => {
       expect(['running', 'idle']).toContain(meta.status);
 
       // Restart: sweep, adopt, continue, stop.
-      const h = await harness({ home: trial.home, backends: { script: (await import('../../fixtures/session/definitions.js')).backendData() } });
+      const h = await harness({
+        home: trial.home,
+        backends: { script: (await import('../../fixtures/session/definitions.js')).backendData() },
+      });
       const before = (await h.service.store.readEvents(trial.sessionId))!;
       expect(before.map((e) => e.seq)).toEqual(before.map((_, i) => i + 1));
       expect(before.length).toBeGreaterThanOrEqual(trial.maxAck);

@@ -2,7 +2,16 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../engine/util/errors.js';
-import { CodeSessionStore, connectDaemon, DaemonAlreadyRunning, daemonPaths, mintSessionId, startSessionDaemon, silentLog, type RunningDaemon } from '../../../engine/session/index.js';
+import {
+  CodeSessionStore,
+  connectDaemon,
+  DaemonAlreadyRunning,
+  daemonPaths,
+  mintSessionId,
+  startSessionDaemon,
+  silentLog,
+  type RunningDaemon,
+} from '../../../engine/session/index.js';
 import { FakeTransport } from '../../fixtures/session/fake-transport.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -24,13 +33,23 @@ describe('session daemon (in process)', () => {
     const cwd = await tempDir();
     const { transport } = await daemon(home);
     const client = (await connectDaemon(home))!;
-    const started = (await client.execute({ op: 'start', brief: 'b', backend: 'script' }, 'owner', cwd)) as { sessionId: string };
+    const started = (await client.execute({ op: 'start', brief: 'b', backend: 'script' }, 'owner', cwd)) as {
+      sessionId: string;
+    };
     expect(transport.last.options.cwd).toBe(cwd);
     transport.last.emit({ type: 'turn_complete', text: 'hi' });
-    expect(await client.execute({ op: 'read-turn', sessionId: started.sessionId }, 'owner', cwd)).toMatchObject({ kind: 'turn_complete', text: 'hi' });
-    const error = await client.execute({ op: 'set-posture', sessionId: started.sessionId, posture: 'full' }, 'owner', cwd).catch((e: unknown) => e);
+    expect(await client.execute({ op: 'read-turn', sessionId: started.sessionId }, 'owner', cwd)).toMatchObject({
+      kind: 'turn_complete',
+      text: 'hi',
+    });
+    const error = await client
+      .execute({ op: 'set-posture', sessionId: started.sessionId, posture: 'full' }, 'owner', cwd)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
-    expect(error).toMatchObject({ code: 'POSTURE_CEILING_EXCEEDED', hint: 'the ceiling is fixed at start; ask for `acceptEdits` or less' });
+    expect(error).toMatchObject({
+      code: 'POSTURE_CEILING_EXCEEDED',
+      hint: 'the ceiling is fixed at start; ask for `acceptEdits` or less',
+    });
     expect((await client.ping()).liveSessions).toEqual([started.sessionId]);
     client.close();
   });
@@ -40,7 +59,9 @@ describe('session daemon (in process)', () => {
     const cwd = await tempDir();
     const { transport } = await daemon(home);
     const first = (await connectDaemon(home))!;
-    const { sessionId } = (await first.execute({ op: 'start', brief: 'b', backend: 'script' }, 'owner', cwd)) as { sessionId: string };
+    const { sessionId } = (await first.execute({ op: 'start', brief: 'b', backend: 'script' }, 'owner', cwd)) as {
+      sessionId: string;
+    };
     const abandoned = first.execute({ op: 'read-turn', sessionId }, 'owner', cwd).catch((e: unknown) => e);
     // Let the daemon register the read before the reader goes away.
     await first.ping();
@@ -48,7 +69,10 @@ describe('session daemon (in process)', () => {
     expect(await abandoned).toMatchObject({ code: 'SESSION_DAEMON_GONE' });
     transport.last.emit({ type: 'turn_complete', text: 'kept for the next reader' });
     const second = (await connectDaemon(home))!;
-    expect(await second.execute({ op: 'read-turn', sessionId }, 'owner', cwd)).toMatchObject({ kind: 'turn_complete', text: 'kept for the next reader' });
+    expect(await second.execute({ op: 'read-turn', sessionId }, 'owner', cwd)).toMatchObject({
+      kind: 'turn_complete',
+      text: 'kept for the next reader',
+    });
     second.close();
   });
 
@@ -70,12 +94,28 @@ describe('session daemon (in process)', () => {
     const store = new CodeSessionStore(home, { log: silentLog });
     const id = mintSessionId();
     const now = new Date().toISOString();
-    await store.createRecord({ sessionId: id, backendId: 'script', cwd: home, maxPosture: 'acceptEdits', taskBrief: 'b', taskTags: [], status: 'running', createdAt: now, updatedAt: now, roundsElapsed: 0, runs: [{ startedAt: now, ownerScopeId: 'owner' }], version: 1 });
+    await store.createRecord({
+      sessionId: id,
+      backendId: 'script',
+      cwd: home,
+      maxPosture: 'acceptEdits',
+      taskBrief: 'b',
+      taskTags: [],
+      status: 'running',
+      createdAt: now,
+      updatedAt: now,
+      roundsElapsed: 0,
+      runs: [{ startedAt: now, ownerScopeId: 'owner' }],
+      version: 1,
+    });
     await store.close();
     const { d } = await daemon(home);
     expect((await d.service.store.get(id))!.status).toBe('orphaned');
     const client = (await connectDaemon(home))!;
-    expect(await client.execute({ op: 'stop', sessionId: id }, 'owner', home)).toEqual({ ok: true, alreadyStopped: true });
+    expect(await client.execute({ op: 'stop', sessionId: id }, 'owner', home)).toEqual({
+      ok: true,
+      alreadyStopped: true,
+    });
     client.close();
   });
 });
@@ -97,7 +137,11 @@ describe('session daemon client: stopping', () => {
     try {
       const client = (await connectDaemon(home))!;
       const error = await client.shutdown(200).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'SESSION_DAEMON_STOP_SLOW', message: 'the session daemon is still stopping after 0.2s', hint: 'see session-daemon.log in NEO_HOME; the daemon exits once its sessions are released' });
+      expect(error).toMatchObject({
+        code: 'SESSION_DAEMON_STOP_SLOW',
+        message: 'the session daemon is still stopping after 0.2s',
+        hint: 'see session-daemon.log in NEO_HOME; the daemon exits once its sessions are released',
+      });
       client.close();
     } finally {
       stuck.close();

@@ -5,10 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { MAX_DIFF_BYTES, TurnDiffCapture } from '../../../engine/session/index.js';
 import { tempDir } from '../../helpers/temp.js';
 
-const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
 const git = (cwd: string, ...args: string[]) => execa('git', args, { cwd, env: GIT_ENV });
 
-async function repo(files: Record<string, string> = { 'a.txt': 'one\ntwo\nthree\n', 'b.txt': 'bee\n' }): Promise<string> {
+async function repo(
+  files: Record<string, string> = { 'a.txt': 'one\ntwo\nthree\n', 'b.txt': 'bee\n' },
+): Promise<string> {
   const dir = await tempDir('neo-diff-');
   await git(dir, 'init', '-q', '-b', 'main');
   for (const [path, content] of Object.entries(files)) {
@@ -24,7 +31,11 @@ async function repo(files: Record<string, string> = { 'a.txt': 'one\ntwo\nthree\
 
 describe('turn diff capture (git)', () => {
   it('reports modified, added, deleted and renamed files with counts; ignores files untracked before the turn', async () => {
-    const dir = await repo({ 'a.txt': 'one\ntwo\nthree\n', 'b.txt': 'bee\n', 'old.txt': 'same content\nover\nlines\n' });
+    const dir = await repo({
+      'a.txt': 'one\ntwo\nthree\n',
+      'b.txt': 'bee\n',
+      'old.txt': 'same content\nover\nlines\n',
+    });
     await writeFile(join(dir, 'scratch.log'), 'was here before\n');
     const capture = await TurnDiffCapture.open(dir);
     await writeFile(join(dir, 'a.txt'), 'one\nTWO\nthree\nfour\n');
@@ -115,13 +126,23 @@ describe('turn diff capture (git)', () => {
   it('caps the unified diff at 64 KB with truncated:true and a marker line', async () => {
     const dir = await repo();
     const capture = await TurnDiffCapture.open(dir);
-    await writeFile(join(dir, 'a.txt'), Array.from({ length: 20_000 }, (_, i) => `line ${i} of a big change`).join('\n'));
+    await writeFile(
+      join(dir, 'a.txt'),
+      Array.from({ length: 20_000 }, (_, i) => `line ${i} of a big change`).join('\n'),
+    );
     await writeFile(join(dir, 'big-new.txt'), 'z\n'.repeat(50_000));
     const diff = await capture.settle();
     expect(diff.truncated).toBe(true);
     expect(Buffer.byteLength(diff.unifiedDiff!)).toBeLessThanOrEqual(MAX_DIFF_BYTES);
-    expect(diff.unifiedDiff!).toMatch(/\n… diff truncated at 64 KB of \d+ KB; run `git diff` in the working tree for the rest\n$/);
-    expect(diff.files.find((f) => f.path === 'big-new.txt')).toEqual({ path: 'big-new.txt', status: 'A', insertions: 50_000, deletions: 0 });
+    expect(diff.unifiedDiff!).toMatch(
+      /\n… diff truncated at 64 KB of \d+ KB; run `git diff` in the working tree for the rest\n$/,
+    );
+    expect(diff.files.find((f) => f.path === 'big-new.txt')).toEqual({
+      path: 'big-new.txt',
+      status: 'A',
+      insertions: 50_000,
+      deletions: 0,
+    });
   });
 
   it('falls back to edit tool events outside git, and to none without them', async () => {
@@ -132,8 +153,19 @@ describe('turn diff capture (git)', () => {
     capture.noteToolUse('edit', { path: 'a.txt' });
     capture.noteToolUse('write', { path: 'b.txt' });
     capture.noteToolUse('run', { command: 'touch c.txt' });
-    expect(await capture.settle()).toEqual({ source: 'tool-events', files: [{ path: 'a.txt', status: 'M' }, { path: 'b.txt', status: 'M' }], summaryLine: '2 files edited (2 modified; from tool calls, no line counts)' });
-    expect(await capture.settle()).toEqual({ source: 'none', files: [], summaryLine: 'no diff captured (not a git work tree and no file-edit tool calls)' });
+    expect(await capture.settle()).toEqual({
+      source: 'tool-events',
+      files: [
+        { path: 'a.txt', status: 'M' },
+        { path: 'b.txt', status: 'M' },
+      ],
+      summaryLine: '2 files edited (2 modified; from tool calls, no line counts)',
+    });
+    expect(await capture.settle()).toEqual({
+      source: 'none',
+      files: [],
+      summaryLine: 'no diff captured (not a git work tree and no file-edit tool calls)',
+    });
   });
 
   it('never throws when the work tree disappears mid-session', async () => {

@@ -19,7 +19,13 @@ describe('acp adapter (fake ACP agent)', () => {
   it('initializes as an ACP v1 client with fs methods, opens a session with MCP servers, and sets the posture mode', async () => {
     const run = await fakeRun('acp');
     const { session, reader } = await run.start({
-      provision: { mcpServers: { docs: { command: 'docs-mcp', args: ['--stdio'], env: { TOKEN_REF: 'x' } }, web: { type: 'http', url: 'http://127.0.0.1:9/mcp' }, events: { type: 'sse', url: 'http://127.0.0.1:9/sse' } } },
+      provision: {
+        mcpServers: {
+          docs: { command: 'docs-mcp', args: ['--stdio'], env: { TOKEN_REF: 'x' } },
+          web: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+          events: { type: 'sse', url: 'http://127.0.0.1:9/sse' },
+        },
+      },
     });
     try {
       const events = await reader.untilType('clarify');
@@ -29,7 +35,10 @@ describe('acp adapter (fake ACP agent)', () => {
       const messages = run.received() as Msg[];
       expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
       expect(messages.map((m) => m.method).slice(0, 3)).toEqual(['initialize', 'session/new', 'session/prompt']);
-      expect(messages[0]?.params).toMatchObject({ protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false } });
+      expect(messages[0]?.params).toMatchObject({
+        protocolVersion: 1,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+      });
       expect(messages[1]?.params).toEqual({
         cwd: run.cwd,
         mcpServers: [
@@ -39,7 +48,10 @@ describe('acp adapter (fake ACP agent)', () => {
       });
       // The agent starts in its default mode, which is already the posture's: no set_mode.
       expect(sent(run, 'session/set_mode')).toEqual([]);
-      expect(lastOf(events, 'started')).toMatchObject({ externalSessionId: expect.stringMatching(/^sess_/), model: 'fake-small' });
+      expect(lastOf(events, 'started')).toMatchObject({
+        externalSessionId: expect.stringMatching(/^sess_/),
+        model: 'fake-small',
+      });
     } finally {
       await session.stop();
     }
@@ -62,10 +74,15 @@ describe('acp adapter (fake ACP agent)', () => {
       const { session, reader } = await run.start();
       try {
         const clarify = lastOf(await reader.untilType('clarify'), 'clarify');
-        expect(clarify).toMatchObject({ toolName: 'edit', input: { path: join(run.cwd, 'hello.txt'), content: 'hello from fake acp\n' } });
+        expect(clarify).toMatchObject({
+          toolName: 'edit',
+          input: { path: join(run.cwd, 'hello.txt'), content: 'hello from fake acp\n' },
+        });
         await session.answer(clarify.clarificationId, { allow });
         await reader.untilType('turn_complete');
-        const reply = (run.received() as Msg[]).find((m) => m.method === undefined && (m.result as Record<string, unknown> | undefined)?.outcome !== undefined);
+        const reply = (run.received() as Msg[]).find(
+          (m) => m.method === undefined && (m.result as Record<string, unknown> | undefined)?.outcome !== undefined,
+        );
         expect(reply?.result).toEqual({ outcome: { outcome: 'selected', optionId: allow ? 'allow' : 'reject' } });
         expect(existsSync(join(run.cwd, 'hello.txt'))).toBe(allow);
         if (allow) expect(notes(run.log).find((n) => 'fsWrite' in n)).toEqual(expect.objectContaining({ fsWrite: {} }));
@@ -88,10 +105,15 @@ describe('acp adapter (fake ACP agent)', () => {
       await session.stop();
     }
     const wrong = await fakeRun('acp');
-    const descriptor = { ...FAKE_DESCRIPTORS.acp, postureMap: { ...FAKE_DESCRIPTORS.acp.postureMap, full: { mode: 'turbo' } } };
+    const descriptor = {
+      ...FAKE_DESCRIPTORS.acp,
+      postureMap: { ...FAKE_DESCRIPTORS.acp.postureMap, full: { mode: 'turbo' } },
+    };
     await expect(wrong.start({ descriptor, posture: 'full' })).rejects.toMatchObject({
       code: 'TRANSPORT_POSTURE_UNSUPPORTED',
-      message: expect.stringContaining('mode "turbo" is not among the agent\'s modes (default, acceptEdits, plan, yolo)'),
+      message: expect.stringContaining(
+        'mode "turbo" is not among the agent\'s modes (default, acceptEdits, plan, yolo)',
+      ),
     });
     expect(wrong.survivors()).toEqual([]);
   });
@@ -113,12 +135,17 @@ describe('acp adapter (fake ACP agent)', () => {
     const started = await legacy.start({ model: 'fake-large' });
     try {
       await started.reader.untilType('clarify');
-      expect(sent(legacy, 'session/set_model').map((m) => m.params)).toEqual([{ sessionId: expect.any(String), modelId: 'fake-large' }]);
+      expect(sent(legacy, 'session/set_model').map((m) => m.params)).toEqual([
+        { sessionId: expect.any(String), modelId: 'fake-large' },
+      ]);
     } finally {
       await started.session.stop();
     }
     const unknown = await fakeRun('acp');
-    await expect(unknown.start({ model: 'gpt-9' })).rejects.toMatchObject({ code: 'TRANSPORT_MODEL_UNSUPPORTED', message: 'fake-acp failed to start: fake-acp offers no model "gpt-9" (it offers: fake-small, fake-large)' });
+    await expect(unknown.start({ model: 'gpt-9' })).rejects.toMatchObject({
+      code: 'TRANSPORT_MODEL_UNSUPPORTED',
+      message: 'fake-acp failed to start: fake-acp offers no model "gpt-9" (it offers: fake-small, fake-large)',
+    });
   });
 
   it('guidance sent during a prompt waits for it, then runs as the next prompt', async () => {
@@ -145,8 +172,14 @@ describe('acp adapter (fake ACP agent)', () => {
       const done = lastOf(await reader.untilType('turn_complete'), 'turn_complete');
       expect(done.interrupted).toBe(true);
       expect(sent(run, 'session/cancel')).toHaveLength(1);
-      expect((run.received() as Msg[]).find((m) => m.method === undefined && (m.result as Record<string, unknown> | undefined)?.outcome !== undefined)?.result).toEqual({ outcome: { outcome: 'cancelled' } });
-      await expect(session.answer(clarify.clarificationId, { allow: true })).rejects.toMatchObject({ code: 'TRANSPORT_UNKNOWN_CLARIFICATION' });
+      expect(
+        (run.received() as Msg[]).find(
+          (m) => m.method === undefined && (m.result as Record<string, unknown> | undefined)?.outcome !== undefined,
+        )?.result,
+      ).toEqual({ outcome: { outcome: 'cancelled' } });
+      await expect(session.answer(clarify.clarificationId, { allow: true })).rejects.toMatchObject({
+        code: 'TRANSPORT_UNKNOWN_CLARIFICATION',
+      });
     } finally {
       await session.stop();
     }
@@ -172,8 +205,15 @@ describe('acp adapter (fake ACP agent)', () => {
 
   it('an agent that wants a login fails the start with TRANSPORT_UNAUTHENTICATED and the auth hint', async () => {
     const run = await fakeRun('acp', 'auth-required');
-    const descriptor = { ...FAKE_DESCRIPTORS.acp, command: { ...FAKE_DESCRIPTORS.acp.command!, authHint: 'run `fake-acp login`' } };
-    await expect(run.start({ descriptor })).rejects.toMatchObject({ code: 'TRANSPORT_UNAUTHENTICATED', hint: 'run `fake-acp login`', message: expect.stringContaining('fake-acp needs a login: Authentication required') });
+    const descriptor = {
+      ...FAKE_DESCRIPTORS.acp,
+      command: { ...FAKE_DESCRIPTORS.acp.command!, authHint: 'run `fake-acp login`' },
+    };
+    await expect(run.start({ descriptor })).rejects.toMatchObject({
+      code: 'TRANSPORT_UNAUTHENTICATED',
+      hint: 'run `fake-acp login`',
+      message: expect.stringContaining('fake-acp needs a login: Authentication required'),
+    });
   });
 
   it('appended instructions open the first prompt; plan updates become reasoning', async () => {
@@ -181,8 +221,13 @@ describe('acp adapter (fake ACP agent)', () => {
     const { session, reader } = await run.start({ appendSystemPrompt: 'Be terse.' });
     try {
       const events = await reader.untilType('clarify');
-      expect(events.filter((e) => e.type === 'reasoning').map((e) => (e as { text: string }).text)).toEqual(['The user wants a file.', 'Plan:\n- [in_progress] Write hello.txt']);
-      expect(sent(run, 'session/prompt')[0]?.params?.prompt).toEqual([{ type: 'text', text: 'Be terse.\n\n---\n\nCreate hello.txt with a greeting.' }]);
+      expect(events.filter((e) => e.type === 'reasoning').map((e) => (e as { text: string }).text)).toEqual([
+        'The user wants a file.',
+        'Plan:\n- [in_progress] Write hello.txt',
+      ]);
+      expect(sent(run, 'session/prompt')[0]?.params?.prompt).toEqual([
+        { type: 'text', text: 'Be terse.\n\n---\n\nCreate hello.txt with a greeting.' },
+      ]);
     } finally {
       await session.stop();
     }

@@ -13,8 +13,23 @@ describe('docs/backends.md', () => {
   });
 
   it('renders matrix rows and posture cells from descriptor fields alone', () => {
-    expect(matrixRow('codex', FAKE_DESCRIPTORS.codex)).toEqual(['codex', 'codex', 'plan, default, acceptEdits, full', 'yes', '—', 'no', 'no', 'no', 'per-turn', '—', 'yes', 'metered']);
-    expect(postureCell(FAKE_DESCRIPTORS.codex.postureMap.acceptEdits)).toBe('sandbox `workspace-write`, approvalPolicy `on-request`');
+    expect(matrixRow('codex', FAKE_DESCRIPTORS.codex)).toEqual([
+      'codex',
+      'codex',
+      'plan, default, acceptEdits, full',
+      'yes',
+      '—',
+      'no',
+      'no',
+      'no',
+      'per-turn',
+      '—',
+      'yes',
+      'metered',
+    ]);
+    expect(postureCell(FAKE_DESCRIPTORS.codex.postureMap.acceptEdits)).toBe(
+      'sandbox `workspace-write`, approvalPolicy `on-request`',
+    );
     expect(postureCell({ mode: 'build', settings: { env: { X: { a: 1 } } } })).toBe('mode `build`, env `X={"a":1}`');
     expect(postureCell(undefined)).toBe('✗ (refused)');
     const doc = renderBackendsDoc([{ id: 'fake-acp', data: FAKE_DESCRIPTORS.acp }]);

@@ -22,24 +22,50 @@ describe('claude-code adapter (fake claude)', () => {
       allowedTools: ['Read', 'Bash(git *)'],
       disallowedTools: ['WebFetch'],
       appendSystemPrompt: 'Be terse.',
-      provision: { instructions: 'Follow the house style.', mcpServers: { docs: { command: 'docs-mcp', args: ['--stdio'] } }, skillDirs: ['/tmp/skills/x'] },
+      provision: {
+        instructions: 'Follow the house style.',
+        mcpServers: { docs: { command: 'docs-mcp', args: ['--stdio'] } },
+        skillDirs: ['/tmp/skills/x'],
+      },
     });
     try {
       const events = await reader.untilType('clarify');
       expect(kinds(events)).toEqual(['provision', 'started', 'reasoning', 'text', 'tool_use', 'clarify']);
-      expect(events[0]).toEqual({ type: 'provision', applied: ['instructions', 'mcp:docs'], ignored: ['skill:/tmp/skills/x'] });
+      expect(events[0]).toEqual({
+        type: 'provision',
+        applied: ['instructions', 'mcp:docs'],
+        ignored: ['skill:/tmp/skills/x'],
+      });
       expect(run.argvs()[0]).toEqual([
-        '-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--permission-prompt-tool', 'stdio',
-        '--permission-mode', 'default',
-        '--model', 'sonnet',
-        '--allowedTools', 'Read,Bash(git *)',
-        '--disallowedTools', 'WebFetch',
-        '--append-system-prompt', 'Be terse.\n\nFollow the house style.',
-        '--mcp-config', '{"mcpServers":{"docs":{"command":"docs-mcp","args":["--stdio"]}}}',
+        '-p',
+        '--input-format',
+        'stream-json',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--permission-prompt-tool',
+        'stdio',
+        '--permission-mode',
+        'default',
+        '--model',
+        'sonnet',
+        '--allowedTools',
+        'Read,Bash(git *)',
+        '--disallowedTools',
+        'WebFetch',
+        '--append-system-prompt',
+        'Be terse.\n\nFollow the house style.',
+        '--mcp-config',
+        '{"mcpServers":{"docs":{"command":"docs-mcp","args":["--stdio"]}}}',
       ]);
       const first = run.received();
       expect(first[0]).toMatchObject({ type: 'control_request', request: { subtype: 'initialize' } });
-      expect(first[1]).toEqual({ type: 'user', message: { role: 'user', content: 'Create hello.txt with a greeting.' }, parent_tool_use_id: null, session_id: '' });
+      expect(first[1]).toEqual({
+        type: 'user',
+        message: { role: 'user', content: 'Create hello.txt with a greeting.' },
+        parent_tool_use_id: null,
+        session_id: '',
+      });
     } finally {
       await session.stop();
     }
@@ -53,7 +79,11 @@ describe('claude-code adapter (fake claude)', () => {
       await session.answer(clarify.clarificationId, { allow: true });
       await reader.untilType('turn_complete');
       const allow = controlResponses(run.received()).at(-1);
-      expect(allow).toEqual({ subtype: 'success', request_id: clarify.clarificationId, response: { behavior: 'allow', updatedInput: clarify.input, toolUseID: 'toolu_fake_1' } });
+      expect(allow).toEqual({
+        subtype: 'success',
+        request_id: clarify.clarificationId,
+        response: { behavior: 'allow', updatedInput: clarify.input, toolUseID: 'toolu_fake_1' },
+      });
     } finally {
       await session.stop();
     }
@@ -64,7 +94,11 @@ describe('claude-code adapter (fake claude)', () => {
       await denied.session.answer(clarify.clarificationId, { allow: false, reason: 'Write is out of scope' });
       const rest = await denied.reader.untilType('turn_complete');
       expect(lastOf(rest, 'tool_result')).toMatchObject({ isError: true, output: 'Write is out of scope' });
-      expect(controlResponses(denyRun.received()).at(-1)).toEqual({ subtype: 'success', request_id: clarify.clarificationId, response: { behavior: 'deny', message: 'Write is out of scope', toolUseID: 'toolu_fake_1' } });
+      expect(controlResponses(denyRun.received()).at(-1)).toEqual({
+        subtype: 'success',
+        request_id: clarify.clarificationId,
+        response: { behavior: 'deny', message: 'Write is out of scope', toolUseID: 'toolu_fake_1' },
+      });
     } finally {
       await denied.session.stop();
     }
@@ -74,13 +108,17 @@ describe('claude-code adapter (fake claude)', () => {
     const run = await fakeRun('claude-code');
     const { session, reader } = await run.start({ posture: 'acceptEdits' });
     try {
-      const costs: Array<number | undefined> = [lastOf(await reader.untilType('turn_complete'), 'turn_complete').costUsd];
+      const costs: Array<number | undefined> = [
+        lastOf(await reader.untilType('turn_complete'), 'turn_complete').costUsd,
+      ];
       for (const text of ['two', 'three']) {
         await session.sendGuidance(text);
         costs.push(lastOf(await reader.untilType('turn_complete'), 'turn_complete').costUsd);
       }
       expect(costs).toEqual([0.0125, 0.0125, 0.0125]);
-      const results = (await import('../../contract/fake-backends.js')).readWireLog(run.log).filter((r) => r.dir === 'out' && r.message?.type === 'result');
+      const results = (await import('../../contract/fake-backends.js'))
+        .readWireLog(run.log)
+        .filter((r) => r.dir === 'out' && r.message?.type === 'result');
       expect(results.map((r) => r.message?.total_cost_usd)).toEqual([0.0125, 0.025, 0.0375]);
     } finally {
       await session.stop();
@@ -97,7 +135,13 @@ describe('claude-code adapter (fake claude)', () => {
       await session.setPosture('acceptEdits');
       await session.sendGuidance('next', { model: 'opus', effort: 'low' });
       await reader.untilType('turn_complete');
-      expect(controlRequests(run.received()).map((r) => r.subtype)).toEqual(['initialize', 'apply_flag_settings', 'set_permission_mode', 'set_model', 'apply_flag_settings']);
+      expect(controlRequests(run.received()).map((r) => r.subtype)).toEqual([
+        'initialize',
+        'apply_flag_settings',
+        'set_permission_mode',
+        'set_model',
+        'apply_flag_settings',
+      ]);
       const requests = controlRequests(run.received());
       expect(requests[1]).toEqual({ subtype: 'apply_flag_settings', settings: { effortLevel: 'high' } });
       expect(requests[2]).toEqual({ subtype: 'set_permission_mode', mode: 'acceptEdits' });
@@ -110,13 +154,18 @@ describe('claude-code adapter (fake claude)', () => {
 
   it('effort is refused when the CLI does not advertise it', async () => {
     const run = await fakeRun('claude-code', 'no-effort');
-    await expect(run.start({ effort: 'high' })).rejects.toMatchObject({ code: 'TRANSPORT_EFFORT_UNSUPPORTED', message: expect.stringContaining('does not advertise effort high for model default') });
+    await expect(run.start({ effort: 'high' })).rejects.toMatchObject({
+      code: 'TRANSPORT_EFFORT_UNSUPPORTED',
+      message: expect.stringContaining('does not advertise effort high for model default'),
+    });
     expect(run.survivors()).toEqual([]);
     const ok = await fakeRun('claude-code', 'no-effort');
     const { session, reader } = await ok.start();
     try {
       await reader.untilType('clarify');
-      await expect(session.sendGuidance('x', { effort: 'low' })).rejects.toMatchObject({ code: 'TRANSPORT_EFFORT_UNSUPPORTED' });
+      await expect(session.sendGuidance('x', { effort: 'low' })).rejects.toMatchObject({
+        code: 'TRANSPORT_EFFORT_UNSUPPORTED',
+      });
     } finally {
       await session.stop();
     }
@@ -146,7 +195,8 @@ describe('claude-code adapter (fake claude)', () => {
       const events = await reader.until((e) => e.type === 'error');
       expect(kinds(events)).toEqual(['started', 'error:TRANSPORT_UNAUTHENTICATED']);
       expect(lastOf(events, 'error')).toMatchObject({
-        message: 'claude turn failed: Not logged in · Please run /login (api_error) — run `claude /login` or set ANTHROPIC_API_KEY',
+        message:
+          'claude turn failed: Not logged in · Please run /login (api_error) — run `claude /login` or set ANTHROPIC_API_KEY',
       });
       expect(lastOf(events, 'error').fatal).toBeUndefined();
     } finally {
@@ -156,36 +206,47 @@ describe('claude-code adapter (fake claude)', () => {
 
   it('an unknown resume id fails the start with the CLI own message', async () => {
     const run = await fakeRun('claude-code');
-    await expect(run.start({ resumeSessionId: 'no-such-session' })).rejects.toThrow(/exited during startup \(exit code 1\)\nstderr:\nNo conversation found with session ID: no-such-session/);
+    await expect(run.start({ resumeSessionId: 'no-such-session' })).rejects.toThrow(
+      /exited during startup \(exit code 1\)\nstderr:\nNo conversation found with session ID: no-such-session/,
+    );
   });
 
-  it.runIf(isRoot)('posture full as root without IS_SANDBOX=1 is refused before launch; with it, claude runs bypassPermissions', async () => {
-    const run = await fakeRun('claude-code');
-    await expect(run.start({ posture: 'full' })).rejects.toMatchObject({ code: 'TRANSPORT_POSTURE_REFUSED', message: expect.stringContaining('IS_SANDBOX=1') });
-    expect(run.argvs()).toEqual([]);
-    const sandboxed = await fakeRun('claude-code', 'normal', { IS_SANDBOX: '1' });
-    const { session, reader } = await sandboxed.start({ posture: 'full' });
-    try {
-      const events = await reader.untilType('turn_complete');
-      expect(events.some((e) => e.type === 'clarify')).toBe(false);
-      expect(sandboxed.argvs()[0]).toContain('bypassPermissions');
-      await expect(session.setPosture('plan')).resolves.toBeUndefined();
-    } finally {
-      await session.stop();
-    }
-    const plain = await fakeRun('claude-code');
-    const started = await plain.start();
-    try {
-      await started.reader.untilType('clarify');
-      await expect(started.session.setPosture('full')).rejects.toMatchObject({ code: 'TRANSPORT_POSTURE_REFUSED' });
-    } finally {
-      await started.session.stop();
-    }
-  });
+  it.runIf(isRoot)(
+    'posture full as root without IS_SANDBOX=1 is refused before launch; with it, claude runs bypassPermissions',
+    async () => {
+      const run = await fakeRun('claude-code');
+      await expect(run.start({ posture: 'full' })).rejects.toMatchObject({
+        code: 'TRANSPORT_POSTURE_REFUSED',
+        message: expect.stringContaining('IS_SANDBOX=1'),
+      });
+      expect(run.argvs()).toEqual([]);
+      const sandboxed = await fakeRun('claude-code', 'normal', { IS_SANDBOX: '1' });
+      const { session, reader } = await sandboxed.start({ posture: 'full' });
+      try {
+        const events = await reader.untilType('turn_complete');
+        expect(events.some((e) => e.type === 'clarify')).toBe(false);
+        expect(sandboxed.argvs()[0]).toContain('bypassPermissions');
+        await expect(session.setPosture('plan')).resolves.toBeUndefined();
+      } finally {
+        await session.stop();
+      }
+      const plain = await fakeRun('claude-code');
+      const started = await plain.start();
+      try {
+        await started.reader.untilType('clarify');
+        await expect(started.session.setPosture('full')).rejects.toMatchObject({ code: 'TRANSPORT_POSTURE_REFUSED' });
+      } finally {
+        await started.session.stop();
+      }
+    },
+  );
 
   it('a posture the descriptor does not map is refused', async () => {
     const run = await fakeRun('claude-code');
     const descriptor = { ...FAKE_DESCRIPTORS['claude-code'], postureMap: { default: { mode: 'default' } } };
-    await expect(run.start({ descriptor, posture: 'plan' })).rejects.toMatchObject({ code: 'TRANSPORT_POSTURE_UNSUPPORTED', message: 'claude-code cannot express posture plan (its descriptor maps: default)' });
+    await expect(run.start({ descriptor, posture: 'plan' })).rejects.toMatchObject({
+      code: 'TRANSPORT_POSTURE_UNSUPPORTED',
+      message: 'claude-code cannot express posture plan (its descriptor maps: default)',
+    });
   });
 });

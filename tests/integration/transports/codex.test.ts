@@ -19,10 +19,23 @@ describe('codex adapter (fake codex app-server)', () => {
       const messages = run.received() as Msg[];
       expect(messages.slice(0, 3).map((m) => m.method)).toEqual(['initialize', 'initialized', 'thread/start']);
       expect(messages.every((m) => !('jsonrpc' in m))).toBe(true);
-      expect(messages[0]?.params).toMatchObject({ clientInfo: { name: 'neo' }, capabilities: { experimentalApi: false, optOutNotificationMethods: ['item/agentMessage/delta'] } });
-      expect(messages[2]?.params).toEqual({ cwd: run.cwd, approvalPolicy: 'on-request', sandbox: 'read-only', model: 'gpt-fake', developerInstructions: 'Be terse.' });
+      expect(messages[0]?.params).toMatchObject({
+        clientInfo: { name: 'neo' },
+        capabilities: { experimentalApi: false, optOutNotificationMethods: ['item/agentMessage/delta'] },
+      });
+      expect(messages[2]?.params).toEqual({
+        cwd: run.cwd,
+        approvalPolicy: 'on-request',
+        sandbox: 'read-only',
+        model: 'gpt-fake',
+        developerInstructions: 'Be terse.',
+      });
       const turnStart = sent(run, 'turn/start')[0]?.params;
-      expect(turnStart).toEqual({ threadId: expect.any(String), input: [{ type: 'text', text: 'Create hello.txt with a greeting.', text_elements: [] }], effort: 'xhigh' });
+      expect(turnStart).toEqual({
+        threadId: expect.any(String),
+        input: [{ type: 'text', text: 'Create hello.txt with a greeting.', text_elements: [] }],
+        effort: 'xhigh',
+      });
     } finally {
       await session.stop();
     }
@@ -35,10 +48,16 @@ describe('codex adapter (fake codex app-server)', () => {
       try {
         const clarify = lastOf(await reader.untilType('clarify'), 'clarify');
         expect(clarify.toolName).toBe('fileChange');
-        expect(clarify.input).toMatchObject({ changes: [{ path: `${run.cwd}/hello.txt`, kind: { type: 'add' } }], reason: 'write hello.txt' });
+        expect(clarify.input).toMatchObject({
+          changes: [{ path: `${run.cwd}/hello.txt`, kind: { type: 'add' } }],
+          reason: 'write hello.txt',
+        });
         await session.answer(clarify.clarificationId, { allow });
         const rest = await reader.untilType('turn_complete');
-        expect(lastOf(rest, 'tool_result')).toMatchObject({ isError: !allow, output: `${allow ? 'completed' : 'declined'}: add ${run.cwd}/hello.txt` });
+        expect(lastOf(rest, 'tool_result')).toMatchObject({
+          isError: !allow,
+          output: `${allow ? 'completed' : 'declined'}: add ${run.cwd}/hello.txt`,
+        });
         const reply = (run.received() as Msg[]).find((m) => m.method === undefined && 'result' in m);
         expect(reply?.result).toEqual({ decision: allow ? 'accept' : 'decline' });
       } finally {
@@ -53,9 +72,17 @@ describe('codex adapter (fake codex app-server)', () => {
     try {
       const clarify = lastOf(await reader.untilType('clarify'), 'clarify');
       await session.sendGuidance('keep it short');
-      const turnReply = readWireLog(run.log).find((r) => r.dir === 'out' && typeof (r.message?.result as { turn?: { id?: unknown } } | undefined)?.turn?.id === 'string');
+      const turnReply = readWireLog(run.log).find(
+        (r) =>
+          r.dir === 'out' &&
+          typeof (r.message?.result as { turn?: { id?: unknown } } | undefined)?.turn?.id === 'string',
+      );
       const turnId = (turnReply?.message?.result as { turn: { id: string } }).turn.id;
-      expect(sent(run, 'turn/steer')[0]?.params).toEqual({ threadId: expect.any(String), input: [{ type: 'text', text: 'keep it short', text_elements: [] }], expectedTurnId: turnId });
+      expect(sent(run, 'turn/steer')[0]?.params).toEqual({
+        threadId: expect.any(String),
+        input: [{ type: 'text', text: 'keep it short', text_elements: [] }],
+        expectedTurnId: turnId,
+      });
       await session.answer(clarify.clarificationId, { allow: true });
       const done = lastOf(await reader.untilType('turn_complete'), 'turn_complete');
       expect(done.text).toBe('Created hello.txt. Steered: keep it short');
@@ -71,7 +98,12 @@ describe('codex adapter (fake codex app-server)', () => {
       const clarify = lastOf(await reader.untilType('clarify'), 'clarify');
       await session.answer(clarify.clarificationId, { allow: true });
       const first = lastOf(await reader.untilType('turn_complete'), 'turn_complete');
-      expect(first.usage).toEqual({ inputTokens: 1000, cachedInputTokens: 200, outputTokens: 150, reasoningTokens: 50 });
+      expect(first.usage).toEqual({
+        inputTokens: 1000,
+        cachedInputTokens: 200,
+        outputTokens: 150,
+        reasoningTokens: 50,
+      });
       expect(first.costUsd).toBeCloseTo(0.002525, 9);
       await session.setPosture('acceptEdits');
       await session.sendGuidance('again', { model: 'gpt-unpriced', effort: 'low' });
@@ -82,10 +114,21 @@ describe('codex adapter (fake codex app-server)', () => {
         model: 'gpt-unpriced',
         effort: 'low',
         approvalPolicy: 'on-request',
-        sandboxPolicy: { type: 'workspaceWrite', writableRoots: [], networkAccess: false, excludeTmpdirEnvVar: false, excludeSlashTmp: false },
+        sandboxPolicy: {
+          type: 'workspaceWrite',
+          writableRoots: [],
+          networkAccess: false,
+          excludeTmpdirEnvVar: false,
+          excludeSlashTmp: false,
+        },
       });
       // An unpriced model reports its tokens but no invented cost.
-      expect(second.usage).toEqual({ inputTokens: 1000, cachedInputTokens: 200, outputTokens: 150, reasoningTokens: 50 });
+      expect(second.usage).toEqual({
+        inputTokens: 1000,
+        cachedInputTokens: 200,
+        outputTokens: 150,
+        reasoningTokens: 50,
+      });
       expect(second.costUsd).toBeUndefined();
     } finally {
       await session.stop();
@@ -97,9 +140,23 @@ describe('codex adapter (fake codex app-server)', () => {
     const { session, reader } = await run.start({ posture: 'plan' });
     try {
       const events = await reader.untilType('turn_complete');
-      expect(kinds(events)).toEqual(['started', 'reasoning', 'text', 'tool_use', 'error:TRANSPORT_POSTURE_DENIED', 'tool_result', 'text', 'turn_complete']);
-      expect(lastOf(events, 'error')).toMatchObject({ transient: true, message: 'denied fileChange: posture plan forbids file edits (fileChange)' });
-      expect((run.received() as Msg[]).find((m) => m.method === undefined && 'result' in m)?.result).toEqual({ decision: 'decline' });
+      expect(kinds(events)).toEqual([
+        'started',
+        'reasoning',
+        'text',
+        'tool_use',
+        'error:TRANSPORT_POSTURE_DENIED',
+        'tool_result',
+        'text',
+        'turn_complete',
+      ]);
+      expect(lastOf(events, 'error')).toMatchObject({
+        transient: true,
+        message: 'denied fileChange: posture plan forbids file edits (fileChange)',
+      });
+      expect((run.received() as Msg[]).find((m) => m.method === undefined && 'result' in m)?.result).toEqual({
+        decision: 'decline',
+      });
     } finally {
       await session.stop();
     }
@@ -111,7 +168,9 @@ describe('codex adapter (fake codex app-server)', () => {
     try {
       await reader.untilType('clarify');
       const note = readWireLog(run.log).find((r) => r.dir === 'note') as { unknownRequestAnswer?: unknown } | undefined;
-      expect(note?.unknownRequestAnswer).toEqual({ error: { code: -32601, message: 'neo does not handle item/brandNew/requestSomething' } });
+      expect(note?.unknownRequestAnswer).toEqual({
+        error: { code: -32601, message: 'neo does not handle item/brandNew/requestSomething' },
+      });
     } finally {
       await session.stop();
     }
@@ -119,12 +178,18 @@ describe('codex adapter (fake codex app-server)', () => {
 
   it('resumes with thread/resume; an unknown thread fails the start with Codex own error', async () => {
     const run = await fakeRun('codex');
-    await expect(run.start({ resumeSessionId: 'nope' })).rejects.toMatchObject({ code: 'TRANSPORT_START_FAILED', message: 'codex failed to start: no rollout found for thread id nope' });
+    await expect(run.start({ resumeSessionId: 'nope' })).rejects.toMatchObject({
+      code: 'TRANSPORT_START_FAILED',
+      message: 'codex failed to start: no rollout found for thread id nope',
+    });
   });
 
   it('refuses a descriptor whose posture settings are not Codex enum spellings', async () => {
     const run = await fakeRun('codex');
-    const descriptor = { ...FAKE_DESCRIPTORS.codex, postureMap: { default: { settings: { sandbox: 'workspaceWrite', approvalPolicy: 'onRequest' } } } };
+    const descriptor = {
+      ...FAKE_DESCRIPTORS.codex,
+      postureMap: { default: { settings: { sandbox: 'workspaceWrite', approvalPolicy: 'onRequest' } } },
+    };
     await expect(run.start({ descriptor })).rejects.toMatchObject({ code: 'TRANSPORT_POSTURE_UNSUPPORTED' });
     expect(run.argvs()).toEqual([]);
   });

@@ -32,7 +32,14 @@ describe.each(CASES)('faults: $protocol', ({ protocol, retries, crash }) => {
     const { session, reader } = await run.start();
     try {
       const events = await reader.untilType('clarify');
-      expect(kinds(events)).toEqual(['started', 'reasoning', 'text', 'error:TRANSPORT_MALFORMED_LINE', 'tool_use', 'clarify']);
+      expect(kinds(events)).toEqual([
+        'started',
+        'reasoning',
+        'text',
+        'error:TRANSPORT_MALFORMED_LINE',
+        'tool_use',
+        'clarify',
+      ]);
       const notice = events.find((e) => e.type === 'error');
       expect(notice).toMatchObject({ transient: true, message: expect.stringContaining('this is not json {') });
       await session.answer(lastOf(events, 'clarify').clarificationId, { allow: true });
@@ -85,7 +92,11 @@ describe.each(CASES)('faults: $protocol', ({ protocol, retries, crash }) => {
     const { session, reader } = await run.start();
     try {
       const events = await reader.until((e) => e.type === 'error' && e.transient !== true);
-      expect(kinds(events)).toEqual(['started', ...Array<string>(retries).fill('error:TRANSPORT_MODEL_RETRY'), 'error:TRANSPORT_TURN_FAILED']);
+      expect(kinds(events)).toEqual([
+        'started',
+        ...Array<string>(retries).fill('error:TRANSPORT_MODEL_RETRY'),
+        'error:TRANSPORT_TURN_FAILED',
+      ]);
       const failed = lastOf(events, 'error');
       expect(failed.fatal).toBeUndefined();
       expect(failed.message).toContain('500');
@@ -101,7 +112,10 @@ describe.each(CASES)('faults: $protocol', ({ protocol, retries, crash }) => {
     const { session, reader } = await run.start();
     try {
       const events = await reader.until((e) => e.type === 'error' && e.transient !== true);
-      expect(lastOf(events, 'error')).toMatchObject({ code: 'TRANSPORT_RATE_LIMITED', message: expect.stringContaining('429') });
+      expect(lastOf(events, 'error')).toMatchObject({
+        code: 'TRANSPORT_RATE_LIMITED',
+        message: expect.stringContaining('429'),
+      });
     } finally {
       await session.stop();
     }
@@ -114,6 +128,11 @@ describe.each(CASES)('faults: $protocol', ({ protocol, retries, crash }) => {
     for (const key of Object.keys(env)) if (key.endsWith('_BIN')) delete env[key];
     env.PATH = run.home;
     const failure = run.start({ env });
-    await expect(failure).rejects.toMatchObject({ code: 'TRANSPORT_BINARY_MISSING', hint: expect.stringMatching(/^install it with `npm install -g [^`]+`, or point NEO_[A-Z_]+_BIN at the executable$/) });
+    await expect(failure).rejects.toMatchObject({
+      code: 'TRANSPORT_BINARY_MISSING',
+      hint: expect.stringMatching(
+        /^install it with `npm install -g [^`]+`, or point NEO_[A-Z_]+_BIN at the executable$/,
+      ),
+    });
   });
 });

@@ -20,11 +20,16 @@ export interface FakeRunHandle {
   survivors(): number[];
 }
 
-export async function fakeRun(protocol: FakeProtocol, behaviour = 'normal', extraEnv: NodeJS.ProcessEnv = {}): Promise<FakeRunHandle> {
+export async function fakeRun(
+  protocol: FakeProtocol,
+  behaviour = 'normal',
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<FakeRunHandle> {
   const cwd = await tempDir('neo-fake-cwd-');
   const home = await tempDir('neo-fake-home-');
   const log = join(home, 'wire.jsonl');
-  const options = (overrides: Partial<StartSessionOptions> = {}) => fakeStartOptions(protocol, { cwd, home, log, behaviour, extraEnv }, overrides);
+  const options = (overrides: Partial<StartSessionOptions> = {}) =>
+    fakeStartOptions(protocol, { cwd, home, log, behaviour, extraEnv }, overrides);
   return {
     cwd,
     home,
@@ -34,8 +39,14 @@ export async function fakeRun(protocol: FakeProtocol, behaviour = 'normal', extr
       const session = await fakeTransport(protocol).start(options(overrides));
       return { session, reader: new EventReader(session) };
     },
-    received: () => readWireLog(log).filter((r) => r.dir === 'in').map((r) => r.message ?? {}),
-    argvs: () => readWireLog(log).filter((r) => r.dir === 'argv').map((r) => r.argv ?? []),
+    received: () =>
+      readWireLog(log)
+        .filter((r) => r.dir === 'in')
+        .map((r) => r.message ?? {}),
+    argvs: () =>
+      readWireLog(log)
+        .filter((r) => r.dir === 'argv')
+        .map((r) => r.argv ?? []),
     survivors() {
       const pids = new Set<number>();
       for (const record of readWireLog(log)) {

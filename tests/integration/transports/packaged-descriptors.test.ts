@@ -34,7 +34,14 @@ async function openPackaged(id: string, posture: Posture, fakeBin: string, extra
     brief: 'Create hello.txt.',
     posture,
     descriptor: definition.data,
-    env: { PATH: process.env.PATH, HOME: home, [binaryEnvVar(id)]: fakeBin, FAKE_CLI_HOME: join(home, 'state'), FAKE_CLI_LOG: log, ...extraEnv },
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      [binaryEnvVar(id)]: fakeBin,
+      FAKE_CLI_HOME: join(home, 'state'),
+      FAKE_CLI_LOG: log,
+      ...extraEnv,
+    },
     options: { idleTimeoutMs: 20_000, startTimeoutMs: 20_000, killGraceMs: 1_000 },
   };
   const session = await transport.start(options);
@@ -42,19 +49,29 @@ async function openPackaged(id: string, posture: Posture, fakeBin: string, extra
 }
 
 function received(log: string): Array<Record<string, unknown> & { method?: string; params?: Record<string, unknown> }> {
-  return readWireLog(log).filter((r) => r.dir === 'in').map((r) => r.message ?? {});
+  return readWireLog(log)
+    .filter((r) => r.dir === 'in')
+    .map((r) => r.message ?? {});
 }
 
 describe('packaged descriptors drive their adapters', () => {
   it('claude-code: the descriptor args select the protocol once, and every posture maps to a --permission-mode', async () => {
     for (const posture of ['plan', 'default', 'acceptEdits', 'full'] as const) {
-      const { session, reader, log } = await openPackaged('claude-code', posture, FAKE_BINARIES['claude-code'], { IS_SANDBOX: '1' });
+      const { session, reader, log } = await openPackaged('claude-code', posture, FAKE_BINARIES['claude-code'], {
+        IS_SANDBOX: '1',
+      });
       try {
         await reader.untilType('started');
         const argv = readWireLog(log).find((r) => r.dir === 'argv')!.argv!;
         expect(argv.filter((a) => a === '--input-format')).toHaveLength(1);
-        const mode = { plan: 'plan', default: 'default', acceptEdits: 'acceptEdits', full: 'bypassPermissions' }[posture];
-        expect(argv.slice(8)).toEqual(['--permission-mode', mode, ...(posture === 'full' ? ['--allow-dangerously-skip-permissions'] : [])]);
+        const mode = { plan: 'plan', default: 'default', acceptEdits: 'acceptEdits', full: 'bypassPermissions' }[
+          posture
+        ];
+        expect(argv.slice(8)).toEqual([
+          '--permission-mode',
+          mode,
+          ...(posture === 'full' ? ['--allow-dangerously-skip-permissions'] : []),
+        ]);
       } finally {
         await session.stop();
       }
@@ -62,7 +79,12 @@ describe('packaged descriptors drive their adapters', () => {
   });
 
   it('codex: every posture is spelled as the app-server accepts it', async () => {
-    const expected: Record<Posture, [string, string]> = { plan: ['never', 'read-only'], default: ['on-request', 'read-only'], acceptEdits: ['on-request', 'workspace-write'], full: ['never', 'danger-full-access'] };
+    const expected: Record<Posture, [string, string]> = {
+      plan: ['never', 'read-only'],
+      default: ['on-request', 'read-only'],
+      acceptEdits: ['on-request', 'workspace-write'],
+      full: ['never', 'danger-full-access'],
+    };
     for (const posture of ['plan', 'default', 'acceptEdits', 'full'] as const) {
       const { session, reader, log } = await openPackaged('codex', posture, FAKE_BINARIES.codex);
       try {
@@ -80,15 +102,22 @@ describe('packaged descriptors drive their adapters', () => {
       const modes = AGENT_MODES[id]!;
       const descriptor = set.get('backend', id)!.data as Backend;
       for (const posture of Object.keys(descriptor.postureMap) as Posture[]) {
-        const { session, reader, log } = await openPackaged(id, posture, FAKE_BINARIES.acp, { FAKE_ACP_MODES: modes.join(','), FAKE_CLI_LOG_ENV: 'OPENCODE_PERMISSION' });
+        const { session, reader, log } = await openPackaged(id, posture, FAKE_BINARIES.acp, {
+          FAKE_ACP_MODES: modes.join(','),
+          FAKE_CLI_LOG_ENV: 'OPENCODE_PERMISSION',
+        });
         try {
           await reader.untilType('started');
           const wanted = descriptor.postureMap[posture]!.mode!;
           const modeId = modes.find((m) => m === wanted || m.endsWith(`#${wanted}`))!;
-          const setMode = received(log).filter((m) => m.method === 'session/set_mode').map((m) => m.params?.modeId);
+          const setMode = received(log)
+            .filter((m) => m.method === 'session/set_mode')
+            .map((m) => m.params?.modeId);
           expect(setMode, `${id} ${posture}`).toEqual(modeId === modes[0] ? [] : [modeId]);
           const env = readWireLog(log).find((r) => r.dir === 'argv')!.env;
-          const permission = (descriptor.postureMap[posture]!.settings as { env?: { OPENCODE_PERMISSION?: unknown } } | undefined)?.env?.OPENCODE_PERMISSION;
+          const permission = (
+            descriptor.postureMap[posture]!.settings as { env?: { OPENCODE_PERMISSION?: unknown } } | undefined
+          )?.env?.OPENCODE_PERMISSION;
           expect(env?.OPENCODE_PERMISSION ?? null).toBe(permission === undefined ? null : JSON.stringify(permission));
         } finally {
           await session.stop();
@@ -98,11 +127,16 @@ describe('packaged descriptors drive their adapters', () => {
   }
 
   it('opencode default posture: OpenCode permission rules come from OPENCODE_PERMISSION', async () => {
-    const { session, reader, log } = await openPackaged('opencode', 'default', FAKE_BINARIES.acp, { FAKE_ACP_MODES: 'build,plan', FAKE_CLI_LOG_ENV: 'OPENCODE_PERMISSION' });
+    const { session, reader, log } = await openPackaged('opencode', 'default', FAKE_BINARIES.acp, {
+      FAKE_ACP_MODES: 'build,plan',
+      FAKE_CLI_LOG_ENV: 'OPENCODE_PERMISSION',
+    });
     try {
       const clarify = lastOf(await reader.untilType('clarify'), 'clarify');
       expect(clarify.toolName).toBe('edit');
-      expect(readWireLog(log).find((r) => r.dir === 'argv')!.env).toEqual({ OPENCODE_PERMISSION: '{"edit":"ask","bash":"ask"}' });
+      expect(readWireLog(log).find((r) => r.dir === 'argv')!.env).toEqual({
+        OPENCODE_PERMISSION: '{"edit":"ask","bash":"ask"}',
+      });
     } finally {
       await session.stop();
     }

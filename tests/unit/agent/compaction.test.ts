@@ -3,14 +3,38 @@ import { Agent, compactionSplit, SummarizingCompactor, type Message } from '../.
 import { echoTool } from '../../fixtures/agent/echo-tool.js';
 import { FakeProvider, text, toolCall } from '../../fixtures/agent/fake-provider.js';
 
-const user = (t: string, pin?: Message['pin']): Message => ({ role: 'user', content: [{ type: 'text', text: t }], ...(pin ? { pin } : {}) });
+const user = (t: string, pin?: Message['pin']): Message => ({
+  role: 'user',
+  content: [{ type: 'text', text: t }],
+  ...(pin ? { pin } : {}),
+});
 const assistant = (t: string): Message => ({ role: 'assistant', content: [{ type: 'text', text: t }] });
-const call = (id: string): Message => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'exec', input: { command: 'rm -rf build' } }] });
-const result = (id: string, pinned?: string): Message => ({ role: 'user', content: [{ type: 'tool_result', toolUseId: id, name: 'exec', content: 'ok', isError: false, ...(pinned ? { pinned } : {}) }] });
+const call = (id: string): Message => ({
+  role: 'assistant',
+  content: [{ type: 'tool_use', id, name: 'exec', input: { command: 'rm -rf build' } }],
+});
+const result = (id: string, pinned?: string): Message => ({
+  role: 'user',
+  content: [
+    { type: 'tool_result', toolUseId: id, name: 'exec', content: 'ok', isError: false, ...(pinned ? { pinned } : {}) },
+  ],
+});
 
 describe('compaction split', () => {
   it('keeps the last N turns and never starts the tail on tool results', () => {
-    const messages = [user('t1'), call('a'), result('a'), assistant('done 1'), user('t2'), call('b'), result('b'), user('steer', 'guidance'), assistant('done 2'), user('t3'), assistant('done 3')];
+    const messages = [
+      user('t1'),
+      call('a'),
+      result('a'),
+      assistant('done 1'),
+      user('t2'),
+      call('b'),
+      result('b'),
+      user('steer', 'guidance'),
+      assistant('done 2'),
+      user('t3'),
+      assistant('done 3'),
+    ];
     expect(compactionSplit(messages, 2)).toBe(7); // turns start at 0, 4, 7 (delivered guidance), 9
     expect(compactionSplit(messages, 1)).toBe(9);
     expect(compactionSplit(messages, 4)).toBe(4); // only 4 turns: keep 3, so something is summarized
@@ -28,7 +52,9 @@ describe('compaction split', () => {
 
 describe('summarizing compactor', () => {
   it('keeps the summary, every pinned item verbatim and the last turns, and its usage is counted once', async () => {
-    const summarizer = new FakeProvider([text('SUMMARY: removed build dir after permission.', { inputTokens: 50, outputTokens: 5 })]);
+    const summarizer = new FakeProvider([
+      text('SUMMARY: removed build dir after permission.', { inputTokens: 50, outputTokens: 5 }),
+    ]);
     const compactor = new SummarizingCompactor({ provider: summarizer, thresholdTokens: 10, keepTurns: 1 });
     const messages: Message[] = [
       user('clean the build'),
@@ -39,11 +65,20 @@ describe('summarizing compactor', () => {
       user('now run tests'),
       assistant('tests pass'),
     ];
-    const compacted = await compactor.compact({ messages, system: 'S', contextTokens: 5000, model: 'm', signal: new AbortController().signal });
+    const compacted = await compactor.compact({
+      messages,
+      system: 'S',
+      contextTokens: 5000,
+      model: 'm',
+      signal: new AbortController().signal,
+    });
     expect(compacted!.summarizedMessages).toBe(5);
     expect(compacted!.usage).toEqual({ inputTokens: 50, outputTokens: 5, cachedInputTokens: 0, reasoningTokens: 0 });
     expect(compacted!.messages).toEqual([
-      user('<conversation-summary>\nEarlier work in this session, summarized:\nSUMMARY: removed build dir after permission.\n</conversation-summary>', 'summary'),
+      user(
+        '<conversation-summary>\nEarlier work in this session, summarized:\nSUMMARY: removed build dir after permission.\n</conversation-summary>',
+        'summary',
+      ),
       user('Permission asked for exec {"command":"rm -rf build"}: allowed.', 'clarification'),
       user('use npm, not yarn', 'guidance'),
       user('now run tests'),
@@ -60,7 +95,15 @@ describe('summarizing compactor', () => {
 
   it('does nothing under the threshold', async () => {
     const compactor = new SummarizingCompactor({ provider: new FakeProvider([]), thresholdTokens: 1000, keepTurns: 1 });
-    expect(await compactor.compact({ messages: [user('a'), assistant('b'), user('c')], system: '', contextTokens: 999, model: 'm', signal: new AbortController().signal })).toBeUndefined();
+    expect(
+      await compactor.compact({
+        messages: [user('a'), assistant('b'), user('c')],
+        system: '',
+        contextTokens: 999,
+        model: 'm',
+        signal: new AbortController().signal,
+      }),
+    ).toBeUndefined();
   });
 
   it('runs inside the loop: the transcript shrinks, pins survive a second compaction, usage adds up once', async () => {
@@ -87,7 +130,10 @@ describe('summarizing compactor', () => {
     await agent.send('turn two', { pin: 'guidance' });
     await agent.send('turn three');
     expect(agent.messages).toEqual([
-      user('<conversation-summary>\nEarlier work in this session, summarized:\nsummary two\n</conversation-summary>', 'summary'),
+      user(
+        '<conversation-summary>\nEarlier work in this session, summarized:\nsummary two\n</conversation-summary>',
+        'summary',
+      ),
       user('echo was allowed by the user', 'clarification'),
       user('turn two', 'guidance'),
       user('turn three'),

@@ -4,10 +4,30 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SseDecoder, type SseEvent } from '../../../engine/agent/index.js';
-import { decodeStringBody, DeltaTemplate, fastDelta, fastResponsesDelta, JSON_STRING_BODY, jsonStringBody } from '../../../engine/agent/providers/index.js';
+import {
+  decodeStringBody,
+  DeltaTemplate,
+  fastDelta,
+  fastResponsesDelta,
+  JSON_STRING_BODY,
+  jsonStringBody,
+} from '../../../engine/agent/providers/index.js';
 
 /** Texts that break naive readers: quotes, backslashes, escapes, the shape's own closing characters. */
-const TRICKY = ['plain', 'with "quotes"', 'back\\slash', 'trailing\\', 'line\nbreak\ttab\r', 'é ✓ \u2028\u2029', 'emoji 😀', '"}}', '"},"x":1', '\u0000\u001f\u007f', '/a/', ''];
+const TRICKY = [
+  'plain',
+  'with "quotes"',
+  'back\\slash',
+  'trailing\\',
+  'line\nbreak\ttab\r',
+  'é ✓ \u2028\u2029',
+  'emoji 😀',
+  '"}}',
+  '"},"x":1',
+  '\u0000\u001f\u007f',
+  '/a/',
+  '',
+];
 
 /** String bodies JSON.parse accepts, written other than JSON.stringify writes them. */
 const ALTERNATE: Array<[string, string]> = [
@@ -50,16 +70,29 @@ describe('the Anthropic delta fast path', () => {
   it('reads text, thinking and tool-input deltas exactly as a full parse would', () => {
     for (const text of TRICKY) {
       expect(fastDelta(event({ type: 'text_delta', text }))).toEqual({ index: 3, kind: 'text', text });
-      expect(fastDelta(event({ type: 'thinking_delta', thinking: text }, 0))).toEqual({ index: 0, kind: 'thinking', text });
-      expect(fastDelta(event({ type: 'input_json_delta', partial_json: text }, 12))).toEqual({ index: 12, kind: 'json', text });
+      expect(fastDelta(event({ type: 'thinking_delta', thinking: text }, 0))).toEqual({
+        index: 0,
+        kind: 'thinking',
+        text,
+      });
+      expect(fastDelta(event({ type: 'input_json_delta', partial_json: text }, 12))).toEqual({
+        index: 12,
+        kind: 'json',
+        text,
+      });
     }
     for (const [raw, text] of ALTERNATE) {
-      expect(fastDelta(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${raw}"}}`)).toEqual({ index: 0, kind: 'text', text });
+      expect(
+        fastDelta(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${raw}"}}`),
+      ).toEqual({ index: 0, kind: 'text', text });
     }
   });
 
   it('steps aside for invalid strings and for any other shape', () => {
-    for (const raw of INVALID) expect(fastDelta(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${raw}"}}`)).toBeUndefined();
+    for (const raw of INVALID)
+      expect(
+        fastDelta(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${raw}"}}`),
+      ).toBeUndefined();
     const others = [
       JSON.stringify({ index: 0, type: 'content_block_delta', delta: { type: 'text_delta', text: 'x' } }),
       JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'x' }, extra: 1 }),
@@ -77,16 +110,56 @@ describe('the Anthropic delta fast path', () => {
 
 describe('the Responses delta fast path', () => {
   const event = (fields: Record<string, unknown>) =>
-    JSON.stringify({ type: 'response.output_text.delta', sequence_number: 7, item_id: 'msg_1', output_index: 2, content_index: 0, ...fields });
+    JSON.stringify({
+      type: 'response.output_text.delta',
+      sequence_number: 7,
+      item_id: 'msg_1',
+      output_index: 2,
+      content_index: 0,
+      ...fields,
+    });
 
   it('reads every delta type, whatever flat fields surround the text', () => {
-    for (const text of TRICKY) expect(fastResponsesDelta(event({ delta: text }))).toEqual({ type: 'response.output_text.delta', index: 2, text });
-    expect(fastResponsesDelta(event({ delta: 'x', logprobs: [], obfuscation: 'Zq1' }))).toEqual({ type: 'response.output_text.delta', index: 2, text: 'x' });
-    expect(fastResponsesDelta(event({ delta: 'x', extra: {}, more: null, flag: true, ratio: -1.5e3 }))).toEqual({ type: 'response.output_text.delta', index: 2, text: 'x' });
-    const call = JSON.stringify({ type: 'response.function_call_arguments.delta', sequence_number: 3, item_id: 'fc_1', output_index: 1, delta: '{"path":"a' });
-    expect(fastResponsesDelta(call)).toEqual({ type: 'response.function_call_arguments.delta', index: 1, text: '{"path":"a' });
-    const summary = JSON.stringify({ type: 'response.reasoning_summary_text.delta', item_id: 'rs_1', output_index: 0, summary_index: 0, delta: 'thinking' });
-    expect(fastResponsesDelta(summary)).toEqual({ type: 'response.reasoning_summary_text.delta', index: 0, text: 'thinking' });
+    for (const text of TRICKY)
+      expect(fastResponsesDelta(event({ delta: text }))).toEqual({
+        type: 'response.output_text.delta',
+        index: 2,
+        text,
+      });
+    expect(fastResponsesDelta(event({ delta: 'x', logprobs: [], obfuscation: 'Zq1' }))).toEqual({
+      type: 'response.output_text.delta',
+      index: 2,
+      text: 'x',
+    });
+    expect(fastResponsesDelta(event({ delta: 'x', extra: {}, more: null, flag: true, ratio: -1.5e3 }))).toEqual({
+      type: 'response.output_text.delta',
+      index: 2,
+      text: 'x',
+    });
+    const call = JSON.stringify({
+      type: 'response.function_call_arguments.delta',
+      sequence_number: 3,
+      item_id: 'fc_1',
+      output_index: 1,
+      delta: '{"path":"a',
+    });
+    expect(fastResponsesDelta(call)).toEqual({
+      type: 'response.function_call_arguments.delta',
+      index: 1,
+      text: '{"path":"a',
+    });
+    const summary = JSON.stringify({
+      type: 'response.reasoning_summary_text.delta',
+      item_id: 'rs_1',
+      output_index: 0,
+      summary_index: 0,
+      delta: 'thinking',
+    });
+    expect(fastResponsesDelta(summary)).toEqual({
+      type: 'response.reasoning_summary_text.delta',
+      index: 0,
+      text: 'thinking',
+    });
   });
 
   it('steps aside whenever a full parse might read the event differently', () => {
@@ -107,12 +180,16 @@ describe('the Responses delta fast path', () => {
       JSON.stringify({ type: 'response.output_text.done', output_index: 0, text: 'x' }),
     ];
     for (const data of others) expect(fastResponsesDelta(data)).toBeUndefined();
-    for (const raw of INVALID) expect(fastResponsesDelta(`{"type":"response.output_text.delta","output_index":0,"delta":"${raw}"}`)).toBeUndefined();
+    for (const raw of INVALID)
+      expect(
+        fastResponsesDelta(`{"type":"response.output_text.delta","output_index":0,"delta":"${raw}"}`),
+      ).toBeUndefined();
   });
 });
 
 describe('the learned delta template', () => {
-  const chunk = (text: string, id = 'c1') => JSON.stringify({ id, model: 'm', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
+  const chunk = (text: string, id = 'c1') =>
+    JSON.stringify({ id, model: 'm', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
 
   it('reads later deltas of the learned shape, with any valid text in the hole', () => {
     const template = new DeltaTemplate();
@@ -123,7 +200,15 @@ describe('the learned delta template', () => {
     for (const raw of INVALID) expect(template.match(chunk('HOLE').replace('HOLE', raw))).toBeUndefined();
     // Anything else around the hole is another document.
     expect(template.match(chunk('x', 'c2'))).toBeUndefined();
-    expect(template.match(JSON.stringify({ id: 'c1', model: 'm', choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] }))).toBeUndefined();
+    expect(
+      template.match(
+        JSON.stringify({
+          id: 'c1',
+          model: 'm',
+          choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }],
+        }),
+      ),
+    ).toBeUndefined();
     expect(template.match('[DONE]')).toBeUndefined();
     // A difference after the hole that leaves the hole a valid string is still a difference.
     const numbered = new DeltaTemplate();
@@ -167,10 +252,20 @@ describe('the learned delta template', () => {
     expect(read(text, events.join('').length)).toEqual({ end: -1, texts: [] }); // a comment
     expect(read(text, text.lastIndexOf('data: ')).end).toBe(-1); // no blank line yet
     // An event cut off by the end of the text, or of another shape, ends the run before it.
-    for (let cut = events[0]!.length; cut < events[0]!.length + events[1]!.length; cut++) expect(read(text.slice(0, cut))).toEqual({ end: events[0]!.length, texts: ['a'] });
-    expect(read(`${events[0]}data: ${chunk('x', 'c2')}\n\n${events[2]}`)).toEqual({ end: events[0]!.length, texts: ['a'] });
-    expect(read(`${events[0]}data: ${chunk('HOLE').replace('HOLE', 'x\u0001')}\n\n`)).toEqual({ end: events[0]!.length, texts: ['a'] });
-    expect(read(`${events[0]}data: ${chunk('HOLE').replace('HOLE', '\\q')}\n\n`)).toEqual({ end: events[0]!.length, texts: ['a'] });
+    for (let cut = events[0]!.length; cut < events[0]!.length + events[1]!.length; cut++)
+      expect(read(text.slice(0, cut))).toEqual({ end: events[0]!.length, texts: ['a'] });
+    expect(read(`${events[0]}data: ${chunk('x', 'c2')}\n\n${events[2]}`)).toEqual({
+      end: events[0]!.length,
+      texts: ['a'],
+    });
+    expect(read(`${events[0]}data: ${chunk('HOLE').replace('HOLE', 'x\u0001')}\n\n`)).toEqual({
+      end: events[0]!.length,
+      texts: ['a'],
+    });
+    expect(read(`${events[0]}data: ${chunk('HOLE').replace('HOLE', '\\q')}\n\n`)).toEqual({
+      end: events[0]!.length,
+      texts: ['a'],
+    });
     expect(read(`event: delta\ndata: ${chunk('a')}\n\n`).end).toBe(-1);
     expect(read(`data: ${chunk('a\nb').replace('\\n', '\n')}\n\n`).end).toBe(-1);
     // Every valid text reads exactly, alone and in a run.
@@ -179,12 +274,15 @@ describe('the learned delta template', () => {
 });
 
 describe('a learned template with a counter', () => {
-  const delta = (n: number | string, text: string) => `{"type":"response.output_text.delta","sequence_number":${n},"item_id":"msg_1","output_index":0,"delta":${JSON.stringify(text)}}`;
+  const delta = (n: number | string, text: string) =>
+    `{"type":"response.output_text.delta","sequence_number":${n},"item_id":"msg_1","output_index":0,"delta":${JSON.stringify(text)}}`;
   const wire = (n: number | string, text: string) => `event: response.output_text.delta\ndata: ${delta(n, text)}\n\n`;
 
   function learned(): DeltaTemplate {
     const template = new DeltaTemplate();
-    expect(template.learn(delta(4, 'first'), 'first', { event: 'response.output_text.delta', counter: 'sequence_number' })).toBe(true);
+    expect(
+      template.learn(delta(4, 'first'), 'first', { event: 'response.output_text.delta', counter: 'sequence_number' }),
+    ).toBe(true);
     return template;
   }
 
@@ -196,16 +294,22 @@ describe('a learned template with a counter', () => {
     for (const bad of ['01', '-1', '1.5', '"5"', 'null', '']) expect(template.match(delta(bad, 'x'))).toBeUndefined();
     const texts: string[] = [];
     const run = [wire(5, 'a'), wire(6, 'b"\\'), wire(70, 'c')].join('');
-    expect(template.readRun(`${run}event: response.output_text.done\ndata: {}\n\n`, 0, (t) => texts.push(t))).toBe(run.length);
+    expect(template.readRun(`${run}event: response.output_text.done\ndata: {}\n\n`, 0, (t) => texts.push(t))).toBe(
+      run.length,
+    );
     expect(texts).toEqual(['ab"\\c']);
     // Without its event line, or with another, it is another event.
     expect(template.readRun(`data: ${delta(5, 'a')}\n\n`, 0, () => {})).toBe(-1);
-    expect(template.readRun(wire(5, 'a').replace('event: response.output_text.delta', 'event: other'), 0, () => {})).toBe(-1);
+    expect(
+      template.readRun(wire(5, 'a').replace('event: response.output_text.delta', 'event: other'), 0, () => {}),
+    ).toBe(-1);
   });
 
   it('keeps the counter fixed when its key is not there once, before the text', () => {
     const twice = new DeltaTemplate();
-    twice.learn('{"sequence_number":1,"a":{"sequence_number":1},"delta":"first"}', 'first', { counter: 'sequence_number' });
+    twice.learn('{"sequence_number":1,"a":{"sequence_number":1},"delta":"first"}', 'first', {
+      counter: 'sequence_number',
+    });
     expect(twice.match('{"sequence_number":1,"a":{"sequence_number":1},"delta":"x"}')).toBe('x');
     expect(twice.match('{"sequence_number":2,"a":{"sequence_number":1},"delta":"x"}')).toBeUndefined();
     const after = new DeltaTemplate();
@@ -267,10 +371,12 @@ describe('SSE decoding with a fast path', () => {
     expect(plain(decodeAll([...stream], true))).toEqual(expected);
     // Three chunks, every pair of cuts: a line completed by a chunk that holds more events.
     for (let a = 1; a < stream.length; a += 3) {
-      for (let b = a + 1; b < stream.length; b += 2) expect(plain(decodeAll([stream.slice(0, a), stream.slice(a, b), stream.slice(b)], true))).toEqual(expected);
+      for (let b = a + 1; b < stream.length; b += 2)
+        expect(plain(decodeAll([stream.slice(0, a), stream.slice(a, b), stream.slice(b)], true))).toEqual(expected);
     }
     const crlf = stream.replaceAll('\n', '\r\n');
-    for (let cut = 1; cut < crlf.length; cut++) expect(plain(decodeAll([crlf.slice(0, cut), crlf.slice(cut)], false))).toEqual(expected);
+    for (let cut = 1; cut < crlf.length; cut++)
+      expect(plain(decodeAll([crlf.slice(0, cut), crlf.slice(cut)], false))).toEqual(expected);
   });
 
   it('is offered only events that start with nothing pending', () => {

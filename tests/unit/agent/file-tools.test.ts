@@ -6,7 +6,13 @@ import { BackgroundShells, builtinTools, selectTools, type AgentTool } from '../
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
 async function tools(cwd: string): Promise<Record<string, AgentTool>> {
-  const list = builtinTools({ cwd, env: process.env, shells: new BackgroundShells(join(cwd, '.shells')), execTimeoutMs: 10_000, ripgrep: null });
+  const list = builtinTools({
+    cwd,
+    env: process.env,
+    shells: new BackgroundShells(join(cwd, '.shells')),
+    execTimeoutMs: 10_000,
+    ripgrep: null,
+  });
   return Object.fromEntries(list.map((t) => [t.spec.name, t]));
 }
 
@@ -18,18 +24,34 @@ describe('read_file', () => {
     const cwd = await tempDir();
     await writeTree(cwd, { 'a.txt': Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n') + '\n' });
     const t = await tools(cwd);
-    expect(await run(t.read_file, { path: 'a.txt', offset: 9, limit: 2 })).toEqual({ output: ' 9\tline 9\n10\tline 10\n[lines 9-10 of 12]', isError: false });
+    expect(await run(t.read_file, { path: 'a.txt', offset: 9, limit: 2 })).toEqual({
+      output: ' 9\tline 9\n10\tline 10\n[lines 9-10 of 12]',
+      isError: false,
+    });
     expect((await run(t.read_file, { path: 'a.txt' })).output.split('\n')[0]).toBe(' 1\tline 1');
-    expect(await run(t.read_file, { path: 'a.txt', offset: 13 })).toEqual({ output: 'a.txt has 12 lines; offset 13 is past the end', isError: true });
+    expect(await run(t.read_file, { path: 'a.txt', offset: 13 })).toEqual({
+      output: 'a.txt has 12 lines; offset 13 is past the end',
+      isError: true,
+    });
   });
 
   it('refuses binary files, folders and missing files', async () => {
     const cwd = await tempDir();
-    await writeTree(cwd, { 'img.bin': new Uint8Array([0x89, 0x50, 0x00, 0x01]), 'latin1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9]), 'dir/x': '' });
+    await writeTree(cwd, {
+      'img.bin': new Uint8Array([0x89, 0x50, 0x00, 0x01]),
+      'latin1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9]),
+      'dir/x': '',
+    });
     const t = await tools(cwd);
-    expect(await run(t.read_file, { path: 'img.bin' })).toEqual({ output: 'img.bin is a binary file (4 bytes); not shown', isError: true });
+    expect(await run(t.read_file, { path: 'img.bin' })).toEqual({
+      output: 'img.bin is a binary file (4 bytes); not shown',
+      isError: true,
+    });
     expect((await run(t.read_file, { path: 'latin1.txt' })).isError).toBe(true);
-    expect(await run(t.read_file, { path: 'dir' })).toEqual({ output: 'dir is a directory; use glob to list files', isError: true });
+    expect(await run(t.read_file, { path: 'dir' })).toEqual({
+      output: 'dir is a directory; use glob to list files',
+      isError: true,
+    });
     expect(await run(t.read_file, { path: 'nope' })).toEqual({ output: 'no such file: nope', isError: true });
     await expect(run(t.read_file, {})).rejects.toThrow('"path" is required and must be a non-empty string');
   });
@@ -46,9 +68,18 @@ describe('read_file', () => {
     });
     const t = await tools(cwd);
     expect(await run(t.read_file, { path: 'replacement.txt' })).toEqual({ output: '1\ta \uFFFD b', isError: false });
-    expect(await run(t.read_file, { path: 'late-nul.txt', offset: 2 })).toEqual({ output: '2\t\u0000\n[lines 2-2 of 2]', isError: false });
-    expect(await run(t.read_file, { path: 'late-latin1.txt', offset: 2 })).toEqual({ output: '2\tcaf\uFFFD\n[lines 2-2 of 2]', isError: false });
-    expect(await run(t.read_file, { path: 'early-nul.txt' })).toEqual({ output: 'early-nul.txt is a binary file (3 bytes); not shown', isError: true });
+    expect(await run(t.read_file, { path: 'late-nul.txt', offset: 2 })).toEqual({
+      output: '2\t\u0000\n[lines 2-2 of 2]',
+      isError: false,
+    });
+    expect(await run(t.read_file, { path: 'late-latin1.txt', offset: 2 })).toEqual({
+      output: '2\tcaf\uFFFD\n[lines 2-2 of 2]',
+      isError: false,
+    });
+    expect(await run(t.read_file, { path: 'early-nul.txt' })).toEqual({
+      output: 'early-nul.txt is a binary file (3 bytes); not shown',
+      isError: true,
+    });
   });
 
   it('reads a file over the synchronous-read size the same way', async () => {
@@ -56,7 +87,10 @@ describe('read_file', () => {
     // ~1.9 MB: past the 1 MB that is read synchronously, so the asynchronous path reads it.
     await writeTree(cwd, { 'big.txt': Array.from({ length: 150_000 }, (_, i) => `row ${i + 1}`).join('\n') + '\n' });
     const t = await tools(cwd);
-    expect(await run(t.read_file, { path: 'big.txt', offset: 149_999 })).toEqual({ output: '149999\trow 149999\n150000\trow 150000\n[lines 149999-150000 of 150000]', isError: false });
+    expect(await run(t.read_file, { path: 'big.txt', offset: 149_999 })).toEqual({
+      output: '149999\trow 149999\n150000\trow 150000\n[lines 149999-150000 of 150000]',
+      isError: false,
+    });
   });
 
   it('reads a FIFO without stalling the event loop while it waits for a writer', async () => {
@@ -73,7 +107,9 @@ describe('read_file', () => {
 
   it('refuses a device that has no end instead of reading it forever', async () => {
     const t = await tools(await tempDir());
-    await expect(run(t.read_file, { path: '/dev/zero' })).rejects.toThrow(/^\/dev\/zero has more than \d+ bytes; too large to read$/);
+    await expect(run(t.read_file, { path: '/dev/zero' })).rejects.toThrow(
+      /^\/dev\/zero has more than \d+ bytes; too large to read$/,
+    );
   }, 20_000);
 });
 
@@ -81,7 +117,10 @@ describe('write_file and edit', () => {
   it('writes atomically, creating folders, and keeps an existing file’s mode', async () => {
     const cwd = await tempDir();
     const t = await tools(cwd);
-    expect(await run(t.write_file, { path: 'src/new.ts', content: 'export {};\n' })).toEqual({ output: 'created src/new.ts (11 bytes)', isError: false });
+    expect(await run(t.write_file, { path: 'src/new.ts', content: 'export {};\n' })).toEqual({
+      output: 'created src/new.ts (11 bytes)',
+      isError: false,
+    });
     await writeFile(join(cwd, 'run.sh'), 'echo 1\n');
     await chmod(join(cwd, 'run.sh'), 0o755);
     expect((await run(t.write_file, { path: 'run.sh', content: 'echo 2\n' })).output).toBe('replaced run.sh (7 bytes)');
@@ -97,26 +136,56 @@ describe('write_file and edit', () => {
       output: 'old_string occurs 2 times in f.ts; include more surrounding lines to make it unique, or set replace_all',
       isError: true,
     });
-    expect(await run(t.edit, { path: 'f.ts', old_string: 'let z', new_string: 'x' })).toEqual({ output: 'old_string was not found in f.ts', isError: true });
-    expect(await run(t.edit, { path: 'f.ts', old_string: 'let c = 2;', new_string: 'let c = $&$1;' })).toEqual({ output: 'edited f.ts: replaced 1 occurrence', isError: false });
-    expect(await run(t.edit, { path: 'f.ts', old_string: '= 1', new_string: '= 3', replace_all: true })).toEqual({ output: 'edited f.ts: replaced 2 occurrences', isError: false });
+    expect(await run(t.edit, { path: 'f.ts', old_string: 'let z', new_string: 'x' })).toEqual({
+      output: 'old_string was not found in f.ts',
+      isError: true,
+    });
+    expect(await run(t.edit, { path: 'f.ts', old_string: 'let c = 2;', new_string: 'let c = $&$1;' })).toEqual({
+      output: 'edited f.ts: replaced 1 occurrence',
+      isError: false,
+    });
+    expect(await run(t.edit, { path: 'f.ts', old_string: '= 1', new_string: '= 3', replace_all: true })).toEqual({
+      output: 'edited f.ts: replaced 2 occurrences',
+      isError: false,
+    });
     expect(await readFile(join(cwd, 'f.ts'), 'utf8')).toBe('let a = 3;\nlet b = 3;\nlet c = $&$1;\n');
-    expect(await run(t.edit, { path: 'g.ts', old_string: '', new_string: 'new file\n' })).toEqual({ output: 'created g.ts', isError: false });
+    expect(await run(t.edit, { path: 'g.ts', old_string: '', new_string: 'new file\n' })).toEqual({
+      output: 'created g.ts',
+      isError: false,
+    });
     expect((await run(t.edit, { path: 'g.ts', old_string: '', new_string: 'again' })).isError).toBe(true);
   });
 });
 
 describe('grep and glob', () => {
-  const tree = { 'src/a.ts': 'const alpha = 1;\nconst Beta = 2;\n', 'src/deep/b.ts': 'alpha again\n', 'notes.md': 'alpha in docs\n', 'node_modules/x/i.ts': 'alpha hidden\n', 'bin.dat': new Uint8Array([0, 97, 108, 112, 104, 97]) };
+  const tree = {
+    'src/a.ts': 'const alpha = 1;\nconst Beta = 2;\n',
+    'src/deep/b.ts': 'alpha again\n',
+    'notes.md': 'alpha in docs\n',
+    'node_modules/x/i.ts': 'alpha hidden\n',
+    'bin.dat': new Uint8Array([0, 97, 108, 112, 104, 97]),
+  };
 
   it('finds lines with the pure-Node search, skipping node_modules and binaries', async () => {
     const cwd = await tempDir();
     await writeTree(cwd, tree);
     const t = await tools(cwd);
-    expect(await run(t.grep, { pattern: 'alpha' })).toEqual({ output: 'notes.md:1:alpha in docs\nsrc/a.ts:1:const alpha = 1;\nsrc/deep/b.ts:1:alpha again', isError: false });
-    expect(await run(t.grep, { pattern: 'beta', ignore_case: true, glob: '*.ts' })).toEqual({ output: 'src/a.ts:2:const Beta = 2;', isError: false });
-    expect(await run(t.grep, { pattern: 'alpha', files_only: true, path: 'src' })).toEqual({ output: 'src/a.ts\nsrc/deep/b.ts', isError: false });
-    expect(await run(t.grep, { pattern: 'alpha', max_results: 1 })).toEqual({ output: 'notes.md:1:alpha in docs\n[first 1 results; narrow the search]', isError: false });
+    expect(await run(t.grep, { pattern: 'alpha' })).toEqual({
+      output: 'notes.md:1:alpha in docs\nsrc/a.ts:1:const alpha = 1;\nsrc/deep/b.ts:1:alpha again',
+      isError: false,
+    });
+    expect(await run(t.grep, { pattern: 'beta', ignore_case: true, glob: '*.ts' })).toEqual({
+      output: 'src/a.ts:2:const Beta = 2;',
+      isError: false,
+    });
+    expect(await run(t.grep, { pattern: 'alpha', files_only: true, path: 'src' })).toEqual({
+      output: 'src/a.ts\nsrc/deep/b.ts',
+      isError: false,
+    });
+    expect(await run(t.grep, { pattern: 'alpha', max_results: 1 })).toEqual({
+      output: 'notes.md:1:alpha in docs\n[first 1 results; narrow the search]',
+      isError: false,
+    });
     expect(await run(t.grep, { pattern: 'zzz' })).toEqual({ output: 'no matches', isError: false });
     expect((await run(t.grep, { pattern: '(' })).output).toMatch(/^invalid regular expression/);
   });
@@ -130,9 +199,21 @@ describe('grep and glob', () => {
     }
     const cwd = await tempDir();
     await writeTree(cwd, tree);
-    const grep = builtinTools({ cwd, env: process.env, shells: new BackgroundShells(join(cwd, '.s')), execTimeoutMs: 1000, ripgrep: rg }).find((x) => x.spec.name === 'grep')!;
-    expect(await grep.run({ pattern: 'alpha' }, { signal })).toEqual({ output: 'notes.md:1:alpha in docs\nsrc/a.ts:1:const alpha = 1;\nsrc/deep/b.ts:1:alpha again', isError: false });
-    expect(await grep.run({ pattern: 'beta', ignore_case: true, glob: '*.ts' }, { signal })).toEqual({ output: 'src/a.ts:2:const Beta = 2;', isError: false });
+    const grep = builtinTools({
+      cwd,
+      env: process.env,
+      shells: new BackgroundShells(join(cwd, '.s')),
+      execTimeoutMs: 1000,
+      ripgrep: rg,
+    }).find((x) => x.spec.name === 'grep')!;
+    expect(await grep.run({ pattern: 'alpha' }, { signal })).toEqual({
+      output: 'notes.md:1:alpha in docs\nsrc/a.ts:1:const alpha = 1;\nsrc/deep/b.ts:1:alpha again',
+      isError: false,
+    });
+    expect(await grep.run({ pattern: 'beta', ignore_case: true, glob: '*.ts' }, { signal })).toEqual({
+      output: 'src/a.ts:2:const Beta = 2;',
+      isError: false,
+    });
   });
 
   it('globs with **, braces and character classes', async () => {
@@ -151,7 +232,15 @@ describe('selecting tools', () => {
     const all = await tools(await tempDir());
     const list = Object.values(all);
     expect(selectTools(list, ['Read', 'Grep', 'edit']).map((t) => t.spec.name)).toEqual(['read_file', 'edit', 'grep']);
-    expect(selectTools(list, undefined, ['Bash']).map((t) => t.spec.name)).toEqual(['read_file', 'write_file', 'edit', 'grep', 'glob']);
-    expect(() => selectTools(list, ['Read', 'WebFetch'])).toThrow('allowedTools names "WebFetch", which the neo agent does not have');
+    expect(selectTools(list, undefined, ['Bash']).map((t) => t.spec.name)).toEqual([
+      'read_file',
+      'write_file',
+      'edit',
+      'grep',
+      'glob',
+    ]);
+    expect(() => selectTools(list, ['Read', 'WebFetch'])).toThrow(
+      'allowedTools names "WebFetch", which the neo agent does not have',
+    );
   });
 });

@@ -3,7 +3,10 @@ import { httpErrorLine, retryAfterMs, SseDecoder } from '../../../engine/agent/i
 
 describe('error lines from provider bodies', () => {
   it('reads the Anthropic shape and names the credential on 401', () => {
-    const body = JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
+    const body = JSON.stringify({
+      type: 'error',
+      error: { type: 'authentication_error', message: 'invalid x-api-key' },
+    });
     expect(httpErrorLine('anthropic', 401, body, { credentialEnv: 'ANTHROPIC_API_KEY' })).toEqual({
       line: 'anthropic 401 authentication_error: invalid x-api-key (check ANTHROPIC_API_KEY)',
       errorType: 'authentication_error',
@@ -11,17 +14,25 @@ describe('error lines from provider bodies', () => {
   });
 
   it('reads the OpenAI shape (type over code)', () => {
-    const body = JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded', param: null } });
+    const body = JSON.stringify({
+      error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded', param: null },
+    });
     expect(httpErrorLine('openai', 429, body).line).toBe('openai 429 requests: Rate limit reached');
   });
 
   it('reads the Gemini shape (status), also wrapped in an array', () => {
-    const body = JSON.stringify([{ error: { code: 403, message: 'API key not valid.\nPlease pass a valid key.', status: 'PERMISSION_DENIED' } }]);
-    expect(httpErrorLine('gemini', 403, body, { credentialEnv: 'GEMINI_API_KEY' }).line).toBe('gemini 403 PERMISSION_DENIED: API key not valid. Please pass a valid key. (check GEMINI_API_KEY)');
+    const body = JSON.stringify([
+      { error: { code: 403, message: 'API key not valid.\nPlease pass a valid key.', status: 'PERMISSION_DENIED' } },
+    ]);
+    expect(httpErrorLine('gemini', 403, body, { credentialEnv: 'GEMINI_API_KEY' }).line).toBe(
+      'gemini 403 PERMISSION_DENIED: API key not valid. Please pass a valid key. (check GEMINI_API_KEY)',
+    );
   });
 
   it('reads a bare string error (Ollama, llama.cpp)', () => {
-    expect(httpErrorLine('ollama', 404, '{"error":"model \\"qwen\\" not found"}').line).toBe('ollama 404: model "qwen" not found');
+    expect(httpErrorLine('ollama', 404, '{"error":"model \\"qwen\\" not found"}').line).toBe(
+      'ollama 404: model "qwen" not found',
+    );
   });
 
   it('trims an unparseable body to a one-line excerpt', () => {
@@ -33,11 +44,17 @@ describe('error lines from provider bodies', () => {
   });
 
   it('falls back to the status text for an empty body', () => {
-    expect(httpErrorLine('anthropic', 503, '', { statusText: 'Service Unavailable' }).line).toBe('anthropic 503 Service Unavailable');
+    expect(httpErrorLine('anthropic', 503, '', { statusText: 'Service Unavailable' }).line).toBe(
+      'anthropic 503 Service Unavailable',
+    );
   });
 
   it('adds no credential hint to other statuses', () => {
-    expect(httpErrorLine('anthropic', 400, '{"error":{"type":"invalid_request_error","message":"bad"}}', { credentialEnv: 'K' }).line).toBe('anthropic 400 invalid_request_error: bad');
+    expect(
+      httpErrorLine('anthropic', 400, '{"error":{"type":"invalid_request_error","message":"bad"}}', {
+        credentialEnv: 'K',
+      }).line,
+    ).toBe('anthropic 400 invalid_request_error: bad');
   });
 
   it('reads Retry-After as seconds, as a date, and retry-after-ms first', () => {

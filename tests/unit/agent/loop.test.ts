@@ -3,13 +3,24 @@ import { Agent, AgentError, type AgentLoopEvent, type AgentTool } from '../../..
 import { echoTool } from '../../fixtures/agent/echo-tool.js';
 import { FakeProvider, text, toolCall, usage } from '../../fixtures/agent/fake-provider.js';
 
-function agentWith(provider: FakeProvider, extra: Partial<ConstructorParameters<typeof Agent>[0]> = {}): { agent: Agent; events: AgentLoopEvent[] } {
+function agentWith(
+  provider: FakeProvider,
+  extra: Partial<ConstructorParameters<typeof Agent>[0]> = {},
+): { agent: Agent; events: AgentLoopEvent[] } {
   const events: AgentLoopEvent[] = [];
-  const agent = new Agent({ provider, model: 'm1', system: 'sys', tools: [echoTool()], onEvent: (e) => events.push(e), ...extra });
+  const agent = new Agent({
+    provider,
+    model: 'm1',
+    system: 'sys',
+    tools: [echoTool()],
+    onEvent: (e) => events.push(e),
+    ...extra,
+  });
   return { agent, events };
 }
 
-const kinds = (events: AgentLoopEvent[]): string[] => events.filter((e) => e.type !== 'text_delta' && e.type !== 'reasoning_delta').map((e) => e.type);
+const kinds = (events: AgentLoopEvent[]): string[] =>
+  events.filter((e) => e.type !== 'text_delta' && e.type !== 'reasoning_delta').map((e) => e.type);
 
 describe('agent loop', () => {
   it('ends a plain text turn with the text, one model call and its usage', async () => {
@@ -37,7 +48,12 @@ describe('agent loop', () => {
       }
     }
     const tools = [echoTool(), { ...echoTool(), spec: { ...echoTool().spec, description: 'the last of a name wins' } }];
-    const provider = new ToolsSeen([toolCall('echo', { value: 'a' }, 't1'), text('done'), text('again'), text('other list')]);
+    const provider = new ToolsSeen([
+      toolCall('echo', { value: 'a' }, 't1'),
+      text('done'),
+      text('again'),
+      text('other list'),
+    ]);
     await new Agent({ provider, model: 'm1', system: 'sys', tools }).send('go');
     await new Agent({ provider, model: 'm1', system: 'sys', tools }).send('go');
     await new Agent({ provider, model: 'm1', system: 'sys', tools: [...tools] }).send('go');
@@ -57,20 +73,46 @@ describe('agent loop', () => {
     expect(result.text).toBe('done');
     expect(result.modelCalls).toBe(2);
     expect(kinds(events)).toEqual(['usage', 'text', 'tool_use', 'tool_result', 'usage', 'text', 'turn_end']);
-    expect(events.find((e) => e.type === 'tool_result')).toEqual({ type: 'tool_result', id: 't1', name: 'echo', output: 'echo:a', isError: false });
-    expect(provider.requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'tool_result', toolUseId: 't1', name: 'echo', content: 'echo:a', isError: false }] });
+    expect(events.find((e) => e.type === 'tool_result')).toEqual({
+      type: 'tool_result',
+      id: 't1',
+      name: 'echo',
+      output: 'echo:a',
+      isError: false,
+    });
+    expect(provider.requests[1]!.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', toolUseId: 't1', name: 'echo', content: 'echo:a', isError: false }],
+    });
   });
 
   it('answers an unknown tool and malformed arguments with tool errors the model can correct', async () => {
     const provider = new FakeProvider([
-      { content: [{ type: 'tool_use', id: 'a', name: 'nope', input: {} }, { type: 'tool_use', id: 'b', name: 'echo', input: '{"value": ' }] },
+      {
+        content: [
+          { type: 'tool_use', id: 'a', name: 'nope', input: {} },
+          { type: 'tool_use', id: 'b', name: 'echo', input: '{"value": ' },
+        ],
+      },
       text('ok'),
     ]);
     const { agent } = agentWith(provider);
     await agent.send('go');
     expect(provider.requests[1]!.messages.at(-1)!.content).toEqual([
-      { type: 'tool_result', toolUseId: 'a', name: 'nope', content: 'unknown tool "nope"; available: echo', isError: true },
-      { type: 'tool_result', toolUseId: 'b', name: 'echo', content: 'the arguments for echo must be a JSON object; got invalid JSON: {"value": ', isError: true },
+      {
+        type: 'tool_result',
+        toolUseId: 'a',
+        name: 'nope',
+        content: 'unknown tool "nope"; available: echo',
+        isError: true,
+      },
+      {
+        type: 'tool_result',
+        toolUseId: 'b',
+        name: 'echo',
+        content: 'the arguments for echo must be a JSON object; got invalid JSON: {"value": ',
+        isError: true,
+      },
     ]);
   });
 
@@ -80,11 +122,17 @@ describe('agent loop', () => {
     const { agent } = agentWith(provider, { tools: [echoTool('echo', 'read', () => big)], toolOutputMaxBytes: 1200 });
     await agent.send('go');
     const result = provider.requests[1]!.messages.at(-1)!.content[0]!;
-    expect(result.type === 'tool_result' && result.content).toBe(`${'a'.repeat(800)}\n[… 4800 bytes omitted …]\n${'z'.repeat(400)}`);
+    expect(result.type === 'tool_result' && result.content).toBe(
+      `${'a'.repeat(800)}\n[… 4800 bytes omitted …]\n${'z'.repeat(400)}`,
+    );
   });
 
   it('stops at maxTurns model calls with stopReason max_turns', async () => {
-    const provider = new FakeProvider([toolCall('echo', {}, 't1'), toolCall('echo', {}, 't2'), toolCall('echo', {}, 't3')]);
+    const provider = new FakeProvider([
+      toolCall('echo', {}, 't1'),
+      toolCall('echo', {}, 't2'),
+      toolCall('echo', {}, 't3'),
+    ]);
     const { agent } = agentWith(provider, { maxTurns: 2 });
     const result = await agent.send('loop');
     expect(result.stopReason).toBe('max_turns');
@@ -95,19 +143,24 @@ describe('agent loop', () => {
   it('ends the turn on a refusal with the refusal text', async () => {
     const provider = new FakeProvider([{ ...text('I cannot help with that.'), stopReason: 'refusal' }]);
     const { agent } = agentWith(provider);
-    expect(await agent.send('bad')).toMatchObject({ text: 'I cannot help with that.', stopReason: 'refusal', modelCalls: 1 });
+    expect(await agent.send('bad')).toMatchObject({
+      text: 'I cannot help with that.',
+      stopReason: 'refusal',
+      modelCalls: 1,
+    });
   });
 
   it('continues after a refusal when steering is queued, delivering it as pinned guidance', async () => {
-    const provider = new FakeProvider([
-      { ...text('no'), stopReason: 'refusal' },
-      text('fine, done'),
-    ]);
+    const provider = new FakeProvider([{ ...text('no'), stopReason: 'refusal' }, text('fine, done')]);
     const { agent } = agentWith(provider);
     agent.steer('it is for a test fixture');
     const result = await agent.send('do it');
     expect(result).toMatchObject({ text: 'fine, done', stopReason: 'end_turn', modelCalls: 2 });
-    expect(provider.requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'it is for a test fixture' }], pin: 'guidance' });
+    expect(provider.requests[1]!.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'it is for a test fixture' }],
+      pin: 'guidance',
+    });
   });
 
   it('replays the assistant response and calls again on pause_turn', async () => {
@@ -115,11 +168,17 @@ describe('agent loop', () => {
     const { agent } = agentWith(provider);
     const result = await agent.send('long task');
     expect(result).toMatchObject({ text: 'done', modelCalls: 2 });
-    expect(provider.requests[1]!.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'thinking…' }] });
+    expect(provider.requests[1]!.messages.at(-1)).toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'thinking…' }],
+    });
   });
 
   it('fails the turn on an unknown stop reason without calling again', async () => {
-    const provider = new FakeProvider([{ ...text('?'), stopReason: 'unknown', rawStopReason: 'weird_reason' }, text('never')]);
+    const provider = new FakeProvider([
+      { ...text('?'), stopReason: 'unknown', rawStopReason: 'weird_reason' },
+      text('never'),
+    ]);
     const { agent, events } = agentWith(provider);
     const error = await agent.send('x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentError);
@@ -139,35 +198,66 @@ describe('agent loop', () => {
   });
 
   it('ends a max_tokens turn with AGENT_OUTPUT_TRUNCATED and answers its dangling tool calls', async () => {
-    const provider = new FakeProvider([{ content: [{ type: 'text', text: 'cut' }, { type: 'tool_use', id: 'd1', name: 'echo', input: {} }], stopReason: 'max_tokens' }, text('next')]);
+    const provider = new FakeProvider([
+      {
+        content: [
+          { type: 'text', text: 'cut' },
+          { type: 'tool_use', id: 'd1', name: 'echo', input: {} },
+        ],
+        stopReason: 'max_tokens',
+      },
+      text('next'),
+    ]);
     const { agent } = agentWith(provider);
     const error = (await agent.send('x').catch((e: unknown) => e)) as AgentError;
     expect(error.code).toBe('AGENT_OUTPUT_TRUNCATED');
     expect(error.partialText).toBe('cut');
     // The transcript stays valid for the next turn: every tool_use has a result.
-    expect(agent.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'tool_result', toolUseId: 'd1', name: 'echo', content: 'not run: the turn ended first', isError: true }] });
+    expect(agent.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', toolUseId: 'd1', name: 'echo', content: 'not run: the turn ended first', isError: true },
+      ],
+    });
     await agent.send('again');
     expect(provider.requests[1]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'user']);
   });
 
   it('counts usage exactly once across calls, compaction included', async () => {
-    const provider = new FakeProvider([toolCall('echo', {}, 't1', undefined, { inputTokens: 100, outputTokens: 10 }), text('done', { inputTokens: 200, outputTokens: 20 })]);
+    const provider = new FakeProvider([
+      toolCall('echo', {}, 't1', undefined, { inputTokens: 100, outputTokens: 10 }),
+      text('done', { inputTokens: 200, outputTokens: 20 }),
+    ]);
     let compactions = 0;
     const { agent, events } = agentWith(provider, {
       compactor: {
         async compact(input) {
           if (compactions++ > 0) return undefined;
-          return { messages: [...input.messages], usage: { inputTokens: 7, outputTokens: 3, cachedInputTokens: 1, reasoningTokens: 0 }, summarizedMessages: 0 };
+          return {
+            messages: [...input.messages],
+            usage: { inputTokens: 7, outputTokens: 3, cachedInputTokens: 1, reasoningTokens: 0 },
+            summarizedMessages: 0,
+          };
         },
       },
     });
     const result = await agent.send('go');
     expect(result.usage).toEqual({ inputTokens: 307, outputTokens: 33, cachedInputTokens: 1, reasoningTokens: 0 });
     expect(agent.usage).toEqual(result.usage);
-    expect(events.filter((e) => e.type === 'usage').map((e) => e.type === 'usage' && e.source)).toEqual(['compaction', 'model', 'model']);
+    expect(events.filter((e) => e.type === 'usage').map((e) => e.type === 'usage' && e.source)).toEqual([
+      'compaction',
+      'model',
+      'model',
+    ]);
     // A second turn adds only its own calls.
     const provider2 = new FakeProvider([text('x', { inputTokens: 1, outputTokens: 1 })]);
-    const again = new Agent({ provider: provider2, model: 'm', system: '', messages: agent.messages, usage: agent.usage });
+    const again = new Agent({
+      provider: provider2,
+      model: 'm',
+      system: '',
+      messages: agent.messages,
+      usage: agent.usage,
+    });
     await again.send('more');
     expect(again.usage).toEqual({ inputTokens: 308, outputTokens: 34, cachedInputTokens: 1, reasoningTokens: 0 });
   });
@@ -175,26 +265,46 @@ describe('agent loop', () => {
   it('asks the approver before each call and reports a denial as a pinned tool error', async () => {
     const provider = new FakeProvider([toolCall('danger', { value: 'x' }, 't1'), text('ok')]);
     let ran = false;
-    const danger: AgentTool = { ...echoTool('danger', 'exec'), run: async () => ((ran = true), { output: 'ran', isError: false }) };
-    const { agent } = agentWith(provider, { tools: [danger], approve: async () => ({ allow: false, message: 'denied by the user: no', pinned: 'danger was denied' }) });
+    const danger: AgentTool = {
+      ...echoTool('danger', 'exec'),
+      run: async () => ((ran = true), { output: 'ran', isError: false }),
+    };
+    const { agent } = agentWith(provider, {
+      tools: [danger],
+      approve: async () => ({ allow: false, message: 'denied by the user: no', pinned: 'danger was denied' }),
+    });
     await agent.send('go');
     expect(ran).toBe(false);
-    expect(provider.requests[1]!.messages.at(-1)!.content).toEqual([{ type: 'tool_result', toolUseId: 't1', name: 'danger', content: 'denied by the user: no', isError: true, pinned: 'danger was denied' }]);
+    expect(provider.requests[1]!.messages.at(-1)!.content).toEqual([
+      {
+        type: 'tool_result',
+        toolUseId: 't1',
+        name: 'danger',
+        content: 'denied by the user: no',
+        isError: true,
+        pinned: 'danger was denied',
+      },
+    ]);
   });
 
   it('delivers steering at the next tool boundary, mid-turn', async () => {
     let agentRef: Agent | undefined;
     const provider = new FakeProvider([toolCall('echo', {}, 't1'), text('adjusted')]);
     const { agent } = agentWith(provider, {
-      tools: [echoTool('echo', 'read', () => {
-        agentRef!.steer('use tabs, not spaces');
-        return 'ok';
-      })],
+      tools: [
+        echoTool('echo', 'read', () => {
+          agentRef!.steer('use tabs, not spaces');
+          return 'ok';
+        }),
+      ],
     });
     agentRef = agent;
     await agent.send('format it');
     expect(provider.requests[1]!.messages.slice(-2)).toEqual([
-      { role: 'user', content: [{ type: 'tool_result', toolUseId: 't1', name: 'echo', content: 'ok', isError: false }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', toolUseId: 't1', name: 'echo', content: 'ok', isError: false }],
+      },
       { role: 'user', content: [{ type: 'text', text: 'use tabs, not spaces' }], pin: 'guidance' },
     ]);
     expect(agent.takeSteering()).toEqual([]);
@@ -206,7 +316,8 @@ describe('agent loop', () => {
     const slow: AgentTool = {
       effect: 'read',
       spec: { name: 'slow', description: 'waits', inputSchema: { type: 'object' } },
-      run: (_input, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
+      run: (_input, { signal }) =>
+        new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
     };
     const { agent, events } = agentWith(provider, {
       tools: [slow],
@@ -217,7 +328,12 @@ describe('agent loop', () => {
     });
     const error = (await agent.send('go', { signal: controller.signal }).catch((e: unknown) => e)) as AgentError;
     expect(error.code).toBe('AGENT_INTERRUPTED');
-    expect(agent.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'tool_result', toolUseId: 's1', name: 'slow', content: 'not run: the turn ended first', isError: true }] });
+    expect(agent.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', toolUseId: 's1', name: 'slow', content: 'not run: the turn ended first', isError: true },
+      ],
+    });
     expect(agent.running).toBe(false);
   });
 

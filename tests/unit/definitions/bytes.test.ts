@@ -5,7 +5,8 @@ import { loadDefinitionFile, personaView } from '../../../engine/definitions/ind
 import { tempDir } from '../../helpers/temp.js';
 
 const options = { kind: 'persona' as const, layer: 'path' as const, trusted: true };
-const brief = (d: { code: string; span?: { start: { line: number; column: number } } }) => `${d.code}@${d.span?.start.line}:${d.span?.start.column}`;
+const brief = (d: { code: string; span?: { start: { line: number; column: number } } }) =>
+  `${d.code}@${d.span?.start.line}:${d.span?.start.column}`;
 
 describe('files that are not plain UTF-8 YAML text', () => {
   it('drops a BOM and loads the file', async () => {
@@ -32,7 +33,10 @@ describe('files that are not plain UTF-8 YAML text', () => {
   it('refuses invalid UTF-8 with the byte offset', async () => {
     const dir = await tempDir();
     const file = join(dir, 'latin1.md');
-    await writeFile(file, Buffer.concat([Buffer.from('---\ndescription: caf'), Buffer.from([0xe9]), Buffer.from('\n---\n')]));
+    await writeFile(
+      file,
+      Buffer.concat([Buffer.from('---\ndescription: caf'), Buffer.from([0xe9]), Buffer.from('\n---\n')]),
+    );
     const load = await loadDefinitionFile(file, options);
     expect(load.diagnostics.map((d) => `${d.code}: ${d.message}`)).toEqual(['DEF_ENCODING: invalid UTF-8 at byte 20']);
   });

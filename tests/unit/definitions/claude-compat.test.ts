@@ -2,7 +2,13 @@ import { mkdir, readdir, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDefinitionFile, loadDefinitions, personaView, type Definition, type SessionKnobs } from '../../../engine/definitions/index.js';
+import {
+  loadDefinitionFile,
+  loadDefinitions,
+  personaView,
+  type Definition,
+  type SessionKnobs,
+} from '../../../engine/definitions/index.js';
 import { tempDir } from '../../helpers/temp.js';
 
 /** Claude Code subagent files in the shapes people publish, loaded unchanged as personas. */
@@ -23,21 +29,24 @@ interface Expected {
 const EXPECTED: Record<string, Expected> = {
   'code-reviewer.md': {
     id: 'code-reviewer',
-    description: 'Expert code review specialist. Proactively reviews code for quality, security, and maintainability. Use immediately after writing or modifying code.',
+    description:
+      'Expert code review specialist. Proactively reviews code for quality, security, and maintainability. Use immediately after writing or modifying code.',
     model: 'standard',
     knobs: { allowedTools: ['Read', 'Grep', 'Glob', 'Bash'] },
     firstLine: 'You are a senior code reviewer ensuring high standards of code quality and security.',
   },
   'debugger.md': {
     id: 'debugger',
-    description: 'Debugging specialist for errors, test failures, and unexpected behavior. Use proactively when encountering any issues.',
+    description:
+      'Debugging specialist for errors, test failures, and unexpected behavior. Use proactively when encountering any issues.',
     knobs: { allowedTools: ['Read', 'Edit', 'Bash', 'Grep', 'Glob'] },
     firstLine: 'You are an expert debugger specializing in root cause analysis.',
     data: { model: 'inherit', color: 'orange' },
   },
   'test-runner.md': {
     id: 'test-runner',
-    description: 'Use this agent to run the test suite after code changes: it runs the tests, reads failures and fixes them while preserving the original test intent.',
+    description:
+      'Use this agent to run the test suite after code changes: it runs the tests, reads failures and fixes them while preserving the original test intent.',
     model: 'cheap',
     knobs: { initialPosture: 'acceptEdits', maxRounds: 15, allowedTools: ['Bash', 'Read', 'Edit', 'Grep'] },
     firstLine: 'You are a test automation expert. When you see code changes, proactively run the appropriate',
@@ -45,7 +54,8 @@ const EXPECTED: Record<string, Expected> = {
   },
   'security-auditor.md': {
     id: 'security-auditor',
-    description: 'Reviews code for vulnerabilities and ensures OWASP compliance. Use PROACTIVELY for authentication flows, payment handling, file uploads and any code that touches user input.\n',
+    description:
+      'Reviews code for vulnerabilities and ensures OWASP compliance. Use PROACTIVELY for authentication flows, payment handling, file uploads and any code that touches user input.\n',
     model: 'frontier',
     knobs: { initialPosture: 'plan', maxRounds: 20, allowedTools: ['Read', 'Grep', 'Glob'] },
     disallowedTools: ['Write', 'Edit', 'Bash'],
@@ -53,14 +63,22 @@ const EXPECTED: Record<string, Expected> = {
   },
   'data-scientist.md': {
     id: 'data-scientist',
-    description: 'Data analysis expert for SQL queries, BigQuery operations, and data insights. Use proactively for data analysis tasks and queries.',
+    description:
+      'Data analysis expert for SQL queries, BigQuery operations, and data insights. Use proactively for data analysis tasks and queries.',
     model: 'standard',
     knobs: { allowedTools: ['Bash', 'Read', 'Write'] },
     firstLine: 'You are a data scientist specializing in SQL and BigQuery analysis.',
     data: {
       mcpServers: {
-        postgres: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-postgres', 'postgresql://localhost/analytics'] },
-        warehouse: { type: 'http', url: 'https://warehouse.example.com/mcp', headers: { Authorization: 'Bearer ${WAREHOUSE_TOKEN}' } },
+        postgres: {
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-postgres', 'postgresql://localhost/analytics'],
+        },
+        warehouse: {
+          type: 'http',
+          url: 'https://warehouse.example.com/mcp',
+          headers: { Authorization: 'Bearer ${WAREHOUSE_TOKEN}' },
+        },
       },
     },
   },
@@ -74,7 +92,8 @@ const EXPECTED: Record<string, Expected> = {
   },
   'frontend-developer.md': {
     id: 'frontend-developer',
-    description: 'Build React components, implement responsive layouts, and handle client-side state management. Use PROACTIVELY when creating UI components or fixing frontend issues.',
+    description:
+      'Build React components, implement responsive layouts, and handle client-side state management. Use PROACTIVELY when creating UI components or fixing frontend issues.',
     knobs: {},
     firstLine: 'You are a frontend developer specializing in modern React applications and responsive design.',
     data: {
@@ -87,34 +106,46 @@ const EXPECTED: Record<string, Expected> = {
   },
   'guarded-shell.md': {
     id: 'guarded-shell',
-    description: 'Runs project maintenance commands behind a validation hook; every Bash call is checked by a script first.',
-    knobs: { initialPosture: 'default', maxRounds: 5, allowedTools: ['Read', 'Bash(npm test:*)', 'Bash(npm run lint:*)', 'Bash(git diff:*)'] },
+    description:
+      'Runs project maintenance commands behind a validation hook; every Bash call is checked by a script first.',
+    knobs: {
+      initialPosture: 'default',
+      maxRounds: 5,
+      allowedTools: ['Read', 'Bash(npm test:*)', 'Bash(npm run lint:*)', 'Bash(git diff:*)'],
+    },
     firstLine: 'Run only the commands you are allowed. If a command is blocked by the hook, read its message and',
     data: {
       permissionMode: 'dontAsk',
       hooks: {
-        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './scripts/validate-command.sh', timeout: 10 }] }],
-        PostToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'npx prettier --write "$CLAUDE_FILE_PATHS"' }] }],
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: './scripts/validate-command.sh', timeout: 10 }] },
+        ],
+        PostToolUse: [
+          { matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'npx prettier --write "$CLAUDE_FILE_PATHS"' }] },
+        ],
       },
     },
   },
   'migration-runner.md': {
     id: 'migration-runner',
-    description: 'Applies large mechanical migrations (framework upgrades, codemods) inside a disposable container where nothing asks for permission.',
+    description:
+      'Applies large mechanical migrations (framework upgrades, codemods) inside a disposable container where nothing asks for permission.',
     model: 'frontier',
     knobs: { initialPosture: 'full', maxRounds: 50, allowedTools: ['Read', 'Edit', 'Write', 'Bash', 'Grep', 'Glob'] },
     firstLine: 'You run inside a throwaway container. Apply the migration recipe file by file, run the build after',
   },
   'explorer.md': {
     id: 'explorer',
-    description: 'Fast read-only codebase explorer. Answers "where is X handled?" and "what calls Y?" questions with file:line references.',
+    description:
+      'Fast read-only codebase explorer. Answers "where is X handled?" and "what calls Y?" questions with file:line references.',
     model: 'cheap',
     knobs: { initialPosture: 'acceptEdits', allowedTools: ['Glob', 'Grep', 'Read', 'Agent(explorer)'] },
     firstLine: 'Search broadly first (Glob, Grep), then read only the files that matter. Answer with a short list',
   },
   'api-designer.md': {
     id: 'api-architect',
-    description: 'Designs REST and GraphQL APIs - resource models, versioning, pagination and error formats - and writes the OpenAPI document.',
+    description:
+      'Designs REST and GraphQL APIs - resource models, versioning, pagination and error formats - and writes the OpenAPI document.',
     model: 'frontier',
     knobs: { initialPosture: 'default', maxRounds: 12, allowedTools: ['Read', 'Write', 'Edit', 'WebFetch'] },
     firstLine: 'Design the API contract before any implementation. Produce an OpenAPI 3.1 document, one example',
@@ -195,9 +226,15 @@ describe('Claude Code subagent files load as personas', () => {
 
   it('drops bypassPermissions from an untrusted project with a positioned warning', async () => {
     const result = await load('migration-runner.md', false);
-    expect(result.diagnostics.map((d) => ({ code: d.code, severity: d.severity, pointer: d.pointer, line: d.span?.start.line, column: d.span?.start.column }))).toEqual([
-      { code: 'DEF_UNTRUSTED_FIELD', severity: 'warning', pointer: '/permissionMode', line: 6, column: 17 },
-    ]);
+    expect(
+      result.diagnostics.map((d) => ({
+        code: d.code,
+        severity: d.severity,
+        pointer: d.pointer,
+        line: d.span?.start.line,
+        column: d.span?.start.column,
+      })),
+    ).toEqual([{ code: 'DEF_UNTRUSTED_FIELD', severity: 'warning', pointer: '/permissionMode', line: 6, column: 17 }]);
     const definition = result.definition as Definition<'persona'>;
     expect(definition.ignoredFields).toEqual(['permissionMode']);
     const view = personaView(definition);
@@ -209,13 +246,14 @@ describe('Claude Code subagent files load as personas', () => {
     const home = await tempDir();
     await mkdir(join(repo, '.git'));
     await mkdir(join(repo, '.claude', 'agents'), { recursive: true });
-    for (const file of Object.keys(EXPECTED)) await copyFile(join(FIXTURES, file), join(repo, '.claude', 'agents', file));
+    for (const file of Object.keys(EXPECTED))
+      await copyFile(join(FIXTURES, file), join(repo, '.claude', 'agents', file));
 
     const { set, diagnostics } = await loadDefinitions({ cwd: repo, home });
     // The project is not trusted: the one posture above acceptEdits is dropped, nothing else.
-    expect(diagnostics.map((d) => `${d.severity} ${d.code} ${d.span?.file.slice(repo.length)}:${d.span?.start.line}`)).toEqual([
-      'warning DEF_UNTRUSTED_FIELD /.claude/agents/migration-runner.md:6',
-    ]);
+    expect(
+      diagnostics.map((d) => `${d.severity} ${d.code} ${d.span?.file.slice(repo.length)}:${d.span?.start.line}`),
+    ).toEqual(['warning DEF_UNTRUSTED_FIELD /.claude/agents/migration-runner.md:6']);
     for (const [file, expected] of Object.entries(EXPECTED)) {
       const persona = set.get('persona', expected.id);
       expect(persona?.layer).toBe('project');

@@ -7,7 +7,9 @@ const file = fileURLToPath(new URL('../../fixtures/claude-lenient/generator-styl
 describe("Claude Code's generated agent files", () => {
   it('read an unquoted description holding `: ` as text, with a warning pointing at the key', async () => {
     const load = await loadDefinitionFile(file, { kind: 'persona', layer: 'project', trusted: false });
-    expect(load.diagnostics.map((d) => [d.code, d.severity, d.span?.start.line, d.span?.start.column])).toEqual([['DEF_FRONTMATTER_LENIENT', 'warning', 3, 1]]);
+    expect(load.diagnostics.map((d) => [d.code, d.severity, d.span?.start.line, d.span?.start.column])).toEqual([
+      ['DEF_FRONTMATTER_LENIENT', 'warning', 3, 1],
+    ]);
     const view = personaView(load.definition as never);
     expect(view.id).toBe('code-reviewer-pro');
     expect(view.description).toBe(

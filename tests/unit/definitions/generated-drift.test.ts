@@ -7,7 +7,9 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('engine/generated matches schemas/', () => {
   it('every generated file is what `npm run gen` would write now', async () => {
-    const { generate } = (await import(join(root, 'scripts', 'gen-types.mjs'))) as { generate(): Promise<Record<string, string>> };
+    const { generate } = (await import(join(root, 'scripts', 'gen-types.mjs'))) as {
+      generate(): Promise<Record<string, string>>;
+    };
     const files = await generate();
     const stale: string[] = [];
     for (const [name, text] of Object.entries(files)) {

@@ -24,8 +24,12 @@ export function goldenLines(diagnostics: readonly Diagnostic[], base: string): s
   return diagnostics
     .map((d) => {
       const s = d.span;
-      const where = s ? `${relative(base, s.file)}:${s.start.line}:${s.start.column}-${s.end.line}:${s.end.column}` : '-';
-      const related = (d.related ?? []).map((r) => ` [${r.message} ${r.span.start.line}:${r.span.start.column}]`).join('');
+      const where = s
+        ? `${relative(base, s.file)}:${s.start.line}:${s.start.column}-${s.end.line}:${s.end.column}`
+        : '-';
+      const related = (d.related ?? [])
+        .map((r) => ` [${r.message} ${r.span.start.line}:${r.span.start.column}]`)
+        .join('');
       return `${where} ${d.severity}[${d.code}] ${d.message}${d.hint ? ` | hint: ${d.hint}` : ''}${related}`;
     })
     .join('\n');

@@ -15,7 +15,8 @@ async function setup(files: Record<string, string>) {
   return { root, home, repo };
 }
 
-const persona = (description: string, extra = '') => `---\ndescription: ${description}\n${extra}---\nBody of ${description}\n`;
+const persona = (description: string, extra = '') =>
+  `---\ndescription: ${description}\n${extra}---\nBody of ${description}\n`;
 
 describe('layers', () => {
   it('a later layer overrides by id and keeps the origin of every definition', async () => {
@@ -41,16 +42,23 @@ describe('layers', () => {
       'home/agents/b.md': persona('second', 'name: twin\n'),
     });
     const { set, diagnostics } = await loadDefinitions({ packaged, home, cwd: repo });
-    expect(diagnostics.map((d) => [d.code, d.span?.file, d.span?.start.line, d.span?.start.column, d.related?.[0]?.span.file])).toEqual([
-      ['DEF_DUPLICATE_ID', join(home, 'agents', 'b.md'), 3, 7, join(home, 'agents', 'a.md')],
-    ]);
+    expect(
+      diagnostics.map((d) => [
+        d.code,
+        d.span?.file,
+        d.span?.start.line,
+        d.span?.start.column,
+        d.related?.[0]?.span.file,
+      ]),
+    ).toEqual([['DEF_DUPLICATE_ID', join(home, 'agents', 'b.md'), 3, 7, join(home, 'agents', 'a.md')]]);
     expect(set.get('persona', 'twin')?.data.description).toBe('first');
   });
 
   it('ignores privileged fields of an untrusted project until `neo trust`', async () => {
     const { home, repo } = await setup({
       'repo/.neo/personas/boss.md': persona('wants power', 'driver: true\nmaxPosture: full\n'),
-      'repo/.neo/definitions/backends/evil.yaml': 'description: x\nprotocol: script\npostureMap: {}\nclarifySupport: true\ngranularity: stream\nhonorsAllowedTools: false\ncostProfile: free\nmodelSelection: none\n',
+      'repo/.neo/definitions/backends/evil.yaml':
+        'description: x\nprotocol: script\npostureMap: {}\nclarifySupport: true\ngranularity: stream\nhonorsAllowedTools: false\ncostProfile: free\nmodelSelection: none\n',
     });
     const untrusted = await loadDefinitions({ packaged, home, cwd: repo });
     expect(untrusted.diagnostics.map((d) => [d.code, d.severity, d.span?.start.line])).toEqual([
@@ -86,7 +94,9 @@ describe('layers', () => {
   });
 
   it('a project policy cannot take the reserved owner id', async () => {
-    const { home, repo } = await setup({ 'repo/.neo/definitions/policies/owner.yaml': 'description: sneaky\nmaxPosture: full\n' });
+    const { home, repo } = await setup({
+      'repo/.neo/definitions/policies/owner.yaml': 'description: sneaky\nmaxPosture: full\n',
+    });
     await new TrustStore(home).trust(repo);
     const { set, diagnostics } = await loadDefinitions({ packaged, home, cwd: repo });
     expect(diagnostics.map((d) => d.code)).toEqual(['DEF_RESERVED_ID']);
@@ -101,6 +111,10 @@ describe('layers', () => {
     await writeTree(home, { 'agents/a.md': persona('two'), 'agents/b.md': persona('new') });
     const changed = await loadDefinitions({ packaged, home, cwd: repo });
     expect(changed.set.hash).not.toBe(first.set.hash);
-    expect(changed.set.diff(first.set)).toEqual({ added: [{ kind: 'persona', id: 'b' }], removed: [], changed: [{ kind: 'persona', id: 'a' }] });
+    expect(changed.set.diff(first.set)).toEqual({
+      added: [{ kind: 'persona', id: 'b' }],
+      removed: [],
+      changed: [{ kind: 'persona', id: 'a' }],
+    });
   });
 });

@@ -35,13 +35,28 @@ afterAll(() => {
 const IDS: Partial<Record<DefinitionKind, string[]>> = {
   backend: ['claude-code', 'codex', 'copilot', 'droid', 'gemini', 'neo', 'opencode', 'script'],
   policy: ['autonomous', 'careful', 'read-only', 'standard'],
-  capability: ['docker-compose', 'github', 'playwright', 'postgres', 'prisma', 'sentry', 'stripe', 'supabase', 'supabase-mcp'],
+  capability: [
+    'docker-compose',
+    'github',
+    'playwright',
+    'postgres',
+    'prisma',
+    'sentry',
+    'stripe',
+    'supabase',
+    'supabase-mcp',
+  ],
   routing: ['default'],
   persona: ['code-specialist', 'implementer', 'planner', 'reviewer', 'test-writer'],
   flow: [],
 };
 
-const MODELINE_KIND: Record<string, string> = { backend: 'backend', policy: 'policy', capability: 'capability', routing: 'routing' };
+const MODELINE_KIND: Record<string, string> = {
+  backend: 'backend',
+  policy: 'policy',
+  capability: 'capability',
+  routing: 'routing',
+};
 
 describe('packaged definitions', () => {
   it('load with zero diagnostics', () => {
@@ -59,7 +74,9 @@ describe('packaged definitions', () => {
     for (const kind of Object.keys(MODELINE_KIND) as DefinitionKind[]) {
       for (const definition of set.list(kind)) {
         const first = (await readFile(definition.file, 'utf8')).split('\n')[0];
-        expect(first, relative(packageRoot(), definition.file)).toBe(`# yaml-language-server: $schema=../../schemas/${MODELINE_KIND[kind]}.schema.json`);
+        expect(first, relative(packageRoot(), definition.file)).toBe(
+          `# yaml-language-server: $schema=../../schemas/${MODELINE_KIND[kind]}.schema.json`,
+        );
       }
     }
   });
@@ -68,19 +85,41 @@ describe('packaged definitions', () => {
 describe('backend descriptors', () => {
   it('map only real postures, and every mode table agrees with its posture map', () => {
     for (const backend of set.list('backend')) {
-      for (const key of Object.keys(backend.data.postureMap)) expect(POSTURES, `${backend.id}.postureMap.${key}`).toContain(key);
+      for (const key of Object.keys(backend.data.postureMap))
+        expect(POSTURES, `${backend.id}.postureMap.${key}`).toContain(key);
       for (const [key, mode] of Object.entries(backend.data.modes ?? {})) {
         expect(POSTURES, `${backend.id}.modes.${key}`).toContain(key);
         expect(backend.data.postureMap[key as Posture]?.mode, `${backend.id}.modes.${key}`).toBe(mode);
       }
-      expect(typeof (backend.data as unknown as Record<string, unknown>)['x-evidence'], `${backend.id} x-evidence`).toBe('string');
+      expect(
+        typeof (backend.data as unknown as Record<string, unknown>)['x-evidence'],
+        `${backend.id} x-evidence`,
+      ).toBe('string');
     }
   });
 
   it('launch each ACP agent with its own ACP argv; in-process backends have no command', () => {
-    const argv = Object.fromEntries(set.list('backend').map((b) => [b.id, b.data.command ? [b.data.protocol, b.data.command.bin, ...(b.data.command.args ?? [])] : [b.data.protocol]]));
+    const argv = Object.fromEntries(
+      set
+        .list('backend')
+        .map((b) => [
+          b.id,
+          b.data.command ? [b.data.protocol, b.data.command.bin, ...(b.data.command.args ?? [])] : [b.data.protocol],
+        ]),
+    );
     expect(argv).toEqual({
-      'claude-code': ['claude-code', 'claude', '-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--permission-prompt-tool', 'stdio'],
+      'claude-code': [
+        'claude-code',
+        'claude',
+        '-p',
+        '--input-format',
+        'stream-json',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--permission-prompt-tool',
+        'stdio',
+      ],
       codex: ['codex', 'codex', 'app-server'],
       copilot: ['acp', 'copilot', '--acp'],
       droid: ['acp', 'droid', 'exec', '--output-format', 'acp'],
@@ -91,20 +130,30 @@ describe('backend descriptors', () => {
     });
   });
 
-  it('switch model per turn only on claude-code, codex and neo, and resolve the CLIs\' classes to concrete ids', () => {
-    const perTurn = set.list('backend').filter((b) => b.data.modelSelection === 'per-turn').map((b) => b.id);
+  it("switch model per turn only on claude-code, codex and neo, and resolve the CLIs' classes to concrete ids", () => {
+    const perTurn = set
+      .list('backend')
+      .filter((b) => b.data.modelSelection === 'per-turn')
+      .map((b) => b.id);
     expect(perTurn).toEqual(['claude-code', 'codex', 'neo']);
     // neo's classes resolve through neo.yaml's provider models (seed 004 §10), so its map stays null.
     for (const id of perTurn.filter((b) => b !== 'neo')) {
       const map = set.get('backend', id)!.data.modelClassMap!;
-      for (const cls of ['cheap', 'standard', 'frontier'] as const) expect(typeof map[cls], `${id}.${cls}`).toBe('string');
+      for (const cls of ['cheap', 'standard', 'frontier'] as const)
+        expect(typeof map[cls], `${id}.${cls}`).toBe('string');
     }
     const codex = set.get('backend', 'codex')!.data;
-    for (const model of Object.values(codex.modelClassMap!)) expect(codex.pricing?.[model as string], `price of ${String(model)}`).toBeDefined();
+    for (const model of Object.values(codex.modelClassMap!))
+      expect(codex.pricing?.[model as string], `price of ${String(model)}`).toBeDefined();
   });
 
   it('offer terminal attach only where the research shows the command', () => {
-    const attach = Object.fromEntries(set.list('backend').filter((b) => b.data.externalAttach).map((b) => [b.id, b.data.externalAttach!.commandTemplate]));
+    const attach = Object.fromEntries(
+      set
+        .list('backend')
+        .filter((b) => b.data.externalAttach)
+        .map((b) => [b.id, b.data.externalAttach!.commandTemplate]),
+    );
     expect(attach).toEqual({
       'claude-code': 'claude --resume {sessionId}',
       codex: 'codex resume {sessionId}',
@@ -151,10 +200,20 @@ describe('personas', () => {
   it('make code-specialist the driver, narrowed from the standard policy', () => {
     const persona = set.get('persona', 'code-specialist')!;
     const view = personaView(persona);
-    expect({ driver: view.driver, decide: view.decide, policy: view.policy, model: view.model }).toEqual({ driver: true, decide: 'rules', policy: 'standard', model: 'frontier' });
+    expect({ driver: view.driver, decide: view.decide, policy: view.policy, model: view.model }).toEqual({
+      driver: true,
+      decide: 'rules',
+      policy: 'standard',
+      model: 'frontier',
+    });
     const { knobs, conflicts } = effectivePersonaKnobs(set, persona);
     expect(conflicts).toEqual([]);
-    expect(knobs).toEqual({ maxPosture: 'acceptEdits', initialPosture: 'default', maxRounds: 8, budgets: set.get('policy', 'standard')!.data.budgets });
+    expect(knobs).toEqual({
+      maxPosture: 'acceptEdits',
+      initialPosture: 'default',
+      maxRounds: 8,
+      budgets: set.get('policy', 'standard')!.data.budgets,
+    });
   });
 
   it('give the driver rules that name real backends, deny before they allow, and verify', () => {
@@ -169,21 +228,35 @@ describe('personas', () => {
     const allowed = rules.clarify!.filter((r) => r.decision === 'allow' && r.command).map((r) => r.command!);
     expect(denied).toEqual(expect.arrayContaining(['rm -r', 'git push', 'git reset --hard', 'sudo']));
     expect(allowed).toEqual(expect.arrayContaining(['npm test', 'git diff']));
-    for (const allow of allowed) for (const deny of denied) expect(allow.startsWith(deny), `${allow} vs ${deny}`).toBe(false);
+    for (const allow of allowed)
+      for (const deny of denied) expect(allow.startsWith(deny), `${allow} vs ${deny}`).toBe(false);
   });
 
   it('keep role personas non-drivers with tools, a model class and a fitting ceiling', () => {
     const roles = Object.fromEntries(
       ['planner', 'implementer', 'reviewer', 'test-writer'].map((id) => {
         const view = personaView(set.get('persona', id)!);
-        return [id, { driver: view.driver, model: view.model, maxPosture: view.knobs.maxPosture, tools: view.knobs.allowedTools }];
+        return [
+          id,
+          { driver: view.driver, model: view.model, maxPosture: view.knobs.maxPosture, tools: view.knobs.allowedTools },
+        ];
       }),
     );
     expect(roles).toEqual({
       planner: { driver: false, model: 'frontier', maxPosture: 'plan', tools: ['Read', 'Grep', 'Glob'] },
-      implementer: { driver: false, model: 'standard', maxPosture: 'acceptEdits', tools: ['Read', 'Grep', 'Glob', 'Edit', 'Write', 'Bash'] },
+      implementer: {
+        driver: false,
+        model: 'standard',
+        maxPosture: 'acceptEdits',
+        tools: ['Read', 'Grep', 'Glob', 'Edit', 'Write', 'Bash'],
+      },
       reviewer: { driver: false, model: 'frontier', maxPosture: 'plan', tools: ['Read', 'Grep', 'Glob'] },
-      'test-writer': { driver: false, model: 'standard', maxPosture: 'acceptEdits', tools: ['Read', 'Grep', 'Glob', 'Edit', 'Write', 'Bash'] },
+      'test-writer': {
+        driver: false,
+        model: 'standard',
+        maxPosture: 'acceptEdits',
+        tools: ['Read', 'Grep', 'Glob', 'Edit', 'Write', 'Bash'],
+      },
     });
   });
 });
@@ -191,7 +264,9 @@ describe('personas', () => {
 describe('routing guidance', () => {
   it('covers every task class for both cost profiles', () => {
     const classes = set.get('routing', 'default')!.data.taskClasses;
-    expect(Object.keys(classes)).toEqual(expect.arrayContaining(['bugfix', 'feature', 'refactor', 'review', 'docs', 'test-writing', 'exploration']));
+    expect(Object.keys(classes)).toEqual(
+      expect.arrayContaining(['bugfix', 'feature', 'refactor', 'review', 'docs', 'test-writing', 'exploration']),
+    );
     for (const [name, advice] of Object.entries(classes)) {
       for (const profile of ['subscription', 'metered'] as const) {
         expect(['cheap', 'standard', 'frontier'], `${name}.${profile}`).toContain(advice[profile].modelClass);
@@ -203,7 +278,9 @@ describe('routing guidance', () => {
 
 describe('capability catalog', () => {
   it('pins every source exactly, by tier', () => {
-    const sources = Object.fromEntries(set.list('capability').map((c) => [c.id, [c.data.trustTier, c.data.source.kind]]));
+    const sources = Object.fromEntries(
+      set.list('capability').map((c) => [c.id, [c.data.trustTier, c.data.source.kind]]),
+    );
     expect(sources).toEqual({
       'docker-compose': ['T0', 'builtin'],
       github: ['T2R', 'remote'],

@@ -11,9 +11,11 @@ function properties(node: unknown, path: string, out: Array<[string, Record<stri
   else if (node !== null && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (key === 'properties' && value !== null && typeof value === 'object') {
-        for (const [name, schema] of Object.entries(value as Record<string, unknown>)) out.push([`${path}/properties/${name}`, schema as Record<string, unknown>]);
+        for (const [name, schema] of Object.entries(value as Record<string, unknown>))
+          out.push([`${path}/properties/${name}`, schema as Record<string, unknown>]);
       }
-      if (key !== 'examples' && key !== 'default' && key !== 'enum' && key !== 'const') properties(value, `${path}/${key}`, out);
+      if (key !== 'examples' && key !== 'default' && key !== 'enum' && key !== 'const')
+        properties(value, `${path}/${key}`, out);
     }
   }
 }
@@ -27,7 +29,8 @@ describe('schemas/', () => {
       const schema = JSON.parse(await readFile(join(root, 'schemas', file), 'utf8')) as unknown;
       const found: Array<[string, Record<string, unknown>]> = [];
       properties(schema, file, found);
-      for (const [path, property] of found) if (typeof property.description !== 'string' && typeof property.$ref !== 'string') missing.push(path);
+      for (const [path, property] of found)
+        if (typeof property.description !== 'string' && typeof property.$ref !== 'string') missing.push(path);
     }
     expect(missing).toEqual([]);
   });

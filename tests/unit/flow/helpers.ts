@@ -15,7 +15,15 @@ export function testLookup(extra: Partial<PlanLookup> = {}): PlanLookup {
   return {
     persona: () => undefined,
     policy: () => undefined,
-    backend: (id) => (id === 'script' || id === 'other' ? { id, editToolNames: ['write', 'edit'], honorsAllowedTools: id === 'other', protocol: id === 'script' ? 'script' : 'acp' } : undefined),
+    backend: (id) =>
+      id === 'script' || id === 'other'
+        ? {
+            id,
+            editToolNames: ['write', 'edit'],
+            honorsAllowedTools: id === 'other',
+            protocol: id === 'script' ? 'script' : 'acp',
+          }
+        : undefined,
     backendIds: () => ['other', 'script'],
     narrow: (layers) => narrowKnobs(layers),
     resolve: (relative) => `/project/${relative}`,
@@ -31,7 +39,9 @@ export function compileYaml(text: string, options: CompileOptions = {}, lookup =
   return plan;
 }
 
-export type FakeExecutor = (spec: ExecutionSpec) => Promise<Omit<ExecutionOutcome, 'exec'>> | Omit<ExecutionOutcome, 'exec'>;
+export type FakeExecutor = (
+  spec: ExecutionSpec,
+) => Promise<Omit<ExecutionOutcome, 'exec'>> | Omit<ExecutionOutcome, 'exec'>;
 
 /** Succeeds with `{ ran: <step> }`. */
 export const succeed: FakeExecutor = (spec) => ({ status: 'succeeded', outputs: { ran: spec.step } });
@@ -44,7 +54,12 @@ export function tick(): string {
 }
 
 /** Runs a plan through the real machine with a fake executor; resolves with its events and state. */
-export async function runPlan(plan: CompiledPlan, executor: FakeExecutor, boot?: Extract<RunInput, { type: 'start' | 'resume' }>, state?: RunState): Promise<{ events: RunEvent[]; state: RunState; started: ExecutionSpec[] }> {
+export async function runPlan(
+  plan: CompiledPlan,
+  executor: FakeExecutor,
+  boot?: Extract<RunInput, { type: 'start' | 'resume' }>,
+  state?: RunState,
+): Promise<{ events: RunEvent[]; state: RunState; started: ExecutionSpec[] }> {
   const started: ExecutionSpec[] = [];
   const execution = fromPromise<ExecutionOutcome, ExecutionSpec>(async ({ input }) => {
     started.push(input);
@@ -55,7 +70,12 @@ export async function runPlan(plan: CompiledPlan, executor: FakeExecutor, boot?:
   const actor = createActor(machine, {
     input: {
       plan,
-      state: state ?? initialRunState('r1', plan.steps.map((s) => s.id)),
+      state:
+        state ??
+        initialRunState(
+          'r1',
+          plan.steps.map((s) => s.id),
+        ),
       boot: boot ?? { type: 'start', inputs: {}, run: { id: 'r1', workspace: '/ws', projectDir: '/project' } },
     },
   });
@@ -69,7 +89,12 @@ export async function runPlan(plan: CompiledPlan, executor: FakeExecutor, boot?:
 export function trace(events: readonly RunEvent[]): string[] {
   return events.map((e) => {
     const step = 'step' in e ? ` ${e.step}${'item' in e && e.item !== undefined ? `[${e.item}]` : ''}` : '';
-    const status = e.type === 'step.completed' || e.type === 'run.finished' ? ` ${e.status}` : e.type === 'step.skipped' ? ` (${e.reason})` : '';
+    const status =
+      e.type === 'step.completed' || e.type === 'run.finished'
+        ? ` ${e.status}`
+        : e.type === 'step.skipped'
+          ? ` (${e.reason})`
+          : '';
     return `${e.type}${step}${status}`;
   });
 }

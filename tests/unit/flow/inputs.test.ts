@@ -18,7 +18,9 @@ describe('resolveInputs', () => {
       values: { name: 'x', count: 3, dry: true, files: ['a.ts', 'b.ts'], opts: { k: 1 }, level: 'low' },
       problems: [],
     });
-    expect(resolveInputs(specs, { name: 'x', files: '["a b"]' }, new Set(['name', 'files'])).values.files).toEqual(['a b']);
+    expect(resolveInputs(specs, { name: 'x', files: '["a b"]' }, new Set(['name', 'files'])).values.files).toEqual([
+      'a b',
+    ]);
   });
 
   it('takes values from an inputs file as they are typed, and reports each problem', () => {

@@ -68,23 +68,37 @@ steps:
   - { id: e, run: "true", needs: [c, d], join: one_success }
 `);
     const executor = (spec: ExecutionSpec) =>
-      spec.step === 'd' ? { status: 'failed' as const, outputs: {}, error: { code: 'FLOW_COMMAND_FAILED', message: 'exit 1' } } : { status: 'succeeded' as const, outputs: {} };
-    const { events, state } = await runPlan(plan, executor, { type: 'start', inputs: { go: false }, run: { id: 'r1', workspace: '/ws', projectDir: '/p' } });
+      spec.step === 'd'
+        ? { status: 'failed' as const, outputs: {}, error: { code: 'FLOW_COMMAND_FAILED', message: 'exit 1' } }
+        : { status: 'succeeded' as const, outputs: {} };
+    const { events, state } = await runPlan(plan, executor, {
+      type: 'start',
+      inputs: { go: false },
+      run: { id: 'r1', workspace: '/ws', projectDir: '/p' },
+    });
     expect(state.steps.a!.status).toBe('skipped');
     expect(state.steps.a!.skipReason).toBe('if');
     expect(state.steps.b!.skipReason).toBe('join');
     expect(state.steps.c!.status).toBe('succeeded');
     expect(state.steps.e!.status).toBe('succeeded');
     expect(state.status).toBe('failed');
-    expect(state.reason).toEqual({ code: 'FLOW_STEP_FAILED', message: 'step `d` failed: exit 1 (FLOW_COMMAND_FAILED)' });
+    expect(state.reason).toEqual({
+      code: 'FLOW_STEP_FAILED',
+      message: 'step `d` failed: exit 1 (FLOW_COMMAND_FAILED)',
+    });
     expect(trace(events).at(-1)).toBe('run.finished failed');
   });
 
   it('is never succeeded while a step without continueOnError failed; continueOnError lets it succeed', async () => {
-    const failing = (spec: ExecutionSpec) => (spec.step === 'x' ? { status: 'failed' as const, outputs: {}, error: { code: 'E', message: 'no' } } : { status: 'succeeded' as const, outputs: {} });
+    const failing = (spec: ExecutionSpec) =>
+      spec.step === 'x'
+        ? { status: 'failed' as const, outputs: {}, error: { code: 'E', message: 'no' } }
+        : { status: 'succeeded' as const, outputs: {} };
     const strict = compileYaml(`{ name: s, steps: [ { id: x, run: "false" }, { id: y, run: "true" } ] }`);
     expect((await runPlan(strict, failing)).state.status).toBe('failed');
-    const lenient = compileYaml(`{ name: s, steps: [ { id: x, run: "false", continueOnError: true }, { id: y, run: "true" } ] }`);
+    const lenient = compileYaml(
+      `{ name: s, steps: [ { id: x, run: "false", continueOnError: true }, { id: y, run: "true" } ] }`,
+    );
     expect((await runPlan(lenient, failing)).state.status).toBe('succeeded');
   });
 
@@ -97,7 +111,11 @@ steps:
 finally:
   - { id: cleanup, run: "true" }
 `);
-    const { events, state } = await runPlan(plan, (spec) => (spec.step === 'a' ? { status: 'failed', outputs: {}, error: { code: 'E', message: 'x' } } : { status: 'succeeded', outputs: {} }));
+    const { events, state } = await runPlan(plan, (spec) =>
+      spec.step === 'a'
+        ? { status: 'failed', outputs: {}, error: { code: 'E', message: 'x' } }
+        : { status: 'succeeded', outputs: {} },
+    );
     expect(trace(events)).toEqual([
       'run.started',
       'step.started a',
@@ -140,20 +158,36 @@ steps:
       return { status: 'succeeded', outputs: { got: spec.env.NEO_ITEM } };
     });
     expect(peak).toBe(2);
-    expect(started.filter((s) => s.step === 'each').map((s) => [s.item, s.env.NEO_ITEM, s.env.NEO_ITEM_INDEX])).toEqual([
-      [0, 'a', '0'], [1, 'b', '1'], [2, 'c', '2'], [3, 'd', '3'], [4, 'e', '4'],
-    ]);
-    expect(state.steps.each!.outputs).toEqual({ items: ['a', 'b', 'c', 'd', 'e'].map((got) => ({ got })), count: 5, succeeded: 5, failed: 0 });
+    expect(started.filter((s) => s.step === 'each').map((s) => [s.item, s.env.NEO_ITEM, s.env.NEO_ITEM_INDEX])).toEqual(
+      [
+        [0, 'a', '0'],
+        [1, 'b', '1'],
+        [2, 'c', '2'],
+        [3, 'd', '3'],
+        [4, 'e', '4'],
+      ],
+    );
+    expect(state.steps.each!.outputs).toEqual({
+      items: ['a', 'b', 'c', 'd', 'e'].map((got) => ({ got })),
+      count: 5,
+      succeeded: 5,
+      failed: 0,
+    });
   });
 
   it('fails a foreach whose items are not a list', async () => {
     const plan = compileYaml(`{ name: f, steps: [ { id: each, run: "true", foreach: { items: "\${{ 'abc' }}" } } ] }`);
     const { state } = await runPlan(plan, succeed);
-    expect(state.steps.each!.error).toEqual({ code: 'FLOW_FOREACH_NOT_LIST', message: 'foreach.items of step `each` is the text "abc", not a list' });
+    expect(state.steps.each!.error).toEqual({
+      code: 'FLOW_FOREACH_NOT_LIST',
+      message: 'foreach.items of step `each` is the text "abc", not a list',
+    });
   });
 
   it('loops until an expression over the last iteration holds', async () => {
-    const plan = compileYaml(`{ name: l, steps: [ { id: poll, run: "true", loop: { until: "loop.outputs.n >= 3", maxIterations: 10 } } ] }`);
+    const plan = compileYaml(
+      `{ name: l, steps: [ { id: poll, run: "true", loop: { until: "loop.outputs.n >= 3", maxIterations: 10 } } ] }`,
+    );
     const { state, started } = await runPlan(plan, (spec) => ({ status: 'succeeded', outputs: { n: spec.iteration } }));
     expect(started.map((s) => s.env.NEO_ITERATION)).toEqual(['1', '2', '3']);
     expect(state.steps.poll!.outputs).toEqual({ n: 3, iterations: 3 });
@@ -161,9 +195,14 @@ steps:
   });
 
   it('fails a loop that runs out of iterations (never a silent success)', async () => {
-    const plan = compileYaml(`{ name: l, steps: [ { id: poll, run: "true", loop: { untilRun: "test -f done", maxIterations: 2 } } ] }`);
+    const plan = compileYaml(
+      `{ name: l, steps: [ { id: poll, run: "true", loop: { untilRun: "test -f done", maxIterations: 2 } } ] }`,
+    );
     const { state } = await runPlan(plan, () => ({ status: 'succeeded', outputs: {}, untilPassed: false }));
-    expect(state.steps.poll!.error).toEqual({ code: 'FLOW_LOOP_EXHAUSTED', message: '2 iterations ran and `test -f done` never passed' });
+    expect(state.steps.poll!.error).toEqual({
+      code: 'FLOW_LOOP_EXHAUSTED',
+      message: '2 iterations ran and `test -f done` never passed',
+    });
   });
 
   it('retries transient errors with doubling backoff and leaves other errors alone', async () => {
@@ -175,10 +214,17 @@ steps:
   - { id: any, run: "x", retry: { attempts: 2, on: any } }
 `);
     const { state, started } = await runPlan(plan, (spec) => {
-      if (spec.step === 'flaky') return spec.attempt < 3 ? { status: 'failed', outputs: {}, error: { code: 'T', message: 't', transient: true } } : { status: 'succeeded', outputs: {} };
+      if (spec.step === 'flaky')
+        return spec.attempt < 3
+          ? { status: 'failed', outputs: {}, error: { code: 'T', message: 't', transient: true } }
+          : { status: 'succeeded', outputs: {} };
       return { status: 'failed', outputs: {}, error: { code: 'HARD', message: 'h' } };
     });
-    expect(started.filter((s) => s.step === 'flaky').map((s) => [s.attempt, s.delayMs])).toEqual([[1, undefined], [2, 2000], [3, 4000]]);
+    expect(started.filter((s) => s.step === 'flaky').map((s) => [s.attempt, s.delayMs])).toEqual([
+      [1, undefined],
+      [2, 2000],
+      [3, 4000],
+    ]);
     expect(started.filter((s) => s.step === 'broken')).toHaveLength(1);
     expect(started.filter((s) => s.step === 'any')).toHaveLength(2);
     expect(state.steps.flaky!.status).toBe('succeeded');
@@ -196,10 +242,23 @@ steps:
 finally:
   - { id: report, run: "true" }
 `);
-    const execution = fromPromise<ExecutionOutcome, ExecutionSpec>(async ({ input }) => ({ exec: input.exec, status: 'succeeded', outputs: {} }));
+    const execution = fromPromise<ExecutionOutcome, ExecutionSpec>(async ({ input }) => ({
+      exec: input.exec,
+      status: 'succeeded',
+      outputs: {},
+    }));
     const machine = createFlowMachine({ now: tick, execution });
     const events: RunEvent[] = [];
-    const actor = createActor(machine, { input: { plan, state: initialRunState('r', plan.steps.map((s) => s.id)), boot: { type: 'start', inputs: {}, run: { id: 'r', workspace: '/w', projectDir: '/p' } } } });
+    const actor = createActor(machine, {
+      input: {
+        plan,
+        state: initialRunState(
+          'r',
+          plan.steps.map((s) => s.id),
+        ),
+        boot: { type: 'start', inputs: {}, run: { id: 'r', workspace: '/w', projectDir: '/p' } },
+      },
+    });
     actor.on('run.event', (e) => events.push(e.event));
     actor.start();
     actor.send({ type: 'flow.charge', step: 'one', turns: 2, tokens: 10, costUsd: 0.5 });
@@ -228,9 +287,21 @@ steps:
   - { id: a, run: "true" }
   - { id: b, needs: [a], run: 'echo "$T"', env: { T: "\${{ steps.a.outputs.word }}!" } }
 `);
-    const { started } = await runPlan(plan, (spec) => ({ status: 'succeeded', outputs: spec.step === 'a' ? { word: 'yes', obj: { k: 1 } } : {} }), { type: 'start', inputs: { target: 'npm test' }, run: { id: 'r1', workspace: '/ws', projectDir: '/p' } });
+    const { started } = await runPlan(
+      plan,
+      (spec) => ({ status: 'succeeded', outputs: spec.step === 'a' ? { word: 'yes', obj: { k: 1 } } : {} }),
+      { type: 'start', inputs: { target: 'npm test' }, run: { id: 'r1', workspace: '/ws', projectDir: '/p' } },
+    );
     const b = started.find((s) => s.step === 'b')!;
-    expect(b.env).toMatchObject({ NEO_INPUT_TARGET: 'npm test', NEO_STEP_A_WORD: 'yes', NEO_STEP_A_OBJ: '{"k":1}', NEO_STEP_A_STATUS: 'succeeded', T: 'yes!', GREETING: 'hi npm test', NEO_RUN_ID: 'r1' });
+    expect(b.env).toMatchObject({
+      NEO_INPUT_TARGET: 'npm test',
+      NEO_STEP_A_WORD: 'yes',
+      NEO_STEP_A_OBJ: '{"k":1}',
+      NEO_STEP_A_STATUS: 'succeeded',
+      T: 'yes!',
+      GREETING: 'hi npm test',
+      NEO_RUN_ID: 'r1',
+    });
     expect(started.find((s) => s.step === 'a')!.env.NEO_STEP_B_STATUS).toBeUndefined();
   });
 
@@ -245,14 +316,26 @@ steps:
     let stopped = false;
     const execution = fromPromise<ExecutionOutcome, ExecutionSpec>(({ input, signal }) =>
       input.step === 'b'
-        ? new Promise((resolve) => signal.addEventListener('abort', () => { stopped = true; resolve({ exec: input.exec, status: 'failed', outputs: {} }); }))
+        ? new Promise((resolve) =>
+            signal.addEventListener('abort', () => {
+              stopped = true;
+              resolve({ exec: input.exec, status: 'failed', outputs: {} });
+            }),
+          )
         : Promise.resolve({ exec: input.exec, status: 'succeeded', outputs: {} }),
     );
     const events: RunEvent[] = [];
-    const actor = createActor(createFlowMachine({ now: tick, execution }), { input: { plan, state: initialRunState('r', ['a', 'b', 'c']), boot: { type: 'start', inputs: {}, run: { id: 'r', workspace: '/w', projectDir: '/p' } } } });
+    const actor = createActor(createFlowMachine({ now: tick, execution }), {
+      input: {
+        plan,
+        state: initialRunState('r', ['a', 'b', 'c']),
+        boot: { type: 'start', inputs: {}, run: { id: 'r', workspace: '/w', projectDir: '/p' } },
+      },
+    });
     actor.on('run.event', (e) => {
       events.push(e.event);
-      if (e.event.type === 'step.started' && e.event.step === 'b') queueMicrotask(() => actor.send({ type: 'flow.interrupt', reason: 'Ctrl-C' }));
+      if (e.event.type === 'step.started' && e.event.step === 'b')
+        queueMicrotask(() => actor.send({ type: 'flow.interrupt', reason: 'Ctrl-C' }));
     });
     actor.start();
     const first = await toPromise(actor);

@@ -12,7 +12,12 @@ describe('the flow core is pure', () => {
       for (const match of text.matchAll(/^import\s+(type\s+)?[\s\S]*?from\s+'([^']+)';/gm)) {
         const [, typeOnly, from] = match;
         if (typeOnly) continue;
-        const ok = from!.startsWith('./') || from === '../../expr/index.js' || from === '../../util/did-you-mean.js' || from === '../../util/step-graph.js' || from === 'xstate';
+        const ok =
+          from!.startsWith('./') ||
+          from === '../../expr/index.js' ||
+          from === '../../util/did-you-mean.js' ||
+          from === '../../util/step-graph.js' ||
+          from === 'xstate';
         if (!ok) offenders.push(`${file}: ${from}`);
       }
     }

@@ -10,7 +10,8 @@ function fakeSessions(turns: unknown[]): { port: SessionPort; ops: Array<Record<
     async execute(input) {
       const op = input as Record<string, unknown>;
       ops.push(op);
-      if (op.op === 'start') return { sessionId: 'cs_1', backend: 'fake', posture: 'acceptEdits', maxPosture: 'acceptEdits', maxRounds: 5 };
+      if (op.op === 'start')
+        return { sessionId: 'cs_1', backend: 'fake', posture: 'acceptEdits', maxPosture: 'acceptEdits', maxRounds: 5 };
       if (op.op === 'read-turn') return turns.shift() ?? new Promise(() => {});
       return { ok: true };
     },
@@ -60,27 +61,57 @@ describe('RulesDriver', () => {
       { kind: 'turn_complete', actions: [], text: 'first', roundHistory: [], turnDiff: diff },
       { kind: 'turn_complete', actions: [], text: 'second', roundHistory: [] },
     ]);
-    const outcome = await new RulesDriver().drive({ runId: 'r', step: 's', exec: 's#1', settings, brief: 'fix it', cwd: '/ws' }, context(port, [false, true]));
+    const outcome = await new RulesDriver().drive(
+      { runId: 'r', step: 's', exec: 's#1', settings, brief: 'fix it', cwd: '/ws' },
+      context(port, [false, true]),
+    );
     expect(ops.map((o) => o.op)).toEqual(['start', 'read-turn', 'answer', 'read-turn', 'guide', 'read-turn', 'stop']);
-    expect(ops[2]).toEqual({ op: 'answer', sessionId: 'cs_1', clarificationId: 'c1', allow: true, reason: 'edit inside the workspace (a.js)' });
-    expect(String(ops[4]!.text)).toBe('The check `npm test` exited 1 (attempt 1 of 2). Fix the cause; do not weaken or skip the check.\nLast lines of its output:\n```\nFAIL x\n```');
+    expect(ops[2]).toEqual({
+      op: 'answer',
+      sessionId: 'cs_1',
+      clarificationId: 'c1',
+      allow: true,
+      reason: 'edit inside the workspace (a.js)',
+    });
+    expect(String(ops[4]!.text)).toBe(
+      'The check `npm test` exited 1 (attempt 1 of 2). Fix the cause; do not weaken or skip the check.\nLast lines of its output:\n```\nFAIL x\n```',
+    );
     expect(ops[6]).toEqual({ op: 'stop', sessionId: 'cs_1', outcome: 'success', note: 'verified' });
-    expect(outcome).toMatchObject({ status: 'succeeded', verdict: 'success', outputs: { text: 'second', sessionId: 'cs_1', gate: { passed: true, attempt: 2, attempts: 2 } } });
+    expect(outcome).toMatchObject({
+      status: 'succeeded',
+      verdict: 'success',
+      outputs: { text: 'second', sessionId: 'cs_1', gate: { passed: true, attempt: 2, attempts: 2 } },
+    });
   });
 
   it('reports an agent error, max_rounds with a failing gate, and a refused start honestly', async () => {
     const errored = fakeSessions([{ kind: 'error', message: 'crashed' }]);
-    expect(await new RulesDriver().drive({ runId: 'r', step: 's', exec: 's#1', settings, brief: 'b', cwd: '/ws' }, context(errored.port, []))).toMatchObject({
+    expect(
+      await new RulesDriver().drive(
+        { runId: 'r', step: 's', exec: 's#1', settings, brief: 'b', cwd: '/ws' },
+        context(errored.port, []),
+      ),
+    ).toMatchObject({
       status: 'failed',
       error: { code: 'FLOW_AGENT_ERROR', message: 'the agent failed: crashed', transient: true },
     });
     const capped = fakeSessions([{ kind: 'max_rounds', ok: true, text: 't', rounds: 5, turnDiff: diff }]);
-    expect(await new RulesDriver().drive({ runId: 'r', step: 's', exec: 's#1', settings, brief: 'b', cwd: '/ws' }, context(capped.port, [false]))).toMatchObject({
+    expect(
+      await new RulesDriver().drive(
+        { runId: 'r', step: 's', exec: 's#1', settings, brief: 'b', cwd: '/ws' },
+        context(capped.port, [false]),
+      ),
+    ).toMatchObject({
       status: 'failed',
       error: { code: 'FLOW_MAX_ROUNDS', message: 'the agent used all 5 rounds and the check still fails' },
     });
     const budget = fakeSessions([]);
-    expect(await new RulesDriver().drive({ runId: 'r', step: 's', exec: 's#1', settings, brief: 'b', cwd: '/ws' }, context(budget.port, [], ['FLOW_BUDGET_EXCEEDED']))).toMatchObject({
+    expect(
+      await new RulesDriver().drive(
+        { runId: 'r', step: 's', exec: 's#1', settings, brief: 'b', cwd: '/ws' },
+        context(budget.port, [], ['FLOW_BUDGET_EXCEEDED']),
+      ),
+    ).toMatchObject({
       status: 'failed',
       error: { code: 'FLOW_BUDGET_EXCEEDED' },
     });
@@ -91,9 +122,16 @@ describe('RulesDriver', () => {
     const { port, ops } = fakeSessions([]);
     const controller = new AbortController();
     const ctx = { ...context(port, []), signal: controller.signal };
-    const driving = new RulesDriver().drive({ runId: 'r', step: 's', exec: 's#1', settings, brief: 'b', cwd: '/ws' }, ctx);
+    const driving = new RulesDriver().drive(
+      { runId: 'r', step: 's', exec: 's#1', settings, brief: 'b', cwd: '/ws' },
+      ctx,
+    );
     setTimeout(() => controller.abort({ code: 'FLOW_STEP_TIMEOUT', message: 'too slow' }), 10);
-    expect(await driving).toMatchObject({ status: 'failed', verdict: 'aborted', error: { code: 'FLOW_STEP_TIMEOUT', message: 'too slow' } });
+    expect(await driving).toMatchObject({
+      status: 'failed',
+      verdict: 'aborted',
+      error: { code: 'FLOW_STEP_TIMEOUT', message: 'too slow' },
+    });
     expect(ops.map((o) => o.op)).toEqual(['start', 'read-turn', 'interrupt', 'stop']);
     expect(ops.at(-1)).toMatchObject({ outcome: 'aborted' });
   });

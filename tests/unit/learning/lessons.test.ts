@@ -31,7 +31,11 @@ describe('the lessons block', () => {
   });
 
   test('capped at about 1.5 KB', () => {
-    const many = Array.from({ length: 50 }, (_, i) => ({ text: `lesson ${i} ${'x'.repeat(80)}`, evidenceCount: 2, confidence: 1 - i / 100 }));
+    const many = Array.from({ length: 50 }, (_, i) => ({
+      text: `lesson ${i} ${'x'.repeat(80)}`,
+      evidenceCount: 2,
+      confidence: 1 - i / 100,
+    }));
     const block = renderLessonBlock(many, []);
     expect(Buffer.byteLength(block)).toBeLessThanOrEqual(MAX_BLOCK_BYTES);
     expect(block).toContain('- lesson 0 ');

@@ -3,7 +3,8 @@ import { buildOutcomeRecord, countInterventions, inferOutcome } from '../../../e
 import type { CodeSessionRecord, PersistedSessionEvent, SessionEventPayload } from '../../../engine/session/index.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
-const events = (list: SessionEventPayload[]): PersistedSessionEvent[] => list.map((event, i) => ({ seq: i + 1, at: new Date(T0 + i * 1000).toISOString(), event }));
+const events = (list: SessionEventPayload[]): PersistedSessionEvent[] =>
+  list.map((event, i) => ({ seq: i + 1, at: new Date(T0 + i * 1000).toISOString(), event }));
 
 const RECORD: CodeSessionRecord = {
   sessionId: 'cs_a',
@@ -37,7 +38,12 @@ const LOG = events([
 
 describe('outcome records', () => {
   test('built from the durable record and its events', () => {
-    const record = buildOutcomeRecord({ ...RECORD, outcome: 'partial', note: 'half done' }, LOG, { scope: 'persona:x', persona: 'fixer', failureReason: 'tests 3 and 4 still fail', recordedAt: '2026-01-02T00:00:00.000Z' });
+    const record = buildOutcomeRecord({ ...RECORD, outcome: 'partial', note: 'half done' }, LOG, {
+      scope: 'persona:x',
+      persona: 'fixer',
+      failureReason: 'tests 3 and 4 still fail',
+      recordedAt: '2026-01-02T00:00:00.000Z',
+    });
     expect(record).toEqual({
       version: 1,
       sessionId: 'cs_a',
@@ -61,23 +67,62 @@ describe('outcome records', () => {
 
   test('the concrete model the backend chose is captured from started when the record has none; a pinned one wins', () => {
     expect(buildOutcomeRecord(RECORD, LOG, { scope: 's', recordedAt: 'now' }).model).toBe('gpt-5.1-codex');
-    expect(buildOutcomeRecord({ ...RECORD, model: 'gpt-pinned' }, LOG, { scope: 's', recordedAt: 'now' }).model).toBe('gpt-pinned');
+    expect(buildOutcomeRecord({ ...RECORD, model: 'gpt-pinned' }, LOG, { scope: 's', recordedAt: 'now' }).model).toBe(
+      'gpt-pinned',
+    );
   });
 
   test('without a driver verdict the outcome is inferred, never partial', () => {
     const infer = (list: SessionEventPayload[]) => inferOutcome(events(list));
-    expect(infer([{ type: 'ended', ok: true, text: 'done' }, { type: 'released', reason: 'sweep' }])).toEqual({ outcome: 'success' });
-    expect(infer([{ type: 'ended', ok: false, text: 'gave up' }])).toEqual({ outcome: 'failed', reason: 'the agent ended the session with a failure: gave up' });
-    expect(infer([{ type: 'error', message: 'rate limited' }])).toEqual({ outcome: 'failed', reason: 'agent error: rate limited' });
-    expect(infer([{ type: 'stalled', idleMs: 600_000 }])).toEqual({ outcome: 'failed', reason: 'stalled: no agent event for 600s' });
-    expect(infer([{ type: 'max_rounds', rounds: 8 }])).toEqual({ outcome: 'failed', reason: 'the round cap (8) was reached without a verdict' });
-    expect(infer([{ type: 'turn_complete' }, { type: 'released', reason: 'sweep' }])).toEqual({ outcome: 'aborted', reason: 'released (sweep) without a verdict' });
-    const built = buildOutcomeRecord(RECORD, events([{ type: 'turn_complete' }, { type: 'released', reason: 'sweep' }]), { scope: 's', recordedAt: 'now' });
-    expect(built).toMatchObject({ outcome: 'aborted', outcomeSource: 'inferred', failureReason: 'released (sweep) without a verdict' });
+    expect(
+      infer([
+        { type: 'ended', ok: true, text: 'done' },
+        { type: 'released', reason: 'sweep' },
+      ]),
+    ).toEqual({ outcome: 'success' });
+    expect(infer([{ type: 'ended', ok: false, text: 'gave up' }])).toEqual({
+      outcome: 'failed',
+      reason: 'the agent ended the session with a failure: gave up',
+    });
+    expect(infer([{ type: 'error', message: 'rate limited' }])).toEqual({
+      outcome: 'failed',
+      reason: 'agent error: rate limited',
+    });
+    expect(infer([{ type: 'stalled', idleMs: 600_000 }])).toEqual({
+      outcome: 'failed',
+      reason: 'stalled: no agent event for 600s',
+    });
+    expect(infer([{ type: 'max_rounds', rounds: 8 }])).toEqual({
+      outcome: 'failed',
+      reason: 'the round cap (8) was reached without a verdict',
+    });
+    expect(infer([{ type: 'turn_complete' }, { type: 'released', reason: 'sweep' }])).toEqual({
+      outcome: 'aborted',
+      reason: 'released (sweep) without a verdict',
+    });
+    const built = buildOutcomeRecord(
+      RECORD,
+      events([{ type: 'turn_complete' }, { type: 'released', reason: 'sweep' }]),
+      { scope: 's', recordedAt: 'now' },
+    );
+    expect(built).toMatchObject({
+      outcome: 'aborted',
+      outcomeSource: 'inferred',
+      failureReason: 'released (sweep) without a verdict',
+    });
     expect(built.costUsd).toBeUndefined();
   });
 
   test('interventions count posture escalations only upward', () => {
-    expect(countInterventions(events([{ type: 'created', backend: 'x', posture: 'plan', maxPosture: 'full', maxRounds: 1 }, { type: 'posture', mode: 'default' }, { type: 'posture', mode: 'plan' }, { type: 'posture', mode: 'full' }])).postureEscalations).toBe(2);
+    expect(
+      countInterventions(
+        events([
+          { type: 'created', backend: 'x', posture: 'plan', maxPosture: 'full', maxRounds: 1 },
+          { type: 'posture', mode: 'default' },
+          { type: 'posture', mode: 'plan' },
+          { type: 'posture', mode: 'full' },
+        ]),
+      ).postureEscalations,
+    ).toBe(2);
   });
 });

@@ -1,10 +1,20 @@
 import { describe, expect, test } from 'vitest';
-import { appendOutcome, readOutcomes, trackRecordLines, TrackRecords, type HarnessOutcomeRecord } from '../../../engine/learning/index.js';
+import {
+  appendOutcome,
+  readOutcomes,
+  trackRecordLines,
+  TrackRecords,
+  type HarnessOutcomeRecord,
+} from '../../../engine/learning/index.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');
 let n = 0;
-function rec(backendId: string, outcome: HarnessOutcomeRecord['outcome'], over: Partial<HarnessOutcomeRecord> = {}): HarnessOutcomeRecord {
+function rec(
+  backendId: string,
+  outcome: HarnessOutcomeRecord['outcome'],
+  over: Partial<HarnessOutcomeRecord> = {},
+): HarnessOutcomeRecord {
   n++;
   return {
     version: 1,
@@ -26,9 +36,18 @@ describe('track-record lines', () => {
   test('runs, success rate, average rounds, last failure with its age; a sub-line per model with two runs or more', () => {
     const records = [
       rec('codex', 'success', { model: 'gpt-a', rounds: 2 }),
-      rec('codex', 'failed', { model: 'gpt-a', rounds: 6, failureReason: 'the check `npm test` fails (exit 1)', recordedAt: new Date(NOW - 3 * 86_400_000).toISOString() }),
+      rec('codex', 'failed', {
+        model: 'gpt-a',
+        rounds: 6,
+        failureReason: 'the check `npm test` fails (exit 1)',
+        recordedAt: new Date(NOW - 3 * 86_400_000).toISOString(),
+      }),
       rec('codex', 'success', { model: 'gpt-b', rounds: 4 }),
-      rec('codex', 'partial', { model: 'gpt-a', rounds: 5, recordedAt: new Date(NOW - 3 * 86_400_000 - 1000).toISOString() }),
+      rec('codex', 'partial', {
+        model: 'gpt-a',
+        rounds: 5,
+        recordedAt: new Date(NOW - 3 * 86_400_000 - 1000).toISOString(),
+      }),
       rec('claude-code', 'success'),
     ];
     expect(trackRecordLines(records, 'codex', NOW)).toEqual([
@@ -50,9 +69,14 @@ describe('track-record lines', () => {
     now += 60_000;
     expect(await book.lines('codex')).toEqual(['codex: 1 run, 100% success, avg 3.0 rounds']);
     expect(book.loads).toBe(2);
-    await appendOutcome(home, rec('codex', 'failed', { failureReason: 'boom', recordedAt: new Date(now - 30_000).toISOString() }));
+    await appendOutcome(
+      home,
+      rec('codex', 'failed', { failureReason: 'boom', recordedAt: new Date(now - 30_000).toISOString() }),
+    );
     book.invalidate();
-    expect(await book.lines('codex')).toEqual(['codex: 2 runs, 50% success, avg 3.0 rounds, last failure: boom (30s ago)']);
+    expect(await book.lines('codex')).toEqual([
+      'codex: 2 runs, 50% success, avg 3.0 rounds, last failure: boom (30s ago)',
+    ]);
     expect(book.loads).toBe(3);
   });
 });
@@ -63,8 +87,14 @@ describe('the outcomes file', () => {
     const r = rec('codex', 'success');
     expect(await appendOutcome(home, r)).toBe(true);
     expect(await appendOutcome(home, { ...r, outcome: 'failed' })).toBe(false);
-    const [a, b] = await Promise.all([appendOutcome(home, rec('x', 'success', { sessionId: 'cs_same' })), appendOutcome(home, rec('x', 'success', { sessionId: 'cs_same' }))]);
+    const [a, b] = await Promise.all([
+      appendOutcome(home, rec('x', 'success', { sessionId: 'cs_same' })),
+      appendOutcome(home, rec('x', 'success', { sessionId: 'cs_same' })),
+    ]);
     expect([a, b].sort()).toEqual([false, true]);
-    expect((await readOutcomes(home)).map((x) => `${x.sessionId} ${x.outcome}`)).toEqual([`${r.sessionId} success`, 'cs_same success']);
+    expect((await readOutcomes(home)).map((x) => `${x.sessionId} ${x.outcome}`)).toEqual([
+      `${r.sessionId} success`,
+      'cs_same success',
+    ]);
   });
 });

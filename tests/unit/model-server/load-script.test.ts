@@ -6,7 +6,10 @@ import { loadModelScript, parseModelScript } from '../../../engine/model-server/
 import { tempDir } from '../../helpers/temp.js';
 
 const lines = (diagnostics: readonly Diagnostic[]) =>
-  diagnostics.map((d) => `${d.span?.start.line}:${d.span?.start.column} ${d.severity}[${d.code}] ${d.message}${d.hint === undefined ? '' : ` | ${d.hint}`}`);
+  diagnostics.map(
+    (d) =>
+      `${d.span?.start.line}:${d.span?.start.column} ${d.severity}[${d.code}] ${d.message}${d.hint === undefined ? '' : ` | ${d.hint}`}`,
+  );
 
 describe('parseModelScript', () => {
   it('accepts a valid script and returns it', () => {
@@ -18,12 +21,22 @@ describe('parseModelScript', () => {
   it('points an unknown key at the key, with a did-you-mean', () => {
     const { script, diagnostics } = parseModelScript('turns:\n  - txt: hi\n', 's.yaml');
     expect(script).toBeUndefined();
-    expect(lines(diagnostics)).toEqual(['2:5 error[DEF_UNKNOWN_KEY] unknown key `txt` in `turns[0]` | did you mean `text`?']);
+    expect(lines(diagnostics)).toEqual([
+      '2:5 error[DEF_UNKNOWN_KEY] unknown key `txt` in `turns[0]` | did you mean `text`?',
+    ]);
     expect(diagnostics[0]!.span!.file).toBe('s.yaml');
   });
 
   it('reports wrong types, bad enums and out-of-range statuses where they are written', () => {
-    const text = ['turns:', '  - error: { status: 700 }', '  - tools:', '      - name: Write', '        kind: fn', '  - when: { api: claude }', '    text: 5'].join('\n');
+    const text = [
+      'turns:',
+      '  - error: { status: 700 }',
+      '  - tools:',
+      '      - name: Write',
+      '        kind: fn',
+      '  - when: { api: claude }',
+      '    text: 5',
+    ].join('\n');
     expect(lines(parseModelScript(text).diagnostics)).toEqual([
       '2:22 error[DEF_SCHEMA] `turns[0].error.status` must be <= 599 | e.g. 429',
       '5:15 error[DEF_BAD_VALUE] `turns[1].tools[0].kind` must be one of function, custom; got "fn" | allowed: function, custom',
@@ -33,11 +46,15 @@ describe('parseModelScript', () => {
   });
 
   it('says a missing `turns` is required', () => {
-    expect(lines(parseModelScript('models: [m]\n').diagnostics)[0]).toMatch(/^1:1 error\[DEF_MISSING_FIELD\] missing required field `turns`/);
+    expect(lines(parseModelScript('models: [m]\n').diagnostics)[0]).toMatch(
+      /^1:1 error\[DEF_MISSING_FIELD\] missing required field `turns`/,
+    );
   });
 
   it('reports a regular expression that does not compile, at the pattern', () => {
-    const { script, diagnostics } = parseModelScript('turns:\n  - when:\n      user: { matches: "(?i)x" }\n    text: hi\n');
+    const { script, diagnostics } = parseModelScript(
+      'turns:\n  - when:\n      user: { matches: "(?i)x" }\n    text: hi\n',
+    );
     expect(script).toBeUndefined();
     expect(lines(diagnostics)).toEqual([
       '3:24 error[MODEL_SCRIPT_BAD_REGEX] `turns[0].when.user.matches` is not a valid regular expression: /(?i)x/: Invalid group | JavaScript regular expression syntax; flags such as (?i) are not supported',
@@ -45,7 +62,9 @@ describe('parseModelScript', () => {
   });
 
   it('warns about empty turns and error turns with content, and still loads', () => {
-    const { script, diagnostics } = parseModelScript('turns:\n  - usage: { input: 1 }\n  - error: { status: 500 }\n    text: lost\n');
+    const { script, diagnostics } = parseModelScript(
+      'turns:\n  - usage: { input: 1 }\n  - error: { status: 500 }\n    text: lost\n',
+    );
     expect(script).toBeDefined();
     expect(lines(diagnostics)).toEqual([
       '2:5 warning[MODEL_SCRIPT_EMPTY_TURN] `turns[0]` says nothing: the reply is empty | give it `text`, `tools`, `reasoning`, `error` or `stall`',
@@ -55,7 +74,9 @@ describe('parseModelScript', () => {
 
   it('reports YAML syntax errors and an empty file', () => {
     expect(parseModelScript('turns: [\n').diagnostics[0]!.code).toMatch(/^DEF_YAML/);
-    expect(lines(parseModelScript('').diagnostics)).toEqual(['1:1 error[MODEL_SCRIPT_EMPTY] the model script is empty | start with `turns:` and a list of replies, e.g. `- text: Hello`']);
+    expect(lines(parseModelScript('').diagnostics)).toEqual([
+      '1:1 error[MODEL_SCRIPT_EMPTY] the model script is empty | start with `turns:` and a list of replies, e.g. `- text: Hello`',
+    ]);
   });
 });
 

@@ -19,16 +19,22 @@ describe('placeholders', () => {
     expect(fillTemplate('{{cwd}}/a {{ nope }}', { cwd: '/r' })).toBe('/r/a {{ nope }}');
   });
   it('fills inside nested arguments but not keys', () => {
-    expect(fillDeep({ '{{cwd}}': ['{{cwd}}/x', 1, { p: '{{cwd}}' }] }, { cwd: '/r' })).toEqual({ '{{cwd}}': ['/r/x', 1, { p: '/r' }] });
+    expect(fillDeep({ '{{cwd}}': ['{{cwd}}/x', 1, { p: '{{cwd}}' }] }, { cwd: '/r' })).toEqual({
+      '{{cwd}}': ['/r/x', 1, { p: '/r' }],
+    });
   });
 });
 
 describe('detectCwd', () => {
   it('reads codex environment context', () => {
-    expect(detectCwd(['', '<environment_context>\n  <cwd>/tmp/repo one</cwd>\n</environment_context>'])).toBe('/tmp/repo one');
+    expect(detectCwd(['', '<environment_context>\n  <cwd>/tmp/repo one</cwd>\n</environment_context>'])).toBe(
+      '/tmp/repo one',
+    );
   });
   it('reads a "Working directory:" line', () => {
-    expect(detectCwd(['You are Claude.\nPrimary working directory: /work/repo\nIs a git repo: true'])).toBe('/work/repo');
+    expect(detectCwd(['You are Claude.\nPrimary working directory: /work/repo\nIs a git repo: true'])).toBe(
+      '/work/repo',
+    );
     expect(detectCwd(['Working directory: /a/b.'])).toBe('/a/b');
   });
   it('reads droid\'s "% pwd" transcript', () => {
@@ -41,7 +47,17 @@ describe('detectCwd', () => {
 
 describe('sampleFromSchema', () => {
   it('builds an object that satisfies a title schema', () => {
-    const schema = { type: 'object', properties: { title: { type: 'string' }, n: { type: 'integer', minimum: 2 }, ok: { type: 'boolean' }, kind: { enum: ['a', 'b'] }, tags: { type: 'array' } }, required: ['title'] };
+    const schema = {
+      type: 'object',
+      properties: {
+        title: { type: 'string' },
+        n: { type: 'integer', minimum: 2 },
+        ok: { type: 'boolean' },
+        kind: { enum: ['a', 'b'] },
+        tags: { type: 'array' },
+      },
+      required: ['title'],
+    };
     expect(sampleFromSchema(schema, 'T')).toEqual({ title: 'T', n: 2, ok: false, kind: 'a', tags: [] });
   });
 });

@@ -4,7 +4,15 @@ import type { RequestView } from '../../../engine/model-server/request-view.js';
 import { TurnBook, textMatches } from '../../../engine/model-server/turn-book.js';
 
 function view(overrides: Partial<RequestView> = {}): RequestView {
-  return { api: 'anthropic', model: 'm', stream: true, tools: [{ name: 'Write', kind: 'function' }], toolResults: [], texts: [], ...overrides };
+  return {
+    api: 'anthropic',
+    model: 'm',
+    stream: true,
+    tools: [{ name: 'Write', kind: 'function' }],
+    toolResults: [],
+    texts: [],
+    ...overrides,
+  };
 }
 
 const picked = (book: TurnBook, v: RequestView) => {

@@ -43,7 +43,10 @@ describe('non-streamed replies', () => {
       type: 'message',
       role: 'assistant',
       model: 'm-1',
-      content: [{ type: 'text', text: 'Writing.' }, { type: 'tool_use', id: 'toolu_t_1_0', name: 'Write', input: { path: 'a.txt' } }],
+      content: [
+        { type: 'text', text: 'Writing.' },
+        { type: 'tool_use', id: 'toolu_t_1_0', name: 'Write', input: { path: 'a.txt' } },
+      ],
       stop_reason: 'tool_use',
       stop_sequence: null,
       usage: { input_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 2, output_tokens: 7 },
@@ -55,35 +58,95 @@ describe('non-streamed replies', () => {
       object: 'chat.completion',
       created: 1700000000,
       model: 'm-1',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Writing.', tool_calls: [{ id: 'call_t_1_0', type: 'function', function: { name: 'Write', arguments: '{"path":"a.txt"}' } }] }, finish_reason: 'tool_calls' }],
-      usage: { prompt_tokens: 22, completion_tokens: 7, total_tokens: 29, prompt_tokens_details: { cached_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 0 } },
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: 'Writing.',
+            tool_calls: [
+              { id: 'call_t_1_0', type: 'function', function: { name: 'Write', arguments: '{"path":"a.txt"}' } },
+            ],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+      usage: {
+        prompt_tokens: 22,
+        completion_tokens: 7,
+        total_tokens: 29,
+        prompt_tokens_details: { cached_tokens: 2 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      },
     });
   });
   it('responses: the completed response object', () => {
     const body = responsesWire.json(golden.TEXT_PLAN, view) as Record<string, unknown>;
-    expect(body).toMatchObject({ id: 'resp_t_1', status: 'completed', output: [{ type: 'message', content: [{ type: 'output_text', text: 'Hi there!' }] }] });
+    expect(body).toMatchObject({
+      id: 'resp_t_1',
+      status: 'completed',
+      output: [{ type: 'message', content: [{ type: 'output_text', text: 'Hi there!' }] }],
+    });
   });
   it('gemini: one candidate with text and a whole function call', () => {
-    expect(geminiWire.json(golden.TOOL_PLAN, view)).toMatchObject({ candidates: [{ content: { parts: [{ text: 'Writing.' }, { functionCall: { name: 'Write', args: { path: 'a.txt' } } }], role: 'model' }, finishReason: 'STOP' }] });
+    expect(geminiWire.json(golden.TOOL_PLAN, view)).toMatchObject({
+      candidates: [
+        {
+          content: {
+            parts: [{ text: 'Writing.' }, { functionCall: { name: 'Write', args: { path: 'a.txt' } } }],
+            role: 'model',
+          },
+          finishReason: 'STOP',
+        },
+      ],
+    });
   });
-  it('max_tokens maps to each API\'s own stop reason', () => {
+  it("max_tokens maps to each API's own stop reason", () => {
     const cut: ReplyPlan = { ...golden.TEXT_PLAN, stop: 'max_tokens' };
     expect((anthropicWire.json(cut, view) as { stop_reason: string }).stop_reason).toBe('max_tokens');
-    expect((chatWire.json(cut, view) as { choices: [{ finish_reason: string }] }).choices[0].finish_reason).toBe('length');
-    expect(responsesWire.json(cut, view)).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+    expect((chatWire.json(cut, view) as { choices: [{ finish_reason: string }] }).choices[0].finish_reason).toBe(
+      'length',
+    );
+    expect(responsesWire.json(cut, view)).toMatchObject({
+      status: 'incomplete',
+      incomplete_details: { reason: 'max_output_tokens' },
+    });
     expect(responsesWire.stream(cut, view).at(-1)!.event).toBe('response.incomplete');
   });
 });
 
 describe('error bodies', () => {
-  const rateLimited: ErrorPlan = { kind: 'error', base: 't_1', model: 'm', created: 0, timing: { delayMs: 0, paceMs: 0 }, status: 429, message: 'slow down' };
-  it('use each API\'s error shape and type', () => {
-    expect(anthropicWire.error(rateLimited)).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } });
-    expect(responsesWire.error(rateLimited)).toEqual({ error: { message: 'slow down', type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' } });
-    expect(chatWire.error({ ...rateLimited, status: 500 })).toEqual({ error: { message: 'slow down', type: 'server_error', param: null, code: null } });
-    expect(geminiWire.error(rateLimited)).toEqual({ error: { code: 429, message: 'slow down', status: 'RESOURCE_EXHAUSTED' } });
-    expect(anthropicWire.error({ ...rateLimited, status: 529, type: 'custom_type' })).toEqual({ type: 'error', error: { type: 'custom_type', message: 'slow down' } });
-    expect(anthropicWire.error({ ...rateLimited, status: 529 })).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'slow down' } });
+  const rateLimited: ErrorPlan = {
+    kind: 'error',
+    base: 't_1',
+    model: 'm',
+    created: 0,
+    timing: { delayMs: 0, paceMs: 0 },
+    status: 429,
+    message: 'slow down',
+  };
+  it("use each API's error shape and type", () => {
+    expect(anthropicWire.error(rateLimited)).toEqual({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'slow down' },
+    });
+    expect(responsesWire.error(rateLimited)).toEqual({
+      error: { message: 'slow down', type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' },
+    });
+    expect(chatWire.error({ ...rateLimited, status: 500 })).toEqual({
+      error: { message: 'slow down', type: 'server_error', param: null, code: null },
+    });
+    expect(geminiWire.error(rateLimited)).toEqual({
+      error: { code: 429, message: 'slow down', status: 'RESOURCE_EXHAUSTED' },
+    });
+    expect(anthropicWire.error({ ...rateLimited, status: 529, type: 'custom_type' })).toEqual({
+      type: 'error',
+      error: { type: 'custom_type', message: 'slow down' },
+    });
+    expect(anthropicWire.error({ ...rateLimited, status: 529 })).toEqual({
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'slow down' },
+    });
   });
 });
 

@@ -40,7 +40,10 @@ describe('startsWithWords', () => {
 
 describe('commandFragments', () => {
   test('every simple command of a chain, even inside quotes', () => {
-    expect(commandFragments('npm test && rm -rf x')).toEqual([['npm', 'test'], ['rm', '-rf', 'x']]);
+    expect(commandFragments('npm test && rm -rf x')).toEqual([
+      ['npm', 'test'],
+      ['rm', '-rf', 'x'],
+    ]);
     expect(commandFragments('echo "$(rm -rf x)"')).toEqual([['echo'], ['rm', '-rf', 'x']]);
     expect(commandFragments('a | b; c')).toEqual([['a'], ['b'], ['c']]);
   });

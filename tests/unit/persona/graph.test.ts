@@ -5,7 +5,19 @@ describe('the persona statechart drawing', () => {
   test('comes from the machine itself: the loop of seed 004 §2', () => {
     const g = personaGraph();
     expect(g.initial).toBe('listBackends');
-    expect(g.states.map((s) => s.id)).toEqual(['listBackends', 'select', 'start', 'read', 'decide', 'answer', 'judge', 'guide', 'verify', 'stop', 'settled']);
+    expect(g.states.map((s) => s.id)).toEqual([
+      'listBackends',
+      'select',
+      'start',
+      'read',
+      'decide',
+      'answer',
+      'judge',
+      'guide',
+      'verify',
+      'stop',
+      'settled',
+    ]);
     const edges = g.edges.filter((e) => e.label !== 'abort').map((e) => `${e.from} -> ${e.to}: ${e.label}`);
     expect(edges).toEqual([
       'listBackends -> select: done',
@@ -36,8 +48,19 @@ describe('the persona statechart drawing', () => {
   });
 
   test('mermaid', () => {
-    const text = renderPersonaGraph('mermaid', { title: 'persona fixer', notes: { decide: 'rules (2 clarify rules, otherwise deny)' } });
-    expect(text.split('\n').slice(0, 7)).toEqual(['---', 'title: persona fixer', '---', 'stateDiagram-v2', '  decide: decide · rules (2 clarify rules, otherwise deny)', '  [*] --> listBackends', '  listBackends --> select']);
+    const text = renderPersonaGraph('mermaid', {
+      title: 'persona fixer',
+      notes: { decide: 'rules (2 clarify rules, otherwise deny)' },
+    });
+    expect(text.split('\n').slice(0, 7)).toEqual([
+      '---',
+      'title: persona fixer',
+      '---',
+      'stateDiagram-v2',
+      '  decide: decide · rules (2 clarify rules, otherwise deny)',
+      '  [*] --> listBackends',
+      '  listBackends --> select',
+    ]);
     expect(text).toContain('  read --> decide: clarification\n');
     expect(text).toContain('  judge --> guide: guide\n');
     expect(text).toContain('  settled --> [*]\n');

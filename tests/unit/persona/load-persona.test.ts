@@ -34,6 +34,8 @@ describe('loading the persona to dispatch', () => {
 
   test('an unknown id is a usage error with a suggestion', async () => {
     const { set } = await loadDefinitions({ cwd: await tempDir(), home: await tempDir() });
-    expect(() => loadPersona(set, 'code-specalist')).toThrow(expect.objectContaining({ code: 'PERSONA_UNKNOWN', hint: 'did you mean `code-specialist`?' }));
+    expect(() => loadPersona(set, 'code-specalist')).toThrow(
+      expect.objectContaining({ code: 'PERSONA_UNKNOWN', hint: 'did you mean `code-specialist`?' }),
+    );
   });
 });

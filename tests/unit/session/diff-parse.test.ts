@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { capUnifiedDiff, editPathsOf, parseNameStatusZ, parseNumstatZ, parsePorcelainZ, summaryLine } from '../../../engine/session/index.js';
+import {
+  capUnifiedDiff,
+  editPathsOf,
+  parseNameStatusZ,
+  parseNumstatZ,
+  parsePorcelainZ,
+  summaryLine,
+} from '../../../engine/session/index.js';
 
 describe('git -z parsers', () => {
   it('parses porcelain status with renames and odd paths', () => {
@@ -32,9 +39,16 @@ describe('git -z parsers', () => {
 
 describe('diff summary and cap', () => {
   it('summarizes per source', () => {
-    expect(summaryLine('git', [{ path: 'a', status: 'A', insertions: 2, deletions: 0 }, { path: 'b', status: 'M', insertions: 1, deletions: 3 }])).toBe('2 files changed (1 added, 1 modified), +3 -3');
+    expect(
+      summaryLine('git', [
+        { path: 'a', status: 'A', insertions: 2, deletions: 0 },
+        { path: 'b', status: 'M', insertions: 1, deletions: 3 },
+      ]),
+    ).toBe('2 files changed (1 added, 1 modified), +3 -3');
     expect(summaryLine('git', [])).toBe('no files changed');
-    expect(summaryLine('tool-events', [{ path: 'a', status: 'M' }])).toBe('1 file edited (1 modified; from tool calls, no line counts)');
+    expect(summaryLine('tool-events', [{ path: 'a', status: 'M' }])).toBe(
+      '1 file edited (1 modified; from tool calls, no line counts)',
+    );
     expect(summaryLine('none', [])).toBe('no diff captured (not a git work tree and no file-edit tool calls)');
   });
 
@@ -43,8 +57,15 @@ describe('diff summary and cap', () => {
     const capped = capUnifiedDiff(text, 500);
     expect(capped.truncated).toBe(true);
     expect(Buffer.byteLength(capped.text)).toBeLessThanOrEqual(500);
-    expect(capped.text).toMatch(/\n… diff truncated at 0 KB of 2 KB; run `git diff` in the working tree for the rest\n$/);
-    expect(capped.text.split('\n').slice(0, -2).every((l) => /^\+line \d+ ✓✓✓$/.test(l))).toBe(true);
+    expect(capped.text).toMatch(
+      /\n… diff truncated at 0 KB of 2 KB; run `git diff` in the working tree for the rest\n$/,
+    );
+    expect(
+      capped.text
+        .split('\n')
+        .slice(0, -2)
+        .every((l) => /^\+line \d+ ✓✓✓$/.test(l)),
+    ).toBe(true);
     expect(capUnifiedDiff('small')).toEqual({ text: 'small', truncated: false });
   });
 

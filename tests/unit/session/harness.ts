@@ -1,7 +1,13 @@
 /** A session service over fake transports, in a temp NEO_HOME, closed after each test. */
 import { afterEach } from 'vitest';
 import type { Backend } from '../../../engine/definitions/index.js';
-import { createSessionService, MemoryMetrics, type SessionClock, type SessionLog, type SessionService } from '../../../engine/session/index.js';
+import {
+  createSessionService,
+  MemoryMetrics,
+  type SessionClock,
+  type SessionLog,
+  type SessionService,
+} from '../../../engine/session/index.js';
 import { backendData, testDefinitions } from '../../fixtures/session/definitions.js';
 import { FakeTransport } from '../../fixtures/session/fake-transport.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -33,7 +39,17 @@ export interface Harness {
   log: RecordingLog;
 }
 
-export async function harness(options: { backends?: Record<string, Backend>; idleTimeoutMs?: number; clock?: SessionClock; routing?: Record<string, unknown>; config?: Record<string, unknown>; trackRecord?: (id: string) => string[] | undefined; home?: string } = {}): Promise<Harness> {
+export async function harness(
+  options: {
+    backends?: Record<string, Backend>;
+    idleTimeoutMs?: number;
+    clock?: SessionClock;
+    routing?: Record<string, unknown>;
+    config?: Record<string, unknown>;
+    trackRecord?: (id: string) => string[] | undefined;
+    home?: string;
+  } = {},
+): Promise<Harness> {
   const home = options.home ?? (await tempDir('neo-session-home-'));
   const cwd = await tempDir('neo-session-cwd-');
   const backends = options.backends ?? { fake: backendData() };

@@ -15,7 +15,12 @@ describe('code session lifecycle', () => {
     expect(start).toMatchObject({ backend: 'fake', posture: 'acceptEdits', maxPosture: 'acceptEdits', maxRounds: 20 });
     expect(start.sessionId).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
     const agent = h.transport.last;
-    expect(agent.options).toMatchObject({ sessionId: start.sessionId, brief: 'fix it', posture: 'acceptEdits', cwd: h.cwd });
+    expect(agent.options).toMatchObject({
+      sessionId: start.sessionId,
+      brief: 'fix it',
+      posture: 'acceptEdits',
+      cwd: h.cwd,
+    });
     agent.emit(
       { type: 'started', externalSessionId: 'ext-1', model: 'fake-model' },
       { type: 'text', text: 'Looking.' },
@@ -32,36 +37,80 @@ describe('code session lifecycle', () => {
       actions: ['write a.txt', 'run npm test (failed)'],
       numTurns: 3,
       costUsd: 0.25,
-      roundHistory: { entries: [{ kind: 'round', round: 1, text: 'Done.', actions: ['write a.txt', 'run npm test (failed)'] }], omittedRounds: 0 },
-      turnDiff: { source: 'tool-events', files: [{ path: 'a.txt', status: 'M' }], summaryLine: '1 file edited (1 modified; from tool calls, no line counts)' },
+      roundHistory: {
+        entries: [{ kind: 'round', round: 1, text: 'Done.', actions: ['write a.txt', 'run npm test (failed)'] }],
+        omittedRounds: 0,
+      },
+      turnDiff: {
+        source: 'tool-events',
+        files: [{ path: 'a.txt', status: 'M' }],
+        summaryLine: '1 file edited (1 modified; from tool calls, no line counts)',
+      },
     });
     const events = await h.service.store.readEvents(start.sessionId);
     expect(events!.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(events!.map((e) => e.event.type)).toEqual(['created', 'started', 'text', 'tool_use', 'tool_result', 'tool_use', 'tool_result', 'turn_complete', 'turn_diff']);
+    expect(events!.map((e) => e.event.type)).toEqual([
+      'created',
+      'started',
+      'text',
+      'tool_use',
+      'tool_result',
+      'tool_use',
+      'tool_result',
+      'turn_complete',
+      'turn_diff',
+    ]);
     const record = await h.service.store.get(start.sessionId);
-    expect(record).toMatchObject({ status: 'idle', state: 'turnComplete', roundsElapsed: 1, costUsd: 0.25, model: 'fake-model', runs: [{ ownerScopeId: 'owner', externalSessionId: 'ext-1' }] });
+    expect(record).toMatchObject({
+      status: 'idle',
+      state: 'turnComplete',
+      roundsElapsed: 1,
+      costUsd: 0.25,
+      model: 'fake-model',
+      runs: [{ ownerScopeId: 'owner', externalSessionId: 'ext-1' }],
+    });
   });
 
   it('returns a clarification early while the agent stays blocked; answer resolves it by id', async () => {
     const h = await harness();
     const { sessionId } = await h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, OWNER);
     const agent = h.transport.last;
-    agent.emit({ type: 'started' }, { type: 'clarify', clarificationId: 'q1', toolName: 'Bash', input: { command: 'rm -rf build' } });
+    agent.emit(
+      { type: 'started' },
+      { type: 'clarify', clarificationId: 'q1', toolName: 'Bash', input: { command: 'rm -rf build' } },
+    );
     const read = await h.service.execute({ op: 'read-turn', sessionId }, OWNER);
-    expect(read).toEqual({ kind: 'clarification', clarificationId: 'q1', toolName: 'Bash', input: { command: 'rm -rf build' } });
+    expect(read).toEqual({
+      kind: 'clarification',
+      clarificationId: 'q1',
+      toolName: 'Bash',
+      input: { command: 'rm -rf build' },
+    });
     expect(agent.answers).toEqual([]);
     // Reading again before answering returns the same question (the tool call is still blocked).
     expect(await h.service.execute({ op: 'read-turn', sessionId }, OWNER)).toEqual(read);
     expect(h.service.registry.find(sessionId)!.state).toBe('awaitingAnswer');
-    await expect(h.service.execute({ op: 'answer', sessionId, clarificationId: 'nope', allow: true }, OWNER)).rejects.toMatchObject({ code: 'SESSION_UNKNOWN_CLARIFICATION' });
+    await expect(
+      h.service.execute({ op: 'answer', sessionId, clarificationId: 'nope', allow: true }, OWNER),
+    ).rejects.toMatchObject({ code: 'SESSION_UNKNOWN_CLARIFICATION' });
     const answered = await h.service.execute({ op: 'answer', sessionId, clarificationId: 'q1', allow: true }, OWNER);
     expect(answered).toEqual({ ok: true, clarification: { clarificationId: 'q1', toolName: 'Bash', allow: true } });
     expect(agent.answers).toEqual([{ clarificationId: 'q1', allow: true }]);
     expect(h.service.registry.find(sessionId)!.state).toBe('running');
     agent.emit({ type: 'turn_complete' });
-    const next = (await h.service.execute({ op: 'read-turn', sessionId }, OWNER)) as Extract<ReadTurnResult, { kind: 'turn_complete' }>;
+    const next = (await h.service.execute({ op: 'read-turn', sessionId }, OWNER)) as Extract<
+      ReadTurnResult,
+      { kind: 'turn_complete' }
+    >;
     expect(next.kind).toBe('turn_complete');
-    expect(next.roundHistory.entries[0]).toEqual({ kind: 'clarification', round: 1, clarificationId: 'q1', toolName: 'Bash', allow: true, pinned: true });
+    expect(next.roundHistory.entries[0]).toEqual({
+      kind: 'clarification',
+      round: 1,
+      clarificationId: 'q1',
+      toolName: 'Bash',
+      allow: true,
+      pinned: true,
+    });
     expect(h.metrics.count('code_session_clarification_answers_total', { allow: 'true' })).toBe(1);
   });
 
@@ -72,19 +121,34 @@ describe('code session lifecycle', () => {
     agent.onGuidance = (_text, a) => a.emit({ type: 'text', text: 'ok' }, { type: 'turn_complete' });
     agent.emit({ type: 'clarify', clarificationId: 'q1', toolName: 'WebFetch', input: { url: 'https://x' } });
     await h.service.execute({ op: 'read-turn', sessionId }, OWNER);
-    await h.service.execute({ op: 'answer', sessionId, clarificationId: 'q1', allow: false, reason: 'no network in this repo' }, OWNER);
+    await h.service.execute(
+      { op: 'answer', sessionId, clarificationId: 'q1', allow: false, reason: 'no network in this repo' },
+      OWNER,
+    );
     expect(agent.answers).toEqual([{ clarificationId: 'q1', allow: false, reason: 'no network in this repo' }]);
     agent.emit({ type: 'turn_complete' });
     await h.service.execute({ op: 'read-turn', sessionId }, OWNER);
     await h.service.execute({ op: 'guide', sessionId, text: 'use the vendored copy' }, OWNER);
-    expect(agent.guidance).toEqual([{ text: 'Your request to use WebFetch was denied: no network in this repo\n\nuse the vendored copy' }]);
+    expect(agent.guidance).toEqual([
+      { text: 'Your request to use WebFetch was denied: no network in this repo\n\nuse the vendored copy' },
+    ]);
     let last: ReadTurnResult | undefined;
     for (let round = 0; round < 10; round++) {
       last = await h.service.execute({ op: 'read-turn', sessionId }, OWNER);
       await h.service.execute({ op: 'guide', sessionId, text: `round ${round}` }, OWNER);
     }
     const history = (last as Extract<ReadTurnResult, { kind: 'turn_complete' }>).roundHistory;
-    expect(history.entries.filter((e) => e.kind === 'clarification')).toEqual([{ kind: 'clarification', round: 1, clarificationId: 'q1', toolName: 'WebFetch', allow: false, reason: 'no network in this repo', pinned: true }]);
+    expect(history.entries.filter((e) => e.kind === 'clarification')).toEqual([
+      {
+        kind: 'clarification',
+        round: 1,
+        clarificationId: 'q1',
+        toolName: 'WebFetch',
+        allow: false,
+        reason: 'no network in this repo',
+        pinned: true,
+      },
+    ]);
     expect(history.entries.filter((e) => e.kind === 'round')).toHaveLength(6);
     // 11 rounds done at that read: the last 6 kept, 5 omitted, the pinned answer still there.
     expect(history.omittedRounds).toBe(5);
@@ -93,7 +157,12 @@ describe('code session lifecycle', () => {
       { type: 'guidance', source: 'deny', text: 'Your request to use WebFetch was denied: no network in this repo' },
       { type: 'guidance', source: 'driver', text: 'use the vendored copy' },
     ]);
-    expect(events.find((e) => e.type === 'clarification')).toEqual({ type: 'clarification', clarificationId: 'q1', toolName: 'WebFetch', decision: { allow: false, reason: 'no network in this repo' } });
+    expect(events.find((e) => e.type === 'clarification')).toEqual({
+      type: 'clarification',
+      clarificationId: 'q1',
+      toolName: 'WebFetch',
+      decision: { allow: false, reason: 'no network in this repo' },
+    });
   });
 
   it('pins injected user guidance in the round history', async () => {
@@ -109,8 +178,13 @@ describe('code session lifecycle', () => {
       await h.service.execute({ op: 'read-turn', sessionId }, OWNER);
       await h.service.execute({ op: 'guide', sessionId, text: 'more' }, OWNER);
     }
-    const read = (await h.service.execute({ op: 'read-turn', sessionId }, OWNER)) as Extract<ReadTurnResult, { kind: 'turn_complete' }>;
-    expect(read.roundHistory.entries.filter((e) => e.kind === 'user_guidance')).toEqual([{ kind: 'user_guidance', round: 2, text: 'please also update the changelog', pinned: true }]);
+    const read = (await h.service.execute({ op: 'read-turn', sessionId }, OWNER)) as Extract<
+      ReadTurnResult,
+      { kind: 'turn_complete' }
+    >;
+    expect(read.roundHistory.entries.filter((e) => e.kind === 'user_guidance')).toEqual([
+      { kind: 'user_guidance', round: 2, text: 'please also update the changelog', pinned: true },
+    ]);
     await expect(h.service.injectUserGuidance('cs_unknown', 'x')).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
   });
 
@@ -149,7 +223,10 @@ describe('code session lifecycle', () => {
 
   it('stops cleanly at maxRounds and reports max_rounds, not a failure', async () => {
     const h = await harness();
-    const { sessionId, maxRounds } = await h.service.execute({ op: 'start', brief: 'b', backend: 'fake', maxRounds: 2 }, OWNER);
+    const { sessionId, maxRounds } = await h.service.execute(
+      { op: 'start', brief: 'b', backend: 'fake', maxRounds: 2 },
+      OWNER,
+    );
     expect(maxRounds).toBe(2);
     const agent = h.transport.last;
     agent.onGuidance = (_t, a) => a.emit({ type: 'text', text: 'second' }, { type: 'turn_complete' });
@@ -158,16 +235,26 @@ describe('code session lifecycle', () => {
     await h.service.execute({ op: 'guide', sessionId, text: 'go on' }, OWNER);
     const capped = await h.service.execute({ op: 'read-turn', sessionId }, OWNER);
     expect(capped).toMatchObject({ kind: 'max_rounds', ok: true, text: 'second', rounds: 2 });
-    expect(await h.service.execute({ op: 'read-turn', sessionId }, OWNER)).toMatchObject({ kind: 'max_rounds', rounds: 2 });
+    expect(await h.service.execute({ op: 'read-turn', sessionId }, OWNER)).toMatchObject({
+      kind: 'max_rounds',
+      rounds: 2,
+    });
     expect(agent.stops).toBeGreaterThanOrEqual(1);
     await waitFor(async () => (await h.service.store.get(sessionId))!.state === 'maxRounds');
     expect(await h.service.store.get(sessionId)).toMatchObject({ status: 'ended', roundsElapsed: 2 });
-    await expect(h.service.execute({ op: 'guide', sessionId, text: 'more' }, OWNER)).rejects.toMatchObject({ code: 'SESSION_NOT_ACTIVE' });
+    await expect(h.service.execute({ op: 'guide', sessionId, text: 'more' }, OWNER)).rejects.toMatchObject({
+      code: 'SESSION_NOT_ACTIVE',
+    });
   });
 
   it('buffers terminal events that arrive before registration and flushes them in order', async () => {
     const h = await harness();
-    h.transport.onStart = (agent) => agent.emit({ type: 'started' }, { type: 'text', text: 'all done already' }, { type: 'ended', ok: true, text: 'finished' });
+    h.transport.onStart = (agent) =>
+      agent.emit(
+        { type: 'started' },
+        { type: 'text', text: 'all done already' },
+        { type: 'ended', ok: true, text: 'finished' },
+      );
     const { sessionId } = await h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, OWNER);
     const read = await h.service.execute({ op: 'read-turn', sessionId }, OWNER);
     expect(read).toMatchObject({ kind: 'ended', ok: true, text: 'finished' });
@@ -179,11 +266,17 @@ describe('code session lifecycle', () => {
     const h = await harness();
     const a = await h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, OWNER);
     h.transport.last.emit({ type: 'error', message: 'boom', fatal: true });
-    expect(await h.service.execute({ op: 'read-turn', sessionId: a.sessionId }, OWNER)).toMatchObject({ kind: 'error', message: 'boom' });
+    expect(await h.service.execute({ op: 'read-turn', sessionId: a.sessionId }, OWNER)).toMatchObject({
+      kind: 'error',
+      message: 'boom',
+    });
     expect(await h.service.store.get(a.sessionId)).toMatchObject({ status: 'failed' });
     const b = await h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, OWNER);
     h.transport.last.channel.end();
-    expect(await h.service.execute({ op: 'read-turn', sessionId: b.sessionId }, OWNER)).toMatchObject({ kind: 'error', message: 'the agent event stream ended without an ended event' });
+    expect(await h.service.execute({ op: 'read-turn', sessionId: b.sessionId }, OWNER)).toMatchObject({
+      kind: 'error',
+      message: 'the agent event stream ended without an ended event',
+    });
   });
 
   it('treats a non-fatal error as a failed turn: the session takes guidance for another', async () => {
@@ -192,9 +285,15 @@ describe('code session lifecycle', () => {
     const agent = h.transport.last;
     agent.onGuidance = (_t, a) => a.emit({ type: 'turn_complete', text: 'recovered' });
     agent.emit({ type: 'error', message: 'rate limited', transient: true }, { type: 'error', message: 'tool crashed' });
-    expect(await h.service.execute({ op: 'read-turn', sessionId }, OWNER)).toMatchObject({ kind: 'error', message: 'tool crashed' });
+    expect(await h.service.execute({ op: 'read-turn', sessionId }, OWNER)).toMatchObject({
+      kind: 'error',
+      message: 'tool crashed',
+    });
     await h.service.execute({ op: 'guide', sessionId, text: 'try again' }, OWNER);
-    expect(await h.service.execute({ op: 'read-turn', sessionId }, OWNER)).toMatchObject({ kind: 'turn_complete', text: 'recovered' });
+    expect(await h.service.execute({ op: 'read-turn', sessionId }, OWNER)).toMatchObject({
+      kind: 'turn_complete',
+      text: 'recovered',
+    });
   });
 
   it('interrupts the turn: pending clarifications are dropped and the agent is told', async () => {
@@ -207,24 +306,42 @@ describe('code session lifecycle', () => {
     expect(await h.service.execute({ op: 'interrupt', sessionId }, OWNER)).toEqual({ ok: true });
     expect(agent.interrupts).toBe(1);
     expect((await h.service.execute({ op: 'read-turn', sessionId }, OWNER)).kind).toBe('turn_complete');
-    await expect(h.service.execute({ op: 'answer', sessionId, clarificationId: 'q1', allow: true }, OWNER)).rejects.toMatchObject({ code: 'SESSION_UNKNOWN_CLARIFICATION' });
+    await expect(
+      h.service.execute({ op: 'answer', sessionId, clarificationId: 'q1', allow: true }, OWNER),
+    ).rejects.toMatchObject({ code: 'SESSION_UNKNOWN_CLARIFICATION' });
     expect(await eventTypes(h, sessionId)).toContain('interrupt');
   });
 
   it('makes stop idempotent for its own sessions and a typed error for unknown or foreign ids', async () => {
     const h = await harness();
     const { sessionId } = await h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, OWNER);
-    await expect(h.service.execute({ op: 'stop', sessionId }, { scope: 'someone-else' })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
-    await expect(h.service.execute({ op: 'read-turn', sessionId }, { scope: 'someone-else' })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
-    expect(await h.service.execute({ op: 'stop', sessionId, outcome: 'partial', note: 'half done' }, OWNER)).toEqual({ ok: true, alreadyStopped: false });
+    await expect(h.service.execute({ op: 'stop', sessionId }, { scope: 'someone-else' })).rejects.toMatchObject({
+      code: 'SESSION_NOT_FOUND',
+    });
+    await expect(h.service.execute({ op: 'read-turn', sessionId }, { scope: 'someone-else' })).rejects.toMatchObject({
+      code: 'SESSION_NOT_FOUND',
+    });
+    expect(await h.service.execute({ op: 'stop', sessionId, outcome: 'partial', note: 'half done' }, OWNER)).toEqual({
+      ok: true,
+      alreadyStopped: false,
+    });
     expect(await h.service.execute({ op: 'stop', sessionId }, OWNER)).toEqual({ ok: true, alreadyStopped: true });
-    await expect(h.service.execute({ op: 'stop', sessionId: 'cs_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, OWNER)).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
-    await expect(h.service.execute({ op: 'read-turn', sessionId }, OWNER)).rejects.toMatchObject({ code: 'SESSION_RELEASED' });
+    await expect(
+      h.service.execute({ op: 'stop', sessionId: 'cs_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, OWNER),
+    ).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+    await expect(h.service.execute({ op: 'read-turn', sessionId }, OWNER)).rejects.toMatchObject({
+      code: 'SESSION_RELEASED',
+    });
     expect(h.transport.last.stops).toBeGreaterThanOrEqual(1);
     const record = await h.service.store.get(sessionId);
     expect(record).toMatchObject({ status: 'ended', state: 'released', outcome: 'partial', note: 'half done' });
     const events = (await h.service.store.readEvents(sessionId))!;
-    expect(events.at(-1)!.event).toEqual({ type: 'released', reason: 'explicit', outcome: 'partial', note: 'half done' });
+    expect(events.at(-1)!.event).toEqual({
+      type: 'released',
+      reason: 'explicit',
+      outcome: 'partial',
+      note: 'half done',
+    });
     expect(h.metrics.count('code_session_released_total', { reason: 'explicit' })).toBe(1);
   });
 
@@ -256,7 +373,10 @@ describe('code session lifecycle', () => {
     expect(a.maxRounds).toBe(3);
     await h.service.releaseAllOwnedBy('persona-1');
     expect(h.service.liveSessionIds()).toEqual([c.sessionId]);
-    expect((await h.service.store.readEvents(b.sessionId))!.at(-1)!.event).toEqual({ type: 'released', reason: 'sweep' });
+    expect((await h.service.store.readEvents(b.sessionId))!.at(-1)!.event).toEqual({
+      type: 'released',
+      reason: 'sweep',
+    });
     const d = await h.service.execute({ op: 'start', brief: 'd', backend: 'fake' }, { scope: 'persona-1' });
     expect(d.maxRounds).toBe(20);
   });

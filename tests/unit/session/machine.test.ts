@@ -6,7 +6,15 @@ function actor(overrides: Partial<SessionMachineInput> = {}) {
   const clock = new SimulatedClock();
   const watch = { lastAt: 0, now: () => clock.now() };
   const a = createActor(sessionMachine, {
-    input: { posture: 'default', maxPosture: 'acceptEdits', maxRounds: 3, roundsElapsed: 0, idleTimeoutMs: 1000, watch, ...overrides },
+    input: {
+      posture: 'default',
+      maxPosture: 'acceptEdits',
+      maxRounds: 3,
+      roundsElapsed: 0,
+      idleTimeoutMs: 1000,
+      watch,
+      ...overrides,
+    },
     clock,
   });
   a.start();

@@ -1,7 +1,12 @@
 import { appendFile, mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CodeSessionStore, mintSessionId, TASK_BRIEF_MAX_CHARS, type CodeSessionRecord } from '../../../engine/session/index.js';
+import {
+  CodeSessionStore,
+  mintSessionId,
+  TASK_BRIEF_MAX_CHARS,
+  type CodeSessionRecord,
+} from '../../../engine/session/index.js';
 import { tempDir } from '../../helpers/temp.js';
 import { RecordingLog } from './harness.js';
 
@@ -38,7 +43,10 @@ describe('code session store', () => {
     expect(onDisk.taskBrief).toHaveLength(TASK_BRIEF_MAX_CHARS);
     expect(onDisk.taskBrief.endsWith('…')).toBe(true);
     expect(onDisk.version).toBe(1);
-    for (let seq = 1; seq <= 5; seq++) expect(await s.append(id, { seq, at: '2026-01-01T00:00:00.000Z', event: { type: 'text', text: `t${seq}` } })).toBe(true);
+    for (let seq = 1; seq <= 5; seq++)
+      expect(
+        await s.append(id, { seq, at: '2026-01-01T00:00:00.000Z', event: { type: 'text', text: `t${seq}` } }),
+      ).toBe(true);
     expect((await s.readEvents(id))!.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     expect((await s.readEvents(id, { afterSeq: 2, limit: 2 }))!.map((e) => e.seq)).toEqual([3, 4]);
     expect(await s.lastEventSeq(id)).toBe(5);
@@ -75,7 +83,12 @@ describe('code session store', () => {
     await reader.openEvents(id);
     await reader.append(id, { seq: 3, at: 'a', event: { type: 'text', text: 'three' } });
     await reader.closeSession(id);
-    expect((await readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l).seq)).toEqual([1, 2, 3]);
+    expect(
+      (await readFile(file, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).seq),
+    ).toEqual([1, 2, 3]);
   });
 
   it('finds the last seq from the tail of a large file', async () => {
@@ -99,7 +112,11 @@ describe('code session store', () => {
         reads++;
       }
     })();
-    await Promise.all(Array.from({ length: 40 }, (_, i) => s.patchMeta(id, (r) => ({ roundsElapsed: r.roundsElapsed + 1, taskTags: [...r.taskTags, `t${i}`] }))));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        s.patchMeta(id, (r) => ({ roundsElapsed: r.roundsElapsed + 1, taskTags: [...r.taskTags, `t${i}`] })),
+      ),
+    );
     await reader;
     expect(reads).toBe(50);
     const final = JSON.parse(await readFile(file, 'utf8')) as CodeSessionRecord;

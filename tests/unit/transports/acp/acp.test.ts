@@ -15,9 +15,15 @@ describe('ACP modes', () => {
 
   it('takes the descriptor mode, matches URL-style ids by suffix, and fails closed on a missing mode', () => {
     expect(resolveModeId('gemini', 'acceptEdits', { mode: 'autoEdit' }, undefined, modes)).toBe('autoEdit');
-    const copilot = ['agent', 'plan'].map((m) => ({ id: `https://agentclientprotocol.com/protocol/session-modes#${m}` }));
-    expect(resolveModeId('copilot', 'plan', { mode: 'plan' }, undefined, copilot)).toBe('https://agentclientprotocol.com/protocol/session-modes#plan');
-    expect(() => resolveModeId('gemini', 'plan', { mode: 'plan' }, undefined, modes.slice(0, 3))).toThrow(expect.objectContaining({ code: 'TRANSPORT_POSTURE_UNSUPPORTED' }));
+    const copilot = ['agent', 'plan'].map((m) => ({
+      id: `https://agentclientprotocol.com/protocol/session-modes#${m}`,
+    }));
+    expect(resolveModeId('copilot', 'plan', { mode: 'plan' }, undefined, copilot)).toBe(
+      'https://agentclientprotocol.com/protocol/session-modes#plan',
+    );
+    expect(() => resolveModeId('gemini', 'plan', { mode: 'plan' }, undefined, modes.slice(0, 3))).toThrow(
+      expect.objectContaining({ code: 'TRANSPORT_POSTURE_UNSUPPORTED' }),
+    );
   });
 
   it('falls back to the descriptor modes table, then to well-known ids; no modes at all means gate-only', () => {
@@ -26,30 +32,64 @@ describe('ACP modes', () => {
     expect(resolveModeId('x', 'default', {}, undefined, [{ id: 'normal' }, { id: 'spec' }])).toBe('normal');
     expect(resolveModeId('x', 'default', {}, undefined, [])).toBeUndefined();
     expect(resolveModeId('x', 'plan', { mode: 'plan' }, undefined, [])).toBe('plan');
-    expect(() => resolveModeId('x', 'acceptEdits', {}, undefined, [{ id: 'only' }])).toThrow(expect.objectContaining({ code: 'TRANSPORT_POSTURE_UNSUPPORTED' }));
+    expect(() => resolveModeId('x', 'acceptEdits', {}, undefined, [{ id: 'only' }])).toThrow(
+      expect.objectContaining({ code: 'TRANSPORT_POSTURE_UNSUPPORTED' }),
+    );
   });
 });
 
 describe('ACP model and effort', () => {
   const configOptions = [
-    { id: 'model', category: 'model', type: 'select', currentValue: 'a', options: [{ group: 'x', name: 'X', options: [{ value: 'a', name: 'Model A' }, { value: 'b' }] }] },
-    { id: 'effort', category: 'thought_level', type: 'select', options: [{ value: 'low' }, { value: 'high' }, { value: 'xhigh' }] },
+    {
+      id: 'model',
+      category: 'model',
+      type: 'select',
+      currentValue: 'a',
+      options: [{ group: 'x', name: 'X', options: [{ value: 'a', name: 'Model A' }, { value: 'b' }] }],
+    },
+    {
+      id: 'effort',
+      category: 'thought_level',
+      type: 'select',
+      options: [{ value: 'low' }, { value: 'high' }, { value: 'xhigh' }],
+    },
   ];
 
   it('prefers config options (grouped values too), falls back to session/set_model', () => {
     const choices = readChoices({ configOptions });
-    expect(modelSwitch('x', choices, 'Model A')).toEqual({ method: 'session/set_config_option', params: { configId: 'model', value: 'a' } });
-    expect(() => modelSwitch('x', choices, 'c')).toThrow(expect.objectContaining({ code: 'TRANSPORT_MODEL_UNSUPPORTED' }));
-    expect(modelSwitch('x', readChoices({ models: { currentModelId: 'm1', availableModels: [{ modelId: 'm1' }, { modelId: 'm2' }] } }), 'm2')).toEqual({ method: 'session/set_model', params: { modelId: 'm2' } });
-    expect(modelSwitch('x', readChoices({}), 'any')).toEqual({ method: 'session/set_model', params: { modelId: 'any' } });
+    expect(modelSwitch('x', choices, 'Model A')).toEqual({
+      method: 'session/set_config_option',
+      params: { configId: 'model', value: 'a' },
+    });
+    expect(() => modelSwitch('x', choices, 'c')).toThrow(
+      expect.objectContaining({ code: 'TRANSPORT_MODEL_UNSUPPORTED' }),
+    );
+    expect(
+      modelSwitch(
+        'x',
+        readChoices({ models: { currentModelId: 'm1', availableModels: [{ modelId: 'm1' }, { modelId: 'm2' }] } }),
+        'm2',
+      ),
+    ).toEqual({ method: 'session/set_model', params: { modelId: 'm2' } });
+    expect(modelSwitch('x', readChoices({}), 'any')).toEqual({
+      method: 'session/set_model',
+      params: { modelId: 'any' },
+    });
   });
 
   it('maps effort onto the thought_level option; max takes the highest level offered', () => {
     const choices = readChoices({ configOptions });
-    expect(effortSwitch('x', choices, 'high')).toEqual({ method: 'session/set_config_option', params: { configId: 'effort', value: 'high' } });
+    expect(effortSwitch('x', choices, 'high')).toEqual({
+      method: 'session/set_config_option',
+      params: { configId: 'effort', value: 'high' },
+    });
     expect(effortSwitch('x', choices, 'max').params).toEqual({ configId: 'effort', value: 'xhigh' });
-    expect(() => effortSwitch('x', choices, 'medium')).toThrow(expect.objectContaining({ code: 'TRANSPORT_EFFORT_UNSUPPORTED' }));
-    expect(() => effortSwitch('x', readChoices({}), 'low')).toThrow(expect.objectContaining({ code: 'TRANSPORT_EFFORT_UNSUPPORTED' }));
+    expect(() => effortSwitch('x', choices, 'medium')).toThrow(
+      expect.objectContaining({ code: 'TRANSPORT_EFFORT_UNSUPPORTED' }),
+    );
+    expect(() => effortSwitch('x', readChoices({}), 'low')).toThrow(
+      expect.objectContaining({ code: 'TRANSPORT_EFFORT_UNSUPPORTED' }),
+    );
   });
 });
 
@@ -60,10 +100,30 @@ describe('ACP session/update translation', () => {
       ...t.translate({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Think' } }),
       ...t.translate({ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'Hel' } }),
       ...t.translate({ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'lo' } }),
-      ...t.translate({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Run ls', kind: 'execute', status: 'pending', rawInput: { command: 'ls' } }),
+      ...t.translate({
+        sessionUpdate: 'tool_call',
+        toolCallId: 'c1',
+        title: 'Run ls',
+        kind: 'execute',
+        status: 'pending',
+        rawInput: { command: 'ls' },
+      }),
       ...t.translate({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'in_progress' }),
-      ...t.translate({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'a\nb' } }, { type: 'diff', path: '/r/x' }] }),
-      ...t.translate({ sessionUpdate: 'tool_call_update', toolCallId: 'c2', status: 'failed', rawOutput: { error: 'no' } }),
+      ...t.translate({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'c1',
+        status: 'completed',
+        content: [
+          { type: 'content', content: { type: 'text', text: 'a\nb' } },
+          { type: 'diff', path: '/r/x' },
+        ],
+      }),
+      ...t.translate({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'c2',
+        status: 'failed',
+        rawOutput: { error: 'no' },
+      }),
       ...t.translate({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } }),
       ...t.translate({ sessionUpdate: 'current_mode_update', currentModeId: 'plan' }),
       ...t.translate({ sessionUpdate: 'available_commands_update', availableCommands: [] }),
@@ -83,12 +143,22 @@ describe('ACP session/update translation', () => {
     expect(t.costTotal).toBe(0.5);
     expect(t.currentModeId).toBe('plan');
     expect(t.takeTurnText()).toBe('Bye');
-    expect(t.translate({ sessionUpdate: 'usage_update', used: 1, size: 2, cost: { amount: 9, currency: 'EUR' } })).toEqual([]);
+    expect(
+      t.translate({ sessionUpdate: 'usage_update', used: 1, size: 2, cost: { amount: 9, currency: 'EUR' } }),
+    ).toEqual([]);
     expect(t.costTotal).toBe(0.5);
   });
 
   it('renders plans as reasoning', () => {
-    expect(new UpdateTranslator().translate({ sessionUpdate: 'plan', entries: [{ content: 'a', status: 'completed' }, { content: 'b', status: 'pending' }] })).toEqual([{ type: 'reasoning', text: 'Plan:\n- [completed] a\n- [pending] b' }]);
+    expect(
+      new UpdateTranslator().translate({
+        sessionUpdate: 'plan',
+        entries: [
+          { content: 'a', status: 'completed' },
+          { content: 'b', status: 'pending' },
+        ],
+      }),
+    ).toEqual([{ type: 'reasoning', text: 'Plan:\n- [completed] a\n- [pending] b' }]);
   });
 });
 
@@ -102,12 +172,26 @@ describe('ACP permission and MCP', () => {
   it('picks the once option of the matching kind, else always, else cancelled', () => {
     expect(permissionOutcome(options, true)).toEqual({ outcome: { outcome: 'selected', optionId: 'once' } });
     expect(permissionOutcome(options, false)).toEqual({ outcome: { outcome: 'selected', optionId: 'no' } });
-    expect(permissionOutcome([{ optionId: 'always', kind: 'allow_always' }], true)).toEqual({ outcome: { outcome: 'selected', optionId: 'always' } });
-    expect(permissionOutcome([{ optionId: 'always', kind: 'allow_always' }], false)).toEqual({ outcome: { outcome: 'cancelled' } });
+    expect(permissionOutcome([{ optionId: 'always', kind: 'allow_always' }], true)).toEqual({
+      outcome: { outcome: 'selected', optionId: 'always' },
+    });
+    expect(permissionOutcome([{ optionId: 'always', kind: 'allow_always' }], false)).toEqual({
+      outcome: { outcome: 'cancelled' },
+    });
   });
 
   it('converts MCP servers to ACP form, keeping only transports the agent supports', () => {
-    expect(acpMcpServers({ a: { command: 'x', args: [1], env: { K: 'v' } }, b: { url: 'http://h' }, c: { type: 'sse', url: 'http://s' }, d: { nothing: true } }, { http: true })).toEqual({
+    expect(
+      acpMcpServers(
+        {
+          a: { command: 'x', args: [1], env: { K: 'v' } },
+          b: { url: 'http://h' },
+          c: { type: 'sse', url: 'http://s' },
+          d: { nothing: true },
+        },
+        { http: true },
+      ),
+    ).toEqual({
       list: [
         { name: 'a', command: 'x', args: ['1'], env: [{ name: 'K', value: 'v' }] },
         { type: 'http', name: 'b', url: 'http://h', headers: [] },
@@ -140,11 +224,16 @@ describe('ACP client file system', () => {
 
   it('refuses paths outside the tree (symlinks included) unless full, relative paths always, and writes under plan', async () => {
     const { root, cwd, fs, set } = await setup('acceptEdits');
-    await expect(fs.read({ path: join(root, 'secret.txt') })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('outside the session') });
+    await expect(fs.read({ path: join(root, 'secret.txt') })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('outside the session'),
+    });
     await expect(fs.read({ path: join(cwd, 'escape/secret.txt') })).rejects.toMatchObject({ code: -32602 });
     await expect(fs.read({ path: 'a.txt' })).rejects.toMatchObject({ message: 'fs read needs an absolute path' });
     set('plan');
-    await expect(fs.write({ path: join(cwd, 'x.txt'), content: '' })).rejects.toMatchObject({ message: 'neo: posture plan forbids writing files' });
+    await expect(fs.write({ path: join(cwd, 'x.txt'), content: '' })).rejects.toMatchObject({
+      message: 'neo: posture plan forbids writing files',
+    });
     expect(await fs.read({ path: join(cwd, 'a.txt'), limit: 1 })).toEqual({ content: 'l1' });
     set('full');
     expect(await fs.read({ path: join(root, 'secret.txt') })).toEqual({ content: 'no' });

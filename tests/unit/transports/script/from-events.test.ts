@@ -16,17 +16,48 @@ const CLAUDE_SESSION: unknown[] = [
   { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: `${CWD}/src/sum.js` } },
   { type: 'tool_result', id: 'toolu_1', output: '...', isError: false },
   { type: 'text', text: 'Fixing the loop.' },
-  { type: 'tool_use', id: 'toolu_2', name: 'Edit', input: { file_path: `${CWD}/src/sum.js`, old_string: 'i <= n', new_string: 'i < n' } },
-  { type: 'clarify', clarificationId: 'c1', toolName: 'Edit', input: { file_path: `${CWD}/src/sum.js`, old_string: 'i <= n', new_string: 'i < n' } },
+  {
+    type: 'tool_use',
+    id: 'toolu_2',
+    name: 'Edit',
+    input: { file_path: `${CWD}/src/sum.js`, old_string: 'i <= n', new_string: 'i < n' },
+  },
+  {
+    type: 'clarify',
+    clarificationId: 'c1',
+    toolName: 'Edit',
+    input: { file_path: `${CWD}/src/sum.js`, old_string: 'i <= n', new_string: 'i < n' },
+  },
   { type: 'clarification', clarificationId: 'c1', toolName: 'Edit', decision: { allow: true } },
   { type: 'tool_result', id: 'toolu_2', output: 'ok', isError: false },
-  { type: 'tool_use', id: 'toolu_3', name: 'Write', input: { file_path: `${CWD}/NOTES.md`, content: 'line 1\nline 2\n' } },
-  { type: 'tool_use', id: 'toolu_4', name: 'MultiEdit', input: { file_path: 'src/a.js', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd', replace_all: true }] } },
+  {
+    type: 'tool_use',
+    id: 'toolu_3',
+    name: 'Write',
+    input: { file_path: `${CWD}/NOTES.md`, content: 'line 1\nline 2\n' },
+  },
+  {
+    type: 'tool_use',
+    id: 'toolu_4',
+    name: 'MultiEdit',
+    input: {
+      file_path: 'src/a.js',
+      edits: [
+        { old_string: 'a', new_string: 'b' },
+        { old_string: 'c', new_string: 'd', replace_all: true },
+      ],
+    },
+  },
   { type: 'tool_use', id: 'toolu_5', name: 'Bash', input: { command: 'npm test' } },
   { type: 'tool_use', id: 'toolu_6', name: 'Bash', input: { command: 'npm test 2>&1 | tail -5' } },
   { type: 'tool_use', id: 'toolu_7', name: 'Write', input: { file_path: '/etc/hosts', content: 'x' } },
   { type: 'tool_use', id: 'toolu_8', name: 'mcp__db__query', input: { sql: 'select 1' } },
-  { type: 'turn_complete', numTurns: 1, costUsd: 0.031, usage: { inputTokens: 2100, outputTokens: 180, cachedInputTokens: 1500 } },
+  {
+    type: 'turn_complete',
+    numTurns: 1,
+    costUsd: 0.031,
+    usage: { inputTokens: 2100, outputTokens: 180, cachedInputTokens: 1500 },
+  },
   { type: 'turn_diff', round: 1, diff: { source: 'git', files: [], summaryLine: '' } },
   { type: 'guidance', source: 'driver', text: 'verify failed: npm test exited 1' },
   { type: 'tool_use', id: 'toolu_9', name: 'WebFetch', input: { url: 'https://example.com' } },
@@ -71,7 +102,11 @@ describe('scriptFromEvents', () => {
                 toolName: 'WebFetch',
                 input: { url: 'https://example.com' },
                 onAllow: [],
-                onDeny: [{ say: 'Without the docs, then.' }, { run: { command: ['rm', 'tmp.txt'] } }, { hang: { note: 'interrupted in the recording' } }],
+                onDeny: [
+                  { say: 'Without the docs, then.' },
+                  { run: { command: ['rm', 'tmp.txt'] } },
+                  { hang: { note: 'interrupted in the recording' } },
+                ],
               },
             },
           ],
@@ -81,15 +116,22 @@ describe('scriptFromEvents', () => {
       ],
     });
     expect(result.prompts).toEqual([undefined, 'verify failed: npm test exited 1', 'offline', undefined]);
-    expect(result.notes).toEqual([
-      'event 15: Write: /etc/hosts is outside the recorded working tree; left out',
-    ]);
+    expect(result.notes).toEqual(['event 15: Write: /etc/hosts is outside the recorded working tree; left out']);
   });
 
   test('the rendered YAML carries the modeline and turn comments, and validates', () => {
     const result = scriptFromEvents(CLAUDE_SESSION, { cwd: CWD });
-    const text = renderScriptYaml(result.script, { schema: '/opt/neo/schemas/script.schema.json', turnComments: result.prompts, header: ['made by a test'] });
-    expect(text.split('\n').slice(0, 4)).toEqual(['# yaml-language-server: $schema=/opt/neo/schemas/script.schema.json', '# made by a test', '', 'model: claude-sonnet-4-5']);
+    const text = renderScriptYaml(result.script, {
+      schema: '/opt/neo/schemas/script.schema.json',
+      turnComments: result.prompts,
+      header: ['made by a test'],
+    });
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      '# yaml-language-server: $schema=/opt/neo/schemas/script.schema.json',
+      '# made by a test',
+      '',
+      'model: claude-sonnet-4-5',
+    ]);
     expect(text).toContain('  # turn 2 — after: verify failed: npm test exited 1\n');
     expect(text).toContain('content: |\n');
     const check = checkScriptText(text, '/x.yaml');
@@ -136,7 +178,12 @@ describe('scriptFromEvents', () => {
     ];
     const result = scriptFromEvents(events);
     expect(result.script.turns).toEqual([
-      { actions: [{ write: { path: 'new.md', content: 'hello\n' } }, { ask: { toolName: 'deploy_docs', input: { q: 'x' }, onAllow: [{ say: 'got them' }], onDeny: [] } }] },
+      {
+        actions: [
+          { write: { path: 'new.md', content: 'hello\n' } },
+          { ask: { toolName: 'deploy_docs', input: { q: 'x' }, onAllow: [{ say: 'got them' }], onDeny: [] } },
+        ],
+      },
     ]);
     expect(result.notes).toEqual(['event 3: no recorded answer for clarification k; assumed allowed']);
   });

@@ -3,7 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { tempDir } from '../../../helpers/temp.js';
 import type { Diagnostic } from '../../../../engine/definitions/index.js';
-import { checkScriptFile, checkScriptText, planOrThrow, ScriptInvalidError } from '../../../../engine/transports/script/index.js';
+import {
+  checkScriptFile,
+  checkScriptText,
+  planOrThrow,
+  ScriptInvalidError,
+} from '../../../../engine/transports/script/index.js';
 
 beforeEach(async () => {
   process.env.NEO_HOME = await tempDir('neo-home-');
@@ -19,7 +24,9 @@ function brief(diagnostics: readonly Diagnostic[]): string[] {
 describe('invalid scripts: every diagnostic, exactly', () => {
   const cases: Record<string, string[]> = {
     'unknown-action.yaml': ['3:7 error DEF_UNKNOWN_KEY unknown key `wirte` in `turns[0][1]`'],
-    'two-actions.yaml': ['3:7 error DEF_SCRIPT_ONE_ACTION an action item holds 2 actions (say, think); write one per item'],
+    'two-actions.yaml': [
+      '3:7 error DEF_SCRIPT_ONE_ACTION an action item holds 2 actions (say, think); write one per item',
+    ],
     'missing-fields.yaml': [
       '2:7 error DEF_MISSING_FIELD missing required field `content` in `turns[0][0].write`',
       '3:7 error DEF_MISSING_FIELD missing required field `replace` in `turns[0][1].edit`',
@@ -33,7 +40,10 @@ describe('invalid scripts: every diagnostic, exactly', () => {
       '5:18 error DEF_SCHEMA `turns[1].cost.usd` must be >= 0',
       '5:35 error DEF_WRONG_TYPE `turns[1].cost.inputTokens` must be an integer; got a number',
     ],
-    'bad-turns.yaml': ['1:1 error DEF_MISSING_FIELD missing required field `turns`', '1:1 error DEF_UNKNOWN_KEY unknown key `turn`'],
+    'bad-turns.yaml': [
+      '1:1 error DEF_MISSING_FIELD missing required field `turns`',
+      '1:1 error DEF_UNKNOWN_KEY unknown key `turn`',
+    ],
     'empty-turns.yaml': ['1:8 error DEF_SCHEMA `turns` must not be empty'],
     'yaml-syntax.yaml': ['3:1 error DEF_YAML_SYNTAX Missing closing "quote'],
   };
@@ -47,23 +57,32 @@ describe('invalid scripts: every diagnostic, exactly', () => {
   }
 
   test('hints name the fix', async () => {
-    const [unknown] = (await checkScriptFile(join(FIXTURES, 'invalid', 'bad-turns.yaml'))).diagnostics.filter((d) => d.code === 'DEF_UNKNOWN_KEY');
+    const [unknown] = (await checkScriptFile(join(FIXTURES, 'invalid', 'bad-turns.yaml'))).diagnostics.filter(
+      (d) => d.code === 'DEF_UNKNOWN_KEY',
+    );
     expect(unknown?.hint).toBe('did you mean `turns`?');
     const [two] = (await checkScriptFile(join(FIXTURES, 'invalid', 'two-actions.yaml'))).diagnostics;
     expect(two?.hint).toBe('start a new list item (`- think: …`) for the second one');
   });
 
   test('a turn that is neither a list nor a map', () => {
-    expect(brief(checkScriptText('turns:\n  - 5\n', '/s.yaml').diagnostics)).toEqual(['2:5 error DEF_WRONG_TYPE `turns[0]` must be a list of actions, or a map with `actions`; got an integer']);
+    expect(brief(checkScriptText('turns:\n  - 5\n', '/s.yaml').diagnostics)).toEqual([
+      '2:5 error DEF_WRONG_TYPE `turns[0]` must be a list of actions, or a map with `actions`; got an integer',
+    ]);
   });
 
   test('an action item with nothing but a note', () => {
-    expect(brief(checkScriptText('turns:\n  - - x-note: hi\n', '/s.yaml').diagnostics)).toEqual(['2:7 error DEF_SCRIPT_ONE_ACTION an action item holds no action']);
+    expect(brief(checkScriptText('turns:\n  - - x-note: hi\n', '/s.yaml').diagnostics)).toEqual([
+      '2:7 error DEF_SCRIPT_ONE_ACTION an action item holds no action',
+    ]);
   });
 
   test('mistakes inside an ask continuation are found', () => {
-    const text = 'turns:\n  - - ask:\n        toolName: X\n        input: {}\n        onDeny:\n          - say: a\n            end: {}\n';
-    expect(brief(checkScriptText(text, '/s.yaml').diagnostics)).toEqual(['7:13 error DEF_SCRIPT_ONE_ACTION an action item holds 2 actions (say, end); write one per item']);
+    const text =
+      'turns:\n  - - ask:\n        toolName: X\n        input: {}\n        onDeny:\n          - say: a\n            end: {}\n';
+    expect(brief(checkScriptText(text, '/s.yaml').diagnostics)).toEqual([
+      '7:13 error DEF_SCRIPT_ONE_ACTION an action item holds 2 actions (say, end); write one per item',
+    ]);
   });
 
   test('planOrThrow raises TRANSPORT_SCRIPT_INVALID: one line naming file:line:col and the problem, the diagnostics attached', async () => {
@@ -79,13 +98,17 @@ describe('invalid scripts: every diagnostic, exactly', () => {
     expect(error).toBeInstanceOf(ScriptInvalidError);
     const invalid = error as ScriptInvalidError;
     expect(invalid.code).toBe('TRANSPORT_SCRIPT_INVALID');
-    expect(invalid.message).toBe(`script ${file}:3:7 is invalid: unknown key \`wirte\` in \`turns[0][1]\` (did you mean \`write\`?)`);
+    expect(invalid.message).toBe(
+      `script ${file}:3:7 is invalid: unknown key \`wirte\` in \`turns[0][1]\` (did you mean \`write\`?)`,
+    );
     expect(invalid.hint).toBe(`run \`neo script validate ${file}\` for every problem with a code frame`);
     expect(invalid.diagnostics).toHaveLength(1);
   });
 
   test('an unreadable file is TRANSPORT_SCRIPT_NOT_FOUND', async () => {
-    await expect(checkScriptFile(join(FIXTURES, 'nope.yaml'))).rejects.toMatchObject({ code: 'TRANSPORT_SCRIPT_NOT_FOUND' });
+    await expect(checkScriptFile(join(FIXTURES, 'nope.yaml'))).rejects.toMatchObject({
+      code: 'TRANSPORT_SCRIPT_NOT_FOUND',
+    });
   });
 });
 
@@ -100,14 +123,22 @@ describe('valid scripts', () => {
       ['fail'],
       ['end'],
     ]);
-    expect(plan.turns[0]!.steps[6]).toEqual({ kind: 'run', command: 'test -f notes/b.txt && echo present', expectExit: 0 });
+    expect(plan.turns[0]!.steps[6]).toEqual({
+      kind: 'run',
+      command: 'test -f notes/b.txt && echo present',
+      expectExit: 0,
+    });
     expect(plan.turns[3]!.steps[0]).toEqual({ kind: 'end', ok: true });
     expect(plan.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   test('when and cost are kept; guidance matches are lower-cased', async () => {
     const plan = (await checkScriptFile(join(FIXTURES, 'valid', 'fix-after-verify.yaml'))).plan!;
-    expect(plan.turns[1]).toMatchObject({ index: 1, guidanceContains: ['exited 1', 'fail'], cost: { usd: 0.01, inputTokens: 1800, outputTokens: 90 } });
+    expect(plan.turns[1]).toMatchObject({
+      index: 1,
+      guidanceContains: ['exited 1', 'fail'],
+      cost: { usd: 0.01, inputTokens: 1800, outputTokens: 90 },
+    });
     expect(plan.turns[0]!.guidanceContains).toBeUndefined();
     expect(plan.script.model).toBe('scripted-model');
   });
@@ -115,7 +146,9 @@ describe('valid scripts', () => {
   test('an action after one that ends the turn is a warning, not an error', async () => {
     const check = await checkScriptFile(join(FIXTURES, 'valid', 'unreachable.yaml'));
     expect(check.plan).toBeDefined();
-    expect(brief(check.diagnostics)).toEqual(['4:7 warning DEF_SCRIPT_UNREACHABLE this action never runs: the `end` before it ends the turn']);
+    expect(brief(check.diagnostics)).toEqual([
+      '4:7 warning DEF_SCRIPT_UNREACHABLE this action never runs: the `end` before it ends the turn',
+    ]);
   });
 
   test('a byte-order mark is ignored', () => {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { JsonRpcError, JsonRpcPeer } from '../../../../engine/transports/shared/json-rpc.js';
 
-function peer(includeVersion: boolean, onRequest: (method: string, params: unknown) => Promise<unknown> = async () => ({})) {
+function peer(
+  includeVersion: boolean,
+  onRequest: (method: string, params: unknown) => Promise<unknown> = async () => ({}),
+) {
   const sent: Array<Record<string, unknown>> = [];
   const notes: Array<[string, unknown]> = [];
   const rpc = new JsonRpcPeer({
@@ -21,7 +24,10 @@ describe('JsonRpcPeer', () => {
     const { rpc, sent } = peer(false);
     const a = rpc.request('initialize', { x: 1 });
     const b = rpc.request('thread/start');
-    expect(sent).toEqual([{ id: 1, method: 'initialize', params: { x: 1 } }, { id: 2, method: 'thread/start' }]);
+    expect(sent).toEqual([
+      { id: 1, method: 'initialize', params: { x: 1 } },
+      { id: 2, method: 'thread/start' },
+    ]);
     expect(rpc.receive({ id: 2, result: { thread: 't' } })).toBe(true);
     expect(rpc.receive({ id: 1, result: null })).toBe(true);
     await expect(b).resolves.toEqual({ thread: 't' });
@@ -29,14 +35,21 @@ describe('JsonRpcPeer', () => {
     const v = peer(true);
     void v.rpc.request('session/new', {});
     v.rpc.notify('session/cancel', { sessionId: 's' });
-    expect(v.sent).toEqual([{ jsonrpc: '2.0', id: 1, method: 'session/new', params: {} }, { jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's' } }]);
+    expect(v.sent).toEqual([
+      { jsonrpc: '2.0', id: 1, method: 'session/new', params: {} },
+      { jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's' } },
+    ]);
   });
 
   it('rejects with the error object a response carries', async () => {
     const { rpc } = peer(false);
     const pending = rpc.request('thread/start', { approvalPolicy: 'onRequest' });
     rpc.receive({ error: { code: -32600, message: 'Invalid request: unknown variant `onRequest`' }, id: 1 });
-    await expect(pending).rejects.toMatchObject({ name: 'JsonRpcError', code: -32600, message: 'Invalid request: unknown variant `onRequest`' });
+    await expect(pending).rejects.toMatchObject({
+      name: 'JsonRpcError',
+      code: -32600,
+      message: 'Invalid request: unknown variant `onRequest`',
+    });
   });
 
   it('answers incoming requests with the handler result, or its JsonRpcError', async () => {

@@ -12,7 +12,13 @@ import { tempDir } from '../../../helpers/temp.js';
 const descriptor: Backend = {
   description: 'x',
   protocol: 'acp',
-  command: { bin: 'agent-x', versionArgs: ['--version'], install: 'npm install -g agent-x', authEnv: ['AGENT_KEY'], authHint: 'export AGENT_KEY' },
+  command: {
+    bin: 'agent-x',
+    versionArgs: ['--version'],
+    install: 'npm install -g agent-x',
+    authEnv: ['AGENT_KEY'],
+    authHint: 'export AGENT_KEY',
+  },
   postureMap: { default: { mode: 'ask', settings: { env: { RULES: { edit: 'ask' }, PLAIN: 'yes' } } } },
   clarifySupport: true,
   granularity: 'stream',
@@ -40,7 +46,10 @@ describe('binary resolution and probing', () => {
     const onPath = await fakeBin(dir, 'agent-x', 'echo agent-x 1.2.3');
     expect(resolveBinary('agent-x', descriptor, { PATH: dir })).toEqual({ path: onPath, source: 'path' });
     const other = await fakeBin(dir, 'other', 'echo other 9.9.9');
-    expect(resolveBinary('agent-x', descriptor, { PATH: dir, NEO_AGENT_X_BIN: other })).toEqual({ path: other, source: 'env' });
+    expect(resolveBinary('agent-x', descriptor, { PATH: dir, NEO_AGENT_X_BIN: other })).toEqual({
+      path: other,
+      source: 'env',
+    });
     await writeFile(join(dir, 'plain'), 'x');
     expect(resolveBinary('agent-x', descriptor, { PATH: '', NEO_AGENT_X_BIN: join(dir, 'plain') })).toBeUndefined();
   });
@@ -48,13 +57,34 @@ describe('binary resolution and probing', () => {
   it('probes: missing with the install hint, ok with the version and the auth hint, probe-failed on a bad exit', async () => {
     clearProbeCache();
     const dir = await tempDir();
-    expect(await probeCli('agent-x', descriptor, { PATH: dir })).toEqual({ available: false, status: 'missing', detail: '"agent-x" not found', hint: 'install: npm install -g agent-x; or set NEO_AGENT_X_BIN' });
+    expect(await probeCli('agent-x', descriptor, { PATH: dir })).toEqual({
+      available: false,
+      status: 'missing',
+      detail: '"agent-x" not found',
+      hint: 'install: npm install -g agent-x; or set NEO_AGENT_X_BIN',
+    });
     clearProbeCache();
     const bin = await fakeBin(dir, 'agent-x', 'echo "agent-x version 1.2.3"');
-    expect(await probeCli('agent-x', descriptor, { PATH: dir })).toEqual({ available: true, status: 'ok', binaryPath: bin, version: '1.2.3', hint: 'export AGENT_KEY' });
-    expect(await probeCli('agent-x', descriptor, { PATH: dir, AGENT_KEY: 'k', NEO_AGENT_X_BIN: bin })).toEqual({ available: true, status: 'ok', binaryPath: bin, version: '1.2.3' });
+    expect(await probeCli('agent-x', descriptor, { PATH: dir })).toEqual({
+      available: true,
+      status: 'ok',
+      binaryPath: bin,
+      version: '1.2.3',
+      hint: 'export AGENT_KEY',
+    });
+    expect(await probeCli('agent-x', descriptor, { PATH: dir, AGENT_KEY: 'k', NEO_AGENT_X_BIN: bin })).toEqual({
+      available: true,
+      status: 'ok',
+      binaryPath: bin,
+      version: '1.2.3',
+    });
     const broken = await fakeBin(dir, 'broken', 'echo "boom" >&2; exit 4');
-    expect(await probeCli('agent-x', descriptor, { PATH: dir, NEO_AGENT_X_BIN: broken })).toEqual({ available: false, status: 'probe-failed', binaryPath: broken, detail: '--version failed (exit code 4): boom' });
+    expect(await probeCli('agent-x', descriptor, { PATH: dir, NEO_AGENT_X_BIN: broken })).toEqual({
+      available: false,
+      status: 'probe-failed',
+      binaryPath: broken,
+      detail: '--version failed (exit code 4): boom',
+    });
     expect(extractVersion('codex-cli 0.171.0')).toBe('0.171.0');
     expect(extractVersion('2.1.332 (Claude Code)')).toBe('2.1.332');
     expect(extractVersion('GitHub Copilot CLI 1.0.102.')).toBe('1.0.102');
@@ -65,22 +95,56 @@ describe('launch plans', () => {
   it('builds the child env from the session env, the descriptor env and the posture env', async () => {
     const dir = await tempDir();
     const bin = await fakeBin(dir, 'agent-x', 'true');
-    const plan = planLaunch('agent-x', { sessionId: 's', cwd: dir, brief: 'b', posture: 'default', descriptor, env: { PATH: dir, HOME: '/home/u' } });
-    expect(plan).toEqual({ file: bin, baseArgs: [], cwd: dir, env: { PATH: dir, HOME: '/home/u', AGENT_HOME: '/home/u/.agent', RULES: '{"edit":"ask"}', PLAIN: 'yes' } });
+    const plan = planLaunch('agent-x', {
+      sessionId: 's',
+      cwd: dir,
+      brief: 'b',
+      posture: 'default',
+      descriptor,
+      env: { PATH: dir, HOME: '/home/u' },
+    });
+    expect(plan).toEqual({
+      file: bin,
+      baseArgs: [],
+      cwd: dir,
+      env: { PATH: dir, HOME: '/home/u', AGENT_HOME: '/home/u/.agent', RULES: '{"edit":"ask"}', PLAIN: 'yes' },
+    });
     expect(childEnv({}, { A: '${MISSING}-x' })).toEqual({ A: '-x' });
     expect(postureEnv(undefined)).toEqual({});
   });
 
   it('fails closed on an unmapped posture and names the missing binary with its install command', () => {
-    expect(() => postureTarget('agent-x', descriptor, 'full')).toThrow(expect.objectContaining({ code: 'TRANSPORT_POSTURE_UNSUPPORTED', message: 'agent-x cannot express posture full (its descriptor maps: default)' }));
-    expect(() => planLaunch('agent-x', { sessionId: 's', cwd: '/', brief: 'b', posture: 'default', descriptor, env: { PATH: '' } })).toThrow(
-      expect.objectContaining({ code: 'TRANSPORT_BINARY_MISSING', message: 'agent-x: executable "agent-x" not found', hint: 'install it with `npm install -g agent-x`, or point NEO_AGENT_X_BIN at the executable' }),
+    expect(() => postureTarget('agent-x', descriptor, 'full')).toThrow(
+      expect.objectContaining({
+        code: 'TRANSPORT_POSTURE_UNSUPPORTED',
+        message: 'agent-x cannot express posture full (its descriptor maps: default)',
+      }),
+    );
+    expect(() =>
+      planLaunch('agent-x', {
+        sessionId: 's',
+        cwd: '/',
+        brief: 'b',
+        posture: 'default',
+        descriptor,
+        env: { PATH: '' },
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'TRANSPORT_BINARY_MISSING',
+        message: 'agent-x: executable "agent-x" not found',
+        hint: 'install it with `npm install -g agent-x`, or point NEO_AGENT_X_BIN at the executable',
+      }),
     );
   });
 
   it('reads tuning from the options bag, ignoring nonsense', () => {
     const base = { sessionId: 's', cwd: '/', brief: 'b', posture: 'default' as const, descriptor };
-    expect(readTuning({ ...base, options: { idleTimeoutMs: 500, killGraceMs: -1, startTimeoutMs: 'x' } })).toEqual({ idleTimeoutMs: 500, startTimeoutMs: 60_000, killGraceMs: 3_000 });
+    expect(readTuning({ ...base, options: { idleTimeoutMs: 500, killGraceMs: -1, startTimeoutMs: 'x' } })).toEqual({
+      idleTimeoutMs: 500,
+      startTimeoutMs: 60_000,
+      killGraceMs: 3_000,
+    });
     expect([formatSeconds(400), formatSeconds(1500), formatSeconds(600_000)]).toEqual(['0.4s', '1.5s', '600s']);
   });
 });
