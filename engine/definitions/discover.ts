@@ -1,7 +1,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Layer } from './definition.js';
+import type { Diagnostic } from './diagnostic.js';
 import { KIND_INFO, type DefinitionKind } from './kinds.js';
+import { pathKind } from './read-text.js';
 
 /** A file to load, with what it is and where it came from. */
 export interface DiscoveredFile {
@@ -159,41 +161,47 @@ export function kindOfPath(file: string): DefinitionKind | undefined {
   return undefined;
 }
 
-/** Files and folders named on the command line, as the `path` layer. */
+/**
+ * Files and folders named on the command line, as the `path` layer. What is neither (a FIFO, a
+ * device, a symbolic-link loop) is a problem, as the same file inside a layer folder is.
+ */
 export function discoverPaths(paths: readonly string[]): {
   files: DiscoveredFile[];
   unknown: string[];
   missing: string[];
+  problems: Diagnostic[];
   table: LayerFolder[];
 } {
   const files: DiscoveredFile[] = [];
   const unknown: string[] = [];
   const missing: string[] = [];
+  const problems: Diagnostic[] = [];
   const table: LayerFolder[] = [];
   for (const raw of paths) {
     const path = resolve(raw);
-    const info = statSync(path, { throwIfNoEntry: false });
-    if (info === undefined) {
+    const kind = pathKind(path);
+    if (kind === 'missing') {
       missing.push(path);
-      continue;
+    } else if (typeof kind === 'object') {
+      problems.push(kind.diagnostic);
+    } else if (kind === 'file') {
+      const definitionKind = kindOfPath(path);
+      if (definitionKind === undefined) unknown.push(path);
+      else files.push({ file: path, kind: definitionKind, layer: 'path' });
+    } else {
+      const folders = pathFolderTable(path);
+      table.push(...folders);
+      files.push(...discoverTable(folders));
     }
-    if (info.isFile()) {
-      const kind = kindOfPath(path);
-      if (kind === undefined) unknown.push(path);
-      else files.push({ file: path, kind, layer: 'path' });
-      continue;
-    }
-    const folders = pathFolderTable(path);
-    table.push(...folders);
-    files.push(...discoverTable(folders));
   }
-  return { files, unknown, missing, table };
+  return { files, unknown, missing, problems, table };
 }
 
 /** A folder's entries, sorted; none when it is missing or unreadable. */
 function listFolder(dir: string): string[] {
-  if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
   try {
+    // Inside the try: a symbolic-link loop or a file where a folder belongs throws, not only ENOENT.
+    if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
     return readdirSync(dir).sort();
   } catch {
     return [];

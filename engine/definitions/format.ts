@@ -1,6 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { excerpt } from '../util/excerpt.js';
 import type { Diagnostic } from './diagnostic.js';
+import { readDefinitionText } from './read-text.js';
+
+/** Longest message or hint printed; a message may quote a value from the file. */
+const MAX_MESSAGE_CHARS = 400;
+/** Widest source line a code frame shows; a longer line is shown as a window around the span. */
+const FRAME_WIDTH = 100;
+/** How much of the line before the span a window keeps. */
+const FRAME_LEAD = 30;
 
 export interface FormatOptions {
   /** ANSI colours on. */
@@ -28,7 +36,7 @@ export function formatDiagnostic(diagnostic: Diagnostic, options: FormatOptions 
     diagnostic.severity === 'error'
       ? paint(color, '1;31', `error[${diagnostic.code}]`)
       : paint(color, '1;33', `warning[${diagnostic.code}]`);
-  lines.push(`${where}${severity}: ${paint(color, '1', diagnostic.message)}`);
+  lines.push(`${where}${severity}: ${paint(color, '1', excerpt(diagnostic.message, MAX_MESSAGE_CHARS))}`);
   if (diagnostic.span) {
     const frame = codeFrame(
       readText(diagnostic.span.file),
@@ -39,10 +47,10 @@ export function formatDiagnostic(diagnostic: Diagnostic, options: FormatOptions 
     );
     if (frame) lines.push(frame);
   }
-  if (diagnostic.hint) lines.push(`  ${paint(color, '36', 'hint')}: ${diagnostic.hint}`);
+  if (diagnostic.hint) lines.push(`  ${paint(color, '36', 'hint')}: ${excerpt(diagnostic.hint, MAX_MESSAGE_CHARS)}`);
   for (const related of diagnostic.related ?? []) {
     lines.push(
-      `  ${paint(color, '2', 'note')}: ${related.message} at ${displayPath(related.span.file, options.cwd)}:${related.span.start.line}:${related.span.start.column}`,
+      `  ${paint(color, '2', 'note')}: ${excerpt(related.message, MAX_MESSAGE_CHARS)} at ${displayPath(related.span.file, options.cwd)}:${related.span.start.line}:${related.span.start.column}`,
     );
   }
   return lines.join('\n');
@@ -82,13 +90,30 @@ function codeFrame(
   const gutter = String(line + 1).length;
   const out: string[] = [];
   const row = (n: number, content: string, mark = ' ') => `${mark} ${String(n).padStart(gutter)} | ${content}`;
-  if (line > 1 && all[line - 2] !== undefined) out.push(paint(color, '2', row(line - 1, all[line - 2]!)));
-  out.push(row(line, source.replace(/\t/g, '→'), paint(color, '31', '>')));
+  const before = all[line - 2];
+  if (line > 1 && before !== undefined) out.push(paint(color, '2', row(line - 1, frameWindow(before, 0).text)));
+  const window = frameWindow(source, column - 1);
+  out.push(row(line, window.text, paint(color, '31', '>')));
   const width = end.line === line ? Math.max(1, end.column - column) : Math.max(1, source.length - column + 1);
+  const caretAt = window.shift + column - 1;
+  const room = Math.max(1, window.text.length - caretAt);
   out.push(
-    `  ${' '.repeat(gutter)} | ${' '.repeat(Math.max(0, column - 1))}${paint(color, '31', '^'.repeat(Math.min(width, 80)))}`,
+    `  ${' '.repeat(gutter)} | ${' '.repeat(Math.max(0, caretAt))}${paint(color, '31', '^'.repeat(Math.min(width, room, 80)))}`,
   );
   return out.join('\n');
+}
+
+/**
+ * At most {@link FRAME_WIDTH} characters of a source line, from a little before `at`; `shift` is
+ * how far a character moved (negative when the start was cut, plus one for the leading `…`).
+ */
+function frameWindow(source: string, at: number): { text: string; shift: number } {
+  const line = source.replace(/\t/g, '→');
+  if (line.length <= FRAME_WIDTH) return { text: line, shift: 0 };
+  const from = Math.max(0, Math.min(at - FRAME_LEAD, line.length - FRAME_WIDTH));
+  const to = from + FRAME_WIDTH;
+  const head = from > 0 ? '…' : '';
+  return { text: `${head}${line.slice(from, to)}${to < line.length ? '…' : ''}`, shift: head.length - from };
 }
 
 function displayPath(file: string, cwd: string | undefined): string {
@@ -97,11 +122,8 @@ function displayPath(file: string, cwd: string | undefined): string {
   return rel.startsWith('..') ? file : rel;
 }
 
+/** The file's text for a code frame: only a regular, readable, small text file (never a FIFO). */
 function readFileOrUndefined(file: string): string | undefined {
-  try {
-    const text = readFileSync(file, 'utf8');
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  } catch {
-    return undefined;
-  }
+  const read = readDefinitionText(file);
+  return 'text' in read ? read.text : undefined;
 }

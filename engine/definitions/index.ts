@@ -46,5 +46,5 @@ export { effectivePersonaKnobs, policyKnobs, type EffectiveKnobs } from './effec
 export { checkAgainstSchema, schemaErrorsToDiagnostics, precompiledValidators } from './schema-check.js';
 export { YamlSource } from './source.js';
 export { splitFrontmatter } from './frontmatter.js';
-export { readDefinitionText } from './read-text.js';
+export { pathKind, readDefinitionText, type PathKind } from './read-text.js';
 export { durationMs } from './policy.js';

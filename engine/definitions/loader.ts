@@ -82,6 +82,7 @@ export class DefinitionLoader {
     const files = discoverLayers(this.roots);
     const fromPaths = discoverPaths(this.#paths);
     this.#pathProblems = [
+      ...fromPaths.problems,
       ...fromPaths.missing.map((file) => pathProblem(file, 'CLI_PATH_NOT_FOUND', 'no such file or folder')),
       ...fromPaths.unknown.map((file) =>
         pathProblem(

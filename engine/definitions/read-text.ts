@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
 import type { Diagnostic } from './diagnostic.js';
 
 /** Definition files larger than this are refused: no real definition is this big. */
@@ -6,36 +6,89 @@ export const MAX_DEFINITION_BYTES = 1024 * 1024;
 
 const zero = { line: 1, column: 1, offset: 0 };
 
+/** What a path named as a definition is, without opening it. */
+export type PathKind = 'file' | 'folder' | 'missing' | { diagnostic: Diagnostic };
+
 /**
- * Reads a definition file as text, refusing what cannot be a definition: too large, binary
- * (a NUL byte), not UTF-8. A BOM is dropped. Never throws. Synchronous on purpose: definition
- * files are small, and a busy libuv thread pool must not delay a hot reload.
+ * Classifies a path by `stat` alone: a FIFO, a device or a socket is never opened (opening a
+ * FIFO waits for a writer), and a symbolic-link loop is a diagnostic, not an exception.
+ */
+export function pathKind(file: string): PathKind {
+  let info: Stats | undefined;
+  try {
+    info = statSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    return { diagnostic: unreadable(file, error) };
+  }
+  if (info === undefined) return 'missing';
+  if (info.isFile()) return 'file';
+  if (info.isDirectory()) return 'folder';
+  return { diagnostic: notAFile(file, info) };
+}
+
+/**
+ * Reads a definition file as text, refusing what cannot be a definition: not a regular file
+ * (checked before opening, and again on the opened descriptor so a swap cannot make it block),
+ * too large, binary (a NUL byte), not UTF-8. A BOM is dropped. Never throws. Synchronous on
+ * purpose: definition files are small, and a busy libuv thread pool must not delay a hot reload.
  */
 export function readDefinitionText(file: string): { text: string } | { diagnostic: Diagnostic } {
-  const at = { file, start: zero, end: zero };
+  const kind = pathKind(file);
+  if (typeof kind === 'object') return kind;
+  if (kind !== 'file') return { diagnostic: kind === 'folder' ? notAFile(file, 'a folder') : unreadable(file, kind) };
+  let fd: number | undefined;
   try {
-    const info = statSync(file);
-    if (!info.isFile())
-      return { diagnostic: { code: 'DEF_NOT_A_FILE', severity: 'error', message: 'not a regular file', span: at } };
-    if (info.size > MAX_DEFINITION_BYTES) {
-      return {
-        diagnostic: {
-          code: 'DEF_FILE_TOO_LARGE',
-          severity: 'error',
-          message: `file is ${formatBytes(info.size)}; definitions are limited to ${formatBytes(MAX_DEFINITION_BYTES)}`,
-          span: at,
-          hint: 'split it, or move data out of the definition',
-        },
-      };
-    }
-    const bytes = readFileSync(file);
-    return decodeDefinitionBytes(file, bytes);
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = fstatSync(fd);
+    if (!info.isFile()) return { diagnostic: notAFile(file, info) };
+    if (info.size > MAX_DEFINITION_BYTES) return { diagnostic: tooLarge(file, info.size) };
+    return decodeDefinitionBytes(file, readFileSync(fd));
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      diagnostic: { code: 'DEF_READ_FAILED', severity: 'error', message: `cannot read file: ${message}`, span: at },
-    };
+    return { diagnostic: unreadable(file, error) };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+function notAFile(file: string, what: Stats | string): Diagnostic {
+  return {
+    code: 'DEF_NOT_A_FILE',
+    severity: 'error',
+    message: `not a regular file: this is ${typeof what === 'string' ? what : describeNonFile(what)}`,
+    span: { file, start: zero, end: zero },
+    hint: 'name a definition file (YAML or Markdown) or a folder of them',
+  };
+}
+
+function unreadable(file: string, error: unknown): Diagnostic {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ELOOP') return notAFile(file, 'a loop of symbolic links');
+  const message = error === 'missing' ? 'no such file' : error instanceof Error ? error.message : String(error);
+  return {
+    code: 'DEF_READ_FAILED',
+    severity: 'error',
+    message: `cannot read file: ${message}`,
+    span: { file, start: zero, end: zero },
+  };
+}
+
+function describeNonFile(info: Stats): string {
+  if (info.isFIFO()) return 'a named pipe (FIFO)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  if (info.isDirectory()) return 'a folder';
+  return 'not a file';
+}
+
+function tooLarge(file: string, size: number): Diagnostic {
+  return {
+    code: 'DEF_FILE_TOO_LARGE',
+    severity: 'error',
+    message: `file is ${formatBytes(size)}; definitions are limited to ${formatBytes(MAX_DEFINITION_BYTES)}`,
+    span: { file, start: zero, end: zero },
+    hint: 'split it, or move data out of the definition',
+  };
 }
 
 /** The byte checks of {@link readDefinitionText}, for text already in memory. */

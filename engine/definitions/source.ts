@@ -6,6 +6,13 @@ import type { Diagnostic, SourcePosition, SourceSpan } from './diagnostic.js';
 const MAX_ALIAS_COUNT = 100;
 
 /**
+ * Deepest nesting of maps and lists a definition may have. Real definitions nest a dozen levels;
+ * every later pass (conversion, schema check, references) recurses, so depth is bounded here,
+ * before any of them runs.
+ */
+export const MAX_YAML_DEPTH = 64;
+
+/**
  * A parsed YAML text with the means to turn parser ranges into file positions. For Markdown the
  * YAML is the frontmatter: `lineOffset`/`charOffset` shift positions to the whole file.
  */
@@ -50,12 +57,16 @@ export class YamlSource {
     return range ? this.span(range[0], range[1]) : this.span(0, 0);
   }
 
-  /** Syntax problems from the parser, as diagnostics. */
+  /** Syntax problems from the parser, and nesting past {@link MAX_YAML_DEPTH}, as diagnostics. */
   syntaxDiagnostics(): Diagnostic[] {
     const out: Diagnostic[] = [];
+    let tooDeep = false;
     for (const error of [...this.doc.errors, ...this.doc.warnings]) {
       const [start, end] = error.pos;
       const code = YAML_ERROR_CODES[error.code] ?? 'DEF_YAML_SYNTAX';
+      // The parser reports a stack overflow once per level it unwinds: one diagnostic says it.
+      if (code === 'DEF_YAML_TOO_DEEP' && tooDeep) continue;
+      tooDeep ||= code === 'DEF_YAML_TOO_DEEP';
       out.push({
         code,
         severity: this.doc.errors.includes(error as never) ? 'error' : 'warning',
@@ -64,7 +75,33 @@ export class YamlSource {
         hint: YAML_HINTS[code],
       });
     }
+    const deep = tooDeep ? undefined : this.#deepestPastLimit();
+    if (deep !== undefined) {
+      out.push({
+        code: 'DEF_YAML_TOO_DEEP',
+        severity: 'error',
+        message: YAML_MESSAGES.DEF_YAML_TOO_DEEP!,
+        span: this.spanOf(deep),
+        hint: YAML_HINTS.DEF_YAML_TOO_DEEP,
+      });
+    }
     return out;
+  }
+
+  /** The first node nested deeper than {@link MAX_YAML_DEPTH}, found without recursion. */
+  #deepestPastLimit(): Node | undefined {
+    const yaml = yamlLib();
+    const stack: Array<[unknown, number]> = [[this.doc.contents, 1]];
+    while (stack.length > 0) {
+      const [node, depth] = stack.pop()!;
+      if (!yaml.isCollection(node)) continue;
+      if (depth > MAX_YAML_DEPTH) return node;
+      for (const item of node.items) {
+        if (yaml.isPair(item)) stack.push([item.key, depth + 1], [item.value, depth + 1]);
+        else stack.push([item, depth + 1]);
+      }
+    }
+    return undefined;
   }
 
   /**
@@ -138,10 +175,13 @@ const YAML_ERROR_CODES: Record<string, string> = {
   TAB_AS_INDENT: 'DEF_YAML_TAB',
   BAD_INDENT: 'DEF_YAML_INDENT',
   MULTIPLE_DOCS: 'DEF_YAML_MULTIPLE_DOCUMENTS',
+  // The parser catches its own stack overflow on deeply nested collections and reports this.
+  RESOURCE_EXHAUSTION: 'DEF_YAML_TOO_DEEP',
 };
 
 const YAML_MESSAGES: Record<string, string> = {
   DEF_YAML_MULTIPLE_DOCUMENTS: 'a second YAML document starts here; a definition file holds one',
+  DEF_YAML_TOO_DEEP: `maps and lists nest too deeply here (more than ${MAX_YAML_DEPTH} levels)`,
 };
 
 const YAML_HINTS: Record<string, string> = {
@@ -149,6 +189,7 @@ const YAML_HINTS: Record<string, string> = {
   DEF_YAML_TAB: 'indent with spaces: YAML does not allow tabs for indentation',
   DEF_YAML_INDENT: 'check the indentation, and that every `[` and `{` is closed',
   DEF_YAML_MULTIPLE_DOCUMENTS: 'a definition file holds one document; remove the extra `---`',
+  DEF_YAML_TOO_DEEP: 'flatten the structure; no definition needs this much nesting',
 };
 
 function firstLine(text: string): string {

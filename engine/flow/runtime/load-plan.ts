@@ -1,10 +1,10 @@
-import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
   formatDiagnostics,
   kindOfPath,
   loadDefinitions,
   narrowKnobs,
+  pathKind,
   personaView,
   policyKnobs,
   type Definition,
@@ -204,13 +204,14 @@ function pinnedDefinitions(set: DefinitionSet, flow: Definition<'flow'>, plan: C
   return [...out.values()].sort((a, b) => (`${a.kind}:${a.id}` < `${b.kind}:${b.id}` ? -1 : 1));
 }
 
-/** Refuses a missing file, or one not named like a flow. */
+/** Refuses a missing file, what is not a file (a FIFO is never opened), or one not named like a flow. */
 export function assertFlowFile(file: string, referredBy?: string): void {
-  if (statSync(file, { throwIfNoEntry: false }) === undefined) {
-    throw new UsageError(
-      'FLOW_PLAN_NOT_FOUND',
-      `no such plan file: ${file}${referredBy === undefined ? '' : ` (named by ${referredBy})`}`,
-    );
+  const kind = pathKind(file);
+  const by = referredBy === undefined ? '' : ` (named by ${referredBy})`;
+  if (kind === 'missing') throw new UsageError('FLOW_PLAN_NOT_FOUND', `no such plan file: ${file}${by}`);
+  if (typeof kind === 'object') {
+    const { code, message, hint } = kind.diagnostic;
+    throw new UsageError(code, `${file}${by}: ${message}`, hint === undefined ? {} : { hint });
   }
   if (kindOfPath(file) !== 'flow') {
     throw new UsageError('FLOW_NOT_A_FLOW_FILE', `${file} is not named like a flow`, {

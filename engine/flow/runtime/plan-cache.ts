@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { loadDefinitions, type DefinitionSet } from '../../definitions/index.js';
+import { loadDefinitions, readDefinitionText, type DefinitionSet } from '../../definitions/index.js';
 import { readJsonOrNullSync, writeJsonAtomic } from '../../util/atomic-file.js';
 import { contentHash } from '../../util/content-hash.js';
 import { packageVersion } from '../../util/package-root.js';
@@ -44,19 +43,21 @@ export async function readyPlan(options: {
   const file = resolve(options.cwd, options.planFile);
   assertFlowFile(file);
   // The plan and the cache entry are read synchronously: small local files the run waits for.
-  const text = readFileSync(file, 'utf8');
+  // A plan that cannot be read is never cached: the full load below reports why.
+  const read = readDefinitionText(file);
+  const text = 'text' in read ? read.text : undefined;
   const base = await loadDefinitions({ cwd: dirname(file), home: options.home });
   const key = contentHash(
     'flow-plan/1',
     packageVersion(),
     file,
-    text,
+    text ?? '',
     base.set.hash,
     options.backendOverride ?? '',
     String(options.requireBackend),
   );
   const path = join(options.home, 'cache', 'flows', `${key.slice(0, 40)}.json`);
-  if (!options.fresh) {
+  if (!options.fresh && text !== undefined) {
     const hit = readJsonOrNullSync<{ plan: CompiledPlan; pinned: PinnedDefinition[] }>(path);
     if (hit?.plan !== undefined && Array.isArray(hit.pinned))
       return { file, plan: hit.plan, pinned: hit.pinned, set: base.set };
@@ -68,7 +69,7 @@ export async function readyPlan(options: {
     requireBackend: options.requireBackend,
   });
   assertCompiled(compiled.problems, file);
-  if (loaded.subflows.length === 0)
+  if (loaded.subflows.length === 0 && text !== undefined)
     await writeJsonAtomic(path, { plan: compiled.plan, pinned: compiled.pinned }).catch(() => undefined);
   return {
     file,
