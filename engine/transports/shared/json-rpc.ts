@@ -120,11 +120,23 @@ export class JsonRpcPeer {
 function toRpcError(error: unknown): JsonRpcError {
   if (typeof error === 'object' && error !== null) {
     const e = error as { code?: unknown; message?: unknown; data?: unknown };
+    const message = typeof e.message === 'string' ? e.message : JSON.stringify(error);
+    const details = detailsOf(e.data);
     return new JsonRpcError(
       typeof e.code === 'number' ? e.code : RPC_INTERNAL_ERROR,
-      typeof e.message === 'string' ? e.message : JSON.stringify(error),
+      details === undefined || message.includes(details) ? message : `${message}: ${details}`,
       e.data,
     );
   }
   return new JsonRpcError(RPC_INTERNAL_ERROR, String(error));
+}
+
+/**
+ * What an error's `data` says beyond its message: ACP agents answer a failure with the bare
+ * "Internal error" and put the cause in `data.details` (or a string `data`).
+ */
+function detailsOf(data: unknown): string | undefined {
+  if (typeof data === 'string') return data.trim() === '' ? undefined : data;
+  const details = (data as { details?: unknown } | null | undefined)?.details;
+  return typeof details === 'string' && details.trim() !== '' ? details : undefined;
 }

@@ -52,6 +52,21 @@ describe('JsonRpcPeer', () => {
     });
   });
 
+  it("carries an error's data.details into the message (an ACP agent's internal error says why only there)", async () => {
+    const { rpc } = peer(true);
+    const pending = rpc.request('session/set_mode', { modeId: 'autoEdit' });
+    const details = 'Cannot enable privileged approval modes in an untrusted folder.';
+    rpc.receive({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error', data: { details } } });
+    await expect(pending).rejects.toMatchObject({
+      code: -32603,
+      message: `Internal error: ${details}`,
+      data: { details },
+    });
+    const second = rpc.request('session/prompt');
+    rpc.receive({ jsonrpc: '2.0', id: 2, error: { code: -32000, message: 'Failed', data: 'quota exhausted' } });
+    await expect(second).rejects.toMatchObject({ message: 'Failed: quota exhausted' });
+  });
+
   it('answers incoming requests with the handler result, or its JsonRpcError', async () => {
     const { rpc, sent } = peer(true, async (method) => {
       if (method === 'fs/read_text_file') return { content: 'x' };
