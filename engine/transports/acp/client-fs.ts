@@ -27,6 +27,9 @@ export class AcpFileSystem {
     try {
       content = await readFile(path, 'utf8');
     } catch (error) {
+      // A file that does not exist yet reads as empty, as Zed (the reference ACP client) answers:
+      // agents read before they write, and Gemini CLI fails every new file on an error reply.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { content: '' };
       throw new JsonRpcError(
         RPC_INTERNAL_ERROR,
         `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,

@@ -218,6 +218,8 @@ describe('ACP client file system', () => {
     const { cwd, fs } = await setup('default');
     expect(await fs.read({ path: join(cwd, 'a.txt') })).toEqual({ content: 'l1\nl2\nl3\nl4' });
     expect(await fs.read({ path: join(cwd, 'a.txt'), line: 2, limit: 2 })).toEqual({ content: 'l2\nl3' });
+    // A file not written yet reads as empty (agents read before they write; Gemini fails on an error).
+    expect(await fs.read({ path: join(cwd, 'new/dir/b.txt') })).toEqual({ content: '' });
     expect(await fs.write({ path: join(cwd, 'new/dir/b.txt'), content: 'hi' })).toEqual({});
     expect(await readFile(join(cwd, 'new/dir/b.txt'), 'utf8')).toBe('hi');
   });
