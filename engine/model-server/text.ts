@@ -48,12 +48,15 @@ const CWD_PATTERNS: readonly RegExp[] = [
   /<cwd>([^<\n]+)<\/cwd>/,
   // droid shows a shell transcript: "% pwd" followed by the directory.
   /(?:^|\n)% pwd\n(\/[^\n]+)/,
+  // gemini lists its workspace in a session context: "- **Workspace Directories:**" then "  - /dir".
+  /\*\*Workspace Directories:\*\*\n\s*- (\/[^\n]+)/,
   /(?:Primary working directory|Current working directory|Working directory|working directory is|cwd)\s*[:=]?\s*[`"']?(\/[^\s`"'<>]+)/,
 ];
 
 /**
  * The working directory a CLI announces in its prompt (codex: `<cwd>…</cwd>`; droid: `% pwd` and
- * its output; claude, opencode, copilot: "Working directory: …"), used to fill `{{cwd}}`.
+ * its output; gemini: its first workspace directory; claude, opencode, copilot: "Working directory: …"),
+ * used to fill `{{cwd}}`.
  */
 export function detectCwd(texts: readonly string[]): string | undefined {
   for (const pattern of CWD_PATTERNS) {

@@ -40,6 +40,10 @@ describe('detectCwd', () => {
   it('reads droid\'s "% pwd" transcript', () => {
     expect(detectCwd(['<system-reminder>\n% pwd\n/tmp/dr/repo\n\n</system-reminder>'])).toBe('/tmp/dr/repo');
   });
+  it("reads gemini's first workspace directory", () => {
+    const context = '<session_context>\n- **Workspace Directories:**\n  - /tmp/gm/repo\n- **Directory Structure:**\n';
+    expect(detectCwd([context])).toBe('/tmp/gm/repo');
+  });
   it('returns undefined when nothing announces one', () => {
     expect(detectCwd(['hello'])).toBeUndefined();
   });
