@@ -24,6 +24,8 @@ export const CLIS = [
   { id: 'copilot', package: '@github/copilot', version: '1.0.102', bin: 'copilot' },
   // @factory/cli 0.225.1 names @factory/cli-linux-x64@0.225.1 as its optional dependency, which
   // was never published; 0.225.2 of the platform package is, and the wrapper finds it.
+  // Gemini CLI 0.61 declares engines node >=20; it is plain JavaScript (no native binary).
+  { id: 'gemini', package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   {
     id: 'droid',
     package: '@factory/cli',
@@ -135,8 +137,11 @@ async function main() {
       })),
     ]),
   );
-  const manifest = Object.fromEntries(results);
-  await writeFile(join(CLI_CACHE, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  // A partial install (--only) keeps the other CLIs' entries: the manifest describes the cache.
+  const manifestPath = join(CLI_CACHE, 'manifest.json');
+  const previous = existsSync(manifestPath) ? JSON.parse(await readFile(manifestPath, 'utf8')) : {};
+  const manifest = { ...previous, ...Object.fromEntries(results) };
+  await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   for (const [id, result] of results) {
     if (result.status === 'installed')
       console.log(`installed ${id.padEnd(8)} ${result.package} → ${result.version}${result.cached ? ' (cached)' : ''}`);
