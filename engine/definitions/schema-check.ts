@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../util/package-root.js';
 import { didYouMean } from '../util/did-you-mean.js';
+import { excerpt } from '../util/excerpt.js';
 import type { Diagnostic } from './diagnostic.js';
 import { pointerSegments, pointerToFieldPath, toPointer } from './diagnostic.js';
 import type { DefinitionKind } from './kinds.js';
@@ -156,7 +157,7 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
       return {
         ...base,
         code: 'DEF_BAD_VALUE',
-        message: `\`${field}\` must be one of ${allowed.join(', ')}; got ${JSON.stringify(error.data)}`,
+        message: `\`${field}\` must be one of ${allowed.join(', ')}; got ${quoted(error.data)}`,
         span: spanAt(source, segments),
         hint: suggestion ? `did you mean \`${suggestion}\`?` : `allowed: ${allowed.join(', ')}`,
       };
@@ -170,7 +171,7 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
         message: `\`${field}\` must be ${article(String(params.type))}; got ${article(jsonType(error.data))}`,
         span: spanAt(source, segments),
         hint: quote
-          ? `quote it to make it text: \`${segments[segments.length - 1]}: "${String(error.data)}"\``
+          ? `quote it to make it text: \`${segments[segments.length - 1]}: "${excerpt(String(error.data), 80)}"\``
           : exampleHint(error.parentSchema),
       };
     }
@@ -191,7 +192,7 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
       return {
         ...base,
         code: 'DEF_BAD_VALUE',
-        message: `\`${field}\` has an invalid format: ${JSON.stringify(error.data)}`,
+        message: `\`${field}\` has an invalid format: ${quoted(error.data)}`,
         span: spanAt(source, segments),
         hint: (error.parentSchema as { description?: string })?.description,
       };
@@ -233,4 +234,9 @@ function exampleHint(schema: unknown): string | undefined {
   const s = schema as { examples?: unknown[]; description?: string } | undefined;
   if (s?.examples?.[0] !== undefined) return `e.g. ${JSON.stringify(s.examples[0])}`;
   return undefined;
+}
+
+/** A value from the file as a message quotes it: JSON, at most 120 characters. */
+function quoted(value: unknown): string {
+  return excerpt(JSON.stringify(value) ?? String(value), 120);
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { symlink } from 'node:fs/promises';
+import { readdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -93,5 +93,51 @@ describe('neo validate: what is not a file is a definition problem, never an int
     );
     expect(result.stderr.length).toBeLessThan(1000);
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(120);
+  });
+
+  it('a 5,000-term `||` condition (40 KB) is a located DEF_EXPR_TOO_LONG, exit 2', async () => {
+    const { repo, env } = await sandbox();
+    const condition = Array.from({ length: 5000 }, () => 'inputs.a').join(' || ');
+    await writeTree(repo, {
+      'long.flow.yaml': `name: long\ninputs:\n  a: { type: string, default: x }\nsteps:\n  - id: s\n    if: \${{ ${condition} }}\n    run: echo hi\n`,
+    });
+    const result = await runNeo(['validate', 'long.flow.yaml'], { cwd: repo, env, ...quick });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `long.flow.yaml:6:4108: error[DEF_EXPR_TOO_LONG]: in \`steps[0].if\`: expression is ${condition.length + 2} characters long; the limit is 4096`,
+    );
+    expect(result.stderr.length).toBeLessThan(1000);
+  });
+
+  it('a NUL byte in an input is refused before the run starts: exit 2, the input named, no run recorded', async () => {
+    const { repo, home, env } = await sandbox();
+    await writeTree(repo, {
+      'echo.flow.yaml': 'name: echo\ninputs:\n  a: { type: string }\nsteps:\n  - id: s\n    run: echo "$NEO_INPUT_A"\n',
+      'nul.yaml': 'a: "x\\0y"\n',
+    });
+    const result = await runNeo(['flow', 'run', 'echo.flow.yaml', '--inputs', 'nul.yaml'], {
+      cwd: repo,
+      env,
+      ...quick,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(
+      'error[FLOW_INPUT_NUL_BYTE]: input `a` holds a NUL byte: no command or agent can receive it',
+    );
+    expect(await readdir(join(home, 'runs')).catch(() => [])).toEqual([]);
+  });
+
+  it('--inputs naming a FIFO is refused, not read', async () => {
+    const { repo, env } = await sandbox();
+    await writeTree(repo, { 'echo.flow.yaml': 'name: echo\nsteps:\n  - id: s\n    run: echo hi\n' });
+    mkfifo(join(repo, 'inputs.yaml'));
+    const result = await runNeo(['flow', 'run', 'echo.flow.yaml', '--inputs', 'inputs.yaml'], {
+      cwd: repo,
+      env,
+      ...quick,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('error[CLI_BAD_INPUTS]: --inputs: ');
+    expect(result.stderr).toContain('not a regular file: this is a named pipe (FIFO)');
   });
 });

@@ -1,9 +1,17 @@
 import { didYouMean } from '../../util/did-you-mean.js';
+import { excerpt } from '../../util/excerpt.js';
+import { inputValueProblem } from './input-value.js';
 import type { InputSpec } from './plan.js';
 
 /** A problem with the inputs a run was given. */
 export interface InputProblem {
-  code: 'FLOW_INPUT_UNKNOWN' | 'FLOW_INPUT_MISSING' | 'FLOW_INPUT_TYPE' | 'FLOW_INPUT_ENUM';
+  code:
+    | 'FLOW_INPUT_UNKNOWN'
+    | 'FLOW_INPUT_MISSING'
+    | 'FLOW_INPUT_TYPE'
+    | 'FLOW_INPUT_ENUM'
+    | 'FLOW_INPUT_NUL_BYTE'
+    | 'FLOW_INPUT_TOO_DEEP';
   message: string;
   hint?: string;
 }
@@ -11,7 +19,8 @@ export interface InputProblem {
 /**
  * Checks and converts a run's inputs: `--input k=v` strings are converted to the declared type,
  * values from `--inputs file.yaml` must already have it; defaults fill the rest; an unknown
- * name, a missing required input, a wrong type or a value outside `enum` is a problem.
+ * name, a missing required input, a wrong type, a value outside `enum`, a NUL byte or nesting
+ * too deep is a problem — all found here, before anything of the run starts.
  */
 export function resolveInputs(
   specs: Readonly<Record<string, InputSpec>>,
@@ -36,11 +45,16 @@ export function resolveInputs(
       });
       continue;
     }
+    const unusable = inputValueProblem(name, raw);
+    if (unusable !== undefined) {
+      problems.push(unusable);
+      continue;
+    }
     const converted = fromText.has(name) && typeof raw === 'string' ? convert(raw, spec.type) : raw;
     if (!hasType(converted, spec.type)) {
       problems.push({
         code: 'FLOW_INPUT_TYPE',
-        message: `input \`${name}\` must be a ${spec.type}, got ${JSON.stringify(raw)}`,
+        message: `input \`${name}\` must be a ${spec.type}, got ${quoted(raw)}`,
         ...(spec.type === 'list' || spec.type === 'object'
           ? { hint: 'give it as JSON, e.g. --input ' + name + '=\'["a","b"]\'' }
           : {}),
@@ -60,11 +74,17 @@ export function resolveInputs(
       });
   }
   for (const [name, value] of Object.entries(values)) {
+    // Again after conversion: `--input k='["a\u0000"]'` becomes a NUL only once parsed as JSON.
+    const unusable = inputValueProblem(name, value);
+    if (unusable !== undefined) {
+      problems.push(unusable);
+      continue;
+    }
     const allowed = specs[name]?.enum;
     if (allowed !== undefined && !allowed.some((a) => JSON.stringify(a) === JSON.stringify(value))) {
       problems.push({
         code: 'FLOW_INPUT_ENUM',
-        message: `input \`${name}\` is ${JSON.stringify(value)}, not one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
+        message: `input \`${name}\` is ${quoted(value)}, not one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
       });
     }
   }
@@ -117,4 +137,9 @@ function hasType(value: unknown, type: InputSpec['type']): boolean {
     case 'object':
       return value !== null && typeof value === 'object' && !Array.isArray(value);
   }
+}
+
+/** A value as a message quotes it: JSON, at most 120 characters. */
+function quoted(value: unknown): string {
+  return excerpt(JSON.stringify(value) ?? String(value), 120);
 }

@@ -32,4 +32,36 @@ describe('resolveInputs', () => {
       { code: 'FLOW_INPUT_ENUM', message: 'input `level` is "mid", not one of "low", "high"' },
     ]);
   });
+
+  it('refuses a NUL byte anywhere in a value (string, list item, key, JSON text) before the run starts', () => {
+    const nul = (given: Record<string, unknown>, text: string[] = []) =>
+      resolveInputs(specs, { name: 'x', ...given }, new Set(text)).problems;
+    const hint = 'remove the \\0 from the value (a file path or text never contains one)';
+    expect(nul({ name: 'a\u0000b' })).toEqual([
+      {
+        code: 'FLOW_INPUT_NUL_BYTE',
+        message: 'input `name` holds a NUL byte: no command or agent can receive it',
+        hint,
+      },
+    ]);
+    expect(nul({ files: ['ok', 'b\u0000'] })).toEqual([
+      {
+        code: 'FLOW_INPUT_NUL_BYTE',
+        message: 'input `files` holds a NUL byte (at `files[1]`): no command or agent can receive it',
+        hint,
+      },
+    ]);
+    expect(nul({ opts: { 'k\u0000': 1 } }).map((p) => p.code)).toEqual(['FLOW_INPUT_NUL_BYTE']);
+    expect(nul({ files: '["\\u0000"]' }, ['files']).map((p) => p.code)).toEqual(['FLOW_INPUT_NUL_BYTE']);
+    const withDefault = { ...specs, note: { type: 'string' as const, required: false, default: 'x\u0000' } };
+    expect(resolveInputs(withDefault, { name: 'x' }, new Set()).problems.map((p) => p.code)).toEqual([
+      'FLOW_INPUT_NUL_BYTE',
+    ]);
+  });
+
+  it('refuses a value nested past 64 levels without overflowing the stack', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const { problems } = resolveInputs(specs, { name: 'x', files: deep }, new Set(['files']));
+    expect(problems.map((p) => p.code)).toEqual(['FLOW_INPUT_TOO_DEEP']);
+  });
 });
