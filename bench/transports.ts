@@ -19,7 +19,7 @@ import { startModelServer, type ModelScript, type ModelServer } from '../engine/
 import { createClaudeCodeTransport, PROTOCOL_ARGS } from '../engine/transports/claude-code/index.js';
 import { createCodexTransport } from '../engine/transports/codex/index.js';
 import type { Transport } from '../engine/transports/index.js';
-import { terminateGroup } from '../engine/transports/shared/index.js';
+import { killTree } from '../engine/execution/index.js';
 import { interleave, numberArgs, ratio, report, type Figure } from './harness.js';
 
 const size = numberArgs({ reps: 5 });
@@ -114,7 +114,7 @@ async function driveDirect(
     });
   } finally {
     child.stdin!.end();
-    await terminateGroup(child.pid!, 2_000);
+    await killTree({ pgid: child.pid! }, 2_000);
     await child;
   }
 }

@@ -4,7 +4,7 @@
  * shell (chains, pipes, redirections) is refused with a hint to put it in a script. Inside a
  * flow the step's own gate runner is used instead (see step-driver.ts).
  */
-import { execa } from 'execa';
+import { lastLines, spawnProcess } from '../execution/index.js';
 import { UsageError } from '../util/errors.js';
 import { splitCommand } from './command-words.js';
 import type { CheckResult } from './decisions.js';
@@ -42,53 +42,21 @@ export function commandChecker(
     command,
     maxAttempts: 0,
     async run(signal) {
-      const started = Date.now();
-      const child = execa(file!, args, {
+      const result = await spawnProcess([file!, ...args], {
         cwd: options.cwd,
-        ...(options.env === undefined ? {} : { env: options.env }),
-        stdin: 'ignore',
-        all: true,
-        reject: false,
-        detached: true,
-        cleanup: true,
-        timeout: options.timeoutMs ?? CHECK_TIMEOUT_MS,
-        forceKillAfterDelay: 2000,
-        cancelSignal: signal,
-      });
-      // Test runners spawn children: kill the whole group, not just the runner.
-      const killGroup = () => {
-        if (child.pid !== undefined) {
-          try {
-            process.kill(-child.pid, 'SIGKILL');
-          } catch {
-            // Already gone.
-          }
-        }
+        env: options.env ?? process.env,
+        timeoutMs: options.timeoutMs ?? CHECK_TIMEOUT_MS,
+        signal,
+        label: 'verify',
+      }).result;
+      return {
+        command,
+        passed: !result.failed,
+        ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
+        timedOut: result.timedOut,
+        tail: lastLines(result.all, CHECK_TAIL_LINES) || (result.spawnError === undefined ? '' : result.spawnError),
+        durationMs: result.durationMs,
       };
-      signal.addEventListener('abort', killGroup, { once: true });
-      try {
-        const result = await child;
-        const output = typeof result.all === 'string' ? result.all : '';
-        const timedOut = result.timedOut === true;
-        if (timedOut) killGroup();
-        return {
-          command,
-          passed: result.exitCode === 0 && !timedOut,
-          ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
-          timedOut,
-          tail:
-            lastLines(output, CHECK_TAIL_LINES) ||
-            (result.failed && result.exitCode === undefined ? String(result.message) : ''),
-          durationMs: Date.now() - started,
-        };
-      } finally {
-        signal.removeEventListener('abort', killGroup);
-      }
     },
   };
-}
-
-function lastLines(text: string, count: number): string {
-  const lines = text.replace(/\s+$/, '').split('\n');
-  return lines.slice(-count).join('\n');
 }

@@ -4,12 +4,11 @@
  * (see bash_output and kill_shell). The command is the model's own shell text, handed to the
  * shell as one argv element — exactly what the tool is for — and never spliced into another.
  */
-import { execa } from 'execa';
+import { spawnProcess } from '../../execution/index.js';
 import { formatMs } from '../errors.js';
 import type { AgentTool } from '../tool.js';
 import { optionalBool, optionalInt, requireString } from '../tool.js';
 import { CappedCollector } from './capped-collector.js';
-import { groupAlive, killGroup } from './process-group.js';
 import { commandShell } from './shell-env.js';
 import type { BackgroundShells } from './shells.js';
 
@@ -63,55 +62,35 @@ async function runForeground(
 ): Promise<{ output: string; isError: boolean }> {
   // `exec 2>&1` first: stderr joins stdout in the shell itself, so the two stay in write order
   // (two pipes merged here would interleave by arrival instead).
-  const child = execa(commandShell(options.env), ['-c', `exec 2>&1\n${command}`], {
+  const collected = new CappedCollector(COLLECT_BYTES);
+  const result = await spawnProcess([commandShell(options.env), '-c', `exec 2>&1\n${command}`], {
     cwd: options.cwd,
     env: options.env,
-    extendEnv: false,
-    stdin: 'ignore',
-    stderr: 'ignore',
-    buffer: false,
-    detached: true,
-    reject: false,
-    cleanup: false,
-  });
-  const pid = child.pid;
-  const collected = new CappedCollector(COLLECT_BYTES);
-  child.stdout?.setEncoding('utf8');
-  child.stdout?.on('data', (chunk: string) => collected.push(chunk));
-  let timedOut = false;
-  let aborted = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    if (pid !== undefined) void killGroup(pid);
-  }, timeoutMs);
-  const onAbort = (): void => {
-    aborted = true;
-    if (pid !== undefined) void killGroup(pid);
-  };
-  signal.addEventListener('abort', onAbort, { once: true });
-  if (signal.aborted) onAbort();
-  // A leftover `cmd &` in the group would hold the output pipe open forever: once the shell
-  // itself exits, whatever it left behind is killed.
-  child.once('exit', () => {
-    if (pid !== undefined && groupAlive(pid)) void killGroup(pid, 500);
-  });
-  const result = await child;
-  clearTimeout(timer);
-  signal.removeEventListener('abort', onAbort);
+    onOutput: (chunk) => collected.push(chunk),
+    // The collector keeps what the model sees; the result's own tails are not read.
+    tailChars: 1024,
+    timeoutMs,
+    signal,
+    // A leftover `cmd &` in the group would hold the output pipe open forever: once the shell
+    // itself exits, whatever it left behind is killed.
+    killLeftovers: true,
+    label: 'exec',
+  }).result;
   const output = collected.text().replace(/\n$/, '');
-  if (aborted) return { output: `${output}\n[interrupted; the process group was killed]`.trimStart(), isError: true };
-  if (timedOut)
+  if (result.isCanceled)
+    return { output: `${output}\n[interrupted; the process group was killed]`.trimStart(), isError: true };
+  if (result.timedOut)
     return {
       output: `${output}\n[timed out after ${formatMs(timeoutMs)}; the process group was killed]`.trimStart(),
       isError: true,
     };
-  if (result.failed && result.exitCode === undefined)
+  if (result.exitCode === undefined)
     return {
       output:
-        `${output}\n[${result.signal ? `killed by ${result.signal}` : (result.shortMessage ?? 'failed to run')}]`.trimStart(),
+        `${output}\n[${result.signal ? `killed by ${result.signal}` : (result.spawnError ?? 'failed to run')}]`.trimStart(),
       isError: true,
     };
-  const code = result.exitCode ?? 0;
+  const code = result.exitCode;
   if (code === 0) return { output: output === '' ? '(no output)' : output, isError: false };
   return { output: `${output}\n[exit code ${code}]`.trimStart(), isError: true };
 }

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
-import { execa } from 'execa';
+import { spawnProcess } from '../../execution/index.js';
 import type { AgentTool } from '../tool.js';
 import { optionalBool, optionalInt, optionalString, requireString } from '../tool.js';
 import { looksBinary } from './binary.js';
@@ -113,16 +113,19 @@ async function ripgrep(rg: string, cwd: string, query: GrepQuery, signal: AbortS
   args.push('--glob', '!node_modules', '--regexp', query.pattern);
   // Searching the working directory itself: no path argument, so rg prints `src/a.ts`, not `./src/a.ts`.
   if (resolve(query.root) !== resolve(cwd)) args.push('--', displayPath(cwd, query.root));
-  const result = await execa(rg, args, {
+  const result = await spawnProcess([rg, ...args], {
     cwd,
-    reject: false,
-    stdin: 'ignore',
-    cancelSignal: signal,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+    env: process.env,
+    signal,
+    tailChars: 64 * 1024 * 1024,
+    label: 'rg',
+  }).result;
   if (result.exitCode === 1) return { lines: [], more: false };
-  if (result.exitCode !== 0) return { error: `grep failed: ${String(result.stderr).trim() || result.shortMessage}` };
-  const lines = String(result.stdout)
+  if (result.exitCode !== 0)
+    return {
+      error: `grep failed: ${result.stderr.trim() || result.spawnError || `exit ${result.exitCode ?? result.signal}`}`,
+    };
+  const lines = result.stdout
     .split('\n')
     .filter((l) => l !== '')
     .sort(byPathThenLine);

@@ -14,7 +14,6 @@ import { writeFileTool } from './write-file.js';
 
 export { BackgroundShells, type ShellInfo } from './shells.js';
 export { postureApprover, postureDecision, type AskPermission, type PostureDecision } from './posture.js';
-export { killGroup, groupAlive, livingMembers } from './process-group.js';
 export { scrubbedEnv } from './shell-env.js';
 export { globToRegExp } from './glob-match.js';
 export { findRipgrep } from './grep.js';

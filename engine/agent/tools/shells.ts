@@ -7,8 +7,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
-import { groupAlive, killGroup } from './process-group.js';
+import { groupAlive, spawnProcess, type RunningProcess } from '../../execution/index.js';
 import { commandShell } from './shell-env.js';
 
 export interface ShellInfo {
@@ -21,6 +20,7 @@ export interface ShellInfo {
 }
 
 interface Shell extends ShellInfo {
+  process: RunningProcess;
   log: string;
   offset: number;
   identity: string | undefined;
@@ -47,29 +47,23 @@ export class BackgroundShells {
     const id = `sh_${this.#next++}`;
     const log = join(this.#dir, `${id}.log`);
     const fd = openSync(log, 'a');
-    let child;
+    let child: RunningProcess;
     try {
       // The log's file descriptor goes straight to the child, so output lands in the file with no
-      // trip through this process. execa accepts any fd at run time; its types list only 3–9.
-      const logFd = fd as 3;
-      child = execa(commandShell(options.env), ['-c', command], {
+      // trip through this process.
+      child = spawnProcess([commandShell(options.env), '-c', command], {
         cwd: options.cwd,
         env: options.env,
-        extendEnv: false,
-        stdin: 'ignore',
-        stdout: logFd,
-        stderr: logFd,
-        detached: true,
-        reject: false,
-        cleanup: false,
+        output: fd,
+        label: 'background shell',
       });
     } finally {
       closeSync(fd);
     }
     const pid = child.pid;
     if (pid === undefined) {
-      const result = await child;
-      throw new Error(`could not start the command: ${result.message ?? 'spawn failed'}`);
+      const result = await child.result;
+      throw new Error(`could not start the command: ${result.spawnError ?? 'spawn failed'}`);
     }
     const shell: Shell = {
       id,
@@ -77,12 +71,13 @@ export class BackgroundShells {
       command,
       exitCode: null,
       signal: null,
+      process: child,
       log,
       offset: 0,
       identity: undefined,
       done: Promise.resolve(),
     };
-    shell.done = child.then((result) => {
+    shell.done = child.result.then((result) => {
       shell.exitCode = result.exitCode ?? null;
       shell.signal = result.signal ?? null;
       if (shell.exitCode === null && shell.signal === null) shell.exitCode = -1;
@@ -131,8 +126,8 @@ export class BackgroundShells {
   /** SIGTERM to the shell's group, SIGKILL after a grace period; resolves once it has exited. */
   async kill(id: string): Promise<ShellInfo> {
     const shell = this.#need(id);
-    await killGroup(shell.pid);
-    await Promise.race([shell.done, new Promise((resolve) => setTimeout(resolve, 1000))]);
+    await shell.process.kill();
+    await shell.done;
     return this.#info(shell);
   }
 
@@ -142,7 +137,7 @@ export class BackgroundShells {
     await Promise.all(
       [...this.#shells.values()]
         .filter((s) => s.exitCode === null || groupAlive(s.pid))
-        .map((s) => killGroup(s.pid).then(() => s.done)),
+        .map((s) => s.process.kill().then(() => s.done)),
     );
     if (this.#removeDir) await rm(this.#dir, { recursive: true, force: true });
   }

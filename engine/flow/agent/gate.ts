@@ -1,4 +1,5 @@
-import { lastLines, runCommand } from '../runtime/command.js';
+import { lastLines } from '../../execution/index.js';
+import { runCommand } from '../runtime/command.js';
 import type { GateSpec } from '../core/plan.js';
 import type { GateRun } from './driver.js';
 
@@ -25,7 +26,7 @@ export async function runGate(
     return {
       passed: result.exitCode === 0 && !result.timedOut,
       exitCode: result.exitCode,
-      tail: lastLines(result.output, GATE_TAIL_LINES),
+      tail: lastLines(result.all, GATE_TAIL_LINES),
       timedOut: result.timedOut,
       durationMs: result.durationMs,
     } satisfies GateRun;

@@ -10,7 +10,8 @@ import { unitKey, type StepError } from '../core/state.js';
 import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { waitForApproval, type ApprovalPrompter } from './approvals.js';
-import { lastLines, runCommand, type CommandResult } from './command.js';
+import { lastLines, type ProcessResult } from '../../execution/index.js';
+import { runCommand } from './command.js';
 
 /** What executions need from the run that owns them. */
 export interface ExecutorDeps {
@@ -239,7 +240,7 @@ async function withUntil(
   return { ...outcome, untilPassed: result.exitCode === 0 };
 }
 
-function commandError(command: string, result: CommandResult): StepError | undefined {
+function commandError(command: string, result: ProcessResult): StepError | undefined {
   if (result.spawnError !== undefined)
     return {
       code: 'FLOW_SPAWN_FAILED',
@@ -248,13 +249,13 @@ function commandError(command: string, result: CommandResult): StepError | undef
     };
   if (result.timedOut)
     return { code: 'FLOW_STEP_TIMEOUT', message: `\`${command}\` ran past its timeout and was killed` };
-  if (result.idle)
+  if (result.idleTimedOut)
     return {
       code: 'FLOW_STEP_STALLED',
       message: `\`${command}\` wrote nothing for its idle timeout and was killed: stalled`,
       transient: true,
     };
-  if (result.aborted) return { code: 'FLOW_INTERRUPTED', message: 'interrupted' };
+  if (result.isCanceled) return { code: 'FLOW_INTERRUPTED', message: 'interrupted' };
   if (result.exitCode === 0) return undefined;
   const last = lastLines(result.stderr || result.stdout, 5);
   const how =

@@ -6,6 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createConnection, type Socket } from 'node:net';
+import { spawnDetached } from '../../execution/index.js';
 import { NeoError } from '../../util/errors.js';
 import { SessionFailure } from '../errors.js';
 import { daemonPaths } from './paths.js';
@@ -56,19 +57,7 @@ async function spawnDaemon(home: string, argv: readonly string[], env: NodeJS.Pr
   // not through a pipe that would break when this CLI process exits.
   const logStream = createWriteStream(logPath, { flags: 'a' });
   await once(logStream, 'open');
-  const [command, ...args] = argv;
-  const { execa } = await import('execa');
-  const child = execa(command!, args, {
-    cwd: home,
-    env: { ...env, NEO_HOME: home },
-    detached: true,
-    cleanup: false,
-    reject: false,
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: logStream,
-    buffer: false,
-  });
+  const child = spawnDetached(argv, { cwd: home, env: { ...env, NEO_HOME: home }, stderr: logStream });
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
@@ -84,9 +73,13 @@ async function spawnDaemon(home: string, argv: readonly string[], env: NodeJS.Pr
           }
         }),
       );
-      void child.then((result) => {
+      child.once('error', (error) => {
         clearTimeout(timer);
-        reject(new Error(`the daemon exited with code ${result.exitCode ?? result.signal}`));
+        reject(error);
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`the daemon exited with code ${code ?? signal}`));
       });
     });
   } catch (error) {

@@ -196,7 +196,7 @@ async function runStep(step: Extract<Step, { kind: 'run' }>, controls: TurnContr
   const command = startCommand(step.command, { cwd, env });
   let done;
   try {
-    done = await abortable(command.done, controls.signal);
+    done = await abortable(command.result, controls.signal);
   } catch (error) {
     await command.kill();
     throw error;

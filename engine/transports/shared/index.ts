@@ -15,6 +15,5 @@ export { binaryMissing, childEnv, planLaunch, postureEnv, postureTarget, type La
 export { binaryEnvVar, resolveBinary, type ResolvedBinary } from './binary.js';
 export { classifyAcpKind, classifyToolName, gateToolAsk, type GateDecision, type ToolClass } from './posture-gate.js';
 export { clearProbeCache, extractVersion, probeCli } from './probe.js';
-export { groupAlive, livingGroupMembers, terminateGroup } from './process-group.js';
 export { handshake } from './startup.js';
 export { DEFAULT_TUNING, formatSeconds, readTuning, type Tuning } from './tuning.js';

@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { spawnProcess } from '../../execution/index.js';
 import type { Backend } from '../../definitions/index.js';
 import type { Availability } from '../types.js';
 import { binaryEnvVar, requestedBinary, resolveBinary } from './binary.js';
@@ -52,24 +52,24 @@ async function runProbe(backendId: string, descriptor: Backend, env: NodeJS.Proc
   if (authHint !== undefined) base.hint = authHint;
   if (command.versionArgs === undefined) return base;
   // stdin is closed: several CLIs wait for EOF on a piped stdin, even for --version.
-  const result = await execa(resolved.path, command.versionArgs, {
+  const result = await spawnProcess([resolved.path, ...command.versionArgs], {
+    cwd: process.cwd(),
     env,
-    extendEnv: false,
-    stdin: 'ignore',
-    reject: false,
-    timeout: 10_000,
-    detached: false,
-  });
+    timeoutMs: 10_000,
+    label: 'probe',
+  }).result;
   if (result.failed) {
-    const why = result.timedOut ? 'timed out' : `exit code ${result.exitCode ?? '?'}`;
+    const why = result.timedOut
+      ? 'timed out'
+      : (result.spawnError ?? `exit code ${result.exitCode ?? result.signal ?? '?'}`);
     return {
       available: false,
       status: 'probe-failed',
       binaryPath: resolved.path,
-      detail: `${command.versionArgs.join(' ')} failed (${why}): ${firstLine(String(result.stderr)) || firstLine(String(result.stdout))}`,
+      detail: `${command.versionArgs.join(' ')} failed (${why}): ${firstLine(result.stderr) || firstLine(result.stdout)}`,
     };
   }
-  const version = extractVersion(`${String(result.stdout)}\n${String(result.stderr)}`);
+  const version = extractVersion(`${result.stdout}\n${result.stderr}`);
   return version === undefined ? base : { ...base, version };
 }
 

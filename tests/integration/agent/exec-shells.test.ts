@@ -2,13 +2,8 @@ import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  BackgroundShells,
-  builtinTools,
-  groupAlive,
-  livingMembers,
-  type AgentTool,
-} from '../../../engine/agent/index.js';
+import { BackgroundShells, builtinTools, type AgentTool } from '../../../engine/agent/index.js';
+import { groupAlive, livingGroupMembers } from '../../../engine/execution/index.js';
 import { tempDir } from '../../helpers/temp.js';
 
 function setup(cwd: string, shells: BackgroundShells, env: NodeJS.ProcessEnv = process.env): Record<string, AgentTool> {
@@ -112,7 +107,7 @@ describe('background shells', () => {
     await t.exec!.run({ command: 'sleep 60 & sleep 60 & wait', run_in_background: true }, { signal });
     const [a, b] = shells.list();
     await until(
-      () => (livingMembers(a!.pid)?.length ?? 2) >= 2 && (livingMembers(b!.pid)?.length ?? 3) >= 3,
+      () => livingGroupMembers(a!.pid).length >= 2 && livingGroupMembers(b!.pid).length >= 3,
       'the children to start',
     );
     // sh_1 ignores SIGTERM: kill_shell must escalate to SIGKILL.

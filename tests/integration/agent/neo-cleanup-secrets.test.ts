@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupAlive } from '../../../engine/agent/index.js';
+import { groupAlive } from '../../../engine/execution/index.js';
 import { harness, SECRET, type Harness } from '../../fixtures/agent/neo-harness.js';
 
 let h: Harness | undefined;

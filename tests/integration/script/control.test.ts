@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { livingGroupMembers, waitGroupGone } from '../../../engine/transports/shared/process-group.js';
+import { livingGroupMembers, waitGroupGone } from '../../../engine/execution/index.js';
 import { startScript, types } from '../../helpers/script.js';
 import { tempDir } from '../../helpers/temp.js';
 

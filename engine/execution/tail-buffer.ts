@@ -28,3 +28,9 @@ export class TailBuffer {
     return `…${joined.slice(-this.#limit)}`;
   }
 }
+
+/** The last `lines` lines of a text (for guidance, summaries and failure messages). */
+export function lastLines(text: string, lines: number): string {
+  const all = text.replace(/\s+$/, '').split('\n');
+  return all.slice(-lines).join('\n');
+}

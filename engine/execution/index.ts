@@ -1,0 +1,22 @@
+/**
+ * Processes: spawning in a group, the live registry and its journal, kill-tree, process
+ * identity (pid + start time), the sweep of a dead neo's leftovers, keeping the process alive
+ * while work waits on the outside.
+ */
+export { describeProcess, identify, isSameProcess, selfIdentity, type ProcessIdentity } from './identity.js';
+export { keepAlive } from './keep-alive.js';
+export { TAG_VARIABLE } from './proc.js';
+export {
+  groupAlive,
+  isOurGroup,
+  killTree,
+  livingGroupMembers,
+  signalGroup,
+  waitGroupGone,
+  type GroupRecord,
+} from './process-group.js';
+export { journalProcessesIn, liveGroups, stopLiveGroups } from './registry.js';
+export { spawnProcess, type ProcessResult, type RunningProcess, type SpawnOptions } from './spawn.js';
+export { sweepOrphanedProcesses, type SweptOwner } from './sweep.js';
+export { lastLines, TailBuffer } from './tail-buffer.js';
+export { spawnDetached } from './detached.js';
