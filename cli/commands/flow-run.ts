@@ -1,3 +1,5 @@
+import { dirname } from 'node:path';
+import { findRepoRoot, untrustedNotice } from '../../engine/definitions/index.js';
 import { describePlan, readyPlan, resolveInputs, startRun, type Isolation } from '../../engine/flow/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
@@ -60,7 +62,7 @@ async function dryRun(
   textInputs: Set<string>,
   options: RunFlags,
 ): Promise<number> {
-  const { plan } = await readyPlan({
+  const { plan, set, file } = await readyPlan({
     planFile,
     cwd: io.cwd,
     home,
@@ -77,9 +79,14 @@ async function dryRun(
     );
   }
   const described = describePlan(plan);
+  const untrusted = untrustedNotice(set, {
+    cwd: io.cwd,
+    repo: findRepoRoot(dirname(file), { exclude: home }),
+  });
   if (options.json) {
     writeJson(io.stdout, {
       ...described,
+      untrusted: set.untrusted.map((d) => ({ file: d.span?.file, line: d.span?.start.line, message: d.message })),
       inputs: resolved.values,
       projectDir: plan.projectDir,
       isolation: options.isolation ?? plan.workspace.isolation ?? 'worktree (git) / copy',
@@ -87,6 +94,7 @@ async function dryRun(
     return EXIT.ok;
   }
   const p = painter(useColor(io.stdout, io.env));
+  if (untrusted !== undefined) writeLine(io.stdout, p.yellow(`warning: ${untrusted}`));
   writeLine(
     io.stdout,
     `${p.bold(described.name)} · ${described.steps.length} steps · maxParallel ${described.maxParallel} · budget ${described.budgets.join(', ') || 'none'} · nothing will run`,

@@ -3,6 +3,8 @@ import { LAYERS } from './definition.js';
 import type { Diagnostic } from './diagnostic.js';
 import { DefinitionSet } from './definition-set.js';
 import type { FileLoad } from './load-file.js';
+import { UNTRUSTED_CODE } from './privileged.js';
+import { checkUntrustedSet, narrowUntrustedConfigs } from './untrusted-set.js';
 
 /** Ids the layering gives a meaning of their own. */
 const RESERVED_POLICY_IDS = new Set(['owner']);
@@ -59,11 +61,21 @@ export function buildDefinitionSet(
     if (existing !== undefined) shadowed.push(existing);
     winners.set(key, definition);
   }
-  const set = new DefinitionSet({
+  const narrowed = narrowUntrustedConfigs(configs);
+  diagnostics.push(...narrowed.diagnostics);
+  const init = {
     definitions: [...winners.values()],
     shadowed,
     ...(ownerPolicy ? { ownerPolicy } : {}),
-    configs,
-  });
+    configs: narrowed.configs,
+  };
+  const fileDrops = loads.flatMap((load) => load.diagnostics.filter((d) => d.code === UNTRUSTED_CODE));
+  let set = new DefinitionSet(init);
+  if (fileDrops.length > 0 || set.all().some((d) => !d.trusted) || narrowed.configs.some((c) => !c.trusted)) {
+    // Rules that need the layered set (what an untrusted file overrides, the policy it names).
+    const setDrops = checkUntrustedSet(set);
+    diagnostics.push(...setDrops);
+    set = new DefinitionSet({ ...init, untrusted: [...fileDrops, ...narrowed.diagnostics, ...setDrops] });
+  }
   return { set, diagnostics };
 }

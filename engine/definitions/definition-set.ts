@@ -1,5 +1,6 @@
 import { contentHash } from '../util/content-hash.js';
 import type { AnyDefinition, Definition } from './definition.js';
+import type { Diagnostic } from './diagnostic.js';
 import { DEFINITION_KINDS, type DefinitionKind } from './kinds.js';
 
 /** What changed between two definition sets. */
@@ -22,12 +23,15 @@ export class DefinitionSet {
   readonly ownerPolicy: Definition<'policy'> | undefined;
   /** neo.yaml files, lowest layer first. */
   readonly configs: readonly Definition<'config'>[];
+  /** What an untrusted project layer set and neo ignored, one warning each (`DEF_UNTRUSTED_FIELD`). */
+  readonly untrusted: readonly Diagnostic[];
 
   constructor(init: {
     definitions: readonly AnyDefinition[];
     shadowed?: readonly AnyDefinition[];
     ownerPolicy?: Definition<'policy'>;
     configs?: readonly Definition<'config'>[];
+    untrusted?: readonly Diagnostic[];
   }) {
     for (const kind of DEFINITION_KINDS) this.#byKind.set(kind, new Map());
     for (const definition of init.definitions)
@@ -35,9 +39,13 @@ export class DefinitionSet {
     this.shadowed = init.shadowed ?? [];
     this.ownerPolicy = init.ownerPolicy;
     this.configs = init.configs ?? [];
+    this.untrusted = init.untrusted ?? [];
     const parts: string[] = [];
     for (const definition of [...this.all(), ...(this.ownerPolicy ? [this.ownerPolicy] : []), ...this.configs]) {
-      parts.push(`${definition.kind}:${definition.id}:${definition.layer}:${definition.digest}`);
+      // Trust changes what a definition means (its privileged fields), so it changes the hash.
+      parts.push(
+        `${definition.kind}:${definition.id}:${definition.layer}:${definition.digest}${definition.trusted ? '' : ':untrusted'}`,
+      );
     }
     this.hash = contentHash(...parts.sort());
     Object.freeze(this);

@@ -39,6 +39,8 @@ export interface Definition<K extends DefinitionKind = DefinitionKind> {
   readonly idSpan: SourceSpan;
   /** sha256 of the file text. */
   readonly digest: string;
+  /** False for a definition of an untrusted project layer: it may only narrow (see privileged.ts). */
+  readonly trusted: boolean;
   /** Privileged fields dropped because the project is not trusted. */
   readonly ignoredFields: readonly string[];
 }

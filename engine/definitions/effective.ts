@@ -1,7 +1,15 @@
+import type { Persona } from '../generated/persona.js';
 import type { Definition } from './definition.js';
 import type { DefinitionSet } from './definition-set.js';
 import { narrowKnobs, toList, type KnobConflict, type KnobProvenance, type SessionKnobs } from './policy.js';
 import { personaView } from './persona-view.js';
+import { UNTRUSTED_CEILING, aboveUntrustedCeiling } from './privileged.js';
+
+/** One layer of knobs and where it came from. */
+export interface KnobLayer {
+  source: string;
+  knobs: SessionKnobs;
+}
 
 /** The knobs of a policy definition. */
 export function policyKnobs(policy: Definition<'policy'>): SessionKnobs {
@@ -17,6 +25,91 @@ export function policyKnobs(policy: Definition<'policy'>): SessionKnobs {
   return knobs;
 }
 
+/**
+ * The knobs of a policy as a definition that names it may use: an untrusted definition reaches
+ * no posture above acceptEdits through the policy it names (`policy: autonomous` is capped).
+ */
+export function namedPolicyKnobs(policy: Definition<'policy'>, namedBy: { trusted: boolean }): SessionKnobs {
+  const knobs = policyKnobs(policy);
+  if (namedBy.trusted) return knobs;
+  if (aboveUntrustedCeiling(knobs.maxPosture)) knobs.maxPosture = UNTRUSTED_CEILING;
+  if (aboveUntrustedCeiling(knobs.initialPosture)) knobs.initialPosture = UNTRUSTED_CEILING;
+  return knobs;
+}
+
+/**
+ * The definition an untrusted one overrides, whose narrowing it keeps: the highest trusted
+ * definition of the same kind and id in a lower layer. Undefined for a trusted definition.
+ */
+export function overriddenTrusted<K extends Definition['kind']>(
+  set: DefinitionSet,
+  definition: Definition<K>,
+): Definition<K> | undefined {
+  if (definition.trusted) return undefined;
+  const lower = set.shadowedBy(definition.kind, definition.id).filter((d) => d.trusted);
+  return lower[lower.length - 1] as Definition<K> | undefined;
+}
+
+/** How a persona's layers are labelled: its policy's, and its own. */
+export interface LayerLabels {
+  policy(persona: Definition<'persona'>, policy: Definition<'policy'>): string;
+  persona(persona: Definition<'persona'>): string;
+}
+
+const FILE_LABELS: LayerLabels = {
+  policy: (_persona, policy) => `policy ${policy.id} (${policy.file})`,
+  persona: (persona) => `persona ${persona.id} (${persona.file})`,
+};
+
+/**
+ * A persona's knob layers, widest first: its policy, then its own frontmatter. An untrusted
+ * persona that overrides a trusted one (`.neo/personas/reviewer.md` over the packaged reviewer)
+ * starts from that one's layers, so it can only narrow them; the policy it names is capped at
+ * acceptEdits.
+ */
+export function personaKnobLayers(
+  set: DefinitionSet,
+  persona: Definition<'persona'>,
+  labels: LayerLabels = FILE_LABELS,
+): KnobLayer[] {
+  const base = overriddenTrusted(set, persona);
+  const kept = (base === undefined ? [] : ownKnobLayers(set, base, labels)).map((layer) => ({
+    source: `${base!.layer} ${layer.source}`,
+    knobs: layer.knobs,
+  }));
+  return [...kept, ...ownKnobLayers(set, persona, labels)];
+}
+
+/** A persona's own layers (its policy, its frontmatter), without what it overrides. */
+export function ownKnobLayers(
+  set: DefinitionSet,
+  persona: Definition<'persona'>,
+  labels: LayerLabels = FILE_LABELS,
+): KnobLayer[] {
+  const view = personaView(persona);
+  const policy = view.policy === undefined ? undefined : set.get('policy', view.policy);
+  return [
+    ...(policy === undefined
+      ? []
+      : [{ source: labels.policy(persona, policy), knobs: namedPolicyKnobs(policy, persona) }]),
+    { source: labels.persona(persona), knobs: view.knobs },
+  ];
+}
+
+/** One of a persona's `rules.clarify` entries. */
+export type ClarifyRule = NonNullable<NonNullable<Persona['rules']>['clarify']>[number];
+
+/**
+ * The persona's deny rules, and those of the trusted persona it overrides when it is untrusted.
+ * A deny only narrows, so it applies however the persona runs: as a driver, as the driven
+ * agent's role, or as a driver demoted because its project is not trusted.
+ */
+export function personaDenyRules(set: DefinitionSet, persona: Definition<'persona'>): ClarifyRule[] {
+  const base = overriddenTrusted(set, persona);
+  const own = (d: Definition<'persona'>) => (d.data.rules?.clarify ?? []).filter((rule) => rule.decision === 'deny');
+  return [...own(persona), ...(base === undefined ? [] : own(base))];
+}
+
 /** A persona's merged knobs and where each came from. */
 export interface EffectiveKnobs {
   knobs: SessionKnobs;
@@ -25,19 +118,15 @@ export interface EffectiveKnobs {
 }
 
 /**
- * A persona's effective knobs: its policy, narrowed by its own frontmatter, narrowed by the
- * caller's overrides (a flow step, a pinned backend), always capped by the owner policy.
+ * A persona's effective knobs: its layers ({@link personaKnobLayers}), narrowed by the caller's
+ * overrides (a flow step, a pinned backend), always capped by the owner policy.
  */
 export function effectivePersonaKnobs(
   set: DefinitionSet,
   persona: Definition<'persona'>,
-  caller?: { source: string; knobs: SessionKnobs },
+  caller?: KnobLayer,
 ): EffectiveKnobs {
-  const view = personaView(persona);
-  const layers: Array<{ source: string; knobs: SessionKnobs }> = [];
-  const policy = view.policy === undefined ? undefined : set.get('policy', view.policy);
-  if (policy !== undefined) layers.push({ source: `policy ${policy.id} (${policy.file})`, knobs: policyKnobs(policy) });
-  layers.push({ source: `persona ${view.id} (${persona.file})`, knobs: view.knobs });
+  const layers = personaKnobLayers(set, persona);
   if (caller !== undefined) layers.push(caller);
   if (set.ownerPolicy !== undefined)
     layers.push({ source: `owner policy (${set.ownerPolicy.file})`, knobs: policyKnobs(set.ownerPolicy) });

@@ -42,7 +42,19 @@ export type { Capability } from '../generated/capability.js';
 export type { Routing } from '../generated/routing.js';
 export type { Config } from '../generated/config.js';
 export type { Posture, Effort, ModelClass, Budgets, CostProfile } from '../generated/common.js';
-export { effectivePersonaKnobs, policyKnobs, type EffectiveKnobs } from './effective.js';
+export {
+  effectivePersonaKnobs,
+  namedPolicyKnobs,
+  overriddenTrusted,
+  personaDenyRules,
+  personaKnobLayers,
+  policyKnobs,
+  type ClarifyRule,
+  type EffectiveKnobs,
+  type KnobLayer,
+} from './effective.js';
+export { TRUST_HINT, UNTRUSTED_CEILING, UNTRUSTED_CODE } from './privileged.js';
+export { untrustedNotice } from './untrusted-report.js';
 export { checkAgainstSchema, schemaErrorsToDiagnostics, precompiledValidators } from './schema-check.js';
 export { YamlSource } from './source.js';
 export { splitFrontmatter } from './frontmatter.js';

@@ -136,7 +136,18 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
   const idSpan = idNode.depth === 1 && yamlLib().isScalar(idNode.node) ? source.spanOf(idNode.node) : source.span(0, 0);
 
   result.definition = makeDefinition(
-    { kind, id, layer, file, data: stripped.data, body, idSpan, digest, ignoredFields: stripped.ignored },
+    {
+      kind,
+      id,
+      layer,
+      file,
+      data: stripped.data,
+      body,
+      idSpan,
+      digest,
+      trusted: options.trusted,
+      ignoredFields: stripped.ignored,
+    },
     () => source,
   );
   return result;

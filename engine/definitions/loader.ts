@@ -190,6 +190,7 @@ export class DefinitionLoader {
         body: hit.body,
         idSpan: { file: entry.file, ...hit.idSpan },
         digest: hit.digest,
+        trusted: true,
         ignoredFields: [],
       },
       () => sourceOf(entry.file, readText() ?? '', entry.kind),

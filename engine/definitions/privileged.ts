@@ -1,15 +1,39 @@
+import type { Posture } from '../generated/common.js';
 import type { Diagnostic } from './diagnostic.js';
 import { toPointer, pointerToFieldPath } from './diagnostic.js';
 import type { DefinitionKind } from './kinds.js';
+import { postureRank } from './policy.js';
 import type { YamlSource } from './source.js';
 
-const TRUST_HINT = 'run `neo trust` in this repository to allow it (recorded under NEO_HOME)';
+/** The hint every untrusted-layer warning carries. */
+export const TRUST_HINT = 'run `neo trust` in this repository to allow it (recorded under NEO_HOME)';
+
+/** The code of every warning about something an untrusted project may not do. */
+export const UNTRUSTED_CODE = 'DEF_UNTRUSTED_FIELD';
+
+/** The highest posture anything from an untrusted project may ask for, or reach through a policy it names. */
+export const UNTRUSTED_CEILING: Posture = 'acceptEdits';
+
+/** Whether an untrusted layer may not ask for `posture`. */
+export function aboveUntrustedCeiling(posture: unknown): boolean {
+  return typeof posture === 'string' && postureRank(posture as Posture) > postureRank(UNTRUSTED_CEILING);
+}
+
+/** Provider fields that decide where a request goes and what credentials ride along. */
+const PROVIDER_ROUTE_FIELDS = ['baseUrl', 'apiKey', 'headers'] as const;
 
 /**
- * Drops privileged fields from a definition that comes from an untrusted project layer: a
- * `driver: true`, a posture above acceptEdits, and whole backend descriptors and capability
- * entries (they name executables). Each drop is a warning that says how to trust the project.
- * Returns `data: undefined` when the whole definition is ignored.
+ * Drops what a definition from an untrusted project layer may not set, one field at a time:
+ * - a persona's `driver: true` (its rules would decide permission asks and run `verify`), a
+ *   posture above acceptEdits (`maxPosture`, `initialPosture`, `permissionMode: bypassPermissions`),
+ *   and `hooks` / `mcpServers` (they name programs to run);
+ * - a policy's or flow's posture above acceptEdits (defaults and every step);
+ * - a neo.yaml's `defaults.maxPosture` above acceptEdits, `agent.provider` (which of the user's
+ *   keys is used) and every provider's `baseUrl`, `apiKey` and `headers` (where a key, and the
+ *   user's code, would be sent);
+ * - whole backend descriptors and capability entries (they name programs to run).
+ * What narrows (a lower posture, a deny rule, fewer tools) is kept. Each drop is a warning that
+ * says how to trust the project; `data: undefined` when the whole definition is ignored.
  */
 export function stripUntrusted(
   kind: DefinitionKind,
@@ -20,7 +44,7 @@ export function stripUntrusted(
   const ignored: string[] = [];
   if (kind === 'backend' || kind === 'capability') {
     diagnostics.push({
-      code: 'DEF_UNTRUSTED_FIELD',
+      code: UNTRUSTED_CODE,
       severity: 'warning',
       message: `${kind} definitions from an untrusted project are ignored: they name programs to run`,
       span: source.spanOf(source.doc.contents),
@@ -35,13 +59,13 @@ export function stripUntrusted(
       .reduce<unknown>((node, key) => (node as Record<string | number, unknown>)?.[key], copy) as
       Record<string | number, unknown> | undefined;
     const last = segments[segments.length - 1]!;
-    if (parent === undefined || !(last in parent)) return;
+    if (parent === undefined || parent === null || !(last in parent)) return;
     delete parent[last];
     const pointer = toPointer(segments);
     const field = pointerToFieldPath(pointer);
     ignored.push(field);
     diagnostics.push({
-      code: 'DEF_UNTRUSTED_FIELD',
+      code: UNTRUSTED_CODE,
       severity: 'warning',
       message: `\`${field}\` ${why} is ignored: this project is not trusted`,
       span: source.spanOf(source.locate(segments.map(String)).node),
@@ -49,23 +73,35 @@ export function stripUntrusted(
       hint: TRUST_HINT,
     });
   };
-  const dropFullPosture = (segments: Array<string | number>, node: Record<string, unknown> | undefined) => {
-    if (!node) return;
-    for (const key of ['maxPosture', 'initialPosture', 'posture']) {
-      if (node[key] === 'full') drop([...segments, key], '(a posture above acceptEdits)');
+  const dropHighPosture = (segments: Array<string | number>, node: unknown, keys: readonly string[]) => {
+    if (node === null || typeof node !== 'object') return;
+    for (const key of keys) {
+      if (aboveUntrustedCeiling((node as Record<string, unknown>)[key]))
+        drop([...segments, key], `(a posture above ${UNTRUSTED_CEILING})`);
     }
   };
+  const POSTURE_KEYS = ['maxPosture', 'initialPosture', 'posture'];
   if (kind === 'persona') {
-    if (copy.driver === true) drop(['driver'], '(a driver persona)');
+    if (copy.driver === true) drop(['driver'], '(a driver persona; its deny rules still apply)');
     if (copy.permissionMode === 'bypassPermissions') drop(['permissionMode'], '(bypassPermissions is posture full)');
-    dropFullPosture([], copy);
+    dropHighPosture([], copy, POSTURE_KEYS);
+    if (copy.hooks !== undefined) drop(['hooks'], '(hooks run programs)');
+    if (copy.mcpServers !== undefined) drop(['mcpServers'], '(MCP servers run programs)');
   } else if (kind === 'policy') {
-    dropFullPosture([], copy);
+    dropHighPosture([], copy, POSTURE_KEYS);
   } else if (kind === 'flow') {
-    dropFullPosture(['defaults'], copy.defaults as Record<string, unknown> | undefined);
+    dropHighPosture(['defaults'], copy.defaults, POSTURE_KEYS);
     for (const list of ['steps', 'finally'] as const) {
       const steps = copy[list];
-      if (Array.isArray(steps)) steps.forEach((step, i) => dropFullPosture([list, i], step as Record<string, unknown>));
+      if (Array.isArray(steps)) steps.forEach((step, i) => dropHighPosture([list, i], step, POSTURE_KEYS));
+    }
+  } else if (kind === 'config') {
+    dropHighPosture(['defaults'], copy.defaults, ['maxPosture']);
+    drop(['agent', 'provider'], "(which of your providers, and keys, neo's agent uses)");
+    const providers = (copy.providers ?? {}) as Record<string, unknown>;
+    for (const name of Object.keys(providers)) {
+      for (const field of PROVIDER_ROUTE_FIELDS)
+        drop(['providers', name, field], "(a provider's URL, key or headers: where your key would be sent)");
     }
   }
   return { data: copy, ignored, diagnostics };

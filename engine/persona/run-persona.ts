@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createActor, toPromise } from 'xstate';
-import type { Budgets, DefinitionSet, Effort } from '../definitions/index.js';
+import { personaDenyRules, type Budgets, type DefinitionSet, type Effort } from '../definitions/index.js';
 import {
   recordScopeOutcomes,
   trackRecords,
@@ -102,8 +102,15 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
   const runId = o.runId ?? `persona-${view.id}-${token}`;
   const signal = o.signal ?? new AbortController().signal;
   const dispatch = dispatchKnobs(o.set, o.persona.definition, o.caller);
-  // A non-driver persona is the driven agent's role, under the default rules.
-  const rules = view.driver ? rulesWithDefaults(o.persona.definition.data.rules) : rulesWithDefaults(undefined);
+  // A non-driver persona is the driven agent's role, under the default rules and its own denies
+  // (a deny only narrows: it holds for a driver demoted because its project is not trusted).
+  const denies = view.driver ? [] : personaDenyRules(o.set, o.persona.definition);
+  const defaults = rulesWithDefaults(undefined);
+  const rules = view.driver
+    ? rulesWithDefaults(o.persona.definition.data.rules)
+    : denies.length === 0
+      ? defaults
+      : { ...defaults, clarify: [...denies, ...(defaults.clarify ?? [])] };
   const checker =
     o.checker === null
       ? undefined

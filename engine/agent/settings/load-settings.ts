@@ -3,9 +3,9 @@
  * project layer winning per key; `.env` files beside them; secrets expanded from `${NAME}`
  * references (environment first, then the project's .env, then the user's). The result is frozen.
  *
- * An untrusted project cannot point a provider that carries a secret somewhere else: its
- * `providers` entries that reference a secret, or that redefine a provider of the user layer,
- * are ignored with a warning until the owner runs `neo trust`.
+ * An untrusted project sets no provider's URL, key or headers and its .env is not read: the
+ * definitions loader drops those fields (privileged.ts) with a warning until the owner runs
+ * `neo trust`, so a cloned repository cannot send the user's key, or the user's code, anywhere.
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -50,9 +50,9 @@ export async function loadAgentSettings(options: LoadSettingsOptions): Promise<A
   const home = options.home ?? neoHome(env);
   const repo = options.noProject ? undefined : findRepoRoot(options.cwd, { exclude: home });
   const trusted = repo !== undefined && (await new TrustStore(home).isTrusted(repo));
-  const layers = options.configs ?? (await readConfigs(home, repo));
+  const layers = options.configs ?? (await readConfigs(home, repo, trusted));
   const files = layers.map((l) => l.file);
-  const dotenvFiles = [join(home, '.env'), ...(repo !== undefined ? [join(repo, '.neo', '.env')] : [])];
+  const dotenvFiles = [join(home, '.env'), ...(repo !== undefined && trusted ? [join(repo, '.neo', '.env')] : [])];
   const [userEnv, projectEnv] = await Promise.all(dotenvFiles.map(readDotenv));
   const lookup: EnvLookup = (name) => env[name] ?? projectEnv?.get(name) ?? userEnv?.get(name);
   files.push(...dotenvFiles);
@@ -62,15 +62,10 @@ export async function loadAgentSettings(options: LoadSettingsOptions): Promise<A
   const providers: Record<string, ProviderConfig> = {};
   for (const layer of layers) {
     Object.assign(agent, layer.data.agent ?? {});
-    for (const [name, config] of Object.entries(layer.data.providers ?? {})) {
-      if (layer.layer === 'project' && !trusted && (name in providers || mentionsSecret(config))) {
-        warnings.push(
-          `${layer.file}: providers.${name} is ignored: this project is not trusted and it ${name in providers ? 'redefines a provider of your own neo.yaml' : 'references a secret'} (run \`neo trust\` to allow it)`,
-        );
-        continue;
-      }
+    for (const [name, config] of Object.entries(layer.data.providers ?? {}))
       providers[name] = { ...providers[name], ...config };
-    }
+    for (const field of layer.ignoredFields)
+      warnings.push(`${layer.file}: ${field} is ignored: this project is not trusted (run \`neo trust\` to allow it)`);
   }
 
   const secrets: Secret[] = [];
@@ -95,7 +90,11 @@ export async function loadAgentSettings(options: LoadSettingsOptions): Promise<A
   return deepFreeze(settings);
 }
 
-async function readConfigs(home: string, repo: string | undefined): Promise<Definition<'config'>[]> {
+async function readConfigs(
+  home: string,
+  repo: string | undefined,
+  projectTrusted: boolean,
+): Promise<Definition<'config'>[]> {
   const candidates: Array<{ file: string; layer: 'user' | 'project' }> = [
     { file: join(home, 'neo.yaml'), layer: 'user' },
   ];
@@ -103,7 +102,7 @@ async function readConfigs(home: string, repo: string | undefined): Promise<Defi
   const out: Definition<'config'>[] = [];
   for (const { file, layer } of candidates) {
     if (!(await exists(file))) continue;
-    const load = await loadDefinitionFile(file, { kind: 'config', layer, trusted: true });
+    const load = await loadDefinitionFile(file, { kind: 'config', layer, trusted: layer === 'user' || projectTrusted });
     const errors = load.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0) {
       throw new AgentError('AGENT_SETTINGS_INVALID', `invalid ${file}:\n${formatDiagnostics(errors)}`, {
@@ -121,10 +120,6 @@ async function exists(file: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function mentionsSecret(config: ProviderConfig): boolean {
-  return config.apiKey !== undefined || Object.values(config.headers ?? {}).some((v) => referencedNames(v).length > 0);
 }
 
 /** The provider when neo.yaml names none: the only one configured, else the first built-in whose key is set. */

@@ -1,3 +1,5 @@
+import type { ClarifyRule } from '../../definitions/index.js';
+import { matchClarifyRules } from '../../persona/index.js';
 import type { ReadTurnResult, StartResult, StopOutcome } from '../../session/index.js';
 import { NeoError, UsageError } from '../../util/errors.js';
 import { decideAsk } from '../core/clarify-rules.js';
@@ -167,12 +169,14 @@ export class RulesDriver implements AgentStepDriver {
           break;
         }
         if (turn.kind === 'clarification') {
-          const decision = decideAsk(turn, {
-            posture: start.maxPosture,
-            workspace: task.cwd,
-            editToolNames: s.editToolNames,
-            allowCommands: [...s.allowCommands, ...(s.verify ? [s.verify.run] : [])],
-          });
+          const decision =
+            personaDenies(turn, s.denyRules, task.cwd) ??
+            decideAsk(turn, {
+              posture: start.maxPosture,
+              workspace: task.cwd,
+              editToolNames: s.editToolNames,
+              allowCommands: [...s.allowCommands, ...(s.verify ? [s.verify.run] : [])],
+            });
           ctx.progress({ note: `${decision.allow ? 'allowed' : 'denied'} ${turn.toolName}` });
           await ctx.sessions.execute(
             {
@@ -241,6 +245,17 @@ export class RulesDriver implements AgentStepDriver {
     await quietly(ctx.sessions.releaseAllOwnedBy(caller.scope));
     return result.done;
   }
+}
+
+/** A deny from the persona's own rules, which come before the built-in ones; undefined when none matches. */
+function personaDenies(
+  ask: { toolName: string; input: unknown },
+  rules: readonly ClarifyRule[] | undefined,
+  cwd: string,
+): { allow: false; reason: string } | undefined {
+  if (rules === undefined || rules.length === 0) return undefined;
+  const verdict = matchClarifyRules(ask, { clarify: [...rules] }, cwd);
+  return verdict.rule === 'otherwise' ? undefined : { allow: false, reason: verdict.reason };
 }
 
 /** One read-turn, abandoned (not cancelled) when any signal aborts. */

@@ -117,6 +117,7 @@ export function compileAgent(
     requireChange: step.requireChange ?? true,
     ...(step.outputSchema === undefined ? {} : { outputSchema: step.outputSchema as Record<string, unknown> }),
     allowCommands: [...(toList(defaults.allowCommands) ?? []), ...(toList(step.allowCommands) ?? [])],
+    ...(persona?.denyRules === undefined ? {} : { denyRules: persona.denyRules }),
     editToolNames: info?.editToolNames ?? [],
     provenance: provenanceOf(
       narrowed.provenance,

@@ -1,4 +1,4 @@
-import type { SessionKnobs } from '../../definitions/index.js';
+import type { ClarifyRule, SessionKnobs } from '../../definitions/index.js';
 
 /** One layer of session knobs and where it came from. */
 export interface KnobLayer {
@@ -23,6 +23,8 @@ export interface PersonaInfo {
   taskTags: string[];
   /** Its policy then its own knobs, widest first. */
   layers: KnobLayer[];
+  /** Its deny rules: they apply however it runs (a deny only narrows). */
+  denyRules?: ClarifyRule[];
 }
 
 /** What the compiler needs to know about a backend. */

@@ -1,4 +1,4 @@
-import type { Effort, Posture } from '../../definitions/index.js';
+import type { ClarifyRule, Effort, Posture } from '../../definitions/index.js';
 
 /** A step's kind, from which of its keys are set. */
 export type StepKind = 'agent' | 'run' | 'approval' | 'flow';
@@ -48,6 +48,8 @@ export interface AgentSettings {
   outputSchema?: Record<string, unknown>;
   /** Commands the built-in driver allows when the agent asks. */
   allowCommands: string[];
+  /** The persona's deny rules: the built-in driver denies a matching ask before any other rule. */
+  denyRules?: ClarifyRule[];
   /** Tool names that edit files on this backend. */
   editToolNames: string[];
   /** Where each knob came from, for --dry-run. */

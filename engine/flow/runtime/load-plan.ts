@@ -3,8 +3,11 @@ import {
   formatDiagnostics,
   kindOfPath,
   loadDefinitions,
+  namedPolicyKnobs,
   narrowKnobs,
   pathKind,
+  personaDenyRules,
+  personaKnobLayers,
   personaView,
   policyKnobs,
   type Definition,
@@ -135,24 +138,23 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): 
       const definition = set.get('persona', id);
       if (definition === undefined) return undefined;
       const view = personaView(definition);
-      const policy = view.policy === undefined ? undefined : set.get('policy', view.policy);
+      const denyRules = personaDenyRules(set, definition);
       return {
         id,
         driver: view.driver,
         instructions: view.instructions,
         ...(view.model === undefined ? {} : { model: view.model }),
         taskTags: view.taskTags,
-        layers: [
-          ...(policy === undefined
-            ? []
-            : [{ source: `persona ${id} policy ${policy.id}`, knobs: policyKnobs(policy) }]),
-          { source: `persona ${id}`, knobs: view.knobs },
-        ],
+        layers: personaKnobLayers(set, definition, {
+          policy: (persona, policy) => `persona ${persona.id} policy ${policy.id}`,
+          persona: (persona) => `persona ${persona.id}`,
+        }),
+        ...(denyRules.length === 0 ? {} : { denyRules }),
       };
     },
     policy(id) {
       const definition = set.get('policy', id);
-      return definition === undefined ? undefined : policyKnobs(definition);
+      return definition === undefined ? undefined : namedPolicyKnobs(definition, flow);
     },
     backend(id) {
       const definition = set.get('backend', id);

@@ -1,5 +1,11 @@
 import { dirname } from 'node:path';
-import { formatDiagnostics, watchDefinitions, type DefinitionSet } from '../../definitions/index.js';
+import {
+  findRepoRoot,
+  formatDiagnostics,
+  untrustedNotice,
+  watchDefinitions,
+  type DefinitionSet,
+} from '../../definitions/index.js';
 import { UsageError } from '../../util/errors.js';
 import { resolveInputs } from '../core/inputs.js';
 import { initialRunState } from '../core/state.js';
@@ -118,6 +124,12 @@ export async function startCompiled(
   }
   const depth = context.child === undefined ? 0 : context.child.link.depth + 1;
   options.observer?.({ type: 'run', runId, depth, record, plan, resumed: false });
+  const untrusted =
+    context.child === undefined
+      ? untrustedNotice(set, { cwd: options.cwd, repo: findRepoRoot(dirname(file), { exclude: options.home }) })
+      : undefined;
+  if (untrusted !== undefined)
+    options.observer?.({ type: 'notice', runId, depth, level: 'warning', message: untrusted });
   for (const warning of workspace.warnings)
     options.observer?.({ type: 'notice', runId, depth, level: 'warning', message: warning });
   for (const step of plan.steps) {

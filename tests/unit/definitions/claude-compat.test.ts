@@ -250,10 +250,17 @@ describe('Claude Code subagent files load as personas', () => {
       await copyFile(join(FIXTURES, file), join(repo, '.claude', 'agents', file));
 
     const { set, diagnostics } = await loadDefinitions({ cwd: repo, home });
-    // The project is not trusted: the one posture above acceptEdits is dropped, nothing else.
+    // The project is not trusted: the one posture above acceptEdits is dropped, and the MCP
+    // servers and hooks (programs to run); nothing else.
     expect(
       diagnostics.map((d) => `${d.severity} ${d.code} ${d.span?.file.slice(repo.length)}:${d.span?.start.line}`),
-    ).toEqual(['warning DEF_UNTRUSTED_FIELD /.claude/agents/migration-runner.md:6']);
+    ).toEqual([
+      'warning DEF_UNTRUSTED_FIELD /.claude/agents/data-scientist.md:7',
+      'warning DEF_UNTRUSTED_FIELD /.claude/agents/frontend-developer.md:5',
+      'warning DEF_UNTRUSTED_FIELD /.claude/agents/guarded-shell.md:8',
+      'warning DEF_UNTRUSTED_FIELD /.claude/agents/migration-runner.md:6',
+    ]);
+    expect(set.get('persona', 'guarded-shell')?.ignoredFields).toEqual(['hooks']);
     for (const [file, expected] of Object.entries(EXPECTED)) {
       const persona = set.get('persona', expected.id);
       expect(persona?.layer).toBe('project');
