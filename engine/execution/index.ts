@@ -1,7 +1,7 @@
 /**
  * Processes: spawning in a group, the live registry and its journal, kill-tree, process
  * identity (pid + start time), the sweep of a dead neo's leftovers, keeping the process alive
- * while work waits on the outside.
+ * while work waits on the outside. Paths: where a path an agent names really leads.
  */
 export { describeProcess, identify, isSameProcess, selfIdentity, type ProcessIdentity } from './identity.js';
 export { keepAlive } from './keep-alive.js';
@@ -20,3 +20,4 @@ export { spawnProcess, type ProcessResult, type RunningProcess, type SpawnOption
 export { sweepOrphanedProcesses, type SweptOwner } from './sweep.js';
 export { lastLines, TailBuffer } from './tail-buffer.js';
 export { spawnDetached } from './detached.js';
+export { confinePath, realRoot, resolvePaths, resolveRealPath } from './paths.js';

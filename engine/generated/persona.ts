@@ -227,7 +227,7 @@ export interface Rules {
   gateGuidance?: string;
 }
 /**
- * Allow or deny a clarification by tool name, path glob or command prefix. All given matchers must match.
+ * Allow or deny a clarification by what it does, tool name, path glob or command. All given matchers must match.
  */
 export interface ClarifyRule {
   /**
@@ -235,15 +235,19 @@ export interface ClarifyRule {
    */
   decision: "allow" | "deny" | "ask";
   /**
+   * What the call does, on any backend: read (reads and searches), edit (changes files, under whatever name the backend gives its edit tools) or execute (runs a command, or anything neo cannot classify).
+   */
+  kind?: "read" | "edit" | "execute";
+  /**
    * A list of strings, written as a YAML list or as one comma-separated string.
    */
   tool?: string | string[];
   /**
-   * A glob the file path must match.
+   * A glob the file path must match, relative to the session's folder (a path outside it matches no rule). An allow rule needs every path to match; deny and ask need one.
    */
   path?: string;
   /**
-   * A prefix the command must start with.
+   * A command rule (docs/flows.md, Command rules). allow: the command's words must match the rule's words exactly, `*` and `?` globbing within a word, a last word ending in `*` taking any further words; a command with operators, redirections or substitutions the rule does not spell out never matches. deny: the rule's words starting any piece of the command, cut at every operator and substitution.
    */
   command?: string;
   /**

@@ -19,6 +19,11 @@ export interface ToolAsk {
   /** A command the call runs, as the backend gave it (one string, for messages and records). */
   command?: string;
   /**
+   * The command as an argv list, when the backend gives one (it runs without a shell). Command
+   * rules then match these words exactly; without it they read `command` as a shell line.
+   */
+  argv?: string[];
+  /**
    * Set when the adapter could not read the ask (an unknown shape, a path under a key it does not
    * know): the ask is denied with this reason, which names the backend and the raw shape.
    */

@@ -3,6 +3,7 @@
  * and the closed read-turn union. Pure types; parsing lives in parse-input.ts.
  */
 import type { Backend, Effort, Posture } from '../definitions/index.js';
+import type { ToolAsk } from '../posture/index.js';
 import type { Availability } from '../transports/index.js';
 import type { RoundHistory } from './round-history.js';
 
@@ -134,7 +135,8 @@ export type ReadTurnResult =
       costUsd?: number;
       turnDiff?: TurnDiff;
     }
-  | { kind: 'clarification'; clarificationId: string; toolName: string; input: unknown }
+  /** A permission ask for the driver; `ask` is the transport's normalized reading (kind, paths, command). */
+  | { kind: 'clarification'; clarificationId: string; toolName: string; input: unknown; ask?: ToolAsk }
   | { kind: 'ended'; ok: boolean; text: string; turnDiff?: TurnDiff }
   /** A transport or agent failure; `stalled` marks an idle timeout (never a success). */
   | { kind: 'error'; message: string; stalled?: true; transient?: boolean; turnDiff?: TurnDiff }

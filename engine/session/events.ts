@@ -3,6 +3,7 @@
  * annotations (seed 004 §4). The registry assigns `seq`; the store only writes it.
  */
 import type { Effort, Posture } from '../definitions/index.js';
+import type { ToolAsk } from '../posture/index.js';
 import type { AgentEvent } from '../transports/index.js';
 import type { StopOutcome, TurnDiff } from './contract.js';
 import type { ReleaseReason } from './machine.js';
@@ -30,11 +31,21 @@ export type SessionAnnotation =
   /** Guidance for the agent: from the driver, from a person (pinned), or a deny reason carried forward. */
   | { type: 'guidance'; source: 'driver' | 'user' | 'deny'; text: string; model?: string; effort?: Effort }
   | { type: 'posture'; mode: Posture }
+  /**
+   * A permission ask answered, whoever answered it: `by` is `posture` when the posture gate
+   * decided on its own (an automatic allow or deny), else the driver's scope that sent the
+   * answer op. Every approval an agent got is one of these.
+   */
   | {
       type: 'clarification';
       clarificationId: string;
       toolName: string;
       decision: { allow: boolean; reason?: string; note?: string };
+      by?: string;
+      /** The posture the gate decided under (gate answers only). */
+      posture?: Posture;
+      /** The normalized ask, when the transport read one. */
+      ask?: ToolAsk;
     }
   | { type: 'turn_diff'; round: number; diff: TurnDiff }
   | { type: 'interrupt' }

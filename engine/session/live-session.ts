@@ -6,6 +6,7 @@
  */
 import { createActor, type Actor } from 'xstate';
 import type { Backend, Effort, Posture } from '../definitions/index.js';
+import type { ToolAsk } from '../posture/index.js';
 import type { AgentEvent, AgentSession } from '../transports/index.js';
 import type { TurnDiff } from './contract.js';
 import type { TurnDiffCapture } from './diff/capture.js';
@@ -87,7 +88,7 @@ export class LiveSession {
   readonly #actor: Actor<typeof sessionMachine>;
   readonly #queue = new NotificationQueue();
   readonly #turn = new TurnLog();
-  readonly #pending = new Map<string, { toolName: string }>();
+  readonly #pending = new Map<string, { toolName: string; ask?: ToolAsk }>();
   readonly #carryForward: string[] = [];
   readonly #buffer: AgentEvent[] = [];
   #seq = 1;
@@ -202,6 +203,7 @@ export class LiveSession {
   recordAnswer(
     clarificationId: string,
     decision: { allow: boolean; reason?: string; note?: string },
+    by: string,
   ): { toolName: string } {
     const pending = this.#pending.get(clarificationId)!;
     this.#pending.delete(clarificationId);
@@ -220,7 +222,14 @@ export class LiveSession {
     const d: { allow: boolean; reason?: string; note?: string } = { allow: decision.allow };
     if (decision.reason !== undefined) d.reason = decision.reason;
     if (decision.note !== undefined) d.note = decision.note;
-    this.emit({ type: 'clarification', clarificationId, toolName: pending.toolName, decision: d });
+    this.emit({
+      type: 'clarification',
+      clarificationId,
+      toolName: pending.toolName,
+      decision: d,
+      by,
+      ...(pending.ask === undefined ? {} : { ask: pending.ask }),
+    });
     this.send({ type: 'op.answer', clarificationId });
     return pending;
   }
@@ -303,7 +312,7 @@ export class LiveSession {
 
   #handle(event: AgentEvent): Promise<void> | undefined {
     this.#watch.lastAt = this.#clock.now();
-    const written = this.emit(event);
+    const written = this.emit(event.type === 'gate_decision' ? gateRecord(event) : event);
     switch (event.type) {
       case 'started':
         this.#hooks.started(this, {
@@ -339,7 +348,10 @@ export class LiveSession {
   }
 
   async #onClarify(event: Extract<AgentEvent, { type: 'clarify' }>, written: Promise<boolean>): Promise<void> {
-    this.#pending.set(event.clarificationId, { toolName: event.toolName });
+    this.#pending.set(event.clarificationId, {
+      toolName: event.toolName,
+      ...(event.ask === undefined ? {} : { ask: event.ask }),
+    });
     this.#actor.send({ type: 'agent.clarify', clarificationId: event.clarificationId });
     await written;
     this.#queue.push({
@@ -347,6 +359,7 @@ export class LiveSession {
       clarificationId: event.clarificationId,
       toolName: event.toolName,
       input: event.input,
+      ...(event.ask === undefined ? {} : { ask: event.ask }),
     });
   }
 
@@ -461,4 +474,17 @@ export class LiveSession {
 
 function diffField(diff: TurnDiff): { turnDiff?: TurnDiff } {
   return { turnDiff: diff };
+}
+
+/** The posture gate's own answer, recorded as the clarification it settled (answered by `posture`). */
+function gateRecord(event: Extract<AgentEvent, { type: 'gate_decision' }>): SessionAnnotation {
+  return {
+    type: 'clarification',
+    clarificationId: event.clarificationId,
+    toolName: event.toolName,
+    decision: { allow: event.allow, reason: event.reason },
+    by: 'posture',
+    posture: event.posture,
+    ask: event.ask,
+  };
 }

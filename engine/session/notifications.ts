@@ -3,12 +3,13 @@
  * read; a terminal one becomes sticky (every later read returns it); a clarification stays the
  * answer to read-turn until it is answered.
  */
+import type { ToolAsk } from '../posture/index.js';
 import type { TurnDiff } from './contract.js';
 
 /** What read-turn maps to a result kind (the turn_complete round history is added at read time). */
 export type Notification =
   | { kind: 'turn_complete'; text: string; actions: string[]; numTurns?: number; costUsd?: number; turnDiff?: TurnDiff }
-  | { kind: 'clarification'; clarificationId: string; toolName: string; input: unknown }
+  | { kind: 'clarification'; clarificationId: string; toolName: string; input: unknown; ask?: ToolAsk }
   | { kind: 'ended'; ok: boolean; text: string; turnDiff?: TurnDiff }
   | { kind: 'error'; message: string; stalled?: true; transient?: boolean; turnDiff?: TurnDiff }
   | { kind: 'max_rounds'; ok: true; text: string; rounds: number; turnDiff?: TurnDiff };

@@ -251,7 +251,7 @@ export class SessionRegistry {
         },
       );
     }
-    const pending = session.recordAnswer(clarificationId, decision);
+    const pending = session.recordAnswer(clarificationId, decision, scope);
     await deliverDurably(session, () =>
       session.agent.answer(clarificationId, {
         allow: decision.allow,

@@ -1,4 +1,5 @@
 import type { Backend, Effort, Posture } from '../definitions/index.js';
+import type { ToolAsk } from '../posture/index.js';
 
 /** Token counts a backend reports for a turn. */
 export interface Usage {
@@ -18,7 +19,21 @@ export type AgentEvent =
   | { type: 'reasoning'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
   | { type: 'tool_result'; id: string; output: string; isError: boolean }
-  | { type: 'clarify'; clarificationId: string; toolName: string; input: unknown }
+  /** A permission ask for the driver; `ask` is the adapter's normalized reading of it. */
+  | { type: 'clarify'; clarificationId: string; toolName: string; input: unknown; ask?: ToolAsk }
+  /**
+   * The posture gate answered an ask itself, without the driver (engine/posture decideAsk): the
+   * session records it as a clarification answered by `posture`, so every approval is on record.
+   */
+  | {
+      type: 'gate_decision';
+      clarificationId: string;
+      toolName: string;
+      ask: ToolAsk;
+      allow: boolean;
+      reason: string;
+      posture: Posture;
+    }
   | {
       type: 'turn_complete';
       numTurns?: number;

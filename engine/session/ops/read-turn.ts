@@ -21,7 +21,13 @@ export async function readTurn(ctx: OpContext, input: ReadTurnInput): Promise<Re
 export function toReadTurnResult(n: Notification, history: RoundHistory, includeDiff: boolean): ReadTurnResult {
   switch (n.kind) {
     case 'clarification':
-      return { kind: 'clarification', clarificationId: n.clarificationId, toolName: n.toolName, input: n.input };
+      return {
+        kind: 'clarification',
+        clarificationId: n.clarificationId,
+        toolName: n.toolName,
+        input: n.input,
+        ...(n.ask === undefined ? {} : { ask: n.ask }),
+      };
     case 'turn_complete': {
       const result: ReadTurnResult = { kind: 'turn_complete', actions: n.actions, text: n.text, roundHistory: history };
       if (n.numTurns !== undefined) result.numTurns = n.numTurns;

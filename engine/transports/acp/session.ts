@@ -51,7 +51,7 @@ export class AcpSession extends CliSession {
   #flushTimer: NodeJS.Timeout | undefined;
 
   private constructor(backendId: string, proc: CliProcess, options: StartSessionOptions, tuning: Tuning) {
-    super({ backendId, proc, posture: options.posture, tuning });
+    super({ backendId, proc, posture: options.posture, tuning, cwd: options.cwd });
     this.#options = options;
     this.#fs = new AcpFileSystem(options.cwd, () => this.posture);
     this.#rpc = new JsonRpcPeer({

@@ -41,7 +41,7 @@ export class ClaudeCodeSession extends CliSession {
   #env: NodeJS.ProcessEnv = {};
 
   private constructor(backendId: string, proc: CliProcess, options: StartSessionOptions, tuning: Tuning) {
-    super({ backendId, proc, posture: options.posture, tuning });
+    super({ backendId, proc, posture: options.posture, tuning, cwd: options.cwd });
     this.#options = options;
     this.#model = options.model;
     this.#control = new ControlChannel((line) => proc.writeLine(line), tuning.startTimeoutMs);

@@ -48,7 +48,7 @@ export class CodexSession extends CliSession {
     tuning: Tuning,
     posture: CodexPosture,
   ) {
-    super({ backendId, proc, posture: options.posture, tuning });
+    super({ backendId, proc, posture: options.posture, tuning, cwd: options.cwd });
     this.#options = options;
     this.#codexPosture = posture;
     this.#model = options.model;

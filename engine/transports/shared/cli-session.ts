@@ -1,9 +1,11 @@
 import type { Effort, Posture } from '../../definitions/index.js';
 import { NeoError } from '../../util/errors.js';
+import type { ToolAsk } from '../../posture/index.js';
 import type { AgentEvent, AgentSession } from '../types.js';
 import type { CliExit, CliProcess } from './cli-process.js';
 import { EventChannel } from './event-channel.js';
 import { IdleWatchdog } from './idle-watchdog.js';
+import { gateAsk } from './posture-gate.js';
 import { formatSeconds, type Tuning } from './tuning.js';
 
 type TurnComplete = Extract<AgentEvent, { type: 'turn_complete' }>;
@@ -16,6 +18,8 @@ export interface CliSessionInit {
   proc: CliProcess;
   posture: Posture;
   tuning: Tuning;
+  /** The session's folder: the paths of its asks are judged against it. */
+  cwd: string;
 }
 
 /**
@@ -32,6 +36,7 @@ export abstract class CliSession implements AgentSession {
   protected readonly proc: CliProcess;
   protected readonly tuning: Tuning;
   protected posture: Posture;
+  protected readonly cwd: string;
   readonly #clarifications = new Map<string, (decision: Decision) => void>();
   readonly #watchdog: IdleWatchdog;
   #turnActive = false;
@@ -46,6 +51,7 @@ export abstract class CliSession implements AgentSession {
     this.proc = init.proc;
     this.tuning = init.tuning;
     this.posture = init.posture;
+    this.cwd = init.cwd;
     this.#watchdog = new IdleWatchdog(init.tuning.idleTimeoutMs, () => this.#onIdle());
     init.proc.onLine((line) => this.#onLine(line));
     void init.proc.exited.then((exit) => this.#onExit(exit));
@@ -152,11 +158,42 @@ export abstract class CliSession implements AgentSession {
     toolName: string,
     input: unknown,
     respond: (decision: Decision) => void,
+    ask?: ToolAsk,
   ): void {
     this.flushPending();
     this.#clarifications.set(clarificationId, respond);
     this.#rearm();
-    this.emit({ type: 'clarify', clarificationId, toolName, input });
+    this.emit({ type: 'clarify', clarificationId, toolName, input, ...(ask === undefined ? {} : { ask }) });
+  }
+
+  /**
+   * Answers one permission ask the adapter has read into `ask`: the posture gate decides first
+   * (engine/posture decideAsk, paths resolved under the session's folder); an allow or a deny is
+   * answered at once and recorded as a `gate_decision`, anything else goes to the driver as a
+   * clarification. A deny's reason, prefixed `neo:`, is what the agent is told.
+   */
+  protected async answerAsk(
+    clarificationId: string,
+    ask: ToolAsk,
+    input: unknown,
+    respond: (decision: Decision) => void,
+  ): Promise<void> {
+    const posture = this.posture;
+    const gate = await gateAsk(posture, ask, this.cwd);
+    if (this.finished) return;
+    if (gate.kind === 'ask') return this.raiseClarification(clarificationId, ask.toolName, input, respond, ask);
+    const allow = gate.kind === 'allow';
+    this.emit({
+      type: 'gate_decision',
+      clarificationId,
+      toolName: ask.toolName,
+      ask,
+      allow,
+      reason: gate.reason,
+      posture,
+    });
+    if (!allow) this.notice('TRANSPORT_POSTURE_DENIED', `denied ${ask.toolName}: ${gate.reason}`);
+    respond(allow ? { allow: true } : { allow: false, reason: `neo: ${gate.reason}` });
   }
 
   /** The agent withdrew an ask (e.g. after an interrupt). */

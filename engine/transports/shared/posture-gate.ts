@@ -1,4 +1,6 @@
 import type { Posture } from '../../definitions/index.js';
+import { resolvePaths } from '../../execution/index.js';
+import { decideAsk, type AskDecision, type ToolAsk } from '../../posture/index.js';
 
 /** What a tool call does, as far as postures care. Anything unclassified counts as `execute`. */
 export type ToolClass = 'read' | 'edit' | 'execute';
@@ -64,4 +66,13 @@ export function classifyAcpKind(kind: unknown): ToolClass {
     default:
       return 'execute';
   }
+}
+
+/**
+ * The posture gate on a normalized ask (engine/posture decideAsk), its paths first resolved under
+ * `cwd` (symlinks followed, engine/execution/paths.ts). CliSession.answerAsk calls this.
+ */
+export async function gateAsk(posture: Posture, ask: ToolAsk, cwd: string): Promise<AskDecision> {
+  const { root, resolved } = await resolvePaths(cwd, ask.paths);
+  return decideAsk(posture, ask, { root, resolved });
 }

@@ -162,6 +162,7 @@ describe('code session lifecycle', () => {
       clarificationId: 'q1',
       toolName: 'WebFetch',
       decision: { allow: false, reason: 'no network in this repo' },
+      by: OWNER.scope,
     });
   });
 
