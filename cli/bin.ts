@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { guardTheEnd } from './end-guard.js';
 import { formatError } from './format-error.js';
 import { exitCodeFor, EXIT } from './exit-codes.js';
 import { processIO } from './io.js';
@@ -29,12 +30,16 @@ function isCommanderError(error: unknown): boolean {
   );
 }
 
+const guard = guardTheEnd(process.stderr, ['neo', ...process.argv.slice(2, 4)].join(' '));
+
 main().then(
   (code) => {
+    guard.settled();
     // Exit explicitly: a command may leave a watcher or a child's pipe open on purpose.
     process.exit(code);
   },
   (error: unknown) => {
+    guard.settled();
     process.stderr.write(
       `neo: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );

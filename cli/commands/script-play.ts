@@ -55,7 +55,11 @@ export async function run(io: CommandIO, file: string, options: PlayOptions): Pr
   const allow = options.answer === 'allow';
   const guidance = [...(options.guide ?? [])];
   const print = printer(io, options.json === true);
-  const onSigint = () => void session.stop();
+  let interrupted = false;
+  const onSigint = () => {
+    interrupted = true;
+    void session.stop();
+  };
   process.once('SIGINT', onSigint);
   let failed = false;
   try {
@@ -82,6 +86,8 @@ export async function run(io: CommandIO, file: string, options: PlayOptions): Pr
     process.off('SIGINT', onSigint);
     await session.stop();
   }
+  // A stopped stream is not a played script: Ctrl-C is an interruption, never a success.
+  if (interrupted) return EXIT.interrupted;
   return failed ? EXIT.failed : EXIT.ok;
 }
 

@@ -6,6 +6,7 @@
  */
 import { createActor, type Actor } from 'xstate';
 import type { Backend, Effort, Posture } from '../definitions/index.js';
+import { keepAlive } from '../execution/index.js';
 import type { ToolAsk } from '../posture/index.js';
 import type { AgentEvent, AgentSession } from '../transports/index.js';
 import type { TurnDiff } from './contract.js';
@@ -101,6 +102,8 @@ export class LiveSession {
   #flushing: Promise<void> | undefined;
   #lastWrite: Promise<boolean> = NOT_WRITTEN;
   #beginSignal!: () => void;
+  /** The agent may answer in ten minutes or never: until the session settles, the process stays. */
+  readonly #letGo = keepAlive();
   readonly #begin = new Promise<void>((resolve) => (this.#beginSignal = resolve));
   readonly pump: Promise<void>;
 
@@ -165,6 +168,7 @@ export class LiveSession {
   /** Registration failed: stop buffering and let the pump end. */
   abandon(): void {
     this.#closed = true;
+    this.#letGo();
     this.#beginSignal();
   }
 
@@ -265,6 +269,7 @@ export class LiveSession {
     this.#actor.send({ type: 'op.release', reason: last.type === 'released' ? last.reason : 'explicit' });
     const written = this.emit(last);
     this.#closed = true;
+    this.#letGo();
     this.#idle.stop();
     this.#actor.stop();
     this.#queue.close({ kind: 'ended', ok: false, text: 'the session was released' });
@@ -455,7 +460,10 @@ export class LiveSession {
     const state = stateName(snapshot);
     if (state === this.#state) return;
     this.#state = state;
-    if (!isLiveState(state)) this.#idle.stop();
+    if (!isLiveState(state)) {
+      this.#idle.stop();
+      this.#letGo();
+    }
     if (state === 'stalled') {
       const idleMs = snapshot.context.idleTimeoutMs;
       this.emit({ type: 'stalled', idleMs });

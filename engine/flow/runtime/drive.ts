@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { createActor, fromPromise, toPromise } from 'xstate';
 import type { DefinitionSet } from '../../definitions/index.js';
 import { NeoError } from '../../util/errors.js';
+import { openWork } from '../../util/open-work.js';
 import type { RunInput } from '../core/advance.js';
+import type { RunEvent } from '../core/events.js';
 import { budgetExceeded } from '../core/budget.js';
 import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core/execution.js';
 import { createFlowMachine } from '../core/machine.js';
@@ -146,9 +148,30 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
   });
   const onAbort = () => actor.send({ type: 'flow.interrupt', reason: 'interrupted (Ctrl-C)' });
   let stopWatching: (() => Promise<void>) | undefined;
+  // Should the process ever reach its end with this run still running, the run ends failed with
+  // the cause, in writes that need no event loop.
+  const closeWork = openWork({
+    what: `run ${runId}`,
+    abandon(cause) {
+      const event = {
+        type: 'run.finished',
+        status: 'failed',
+        reason: { code: 'FLOW_ABANDONED', message: cause },
+        seq: state.seq + 1,
+        at: new Date().toISOString(),
+      } satisfies RunEvent;
+      void store.append(event).catch(() => undefined);
+      state = reduce(state, event);
+      record = recordFromState(record, state, plan, { finished: true });
+      store.settleNow(state, record);
+      void lock.release();
+      void input.workspace.release();
+    },
+  });
   try {
     return await settleRun();
   } finally {
+    closeWork();
     await store.close().catch(() => undefined);
     await lock.release();
   }

@@ -134,6 +134,15 @@ export class RunStore {
     return writeJsonAtomic(join(this.dir, RUN_FILES.plan), plan);
   }
 
+  /**
+   * Writes the final snapshot and record now, synchronously: for a process about to exit with no
+   * event loop left to finish an asynchronous write.
+   */
+  settleNow(state: RunState, record: RunRecord): void {
+    writeJsonAtomicSync(join(this.dir, RUN_FILES.snapshot), { seq: state.seq, machine: 'settled', state });
+    writeJsonAtomicSync(join(this.dir, RUN_FILES.record), record);
+  }
+
   /** Waits for every pending write. */
   async flush(): Promise<void> {
     await this.#created;

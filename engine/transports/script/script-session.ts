@@ -1,4 +1,5 @@
 import { isPosture, type Posture } from '../../definitions/index.js';
+import { keepAlive } from '../../execution/index.js';
 import { NeoError } from '../../util/errors.js';
 import { EventChannel } from '../shared/event-channel.js';
 import type { AgentEvent, AgentSession, Usage } from '../types.js';
@@ -92,6 +93,9 @@ export class ScriptSession implements AgentSession {
 
   async #run(): Promise<void> {
     const { plan, brief, externalSessionId, model } = this.#options;
+    // A `hang` or a wait for guidance is waiting on the outside: it keeps the process alive
+    // until the session ends or is stopped, as a CLI child would.
+    const letGo = keepAlive();
     try {
       await this.#saveProgress();
       this.events.push({ type: 'started', externalSessionId, model });
@@ -113,6 +117,7 @@ export class ScriptSession implements AgentSession {
         });
       }
     } finally {
+      letGo();
       this.#finished = true;
       this.#pending = undefined;
       this.events.close();
