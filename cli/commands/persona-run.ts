@@ -39,6 +39,7 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
       `note: definitions have problems (${summarizeDiagnostics(loaded.diagnostics)}); run \`neo validate\` to see them`,
     );
   const set = loaded.set;
+  set.assertOwnerPolicy();
   const persona = loadPersona(set, id);
   if (options.backend !== undefined && set.get('backend', options.backend) === undefined) {
     throw new UsageError('CLI_UNKNOWN_BACKEND', `unknown backend \`${options.backend}\``, {

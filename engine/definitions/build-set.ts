@@ -22,6 +22,12 @@ export function buildDefinitionSet(
   const shadowed: AnyDefinition[] = [];
   const configs: Definition<'config'>[] = [];
   let ownerPolicy: Definition<'policy'> | undefined;
+  const ownerPolicyErrors =
+    ownerPolicyFile === undefined
+      ? []
+      : loads
+          .filter((load) => load.file === ownerPolicyFile && load.definition === undefined)
+          .flatMap((load) => load.diagnostics.filter((d) => d.severity === 'error'));
 
   const ordered = [...loads].sort((a, b) => LAYERS.indexOf(a.layer) - LAYERS.indexOf(b.layer));
   for (const load of ordered) {
@@ -67,6 +73,7 @@ export function buildDefinitionSet(
     definitions: [...winners.values()],
     shadowed,
     ...(ownerPolicy ? { ownerPolicy } : {}),
+    ...(ownerPolicyErrors.length > 0 ? { ownerPolicyErrors } : {}),
     configs: narrowed.configs,
   };
   const fileDrops = loads.flatMap((load) => load.diagnostics.filter((d) => d.code === UNTRUSTED_CODE));

@@ -1,6 +1,8 @@
 import { contentHash } from '../util/content-hash.js';
+import { UsageError } from '../util/errors.js';
 import type { AnyDefinition, Definition } from './definition.js';
 import type { Diagnostic } from './diagnostic.js';
+import { formatDiagnostics } from './format.js';
 import { DEFINITION_KINDS, type DefinitionKind } from './kinds.js';
 
 /** What changed between two definition sets. */
@@ -19,8 +21,8 @@ export class DefinitionSet {
   readonly #byKind = new Map<DefinitionKind, ReadonlyMap<string, AnyDefinition>>();
   /** Definitions a higher layer overrode, kept to show where an id also exists. */
   readonly shadowed: readonly AnyDefinition[];
-  /** The owner policy (`$NEO_HOME/policy.yaml`), which caps every other layer. */
-  readonly ownerPolicy: Definition<'policy'> | undefined;
+  readonly #ownerPolicy: Definition<'policy'> | undefined;
+  readonly #ownerPolicyErrors: readonly Diagnostic[];
   /** neo.yaml files, lowest layer first. */
   readonly configs: readonly Definition<'config'>[];
   /** What an untrusted project layer set and neo ignored, one warning each (`DEF_UNTRUSTED_FIELD`). */
@@ -30,6 +32,8 @@ export class DefinitionSet {
     definitions: readonly AnyDefinition[];
     shadowed?: readonly AnyDefinition[];
     ownerPolicy?: Definition<'policy'>;
+    /** The owner policy file's errors when it exists but does not load. */
+    ownerPolicyErrors?: readonly Diagnostic[];
     configs?: readonly Definition<'config'>[];
     untrusted?: readonly Diagnostic[];
   }) {
@@ -37,11 +41,13 @@ export class DefinitionSet {
     for (const definition of init.definitions)
       (this.#byKind.get(definition.kind) as Map<string, AnyDefinition>).set(definition.id, definition);
     this.shadowed = init.shadowed ?? [];
-    this.ownerPolicy = init.ownerPolicy;
+    this.#ownerPolicy = init.ownerPolicy;
+    this.#ownerPolicyErrors = init.ownerPolicyErrors ?? [];
     this.configs = init.configs ?? [];
     this.untrusted = init.untrusted ?? [];
     const parts: string[] = [];
-    for (const definition of [...this.all(), ...(this.ownerPolicy ? [this.ownerPolicy] : []), ...this.configs]) {
+    if (this.#ownerPolicyErrors.length > 0) parts.push(`owner-policy-invalid:${this.#ownerPolicyErrors.length}`);
+    for (const definition of [...this.all(), ...(this.#ownerPolicy ? [this.#ownerPolicy] : []), ...this.configs]) {
       // Trust changes what a definition means (its privileged fields), so it changes the hash.
       parts.push(
         `${definition.kind}:${definition.id}:${definition.layer}:${definition.digest}${definition.trusted ? '' : ':untrusted'}`,
@@ -49,6 +55,28 @@ export class DefinitionSet {
     }
     this.hash = contentHash(...parts.sort());
     Object.freeze(this);
+  }
+
+  /**
+   * The owner policy (`$NEO_HOME/policy.yaml`), which caps every other layer; undefined when
+   * there is none. An owner policy that exists but is invalid fails closed: reading it throws a
+   * usage error with the file's diagnostics, so nothing that would run an agent runs uncapped.
+   */
+  get ownerPolicy(): Definition<'policy'> | undefined {
+    this.assertOwnerPolicy();
+    return this.#ownerPolicy;
+  }
+
+  /** Throws `DEF_OWNER_POLICY_INVALID` when the owner policy exists but is invalid (see {@link ownerPolicy}). */
+  assertOwnerPolicy(): void {
+    if (this.#ownerPolicyErrors.length > 0) {
+      const file = this.#ownerPolicyErrors[0]!.span?.file ?? 'policy.yaml';
+      throw new UsageError(
+        'DEF_OWNER_POLICY_INVALID',
+        `the owner policy ${file} is invalid, and neo runs no agent without it:\n${formatDiagnostics(this.#ownerPolicyErrors)}`,
+        { hint: 'fix the file (`neo validate` checks it), or remove it to run without an owner cap' },
+      );
+    }
   }
 
   get<K extends DefinitionKind>(kind: K, id: string): Definition<K> | undefined {

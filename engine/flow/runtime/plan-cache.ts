@@ -47,6 +47,8 @@ export async function readyPlan(options: {
   const read = readDefinitionText(file);
   const text = 'text' in read ? read.text : undefined;
   const base = await loadDefinitions({ cwd: dirname(file), home: options.home });
+  // Before a cached plan could skip the check: an invalid owner policy runs nothing.
+  base.set.assertOwnerPolicy();
   const key = contentHash(
     'flow-plan/1',
     packageVersion(),

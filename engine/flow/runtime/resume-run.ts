@@ -86,6 +86,7 @@ async function resumeWith(
     options.observer?.({ type: 'notice', runId, depth, level, message });
 
   const set = child?.set ?? (await currentDefinitions(record, options, notice));
+  set.assertOwnerPolicy();
   onSet(set);
   let plan: CompiledPlan = pinned;
   let rebased: Extract<RunInput, { type: 'resume' }>['rebased'];

@@ -1,9 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { durationMs, postureWithin, type Backend, type DefinitionSet } from '../../definitions/index.js';
+import {
+  durationMs,
+  narrowKnobs,
+  policyKnobs,
+  postureWithin,
+  type Backend,
+  type DefinitionSet,
+} from '../../definitions/index.js';
 import type { StartSessionOptions } from '../../transports/index.js';
 import { NeoError } from '../../util/errors.js';
-import type { StartInput, StartResult } from '../contract.js';
+import type { ScopeConstraints, StartInput, StartResult } from '../contract.js';
 import { TurnDiffCapture } from '../diff/capture.js';
 import { SessionFailure, SessionRejection, badInput } from '../errors.js';
 import { mintSessionId } from '../ids.js';
@@ -22,7 +29,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
  * record revived under its own id).
  */
 export async function startSession(ctx: OpContext, input: StartInput): Promise<StartResult> {
-  const constraints = ctx.registry.scopeConstraints(ctx.caller.scope);
+  const constraints = withOwnerPolicy(ctx.registry.scopeConstraints(ctx.caller.scope), ctx.definitions);
   const defaults = sessionDefaults(ctx.definitions);
   let resolved = resolveStart(input, backendCatalog(ctx.definitions), constraints, defaults);
 
@@ -155,6 +162,34 @@ async function workingDirectory(path: string): Promise<string> {
   const info = await stat(absolute).catch(() => undefined);
   if (info === undefined || !info.isDirectory()) throw badInput('cwd', `not a directory: ${absolute}`);
   return absolute;
+}
+
+/**
+ * The scope's constraints narrowed by the owner policy (`NEO_HOME/policy.yaml`), which caps
+ * every session whoever starts it. Reading it throws when the file is invalid: no session
+ * starts uncapped.
+ */
+function withOwnerPolicy(scope: ScopeConstraints | undefined, set: DefinitionSet): ScopeConstraints | undefined {
+  const owner = set.ownerPolicy;
+  if (owner === undefined) return scope;
+  const { adoptRecordId, ...knobs } = scope ?? {};
+  const narrowed = narrowKnobs([
+    { source: 'this scope', knobs },
+    { source: `the owner policy (${owner.file})`, knobs: policyKnobs(owner) },
+  ]);
+  const conflict = narrowed.conflicts[0];
+  if (conflict !== undefined)
+    throw new SessionRejection('SESSION_OWNER_POLICY_CONFLICT', conflict.message, {
+      hint: `the owner policy caps every session; change the request or ${owner.file}`,
+    });
+  const n = narrowed.knobs;
+  return {
+    ...(n.maxPosture === undefined ? {} : { maxPosture: n.maxPosture }),
+    ...(n.backend === undefined ? {} : { backend: n.backend }),
+    ...(n.maxRounds === undefined ? {} : { maxRounds: n.maxRounds }),
+    ...(n.allowedTools === undefined ? {} : { allowedTools: n.allowedTools }),
+    ...(adoptRecordId === undefined ? {} : { adoptRecordId }),
+  };
 }
 
 /** Backend descriptors of a definition set, with their ids filled in. */
