@@ -23,7 +23,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'bin');
 const options = {
   absWorkingDir: root,
-  entryPoints: { neo: 'cli/bin.ts' },
+  // The definitions worker (a thread the session daemon loads a project's definitions in) is an
+  // entry of its own: a Worker runs a file.
+  entryPoints: { neo: 'cli/bin.ts', 'definitions-worker': 'engine/definitions/load-worker.ts' },
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -53,7 +55,7 @@ function smallSharedModules(metafile) {
     // esbuild's own runtime helpers have no source file; they follow the code that uses them.
     for (const input of Object.keys(output.inputs)) if (!input.startsWith('<')) common.add(resolve(root, input));
   }
-  const entries = new Set([resolve(root, 'cli/bin.ts')]);
+  const entries = new Set([resolve(root, 'cli/bin.ts'), resolve(root, 'engine/definitions/load-worker.ts')]);
   for (const input of Object.values(metafile.inputs)) {
     for (const imported of input.imports)
       if (imported.kind === 'dynamic-import' && !imported.external) entries.add(resolve(root, imported.path));

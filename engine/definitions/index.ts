@@ -6,6 +6,7 @@ export { DEFINITION_KINDS, KIND_INFO, isDefinitionKind, type DefinitionKind } fr
 export { LAYERS, type Layer, type Definition, type AnyDefinition, type KindData } from './definition.js';
 export { DefinitionSet, type DefinitionSetDiff } from './definition-set.js';
 export { DefinitionLoader, loadDefinitions, type LoaderOptions, type LoadResult } from './loader.js';
+export { loadDefinitionsOffThread } from './off-thread.js';
 export { loadDefinitionFile, loadDefinitionText, type FileLoad } from './load-file.js';
 export { kindOfPath, findRepoRoot, type LayerRoots } from './discover.js';
 export { TrustStore } from './trust.js';

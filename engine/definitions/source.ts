@@ -1,4 +1,5 @@
-import type { Document, LineCounter, Node, Pair } from 'yaml';
+import type { Document, LineCounter, Node, Pair, YAMLMap } from 'yaml';
+import { excerpt } from '../util/excerpt.js';
 import { yamlLib } from './yaml-lib.js';
 import type { Diagnostic, SourcePosition, SourceSpan } from './diagnostic.js';
 
@@ -21,6 +22,7 @@ export class YamlSource {
   readonly text: string;
   readonly doc: Document.Parsed;
   readonly #lines: LineCounter;
+  readonly #pairIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
   readonly #lineOffset: number;
   readonly #charOffset: number;
 
@@ -33,7 +35,8 @@ export class YamlSource {
     this.#lines = new yaml.LineCounter();
     this.doc = yaml.parseDocument(text, {
       lineCounter: this.#lines,
-      uniqueKeys: true,
+      // Checked in linear time by structureDiagnostics(); the parser's check is quadratic.
+      uniqueKeys: false,
       prettyErrors: false,
       keepSourceTokens: false,
     });
@@ -57,7 +60,7 @@ export class YamlSource {
     return range ? this.span(range[0], range[1]) : this.span(0, 0);
   }
 
-  /** Syntax problems from the parser, and nesting past {@link MAX_YAML_DEPTH}, as diagnostics. */
+  /** Syntax problems from the parser, duplicate keys and nesting past {@link MAX_YAML_DEPTH}. */
   syntaxDiagnostics(): Diagnostic[] {
     const out: Diagnostic[] = [];
     let tooDeep = false;
@@ -75,33 +78,57 @@ export class YamlSource {
         hint: YAML_HINTS[code],
       });
     }
-    const deep = tooDeep ? undefined : this.#deepestPastLimit();
-    if (deep !== undefined) {
-      out.push({
-        code: 'DEF_YAML_TOO_DEEP',
-        severity: 'error',
-        message: YAML_MESSAGES.DEF_YAML_TOO_DEEP!,
-        span: this.spanOf(deep),
-        hint: YAML_HINTS.DEF_YAML_TOO_DEEP,
-      });
-    }
+    if (!tooDeep) out.push(...this.#structureDiagnostics());
     return out;
   }
 
-  /** The first node nested deeper than {@link MAX_YAML_DEPTH}, found without recursion. */
-  #deepestPastLimit(): Node | undefined {
+  /**
+   * Duplicate keys and nesting past {@link MAX_YAML_DEPTH}, in one walk without recursion. The
+   * parser's own duplicate check compares each key with every earlier key of its map: 60,000
+   * keys took minutes. This one remembers the keys of a map in a `Map`: linear.
+   */
+  #structureDiagnostics(): Diagnostic[] {
     const yaml = yamlLib();
+    const out: Diagnostic[] = [];
     const stack: Array<[unknown, number]> = [[this.doc.contents, 1]];
     while (stack.length > 0) {
       const [node, depth] = stack.pop()!;
       if (!yaml.isCollection(node)) continue;
-      if (depth > MAX_YAML_DEPTH) return node;
+      if (depth > MAX_YAML_DEPTH) {
+        out.push(this.#diagnostic('DEF_YAML_TOO_DEEP', node));
+        // One is enough: everything below it is deeper still.
+        stack.length = 0;
+        continue;
+      }
+      const seen = yaml.isMap(node) ? new Map<unknown, Node>() : undefined;
       for (const item of node.items) {
-        if (yaml.isPair(item)) stack.push([item.key, depth + 1], [item.value, depth + 1]);
-        else stack.push([item, depth + 1]);
+        if (!yaml.isPair(item)) {
+          stack.push([item, depth + 1]);
+          continue;
+        }
+        const key = item.key;
+        if (seen !== undefined && yaml.isScalar(key)) {
+          const first = seen.get(key.value);
+          if (first === undefined) seen.set(key.value, key);
+          else out.push(this.#duplicate(key, first));
+        }
+        stack.push([key, depth + 1], [item.value, depth + 1]);
       }
     }
-    return undefined;
+    return out;
+  }
+
+  #duplicate(key: Node, first: Node): Diagnostic {
+    const name = excerpt(String((key as { value?: unknown }).value), 80);
+    return {
+      ...this.#diagnostic('DEF_YAML_DUPLICATE_KEY', key),
+      message: `duplicate key \`${name}\``,
+      related: [{ message: 'first defined here', span: this.spanOf(first) }],
+    };
+  }
+
+  #diagnostic(code: string, node: Node): Diagnostic {
+    return { code, severity: 'error', message: YAML_MESSAGES[code]!, span: this.spanOf(node), hint: YAML_HINTS[code] };
   }
 
   /**
@@ -134,9 +161,7 @@ export class YamlSource {
     let depth = 0;
     for (const segment of segments) {
       if (yamlLib().isMap(node)) {
-        const pair = node.items.find(
-          (item: Pair) => yamlLib().isScalar(item.key) && String(item.key.value) === segment,
-        );
+        const pair = this.#pairOf(node, segment);
         if (!pair) break;
         key = pair.key as Node;
         node = (pair.value as Node | null) ?? (pair.key as Node);
@@ -153,6 +178,24 @@ export class YamlSource {
     return { node, key, depth };
   }
 
+  /**
+   * The pair of `map` whose key is `segment`, through an index built on first use: a check that
+   * locates every entry of a 60,000-key map would otherwise scan it once per entry.
+   */
+  #pairOf(map: YAMLMap, segment: string): Pair | undefined {
+    let index = this.#pairIndex.get(map);
+    if (index === undefined) {
+      index = new Map();
+      for (const item of map.items as Pair[]) {
+        const key = yamlLib().isScalar(item.key) ? String(item.key.value) : undefined;
+        // The first pair wins, as a search from the start would find it.
+        if (key !== undefined && !index.has(key)) index.set(key, item);
+      }
+      this.#pairIndex.set(map, index);
+    }
+    return index.get(segment);
+  }
+
   /** The first key of the top-level map (or the document itself). */
   firstKey(): Node | null {
     const contents = this.doc.contents as Node | null;
@@ -165,13 +208,12 @@ export class YamlSource {
   keyNode(parentSegments: readonly string[], segment: string): Node | null {
     const { node, depth } = this.locate(parentSegments);
     if (depth !== parentSegments.length || !yamlLib().isMap(node)) return null;
-    const pair = node.items.find((item: Pair) => yamlLib().isScalar(item.key) && String(item.key.value) === segment);
+    const pair = this.#pairOf(node, segment);
     return (pair?.key as Node | undefined) ?? null;
   }
 }
 
 const YAML_ERROR_CODES: Record<string, string> = {
-  DUPLICATE_KEY: 'DEF_YAML_DUPLICATE_KEY',
   TAB_AS_INDENT: 'DEF_YAML_TAB',
   BAD_INDENT: 'DEF_YAML_INDENT',
   MULTIPLE_DOCS: 'DEF_YAML_MULTIPLE_DOCUMENTS',
@@ -181,6 +223,7 @@ const YAML_ERROR_CODES: Record<string, string> = {
 
 const YAML_MESSAGES: Record<string, string> = {
   DEF_YAML_MULTIPLE_DOCUMENTS: 'a second YAML document starts here; a definition file holds one',
+  DEF_YAML_DUPLICATE_KEY: 'duplicate key',
   DEF_YAML_TOO_DEEP: `maps and lists nest too deeply here (more than ${MAX_YAML_DEPTH} levels)`,
 };
 

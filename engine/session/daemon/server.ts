@@ -5,7 +5,7 @@
  */
 import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { loadDefinitions, type DefinitionSet } from '../../definitions/index.js';
+import { loadDefinitions, loadDefinitionsOffThread, type DefinitionSet } from '../../definitions/index.js';
 import { packageVersion } from '../../util/package-root.js';
 import { SessionRejection } from '../errors.js';
 import type { SessionLog } from '../log.js';
@@ -129,8 +129,9 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
   }
 
   async function definitionsFor(cwd: string): Promise<DefinitionSet> {
-    // Each start sees the definitions of the project it runs in (and the owner's layer).
-    return (await loadDefinitions({ cwd, home: options.home })).set;
+    // Each start sees the definitions of the project it runs in (and the owner's layer), loaded
+    // in a worker thread: a large project must not stall the other sessions this daemon serves.
+    return (await loadDefinitionsOffThread({ cwd, home: options.home })).set;
   }
 
   async function close(): Promise<void> {

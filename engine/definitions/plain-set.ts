@@ -1,0 +1,66 @@
+import type { AnyDefinition, Definition } from './definition.js';
+import { DefinitionSet } from './definition-set.js';
+import type { Diagnostic } from './diagnostic.js';
+import { makeDefinition, sourceOf } from './load-file.js';
+import type { LoadResult } from './loader.js';
+import { readDefinitionText } from './read-text.js';
+
+/** A definition without its parsed source: what crosses a thread boundary. */
+export type PlainDefinition = Omit<AnyDefinition, 'source'>;
+
+/** A {@link LoadResult} as structured-clonable data. */
+export interface PlainLoad {
+  definitions: PlainDefinition[];
+  shadowed: PlainDefinition[];
+  ownerPolicy?: PlainDefinition;
+  configs: PlainDefinition[];
+  diagnostics: Diagnostic[];
+}
+
+/** The plain form of a load (definitions' `source` is a lazy getter and does not travel). */
+export function plainLoad({ set, diagnostics }: LoadResult): PlainLoad {
+  return {
+    definitions: set.all().map(plain),
+    shadowed: set.shadowed.map(plain),
+    ...(set.ownerPolicy === undefined ? {} : { ownerPolicy: plain(set.ownerPolicy) }),
+    configs: set.configs.map(plain),
+    diagnostics,
+  };
+}
+
+/**
+ * The set back from its plain form. A definition's source is parsed again only if something
+ * asks for a position, as for definitions restored from the packaged snapshot.
+ */
+export function setFromPlain(load: PlainLoad): LoadResult {
+  const set = new DefinitionSet({
+    definitions: load.definitions.map(restore),
+    shadowed: load.shadowed.map(restore),
+    ...(load.ownerPolicy === undefined ? {} : { ownerPolicy: restore(load.ownerPolicy) as Definition<'policy'> }),
+    configs: load.configs.map(restore) as Definition<'config'>[],
+  });
+  return { set, diagnostics: load.diagnostics };
+}
+
+function plain(definition: AnyDefinition): PlainDefinition {
+  const { kind, id, layer, file, data, body, idSpan, digest, ignoredFields } = definition;
+  return {
+    kind,
+    id,
+    layer,
+    file,
+    data,
+    ...(body === undefined ? {} : { body }),
+    idSpan,
+    digest,
+    ignoredFields,
+  } as PlainDefinition;
+}
+
+function restore(definition: PlainDefinition): AnyDefinition {
+  const { body, ...fields } = definition;
+  return makeDefinition({ ...fields, body }, () => {
+    const read = readDefinitionText(definition.file);
+    return sourceOf(definition.file, 'text' in read ? read.text : '', definition.kind);
+  });
+}
