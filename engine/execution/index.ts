@@ -1,7 +1,8 @@
 /**
  * Processes: spawning in a group, the live registry and its journal, kill-tree, process
  * identity (pid + start time), the sweep of a dead neo's leftovers, keeping the process alive
- * while work waits on the outside. Paths: where a path an agent names really leads.
+ * while work waits on the outside. Paths: where a path an agent names really leads. Git: every
+ * call hardened and pinned, snapshots of a work tree.
  */
 export { describeProcess, identify, isSameProcess, selfIdentity, type ProcessIdentity } from './identity.js';
 export { keepAlive } from './keep-alive.js';
@@ -21,3 +22,7 @@ export { sweepOrphanedProcesses, type SweptOwner } from './sweep.js';
 export { lastLines, TailBuffer } from './tail-buffer.js';
 export { spawnDetached } from './detached.js';
 export { confinePath, realRoot, resolvePaths, resolveRealPath } from './paths.js';
+export { runGit, gitFailure, type GitRun, type GitCallOptions } from './git.js';
+export { GitRepo, type GitLocation } from './git-repo.js';
+export { snapshotTree, diffTrees, type ChangedFile, type TreeDiff, type SnapshotStore } from './git-snapshot.js';
+export { parsePorcelainZ, parseNumstatZ, parseNameStatusZ, type StatusEntry } from './git-parse.js';

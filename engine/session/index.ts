@@ -77,8 +77,7 @@ export {
 } from './store/record.js';
 export { TurnDiffCapture } from './diff/capture.js';
 export { MAX_DIFF_BYTES, summaryLine, capUnifiedDiff } from './diff/summary.js';
-export { parsePorcelainZ, parseNumstatZ, parseNameStatusZ } from './diff/parse.js';
-export { editPathsOf } from './diff/tool-events.js';
+export { editPathsOf, workspacePath, type ToolCall } from './diff/tool-events.js';
 export { toReadTurnResult } from './ops/read-turn.js';
 export { backendCatalog, sessionDefaults, DEFAULT_IDLE_TIMEOUT_MS } from './ops/start.js';
 export { descriptorView } from './ops/list-backends.js';

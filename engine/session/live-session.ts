@@ -169,6 +169,7 @@ export class LiveSession {
   abandon(): void {
     this.#closed = true;
     this.#letGo();
+    void this.#capture.close();
     this.#beginSignal();
   }
 
@@ -270,6 +271,7 @@ export class LiveSession {
     const written = this.emit(last);
     this.#closed = true;
     this.#letGo();
+    void this.#capture.close();
     this.#idle.stop();
     this.#actor.stop();
     this.#queue.close({ kind: 'ended', ok: false, text: 'the session was released' });
@@ -330,7 +332,7 @@ export class LiveSession {
         break;
       case 'tool_use':
         this.#turn.addToolUse(event.id, event.name, event.input);
-        this.#capture.noteToolUse(event.name, event.input);
+        this.#capture.noteToolUse(event);
         break;
       case 'tool_result':
         this.#turn.addToolResult(event.id, event.isError);

@@ -17,7 +17,14 @@ export type AgentEvent =
   | { type: 'started'; externalSessionId?: string; model?: string }
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | {
+      type: 'tool_use';
+      id: string;
+      name: string;
+      input: unknown;
+      /** The files this call acts on, as the CLI named them (absolute, or relative to the session's cwd), when the adapter can read them. */
+      paths?: string[];
+    }
   | { type: 'tool_result'; id: string; output: string; isError: boolean }
   /** A permission ask for the driver; `ask` is the adapter's normalized reading of it. */
   | { type: 'clarify'; clarificationId: string; toolName: string; input: unknown; ask?: ToolAsk }

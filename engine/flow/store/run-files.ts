@@ -37,6 +37,9 @@ export interface WorkspaceRecord {
   branch?: string;
   /** The commit the worktree started from. */
   baseCommit?: string;
+  /** The worktree's git dir and the repository's common dir, as created: every git call is pinned to them. */
+  gitDir?: string;
+  commonDir?: string;
 }
 
 /** What a run shows for a step in run.json (the full state is in snapshot.json). */

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { NeoError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { createCopy, reopenCopy } from './copy.js';
-import { gitRepoRoot } from './git.js';
+import { GitRepo } from '../../execution/index.js';
 import { lockInPlace, relockInPlace } from './inplace.js';
 import type { Isolation, Workspace } from './workspace.js';
 import { createWorktree, reopenWorktree } from './worktree.js';
@@ -22,11 +22,11 @@ export async function prepareWorkspace(options: {
   if (options.isolation === 'copy') return createCopy(options);
   // Only a worktree needs git itself; the others need at most to know where the repository is.
   const marked = gitMarker(options.projectDir);
-  const repo =
-    marked === undefined ? undefined : options.isolation === 'inplace' ? marked : await gitRepoRoot(options.projectDir);
-  const isolation = options.isolation ?? (repo === undefined ? 'copy' : 'worktree');
+  const committed =
+    marked === undefined || options.isolation === 'inplace' ? undefined : await committedRepo(options.projectDir);
+  const isolation = options.isolation ?? (committed === undefined ? 'copy' : 'worktree');
   if (isolation === 'worktree') {
-    if (repo === undefined) {
+    if (committed === undefined) {
       throw new NeoError(
         'FLOW_WORKSPACE_NOT_GIT',
         `${options.projectDir} is not in a git repository with a commit, so it cannot have a worktree`,
@@ -36,7 +36,7 @@ export async function prepareWorkspace(options: {
       );
     }
     return createWorktree({
-      repo,
+      repo: committed,
       projectDir: options.projectDir,
       home: options.home,
       runId: options.runId,
@@ -48,9 +48,17 @@ export async function prepareWorkspace(options: {
       projectDir: options.projectDir,
       home: options.home,
       runId: options.runId,
-      ...(repo === undefined ? {} : { repo }),
+      ...(marked === undefined ? {} : { repo: marked }),
     });
   return createCopy(options);
+}
+
+/** The repository holding `dir` when it has at least one commit (a worktree starts from one). */
+async function committedRepo(dir: string): Promise<GitRepo | undefined> {
+  const repo = await GitRepo.discover(dir);
+  if (repo === undefined) return undefined;
+  const head = await repo.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  return head.ok && head.stdout.trim() !== '' ? repo : undefined;
 }
 
 /** The nearest folder at or above `dir` holding a `.git`, without running git (or a thread-pool trip per level). */

@@ -1,28 +1,30 @@
 import { access, mkdir, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { NeoError } from '../../util/errors.js';
+import { GitRepo } from '../../execution/index.js';
+import { errorMessage, NeoError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
-import { git, gitMaybe } from './git.js';
 import type { Workspace, WorkspaceSummary } from './workspace.js';
 
 /**
  * A fresh git worktree on branch `neo/<runId>` under NEO_HOME/worktrees: the checkout is never
  * touched, and two runs never share one. It starts from a commit (HEAD or `workspace.base`), so
- * uncommitted changes in the project are reported as left out.
+ * uncommitted changes in the project are reported as left out. Its git dir is recorded at
+ * creation and every later call is pinned to it (execution/git-repo).
  */
 export async function createWorktree(options: {
-  repo: string;
+  repo: GitRepo;
   projectDir: string;
   home: string;
   runId: string;
   base?: string;
 }): Promise<Workspace> {
-  const repo = await realpath(options.repo);
+  const source = options.repo;
+  const repo = source.location.top;
   const projectDir = await realpath(options.projectDir);
   const rel = relative(repo, projectDir);
   const baseRef = options.base ?? 'HEAD';
-  const baseCommit = await gitMaybe(repo, ['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`]);
-  if (baseCommit === undefined || baseCommit === '') {
+  const baseCommit = await source.output(['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`]).catch(() => '');
+  if (baseCommit === '') {
     throw new NeoError('FLOW_WORKSPACE_BASE', `workspace.base \`${baseRef}\` is not a commit in ${repo}`, {
       hint: 'name a branch, tag or commit that exists',
     });
@@ -30,7 +32,7 @@ export async function createWorktree(options: {
   const root = join(options.home, 'worktrees', options.runId);
   const branch = `neo/${options.runId}`;
   await mkdir(join(options.home, 'worktrees'), { recursive: true });
-  await git(repo, ['worktree', 'add', '--quiet', '-b', branch, root, baseCommit]);
+  await source.output(['worktree', 'add', '--quiet', '-b', branch, root, baseCommit]);
   const path = join(root, rel);
   try {
     await access(path);
@@ -43,13 +45,26 @@ export async function createWorktree(options: {
       },
     );
   }
+  const created = await GitRepo.discover(root);
+  if (created === undefined) throw new NeoError('FLOW_WORKSPACE_BASE', `git created no work tree at ${root}`);
   const warnings: string[] = [];
-  const dirty = await gitMaybe(repo, ['status', '--porcelain', '--', rel || '.']);
+  const dirty = await source.output(['status', '--porcelain', '--', rel || '.']).catch(() => '');
   if (dirty)
     warnings.push(
       `uncommitted changes in ${rel || 'the project'} are not in the worktree (it starts from ${baseRef} = ${baseCommit.slice(0, 10)})`,
     );
-  const record: WorkspaceRecord = { isolation: 'worktree', path, root, projectDir, repo, branch, baseCommit };
+  const { gitDir, commonDir } = created.location;
+  const record: WorkspaceRecord = {
+    isolation: 'worktree',
+    path,
+    root,
+    projectDir,
+    repo,
+    branch,
+    baseCommit,
+    gitDir,
+    commonDir,
+  };
   return worktreeWorkspace(record, warnings);
 }
 
@@ -65,54 +80,74 @@ export async function reopenWorktree(record: WorkspaceRecord): Promise<Workspace
   return worktreeWorkspace(record, []);
 }
 
+/** The worktree's repository, pinned to the git dir recorded at creation. */
+export async function worktreeRepo(record: WorkspaceRecord): Promise<GitRepo> {
+  if (record.gitDir !== undefined && record.commonDir !== undefined)
+    return GitRepo.pinned({ top: await realpath(record.root), gitDir: record.gitDir, commonDir: record.commonDir });
+  // A run recorded before git dirs were: found now, as the run left it.
+  const found = await GitRepo.discover(record.root);
+  if (found === undefined) throw new NeoError('GIT_DIR_CHANGED', `${record.root} is no longer a git work tree`);
+  return found;
+}
+
 function worktreeWorkspace(record: WorkspaceRecord, warnings: string[]): Workspace {
   return {
     record,
     warnings,
     async release() {},
-    async finish({ status, flow, runId }): Promise<WorkspaceSummary> {
-      const dirty = await gitMaybe(record.root, ['status', '--porcelain']);
-      let commit: string | undefined;
-      if (status === 'succeeded' && dirty) {
-        await git(record.root, ['add', '-A']);
-        await git(record.root, [
-          '-c',
-          'user.name=neo',
-          '-c',
-          'user.email=neo@localhost',
-          'commit',
-          '--quiet',
-          '--no-verify',
-          '-m',
-          `neo: ${flow} (${runId})`,
-        ]);
-        commit = await gitMaybe(record.root, ['rev-parse', '--short', 'HEAD']);
+    async finish(outcome): Promise<WorkspaceSummary> {
+      try {
+        return await summarize(record, await worktreeRepo(record), outcome);
+      } catch (error) {
+        // A .git rewritten under the run (GIT_DIR_CHANGED): nothing is committed through it.
+        return { lines: [`workspace: ${record.path}`, `not committed: ${errorMessage(error)}`] };
       }
-      const count = Number((await gitMaybe(record.root, ['rev-list', '--count', `${record.baseCommit}..HEAD`])) ?? '0');
-      const changed = await gitMaybe(record.root, ['diff', '--name-only', record.baseCommit ?? 'HEAD']);
-      const changedFiles = changed === undefined || changed === '' ? 0 : changed.split('\n').length;
-      const lines = [
-        `workspace: ${record.path}`,
-        `branch: ${record.branch} (${count} commit${count === 1 ? '' : 's'} on ${record.baseCommit?.slice(0, 10)}, ${changedFiles} file${changedFiles === 1 ? '' : 's'} changed)`,
-      ];
-      const merged =
-        count > 0 &&
-        (await gitMaybe(record.repo ?? record.root, [
-          'merge-base',
-          '--is-ancestor',
-          record.branch ?? 'HEAD',
-          'HEAD',
-        ])) !== undefined;
-      if (merged) lines.push(`already merged into ${record.repo}`);
-      else if (status === 'succeeded' && count > 0)
-        lines.push(`merge it: git -C ${record.repo} merge ${record.branch}`);
-      if (status !== 'succeeded' && dirty) lines.push(`uncommitted work is left in ${record.root}`);
-      if (count === 0 && changedFiles === 0)
-        lines.push(
-          'nothing changed; remove it with: git -C ' +
-            `${record.repo} worktree remove ${record.root} && git -C ${record.repo} branch -D ${record.branch}`,
-        );
-      return { lines, changedFiles, ...(commit === undefined ? {} : { commit }) };
     },
   };
+}
+
+/** Commits a succeeded run's changes, then says what the branch holds. */
+async function summarize(
+  record: WorkspaceRecord,
+  repo: GitRepo,
+  { status, flow, runId }: { status: string; flow: string; runId: string },
+): Promise<WorkspaceSummary> {
+  const dirty = await repo.output(['status', '--porcelain']);
+  let commit: string | undefined;
+  if (status === 'succeeded' && dirty) {
+    await repo.output(['add', '-A']);
+    await repo.output([
+      '-c',
+      'user.name=neo',
+      '-c',
+      'user.email=neo@localhost',
+      'commit',
+      '--quiet',
+      '--no-verify',
+      '-m',
+      `neo: ${flow} (${runId})`,
+    ]);
+    commit = await repo.output(['rev-parse', '--short', 'HEAD']);
+  }
+  const count = Number(await repo.output(['rev-list', '--count', `${record.baseCommit}..HEAD`]).catch(() => '0'));
+  const changed = await repo.output(['diff', '--name-only', '-z', record.baseCommit ?? 'HEAD']).catch(() => '');
+  const changedFiles = changed.split('\0').filter((path) => path !== '').length;
+  const lines = [
+    `workspace: ${record.path}`,
+    `branch: ${record.branch} (${count} commit${count === 1 ? '' : 's'} on ${record.baseCommit?.slice(0, 10)}, ${changedFiles} file${changedFiles === 1 ? '' : 's'} changed)`,
+  ];
+  const source = record.repo === undefined ? undefined : await GitRepo.discover(record.repo).catch(() => undefined);
+  const merged =
+    count > 0 &&
+    source !== undefined &&
+    (await source.run(['merge-base', '--is-ancestor', record.branch ?? 'HEAD', 'HEAD'])).ok;
+  if (merged) lines.push(`already merged into ${record.repo}`);
+  else if (status === 'succeeded' && count > 0) lines.push(`merge it: git -C ${record.repo} merge ${record.branch}`);
+  if (status !== 'succeeded' && dirty) lines.push(`uncommitted work is left in ${record.root}`);
+  if (count === 0 && changedFiles === 0)
+    lines.push(
+      'nothing changed; remove it with: git -C ' +
+        `${record.repo} worktree remove ${record.root} && git -C ${record.repo} branch -D ${record.branch}`,
+    );
+  return { lines, changedFiles, ...(commit === undefined ? {} : { commit }) };
 }

@@ -22,12 +22,17 @@ export function summaryLine(source: TurnDiff['source'], files: readonly TurnDiff
 
 /**
  * Cuts a unified diff to `max` bytes at a line boundary and appends a marker line, so a reader
- * (and a driver model) can tell the diff is partial.
+ * (and a driver model) can tell the diff is partial and how much is missing. `totalBytes` is the
+ * whole diff's length when `text` is already a cut prefix of it.
  */
-export function capUnifiedDiff(text: string, max = MAX_DIFF_BYTES): { text: string; truncated: boolean } {
-  const bytes = Buffer.byteLength(text, 'utf8');
+export function capUnifiedDiff(
+  text: string,
+  options: { max?: number; totalBytes?: number } = {},
+): { text: string; truncated: boolean } {
+  const max = options.max ?? MAX_DIFF_BYTES;
+  const bytes = Math.max(Buffer.byteLength(text, 'utf8'), options.totalBytes ?? 0);
   if (bytes <= max) return { text, truncated: false };
-  const marker = `\n… diff truncated at ${Math.round(max / 1024)} KB of ${Math.ceil(bytes / 1024)} KB; run \`git diff\` in the working tree for the rest\n`;
+  const marker = `\n… diff truncated at ${Math.round(max / 1024)} KB of ${Math.ceil(bytes / 1024)} KB\n`;
   const budget = max - Buffer.byteLength(marker, 'utf8');
   let cut = Buffer.from(text, 'utf8').subarray(0, Math.max(0, budget)).toString('utf8');
   // A cut inside a multi-byte character decodes to U+FFFD; drop it, then back up to a line end.

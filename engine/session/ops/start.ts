@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   durationMs,
   narrowKnobs,
@@ -62,7 +62,11 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
 
   const sessionId = adoptId ?? mintSessionId();
   const resumeSessionId = input.resumeSessionId ?? record?.runs.at(-1)?.externalSessionId;
-  const capture = await TurnDiffCapture.open(cwd, resolved.descriptor.editToolNames ?? []);
+  const capture = await TurnDiffCapture.open(cwd, {
+    editToolNames: resolved.descriptor.editToolNames ?? [],
+    home: ctx.registry.store.home,
+    storeDir: join(ctx.registry.store.sessionDir(sessionId), 'snapshots'),
+  });
   const options: StartSessionOptions = {
     sessionId,
     cwd,

@@ -25,6 +25,8 @@ export interface StoreOptions {
  * thrown into an op.
  */
 export class CodeSessionStore {
+  /** NEO_HOME. */
+  readonly home: string;
   readonly root: string;
   readonly #log: SessionLog;
   readonly #fsync: boolean;
@@ -36,6 +38,7 @@ export class CodeSessionStore {
   readonly #lock = new KeyedLock();
 
   constructor(home: string, options: StoreOptions = {}) {
+    this.home = home;
     this.root = join(home, 'code-sessions');
     this.#log = options.log ?? stderrLog;
     this.#fsync = options.fsync ?? false;

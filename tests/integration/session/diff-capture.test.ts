@@ -86,7 +86,7 @@ describe('turn diff capture (git)', () => {
     // Counted against each file's content at turn start, not against HEAD.
     expect(diff.files).toEqual([
       { path: 'b.txt', status: 'M', insertions: 1, deletions: 1 },
-      { path: 'gone.md', status: 'D' },
+      { path: 'gone.md', status: 'D', insertions: 0, deletions: 1 },
       { path: 'notes.md', status: 'M', insertions: 1, deletions: 1 },
     ]);
     expect(diff.unifiedDiff).toContain('b changed again');
@@ -134,9 +134,7 @@ describe('turn diff capture (git)', () => {
     const diff = await capture.settle();
     expect(diff.truncated).toBe(true);
     expect(Buffer.byteLength(diff.unifiedDiff!)).toBeLessThanOrEqual(MAX_DIFF_BYTES);
-    expect(diff.unifiedDiff!).toMatch(
-      /\n… diff truncated at 64 KB of \d+ KB; run `git diff` in the working tree for the rest\n$/,
-    );
+    expect(diff.unifiedDiff!).toMatch(/\n… diff truncated at 64 KB of \d+ KB\n$/);
     expect(diff.files.find((f) => f.path === 'big-new.txt')).toEqual({
       path: 'big-new.txt',
       status: 'A',
@@ -147,12 +145,12 @@ describe('turn diff capture (git)', () => {
 
   it('falls back to edit tool events outside git, and to none without them', async () => {
     const dir = await tempDir('neo-nogit-');
-    const capture = await TurnDiffCapture.open(dir, ['write', 'edit']);
+    const capture = await TurnDiffCapture.open(dir, { editToolNames: ['write', 'edit'] });
     expect(capture.isGit).toBe(false);
-    capture.noteToolUse('write', { path: 'b.txt' });
-    capture.noteToolUse('edit', { path: 'a.txt' });
-    capture.noteToolUse('write', { path: 'b.txt' });
-    capture.noteToolUse('run', { command: 'touch c.txt' });
+    capture.noteToolUse({ name: 'write', input: { path: 'b.txt' } });
+    capture.noteToolUse({ name: 'edit', input: { path: 'a.txt' } });
+    capture.noteToolUse({ name: 'write', input: { path: 'b.txt' } });
+    capture.noteToolUse({ name: 'run', input: { command: 'touch c.txt' } });
     expect(await capture.settle()).toEqual({
       source: 'tool-events',
       files: [
@@ -168,13 +166,16 @@ describe('turn diff capture (git)', () => {
     });
   });
 
-  it('never throws when the work tree disappears mid-session', async () => {
+  it('never throws when the work tree disappears mid-session, and says git was refused', async () => {
     const dir = await repo();
-    const capture = await TurnDiffCapture.open(dir, ['write']);
+    const capture = await TurnDiffCapture.open(dir, { editToolNames: ['write'] });
     await move(join(dir, '.git'), join(dir, 'git-gone'));
-    capture.noteToolUse('write', { path: 'a.txt' });
+    capture.noteToolUse({ name: 'write', input: { path: 'a.txt' } });
     const diff = await capture.settle();
     expect(diff.source).toBe('tool-events');
+    expect(diff.summaryLine).toMatch(
+      /^git diff refused: .*\.git now is missing or unreadable; neo recorded .*; 1 file edited/,
+    );
     expect(await readFile(join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
   });
 });

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  capUnifiedDiff,
-  editPathsOf,
-  parseNameStatusZ,
-  parseNumstatZ,
-  parsePorcelainZ,
-  summaryLine,
-} from '../../../engine/session/index.js';
+import { parseNameStatusZ, parseNumstatZ, parsePorcelainZ } from '../../../engine/execution/index.js';
+import { capUnifiedDiff, editPathsOf, summaryLine } from '../../../engine/session/index.js';
 
 describe('git -z parsers', () => {
   it('parses porcelain status with renames and odd paths', () => {
@@ -54,12 +48,10 @@ describe('diff summary and cap', () => {
 
   it('caps at a line boundary with a marker line, multi-byte safe', () => {
     const text = Array.from({ length: 100 }, (_, i) => `+line ${i} ✓✓✓`).join('\n');
-    const capped = capUnifiedDiff(text, 500);
+    const capped = capUnifiedDiff(text, { max: 500 });
     expect(capped.truncated).toBe(true);
     expect(Buffer.byteLength(capped.text)).toBeLessThanOrEqual(500);
-    expect(capped.text).toMatch(
-      /\n… diff truncated at 0 KB of 2 KB; run `git diff` in the working tree for the rest\n$/,
-    );
+    expect(capped.text).toMatch(/\n… diff truncated at 0 KB of 2 KB\n$/);
     expect(
       capped.text
         .split('\n')
@@ -70,9 +62,10 @@ describe('diff summary and cap', () => {
   });
 
   it('takes edit paths only from the descriptor editToolNames', () => {
-    expect(editPathsOf('Edit', { file_path: 'src/a.ts' }, ['Edit', 'Write'])).toEqual(['src/a.ts']);
-    expect(editPathsOf('rename', { from: 'a', to: 'b' }, ['rename'])).toEqual(['a', 'b']);
-    expect(editPathsOf('Bash', { command: 'rm x' }, ['Edit'])).toEqual([]);
-    expect(editPathsOf('Edit', 'not an object', ['Edit'])).toEqual([]);
+    expect(editPathsOf({ name: 'Edit', input: { file_path: 'src/a.ts' } }, ['Edit', 'Write'])).toEqual(['src/a.ts']);
+    expect(editPathsOf({ name: 'rename', input: { from: 'a', to: 'b' } }, ['rename'])).toEqual(['a', 'b']);
+    expect(editPathsOf({ name: 'Bash', input: { command: 'rm x' } }, ['Edit'])).toEqual([]);
+    expect(editPathsOf({ name: 'Edit', input: 'not an object' }, ['Edit'])).toEqual([]);
+    expect(editPathsOf({ name: 'Edit', input: 'a raw patch', paths: ['x.ts'] }, ['Edit'])).toEqual(['x.ts']);
   });
 });

@@ -1,0 +1,160 @@
+/**
+ * A repository as neo recorded it: its work tree, its git dir and common dir, pinned. Every call
+ * runs with GIT_DIR/GIT_WORK_TREE/GIT_COMMON_DIR set to the recorded folders, so a `.git` entry
+ * rewritten since (`gitdir: <a folder the agent wrote>`) is never followed, and each call first
+ * checks that the `.git` entry still leads there, refusing loudly when it does not.
+ */
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { NeoError } from '../util/errors.js';
+import { DRIVER_KEYS, filterOverrides, hasIncludes } from './git-hardening.js';
+import { gitFailure, runGit, type GitCallOptions, type GitRun } from './git.js';
+
+/** Where a repository lives: all absolute, symlinks resolved. */
+export interface GitLocation {
+  /** The work tree's top folder. */
+  top: string;
+  /** This work tree's git dir (`<top>/.git`, or `<common>/worktrees/<name>` for a linked worktree). */
+  gitDir: string;
+  /** The repository's shared git dir (objects, refs, config). */
+  commonDir: string;
+}
+
+export class GitRepo {
+  readonly location: GitLocation;
+  #overrides: { key: string; list: Array<[string, string]> } | undefined;
+
+  private constructor(location: GitLocation) {
+    this.location = location;
+  }
+
+  /** A repository recorded earlier (a run's worktree), pinned as it was. */
+  static pinned(location: GitLocation): GitRepo {
+    return new GitRepo(location);
+  }
+
+  /**
+   * The repository whose work tree holds `dir`, found by git itself but never above `ceilings`
+   * (GIT_CEILING_DIRECTORIES: git does not climb into them). Undefined outside a work tree.
+   * Refused (GIT_DIR_INSIDE_WORKTREE) when the `.git` entry points into the work tree it
+   * belongs to: a real repository's git dir is `<top>/.git` or lies outside the work tree.
+   */
+  static async discover(dir: string, ceilings: readonly string[] = []): Promise<GitRepo | undefined> {
+    const env: Record<string, string> = {};
+    if (ceilings.length > 0) env.GIT_CEILING_DIRECTORIES = ceilings.map((c) => resolve(c)).join(':');
+    const run = await runGit(dir, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { env });
+    if (!run.ok) return undefined;
+    const [top, gitDir, common] = run.stdout.split('\n');
+    if (!top || !gitDir || !common) return undefined;
+    const location = {
+      top: await realpath(top),
+      gitDir: await realpath(gitDir),
+      commonDir: await realpath(isAbsolute(common) ? common : resolve(dir, common)),
+    };
+    refuseInside(location);
+    return new GitRepo(location);
+  }
+
+  /** The environment that pins this repository for a call. */
+  get env(): Record<string, string> {
+    const { top, gitDir, commonDir } = this.location;
+    return { GIT_DIR: gitDir, GIT_WORK_TREE: top, GIT_COMMON_DIR: commonDir };
+  }
+
+  /**
+   * Runs git in the work tree's top, pinned and hardened. Throws GIT_DIR_CHANGED when the
+   * `.git` entry no longer leads to the recorded git dir; any git failure is a result.
+   */
+  async run(args: readonly string[], options: GitCallOptions = {}): Promise<GitRun> {
+    await this.verify();
+    return runGit(this.location.top, args, {
+      ...options,
+      overrides: [...(await this.#filterOverrides()), ...(options.overrides ?? [])],
+      env: { ...this.env, ...options.env },
+    });
+  }
+
+  /** Trimmed stdout of a call that must succeed; throws GIT_FAILED naming the call. */
+  async output(args: readonly string[], options: GitCallOptions = {}): Promise<string> {
+    const run = await this.run(args, options);
+    if (!run.ok) throw new NeoError('GIT_FAILED', `${gitFailure(args, run)} (in ${this.location.top})`);
+    return run.stdout.trim();
+  }
+
+  /** Checks that `<top>/.git` still leads to the recorded git dir; throws GIT_DIR_CHANGED if not. */
+  async verify(): Promise<void> {
+    const { top, gitDir } = this.location;
+    const now = await gitDirOf(top);
+    if (now === gitDir) return;
+    throw new NeoError(
+      'GIT_DIR_CHANGED',
+      `${join(top, '.git')} now ${now === undefined ? 'is missing or unreadable' : `points at ${now}`}; neo recorded ${gitDir} and will not run git there`,
+      {
+        hint: "something rewrote the work tree's .git entry (an agent at full posture, or a tool it ran); inspect it before trusting this work tree",
+      },
+    );
+  }
+
+  /**
+   * The filter drivers of the repository's own config, blanked. Listed again whenever a config
+   * file changed (or always, when the config includes other files).
+   */
+  async #filterOverrides(): Promise<Array<[string, string]>> {
+    const { gitDir, commonDir } = this.location;
+    const key = (await Promise.all([join(commonDir, 'config'), join(gitDir, 'config.worktree')].map(signature))).join(
+      '|',
+    );
+    if (this.#overrides?.key === key) return this.#overrides.list;
+    const listing = await runGit(this.location.top, ['config', '-z', '--get-regexp', DRIVER_KEYS], {
+      okExitCodes: [0, 1],
+      env: this.env,
+    });
+    if (!listing.ok)
+      throw new NeoError('GIT_CONFIG_UNREADABLE', `could not read the config of ${commonDir}: ${listing.stderr}`);
+    const list = filterOverrides(listing.stdout);
+    this.#overrides = hasIncludes(listing.stdout) ? undefined : { key, list };
+    return list;
+  }
+}
+
+/** Where `<top>/.git` leads now: the folder itself, or the target of its `gitdir:` line. */
+async function gitDirOf(top: string): Promise<string | undefined> {
+  const entry = join(top, '.git');
+  try {
+    const info = await stat(entry);
+    if (info.isDirectory()) return await realpath(entry);
+    const line = /^gitdir: (.*)$/m.exec(await readFile(entry, 'utf8'))?.[1]?.trim();
+    return line === undefined ? undefined : await realpath(resolve(top, line));
+  } catch {
+    return undefined;
+  }
+}
+
+function refuseInside(location: GitLocation): void {
+  const { top, gitDir, commonDir } = location;
+  const dotGit = join(top, '.git');
+  for (const dir of [gitDir, commonDir]) {
+    if (isInside(dotGit, dir) || !isInside(top, dir)) continue;
+    throw new NeoError(
+      'GIT_DIR_INSIDE_WORKTREE',
+      `${dotGit} points at ${dir}, a folder inside the work tree itself; neo will not run git there`,
+      {
+        hint: 'a real repository keeps its git dir in .git or outside the work tree; inspect this one before trusting it',
+      },
+    );
+  }
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+async function signature(path: string): Promise<string> {
+  try {
+    const info = await stat(path);
+    return `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}

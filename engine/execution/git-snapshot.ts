@@ -1,0 +1,110 @@
+/**
+ * A work tree's content at one moment as a git tree object, and the net change between two such
+ * moments. The snapshot is `git add -A` into a throwaway index (seeded from the real one, so only
+ * files whose stat changed are hashed) and `write-tree`; its objects go to a folder neo owns
+ * (`<store>/objects`, borrowing the repository's objects as an alternate), so the user's
+ * repository is never written. Comparing two trees sees what a working-tree diff cannot: a file
+ * already dirty or untracked at the start, a plain `mv` of an untracked file (a rename), and a
+ * change the agent undid (no change at all).
+ */
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { NeoError } from '../util/errors.js';
+import { gitFailure, type GitRun } from './git.js';
+import { parseNameStatusZ, parseNumstatZ } from './git-parse.js';
+import type { GitRepo } from './git-repo.js';
+
+/** One changed file between two snapshots. */
+export interface ChangedFile {
+  path: string;
+  status: 'A' | 'M' | 'D' | 'R';
+  oldPath?: string;
+  insertions?: number;
+  deletions?: number;
+}
+
+/** The net change between two snapshots. */
+export interface TreeDiff {
+  files: ChangedFile[];
+  /** The binary-safe patch (`git apply` takes it), at most `maxPatchBytes`. */
+  patch: string;
+  /** The whole patch's length, kept or not. */
+  patchBytes: number;
+  truncated: boolean;
+}
+
+/** Snapshots of one work tree: a folder neo owns for their objects, and paths they leave out. */
+export interface SnapshotStore {
+  dir: string;
+  /** Absolute paths inside the work tree that are never part of a snapshot (neo's own home). */
+  exclude?: readonly string[];
+}
+
+/** Writes the work tree's current content as a tree; returns its hash. Throws GIT_SNAPSHOT_FAILED. */
+export async function snapshotTree(repo: GitRepo, store: SnapshotStore): Promise<string> {
+  const { top, gitDir } = repo.location;
+  await mkdir(join(store.dir, 'objects'), { recursive: true });
+  const index = join(store.dir, `index-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    await copyFile(join(gitDir, 'index'), index).catch(() => undefined);
+    const env = { ...snapshotEnv(repo, store), GIT_INDEX_FILE: index };
+    // A split index would write its shared part into the repository's git dir.
+    const overrides = [['core.splitIndex', 'false']] as const;
+    const excluded = (store.exclude ?? [])
+      .map((path) => relative(top, path))
+      .filter((rel) => rel !== '' && !rel.startsWith('..'))
+      .map((rel) => `:(exclude,literal)${rel}`);
+    const add = ['add', '-A', '--', '.', ...excluded];
+    must(add, await repo.run(add, { env, overrides }));
+    const tree = await repo.run(['write-tree'], { env, overrides });
+    must(['write-tree'], tree);
+    return tree.stdout.trim();
+  } finally {
+    await rm(index, { force: true });
+    await rm(`${index}.lock`, { force: true });
+  }
+}
+
+/** What changed from tree `from` to tree `to`, with renames (untracked ones too). */
+export async function diffTrees(
+  repo: GitRepo,
+  store: SnapshotStore,
+  from: string,
+  to: string,
+  maxPatchBytes: number,
+): Promise<TreeDiff> {
+  const env = snapshotEnv(repo, store);
+  const range = ['-r', '-M', from, to];
+  const [numstat, nameStatus, patch] = await Promise.all([
+    repo.run(['diff-tree', '-z', '--numstat', ...range], { env }),
+    repo.run(['diff-tree', '-z', '--name-status', ...range], { env }),
+    repo.run(['diff-tree', '-p', '--binary', ...range], { env, keepBytes: maxPatchBytes }),
+  ]);
+  must(['diff-tree', '--numstat'], numstat);
+  must(['diff-tree', '--name-status'], nameStatus);
+  must(['diff-tree', '-p'], patch);
+  const counts = new Map(parseNumstatZ(numstat.stdout).map((entry) => [entry.path, entry]));
+  const files = parseNameStatusZ(nameStatus.stdout).map((entry) => {
+    const file: ChangedFile = { path: entry.path, status: entry.status };
+    if (entry.oldPath !== undefined) file.oldPath = entry.oldPath;
+    const count = counts.get(entry.path);
+    if (count?.insertions !== undefined) file.insertions = count.insertions;
+    if (count?.deletions !== undefined) file.deletions = count.deletions;
+    return file;
+  });
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, patch: patch.stdout, patchBytes: patch.bytes, truncated: patch.truncated };
+}
+
+/** Objects written to the store, read from it and from the repository. */
+function snapshotEnv(repo: GitRepo, store: SnapshotStore): Record<string, string> {
+  return {
+    GIT_OBJECT_DIRECTORY: join(store.dir, 'objects'),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: join(repo.location.commonDir, 'objects'),
+  };
+}
+
+function must(args: readonly string[], run: GitRun): void {
+  if (!run.ok) throw new NeoError('GIT_SNAPSHOT_FAILED', gitFailure(args, run));
+}

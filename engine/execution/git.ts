@@ -1,0 +1,81 @@
+/**
+ * The one way neo runs git: an argv array (never a shell), the hardened environment of
+ * `git-hardening.ts`, stdin closed, and a result that is never thrown. Spawned with
+ * `node:child_process` (execa's import alone costs more than most git calls take).
+ */
+import { spawn } from 'node:child_process';
+import { DIFF_COMMANDS, gitEnvironment } from './git-hardening.js';
+
+/** The outcome of one git run; never thrown. */
+export interface GitRun {
+  ok: boolean;
+  exitCode: number | undefined;
+  /** Stdout, at most `keepBytes` of it. */
+  stdout: string;
+  /** The last lines of stderr. */
+  stderr: string;
+  /** Stdout was longer than `keepBytes` (`bytes` says how long). */
+  truncated: boolean;
+  /** Stdout's whole length in bytes, kept or not. */
+  bytes: number;
+}
+
+export interface GitCallOptions {
+  /** Exit codes that count as success (default [0]). */
+  okExitCodes?: readonly number[];
+  /** Keep at most this many bytes of stdout; the rest is counted, not kept (default 64 MB). */
+  keepBytes?: number;
+  /** Config overrides beyond the hardening (the repository's filter drivers). */
+  overrides?: ReadonlyArray<readonly [string, string]>;
+  /** GIT_* variables of this call (GIT_DIR, GIT_INDEX_FILE, GIT_CEILING_DIRECTORIES, …). */
+  env?: Readonly<Record<string, string>>;
+}
+
+const STDERR_KEEP = 4096;
+
+/** Runs `git <args>` in `cwd`. A missing git, a failure or a killed run come back as `ok: false`. */
+export function runGit(cwd: string, args: readonly string[], options: GitCallOptions = {}): Promise<GitRun> {
+  const argv = DIFF_COMMANDS.has(args[0] ?? '') ? [args[0]!, '--no-ext-diff', '--no-textconv', ...args.slice(1)] : args;
+  const keep = options.keepBytes ?? 64 * 1024 * 1024;
+  return new Promise((resolve) => {
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let bytes = 0;
+    let stderr = '';
+    const child = spawn('git', argv, {
+      cwd,
+      env: gitEnvironment(options.overrides ?? [], options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (keptBytes >= keep) return;
+      const part = keptBytes + chunk.length > keep ? chunk.subarray(0, keep - keptBytes) : chunk;
+      kept.push(part);
+      keptBytes += part.length;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
+    });
+    const done = (exitCode: number | undefined) =>
+      resolve({
+        ok: exitCode !== undefined && (options.okExitCodes ?? [0]).includes(exitCode),
+        exitCode,
+        stdout: Buffer.concat(kept).toString('utf8'),
+        stderr: stderr.trim(),
+        truncated: bytes > keptBytes,
+        bytes,
+      });
+    child.on('error', (error) => {
+      stderr = error.message;
+      done(undefined);
+    });
+    child.on('close', (code) => done(code ?? undefined));
+  });
+}
+
+/** A failed run's reason in one line (its last stderr lines, else its exit code). */
+export function gitFailure(args: readonly string[], run: GitRun): string {
+  const detail = run.stderr.split('\n').slice(-3).join(' ').trim();
+  return `git ${args.join(' ')} failed: ${detail || `exit ${run.exitCode ?? 'unknown'}`}`;
+}

@@ -1,0 +1,64 @@
+import { execa } from 'execa';
+import { readdir } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/temp.js';
+import { project, run } from './helpers.js';
+
+/** A step with every power (a command, as an agent at full posture has) plants programs for neo's git. */
+const planting = (trap: string) => `
+name: plant
+steps:
+  - id: plant
+    run: |
+      set -e
+      common=$(git rev-parse --git-common-dir)
+      git config core.fsmonitor "touch ${trap}/fsmonitor; false"
+      git config filter.evil.clean "touch ${trap}/clean; cat"
+      git config filter.evil.process "touch ${trap}/process"
+      git config core.hooksPath "$common/evil-hooks"
+      mkdir -p "$common/hooks" "$common/evil-hooks"
+      for hook in pre-commit commit-msg post-commit prepare-commit-msg; do
+        printf '#!/bin/sh\\ntouch ${trap}/%s\\n' "$hook" > "$common/hooks/$hook"
+        cp "$common/hooks/$hook" "$common/evil-hooks/$hook"
+        chmod +x "$common/hooks/$hook" "$common/evil-hooks/$hook"
+      done
+      echo '* filter=evil' > .gitattributes
+      echo changed > file.txt
+`;
+
+const redirecting = (trap: string) => `
+name: redirect
+steps:
+  - id: redirect
+    run: |
+      set -e
+      mkdir -p evil/objects evil/refs
+      echo 'ref: refs/heads/main' > evil/HEAD
+      printf '[core]\\n\\tfsmonitor = "touch ${trap}/fsmonitor; false"\\n' > evil/config
+      echo 'gitdir: evil' > .git
+      echo changed > file.txt
+`;
+
+describe("the worktree commit: neo's git is never a command runner", () => {
+  it('runs no hook, fsmonitor or filter a step planted in the repository, and still commits', async () => {
+    const trap = await tempDir('neo-trap-');
+    const { dir, home } = await project({ 'plan.yaml': planting(trap), 'file.txt': 'original\n' }, { git: true });
+    const { outcome } = await run(dir, home, { isolation: 'worktree' });
+    expect(await readdir(trap)).toEqual([]);
+    expect(outcome.status).toBe('succeeded');
+    expect(outcome.summary?.commit).toMatch(/^[0-9a-f]+$/);
+    const show = await execa('git', ['-c', 'core.fsmonitor=false', 'show', `neo/${outcome.runId}:file.txt`], {
+      cwd: dir,
+    });
+    expect(show.stdout).toBe('changed');
+  });
+
+  it('commits nothing through a .git entry rewritten during the run, and says why', async () => {
+    const trap = await tempDir('neo-trap-');
+    const { dir, home } = await project({ 'plan.yaml': redirecting(trap), 'file.txt': 'original\n' }, { git: true });
+    const { outcome } = await run(dir, home, { isolation: 'worktree' });
+    expect(await readdir(trap)).toEqual([]);
+    expect(outcome.summary?.commit).toBeUndefined();
+    expect(outcome.summary?.lines.join('\n')).toMatch(/not committed: .*\.git now points at .*evil; neo recorded /);
+  });
+});
