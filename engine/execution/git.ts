@@ -1,10 +1,10 @@
 /**
  * The one way neo runs git: an argv array (never a shell), the hardened environment of
- * `git-hardening.ts`, stdin closed, and a result that is never thrown. Spawned with
- * `node:child_process` (execa's import alone costs more than most git calls take).
+ * `git-hardening.ts`, stdin closed, spawned like every other process (`spawnProcess`: its own
+ * group, in the live registry), and a result that is never thrown.
  */
-import { spawn } from 'node:child_process';
 import { DIFF_COMMANDS, gitEnvironment } from './git-hardening.js';
+import { spawnProcess } from './spawn.js';
 
 /** The outcome of one git run; never thrown. */
 export interface GitRun {
@@ -34,44 +34,38 @@ export interface GitCallOptions {
 const STDERR_KEEP = 4096;
 
 /** Runs `git <args>` in `cwd`. A missing git, a failure or a killed run come back as `ok: false`. */
-export function runGit(cwd: string, args: readonly string[], options: GitCallOptions = {}): Promise<GitRun> {
+export async function runGit(cwd: string, args: readonly string[], options: GitCallOptions = {}): Promise<GitRun> {
   const argv = DIFF_COMMANDS.has(args[0] ?? '') ? [args[0]!, '--no-ext-diff', '--no-textconv', ...args.slice(1)] : args;
   const keep = options.keepBytes ?? 64 * 1024 * 1024;
-  return new Promise((resolve) => {
-    const kept: Buffer[] = [];
-    let keptBytes = 0;
-    let bytes = 0;
-    let stderr = '';
-    const child = spawn('git', argv, {
-      cwd,
-      env: gitEnvironment(options.overrides ?? [], options.env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.on('data', (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (keptBytes >= keep) return;
-      const part = keptBytes + chunk.length > keep ? chunk.subarray(0, keep - keptBytes) : chunk;
-      kept.push(part);
-      keptBytes += part.length;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
-    });
-    const done = (exitCode: number | undefined) =>
-      resolve({
-        ok: exitCode !== undefined && (options.okExitCodes ?? [0]).includes(exitCode),
-        exitCode,
-        stdout: Buffer.concat(kept).toString('utf8'),
-        stderr: stderr.trim(),
-        truncated: bytes > keptBytes,
-        bytes,
-      });
-    child.on('error', (error) => {
-      stderr = error.message;
-      done(undefined);
-    });
-    child.on('close', (code) => done(code ?? undefined));
+  const child = spawnProcess(['git', ...argv], {
+    cwd,
+    env: gitEnvironment(options.overrides ?? [], options.env),
+    output: 'stream',
+    label: `git ${args[0] ?? ''}`,
   });
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let bytes = 0;
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (keptBytes >= keep) return;
+    const part = keptBytes + chunk.length > keep ? chunk.subarray(0, keep - keptBytes) : chunk;
+    kept.push(part);
+    keptBytes += part.length;
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
+  });
+  const result = await child.result;
+  return {
+    ok: result.exitCode !== undefined && (options.okExitCodes ?? [0]).includes(result.exitCode),
+    exitCode: result.exitCode,
+    stdout: Buffer.concat(kept).toString('utf8'),
+    stderr: (result.spawnError ?? stderr).trim(),
+    truncated: bytes > keptBytes,
+    bytes,
+  };
 }
 
 /** A failed run's reason in one line (its last stderr lines, else its exit code). */
