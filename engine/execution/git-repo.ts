@@ -5,7 +5,8 @@
  * checks that the `.git` entry still leads there, refusing loudly when it does not.
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
+import { relativeInside } from '../posture/index.js';
 import { NeoError } from '../util/errors.js';
 import { DRIVER_KEYS, filterOverrides, hasIncludes } from './git-hardening.js';
 import { gitFailure, runGit, type GitCallOptions, type GitRun } from './git.js';
@@ -146,8 +147,7 @@ function refuseInside(location: GitLocation): void {
 }
 
 function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  return relativeInside(root, path) !== undefined;
 }
 
 async function signature(path: string): Promise<string> {
