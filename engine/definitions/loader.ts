@@ -10,6 +10,7 @@ import { loadDefinitionFile, makeDefinition, sourceOf, type FileLoad } from './l
 import { readPackagedSnapshot, snapshotEntry, type PackagedSnapshot } from './packaged-snapshot.js';
 import { readDefinitionText } from './read-text.js';
 import { contentHash } from '../util/content-hash.js';
+import { outsideRepository } from './containment.js';
 import { checkReferences, type ReferenceCache } from './references.js';
 import { TrustStore } from './trust.js';
 
@@ -153,6 +154,11 @@ export class DefinitionLoader {
     if (entry.layer === 'packaged') {
       const restored = this.#fromSnapshot(entry);
       if (restored !== undefined) return restored;
+    }
+    if (entry.layer === 'project' && this.roots.project !== undefined) {
+      const refused = outsideRepository(entry.file, this.roots.project);
+      if (refused !== undefined)
+        return { file: entry.file, kind: entry.kind, layer: entry.layer, diagnostics: [refused] };
     }
     const trusted = entry.layer !== 'project' || this.#projectTrusted;
     return loadDefinitionFile(entry.file, {

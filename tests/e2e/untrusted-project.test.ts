@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -186,5 +186,35 @@ describe('an untrusted project layer', () => {
     // The deny held: the test is unchanged, the gate still fails, and the flow says so.
     expect(run.exitCode).toBe(1);
     expect(await readFile(join(repo, 'test/sum.test.js'), 'utf8')).toContain('assert.equal(1 + 1, 3)');
+  });
+
+  it('a definition that links outside the repository is refused without being read or excerpted', async () => {
+    const { repo, env } = await untrustedRepo();
+    const secrets = await tempDir('neo-secrets-');
+    await writeTree(secrets, {
+      credentials: 'aws_secret_access_key = wJalrXUtnFEMI-K7MDENG-bPxRfiCY\n',
+      'agents/helper.md': '---\ndescription: aws_secret_access_key = wJalrXUtnFEMI-K7MDENG-bPxRfiCY\n---\n',
+    });
+    await writeTree(repo, { '.neo/personas/inside.md': '---\ndescription: a fine persona\n---\n' });
+    await symlink(join(secrets, 'credentials'), join(repo, '.neo', 'personas', 'leak.md'));
+    await symlink(join(repo, '.neo', 'personas', 'inside.md'), join(repo, '.neo', 'personas', 'alias.md'));
+    await mkdir(join(repo, '.claude'));
+    await symlink(join(secrets, 'agents'), join(repo, '.claude', 'agents'));
+    const result = await runNeo(['validate'], { cwd: repo, env });
+    expect(result.exitCode).toBe(2);
+    const output = result.stdout + result.stderr;
+    expect(output).not.toContain('wJalrXUtnFEMI');
+    expect(output).toContain(
+      `error[DEF_OUTSIDE_REPOSITORY]: .neo/personas/leak.md (in ${repo}) resolves outside the repository, to ${join(secrets, 'credentials')}; it is not read`,
+    );
+    expect(output).toContain(
+      `error[DEF_OUTSIDE_REPOSITORY]: .claude/agents/helper.md (in ${repo}) resolves outside the repository, to ${join(secrets, 'agents', 'helper.md')}; it is not read`,
+    );
+    // A link that stays inside the repository is an ordinary definition.
+    const list = await runNeo(['personas', 'list', '--json'], { cwd: repo, env });
+    const ids = (JSON.parse(list.stdout) as Array<{ id: string }>).map((p) => p.id);
+    expect(ids).toEqual(expect.arrayContaining(['alias', 'inside']));
+    expect(ids).not.toContain('leak');
+    expect(ids).not.toContain('helper');
   });
 });
