@@ -27,6 +27,9 @@ export async function run(
     persona !== undefined && effective !== undefined && effective.conflicts.length === 0
       ? persona.dispatchKnobs(set, definition).constraints
       : undefined;
+  // What the effective backend leaves advisory: a rule the persona's agent can step around there.
+  const backendId = typeof effective?.knobs.backend === 'string' ? effective.knobs.backend : undefined;
+  const enforcement = backendId === undefined ? undefined : set.get('backend', backendId)?.data.enforcement;
   if (options.json) {
     writeJson(io.stdout, {
       ...view,
@@ -36,6 +39,7 @@ export async function run(
       frontmatter: definition.data,
       ...(effective ? { effective } : {}),
       ...(constraints ? { constraints } : {}),
+      ...(enforcement ? { enforcement: { backend: backendId, ...enforcement } } : {}),
     });
     return EXIT.ok;
   }
@@ -59,6 +63,13 @@ export async function run(
   }
   for (const conflict of effective?.conflicts ?? []) writeLine(io.stdout, p.red(`    conflict: ${conflict.message}`));
   if (constraints !== undefined) writeLine(io.stdout, `  scope constraints: ${JSON.stringify(constraints)}`);
+  if (enforcement !== undefined)
+    writeLine(
+      io.stdout,
+      enforcement.advisory === undefined
+        ? `  on ${backendId}: neo decides every edit and command it asks about (nothing advisory)`
+        : p.yellow(`  on ${backendId}, advisory: ${enforcement.advisory}`),
+    );
   if (view.driver && persona !== undefined) {
     const rules = persona.rulesWithDefaults(definition.data.rules);
     writeLine(

@@ -67,6 +67,23 @@ export interface Backend {
     full?: PostureTarget;
   };
   /**
+   * Who holds the posture ceiling on this backend, in words: docs/backends.md and docs/flows.md show it as one table, and `neo personas show --effective` repeats what is advisory.
+   */
+  enforcement?: {
+    /**
+     * What neo decides itself: the asks it answers and the checks it makes.
+     */
+    neo: string;
+    /**
+     * What the CLI's own mode or sandbox holds without asking neo.
+     */
+    delegated: string;
+    /**
+     * What neither enforces on this backend: where a rule (allowCommands, a posture) can be stepped around. Left out when nothing is advisory.
+     */
+    advisory?: string;
+  };
+  /**
    * What can be changed while a session runs.
    */
   liveControl?: {

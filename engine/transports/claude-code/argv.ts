@@ -15,6 +15,13 @@ export const PROTOCOL_ARGS = [
   'stdio',
 ];
 
+/**
+ * A permission rule that makes every Bash call ask, in every mode (an ask rule outranks allow rules and the
+ * mode's own auto-approvals: acceptEdits runs rm, mv and touch unasked, default runs what it judges
+ * read-only). neo then decides each command by the step's allowCommands.
+ */
+export const ASK_EVERY_COMMAND = ['--settings', JSON.stringify({ permissions: { ask: ['Bash'] } })];
+
 /** What a start asks of the CLI beyond the protocol, and what provisioning it applied. */
 export interface ClaudeArgs {
   args: string[];
@@ -28,7 +35,13 @@ export interface ClaudeArgs {
  */
 export function buildClaudeArgs(options: StartSessionOptions, target: PostureTarget): ClaudeArgs {
   const protocol = options.descriptor.command?.args ?? PROTOCOL_ARGS;
-  const args = [...protocol, '--permission-mode', target.mode ?? 'default', ...(target.args ?? [])];
+  const args = [
+    ...protocol,
+    ...ASK_EVERY_COMMAND,
+    '--permission-mode',
+    target.mode ?? 'default',
+    ...(target.args ?? []),
+  ];
   if (options.model !== undefined) args.push('--model', options.model);
   if (options.resumeSessionId !== undefined) args.push('--resume', options.resumeSessionId);
   if (options.allowedTools !== undefined && options.allowedTools.length > 0)

@@ -128,6 +128,27 @@ describe('neo personas show --effective', () => {
   });
 });
 
+describe('neo personas show --effective on a backend', () => {
+  test('says what is advisory on the backend the persona runs on, or that nothing is', async () => {
+    const s = await setup({
+      coder: '---\ndescription: Codes on codex.\nbackend: codex\n---\nYou code.\n',
+      clauder: '---\ndescription: Codes on Claude Code.\nbackend: claude-code\n---\nYou code.\n',
+    });
+    const codex = await runNeo(['personas', 'show', 'coder', '--effective'], { env: s.env, cwd: s.cwd });
+    expect(codex.stdout).toContain(
+      '  on codex, advisory: allowCommands decides only commands that ask to leave the sandbox',
+    );
+    const json = JSON.parse(
+      (await runNeo(['personas', 'show', 'coder', '--effective', '--json'], { env: s.env, cwd: s.cwd })).stdout,
+    ) as { enforcement: { backend: string; advisory: string } };
+    expect(json.enforcement).toMatchObject({ backend: 'codex', advisory: expect.stringContaining('read-only') });
+    const claude = await runNeo(['personas', 'show', 'clauder', '--effective'], { env: s.env, cwd: s.cwd });
+    expect(claude.stdout).toContain(
+      '  on claude-code: neo decides every edit and command it asks about (nothing advisory)',
+    );
+  });
+});
+
 describe('neo persona graph', () => {
   test('draws the driving statechart with who decides where', async () => {
     const s = await setup({ fixer: fixerPersona() });

@@ -1,8 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { matrixRow, postureCell, renderBackendsDoc } from '../../../cli/backends-doc.js';
-import { packagedBackendsDoc } from '../../../cli/commands/backends-doc.js';
+import {
+  enforcementTable,
+  matrixRow,
+  postureCell,
+  renderBackendsDoc,
+  withEnforcementTable,
+} from '../../../cli/backends-doc.js';
+import { packagedBackendsDoc, packagedFlowsDoc } from '../../../cli/commands/backends-doc.js';
 import { packageRoot } from '../../../engine/util/package-root.js';
 import { FAKE_DESCRIPTORS } from '../../contract/fake-backends.js';
 
@@ -10,6 +16,15 @@ describe('docs/backends.md', () => {
   it('is exactly what the packaged descriptors generate (run `neo backends doc --write` after changing one)', async () => {
     const committed = await readFile(join(packageRoot(), 'docs', 'backends.md'), 'utf8');
     expect(committed).toBe(await packagedBackendsDoc());
+  });
+
+  it('carries the same enforcement table into docs/flows.md, between its markers', async () => {
+    const flows = await packagedFlowsDoc();
+    expect(flows.current).toBe(flows.wanted);
+    const table = enforcementTable([{ id: 'fake-acp', data: FAKE_DESCRIPTORS.acp }]);
+    expect(table.at(-1)).toBe('| fake-acp | not stated | not stated | nothing |');
+    expect(withEnforcementTable('no markers', table)).toBeUndefined();
+    expect(await packagedBackendsDoc()).toContain([...enforcementTable([]).slice(0, 2)].join('\n'));
   });
 
   it('renders matrix rows and posture cells from descriptor fields alone', () => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Backend } from '../../../../engine/definitions/index.js';
-import { buildClaudeArgs, bypassRefusal, PROTOCOL_ARGS } from '../../../../engine/transports/claude-code/argv.js';
+import {
+  ASK_EVERY_COMMAND,
+  buildClaudeArgs,
+  bypassRefusal,
+  PROTOCOL_ARGS,
+} from '../../../../engine/transports/claude-code/argv.js';
 import {
   assistantEvents,
   isRateLimited,
@@ -111,13 +116,15 @@ describe('claude argv', () => {
   it('uses the descriptor protocol args when it names them, else the built-in ones', () => {
     const base = { sessionId: 's', cwd: '/', brief: 'b', posture: 'default' as const };
     expect(buildClaudeArgs({ ...base, descriptor }, { mode: 'plan' })).toEqual({
-      args: [...PROTOCOL_ARGS, '--permission-mode', 'plan'],
+      args: [...PROTOCOL_ARGS, ...ASK_EVERY_COMMAND, '--permission-mode', 'plan'],
       provision: undefined,
     });
     const custom = { ...descriptor, command: { bin: 'claude', args: ['--print', '--verbose'] } };
     expect(buildClaudeArgs({ ...base, descriptor: custom, resumeSessionId: 'abc' }, {}).args).toEqual([
       '--print',
       '--verbose',
+      '--settings',
+      '{"permissions":{"ask":["Bash"]}}',
       '--permission-mode',
       'default',
       '--resume',
