@@ -66,3 +66,19 @@ export async function droidEnv(box: Sandbox, url: string, bin: string): Promise<
   );
   return { ...box.baseEnv, NEO_DROID_BIN: bin, FACTORY_API_KEY: 'fk-neo-scripted' };
 }
+
+/**
+ * Gemini CLI: a Gemini API key against the scripted server's Gemini API (GOOGLE_GEMINI_BASE_URL may
+ * point at loopback over plain http), selected as the auth type in ~/.gemini/settings.json.
+ */
+/** A model id Gemini CLI 0.61 offers over ACP; naming one skips its model router (extra requests). */
+export const GEMINI_MODEL = 'gemini-2.5-pro';
+
+export async function geminiEnv(box: Sandbox, url: string, bin: string): Promise<NodeJS.ProcessEnv> {
+  await mkdir(join(box.home, '.gemini'), { recursive: true });
+  await writeFile(
+    join(box.home, '.gemini', 'settings.json'),
+    JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
+  );
+  return { ...box.baseEnv, NEO_GEMINI_BIN: bin, GEMINI_API_KEY: 'neo-scripted', GOOGLE_GEMINI_BASE_URL: url };
+}
