@@ -25,13 +25,38 @@ export function askCommand(input: unknown): AskCommand | undefined {
   return nested === undefined ? undefined : askCommand(nested);
 }
 
-const PATH_KEYS = ['path', 'file_path', 'filePath', 'notebook_path', 'from', 'to', 'target', 'destination'];
+/**
+ * Keys under which the CLIs' tool inputs name files, as captured (tests/fixtures/asks): OpenCode's
+ * permission asks say `filepath` (and `parentDir` for a folder outside), Copilot's edit asks
+ * `fileName`.
+ */
+const PATH_KEYS = [
+  'path',
+  'file_path',
+  'filePath',
+  'filepath',
+  'fileName',
+  'parentDir',
+  'notebook_path',
+  'from',
+  'to',
+  'target',
+  'destination',
+];
 
-/** Every file path an ask's input names (deduplicated, in order). */
+/** The `*** Add|Update|Delete File:` and `*** Move to:` headers of an apply_patch text. */
+const PATCH_HEADER = /^\*\*\* (?:(?:Add|Update|Delete) File|Move to): (.+)$/gm;
+
+/** Every file path an ask's input names (deduplicated, in order); a bare string input is read as a patch. */
 export function askPaths(input: unknown): string[] {
   const out: string[] = [];
-  collect(input, out, 0);
+  if (typeof input === 'string') patchPaths(input, out);
+  else collect(input, out, 0);
   return [...new Set(out)];
+}
+
+function patchPaths(text: string, out: string[]): void {
+  for (const match of text.matchAll(PATCH_HEADER)) out.push(match[1]!.trim());
 }
 
 function collect(input: unknown, out: string[], depth: number): void {
@@ -55,10 +80,10 @@ function collect(input: unknown, out: string[], depth: number): void {
   if (Array.isArray(locations)) for (const location of locations) collect(location, out, depth + 1);
   for (const key of ['patch', 'input']) {
     const patch = record[key];
-    if (typeof patch !== 'string') continue;
-    for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)) out.push(match[1]!.trim());
+    if (typeof patch === 'string') patchPaths(patch, out);
   }
-  collect(record.rawInput, out, depth + 1);
+  if (typeof record.rawInput === 'string') patchPaths(record.rawInput, out);
+  else collect(record.rawInput, out, depth + 1);
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
