@@ -237,8 +237,13 @@ What the adapter does with it:
 - Every \`session/update\` becomes a normalized event: message and thought chunks are joined into \`text\` and
   \`reasoning\`, \`tool_call\`/\`tool_call_update\` into \`tool_use\`/\`tool_result\` (named by the tool kind), \`plan\` into
   \`reasoning\`, \`usage_update\` cost into the turn's \`costUsd\` (the agent reports a running total; neo reports each
-  turn's share). \`session/request_permission\` becomes \`clarify\`, answered with the agent's \`allow_once\` or
-  \`reject_once\` option. \`interrupt\` is \`session/cancel\` (pending asks are answered \`cancelled\`).
+  turn's share). \`interrupt\` is \`session/cancel\` (pending asks are answered \`cancelled\`).
+- \`session/request_permission\` is read into what the posture rules decide on: the kind (the more severe of the
+  ask's and its tool call's ACP kind, an \`other\` aside), the paths (\`locations[].path\`, diff content, and the raw
+  input under any usual key) and the command (\`rawInput.command\`; an agent that names it only in the ask's title
+  says \`askShape: { commandFrom: title }\`). neo's posture gate answers it at once (an edit outside the workspace
+  or under \`.git\` is denied) or hands it to the driver as \`clarify\`, with the agent's \`allow_once\` or
+  \`reject_once\` option; an ask it cannot read is denied, naming the agent and the raw shape.
 - A model or effort is set through the agent's config options (category \`model\` / \`thought_level\`) with
   \`session/set_config_option\`, else \`session/set_model\`; a value the agent does not offer is refused.
 `.split('\n');

@@ -84,6 +84,15 @@ export interface Backend {
     advisory?: string;
   };
   /**
+   * For ACP agents: where their permission asks carry what ACP's standard fields (kind, locations, rawInput) do not.
+   */
+  askShape?: {
+    /**
+     * Where an execute ask names its command: `rawInput` (its `command`, the default) or `title` (Gemini CLI sends the shell command only as the ask's title).
+     */
+    commandFrom?: "rawInput" | "title";
+  };
+  /**
    * What can be changed while a session runs.
    */
   liveControl?: {

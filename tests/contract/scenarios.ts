@@ -34,6 +34,8 @@ export function fakeScenario(protocol: FakeProtocol, written: string, costs: [nu
     echoesGuidance: true,
     survivors: fakeSurvivors,
     spawnsProcesses: true,
+    // Codex asks nothing under plan (approvals never); the others ask and neo's gate denies.
+    asksUnderPlan: protocol !== 'codex',
   };
 }
 
@@ -75,4 +77,6 @@ export const scriptScenario: ContractScenario = {
   echoesGuidance: false,
   survivors: () => [],
   spawnsProcesses: false,
+  // The script backend refuses under plan without asking.
+  asksUnderPlan: false,
 };

@@ -38,6 +38,8 @@ export interface ContractScenario {
   survivors(ctx: ContractContext): number[];
   /** The backend runs child processes (so `spawn` must show some alive before stop). */
   spawnsProcesses: boolean;
+  /** The backend asks about the write even under plan, and the posture gate answers it itself (a recorded gate_decision). */
+  asksUnderPlan: boolean;
 }
 
 const NOTICE = (event: AgentEvent): boolean =>
@@ -122,7 +124,20 @@ export function describeTransportContract(name: string, factory: () => Transport
       const { session, reader, ctx } = await open('write', { posture: 'plan' });
       try {
         const events = await reader.untilType('turn_complete');
-        expect(kinds(events.filter((e) => !NOTICE(e)))).toEqual([
+        // The gate's own answer is recorded, never left to a driver.
+        const gated = events.filter((e) => e.type === 'gate_decision');
+        expect(gated).toEqual(
+          scenario.asksUnderPlan
+            ? [
+                expect.objectContaining({
+                  allow: false,
+                  posture: 'plan',
+                  ask: expect.objectContaining({ kind: 'edit' }),
+                }),
+              ]
+            : [],
+        );
+        expect(kinds(events.filter((e) => !NOTICE(e) && e.type !== 'gate_decision'))).toEqual([
           'started',
           'reasoning',
           'text',

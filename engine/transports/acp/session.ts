@@ -2,6 +2,7 @@ import type { Effort, Posture } from '../../definitions/index.js';
 import { NeoError, errorMessage } from '../../util/errors.js';
 import { packageVersion } from '../../util/package-root.js';
 import type { StartSessionOptions } from '../types.js';
+import { readAcpAsk } from './ask.js';
 import { AcpFileSystem } from './client-fs.js';
 import { currentModel, effortSwitch, modelSwitch, readChoices, type AcpChoices, type Switch } from './config.js';
 import { acpMcpServers } from './mcp.js';
@@ -17,8 +18,6 @@ import {
   RPC_METHOD_NOT_FOUND,
   planLaunch,
   postureTarget,
-  classifyAcpKind,
-  gateToolAsk,
   handshake,
   type Tuning,
 } from '../shared/index.js';
@@ -319,22 +318,17 @@ export class AcpSession extends CliSession {
 
   #permission(params: Json, rpcId: string): Promise<Json> {
     const toolCall = (params.toolCall ?? {}) as Json;
+    // What the agent said about the call before asking (announcing the ask merges the ask into it).
+    const seen = typeof toolCall.toolCallId === 'string' ? this.#updates.tools.get(toolCall.toolCallId) : undefined;
+    const known = seen === undefined ? undefined : { kind: seen.kind, title: seen.title, rawInput: seen.rawInput };
     for (const event of this.#updates.flush()) this.emit(event);
     for (const event of this.#updates.announce(toolCall)) this.emit(event);
-    const known = typeof toolCall.toolCallId === 'string' ? this.#updates.tools.get(toolCall.toolCallId) : undefined;
-    const kind = typeof toolCall.kind === 'string' ? toolCall.kind : known?.kind;
-    const toolName = kind ?? 'other';
-    const gate = gateToolAsk(this.posture, classifyAcpKind(kind), toolName);
-    if (gate.kind === 'allow') return Promise.resolve(permissionOutcome(params.options, true));
-    if (gate.kind === 'deny') {
-      this.notice('TRANSPORT_POSTURE_DENIED', `denied ${toolName}: ${gate.reason}`);
-      return Promise.resolve(permissionOutcome(params.options, false));
-    }
+    const ask = readAcpAsk(this.backendId, toolCall, known, this.#options.descriptor.askShape?.commandFrom);
     const clarificationId = `perm_${rpcId}`;
     const input = toolCall.rawInput ?? known?.rawInput ?? { title: toolCall.title ?? known?.title };
     return new Promise((resolve) => {
       this.#permissionWaiters.set(clarificationId, resolve);
-      this.raiseClarification(clarificationId, toolName, input, (decision) => {
+      void this.answerAsk(clarificationId, ask, input, (decision) => {
         this.#permissionWaiters.delete(clarificationId);
         resolve(permissionOutcome(params.options, decision.allow));
       });

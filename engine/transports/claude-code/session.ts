@@ -1,6 +1,7 @@
 import type { Effort, Posture } from '../../definitions/index.js';
 import { NeoError } from '../../util/errors.js';
 import type { StartSessionOptions } from '../types.js';
+import { readClaudeAsk } from './ask.js';
 import { buildClaudeArgs, bypassRefusal } from './argv.js';
 import { ControlChannel } from './control.js';
 import { asObject, assistantEvents, isRateLimited, resultFailure, resultUsage, toolResultEvents } from './translate.js';
@@ -10,8 +11,6 @@ import {
   CumulativeCost,
   planLaunch,
   postureTarget,
-  classifyToolName,
-  gateToolAsk,
   handshake,
   type Tuning,
 } from '../shared/index.js';
@@ -189,7 +188,6 @@ export class ClaudeCodeSession extends CliSession {
       this.#control.refuse(requestId, `neo does not handle control request ${String(request.subtype)}`);
       return;
     }
-    const toolName = typeof request.tool_name === 'string' ? request.tool_name : 'unknown';
     const input = request.input ?? {};
     const toolUseId = typeof request.tool_use_id === 'string' ? request.tool_use_id : undefined;
     const reply = (decision: { allow: boolean; reason?: string }): void => {
@@ -199,17 +197,7 @@ export class ClaudeCodeSession extends CliSession {
       if (toolUseId !== undefined) body.toolUseID = toolUseId;
       this.#control.respond(requestId, body);
     };
-    const gate = gateToolAsk(
-      this.posture,
-      classifyToolName(toolName, this.#options.descriptor.editToolNames),
-      toolName,
-    );
-    if (gate.kind === 'allow') return reply({ allow: true });
-    if (gate.kind === 'deny') {
-      this.notice('TRANSPORT_POSTURE_DENIED', `denied ${toolName}: ${gate.reason}`);
-      return reply({ allow: false, reason: `neo: ${gate.reason}` });
-    }
-    this.raiseClarification(requestId, toolName, input, reply);
+    void this.answerAsk(requestId, readClaudeAsk(request, this.#options.descriptor.editToolNames), input, reply);
   }
 
   #onResult(result: Json): void {

@@ -2,6 +2,8 @@ import type { Effort, Posture } from '../../definitions/index.js';
 import { NeoError, errorMessage } from '../../util/errors.js';
 import { packageVersion } from '../../util/package-root.js';
 import type { StartSessionOptions } from '../types.js';
+import type { ToolAsk } from '../../posture/index.js';
+import { readCodexAsk } from './ask.js';
 import { completedItemEvents, toolOf } from './items.js';
 import { codexEffort, codexPosture, type CodexPosture } from './posture.js';
 import { TokenUsageTracker } from './usage.js';
@@ -14,9 +16,7 @@ import {
   RPC_METHOD_NOT_FOUND,
   planLaunch,
   postureTarget,
-  gateToolAsk,
   handshake,
-  type ToolClass,
   type Tuning,
 } from '../shared/index.js';
 
@@ -278,14 +278,14 @@ export class CodexSession extends CliSession {
   async #onServerRequest(method: string, params: Json, id: number | string): Promise<unknown> {
     switch (method) {
       case 'item/commandExecution/requestApproval':
-        return this.#approval(String(id), 'commandExecution', 'execute', {
+        return this.#approval(String(id), readCodexAsk(method, params, this.#item(params)), {
           command: params.command,
           cwd: params.cwd,
           reason: params.reason,
         });
       case 'item/fileChange/requestApproval': {
-        const item = typeof params.itemId === 'string' ? this.#toolItems.get(params.itemId) : undefined;
-        return this.#approval(String(id), 'fileChange', 'edit', {
+        const item = this.#item(params);
+        return this.#approval(String(id), readCodexAsk(method, params, item), {
           changes: item?.changes,
           reason: params.reason,
           grantRoot: params.grantRoot,
@@ -304,15 +304,14 @@ export class CodexSession extends CliSession {
     }
   }
 
-  #approval(clarificationId: string, toolName: string, toolClass: ToolClass, input: Json): Promise<unknown> {
-    const gate = gateToolAsk(this.posture, toolClass, toolName);
-    if (gate.kind === 'allow') return Promise.resolve({ decision: 'accept' });
-    if (gate.kind === 'deny') {
-      this.notice('TRANSPORT_POSTURE_DENIED', `denied ${toolName}: ${gate.reason}`);
-      return Promise.resolve({ decision: 'decline' });
-    }
+  /** The item an approval is about, as item/started announced it. */
+  #item(params: Json): Json | undefined {
+    return typeof params.itemId === 'string' ? this.#toolItems.get(params.itemId) : undefined;
+  }
+
+  #approval(clarificationId: string, ask: ToolAsk, input: Json): Promise<unknown> {
     return new Promise((resolve) => {
-      this.raiseClarification(clarificationId, toolName, input, (decision: Decision) =>
+      void this.answerAsk(clarificationId, ask, input, (decision: Decision) =>
         resolve({ decision: decision.allow ? 'accept' : 'decline' }),
       );
     });

@@ -13,7 +13,7 @@ export {
 } from './json-rpc.js';
 export { binaryMissing, childEnv, planLaunch, postureEnv, postureTarget, type LaunchPlan } from './launch.js';
 export { binaryEnvVar, resolveBinary, type ResolvedBinary } from './binary.js';
-export { classifyAcpKind, classifyToolName, gateAsk, gateToolAsk, type GateDecision, type ToolClass } from './posture-gate.js';
+export { gateAsk } from './posture-gate.js';
 export { clearProbeCache, extractVersion, probeCli } from './probe.js';
 export { handshake } from './startup.js';
 export { DEFAULT_TUNING, formatSeconds, readTuning, type Tuning } from './tuning.js';

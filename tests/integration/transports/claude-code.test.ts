@@ -45,6 +45,8 @@ describe('claude-code adapter (fake claude)', () => {
         '--verbose',
         '--permission-prompt-tool',
         'stdio',
+        '--settings',
+        '{"permissions":{"ask":["Bash"]}}',
         '--permission-mode',
         'default',
         '--model',

@@ -145,14 +145,16 @@ describe('codex adapter (fake codex app-server)', () => {
         'reasoning',
         'text',
         'tool_use',
+        'gate_decision',
         'error:TRANSPORT_POSTURE_DENIED',
         'tool_result',
         'text',
         'turn_complete',
       ]);
+      expect(lastOf(events, 'gate_decision')).toMatchObject({ allow: false, posture: 'plan', toolName: 'fileChange' });
       expect(lastOf(events, 'error')).toMatchObject({
         transient: true,
-        message: 'denied fileChange: posture plan forbids file edits (fileChange)',
+        message: expect.stringMatching(/^denied fileChange: posture plan forbids file edits \(fileChange on /),
       });
       expect((run.received() as Msg[]).find((m) => m.method === undefined && 'result' in m)?.result).toEqual({
         decision: 'decline',

@@ -64,10 +64,12 @@ describe('packaged descriptors drive their adapters', () => {
         await reader.untilType('started');
         const argv = readWireLog(log).find((r) => r.dir === 'argv')!.argv!;
         expect(argv.filter((a) => a === '--input-format')).toHaveLength(1);
-        const mode = { plan: 'plan', default: 'default', acceptEdits: 'acceptEdits', full: 'bypassPermissions' }[
-          posture
-        ];
+        // acceptEdits runs Claude Code's mode default: every edit asks, and neo allows those inside the workspace.
+        const mode = { plan: 'plan', default: 'default', acceptEdits: 'default', full: 'bypassPermissions' }[posture];
+        // Every command asks, in every posture.
         expect(argv.slice(8)).toEqual([
+          '--settings',
+          '{"permissions":{"ask":["Bash"]}}',
           '--permission-mode',
           mode,
           ...(posture === 'full' ? ['--allow-dangerously-skip-permissions'] : []),
@@ -82,7 +84,7 @@ describe('packaged descriptors drive their adapters', () => {
     const expected: Record<Posture, [string, string]> = {
       plan: ['never', 'read-only'],
       default: ['on-request', 'read-only'],
-      acceptEdits: ['on-request', 'workspace-write'],
+      acceptEdits: ['on-request', 'read-only'],
       full: ['never', 'danger-full-access'],
     };
     for (const posture of ['plan', 'default', 'acceptEdits', 'full'] as const) {
@@ -135,7 +137,7 @@ describe('packaged descriptors drive their adapters', () => {
       const clarify = lastOf(await reader.untilType('clarify'), 'clarify');
       expect(clarify.toolName).toBe('edit');
       expect(readWireLog(log).find((r) => r.dir === 'argv')!.env).toEqual({
-        OPENCODE_PERMISSION: '{"edit":"ask","bash":"ask"}',
+        OPENCODE_PERMISSION: '{"edit":"ask","bash":"ask","external_directory":"ask"}',
       });
     } finally {
       await session.stop();

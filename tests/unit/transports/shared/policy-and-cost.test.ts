@@ -1,41 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { CumulativeCost, usdForUsage } from '../../../../engine/transports/shared/cost.js';
-import { classifyAcpKind, classifyToolName, gateToolAsk } from '../../../../engine/transports/shared/posture-gate.js';
-
-describe('gateToolAsk', () => {
-  it('plan denies everything but reads; default asks; acceptEdits passes edits; full passes all', () => {
-    const table = (['plan', 'default', 'acceptEdits', 'full'] as const).map((posture) => [
-      posture,
-      ...(['read', 'edit', 'execute'] as const).map((cls) => gateToolAsk(posture, cls, 'T').kind),
-    ]);
-    expect(table).toEqual([
-      ['plan', 'ask', 'deny', 'deny'],
-      ['default', 'ask', 'ask', 'ask'],
-      ['acceptEdits', 'allow', 'allow', 'ask'],
-      ['full', 'allow', 'allow', 'allow'],
-    ]);
-    expect(gateToolAsk('plan', 'edit', 'Write')).toEqual({
-      kind: 'deny',
-      reason: 'posture plan forbids file edits (Write)',
-    });
-    expect(gateToolAsk('plan', 'execute', 'Bash')).toEqual({
-      kind: 'deny',
-      reason: 'posture plan forbids running commands (Bash)',
-    });
-  });
-
-  it('classifies tools by name (descriptor edit tools first) and ACP kinds, unknown as execute', () => {
-    expect(
-      ['Write', 'Edit', 'Read', 'Grep', 'Bash', 'mcp__x__y'].map((n) => classifyToolName(n, ['Write', 'Edit'])),
-    ).toEqual(['edit', 'edit', 'read', 'read', 'execute', 'execute']);
-    expect(classifyToolName('MultiEdit', undefined)).toBe('edit');
-    expect(
-      ['read', 'search', 'fetch', 'think', 'edit', 'delete', 'move', 'execute', 'switch_mode', 'other', undefined].map(
-        classifyAcpKind,
-      ),
-    ).toEqual(['read', 'read', 'read', 'read', 'edit', 'edit', 'edit', 'execute', 'execute', 'execute', 'execute']);
-  });
-});
 
 describe('cost', () => {
   it('turns running totals into per-turn deltas', () => {
