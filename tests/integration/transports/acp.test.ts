@@ -172,11 +172,15 @@ describe('acp adapter (fake ACP agent)', () => {
       const done = lastOf(await reader.untilType('turn_complete'), 'turn_complete');
       expect(done.interrupted).toBe(true);
       expect(sent(run, 'session/cancel')).toHaveLength(1);
-      expect(
-        (run.received() as Msg[]).find(
-          (m) => m.method === undefined && (m.result as Record<string, unknown> | undefined)?.outcome !== undefined,
-        )?.result,
-      ).toEqual({ outcome: { outcome: 'cancelled' } });
+      // The fake logs the reply when it reads it, which may be just after the prompt's end.
+      await expect
+        .poll(
+          () =>
+            (run.received() as Msg[]).find(
+              (m) => m.method === undefined && (m.result as Record<string, unknown> | undefined)?.outcome !== undefined,
+            )?.result,
+        )
+        .toEqual({ outcome: { outcome: 'cancelled' } });
       await expect(session.answer(clarify.clarificationId, { allow: true })).rejects.toMatchObject({
         code: 'TRANSPORT_UNKNOWN_CLARIFICATION',
       });
