@@ -4,6 +4,7 @@ import { GitRepo } from '../../execution/index.js';
 import { errorMessage, NeoError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import type { Workspace, WorkspaceSummary } from './workspace.js';
+import { worktreeStateLine } from './worktree-state.js';
 
 /**
  * A fresh git worktree on branch `neo/<runId>` under NEO_HOME/worktrees: the checkout is never
@@ -131,7 +132,9 @@ async function summarize(
   }
   const count = Number(await repo.output(['rev-list', '--count', `${record.baseCommit}..HEAD`]).catch(() => '0'));
   const changed = await repo.output(['diff', '--name-only', '-z', record.baseCommit ?? 'HEAD']).catch(() => '');
-  const changedFiles = changed.split('\0').filter((path) => path !== '').length;
+  // New files are changes too: `git diff` against a commit does not list untracked ones.
+  const added = await repo.output(['ls-files', '--others', '--exclude-standard', '-z']).catch(() => '');
+  const changedFiles = `${changed}\0${added}`.split('\0').filter((path) => path !== '').length;
   const lines = [
     `workspace: ${record.path}`,
     `branch: ${record.branch} (${count} commit${count === 1 ? '' : 's'} on ${record.baseCommit?.slice(0, 10)}, ${changedFiles} file${changedFiles === 1 ? '' : 's'} changed)`,
@@ -141,13 +144,7 @@ async function summarize(
     count > 0 &&
     source !== undefined &&
     (await source.run(['merge-base', '--is-ancestor', record.branch ?? 'HEAD', 'HEAD'])).ok;
-  if (merged) lines.push(`already merged into ${record.repo}`);
-  else if (status === 'succeeded' && count > 0) lines.push(`merge it: git -C ${record.repo} merge ${record.branch}`);
-  if (status !== 'succeeded' && dirty) lines.push(`uncommitted work is left in ${record.root}`);
-  if (count === 0 && changedFiles === 0)
-    lines.push(
-      'nothing changed; remove it with: git -C ' +
-        `${record.repo} worktree remove ${record.root} && git -C ${record.repo} branch -D ${record.branch}`,
-    );
+  const left = commit === undefined && dirty !== '';
+  lines.push(worktreeStateLine({ status, dirty: left, commits: count, merged, ...record }));
   return { lines, changedFiles, ...(commit === undefined ? {} : { commit }) };
 }
