@@ -22,7 +22,8 @@ export class DefinitionSet {
   /** Definitions a higher layer overrode, kept to show where an id also exists. */
   readonly shadowed: readonly AnyDefinition[];
   readonly #ownerPolicy: Definition<'policy'> | undefined;
-  readonly #ownerPolicyErrors: readonly Diagnostic[];
+  /** The owner policy file's errors when it exists but does not load (then {@link ownerPolicy} throws). */
+  readonly ownerPolicyErrors: readonly Diagnostic[];
   /** neo.yaml files, lowest layer first. */
   readonly configs: readonly Definition<'config'>[];
   /** What an untrusted project layer set and neo ignored, one warning each (`DEF_UNTRUSTED_FIELD`). */
@@ -42,11 +43,11 @@ export class DefinitionSet {
       (this.#byKind.get(definition.kind) as Map<string, AnyDefinition>).set(definition.id, definition);
     this.shadowed = init.shadowed ?? [];
     this.#ownerPolicy = init.ownerPolicy;
-    this.#ownerPolicyErrors = init.ownerPolicyErrors ?? [];
+    this.ownerPolicyErrors = init.ownerPolicyErrors ?? [];
     this.configs = init.configs ?? [];
     this.untrusted = init.untrusted ?? [];
     const parts: string[] = [];
-    if (this.#ownerPolicyErrors.length > 0) parts.push(`owner-policy-invalid:${this.#ownerPolicyErrors.length}`);
+    if (this.ownerPolicyErrors.length > 0) parts.push(`owner-policy-invalid:${this.ownerPolicyErrors.length}`);
     for (const definition of [...this.all(), ...(this.#ownerPolicy ? [this.#ownerPolicy] : []), ...this.configs]) {
       // Trust changes what a definition means (its privileged fields), so it changes the hash.
       parts.push(
@@ -69,11 +70,11 @@ export class DefinitionSet {
 
   /** Throws `DEF_OWNER_POLICY_INVALID` when the owner policy exists but is invalid (see {@link ownerPolicy}). */
   assertOwnerPolicy(): void {
-    if (this.#ownerPolicyErrors.length > 0) {
-      const file = this.#ownerPolicyErrors[0]!.span?.file ?? 'policy.yaml';
+    if (this.ownerPolicyErrors.length > 0) {
+      const file = this.ownerPolicyErrors[0]!.span?.file ?? 'policy.yaml';
       throw new UsageError(
         'DEF_OWNER_POLICY_INVALID',
-        `the owner policy ${file} is invalid, and neo runs no agent without it:\n${formatDiagnostics(this.#ownerPolicyErrors)}`,
+        `the owner policy ${file} is invalid, and neo runs no agent without it:\n${formatDiagnostics(this.ownerPolicyErrors)}`,
         { hint: 'fix the file (`neo validate` checks it), or remove it to run without an owner cap' },
       );
     }

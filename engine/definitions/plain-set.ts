@@ -14,16 +14,24 @@ export interface PlainLoad {
   shadowed: PlainDefinition[];
   ownerPolicy?: PlainDefinition;
   configs: PlainDefinition[];
+  /** What an untrusted project set and neo ignored. */
+  untrusted: Diagnostic[];
+  /** An invalid owner policy's errors: the restored set fails closed as the original does. */
+  ownerPolicyErrors: Diagnostic[];
   diagnostics: Diagnostic[];
 }
 
 /** The plain form of a load (definitions' `source` is a lazy getter and does not travel). */
 export function plainLoad({ set, diagnostics }: LoadResult): PlainLoad {
+  // Reading the owner policy throws when it is invalid; its errors travel instead.
+  const ownerPolicy = set.ownerPolicyErrors.length > 0 ? undefined : set.ownerPolicy;
   return {
     definitions: set.all().map(plain),
     shadowed: set.shadowed.map(plain),
-    ...(set.ownerPolicy === undefined ? {} : { ownerPolicy: plain(set.ownerPolicy) }),
+    ...(ownerPolicy === undefined ? {} : { ownerPolicy: plain(ownerPolicy) }),
     configs: set.configs.map(plain),
+    untrusted: [...set.untrusted],
+    ownerPolicyErrors: [...set.ownerPolicyErrors],
     diagnostics,
   };
 }
@@ -38,12 +46,14 @@ export function setFromPlain(load: PlainLoad): LoadResult {
     shadowed: load.shadowed.map(restore),
     ...(load.ownerPolicy === undefined ? {} : { ownerPolicy: restore(load.ownerPolicy) as Definition<'policy'> }),
     configs: load.configs.map(restore) as Definition<'config'>[],
+    untrusted: load.untrusted,
+    ownerPolicyErrors: load.ownerPolicyErrors,
   });
   return { set, diagnostics: load.diagnostics };
 }
 
 function plain(definition: AnyDefinition): PlainDefinition {
-  const { kind, id, layer, file, data, body, idSpan, digest, ignoredFields } = definition;
+  const { kind, id, layer, file, data, body, idSpan, digest, trusted, ignoredFields } = definition;
   return {
     kind,
     id,
@@ -53,6 +63,7 @@ function plain(definition: AnyDefinition): PlainDefinition {
     ...(body === undefined ? {} : { body }),
     idSpan,
     digest,
+    trusted,
     ignoredFields,
   } as PlainDefinition;
 }
