@@ -1,6 +1,7 @@
-import { readFile, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import type { Posture } from '../../definitions/index.js';
+import { confinePath } from '../../execution/index.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
 import { JsonRpcError, RPC_INTERNAL_ERROR, RPC_INVALID_PARAMS } from '../shared/index.js';
 
@@ -8,7 +9,8 @@ type Json = Record<string, unknown>;
 
 /**
  * The client half of ACP's file methods, answered within the posture: reads anywhere under
- * the session's cwd, writes there too unless the posture is plan; `full` may touch any path.
+ * the session's cwd, writes there too (never under .git) unless the posture is plan; `full` may
+ * touch any path.
  * Agents that get these methods route their edits through neo instead of their own tools.
  */
 export class AcpFileSystem {
@@ -56,26 +58,11 @@ export class AcpFileSystem {
   async #allowed(raw: unknown, what: 'read' | 'write'): Promise<string> {
     if (typeof raw !== 'string' || !isAbsolute(raw))
       throw new JsonRpcError(RPC_INVALID_PARAMS, `fs ${what} needs an absolute path`);
-    const path = resolve(raw);
-    if (this.#posture() === 'full') return path;
-    const real = await realOrNearest(path);
-    const root = await realOrNearest(this.#cwd);
-    const rel = relative(root, real);
-    if (rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))) return path;
-    throw new JsonRpcError(
-      RPC_INVALID_PARAMS,
-      `neo: ${what} outside the session's working directory is not allowed (${path})`,
-    );
-  }
-}
-
-/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
-async function realOrNearest(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    const parent = dirname(path);
-    if (parent === path) return path;
-    return resolve(await realOrNearest(parent), relative(parent, path));
+    if (this.#posture() === 'full') return resolve(raw);
+    // The one containment rule (engine/posture), on real paths: inside the session's folder, and
+    // for a write outside .git too.
+    const confined = await confinePath(this.#cwd, raw, { refuseGit: what === 'write' });
+    if ('path' in confined) return confined.path;
+    throw new JsonRpcError(RPC_INVALID_PARAMS, `neo: ${what} refused: ${confined.problem.reason}`);
   }
 }

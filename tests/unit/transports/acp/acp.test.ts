@@ -228,9 +228,17 @@ describe('ACP client file system', () => {
     const { root, cwd, fs, set } = await setup('acceptEdits');
     await expect(fs.read({ path: join(root, 'secret.txt') })).rejects.toMatchObject({
       code: -32602,
-      message: expect.stringContaining('outside the session'),
+      message: `neo: read refused: ${join(root, 'secret.txt')} is outside the workspace ${cwd}`,
     });
     await expect(fs.read({ path: join(cwd, 'escape/secret.txt') })).rejects.toMatchObject({ code: -32602 });
+    await expect(fs.write({ path: join(cwd, 'escape/x.txt'), content: '' })).rejects.toMatchObject({ code: -32602 });
+    // Git's metadata is never written below full: git runs the commands its config names.
+    await mkdir(join(cwd, '.git'));
+    await expect(fs.write({ path: join(cwd, '.git/config'), content: '[core]\n' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining(`neo: write refused: ${join(cwd, '.git/config')} is git metadata (.git)`),
+    });
+    expect(await fs.read({ path: join(cwd, '.git/config') })).toEqual({ content: '' });
     await expect(fs.read({ path: 'a.txt' })).rejects.toMatchObject({ message: 'fs read needs an absolute path' });
     set('plan');
     await expect(fs.write({ path: join(cwd, 'x.txt'), content: '' })).rejects.toMatchObject({
