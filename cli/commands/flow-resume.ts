@@ -4,6 +4,7 @@ import type { CommandIO } from '../io.js';
 import { flowOutput } from './flow-output.js';
 import { terminalPrompter } from './flow-prompt.js';
 import { interruptOnSignals } from './flow-signals.js';
+import { attachRun } from './serve-attach.js';
 import { exitCodeOf, printSummary } from './flow-summary.js';
 
 export async function run(
@@ -13,14 +14,17 @@ export async function run(
 ): Promise<number> {
   const output = flowOutput(io, { json: options.json === true });
   const interactive = options.json !== true && io.stdout.isTTY === true && process.stdin.isTTY === true;
-  const { signal, dispose } = interruptOnSignals(io);
+  const { signal, dispose, interrupt } = interruptOnSignals(io);
+  const home = neoHome(io.env);
+  const attached = await attachRun(home, `neo flow resume ${runId}`, output.observer, interrupt);
   try {
     const outcome = await resumeRun({
-      home: neoHome(io.env),
+      home,
       cwd: io.cwd,
       runId,
       rerun: options.rerun ?? [],
-      observer: output.observer,
+      observer: attached?.observer ?? output.observer,
+      ...(attached === undefined ? {} : { sessionHost: attached.sessionHost }),
       signal,
       ...(interactive ? { prompter: terminalPrompter(io, output) } : {}),
       ...(options.rebaseDefinitions ? { rebaseDefinitions: true } : {}),
@@ -32,5 +36,6 @@ export async function run(
   } finally {
     output.close();
     dispose();
+    await attached?.close();
   }
 }

@@ -9,6 +9,7 @@ import { readInputs } from './flow-inputs.js';
 import { flowOutput } from './flow-output.js';
 import { terminalPrompter } from './flow-prompt.js';
 import { interruptOnSignals } from './flow-signals.js';
+import { attachRun } from './serve-attach.js';
 import { exitCodeOf, printSummary } from './flow-summary.js';
 
 interface RunFlags {
@@ -28,7 +29,8 @@ export async function run(io: CommandIO, planFile: string, options: RunFlags): P
   if (options.dryRun) return dryRun(io, home, planFile, inputs, textInputs, options);
   const output = flowOutput(io, { json: options.json === true });
   const interactive = options.json !== true && io.stdout.isTTY === true && process.stdin.isTTY === true;
-  const { signal, dispose } = interruptOnSignals(io);
+  const { signal, dispose, interrupt } = interruptOnSignals(io);
+  const attached = await attachRun(home, `neo flow run ${planFile}`, output.observer, interrupt);
   try {
     const outcome = await startRun({
       home,
@@ -36,7 +38,8 @@ export async function run(io: CommandIO, planFile: string, options: RunFlags): P
       planFile,
       inputs,
       textInputs,
-      observer: output.observer,
+      observer: attached?.observer ?? output.observer,
+      ...(attached === undefined ? {} : { sessionHost: attached.sessionHost }),
       signal,
       ...(interactive ? { prompter: terminalPrompter(io, output) } : {}),
       ...(options.backend === undefined ? {} : { backend: options.backend }),
@@ -50,6 +53,7 @@ export async function run(io: CommandIO, planFile: string, options: RunFlags): P
   } finally {
     output.close();
     dispose();
+    await attached?.close();
   }
 }
 

@@ -5,7 +5,12 @@ import { writeLine, type CommandIO } from '../io.js';
  * sessions are interrupted, the run is checkpointed and left resumable; a second SIGINT restores
  * Node's default handling and re-raises, which kills the process at once.
  */
-export function interruptOnSignals(io: CommandIO): { signal: AbortSignal; dispose: () => void } {
+export function interruptOnSignals(io: CommandIO): {
+  signal: AbortSignal;
+  dispose: () => void;
+  /** Interrupts as a first Ctrl-C would (a person's cancel from the control plane). */
+  interrupt: (why: string) => void;
+} {
   const controller = new AbortController();
   let count = 0;
   const onSignal = () => {
@@ -24,5 +29,10 @@ export function interruptOnSignals(io: CommandIO): { signal: AbortSignal; dispos
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  return { signal: controller.signal, dispose };
+  const interrupt = (why: string) => {
+    if (controller.signal.aborted) return;
+    writeLine(io.stderr, `interrupting… (${why})`);
+    controller.abort();
+  };
+  return { signal: controller.signal, dispose, interrupt };
 }

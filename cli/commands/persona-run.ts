@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { loadDefinitions, hasErrors, summarizeDiagnostics, type Effort } from '../../engine/definitions/index.js';
 import { trackRecords } from '../../engine/learning/index.js';
 import { loadPersona, runPersona, type PersonaRunResult, type TerminalAsk } from '../../engine/persona/index.js';
+import { attachToServer } from '../../engine/server/index.js';
 import { createSessionService } from '../../engine/session/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
@@ -49,14 +50,18 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
   const json = options.json === true;
   const output = flowOutput(io, { json });
   const interactive = !json && io.stdout.isTTY === true && process.stdin.isTTY === true;
-  const { signal, dispose } = interruptOnSignals(io);
+  const { signal, dispose, interrupt } = interruptOnSignals(io);
+  const attachment = await attachToServer(home, `neo persona run ${persona.view.id}`);
+  attachment?.onCancel(() => interrupt('cancelled from the control plane'));
   const records = trackRecords(home);
   const service = createSessionService({
     home,
     definitions: set,
     defaultCwd: cwd,
     trackRecord: (backend) => records.lines(backend),
+    ...(attachment === undefined ? {} : { metrics: attachment.metrics }),
   });
+  attachment?.bindSessions(service);
   const runId = `persona-${persona.view.id}-${Date.now().toString(36)}`;
   const view = personaRunView(output.observer, {
     runId,
@@ -88,6 +93,7 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
       env: io.env,
       signal,
       observe: (o) => view.observe(o),
+      ...(attachment === undefined ? {} : { metrics: attachment.metrics }),
     });
   } catch (error) {
     const e = error as { code?: string; message?: string };
@@ -98,6 +104,7 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
     output.close();
     await service.close();
     dispose();
+    await attachment?.close();
   }
   printSummary(io, result, json);
   if (result.verdict.outcome === 'success') return EXIT.ok;

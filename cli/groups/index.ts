@@ -6,11 +6,13 @@ import { registerFlowCommands } from './flow.js';
 import { registerScriptCommands } from './script.js';
 import { registerModelCommands } from './model.js';
 import { registerSessionCommands } from './session.js';
+import { registerServeCommands } from './serve.js';
 
 /** Every command group, in help order. Each registers its commands; modules load lazily. */
 export const GROUPS: ReadonlyArray<(program: Command, context: ProgramContext) => void> = [
   registerFlowCommands,
   registerSessionCommands,
+  registerServeCommands,
   registerDefinitionCommands,
   registerCatalogCommands,
   registerScriptCommands,

@@ -21,10 +21,11 @@ export async function approveRun(options: {
   step: string;
   decision: string;
   note?: string;
+  by?: string;
 }): Promise<{ record: RunRecord; key: string; live: boolean }> {
   return (await import('./runtime/approve.js')).approveRun(options);
 }
-export type { RunEnvironment, StartOptions, ResumeOptions, RunOutcome } from './runtime/options.js';
+export type { RunEnvironment, StartOptions, ResumeOptions, RunOutcome, SessionHost } from './runtime/options.js';
 export type { FlowObservation, RunObserver } from './runtime/observer.js';
 export type { ApprovalPrompter, ApprovalAsk, ApprovalAnswer } from './runtime/approvals.js';
 export {
@@ -47,6 +48,8 @@ export type { RunEvent, RunEventBody } from './core/events.js';
 export type { RunState, StepState, UnitState, StepError, Ledger } from './core/state.js';
 export type { ExecutionProgress } from './core/execution.js';
 export { describePlan, type StepDescription } from './core/describe.js';
-export { renderGraph } from './core/graph.js';
+export { renderGraph, stepGraph, type GraphNode, type GraphEdge } from './core/graph.js';
+export { reduce } from './core/reduce.js';
+export { initialRunState } from './core/state.js';
 export { formatDuration } from './core/duration.js';
 export { resolveInputs, type InputProblem } from './core/inputs.js';

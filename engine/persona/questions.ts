@@ -95,7 +95,7 @@ export async function answerQuestion(
   home: string,
   runId: string,
   key: string,
-  answer: { decision: string; note?: string },
+  answer: { decision: string; note?: string; by?: string },
 ): Promise<Question> {
   const question = await pendingQuestion(home, runId, key);
   if (question === undefined)
@@ -108,7 +108,7 @@ export async function answerQuestion(
   await writeJsonAtomic(answerFile(home, runId, key), {
     decision: answer.decision,
     ...(answer.note === undefined ? {} : { note: answer.note }),
-    by: `cli (${safeUser()})`,
+    by: answer.by ?? `cli (${safeUser()})`,
     at: new Date().toISOString(),
   } satisfies HumanAnswer);
   return question;

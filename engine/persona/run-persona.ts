@@ -19,6 +19,7 @@ import {
   type HarnessOutcomeRecord,
   type SessionRecordSource,
 } from '../learning/index.js';
+import { guardedMetrics, SESSION_METRICS, SPECIALIST_METRICS, type MetricsSink } from '../observability/index.js';
 import { CodeSessionStore, type SessionLiveEvent, type TurnDiff } from '../session/index.js';
 import { personaActors, type PersonaSessionPort } from './actors.js';
 import { commandChecker, type Checker } from './check.js';
@@ -74,6 +75,13 @@ export interface RunPersonaOptions {
   /** Starts to try before giving up (default 3). */
   maxStartAttempts?: number;
   env?: NodeJS.ProcessEnv;
+  /** Dispatch and settle metrics (seed 004 §8); none: no-op. */
+  metrics?: MetricsSink;
+  /**
+   * A supervised resume (seed 004 §5): the first session this persona starts adopts this record
+   * (same id, gapless seq) instead of minting one. One-shot: once adopted, later starts mint.
+   */
+  adoptRecordId?: string;
 }
 
 export interface PersonaRunResult {
@@ -131,14 +139,18 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
   const effort = o.effort ?? o.persona.definition.data.effort;
   const budgets = dispatch.knobs.budgets;
   const mayContinue = () => o.mayContinue?.() ?? budgetSpent(budgets, meter);
-  const unsubscribe = o.sessions.onSessionEvent((live) => {
+  const metrics = guardedMetrics(o.metrics);
+  const sessions = o.adoptRecordId === undefined ? o.sessions : adoptingOnce(o.sessions, o.adoptRecordId);
+  const dispatchedAt = Date.now();
+  metrics.increment(SPECIALIST_METRICS.dispatched, { backend: dispatch.constraints.backend ?? 'auto' });
+  const unsubscribe = sessions.onSessionEvent((live) => {
     if (live.event.type === 'created' || live.event.type === 'adopted') created.add(live.sessionId);
     if (!opened.some((s) => s.sessionId === live.sessionId)) return;
     meterEvent(meter, live);
     observe({ type: 'agent', live });
   });
 
-  o.sessions.setScopeConstraints(scope, dispatch.constraints);
+  sessions.setScopeConstraints(scope, dispatch.constraints);
   observe({
     type: 'constraints',
     scope,
@@ -176,14 +188,14 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
         ...(o.human === undefined ? {} : { human: o.human }),
         ...(o.terminal === undefined ? {} : { terminal: o.terminal }),
         ...(o.agent === undefined ? {} : { agent: o.agent }),
-        sessions: o.sessions,
+        sessions,
         scope,
         signal,
         observe,
         ...(o.env === undefined ? {} : { env: o.env }),
       }));
     const actors = personaActors({
-      sessions: o.sessions,
+      sessions,
       caller: { scope },
       decider,
       checker,
@@ -220,7 +232,7 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
     signal.removeEventListener('abort', onAbort);
     actor?.stop();
     // Sweep out: whatever happened above, nothing this persona opened stays alive.
-    await o.sessions.releaseAllOwnedBy(scope);
+    await sessions.releaseAllOwnedBy(scope);
     unsubscribe();
     await decider?.close?.().catch(() => undefined);
   }
@@ -256,6 +268,7 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
     }
   }
   observe({ type: 'settled', verdict: outcome.verdict });
+  settleMetrics(metrics, outcome, records, Date.now() - dispatchedAt);
   const model = records.at(-1)?.model ?? meter.model;
   return {
     verdict: outcome.verdict,
@@ -270,6 +283,48 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
     tokens: meter.tokens,
     diffs,
   };
+}
+
+/**
+ * The session port with a one-shot adopt pin: every registration of the scope's constraints
+ * carries `adoptRecordId` until the record was adopted (a rejected start re-registers and still
+ * adopts; a later start mints fresh).
+ */
+function adoptingOnce(port: PersonaSessionPort, recordId: string): PersonaSessionPort {
+  let pending = true;
+  const stop = port.onSessionEvent((live) => {
+    if (live.sessionId === recordId && live.event.type === 'adopted') {
+      pending = false;
+      stop();
+    }
+  });
+  return {
+    execute: (input, caller) => port.execute(input, caller),
+    onSessionEvent: (listener) => port.onSessionEvent(listener),
+    setScopeConstraints: (scope, constraints) => {
+      const { adoptRecordId: _ignored, ...rest } = constraints;
+      port.setScopeConstraints(scope, pending ? { ...rest, adoptRecordId: recordId } : rest);
+    },
+    releaseAllOwnedBy: (scope) => {
+      stop();
+      return port.releaseAllOwnedBy(scope);
+    },
+  };
+}
+
+function settleMetrics(
+  metrics: MetricsSink,
+  outcome: PersonaOutcome,
+  records: readonly HarnessOutcomeRecord[],
+  durationMs: number,
+): void {
+  metrics.increment(SPECIALIST_METRICS.settled, { state: outcome.verdict.outcome });
+  metrics.observe(SPECIALIST_METRICS.durationMs, durationMs);
+  metrics.observe(SPECIALIST_METRICS.rounds, outcome.rounds);
+  for (const record of records) {
+    metrics.increment(SESSION_METRICS.settled, { backend: record.backendId, outcome: record.outcome });
+    metrics.observe(SESSION_METRICS.settleDurationMs, durationMs, { backend: record.backendId });
+  }
 }
 
 function meterEvent(

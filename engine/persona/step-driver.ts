@@ -8,6 +8,7 @@
  * AgentStepDriver contract structurally (engine/flow/agent/driver.ts) instead of importing it.
  */
 import type { DefinitionSet, Effort, Posture } from '../definitions/index.js';
+import type { MetricsSink } from '../observability/index.js';
 import type { PersonaSessionPort } from './actors.js';
 import type { Checker } from './check.js';
 import type { CheckResult } from './decisions.js';
@@ -65,9 +66,7 @@ export interface FlowAgentContext {
     costUsd?: number;
     note?: string;
   }): void;
-  runGate(
-    gate: NonNullable<FlowAgentTask['settings']['verify']>,
-  ): Promise<{
+  runGate(gate: NonNullable<FlowAgentTask['settings']['verify']>): Promise<{
     passed: boolean;
     exitCode: number | undefined;
     tail: string;
@@ -97,6 +96,8 @@ export interface PersonaStepDriverOptions {
   fallback: FallbackStepDriver;
   /** The llm decider's agent (tests); default: neo's own agent from neo.yaml. */
   agent?: DriverAgentFactory;
+  /** Dispatch and settle metrics of the personas it runs. */
+  metrics?: MetricsSink;
 }
 
 export class PersonaStepDriver {
@@ -168,6 +169,7 @@ export class PersonaStepDriver {
         observe: (o) => watch.observe(o),
         mayContinue: () => ctx.budget()?.message,
         ...(this.#o.agent === undefined ? {} : { agent: this.#o.agent }),
+        ...(this.#o.metrics === undefined ? {} : { metrics: this.#o.metrics }),
       });
       return outcomeOf(result, watch, ctx.signal, id!);
     } catch (error) {

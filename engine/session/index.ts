@@ -105,4 +105,4 @@ export {
 } from './daemon/server.js';
 export { runSessionDaemon } from './daemon/main.js';
 export { daemonPaths, type DaemonPaths } from './daemon/paths.js';
-export type { DaemonStatus } from './daemon/protocol.js';
+export { encodeError, decodeError, type DaemonStatus, type WireError } from './daemon/protocol.js';

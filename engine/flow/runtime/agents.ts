@@ -1,5 +1,6 @@
 import type { DefinitionSet } from '../../definitions/index.js';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
+import type { SessionHost } from './options.js';
 
 /**
  * The agent side of a run, created on the first agent step so a plan without agents never
@@ -8,13 +9,13 @@ import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
 export class AgentServices {
   readonly #home: string;
   readonly #set: () => DefinitionSet;
-  readonly #overrides: { driver?: AgentStepDriver; sessions?: SessionPort };
+  readonly #overrides: { driver?: AgentStepDriver; sessions?: SessionPort; host?: SessionHost };
   #ready: Promise<{ driver: AgentStepDriver; sessions: SessionPort; close: () => Promise<void> }> | undefined;
 
   constructor(
     home: string,
     set: () => DefinitionSet,
-    overrides: { driver?: AgentStepDriver; sessions?: SessionPort } = {},
+    overrides: { driver?: AgentStepDriver; sessions?: SessionPort; host?: SessionHost } = {},
   ) {
     this.#home = home;
     this.#set = set;
@@ -39,7 +40,13 @@ export class AgentServices {
       import('../agent/rules-driver.js'),
       import('../../persona/index.js'),
     ]);
-    return new PersonaStepDriver({ home: this.#home, definitions: this.#set, fallback: new RulesDriver() });
+    const metrics = this.#overrides.host?.metrics;
+    return new PersonaStepDriver({
+      home: this.#home,
+      definitions: this.#set,
+      fallback: new RulesDriver(),
+      ...(metrics === undefined ? {} : { metrics }),
+    });
   }
 
   async #create() {
@@ -51,11 +58,14 @@ export class AgentServices {
       import('../../learning/index.js'),
     ]);
     const records = trackRecords(this.#home);
+    const host = this.#overrides.host;
     const service = createSessionService({
       home: this.#home,
       definitions: this.#set(),
       trackRecord: (backend) => records.lines(backend),
+      ...(host?.metrics === undefined ? {} : { metrics: host.metrics }),
     });
+    host?.serviceCreated?.(service);
     return { driver, sessions: service, close: () => service.close() };
   }
 }

@@ -20,6 +20,8 @@ export async function approveRun(options: {
   step: string;
   decision: string;
   note?: string;
+  /** Who answers (default `cli (<user>)`). */
+  by?: string;
 }): Promise<{ record: RunRecord; key: string; live: boolean }> {
   const record = await readRunRecord(options.home, options.runId);
   const plan = await readJsonOrNull<CompiledPlan>(join(runDir(options.home, record.runId), RUN_FILES.plan));
@@ -56,7 +58,7 @@ export async function approveRun(options: {
   await writeApproval(options.home, record.runId, options.step, {
     decision: options.decision,
     ...(options.note === undefined ? {} : { note: options.note }),
-    by: `cli (${safeUser()})`,
+    by: options.by ?? `cli (${safeUser()})`,
     at: new Date().toISOString(),
   });
   return { record, key: options.step, live: isProcessAlive(record.pid) };

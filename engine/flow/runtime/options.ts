@@ -1,4 +1,6 @@
 import type { DefinitionSet } from '../../definitions/index.js';
+import type { MetricsSink } from '../../observability/index.js';
+import type { SessionService } from '../../session/index.js';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
 import type { CompiledPlan } from '../core/plan.js';
 import type { RunState, StepError } from '../core/state.js';
@@ -24,6 +26,18 @@ export interface RunEnvironment {
   /** Seams for tests and the driving-personas layer. */
   driver?: AgentStepDriver;
   sessions?: SessionPort;
+  /** Where the run's session service reports (a control plane the process is attached to). */
+  sessionHost?: SessionHost;
+}
+
+/**
+ * What a process that runs sessions tells whoever watches it: the service once it exists (its
+ * event seam, and a door for a person's guidance, answers and interrupts) and a metrics sink.
+ */
+export interface SessionHost {
+  metrics?: MetricsSink;
+  /** Called once, when the run creates its session service (on the first agent step). */
+  serviceCreated?(service: SessionService): void;
 }
 
 export interface StartOptions extends RunEnvironment {

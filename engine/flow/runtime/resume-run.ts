@@ -27,6 +27,7 @@ export async function resumeRun(options: ResumeOptions): Promise<RunOutcome> {
   const agents = new AgentServices(options.home, () => current!, {
     ...(options.driver === undefined ? {} : { driver: options.driver }),
     ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
+    ...(options.sessionHost === undefined ? {} : { host: options.sessionHost }),
   });
   try {
     return await resumeWith(options, agents, undefined, (set) => (current = set));

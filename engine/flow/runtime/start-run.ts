@@ -40,6 +40,7 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
   const agents = new AgentServices(options.home, () => current, {
     ...(options.driver === undefined ? {} : { driver: options.driver }),
     ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
+    ...(options.sessionHost === undefined ? {} : { host: options.sessionHost }),
   });
   try {
     return await startCompiled(ready.file, ready.set, options, {

@@ -60,17 +60,5 @@ export function decodeError(wire: WireError): Error {
   }
 }
 
-/** Splits a byte stream into lines, calling `onLine` for each complete one. */
-export function lineReader(onLine: (line: string) => void): (chunk: Buffer | string) => void {
-  let buffer = '';
-  return (chunk) => {
-    buffer += chunk.toString();
-    let index = buffer.indexOf('\n');
-    while (index >= 0) {
-      const line = buffer.slice(0, index);
-      buffer = buffer.slice(index + 1);
-      if (line.trim() !== '') onLine(line);
-      index = buffer.indexOf('\n');
-    }
-  };
-}
+/** Splits a byte stream into lines (shared with every NDJSON socket of neo). */
+export { lineReader } from '../../util/lines.js';

@@ -22,6 +22,12 @@ export interface DaemonOptions {
   log: SessionLog;
   /** Seams for tests (transports, clock, …); `home` and `definitions` are the daemon's. */
   service?: Partial<Omit<SessionServiceOptions, 'home' | 'definitions'>>;
+  /**
+   * Serve the daemon protocol over a service another component owns (`neo serve`: one process,
+   * one registry). The daemon then never exits when idle, leaves the service open at close, and
+   * hands a client's shutdown request to `onShutdown`.
+   */
+  host?: { service: SessionService; onShutdown: () => void };
 }
 
 export interface RunningDaemon {
@@ -43,8 +49,14 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
   await rm(paths.socket, { force: true }); // a stale socket from a daemon that died
 
   const log = options.log;
-  const base = await loadDefinitions({ home: options.home, noProject: true });
-  const service = createSessionService({ ...options.service, home: options.home, definitions: base.set, log });
+  const service =
+    options.host?.service ??
+    createSessionService({
+      ...options.service,
+      home: options.home,
+      definitions: (await loadDefinitions({ home: options.home, noProject: true })).set,
+      log,
+    });
   const swept = await service.store.sweepOrphaned().catch((error: unknown) => {
     log.warn('code_session_sweep_failed', { error });
     return [];
@@ -105,7 +117,7 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
           return { id: request.id, ok: true, result: status };
         }
         case 'shutdown':
-          setImmediate(() => void close());
+          setImmediate(() => (options.host === undefined ? void close() : options.host.onShutdown()));
           return { id: request.id, ok: true, result: { stopping: true } };
         case 'execute': {
           const definitions = needsDefinitions(request.input) ? await definitionsFor(request.cwd) : undefined;
@@ -140,7 +152,7 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
       server.close();
       // Connections drop last: a client that asked for the shutdown sees its socket close only
       // once every session is released and persisted, so `--stop` returns when the daemon is done.
-      await service.close();
+      if (options.host === undefined) await service.close();
       await rm(paths.socket, { force: true });
       await rm(paths.pid, { force: true });
       log.info('code_session_daemon_stopped', {});
@@ -155,7 +167,8 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
   const timer = setInterval(
     () => {
       const registered = service.registry.liveSessions().length > 0;
-      if (!registered && connections.size === 0 && Date.now() - lastActivity >= idleMs) void close();
+      if (options.host === undefined && !registered && connections.size === 0 && Date.now() - lastActivity >= idleMs)
+        void close();
     },
     Math.max(50, Math.min(idleMs / 2, 30_000)),
   );

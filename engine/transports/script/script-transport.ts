@@ -79,7 +79,13 @@ export class ScriptTransport implements Transport {
 
 async function loadPlan(options: StartSessionOptions): Promise<ScriptPlan> {
   const bag = options.options ?? {};
-  const { script, scriptText } = bag as { script?: unknown; scriptText?: unknown };
+  const { scriptText } = bag as { scriptText?: unknown };
+  let { script } = bag as { script?: unknown };
+  if (script === undefined && scriptText === undefined && options.resumeSessionId !== undefined) {
+    // A resume that names no script (the control plane's supervised resume) plays the one the
+    // session played; the hash check below still refuses it if the file changed since.
+    script = (await findProgress(options.resumeSessionId, options.sessionDir))?.scriptFile;
+  }
   if (typeof scriptText === 'string')
     return planOrThrow(checkScriptText(scriptText, '<inline script>'), '<inline script>');
   if (typeof script === 'string' && script !== '') {

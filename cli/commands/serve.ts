@@ -1,0 +1,66 @@
+import type { Writable } from 'node:stream';
+import { formatLogLine, type SessionLog } from '../../engine/session/index.js';
+import { DEFAULT_PORT, isLoopback, startServer } from '../../engine/server/index.js';
+import { UsageError } from '../../engine/util/errors.js';
+import { neoHome } from '../../engine/util/neo-home.js';
+import { EXIT } from '../exit-codes.js';
+import { writeLine, type CommandIO } from '../io.js';
+
+interface ServeFlags {
+  port?: string;
+  host?: string;
+  allowRemote?: boolean;
+  json?: boolean;
+}
+
+/**
+ * `neo serve`: starts the control plane for this NEO_HOME and prints the one URL to open (the
+ * token rides in its fragment, which the browser never sends). Log lines go to stderr. Runs
+ * until Ctrl-C / SIGTERM (exit 130) or `neo session daemon --stop` (exit 0).
+ */
+export async function run(io: CommandIO, options: ServeFlags): Promise<number> {
+  const port = parsePort(options.port ?? String(DEFAULT_PORT));
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopback(host)) {
+    if (options.allowRemote !== true)
+      throw new UsageError('CLI_SERVE_REMOTE', `--host ${host} would let other machines reach the control plane`, {
+        hint: 'add --allow-remote if that is what you want; the default 127.0.0.1 is reachable only from this machine',
+      });
+    writeLine(
+      io.stderr,
+      `warning: listening on ${host}: anyone who can reach it and holds the token can drive your agents, and plain HTTP carries the token in clear`,
+    );
+  }
+  const server = await startServer({ home: neoHome(io.env), host, port, log: stderrLog(io.stderr) });
+  if (options.json) writeLine(io.stdout, JSON.stringify({ url: server.url, origin: server.origin, pid: process.pid }));
+  else writeLine(io.stdout, server.url);
+  let signalled = false;
+  const stop = () => {
+    signalled = true;
+    void server.close();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await server.closed;
+  process.removeListener('SIGINT', stop);
+  process.removeListener('SIGTERM', stop);
+  return signalled ? EXIT.interrupted : EXIT.ok;
+}
+
+function stderrLog(stream: Writable): SessionLog {
+  const write = (level: string, event: string, fields?: Record<string, unknown>) =>
+    stream.write(`${new Date().toISOString()} ${level} ${formatLogLine(event, fields)}\n`);
+  return {
+    info: (event, fields) => write('info', event, fields),
+    warn: (event, fields) => write('warn', event, fields),
+  };
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^[0-9]+$/.test(text) || port > 65535)
+    throw new UsageError('CLI_BAD_PORT', `--port must be a number from 0 to 65535; got ${JSON.stringify(text)}`, {
+      hint: '0 picks a free port',
+    });
+  return port;
+}

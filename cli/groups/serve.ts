@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import type { ProgramContext } from '../program.js';
+
+/** `neo serve`: the control plane (HTTP API, live feeds, web UI, /metrics). */
+export function registerServeCommands(program: Command, { lazy }: ProgramContext): void {
+  program
+    .command('serve')
+    .description(
+      'the control plane: watch, steer and resume every session and flow from a browser (prints one URL to open)',
+    )
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '7400')
+    .option('--host <host>', 'address to bind; anything but loopback needs --allow-remote', '127.0.0.1')
+    .option(
+      '--allow-remote',
+      'allow a non-loopback --host (anyone who can reach it and has the token drives your agents)',
+    )
+    .option('--json', 'print the URL as one JSON line')
+    .action(lazy(() => import('./serve-commands.js').then((m) => m.serve)));
+}

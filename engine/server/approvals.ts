@@ -1,0 +1,97 @@
+/**
+ * The approvals inbox: every flow approval step waiting for an answer (from run.json) and every
+ * question a driving persona put to a person (`approvals/<runId>/<key>.question.json`), and the
+ * one way to answer both — the same checks and files as `neo flow approve`.
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { approveRun, isProcessAlive, listRuns, runDir, type CompiledPlan } from '../flow/index.js';
+import { answerQuestion, pendingQuestion } from '../persona/index.js';
+import { readJsonOrNull } from '../util/atomic-file.js';
+import { isIdOf } from './ids.js';
+
+export interface InboxItem {
+  kind: 'flow' | 'question';
+  runId: string;
+  /** The step key (`ship`, `ship[2]`) or question key (`fix-q1`). */
+  key: string;
+  prompt: string;
+  detail?: string;
+  decisions: Array<{ id: string; label: string; fail: boolean }>;
+  /** Whether a process is waiting for the answer now (otherwise it applies on resume). */
+  live: boolean;
+  flow?: string;
+}
+
+/** Every open approval and question, newest run first. */
+export async function readInbox(home: string): Promise<InboxItem[]> {
+  const items: InboxItem[] = [];
+  for (const record of await listRuns(home)) {
+    if (record.waiting === undefined || record.waiting.length === 0) continue;
+    if (record.status === 'succeeded' || record.status === 'failed') continue;
+    const plan = await readJsonOrNull<CompiledPlan>(join(runDir(home, record.runId), 'plan.json'));
+    for (const waiting of record.waiting) {
+      const stepId = waiting.step.replace(/\[\d+\]$/, '');
+      const decisions = plan?.steps.find((s) => s.id === stepId)?.approval?.decisions ?? [];
+      items.push({
+        kind: 'flow',
+        runId: record.runId,
+        key: waiting.step,
+        prompt: waiting.prompt,
+        decisions: decisions.length > 0 ? decisions : waiting.decisions.map((id) => ({ id, label: id, fail: false })),
+        live: isProcessAlive(record.pid),
+        flow: record.flow,
+      });
+    }
+  }
+  items.push(...(await readQuestions(home)));
+  return items;
+}
+
+/** Persona questions waiting in NEO_HOME/approvals/. */
+export async function readQuestions(home: string): Promise<InboxItem[]> {
+  const root = join(home, 'approvals');
+  const runs = await readdir(root).catch(() => [] as string[]);
+  const items: InboxItem[] = [];
+  for (const runId of runs.filter((r) => isIdOf('approval-run', r))) {
+    const files = await readdir(join(root, runId)).catch(() => [] as string[]);
+    for (const file of files) {
+      const key = file.endsWith('.question.json') ? file.slice(0, -'.question.json'.length) : undefined;
+      if (key === undefined || !isIdOf('approval-key', key)) continue;
+      const question = await pendingQuestion(home, runId, key);
+      if (question === undefined) continue;
+      items.push({
+        kind: 'question',
+        runId,
+        key,
+        prompt: question.prompt,
+        ...(question.detail === undefined ? {} : { detail: question.detail }),
+        decisions: question.decisions.map((d) => ({ id: d.id, label: d.label, fail: false })),
+        live: true,
+      });
+    }
+  }
+  return items;
+}
+
+/**
+ * Answers an approval or a question. A persona's pending question takes precedence, as in
+ * `neo flow approve`; everything is checked (the step, the decision, not answered yet).
+ */
+export async function answerApproval(options: {
+  home: string;
+  runId: string;
+  key: string;
+  decision: string;
+  reason?: string;
+  by: string;
+}): Promise<{ runId: string; key: string; decision: string; live: boolean }> {
+  const { home, runId, key, decision, by } = options;
+  const note = options.reason === undefined || options.reason === '' ? {} : { note: options.reason };
+  if ((await pendingQuestion(home, runId, key)) !== undefined) {
+    await answerQuestion(home, runId, key, { decision, by, ...note });
+    return { runId, key, decision, live: true };
+  }
+  const result = await approveRun({ home, runId, step: key, decision, by, ...note });
+  return { runId: result.record.runId, key: result.key, decision, live: result.live };
+}

@@ -1,0 +1,167 @@
+/**
+ * The process side of the attach socket. A flow or persona run checks for `neo serve`'s socket
+ * (one stat, no import of the server) and, when one answers, streams its sessions' events, its
+ * flow observations and its metrics up, and runs the commands a person sends down. No server
+ * → nothing changes: the run works exactly as without one.
+ */
+import { existsSync } from 'node:fs';
+import { createConnection, type Socket } from 'node:net';
+import type { FlowObservation } from '../../flow/index.js';
+import type { MetricsSink } from '../../observability/index.js';
+import type { SessionLiveEvent } from '../../session/index.js';
+import { lineReader } from '../../util/lines.js';
+import { serverPaths } from '../paths.js';
+import { runPersonCommand, type PersonPort } from '../person-ops.js';
+import type { DownMessage, UpMessage } from './protocol.js';
+
+/** A service whose sessions a person may reach through the server. */
+export type AttachableService = PersonPort & {
+  onSessionEvent(listener: (event: SessionLiveEvent) => void): () => void;
+};
+
+export interface ServerAttachment {
+  /** Forwards every record to the server's /metrics. */
+  readonly metrics: MetricsSink;
+  /** Streams this service's session events up and lets the server's commands reach its sessions. */
+  bindSessions(service: AttachableService): void;
+  /** Forwards one flow observation (the run, its events, its progress). */
+  observeFlow(observation: FlowObservation): void;
+  /** What to do when a person cancels a run this process drives. */
+  onCancel(handler: (runId: string) => void): void;
+  /** Sends what is queued and hangs up. */
+  close(): Promise<void>;
+}
+
+/** Attaches to the `neo serve` of `home`; undefined when none runs. */
+export async function attachToServer(home: string, label: string): Promise<ServerAttachment | undefined> {
+  const path = serverPaths(home).attachSocket;
+  if (!existsSync(path)) return undefined;
+  const socket = await new Promise<Socket | undefined>((resolve) => {
+    const s = createConnection(path);
+    s.once('connect', () => resolve(s));
+    s.once('error', () => resolve(undefined));
+  });
+  if (socket === undefined) return undefined;
+  return new Attachment(socket, label);
+}
+
+class Attachment implements ServerAttachment {
+  readonly #socket: Socket;
+  readonly #services: AttachableService[] = [];
+  readonly #unsubscribe: Array<() => void> = [];
+  #cancel: ((runId: string) => void) | undefined;
+  #open = true;
+  readonly metrics: MetricsSink;
+
+  constructor(socket: Socket, label: string) {
+    this.#socket = socket;
+    // The server going away never breaks the run: writes stop, nothing throws.
+    socket.on('error', () => (this.#open = false));
+    socket.on('close', () => (this.#open = false));
+    socket.on(
+      'data',
+      lineReader((line) => void this.#command(line)),
+    );
+    // The attachment must never keep the process alive on its own.
+    socket.unref();
+    this.#send({ kind: 'hello', pid: process.pid, label });
+    this.metrics = {
+      increment: (name, labels, value) =>
+        this.#send({
+          kind: 'metric',
+          op: 'increment',
+          name,
+          ...(labels === undefined ? {} : { labels }),
+          ...(value === undefined ? {} : { value }),
+        }),
+      observe: (name, value, labels) =>
+        this.#send({ kind: 'metric', op: 'observe', name, value, ...(labels === undefined ? {} : { labels }) }),
+    };
+  }
+
+  bindSessions(service: AttachableService): void {
+    this.#services.push(service);
+    this.#unsubscribe.push(service.onSessionEvent((live) => this.#send({ kind: 'session', live })));
+  }
+
+  observeFlow(observation: FlowObservation): void {
+    const { runId } = observation;
+    if (observation.type === 'run')
+      this.#send({ kind: 'flow', report: { type: 'run', runId, resumed: observation.resumed } });
+    else if (observation.type === 'event') {
+      this.#send({ kind: 'flow', report: { type: 'event', runId, event: observation.event } });
+      if (observation.event.type === 'run.finished' || observation.event.type === 'run.interrupted')
+        this.#send({ kind: 'flow', report: { type: 'settled', runId } });
+    } else if (observation.type === 'progress') {
+      const p = observation.progress;
+      this.#send({
+        kind: 'flow',
+        report: {
+          type: 'progress',
+          runId,
+          progress: {
+            step: p.step,
+            ...(p.item === undefined ? {} : { item: p.item }),
+            ...(p.round === undefined ? {} : { round: p.round }),
+            ...(p.tool === undefined ? {} : { tool: p.tool }),
+            ...(p.costUsd === undefined ? {} : { costUsd: p.costUsd }),
+            ...(p.note === undefined ? {} : { note: p.note }),
+          },
+        },
+      });
+    }
+  }
+
+  onCancel(handler: (runId: string) => void): void {
+    this.#cancel = handler;
+  }
+
+  async close(): Promise<void> {
+    for (const stop of this.#unsubscribe) stop();
+    if (!this.#open) return;
+    this.#open = false;
+    await new Promise<void>((resolve) => {
+      this.#socket.once('close', () => resolve());
+      this.#socket.end();
+      setTimeout(resolve, 1000).unref();
+    });
+  }
+
+  #send(message: UpMessage): void {
+    if (!this.#open) return;
+    this.#socket.write(`${JSON.stringify(message)}\n`);
+  }
+
+  async #command(line: string): Promise<void> {
+    // Loaded here, not at the top: a run that attaches but is never steered does not pay for it.
+    const { encodeError, SessionRejection } = await import('../../session/index.js');
+    let message: DownMessage;
+    try {
+      message = JSON.parse(line) as DownMessage;
+    } catch {
+      return;
+    }
+    if (message.kind !== 'command') return;
+    const { id, command } = message;
+    try {
+      let result: unknown;
+      if (command.type === 'cancel') {
+        if (this.#cancel === undefined)
+          throw new SessionRejection('SERVER_CANNOT_CANCEL', `process ${process.pid} runs no cancellable flow`);
+        this.#cancel(command.runId);
+        result = { ok: true };
+      } else {
+        const service = this.#services.find((s) => s.registry.find(command.sessionId) !== undefined);
+        if (service === undefined)
+          throw new SessionRejection(
+            'SESSION_NOT_LIVE',
+            `code session \`${command.sessionId}\` is no longer live in process ${process.pid}`,
+          );
+        result = await runPersonCommand(service, command);
+      }
+      this.#send({ kind: 'reply', id, ok: true, result: result ?? null });
+    } catch (error) {
+      this.#send({ kind: 'reply', id, ok: false, error: encodeError(error) });
+    }
+  }
+}

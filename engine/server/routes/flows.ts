@@ -1,0 +1,156 @@
+/**
+ * Flow routes: the runs, one run with its step graph (the graph `neo flow graph` draws) and
+ * every step's state, its events from a cursor, a person's answer to an approval, cancel (the
+ * driving process interrupts the run, which stays resumable) and resume (a new `neo flow resume`
+ * process, attached to this server like any other run).
+ */
+import type { Hono } from 'hono';
+import { join } from 'node:path';
+import {
+  isProcessAlive,
+  listRuns,
+  readRunEvents,
+  readRunRecord,
+  readRunSnapshot,
+  initialRunState,
+  reduce,
+  runDir,
+  stepGraph,
+  type CompiledPlan,
+  type RunEvent,
+  type RunState,
+} from '../../flow/index.js';
+import { readJsonOrNull } from '../../util/atomic-file.js';
+import { NeoError } from '../../util/errors.js';
+import { answerApproval } from '../approvals.js';
+import { readBody } from '../bodies.js';
+import type { ServerContext } from '../context.js';
+import { HttpError } from '../envelope.js';
+import { checkedId } from '../ids.js';
+import { intParam } from './query.js';
+
+const MAX_EVENTS = 10_000;
+
+export function flowRoutes(app: Hono, ctx: ServerContext): void {
+  const { home } = ctx;
+
+  /** Whether a process drives the run now: one attached to this server, or its recorded pid. */
+  const driven = (runId: string, pid: number | undefined) =>
+    ctx.attach.ownerOfRun(runId) !== undefined || isProcessAlive(pid);
+
+  app.get('/api/flows/runs', async (c) => {
+    const runs = await listRuns(home);
+    const live = runs.filter((r) => r.pid !== undefined && driven(r.runId, r.pid)).map((r) => r.runId);
+    return c.json({ ok: true, data: { runs, live } });
+  });
+
+  app.get('/api/flows/runs/:id', async (c) => {
+    const runId = checkedId('run', c.req.param('id'));
+    const record = await readRunRecord(home, runId);
+    const plan = await readJsonOrNull<CompiledPlan>(join(runDir(home, runId), 'plan.json'));
+    if (plan === null) throw new NeoError('FLOW_RUN_NOT_FOUND', `run \`${runId}\` has no plan.json`);
+    const { state, seq } = await currentState(home, runId);
+    return c.json({
+      ok: true,
+      data: {
+        record,
+        graph: stepGraph(plan),
+        steps: plan.steps.map((s) => ({
+          id: s.id,
+          name: s.name,
+          kind: s.kind,
+          group: s.group,
+          needs: s.needs,
+          ...(s.agent === undefined ? {} : { backend: s.agent.backend, persona: s.agent.persona }),
+          ...(s.approval === undefined ? {} : { approval: s.approval }),
+        })),
+        state,
+        seq,
+        live: record.pid !== undefined && driven(runId, record.pid),
+      },
+    });
+  });
+
+  app.get('/api/flows/runs/:id/events', async (c) => {
+    const runId = checkedId('run', c.req.param('id'));
+    const afterSeq = intParam(c.req.query('afterSeq'), 'afterSeq', 0, Number.MAX_SAFE_INTEGER);
+    const limit = intParam(c.req.query('limit'), 'limit', MAX_EVENTS, MAX_EVENTS);
+    await readRunRecord(home, runId);
+    const events = (await readRunEvents(runDir(home, runId))).filter((e) => e.seq > afterSeq);
+    return c.json({ ok: true, data: { events: events.slice(0, limit), more: events.length > limit } });
+  });
+
+  app.post('/api/flows/runs/:id/approvals/:key', async (c) => {
+    const runId = checkedId('run', c.req.param('id'));
+    const key = checkedId('approval-key', c.req.param('key'));
+    const body = await readBody(c.req.raw, 'decision');
+    const answered = await answerApproval({
+      home,
+      runId,
+      key,
+      decision: body.decision,
+      ...(body.reason === undefined ? {} : { reason: body.reason }),
+      by: 'web',
+    });
+    return c.json({ ok: true, data: answered });
+  });
+
+  app.post('/api/flows/runs/:id/cancel', async (c) => {
+    const runId = checkedId('run', c.req.param('id'));
+    await readBody(c.req.raw, 'empty');
+    const record = await readRunRecord(home, runId);
+    const owner = ctx.attach.ownerOfRun(runId);
+    if (owner !== undefined) {
+      await owner.send({ type: 'cancel', runId });
+      return c.json({ ok: true, data: { runId, cancelling: true, pid: owner.pid } });
+    }
+    if (record.pid !== undefined && isProcessAlive(record.pid))
+      throw new HttpError(
+        409,
+        'SERVER_RUN_NOT_ATTACHED',
+        `run ${runId} is driven by process ${record.pid}, which is not attached to this server`,
+        {
+          hint: 'it was started before `neo serve`; interrupt it in its terminal (Ctrl-C)',
+        },
+      );
+    throw new HttpError(409, 'FLOW_RUN_NOT_RUNNING', `run ${runId} is ${record.status}; nothing runs it`, {
+      ...(record.status === 'succeeded' || record.status === 'failed' ? {} : { hint: 'resume it, or leave it' }),
+    });
+  });
+
+  app.post('/api/flows/runs/:id/resume', async (c) => {
+    const runId = checkedId('run', c.req.param('id'));
+    await readBody(c.req.raw, 'empty');
+    const record = await readRunRecord(home, runId);
+    if (record.parent !== undefined)
+      throw new HttpError(409, 'SERVER_SUBFLOW', `run ${runId} is a sub-flow of ${record.parent.runId}`, {
+        hint: 'resume its parent run',
+      });
+    if (driven(runId, record.pid))
+      throw new HttpError(409, 'FLOW_RUN_LIVE', `run ${runId} is still being driven`, { hint: 'cancel it first' });
+    if (record.status === 'succeeded') throw new HttpError(409, 'FLOW_RUN_FINISHED', `run ${runId} already succeeded`);
+    if (ctx.resumeRun === undefined)
+      throw new HttpError(503, 'SERVER_NO_RESUME', 'this server cannot start `neo flow resume`');
+    const started = await ctx.resumeRun(runId);
+    return c.json({ ok: true, data: { runId, ...started } }, 202);
+  });
+}
+
+/** The run's state now: the last checkpoint with every later event folded in. */
+async function currentState(home: string, runId: string): Promise<{ state: RunState | null; seq: number }> {
+  const snapshot = await readRunSnapshot(home, runId);
+  let events: RunEvent[];
+  try {
+    events = await readRunEvents(runDir(home, runId));
+  } catch {
+    return { state: snapshot?.state ?? null, seq: snapshot?.seq ?? 0 };
+  }
+  let state = snapshot?.state ?? null;
+  if (state === null) {
+    const started = events.find((e) => e.type === 'run.started');
+    if (started === undefined) return { state: null, seq: 0 };
+    state = initialRunState(runId, started.steps);
+  }
+  for (const event of events) if (event.seq > state.seq) state = reduce(state, event);
+  return { state, seq: state.seq };
+}

@@ -1,0 +1,249 @@
+/**
+ * `neo serve`: one process, one session registry, one event seam. It hosts the session daemon's
+ * protocol over its own service (so `neo session …` talks to it), listens on the attach socket
+ * for flow and persona processes, and serves the HTTP API, the SSE feeds, /metrics and the web
+ * UI on 127.0.0.1.
+ */
+import { realpathSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createConnection } from 'node:net';
+import { isIP } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { getRequestListener } from '@hono/node-server';
+import { loadDefinitions } from '../definitions/index.js';
+import { trackRecords } from '../learning/index.js';
+import { PrometheusSink } from '../observability/index.js';
+import {
+  connectDaemon,
+  createSessionService,
+  startSessionDaemon,
+  type SessionLog,
+  type SessionServiceOptions,
+} from '../session/index.js';
+import { NeoError, UsageError } from '../util/errors.js';
+import { packageRoot, packageVersion } from '../util/package-root.js';
+import { createApp } from './app.js';
+import { watchQuestions } from './approvals-watch.js';
+import { listenForAttach } from './attach/server.js';
+import type { ServerContext } from './context.js';
+import { createFlowFeed } from './flow-feed.js';
+import { EventHub } from './hub.js';
+import { serverPaths } from './paths.js';
+import { createResumeDispatcher } from './resume.js';
+import { spawnFlowResume } from './run-resume.js';
+import { allowedHosts } from './security.js';
+import { createSessionBridge } from './session-bridge.js';
+import { loadOrCreateToken } from './token.js';
+
+import { DEFAULT_PORT } from './paths.js';
+
+export interface ServeOptions {
+  home: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  log: SessionLog;
+  /** The built web UI; default: dist/web of this install. */
+  webRoot?: string;
+  heartbeatMs?: number;
+  /** argv that runs this neo (for `neo flow resume`); default: this process's own binary. */
+  neoArgv?: readonly string[];
+  /** Seams for tests (transports, idle timeout, …). */
+  service?: Partial<Omit<SessionServiceOptions, 'home' | 'definitions' | 'log' | 'metrics'>>;
+}
+
+export interface RunningServer {
+  /** The URL to open: the UI with the token in its fragment (never sent to the server). */
+  url: string;
+  /** The plain base URL (http://host:port). */
+  origin: string;
+  host: string;
+  port: number;
+  token: string;
+  context: ServerContext;
+  /** Resolves once the server stopped (close(), or `neo session daemon --stop`). */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const { home, log } = options;
+  const host = options.host ?? '127.0.0.1';
+  const paths = serverPaths(home);
+  await mkdir(home, { recursive: true });
+  if (await answers(paths.attachSocket))
+    throw new NeoError('SERVER_ALREADY_RUNNING', `\`neo serve\` already runs for ${home}`, {
+      hint: `see ${paths.state} for its URL; one server per NEO_HOME`,
+    });
+  await takeOverIdleDaemon(home);
+  const token = await loadOrCreateToken(paths.token);
+
+  const definitions = (await loadDefinitions({ home, noProject: true })).set;
+  const metrics = new PrometheusSink();
+  const records = trackRecords(home);
+  const service = createSessionService({
+    ...options.service,
+    home,
+    definitions,
+    log,
+    metrics,
+    trackRecord: (backend) => records.lines(backend),
+  });
+  const hub = new EventHub();
+  const bridge = createSessionBridge({ hub, readRecord: (id) => service.store.get(id) });
+  const stopBridge = service.onSessionEvent((live) => bridge.push(live));
+  const flowFeed = createFlowFeed(home, hub);
+
+  let closing: Promise<void> | undefined;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  const daemon = await startSessionDaemon({ home, log, host: { service, onShutdown: () => void close() } });
+  const attach = await listenForAttach(paths.attachSocket, {
+    session: (live) => bridge.push(live),
+    flow: (report, from) => flowFeed.report(report, from.pid),
+    metrics,
+    detached: (process) => {
+      flowFeed.detached(process.runs, process.pid);
+      for (const sessionId of process.sessions)
+        void service.store.get(sessionId).then((record) => record && hub.publish('code_session_changed', { record }));
+      log.info('serve_process_detached', { pid: process.pid });
+    },
+    log,
+  });
+  const stopWatching = await watchQuestions(home, (item) => flowFeed.requested(item));
+  const resume = createResumeDispatcher({
+    home,
+    service,
+    definitions: () => definitions,
+    heldElsewhere: (id) => attach.ownerOfSession(id) !== undefined,
+    metrics,
+    log,
+  });
+  const neoArgv = options.neoArgv ?? ownArgv();
+
+  const hosts = new Set<string>();
+  const context: ServerContext = {
+    home,
+    token,
+    hosts,
+    service,
+    hub,
+    bridge,
+    attach,
+    resume,
+    ...(neoArgv === undefined ? {} : { resumeRun: (runId: string) => spawnFlowResume(home, neoArgv, runId) }),
+    metrics,
+    definitions: () => definitions,
+    webRoot: options.webRoot ?? join(packageRoot(), 'dist', 'web'),
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    maxQueue: 50_000,
+    log,
+    startedAt: new Date().toISOString(),
+    version: packageVersion(),
+  };
+  const app = createApp(context);
+  const http: Server = createHttpServer(getRequestListener(app.fetch));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(options.port ?? DEFAULT_PORT, host, () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await shutdown();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new UsageError('SERVER_PORT_IN_USE', `port ${options.port ?? DEFAULT_PORT} on ${host} is in use`, {
+        hint: 'pick another with --port (0 picks a free one)',
+      });
+    throw error;
+  }
+  const address = http.address();
+  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? DEFAULT_PORT);
+  // Filled once the port is known; the app's gate reads this same set.
+  for (const name of allowedHosts(host, port)) hosts.add(name);
+  for (const name of wildcardNames(host)) hosts.add(`${name}:${port}`.toLowerCase());
+  const urlHost = isIP(host) === 6 ? `[${host}]` : host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const origin = `http://${urlHost}:${port}`;
+  await writeFile(paths.state, `${JSON.stringify({ origin, pid: process.pid, startedAt: context.startedAt })}\n`, {
+    mode: 0o600,
+  });
+  log.info('serve_started', { origin, pid: process.pid });
+
+  async function shutdown(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      http.close(() => resolve());
+      http.closeAllConnections();
+    });
+    stopWatching();
+    await resume.close();
+    await service.close();
+    stopBridge();
+    bridge.close();
+    await attach.close();
+    await daemon.close();
+    await rm(paths.state, { force: true });
+  }
+
+  function close(): Promise<void> {
+    closing ??= shutdown().finally(() => {
+      log.info('serve_stopped', {});
+      resolveClosed();
+    });
+    return closing;
+  }
+
+  return { url: `${origin}/#token=${token}`, origin, host, port, token, context, closed, close };
+}
+
+/** A session daemon with no live session gives way to the server; a busy one is left alone. */
+async function takeOverIdleDaemon(home: string): Promise<void> {
+  const client = await connectDaemon(home);
+  if (client === undefined) return;
+  try {
+    const status = await client.ping();
+    if (status.liveSessions.length > 0)
+      throw new NeoError(
+        'SERVER_DAEMON_BUSY',
+        `a session daemon (pid ${status.pid}) holds ${status.liveSessions.length} live session(s) for ${home}`,
+        { hint: 'stop them first (`neo session stop <id>`, or `neo session daemon --stop`), then start `neo serve`' },
+      );
+    await client.shutdown();
+  } finally {
+    client.close();
+  }
+}
+
+/** Host names a server on a wildcard address may be reached by (its interfaces and hostname). */
+function wildcardNames(host: string): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [];
+  const names = [hostname()];
+  for (const list of Object.values(networkInterfaces()))
+    for (const entry of list ?? []) names.push(entry.family === 'IPv6' ? `[${entry.address}]` : entry.address);
+  return names;
+}
+
+function ownArgv(): string[] | undefined {
+  const bin = process.argv[1];
+  if (bin === undefined) return undefined;
+  try {
+    return [process.execPath, realpathSync(bin)];
+  } catch {
+    return undefined;
+  }
+}
+
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
