@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { formatLogLine, type SessionLog } from '../../engine/session/index.js';
-import { DEFAULT_PORT, isLoopback, startServer } from '../../engine/server/index.js';
+import { DEFAULT_PORT, isLoopback, startServer, type RunningServer } from '../../engine/server/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
@@ -31,19 +31,26 @@ export async function run(io: CommandIO, options: ServeFlags): Promise<number> {
       `warning: listening on ${host}: anyone who can reach it and holds the token can drive your agents, and plain HTTP carries the token in clear`,
     );
   }
-  const server = await startServer({ home: neoHome(io.env), host, port, log: stderrLog(io.stderr) });
-  if (options.json) writeLine(io.stdout, JSON.stringify({ url: server.url, origin: server.origin, pid: process.pid }));
-  else writeLine(io.stdout, server.url);
+  // Signals are handled from the start: one that arrives while the server starts stops it once up.
   let signalled = false;
+  let server: RunningServer | undefined;
   const stop = () => {
     signalled = true;
-    void server.close();
+    void server?.close();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  await server.closed;
-  process.removeListener('SIGINT', stop);
-  process.removeListener('SIGTERM', stop);
+  try {
+    server = await startServer({ home: neoHome(io.env), host, port, log: stderrLog(io.stderr) });
+    if (signalled) await server.close();
+    else if (options.json)
+      writeLine(io.stdout, JSON.stringify({ url: server.url, origin: server.origin, pid: process.pid }));
+    else writeLine(io.stdout, server.url);
+    await server.closed;
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+  }
   return signalled ? EXIT.interrupted : EXIT.ok;
 }
 

@@ -9,6 +9,7 @@ import { approveRun, isProcessAlive, listRuns, runDir, type CompiledPlan } from 
 import { answerQuestion, pendingQuestion } from '../persona/index.js';
 import { readJsonOrNull } from '../util/atomic-file.js';
 import { isIdOf } from './ids.js';
+import { currentRunState } from './run-state.js';
 
 export interface InboxItem {
   kind: 'flow' | 'question';
@@ -23,24 +24,33 @@ export interface InboxItem {
   flow?: string;
 }
 
-/** Every open approval and question, newest run first. */
+/**
+ * Every open approval and question, newest run first. A run's approvals are read from its events
+ * (folded), not from run.json, which is written a moment later: the inbox agrees with the
+ * `approval_requested` event that sent someone to it.
+ */
 export async function readInbox(home: string): Promise<InboxItem[]> {
   const items: InboxItem[] = [];
   for (const record of await listRuns(home)) {
-    if (record.waiting === undefined || record.waiting.length === 0) continue;
     if (record.status === 'succeeded' || record.status === 'failed') continue;
     const plan = await readJsonOrNull<CompiledPlan>(join(runDir(home, record.runId), 'plan.json'));
-    for (const waiting of record.waiting) {
-      const stepId = waiting.step.replace(/\[\d+\]$/, '');
-      const decisions = plan?.steps.find((s) => s.id === stepId)?.approval?.decisions ?? [];
-      items.push({
-        kind: 'flow',
-        runId: record.runId,
-        key: waiting.step,
-        prompt: waiting.prompt,
-        decisions: decisions.length > 0 ? decisions : waiting.decisions.map((id) => ({ id, label: id, fail: false })),
-        live: isProcessAlive(record.pid),
-        flow: record.flow,
+    const approvals = plan?.steps.filter((s) => s.kind === 'approval' && s.approval !== undefined) ?? [];
+    if (approvals.length === 0) continue;
+    const { state } = await currentRunState(home, record.runId);
+    if (state === null || state.status !== 'running') continue;
+    for (const step of approvals) {
+      const units = state.steps[step.id]?.units ?? [state.steps[step.id]];
+      units.forEach((unit, index) => {
+        if (unit?.status !== 'running') return;
+        items.push({
+          kind: 'flow',
+          runId: record.runId,
+          key: state.steps[step.id]?.units === undefined ? step.id : `${step.id}[${index}]`,
+          prompt: step.approval!.prompt,
+          decisions: step.approval!.decisions,
+          live: isProcessAlive(record.pid),
+          flow: record.flow,
+        });
       });
     }
   }

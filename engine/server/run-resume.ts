@@ -3,9 +3,9 @@
  * `neo flow resume` process — the same command a person would type — which attaches to the
  * server like any run. It is detached (it outlives the server) and logs into the run's folder.
  */
-import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { spawnDetached } from '../execution/index.js';
 import { readRunRecord, runDir } from '../flow/index.js';
 
 export async function spawnFlowResume(
@@ -17,12 +17,11 @@ export async function spawnFlowResume(
   const log = join(runDir(home, runId), 'serve-resume.log');
   const fd = openSync(log, 'a', 0o600);
   try {
-    const [command, ...args] = neoArgv;
-    const child = spawn(command!, [...args, 'flow', 'resume', runId, '--json'], {
+    const child = spawnDetached([...neoArgv, 'flow', 'resume', runId, '--json'], {
       cwd: record.workspace?.projectDir ?? dirname(record.planFile),
       env: { ...process.env, NEO_HOME: home },
-      detached: true,
-      stdio: ['ignore', fd, fd],
+      stdout: fd,
+      stderr: fd,
     });
     const pid = await new Promise<number>((resolve, reject) => {
       child.once('spawn', () => resolve(child.pid!));

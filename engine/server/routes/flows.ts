@@ -27,6 +27,7 @@ import { readBody } from '../bodies.js';
 import type { ServerContext } from '../context.js';
 import { HttpError } from '../envelope.js';
 import { checkedId } from '../ids.js';
+import { currentRunState } from '../run-state.js';
 import { intParam } from './query.js';
 
 const MAX_EVENTS = 10_000;
@@ -49,7 +50,7 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
     const record = await readRunRecord(home, runId);
     const plan = await readJsonOrNull<CompiledPlan>(join(runDir(home, runId), 'plan.json'));
     if (plan === null) throw new NeoError('FLOW_RUN_NOT_FOUND', `run \`${runId}\` has no plan.json`);
-    const { state, seq } = await currentState(home, runId);
+    const { state, seq } = await currentRunState(home, runId);
     return c.json({
       ok: true,
       data: {
@@ -134,23 +135,4 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
     const started = await ctx.resumeRun(runId);
     return c.json({ ok: true, data: { runId, ...started } }, 202);
   });
-}
-
-/** The run's state now: the last checkpoint with every later event folded in. */
-async function currentState(home: string, runId: string): Promise<{ state: RunState | null; seq: number }> {
-  const snapshot = await readRunSnapshot(home, runId);
-  let events: RunEvent[];
-  try {
-    events = await readRunEvents(runDir(home, runId));
-  } catch {
-    return { state: snapshot?.state ?? null, seq: snapshot?.seq ?? 0 };
-  }
-  let state = snapshot?.state ?? null;
-  if (state === null) {
-    const started = events.find((e) => e.type === 'run.started');
-    if (started === undefined) return { state: null, seq: 0 };
-    state = initialRunState(runId, started.steps);
-  }
-  for (const event of events) if (event.seq > state.seq) state = reduce(state, event);
-  return { state, seq: state.seq };
 }
