@@ -261,9 +261,11 @@ error's \`stderrTail\`.
 | \`TRANSPORT_START_FAILED\` | the CLI died or stayed silent during its startup handshake | not started |
 | \`TRANSPORT_POSTURE_UNSUPPORTED\` / \`TRANSPORT_POSTURE_REFUSED\` | the descriptor or the agent cannot express the posture; Claude Code refuses \`full\` as root without \`IS_SANDBOX=1\` | not started / unchanged |
 | \`TRANSPORT_EFFORT_UNSUPPORTED\` / \`TRANSPORT_MODEL_UNSUPPORTED\` | the agent does not offer that effort level or model | not started / unchanged |
-| \`TRANSPORT_UNAUTHENTICATED\` | the agent is not logged in (the hint says how) | turn failed |
-| \`TRANSPORT_MODEL_RETRY\` | the model answered 429/5xx and the CLI is retrying by itself | notice, turn goes on |
-| \`TRANSPORT_RATE_LIMITED\` / \`TRANSPORT_TURN_FAILED\` | the turn failed (retries exhausted, refusal, API error) | turn failed, session open |
+| \`TRANSPORT_UNAUTHENTICATED\` | the agent is not logged in, or its model provider rejected the key (401/403): never waited out — neo interrupts a CLI that retries it | turn failed |
+| \`TRANSPORT_PROVIDER_UNREACHABLE\` | nothing answers at the model provider's address; neo gives up once the CLI has retried for \`unreachableGiveUpMs\` (default 60 s) | turn failed |
+| \`TRANSPORT_MODEL_RETRY\` | a model request failed and the CLI is retrying by itself (shown live by \`neo flow run\` and \`neo session read\`) | notice, turn goes on |
+| \`TRANSPORT_RATE_LIMITED\` / \`TRANSPORT_PROVIDER_ERROR\` | the model provider rate-limited or failed (5xx) after the CLI's own retries | turn failed, session open |
+| \`TRANSPORT_TURN_FAILED\` | the turn failed for another reason (a refusal, an agent error); the CLI's own cause is quoted | turn failed, session open |
 | \`TRANSPORT_POSTURE_DENIED\` | the agent asked for a tool the posture forbids; neo denied it | notice, turn goes on |
 | \`TRANSPORT_MALFORMED_LINE\` | the CLI printed a line that is not protocol JSON; skipped | notice, turn goes on |
 | \`TRANSPORT_EXITED\` | the CLI exited mid-turn or between turns (a clean exit 0 between turns is \`ended\` instead) | over |

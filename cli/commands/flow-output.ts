@@ -63,6 +63,7 @@ function plainOutput(io: CommandIO, view: FlowView): FlowOutput {
       } else if (o.type === 'progress') {
         if (o.progress.note?.startsWith('waiting for approval'))
           say(o.depth, `step ${o.progress.step} ${o.progress.note}`);
+        if (o.progress.notice !== undefined) say(o.depth, p.yellow(`step ${o.progress.step}: ${o.progress.notice}`));
       } else {
         const line = plainEvent(o, view);
         if (line !== undefined) say(o.depth, line);

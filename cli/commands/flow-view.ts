@@ -75,8 +75,10 @@ export class FlowView {
     if (o.type === 'progress') {
       const line = run.steps.get(o.progress.step);
       if (line === undefined) return;
-      const { exec: _exec, step: _step, item: _item, ...rest } = o.progress;
+      const { exec: _exec, step: _step, item: _item, notice, ...rest } = o.progress;
       Object.assign(line, rest);
+      // The live tree shows the latest notice where a step's note goes.
+      if (notice !== undefined) line.note = notice;
       return;
     }
     if (o.type !== 'event') return;

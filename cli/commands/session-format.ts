@@ -27,7 +27,9 @@ export function renderReadTurn(result: ReadTurnResult, p: Paint): string[] {
       if (result.text !== '') lines.push(...indent(result.text));
       break;
     case 'error':
-      lines.push(`${p.red(result.stalled ? 'stalled' : 'error')}: ${result.message}`);
+      lines.push(
+        `${p.red(result.stalled ? 'stalled' : 'error')}: ${result.code === undefined ? '' : `${result.code}: `}${result.message}`,
+      );
       break;
     case 'max_rounds':
       lines.push(`${p.yellow('max_rounds')} after ${result.rounds} rounds (a clean stop)`);
@@ -88,6 +90,8 @@ function eventDetail(e: Record<string, unknown>): string {
       return `${e.isError ? 'error: ' : ''}${firstLine(String(e.output))}`;
     case 'clarify':
       return `${String(e.clarificationId)} ${String(e.toolName)} ${clip(JSON.stringify(e.input))}`;
+    case 'error':
+      return `${e.transient === true ? '(notice) ' : e.fatal === true ? '(fatal) ' : ''}${typeof e.code === 'string' ? `${e.code}: ` : ''}${firstLine(String(e.message))}`;
     case 'turn_diff':
       return (e.diff as TurnDiff).summaryLine;
     case 'guidance':

@@ -138,8 +138,11 @@ export type ReadTurnResult =
   /** A permission ask for the driver; `ask` is the transport's normalized reading (kind, paths, command). */
   | { kind: 'clarification'; clarificationId: string; toolName: string; input: unknown; ask?: ToolAsk }
   | { kind: 'ended'; ok: boolean; text: string; turnDiff?: TurnDiff }
-  /** A transport or agent failure; `stalled` marks an idle timeout (never a success). */
-  | { kind: 'error'; message: string; stalled?: true; transient?: boolean; turnDiff?: TurnDiff }
+  /**
+   * A transport or agent failure; `code` is the transport's (TRANSPORT_UNAUTHENTICATED …) when
+   * it gave one, `stalled` marks an idle timeout (never a success).
+   */
+  | { kind: 'error'; message: string; code?: string; stalled?: true; transient?: boolean; turnDiff?: TurnDiff }
   | { kind: 'max_rounds'; ok: true; text: string; rounds: number; turnDiff?: TurnDiff };
 
 export type ReadTurnKind = ReadTurnResult['kind'];

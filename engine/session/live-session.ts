@@ -345,8 +345,8 @@ export class LiveSession {
         return this.#onEnded(event.ok, event.text, event.costUsd);
       case 'error':
         if (event.transient === true && event.fatal !== true) break;
-        if (event.fatal === true) return this.#onFatal(event.message, event.transient);
-        return this.#onTurnEnd(undefined, {}, event.message);
+        if (event.fatal === true) return this.#onFatal(event.message, event.transient, event.code);
+        return this.#onTurnEnd(undefined, {}, { message: event.message, code: event.code });
       default:
         break;
     }
@@ -374,7 +374,7 @@ export class LiveSession {
   async #onTurnEnd(
     finalText: string | undefined,
     figures: { numTurns?: number | undefined; costUsd?: number | undefined },
-    failure: string | undefined,
+    failure: { message: string; code: string | undefined } | undefined,
   ): Promise<void> {
     const text = this.#turn.text(finalText);
     const actions = this.#turn.actions();
@@ -382,7 +382,7 @@ export class LiveSession {
     this.dropPending();
     const round = this.snapshot.context.roundsElapsed + 1;
     const turnDiff = await this.#settleDiff(round);
-    this.history.addRound(round, failure === undefined ? text : `(turn failed: ${failure}) ${text}`, actions);
+    this.history.addRound(round, failure === undefined ? text : `(turn failed: ${failure.message}) ${text}`, actions);
     this.#actor.send(
       figures.costUsd === undefined
         ? { type: 'agent.turn_complete' }
@@ -394,7 +394,13 @@ export class LiveSession {
       : undefined;
     if (capped) this.emit({ type: 'max_rounds', rounds: round });
     await this.durable();
-    if (failure !== undefined) this.#queue.push({ kind: 'error', message: failure, ...diffField(turnDiff) });
+    if (failure !== undefined)
+      this.#queue.push({
+        kind: 'error',
+        message: failure.message,
+        ...(failure.code === undefined ? {} : { code: failure.code }),
+        ...diffField(turnDiff),
+      });
     else if (maxRounds === undefined) {
       const n: Notification = { kind: 'turn_complete', text, actions, ...diffField(turnDiff) };
       if (figures.numTurns !== undefined) n.numTurns = figures.numTurns;
@@ -420,7 +426,7 @@ export class LiveSession {
     this.#stopAgent();
   }
 
-  async #onFatal(message: string, transient: boolean | undefined): Promise<void> {
+  async #onFatal(message: string, transient: boolean | undefined, code?: string): Promise<void> {
     const turnDiff = await this.#settleDiff(this.snapshot.context.roundsElapsed + 1);
     this.dropPending();
     this.#actor.send({ type: 'agent.error', message });
@@ -428,6 +434,7 @@ export class LiveSession {
     const n: Notification = {
       kind: 'error',
       message,
+      ...(code === undefined ? {} : { code }),
       ...(transient === true ? { transient } : {}),
       ...diffField(turnDiff),
     };

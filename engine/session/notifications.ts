@@ -11,7 +11,7 @@ export type Notification =
   | { kind: 'turn_complete'; text: string; actions: string[]; numTurns?: number; costUsd?: number; turnDiff?: TurnDiff }
   | { kind: 'clarification'; clarificationId: string; toolName: string; input: unknown; ask?: ToolAsk }
   | { kind: 'ended'; ok: boolean; text: string; turnDiff?: TurnDiff }
-  | { kind: 'error'; message: string; stalled?: true; transient?: boolean; turnDiff?: TurnDiff }
+  | { kind: 'error'; message: string; code?: string; stalled?: true; transient?: boolean; turnDiff?: TurnDiff }
   | { kind: 'max_rounds'; ok: true; text: string; rounds: number; turnDiff?: TurnDiff };
 
 export class NotificationQueue {

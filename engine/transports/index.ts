@@ -1,6 +1,7 @@
 /** Transports: the contract every backend adapter implements, and the protocol → adapter table. */
 import type { Backend, Definition } from '../definitions/index.js';
 import type { Transport } from './types.js';
+export { isPermanentProviderCode, PROVIDER_CODES, type ProviderCode } from './shared/provider-failure.js';
 
 export type {
   AgentEvent,

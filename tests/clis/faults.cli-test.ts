@@ -70,8 +70,9 @@ describeCli(
         const failed = await reader.until((e) => e.type === 'error' || e.type === 'turn_complete', 'the failed turn');
         // Codex words a 5xx its own way; the scripted message does not reach the user.
         expect(lastOf(failed, 'error')).toMatchObject({
-          code: 'TRANSPORT_TURN_FAILED',
-          message: 'codex turn failed: We’re currently experiencing high demand, which may cause temporary errors.',
+          code: 'TRANSPORT_PROVIDER_ERROR',
+          message:
+            'codex: its model provider failed: We’re currently experiencing high demand, which may cause temporary errors.',
         });
         expect(model.mainRequests().map((r) => r.reply?.status)).toEqual([500]);
         await session.sendGuidance('after the outage: try again');

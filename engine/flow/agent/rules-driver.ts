@@ -1,6 +1,7 @@
 import type { ClarifyRule } from '../../definitions/index.js';
 import { matchClarifyRules } from '../../persona/index.js';
 import type { ReadTurnResult, StartResult, StopOutcome } from '../../session/index.js';
+import { isPermanentProviderCode, PROVIDER_CODES } from '../../transports/index.js';
 import { NeoError, UsageError } from '../../util/errors.js';
 import { decideAsk } from '../core/clarify-rules.js';
 import type { ExecutionOutcome } from '../core/execution.js';
@@ -34,6 +35,8 @@ export class RulesDriver implements AgentStepDriver {
     const budget = ctx.budget();
     if (budget !== undefined) return failed(budget, {});
 
+    // Listening from before the start: a fast agent reports (a retry, a failure) before it returns.
+    const watch = new SessionWatch(ctx.sessions, ctx);
     let start: StartResult;
     try {
       start = (await ctx.sessions.execute(
@@ -55,6 +58,7 @@ export class RulesDriver implements AgentStepDriver {
         caller,
       )) as StartResult;
     } catch (error) {
+      watch.close();
       return failed(sessionError(error, 'could not start the agent session'), {});
     }
     const sessionId = start.sessionId;
@@ -67,7 +71,7 @@ export class RulesDriver implements AgentStepDriver {
 
     const diff = new DiffFold();
     const stall = new AbortController();
-    const watch = new SessionWatch(ctx.sessions, sessionId, ctx, {
+    watch.attach(sessionId, {
       maxRounds: start.maxRounds,
       onStall: () => stall.abort(),
       ...(task.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: task.idleTimeoutMs }),
@@ -219,9 +223,7 @@ export class RulesDriver implements AgentStepDriver {
             message: `the agent used all ${turn.rounds} rounds and the check still fails`,
           });
         } else {
-          const error = turn.stalled
-            ? stalledError(task.idleTimeoutMs)
-            : { code: 'FLOW_AGENT_ERROR', message: `the agent failed: ${clip(turn.message)}`, transient: true };
+          const error = turn.stalled ? stalledError(task.idleTimeoutMs) : turnError(turn);
           judged = { done: failed(error, outputs(), turn.stalled ? 'stalled' : 'failed'), stop: 'failed' };
         }
         if ('guide' in judged) {
@@ -286,6 +288,18 @@ async function readTurn(
 
 function failed(error: StepError, outputs: Record<string, unknown>, verdict = 'failed'): Outcome {
   return { status: 'failed', verdict, error, outputs: { ...outputs, verdict } };
+}
+
+/**
+ * A failed turn; a failure of the model provider keeps the transport's code (a rejected key is
+ * TRANSPORT_UNAUTHENTICATED, not a generic agent error), and retrying the step cannot fix a rejected key.
+ */
+function turnError(turn: { message: string; code?: string }): StepError {
+  const provider = Object.values(PROVIDER_CODES).find((c) => c === turn.code);
+  const code = provider ?? 'FLOW_AGENT_ERROR';
+  const error: StepError = { code, message: `the agent failed: ${clip(turn.message)}` };
+  if (!isPermanentProviderCode(code)) error.transient = true;
+  return error;
 }
 
 function stalledError(idleTimeoutMs: number | undefined): StepError {

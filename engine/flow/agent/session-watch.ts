@@ -1,10 +1,13 @@
 import type { SessionLiveEvent } from '../../session/index.js';
 import type { AgentContext, SessionPort } from './driver.js';
 
+type WatchOptions = { idleTimeoutMs?: number; maxRounds?: number; onStall: (idleMs: number) => void };
+
 /**
  * Follows one session's live events: charges the ledger per completed turn, reports the current
- * tool and round for the live view, and watches for silence. With an idle timeout, no event for
- * that long calls `onStall` once.
+ * tool, round and the backend's notices for the live view, and watches for silence. With an idle
+ * timeout, no event for that long calls `onStall` once. It listens from before the session
+ * starts (an agent may report before `start` returns) and follows the session named by attach().
  */
 export class SessionWatch {
   rounds = 0;
@@ -14,26 +17,36 @@ export class SessionWatch {
   #unsubscribe: () => void;
   #timer: NodeJS.Timeout | undefined;
   #stalled = false;
+  #sessionId: string | undefined;
+  #early: SessionLiveEvent[] = [];
+  #options: WatchOptions | undefined;
   readonly #context: AgentContext;
 
-  constructor(
-    sessions: SessionPort,
-    sessionId: string,
-    context: AgentContext,
-    options: { idleTimeoutMs?: number; maxRounds?: number; onStall: (idleMs: number) => void },
-  ) {
+  constructor(sessions: SessionPort, context: AgentContext) {
     this.#context = context;
     this.#lastEventAt = context.now();
     this.#unsubscribe = sessions.onSessionEvent((live) => {
-      if (live.sessionId !== sessionId) return;
+      if (this.#sessionId === undefined) {
+        this.#early.push(live);
+        return;
+      }
+      if (live.sessionId !== this.#sessionId) return;
       this.#lastEventAt = context.now();
-      this.#onEvent(live, options.maxRounds);
+      this.#onEvent(live, this.#options?.maxRounds);
     });
+  }
+
+  /** Follows `sessionId` from now on, after the events it already sent. */
+  attach(sessionId: string, options: WatchOptions): void {
+    this.#sessionId = sessionId;
+    this.#options = options;
+    this.#lastEventAt = this.#context.now();
+    for (const live of this.#early.splice(0)) if (live.sessionId === sessionId) this.#onEvent(live, options.maxRounds);
     const idle = options.idleTimeoutMs;
     if (idle !== undefined) {
       this.#timer = setInterval(
         () => {
-          const quiet = context.now() - this.#lastEventAt;
+          const quiet = this.#context.now() - this.#lastEventAt;
           if (quiet >= idle && !this.#stalled) {
             this.#stalled = true;
             options.onStall(quiet);
@@ -86,6 +99,12 @@ export class SessionWatch {
       }
       case 'started':
         if (typeof event.model === 'string') this.#context.progress({ model: event.model });
+        return;
+      case 'error':
+        // A notice (the CLI retrying a failed model request, a denied ask): shown as it happens.
+        // A failure that ends the turn reaches the step's result instead.
+        if (event.transient === true && typeof event.message === 'string')
+          this.#context.progress({ notice: event.message });
         return;
     }
   }

@@ -54,4 +54,6 @@ export interface ExecutionProgress {
   filesChanged?: number;
   costUsd?: number;
   note?: string;
+  /** What the agent's backend reported while the turn goes on (a retry, a denied ask), as it happens. */
+  notice?: string;
 }

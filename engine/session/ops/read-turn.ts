@@ -38,6 +38,7 @@ export function toReadTurnResult(n: Notification, history: RoundHistory, include
       return withDiff({ kind: 'ended', ok: n.ok, text: n.text }, n.turnDiff, includeDiff);
     case 'error': {
       const result: ReadTurnResult = { kind: 'error', message: n.message };
+      if (n.code !== undefined) result.code = n.code;
       if (n.stalled === true) result.stalled = true;
       if (n.transient !== undefined) result.transient = n.transient;
       return withDiff(result, n.turnDiff, includeDiff);

@@ -8,6 +8,7 @@ import { currentModel, effortSwitch, modelSwitch, readChoices, type AcpChoices, 
 import { acpMcpServers } from './mcp.js';
 import { resolveModeId, type AcpMode } from './modes.js';
 import { CANCELLED_OUTCOME, permissionOutcome } from './permission.js';
+import { promptErrorDetail, stderrModelFailure } from './agent-notices.js';
 import { UpdateTranslator } from './updates.js';
 import {
   CliProcess,
@@ -19,6 +20,9 @@ import {
   planLaunch,
   postureTarget,
   handshake,
+  providerCode,
+  providerFailureMessage,
+  type ProviderCode,
   type Tuning,
 } from '../shared/index.js';
 
@@ -37,7 +41,7 @@ const AUTH_REQUIRED = -32000;
 export class AcpSession extends CliSession {
   readonly #rpc: JsonRpcPeer;
   readonly #options: StartSessionOptions;
-  readonly #updates = new UpdateTranslator();
+  readonly #updates: UpdateTranslator;
   readonly #cost = new CumulativeCost();
   readonly #fs: AcpFileSystem;
   readonly #permissionWaiters = new Map<string, (outcome: Json) => void>();
@@ -47,12 +51,16 @@ export class AcpSession extends CliSession {
   #choices: AcpChoices = { configOptions: [], models: undefined };
   #loading = false;
   #interrupting = false;
+  /** neo failed the turn and cancelled the agent's retrying: the prompt's answer is not news. */
+  #dropPromptEnd = false;
   #flushTimer: NodeJS.Timeout | undefined;
 
   private constructor(backendId: string, proc: CliProcess, options: StartSessionOptions, tuning: Tuning) {
     super({ backendId, proc, posture: options.posture, tuning, cwd: options.cwd });
     this.#options = options;
+    this.#updates = new UpdateTranslator(backendId);
     this.#fs = new AcpFileSystem(options.cwd, () => this.posture);
+    proc.onStderrLine((line) => this.#onStderr(line));
     this.#rpc = new JsonRpcPeer({
       send: (line) => proc.writeLine(line),
       includeVersion: true,
@@ -234,14 +242,17 @@ export class AcpSession extends CliSession {
       (result) => this.#onPromptDone((result ?? {}) as Json),
       (error: unknown) => {
         if (this.finished) return;
+        const errorLine = this.#updates.takePendingError();
         for (const event of this.#updates.flush()) this.emit(event);
         this.#interrupting = false;
-        const message = errorMessage(error);
-        this.failTurn(
-          /\b429\b|rate.?limit/i.test(message) ? 'TRANSPORT_RATE_LIMITED' : 'TRANSPORT_TURN_FAILED',
-          `${this.backendId} turn failed: ${message}`,
-          true,
-        );
+        const failure = this.#updates.takeFailure();
+        if (!this.#takeDropped()) {
+          const detail = promptErrorDetail(error, errorLine);
+          const code = failure?.code ?? providerCode(undefined, detail);
+          if (code === undefined)
+            this.failTurn('TRANSPORT_TURN_FAILED', `${this.backendId} turn failed: ${detail}`, true);
+          else this.failTurn(code, this.#providerMessage(code, failure?.detail ?? detail), true);
+        }
         void this.#drainQueue();
       },
     );
@@ -259,12 +270,45 @@ export class AcpSession extends CliSession {
     const text = this.#updates.takeTurnText();
     if (text !== '') event.text = text;
     if (interrupted) event.interrupted = true;
-    if (result.stopReason === 'refusal') {
+    // An agent that reports a provider failure as text still ends its turn normally.
+    const failure = this.#updates.takeFailure();
+    if (this.#takeDropped()) {
+      // The turn was failed already.
+    } else if (failure !== undefined && !interrupted) {
+      this.failTurn(failure.code, this.#providerMessage(failure.code, failure.detail));
+    } else if (result.stopReason === 'refusal') {
       this.failTurn('TRANSPORT_TURN_FAILED', `${this.backendId} refused the request`);
     } else {
       this.completeTurn(event);
     }
     void this.#drainQueue();
+  }
+
+  #providerMessage(code: ProviderCode, detail: string): string {
+    const authHint = this.#options.descriptor.command?.authHint;
+    return providerFailureMessage(this.backendId, code, detail, authHint === undefined ? {} : { authHint });
+  }
+
+  #takeDropped(): boolean {
+    const dropped = this.#dropPromptEnd;
+    this.#dropPromptEnd = false;
+    return dropped;
+  }
+
+  /** A CLI that logs its failed model requests on stderr (OpenCode): shown live, and judged like any retry. */
+  #onStderr(line: string): void {
+    const said = stderrModelFailure(line);
+    if (said === undefined || this.finished) return;
+    const code = providerCode(undefined, said);
+    this.providerRetry(
+      code,
+      `${this.backendId}: a model request failed: ${said}`,
+      () => this.#providerMessage(code!, said),
+      () => {
+        this.#dropPromptEnd = true;
+        this.#rpc.notify('session/cancel', { sessionId: this.#sessionId });
+      },
+    );
   }
 
   async #drainQueue(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../types.js';
+import { agentNotice, type AgentNotice } from './agent-notices.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,10 +21,16 @@ export class UpdateTranslator {
   readonly tools = new Map<string, ToolInfo>();
   #buffer: { kind: 'text' | 'reasoning'; text: string; messageId: unknown } | undefined;
   #turnText = '';
+  #failure: Extract<AgentNotice, { kind: 'failure' }> | undefined;
+  readonly #backendId: string;
   /** The latest cumulative cost in USD, if the agent reports one. */
   costTotal: number | undefined;
   currentModeId: string | undefined;
   configOptions: Json[] | undefined;
+
+  constructor(backendId: string) {
+    this.#backendId = backendId;
+  }
 
   /** Events for one update. */
   translate(update: Json): AgentEvent[] {
@@ -32,6 +39,8 @@ export class UpdateTranslator {
       const text = textOf(update.content);
       if (text === '') return [];
       const wanted = kind === 'agent_message_chunk' ? 'text' : 'reasoning';
+      const notice = wanted === 'text' ? agentNotice(text) : undefined;
+      if (notice !== undefined) return [...this.flush(), ...this.#notice(notice)];
       const events =
         this.#buffer !== undefined && (this.#buffer.kind !== wanted || this.#buffer.messageId !== update.messageId)
           ? this.flush()
@@ -74,6 +83,41 @@ export class UpdateTranslator {
     if (buffer === undefined || buffer.text === '') return [];
     if (buffer.kind === 'text') this.#turnText = buffer.text;
     return [{ type: buffer.kind, text: buffer.text }];
+  }
+
+  /**
+   * The message still being joined when the prompt failed, if it is the agent's error line
+   * (`Error: …`, as droid sends right before failing the prompt): the failure says it, so it is
+   * not agent text.
+   */
+  takePendingError(): string | undefined {
+    const buffer = this.#buffer;
+    if (buffer?.kind !== 'text' || !buffer.text.startsWith('Error: ')) return undefined;
+    this.#buffer = undefined;
+    return buffer.text.slice('Error: '.length);
+  }
+
+  /** The provider failure the agent reported as text this turn, and forget it. */
+  takeFailure(): Extract<AgentNotice, { kind: 'failure' }> | undefined {
+    const failure = this.#failure;
+    this.#failure = undefined;
+    return failure;
+  }
+
+  /** A retry is shown as it happens; a failure ends the turn when the prompt returns. */
+  #notice(notice: AgentNotice): AgentEvent[] {
+    if (notice.kind === 'failure') {
+      this.#failure = notice;
+      return [];
+    }
+    return [
+      {
+        type: 'error',
+        code: 'TRANSPORT_MODEL_RETRY',
+        message: `${this.#backendId} is retrying the model request: ${notice.message}`,
+        transient: true,
+      },
+    ];
   }
 
   /** The last agent message of the turn, and forget it. */

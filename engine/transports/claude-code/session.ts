@@ -4,7 +4,16 @@ import type { StartSessionOptions } from '../types.js';
 import { readClaudeAsk } from './ask.js';
 import { buildClaudeArgs, bypassRefusal } from './argv.js';
 import { ControlChannel } from './control.js';
-import { asObject, assistantEvents, isRateLimited, resultFailure, resultUsage, toolResultEvents } from './translate.js';
+import {
+  asObject,
+  assistantEvents,
+  resultDetail,
+  resultFailure,
+  resultProviderCode,
+  resultUsage,
+  retryFailure,
+  toolResultEvents,
+} from './translate.js';
 import {
   CliProcess,
   CliSession,
@@ -12,6 +21,7 @@ import {
   planLaunch,
   postureTarget,
   handshake,
+  providerFailureMessage,
   type Tuning,
 } from '../shared/index.js';
 
@@ -37,6 +47,8 @@ export class ClaudeCodeSession extends CliSession {
   #started = false;
   #interrupting = false;
   #apiError: string | undefined;
+  /** neo failed the turn and interrupted claude's retrying: the `result` that follows is not news. */
+  #dropResult = false;
   #env: NodeJS.ProcessEnv = {};
 
   private constructor(backendId: string, proc: CliProcess, options: StartSessionOptions, tuning: Tuning) {
@@ -170,14 +182,32 @@ export class ClaudeCodeSession extends CliSession {
       if (!this.turnActive) this.beginTurn();
       return;
     }
-    if (message.subtype === 'api_retry') {
-      const attempt =
-        typeof message.attempt === 'number'
-          ? ` (attempt ${message.attempt}${typeof message.max_retries === 'number' ? `/${message.max_retries}` : ''})`
-          : '';
-      const status = typeof message.error_status === 'number' ? `HTTP ${message.error_status}` : 'an API error';
-      this.notice('TRANSPORT_MODEL_RETRY', `claude got ${status} from the model and is retrying${attempt}`);
-    }
+    if (message.subtype === 'api_retry') this.#onApiRetry(message);
+  }
+
+  /** Claude retries a failed model request by itself (ten times over about three minutes). */
+  #onApiRetry(message: Json): void {
+    const { status, said, code } = retryFailure(message);
+    const attempt =
+      typeof message.attempt === 'number'
+        ? ` (attempt ${message.attempt}${typeof message.max_retries === 'number' ? `/${message.max_retries}` : ''})`
+        : '';
+    const what = status !== undefined ? `HTTP ${status}` : 'no answer';
+    this.providerRetry(
+      code,
+      `claude got ${what} from the model provider and is retrying${attempt}`,
+      () =>
+        providerFailureMessage(this.backendId, code!, `claude got ${what} (${said || 'no detail'})${attempt}`, {
+          ...(status === undefined ? {} : { status }),
+          ...(this.#options.descriptor.command?.authHint === undefined
+            ? {}
+            : { authHint: this.#options.descriptor.command.authHint }),
+        }),
+      () => {
+        this.#dropResult = true;
+        this.#control.request('interrupt', {}).catch(() => undefined);
+      },
+    );
   }
 
   #onControlRequest(message: Json): void {
@@ -207,14 +237,26 @@ export class ClaudeCodeSession extends CliSession {
     const apiError = this.#apiError;
     this.#interrupting = false;
     this.#apiError = undefined;
+    if (this.#dropResult) {
+      this.#dropResult = false;
+      return;
+    }
     // A failed login reports subtype "success" with is_error true: is_error is the signal.
     if (result.is_error === true && !interrupted) {
-      if (apiError === 'authentication_failed') {
-        const hint = this.#options.descriptor.command?.authHint;
-        this.failTurn('TRANSPORT_UNAUTHENTICATED', `${resultFailure(result)}${hint === undefined ? '' : ` — ${hint}`}`);
+      const code = resultProviderCode(result, apiError);
+      if (code === undefined) {
+        this.failTurn('TRANSPORT_TURN_FAILED', resultFailure(result));
         return;
       }
-      this.failTurn(isRateLimited(result) ? 'TRANSPORT_RATE_LIMITED' : 'TRANSPORT_TURN_FAILED', resultFailure(result));
+      const status = typeof result.api_error_status === 'number' ? result.api_error_status : undefined;
+      const authHint = this.#options.descriptor.command?.authHint;
+      this.failTurn(
+        code,
+        providerFailureMessage(this.backendId, code, resultDetail(result), {
+          ...(status === undefined ? {} : { status }),
+          ...(authHint === undefined ? {} : { authHint }),
+        }),
+      );
       return;
     }
     const event: Parameters<CliSession['completeTurn']>[0] = {};

@@ -1,3 +1,4 @@
+import { PROVIDER_CODES, providerCode, type ProviderCode } from '../shared/provider-failure.js';
 import type { AgentEvent, Usage } from '../types.js';
 
 type Json = Record<string, unknown>;
@@ -62,19 +63,42 @@ export function resultUsage(result: Json): Usage | undefined {
 
 /** Why a result line failed, in one sentence. */
 export function resultFailure(result: Json): string {
+  return `claude turn failed: ${resultDetail(result)}`;
+}
+
+/** What a failed result says: its text or errors, and its terminal reason. */
+export function resultDetail(result: Json): string {
   const text = typeof result.result === 'string' && result.result !== '' ? result.result : undefined;
   const errors = Array.isArray(result.errors) ? result.errors.filter((e): e is string => typeof e === 'string') : [];
   const detail = text ?? (errors.join('; ') || `result subtype ${String(result.subtype)}`);
   const reason = typeof result.terminal_reason === 'string' ? ` (${result.terminal_reason})` : '';
-  return `claude turn failed: ${detail}${reason}`;
+  return `${detail}${reason}`;
 }
 
-/** Whether a failed result looks like a rate limit or overload the user may retry later. */
-export function isRateLimited(result: Json): boolean {
-  const status = result.api_error_status;
-  if (status === 429 || status === 529) return true;
-  const text = typeof result.result === 'string' ? result.result : '';
-  return /\b(429|rate.?limit|overloaded)\b/i.test(text);
+/**
+ * The provider failure behind a failed result, if it was one: the status claude reports
+ * (`api_error_status`), else its words. The synthetic assistant message's `error` (e.g.
+ * `authentication_failed`) counts as words.
+ */
+export function resultProviderCode(result: Json, apiError: string | undefined): ProviderCode | undefined {
+  const status = typeof result.api_error_status === 'number' ? result.api_error_status : undefined;
+  const text = [typeof result.result === 'string' ? result.result : '', apiError ?? ''].join(' ');
+  return providerCode(status, text);
+}
+
+/**
+ * What an `api_retry` line says: the HTTP status and claude's error word (`authentication_failed`,
+ * `rate_limit` …). No status (`error_status: null`, `error: "unknown"`) is what claude reports
+ * when nothing answered at the provider's address.
+ */
+export function retryFailure(message: Json): {
+  status: number | undefined;
+  said: string;
+  code: ProviderCode | undefined;
+} {
+  const status = typeof message.error_status === 'number' ? message.error_status : undefined;
+  const said = typeof message.error === 'string' ? message.error : '';
+  return { status, said, code: status === undefined ? PROVIDER_CODES.unreachable : providerCode(status, said) };
 }
 
 function resultText(content: unknown): string {

@@ -4,6 +4,7 @@ import { packageVersion } from '../../util/package-root.js';
 import type { StartSessionOptions } from '../types.js';
 import type { ToolAsk } from '../../posture/index.js';
 import { readCodexAsk } from './ask.js';
+import { codexFailure } from './errors.js';
 import { completedItemEvents, toolOf } from './items.js';
 import { codexEffort, codexPosture, type CodexPosture } from './posture.js';
 import { TokenUsageTracker } from './usage.js';
@@ -17,6 +18,7 @@ import {
   planLaunch,
   postureTarget,
   handshake,
+  providerFailureMessage,
   type Tuning,
 } from '../shared/index.js';
 
@@ -39,7 +41,9 @@ export class CodexSession extends CliSession {
   /** Overrides for the next turn/start (they persist on the thread once sent). */
   #next: { model?: string; effort?: string; posture?: CodexPosture } = {};
   #interrupting = false;
-  #turnError: { message: string; info: unknown } | undefined;
+  #turnError: Json | undefined;
+  /** A turn neo failed and interrupted while codex retried: its turn/completed is not news. */
+  #abandonedTurnId: string | undefined;
 
   private constructor(
     backendId: string,
@@ -238,31 +242,49 @@ export class CodexSession extends CliSession {
 
   #onError(params: Json): void {
     const error = (params.error ?? {}) as Json;
-    const message = typeof error.message === 'string' ? error.message : 'codex reported an error';
-    if (params.willRetry === true) {
-      this.notice('TRANSPORT_MODEL_RETRY', `codex is retrying the model request: ${message}`);
+    if (params.willRetry !== true) {
+      this.#turnError = error;
       return;
     }
-    this.#turnError = { message, info: error.codexErrorInfo };
+    const failure = codexFailure(error);
+    const turnId = this.#turnId;
+    this.providerRetry(
+      failure.code,
+      `codex is retrying the model request: ${failure.detail}`,
+      () => this.#failureMessage(failure),
+      () => {
+        if (turnId === undefined) return;
+        this.#abandonedTurnId = turnId;
+        this.#rpc.request('turn/interrupt', { threadId: this.#threadId, turnId }).catch(() => undefined);
+      },
+    );
+  }
+
+  #failureMessage(failure: ReturnType<typeof codexFailure>): string {
+    if (failure.code === undefined) return `codex turn failed: ${failure.detail}`;
+    const authHint = this.#options.descriptor.command?.authHint;
+    return providerFailureMessage(this.backendId, failure.code, failure.detail, {
+      ...(failure.status === undefined ? {} : { status: failure.status }),
+      ...(authHint === undefined ? {} : { authHint }),
+    });
   }
 
   #onTurnCompleted(turn: Json): void {
+    if (turn.id !== undefined && turn.id === this.#abandonedTurnId) {
+      this.#abandonedTurnId = undefined;
+      this.#usage.takeTurnUsage();
+      if (this.#turnId === turn.id) this.#turnId = undefined;
+      return;
+    }
     if (!this.turnActive) return;
     const usage = this.#usage.takeTurnUsage();
     const interrupted = this.#interrupting || turn.status === 'interrupted';
     this.#interrupting = false;
     this.#turnId = undefined;
     if (turn.status === 'failed' && !interrupted) {
-      const error = (turn.error ?? {}) as Json;
-      const message =
-        typeof error.message === 'string' ? error.message : (this.#turnError?.message ?? 'the turn failed');
-      const info = JSON.stringify(error.codexErrorInfo ?? this.#turnError?.info ?? '');
-      this.failTurn(
-        /usageLimit|rateLimit|429|tooManyRequests/i.test(info + message)
-          ? 'TRANSPORT_RATE_LIMITED'
-          : 'TRANSPORT_TURN_FAILED',
-        `codex turn failed: ${message}`,
-      );
+      const error = (turn.error ?? this.#turnError ?? {}) as Json;
+      const failure = codexFailure(error);
+      this.failTurn(failure.code ?? 'TRANSPORT_TURN_FAILED', this.#failureMessage(failure));
       return;
     }
     const event: Parameters<CliSession['completeTurn']>[0] = {};

@@ -32,6 +32,7 @@ export class CliProcess {
   readonly #stderrMax: number;
   #running = true;
   #lineListener: ((line: string) => void) | undefined;
+  #stderrListener: ((line: string) => void) | undefined;
 
   private constructor(child: RunningProcess, pid: number, stderrLines: number) {
     this.#child = child;
@@ -73,6 +74,11 @@ export class CliProcess {
   /** Receives every stdout line (without its newline). Set once, before lines can arrive. */
   onLine(listener: (line: string) => void): void {
     this.#lineListener = listener;
+  }
+
+  /** Receives every non-blank stderr line too (CLIs that log their retries there). Set once. */
+  onStderrLine(listener: (line: string) => void): void {
+    this.#stderrListener = listener;
   }
 
   /** Writes one line to stdin; false when stdin is already closed. */
@@ -123,6 +129,7 @@ export class CliProcess {
         if (line.trim() === '') return;
         this.#stderr.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
         if (this.#stderr.length > this.#stderrMax) this.#stderr.shift();
+        this.#stderrListener?.(line);
       });
     }
   }

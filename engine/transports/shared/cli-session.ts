@@ -6,6 +6,7 @@ import type { CliExit, CliProcess } from './cli-process.js';
 import { EventChannel } from './event-channel.js';
 import { IdleWatchdog } from './idle-watchdog.js';
 import { gateAsk } from './posture-gate.js';
+import { PROVIDER_CODES, type ProviderCode } from './provider-failure.js';
 import { formatSeconds, type Tuning } from './tuning.js';
 
 type TurnComplete = Extract<AgentEvent, { type: 'turn_complete' }>;
@@ -44,6 +45,8 @@ export abstract class CliSession implements AgentSession {
   #stopping: Promise<void> | undefined;
   #lastText = '';
   #turnText = '';
+  /** When the CLI's current run of retries against a provider it cannot reach began. */
+  #unreachableSince: number | undefined;
 
   constructor(init: CliSessionInit) {
     this.events = new EventChannel<AgentEvent>();
@@ -113,6 +116,7 @@ export abstract class CliSession implements AgentSession {
   protected beginTurn(): void {
     this.#turnActive = true;
     this.#turnText = '';
+    this.#unreachableSince = undefined;
     this.#rearm();
   }
 
@@ -141,6 +145,33 @@ export abstract class CliSession implements AgentSession {
   protected notice(code: string, message: string): void {
     this.flushPending();
     this.emit({ type: 'error', code, message, transient: true });
+  }
+
+  /**
+   * The CLI says a model request failed and it will retry by itself. A rejected key (401/403)
+   * is not waited out: the turn fails at once with `failure` and `abandon` stops the CLI's
+   * retrying (an interrupt; the adapter drops the end of the interrupted turn). A provider the
+   * CLI cannot reach is given up the same way once it has failed for `unreachableGiveUpMs`.
+   * Anything else is a notice, shown live while the CLI retries.
+   */
+  protected providerRetry(
+    code: ProviderCode | undefined,
+    notice: string,
+    failure: () => string,
+    abandon: () => void,
+  ): void {
+    if (!this.#turnActive) return;
+    const unreachable = code === PROVIDER_CODES.unreachable;
+    if (!unreachable) this.#unreachableSince = undefined;
+    else this.#unreachableSince ??= Date.now();
+    const givenUp =
+      unreachable && Date.now() - (this.#unreachableSince ?? Date.now()) >= this.tuning.unreachableGiveUpMs;
+    if (code === PROVIDER_CODES.unauthenticated || givenUp) {
+      this.failTurn(code!, failure());
+      abandon();
+      return;
+    }
+    this.notice('TRANSPORT_MODEL_RETRY', notice);
   }
 
   /** The session is over: reports, then tears the process group down and ends the stream. */

@@ -14,6 +14,13 @@ export {
 export { binaryMissing, childEnv, planLaunch, postureEnv, postureTarget, type LaunchPlan } from './launch.js';
 export { binaryEnvVar, resolveBinary, type ResolvedBinary } from './binary.js';
 export { gateAsk } from './posture-gate.js';
+export {
+  isPermanentProviderCode,
+  PROVIDER_CODES,
+  providerCode,
+  providerFailureMessage,
+  type ProviderCode,
+} from './provider-failure.js';
 export { clearProbeCache, extractVersion, probeCli } from './probe.js';
 export { handshake } from './startup.js';
 export { DEFAULT_TUNING, formatSeconds, readTuning, type Tuning } from './tuning.js';

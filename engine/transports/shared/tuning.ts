@@ -8,11 +8,18 @@ export interface Tuning {
   startTimeoutMs: number;
   /** SIGTERM → SIGKILL grace when stopping. */
   killGraceMs: number;
+  /** A CLI that has failed to reach its model provider for this long, retrying, has its turn failed. */
+  unreachableGiveUpMs: number;
 }
 
-export const DEFAULT_TUNING: Tuning = { idleTimeoutMs: 10 * 60_000, startTimeoutMs: 60_000, killGraceMs: 3_000 };
+export const DEFAULT_TUNING: Tuning = {
+  idleTimeoutMs: 10 * 60_000,
+  startTimeoutMs: 60_000,
+  killGraceMs: 3_000,
+  unreachableGiveUpMs: 60_000,
+};
 
-/** Reads `idleTimeoutMs`, `startTimeoutMs`, `killGraceMs` from the options bag (positive numbers only). */
+/** Reads each Tuning key (`idleTimeoutMs` …) from the options bag (positive numbers only). */
 export function readTuning(options: StartSessionOptions): Tuning {
   const bag = options.options ?? {};
   const pick = (key: keyof Tuning): number => {
@@ -23,6 +30,7 @@ export function readTuning(options: StartSessionOptions): Tuning {
     idleTimeoutMs: pick('idleTimeoutMs'),
     startTimeoutMs: pick('startTimeoutMs'),
     killGraceMs: pick('killGraceMs'),
+    unreachableGiveUpMs: pick('unreachableGiveUpMs'),
   };
 }
 

@@ -198,7 +198,7 @@ describe('claude-code adapter (fake claude)', () => {
       expect(kinds(events)).toEqual(['started', 'error:TRANSPORT_UNAUTHENTICATED']);
       expect(lastOf(events, 'error')).toMatchObject({
         message:
-          'claude turn failed: Not logged in · Please run /login (api_error) — run `claude /login` or set ANTHROPIC_API_KEY',
+          'claude-code: it is not authenticated with its model provider: Not logged in · Please run /login (api_error) — check the API key or login the CLI uses (run `claude /login` or set ANTHROPIC_API_KEY)',
       });
       expect(lastOf(events, 'error').fatal).toBeUndefined();
     } finally {

@@ -95,7 +95,7 @@ describe.each(CASES)('faults: $protocol', ({ protocol, retries, crash }) => {
       expect(kinds(events)).toEqual([
         'started',
         ...Array<string>(retries).fill('error:TRANSPORT_MODEL_RETRY'),
-        'error:TRANSPORT_TURN_FAILED',
+        'error:TRANSPORT_PROVIDER_ERROR',
       ]);
       const failed = lastOf(events, 'error');
       expect(failed.fatal).toBeUndefined();

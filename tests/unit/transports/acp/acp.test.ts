@@ -95,7 +95,7 @@ describe('ACP model and effort', () => {
 
 describe('ACP session/update translation', () => {
   it('joins chunks per message and kind, maps tool calls and their updates, and tracks cost and mode', () => {
-    const t = new UpdateTranslator();
+    const t = new UpdateTranslator('fake-acp');
     const events = [
       ...t.translate({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Think' } }),
       ...t.translate({ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'Hel' } }),
@@ -151,7 +151,7 @@ describe('ACP session/update translation', () => {
 
   it('renders plans as reasoning', () => {
     expect(
-      new UpdateTranslator().translate({
+      new UpdateTranslator('fake-acp').translate({
         sessionUpdate: 'plan',
         entries: [
           { content: 'a', status: 'completed' },

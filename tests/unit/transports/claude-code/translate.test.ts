@@ -8,9 +8,10 @@ import {
 } from '../../../../engine/transports/claude-code/argv.js';
 import {
   assistantEvents,
-  isRateLimited,
   resultFailure,
+  resultProviderCode,
   resultUsage,
+  retryFailure,
   toolResultEvents,
 } from '../../../../engine/transports/claude-code/translate.js';
 
@@ -95,9 +96,34 @@ describe('claude stream-json translation', () => {
     expect(resultFailure({ subtype: 'error_during_execution', is_error: true })).toBe(
       'claude turn failed: result subtype error_during_execution',
     );
-    expect(isRateLimited({ api_error_status: 429 })).toBe(true);
-    expect(isRateLimited({ result: 'API Error: 529 Overloaded' })).toBe(true);
-    expect(isRateLimited({ result: 'API Error: 500 Internal server error', api_error_status: 500 })).toBe(false);
+  });
+
+  it('names the provider failure behind a failed result and behind each api_retry line (captured shapes)', () => {
+    expect(resultProviderCode({ api_error_status: 429 }, undefined)).toBe('TRANSPORT_RATE_LIMITED');
+    expect(resultProviderCode({ result: 'API Error: 529 Overloaded' }, undefined)).toBe('TRANSPORT_RATE_LIMITED');
+    expect(
+      resultProviderCode({ result: 'API Error: 500 Internal server error', api_error_status: 500 }, undefined),
+    ).toBe('TRANSPORT_PROVIDER_ERROR');
+    expect(resultProviderCode({ result: 'Not logged in · Please run /login' }, 'authentication_failed')).toBe(
+      'TRANSPORT_UNAUTHENTICATED',
+    );
+    expect(resultProviderCode({ result: 'max turns reached' }, undefined)).toBeUndefined();
+    // claude 2.1.332 against a server answering 401, and against a port nothing listens on.
+    expect(
+      retryFailure({ subtype: 'api_retry', attempt: 1, error_status: 401, error: 'authentication_failed' }),
+    ).toEqual({
+      status: 401,
+      said: 'authentication_failed',
+      code: 'TRANSPORT_UNAUTHENTICATED',
+    });
+    expect(retryFailure({ subtype: 'api_retry', attempt: 1, error_status: null, error: 'unknown' })).toEqual({
+      status: undefined,
+      said: 'unknown',
+      code: 'TRANSPORT_PROVIDER_UNREACHABLE',
+    });
+    expect(retryFailure({ subtype: 'api_retry', error_status: 500, error: 'server_error' }).code).toBe(
+      'TRANSPORT_PROVIDER_ERROR',
+    );
   });
 });
 

@@ -140,10 +140,16 @@ describe('launch plans', () => {
 
   it('reads tuning from the options bag, ignoring nonsense', () => {
     const base = { sessionId: 's', cwd: '/', brief: 'b', posture: 'default' as const, descriptor };
-    expect(readTuning({ ...base, options: { idleTimeoutMs: 500, killGraceMs: -1, startTimeoutMs: 'x' } })).toEqual({
+    expect(
+      readTuning({
+        ...base,
+        options: { idleTimeoutMs: 500, killGraceMs: -1, startTimeoutMs: 'x', unreachableGiveUpMs: 5 },
+      }),
+    ).toEqual({
       idleTimeoutMs: 500,
       startTimeoutMs: 60_000,
       killGraceMs: 3_000,
+      unreachableGiveUpMs: 5,
     });
     expect([formatSeconds(400), formatSeconds(1500), formatSeconds(600_000)]).toEqual(['0.4s', '1.5s', '600s']);
   });
