@@ -28,7 +28,8 @@ export class UpdateTranslator {
   currentModeId: string | undefined;
   configOptions: Json[] | undefined;
 
-  constructor(backendId: string) {
+  /** `backendId` names the agent in the notices it reports. */
+  constructor(backendId = 'the agent') {
     this.#backendId = backendId;
   }
 
