@@ -41,8 +41,11 @@ export interface SnapshotStore {
   exclude?: readonly string[];
 }
 
-/** Writes the work tree's current content as a tree; returns its hash. Throws GIT_SNAPSHOT_FAILED. */
-export async function snapshotTree(repo: GitRepo, store: SnapshotStore): Promise<string> {
+/**
+ * Writes the work tree's current content as a tree; returns its hash. With `within`, only that
+ * folder is read from the work tree (the rest is the index's). Throws GIT_SNAPSHOT_FAILED.
+ */
+export async function snapshotTree(repo: GitRepo, store: SnapshotStore, within?: string): Promise<string> {
   const { top, gitDir } = repo.location;
   await mkdir(join(store.dir, 'objects'), { recursive: true });
   const index = join(store.dir, `index-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -55,7 +58,8 @@ export async function snapshotTree(repo: GitRepo, store: SnapshotStore): Promise
       .map((path) => relative(top, path))
       .filter((rel) => rel !== '' && !rel.startsWith('..'))
       .map((rel) => `:(exclude,literal)${rel}`);
-    const add = ['add', '-A', '--', '.', ...excluded];
+    const scope = within === undefined ? '.' : `:(literal)${relative(top, within) || '.'}`;
+    const add = ['add', '-A', '--', scope, ...excluded];
     must(add, await repo.run(add, { env, overrides }));
     const tree = await repo.run(['write-tree'], { env, overrides });
     must(['write-tree'], tree);
@@ -95,6 +99,13 @@ export async function diffTrees(
   });
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, patch: patch.stdout, patchBytes: patch.bytes, truncated: patch.truncated };
+}
+
+/** The paths that differ between two trees (no counts, no patch). */
+export async function changedPaths(repo: GitRepo, store: SnapshotStore, from: string, to: string): Promise<string[]> {
+  const run = await repo.run(['diff-tree', '-r', '-z', '--name-only', from, to], { env: snapshotEnv(repo, store) });
+  must(['diff-tree', '--name-only'], run);
+  return run.stdout.split('\0').filter((path) => path !== '');
 }
 
 /** Objects written to the store, read from it and from the repository. */

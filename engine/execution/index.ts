@@ -24,5 +24,12 @@ export { spawnDetached } from './detached.js';
 export { confinePath, realRoot, resolvePaths, resolveRealPath } from './paths.js';
 export { runGit, gitFailure, type GitRun, type GitCallOptions } from './git.js';
 export { GitRepo, type GitLocation } from './git-repo.js';
-export { snapshotTree, diffTrees, type ChangedFile, type TreeDiff, type SnapshotStore } from './git-snapshot.js';
+export {
+  snapshotTree,
+  diffTrees,
+  changedPaths,
+  type ChangedFile,
+  type TreeDiff,
+  type SnapshotStore,
+} from './git-snapshot.js';
 export { parsePorcelainZ, parseNumstatZ, parseNameStatusZ, type StatusEntry } from './git-parse.js';

@@ -65,7 +65,6 @@ export {
   type HumanAsker,
   type TerminalAsk,
 } from './questions.js';
-export { foldDiffs, type FoldedDiff } from './fold-diffs.js';
 export {
   PersonaStepDriver,
   type PersonaStepDriverOptions,

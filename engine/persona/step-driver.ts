@@ -16,7 +16,6 @@ import type { DriverAgentFactory } from './llm-decider.js';
 import { loadPersona } from './load-persona.js';
 import type { PersonaObservation } from './observation.js';
 import { runPersona, type PersonaRunResult } from './run-persona.js';
-import { foldDiffs } from './fold-diffs.js';
 
 interface StepError {
   code: string;
@@ -211,7 +210,6 @@ function outcomeOf(result: PersonaRunResult, watch: IdleWatch, signal: AbortSign
     sessionId: result.session?.sessionId,
     rounds: result.outcome.rounds,
     costUsd: result.costUsd,
-    diff: foldDiffs(result.diffs),
     ...(check === undefined
       ? {}
       : {

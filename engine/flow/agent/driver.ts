@@ -2,6 +2,7 @@ import type { CallerContext, SessionLiveEvent } from '../../session/index.js';
 import type { ExecutionOutcome, ExecutionProgress } from '../core/execution.js';
 import type { AgentSettings, GateSpec } from '../core/plan.js';
 import type { StepError } from '../core/state.js';
+import type { StepDiff } from './diff-fold.js';
 
 /** The slice of the session service an agent step uses (seed 004's ops plus the event seam). */
 export interface SessionPort {
@@ -48,6 +49,8 @@ export interface AgentContext {
   progress(update: Omit<ExecutionProgress, 'exec' | 'step'>): void;
   /** Runs a verify command in the workspace. */
   runGate(gate: GateSpec): Promise<GateRun>;
+  /** The step's change so far: from its base (recorded at its first start) to the work tree now. */
+  stepDiff(): Promise<StepDiff>;
   now(): number;
 }
 

@@ -6,7 +6,6 @@ import { NeoError, UsageError } from '../../util/errors.js';
 import { decideAsk } from '../core/clarify-rules.js';
 import type { ExecutionOutcome } from '../core/execution.js';
 import type { StepError } from '../core/state.js';
-import { DiffFold } from './diff-fold.js';
 import type { AgentContext, AgentStepDriver, AgentTask, GateRun } from './driver.js';
 import { gateGuidance } from './gate.js';
 import { checkOutputSchema } from './output-schema.js';
@@ -69,7 +68,8 @@ export class RulesDriver implements AgentStepDriver {
       ...(s.model === undefined ? {} : { model: s.model }),
     });
 
-    const diff = new DiffFold();
+    // Files the turns touched, for the live view; the step's change itself is ctx.stepDiff().
+    const touched = new Set<string>();
     const stall = new AbortController();
     watch.attach(sessionId, {
       maxRounds: start.maxRounds,
@@ -81,7 +81,6 @@ export class RulesDriver implements AgentStepDriver {
     let result: { done: Outcome; stop: StopOutcome };
     const outputs = () => ({
       text,
-      diff: diff.result(),
       costUsd: watch.costUsd,
       rounds: watch.rounds,
       sessionId,
@@ -124,7 +123,9 @@ export class RulesDriver implements AgentStepDriver {
           return { done: failed(error, outputs(), 'failed'), stop: 'failed' };
         }
       }
-      if (s.requireChange && diff.changed === 0) {
+      const changed = s.requireChange ? await changedFiles(ctx) : undefined;
+      if (typeof changed === 'object') return { done: failed(changed, outputs(), 'failed'), stop: 'failed' };
+      if (changed === 0) {
         return {
           done: failed(
             {
@@ -194,8 +195,8 @@ export class RulesDriver implements AgentStepDriver {
           );
           continue;
         }
-        diff.add(turn.turnDiff);
-        ctx.progress({ filesChanged: diff.changed });
+        for (const file of turn.turnDiff?.files ?? []) touched.add(file.path);
+        ctx.progress({ filesChanged: touched.size });
         let judged: Judged;
         if (turn.kind === 'turn_complete') {
           text = turn.text;
@@ -283,6 +284,18 @@ async function readTurn(
     return await Promise.race([read, aborted]);
   } finally {
     cleanup();
+  }
+}
+
+/** How many files the step changed from its base, or why that cannot be measured (its `.git` redirected). */
+async function changedFiles(ctx: AgentContext): Promise<number | StepError> {
+  try {
+    return (await ctx.stepDiff()).files.length;
+  } catch (error) {
+    return {
+      code: 'FLOW_DIFF_FAILED',
+      message: `could not measure the step's change: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 

@@ -114,6 +114,10 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     ...(input.prompter === undefined ? {} : { prompter: input.prompter }),
     agents: () => input.agents.get(),
     subflow: (spec, step, signal) => input.subflow(spec, step, signal, link(spec)),
+    startedAt: (spec) => {
+      const step = state.steps[spec.step];
+      return (spec.item === undefined ? step : step?.units?.[spec.item])?.startedAt;
+    },
     budget,
     charge: (spec, cost) => charge(spec, cost),
     progress: (update: ExecutionProgress) => observe({ type: 'progress', runId, depth, progress: update }),

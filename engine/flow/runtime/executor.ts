@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
 import { runGate } from '../agent/gate.js';
+import { StepGuard } from '../agent/step-guard.js';
 import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core/execution.js';
 import type { CompiledPlan, PlanStep } from '../core/plan.js';
 import { unitKey, type StepError } from '../core/state.js';
@@ -26,6 +27,8 @@ export interface ExecutorDeps {
   agents(): Promise<{ driver: AgentStepDriver; sessions: SessionPort }>;
   /** Runs a sub-flow as its own run and reports its outcome. */
   subflow(spec: ExecutionSpec, step: PlanStep, signal: AbortSignal): Promise<Omit<ExecutionOutcome, 'exec'>>;
+  /** When the unit of an execution first started (kept across resumes and retries; a fresh unit has a new one). */
+  startedAt(spec: ExecutionSpec): string | undefined;
   /** Whether the run may start another agent turn. */
   budget(): StepError | undefined;
   charge(spec: ExecutionSpec, cost: { turns: number; tokens: number; costUsd: number }): void;
@@ -83,37 +86,81 @@ async function executeKind(
       return approvalStep(spec, step, signal, deps);
     case 'flow':
       return deps.subflow(spec, step, signal);
-    case 'agent': {
-      const { driver, sessions } = await deps.agents();
-      const outcome = await driver.drive(
-        {
-          runId: deps.runId,
-          step: spec.step,
-          ...(spec.item === undefined ? {} : { item: spec.item }),
-          exec: spec.exec,
-          settings: spec.script === undefined ? step.agent! : { ...step.agent!, script: spec.script },
-          brief: spec.brief ?? step.agent!.brief,
-          cwd,
-          ...(step.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: step.idleTimeoutMs }),
-        },
-        {
-          sessions,
-          signal,
-          budget: () => deps.budget(),
-          charge: (cost) => deps.charge(spec, cost),
-          progress: (update) =>
-            deps.progress({
-              ...update,
-              exec: spec.exec,
-              step: spec.step,
-              ...(spec.item === undefined ? {} : { item: spec.item }),
-            }),
-          runGate: (gate) => runGate(gate, { cwd, env: spec.env, signal }),
-          now: () => Date.now(),
-        },
-      );
-      return withUntil(outcome, step, cwd, spec, signal);
-    }
+    case 'agent':
+      return agentStep(spec, step, cwd, signal, deps);
+  }
+}
+
+/**
+ * An agent step, inside its guard (whatever the backend and driver): the base and the escape
+ * check are taken before the agent starts, and the outcome carries the step's net diff.
+ */
+async function agentStep(
+  spec: ExecutionSpec,
+  step: PlanStep,
+  cwd: string,
+  signal: AbortSignal,
+  deps: ExecutorDeps,
+): Promise<Omit<ExecutionOutcome, 'exec'>> {
+  const settings = spec.script === undefined ? step.agent! : { ...step.agent!, script: spec.script };
+  const { driver, sessions } = await deps.agents();
+  let guard: StepGuard;
+  try {
+    guard = await StepGuard.open({
+      workspace: deps.workspace,
+      home: deps.home,
+      runDir: deps.store.dir,
+      key: `${unitKey(spec.step, spec.item)}.${spec.iteration}`,
+      startedAt: deps.startedAt(spec) ?? spec.exec,
+      cwd,
+      editToolNames: settings.editToolNames,
+      sessions,
+      signal,
+    });
+  } catch (error) {
+    const e = error as { code?: string; message?: string; hint?: string };
+    return {
+      status: 'failed',
+      outputs: {},
+      error: {
+        code: e.code ?? 'FLOW_EXECUTOR_ERROR',
+        message: e.message ?? String(error),
+        ...(e.hint ? { hint: e.hint } : {}),
+      },
+    };
+  }
+  try {
+    const outcome = await driver.drive(
+      {
+        runId: deps.runId,
+        step: spec.step,
+        ...(spec.item === undefined ? {} : { item: spec.item }),
+        exec: spec.exec,
+        settings,
+        brief: spec.brief ?? step.agent!.brief,
+        cwd,
+        ...(step.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: step.idleTimeoutMs }),
+      },
+      {
+        sessions: guard.sessions,
+        signal: guard.signal,
+        budget: () => deps.budget(),
+        charge: (cost) => deps.charge(spec, cost),
+        progress: (update) =>
+          deps.progress({
+            ...update,
+            exec: spec.exec,
+            step: spec.step,
+            ...(spec.item === undefined ? {} : { item: spec.item }),
+          }),
+        runGate: (gate) => runGate(gate, { cwd, env: spec.env, signal: guard.signal }),
+        stepDiff: () => guard.stepDiff(),
+        now: () => Date.now(),
+      },
+    );
+    return withUntil(await guard.settle(outcome), step, cwd, spec, signal);
+  } finally {
+    guard.close();
   }
 }
 

@@ -3,21 +3,30 @@ import type { AgentContext, GateRun, SessionPort } from '../../../engine/flow/ag
 import { RulesDriver } from '../../../engine/flow/agent/rules-driver.js';
 import type { AgentSettings } from '../../../engine/flow/core/plan.js';
 
+/** Files the turns handed out so far changed: the fake step's net change. */
+const changedSoFar = new WeakMap<SessionPort, Set<string>>();
+
 /** A session port that answers read-turn from a queue and records every op. */
 function fakeSessions(turns: unknown[]): { port: SessionPort; ops: Array<Record<string, unknown>> } {
   const ops: Array<Record<string, unknown>> = [];
+  const changed = new Set<string>();
   const port: SessionPort = {
     async execute(input) {
       const op = input as Record<string, unknown>;
       ops.push(op);
       if (op.op === 'start')
         return { sessionId: 'cs_1', backend: 'fake', posture: 'acceptEdits', maxPosture: 'acceptEdits', maxRounds: 5 };
-      if (op.op === 'read-turn') return turns.shift() ?? new Promise(() => {});
+      if (op.op === 'read-turn') {
+        const turn = turns.shift() as { turnDiff?: { files: Array<{ path: string }> } } | undefined;
+        for (const file of turn?.turnDiff?.files ?? []) changed.add(file.path);
+        return turn ?? new Promise(() => {});
+      }
       return { ok: true };
     },
     onSessionEvent: () => () => {},
     releaseAllOwnedBy: async () => {},
   };
+  changedSoFar.set(port, changed);
   return { port, ops };
 }
 
@@ -47,6 +56,10 @@ function context(sessions: SessionPort, gates: boolean[], budget: Array<string |
     runGate: async (): Promise<GateRun> => {
       const passed = gates.shift() ?? false;
       return { passed, exitCode: passed ? 0 : 1, tail: passed ? 'ok' : 'FAIL x', timedOut: false, durationMs: 1 };
+    },
+    stepDiff: async () => {
+      const files = [...(changedSoFar.get(sessions) ?? [])].map((path) => ({ path, status: 'M' as const }));
+      return { files, summary: '', unified: '', truncated: false, source: 'git' };
     },
     now: () => Date.now(),
   };

@@ -1,0 +1,80 @@
+import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GitRepo, snapshotTree, changedPaths, type SnapshotStore } from '../../execution/index.js';
+import type { WorkspaceRecord } from '../store/run-files.js';
+import { stampChanges, stampTree, type TreeStamp } from './tree-stamp.js';
+
+/** NEO_HOME's user layer and trust: what an escaped agent could change to raise its own ceiling later. */
+const HOME_ENTRIES = ['trust.json', 'policy.yaml', 'neo.yaml', '.env', 'definitions', 'agents', 'flows'];
+/** A repository's files that name programs git runs (config, hooks, attributes). */
+const GIT_META = ['config', 'config.worktree', 'hooks', 'info'];
+
+interface CheckoutTree {
+  repo: GitRepo;
+  store: SnapshotStore;
+  /** A copy came from this folder of the repository (a worktree, from all of it). */
+  within?: string;
+  tree: string;
+}
+
+/**
+ * What lies outside a run's workspace and must not change while an agent step runs: the user's
+ * checkout the workspace came from (a worktree's repository, a copy's project folder), that
+ * repository's config, hooks and attributes, and NEO_HOME's user layer. A baseline when the
+ * step starts; {@link changes} names what moved since. It sits above every backend, so a CLI
+ * that writes outside without asking is caught as surely as one that asks.
+ */
+export class OutsideWatch {
+  readonly #checkout: CheckoutTree | undefined;
+  readonly #stampPaths: string[];
+  readonly #skip: string[];
+  readonly #stamp: TreeStamp;
+
+  private constructor(checkout: CheckoutTree | undefined, stampPaths: string[], skip: string[], stamp: TreeStamp) {
+    this.#checkout = checkout;
+    this.#stampPaths = stampPaths;
+    this.#skip = skip;
+    this.#stamp = stamp;
+  }
+
+  static async open(options: { workspace: WorkspaceRecord; home: string; runDir: string }): Promise<OutsideWatch> {
+    const { workspace, home } = options;
+    const store: SnapshotStore = { dir: join(options.runDir, 'snapshots'), exclude: [home, workspace.root] };
+    const stampPaths = HOME_ENTRIES.map((name) => join(home, name));
+    let checkout: CheckoutTree | undefined;
+    if (workspace.isolation !== 'inplace') {
+      const source = workspace.isolation === 'worktree' ? workspace.repo : workspace.projectDir;
+      const real = source === undefined ? undefined : await realpath(source).catch(() => undefined);
+      const repo = real === undefined ? undefined : await GitRepo.discover(real);
+      if (repo !== undefined) {
+        const within = workspace.isolation === 'copy' ? real : undefined;
+        checkout = {
+          repo,
+          store,
+          ...(within === undefined ? {} : { within }),
+          tree: await snapshotTree(repo, store, within),
+        };
+        const { gitDir, commonDir } = repo.location;
+        stampPaths.push(...GIT_META.map((name) => join(commonDir, name)), join(gitDir, 'config.worktree'));
+      } else if (real !== undefined) stampPaths.push(real);
+    }
+    const skip = [join(home, 'runs'), workspace.root];
+    return new OutsideWatch(checkout, stampPaths, skip, await stampTree(stampPaths, skip));
+  }
+
+  /** The paths outside the workspace that changed since the step started (absolute, sorted). */
+  async changes(): Promise<string[]> {
+    const changed = stampChanges(this.#stamp, await stampTree(this.#stampPaths, this.#skip));
+    const checkout = this.#checkout;
+    if (checkout !== undefined) {
+      const now = await snapshotTree(checkout.repo, checkout.store, checkout.within);
+      if (now !== checkout.tree) {
+        const top = checkout.repo.location.top;
+        changed.push(
+          ...(await changedPaths(checkout.repo, checkout.store, checkout.tree, now)).map((p) => join(top, p)),
+        );
+      }
+    }
+    return [...new Set(changed)].sort();
+  }
+}

@@ -1,0 +1,85 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GitRepo, diffTrees, snapshotTree, type ChangedFile, type SnapshotStore } from '../../execution/index.js';
+import type { WorkspaceRecord } from '../store/run-files.js';
+import { worktreeRepo } from './worktree.js';
+
+/** Cap of a step's patch in its outputs. */
+export const MAX_STEP_PATCH_BYTES = 64 * 1024;
+
+/** A step's net change: from its base to the work tree now. */
+export interface StepTreeDiff {
+  files: ChangedFile[];
+  patch: string;
+  patchBytes: number;
+}
+
+/**
+ * Where an agent step started: the work tree's content as a tree, snapshotted at the step's
+ * FIRST start and recorded in the run's folder, so a step resumed after a kill (or retried)
+ * measures its change from there, not from where the killed attempt left the tree. Only a
+ * workspace in git has one; elsewhere the step's change is its turns' tool events.
+ */
+export class StepBase {
+  readonly repo: GitRepo;
+  readonly #store: SnapshotStore;
+  readonly tree: string;
+
+  private constructor(repo: GitRepo, store: SnapshotStore, tree: string) {
+    this.repo = repo;
+    this.#store = store;
+    this.tree = tree;
+  }
+
+  /**
+   * The base of unit `key` started at `startedAt` (the unit's first start; a unit made fresh
+   * by a resume or `--rerun` has a new one), recorded under `runDir`. Undefined outside git.
+   */
+  static async open(options: {
+    workspace: WorkspaceRecord;
+    home: string;
+    runDir: string;
+    key: string;
+    startedAt: string;
+  }): Promise<StepBase | undefined> {
+    const repo = await workspaceRepo(options.workspace, options.home);
+    if (repo === undefined) return undefined;
+    const store: SnapshotStore = { dir: join(options.runDir, 'snapshots'), exclude: [options.home] };
+    const file = join(options.runDir, 'snapshots', 'bases', `${options.key.replace(/[^\w.-]/g, '_')}.json`);
+    const recorded = await readBase(file);
+    if (recorded?.startedAt === options.startedAt) return new StepBase(repo, store, recorded.tree);
+    const tree = await snapshotTree(repo, store);
+    await mkdir(join(options.runDir, 'snapshots', 'bases'), { recursive: true });
+    await writeFile(file, `${JSON.stringify({ startedAt: options.startedAt, tree })}\n`);
+    return new StepBase(repo, store, tree);
+  }
+
+  /** The net change from the base to the work tree now. */
+  async diff(): Promise<StepTreeDiff> {
+    const now = await snapshotTree(this.repo, this.#store);
+    const change = await diffTrees(this.repo, this.#store, this.tree, now, MAX_STEP_PATCH_BYTES);
+    return { files: change.files, patch: change.patch, patchBytes: change.patchBytes };
+  }
+}
+
+/**
+ * The repository a workspace's steps work in, pinned: a worktree's as recorded at creation;
+ * in place, the checkout's as found now (never above neo's home). A copy has none.
+ */
+export async function workspaceRepo(workspace: WorkspaceRecord, home: string): Promise<GitRepo | undefined> {
+  if (workspace.isolation === 'worktree') return worktreeRepo(workspace);
+  if (workspace.isolation === 'inplace' && workspace.repo !== undefined)
+    return GitRepo.discover(workspace.root, [home]);
+  return undefined;
+}
+
+async function readBase(file: string): Promise<{ startedAt: string; tree: string } | undefined> {
+  try {
+    const value = JSON.parse(await readFile(file, 'utf8')) as { startedAt?: unknown; tree?: unknown };
+    return typeof value.startedAt === 'string' && typeof value.tree === 'string'
+      ? { startedAt: value.startedAt, tree: value.tree }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

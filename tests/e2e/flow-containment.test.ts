@@ -1,0 +1,178 @@
+import { execa } from 'execa';
+import { access, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { FAKE_BINARIES } from '../contract/fake-backends.js';
+import { runNeo } from '../helpers/cli.js';
+import { tempDir, writeTree } from '../helpers/temp.js';
+import { git, onlyRunId, readEvents, spawnNeo } from './flow-helpers.js';
+
+/** A committed git repository holding `files`, with its own NEO_HOME beside it. */
+async function repoWith(files: Record<string, string>): Promise<{ repo: string; home: string }> {
+  const root = await tempDir('neo-contain-e2e-');
+  const repo = join(root, 'repo');
+  await writeTree(repo, files);
+  await git(repo, 'init', '-q', '-b', 'main');
+  await git(repo, 'add', '-A');
+  await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+  return { repo, home: join(root, 'home') };
+}
+
+const agentPlan = (script: string, extra = '') => `
+name: contain
+defaults: { backend: script, maxPosture: full, posture: full, maxRounds: 4 }
+steps:
+  - id: work
+    brief: Do the work.
+    script: ${script}
+${extra}`;
+
+async function stepOf(home: string, runId: string, step = 'work') {
+  const snapshot = JSON.parse(await readFile(join(home, 'runs', runId, 'snapshot.json'), 'utf8'));
+  return snapshot.state.steps[step] as {
+    status: string;
+    verdict?: string;
+    error?: { code: string; message: string };
+    outputs?: { diff?: { files: Array<{ path: string; status: string }>; unified: string; summary: string } };
+  };
+}
+
+async function waitFor(path: string, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (
+      await access(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    if (Date.now() > until) throw new Error(`${path} never appeared`);
+    await sleep(50);
+  }
+}
+
+describe('neo flow run: a step’s diff is one net patch from its base', () => {
+  it('joins no per-turn diffs, leaves out an edit undone, and applies with git apply --check', async () => {
+    const { repo, home } = await repoWith({
+      'a.txt': 'one\ntwo\nthree\n',
+      'b.txt': 'bee\n',
+      'plan.yaml': agentPlan('two-turns.yaml', "    verify: { run: 'test -f done', attempts: 2 }"),
+      'two-turns.yaml': `turns:
+  - - edit: { path: a.txt, search: "two", replace: "TWO" }
+    - write: { path: scratch.txt, content: "temporary\\n" }
+    - run: { command: "mv b.txt bee.txt" }
+    - say: First pass.
+  - - edit: { path: a.txt, search: "three", replace: "THREE" }
+    - delete: { path: scratch.txt }
+    - write: { path: done, content: "" }
+    - say: Done.
+`,
+    });
+    const result = await runNeo(['flow', 'run', 'plan.yaml'], { cwd: repo, env: { NEO_HOME: home } });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const work = await stepOf(home, await onlyRunId(home));
+    const diff = work.outputs!.diff!;
+    expect(diff.files.map((f) => `${f.status} ${f.path}`)).toEqual(['M a.txt', 'R bee.txt', 'A done']);
+    expect(diff.unified).not.toContain('scratch.txt');
+    expect(diff.unified.match(/^diff --git a\/a\.txt/gm)).toHaveLength(1);
+    const patch = join(await tempDir('neo-patch-'), 'step.patch');
+    await writeFile(patch, diff.unified);
+    // The user's checkout is still at the step's base: the patch applies there, and re-creates the result.
+    await execa('git', ['apply', '--check', patch], { cwd: repo });
+    await execa('git', ['apply', patch], { cwd: repo });
+    expect(await readFile(join(repo, 'a.txt'), 'utf8')).toBe('one\nTWO\nTHREE\n');
+  });
+});
+
+describe('neo flow resume: a step killed after it edited is measured from its base', () => {
+  it('succeeds instead of FLOW_NO_CHANGE when the resumed attempt finds its work already done', async () => {
+    const { repo, home } = await repoWith({
+      '.gitignore': '.attempted\n',
+      'plan.yaml': agentPlan('slow.yaml'),
+      // The first attempt writes the fix, then works on (and is killed); a resumed one finds it done.
+      'slow.yaml': `turns:
+  - - write: { path: fix.txt, content: "fixed\\n" }
+    - run: { command: "if [ -f .attempted ]; then exit 0; fi; touch .attempted; sleep 600" }
+    - say: Done.
+`,
+    });
+    const child = spawnNeo(['flow', 'run', 'plan.yaml'], { cwd: repo, home });
+    const worktrees = join(home, 'worktrees');
+    await waitFor(worktrees);
+    let runId: string | undefined;
+    for (const until = Date.now() + 30_000; runId === undefined && Date.now() < until; await sleep(50))
+      runId = (await readdir(worktrees))[0];
+    await waitFor(join(worktrees, runId!, '.attempted'));
+    child.kill('SIGKILL');
+    await child;
+
+    const resumed = await runNeo(['flow', 'resume', runId!], { cwd: repo, env: { NEO_HOME: home } });
+    expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
+    const work = await stepOf(home, runId!);
+    expect(work).toMatchObject({ status: 'succeeded', verdict: 'success' });
+    expect(work.outputs!.diff!.files).toEqual([{ path: 'fix.txt', status: 'A', insertions: 1, deletions: 0 }]);
+  });
+});
+
+describe('neo flow run: an agent that writes outside its workspace fails loudly', () => {
+  it('a command at full posture that writes into the user’s checkout: FLOW_ESCAPE naming the path', async () => {
+    const { repo, home } = await repoWith({
+      'plan.yaml': agentPlan('escape.yaml'),
+      'escape.yaml': `turns:
+  - - write: { path: inside.txt, content: "fine\\n" }
+    - run: { command: "echo pwned > '${'$'}{NEO_TEST_CHECKOUT}/escaped.txt'" }
+    - say: Done.
+`,
+    });
+    await writeFile(
+      join(repo, 'escape.yaml'),
+      (await readFile(join(repo, 'escape.yaml'), 'utf8')).replace('${NEO_TEST_CHECKOUT}', repo),
+    );
+    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qam', 'script');
+    const result = await runNeo(['flow', 'run', 'plan.yaml'], { cwd: repo, env: { NEO_HOME: home } });
+    expect(result.exitCode).not.toBe(0);
+    const runId = await onlyRunId(home);
+    const work = await stepOf(home, runId);
+    expect(work).toMatchObject({ status: 'failed', verdict: 'escaped', error: { code: 'FLOW_ESCAPE' } });
+    expect(work.error!.message).toContain(join(repo, 'escaped.txt'));
+    const events = await readEvents(home, runId);
+    expect(events.find((e) => e.type === 'step.completed')).toMatchObject({
+      status: 'failed',
+      error: { code: 'FLOW_ESCAPE' },
+    });
+    expect(result.stdout + result.stderr).toContain('FLOW_ESCAPE');
+  });
+
+  it('a CLI that writes outside without asking (Droid at acceptEdits): caught from its tool event', async () => {
+    const { repo, home } = await repoWith({
+      'plan.yaml': `
+name: droid
+defaults: { backend: droid, maxPosture: acceptEdits, maxRounds: 2 }
+steps:
+  - id: work
+    brief: Write hello.txt.
+    requireChange: false
+`,
+    });
+    const elsewhere = join(await tempDir('neo-elsewhere-'), 'outside.txt');
+    const result = await runNeo(['flow', 'run', 'plan.yaml'], {
+      cwd: repo,
+      env: {
+        NEO_HOME: home,
+        NEO_DROID_BIN: FAKE_BINARIES.acp,
+        FACTORY_API_KEY: 'fk-test',
+        FAKE_ACP_MODES: 'normal,spec,auto-low,auto-medium,auto-high',
+        FAKE_CLI_HOME: join(home, 'fake-state'),
+        FAKE_CLI_BEHAVIOUR: 'silent-write',
+        FAKE_CLI_WRITE_TO: elsewhere,
+      },
+    });
+    expect(await readFile(elsewhere, 'utf8')).toBe('hello from fake acp\n');
+    expect(result.exitCode).not.toBe(0);
+    const work = await stepOf(home, await onlyRunId(home));
+    expect(work).toMatchObject({ status: 'failed', verdict: 'escaped', error: { code: 'FLOW_ESCAPE' } });
+    expect(work.error!.message).toContain(elsewhere);
+  });
+});
