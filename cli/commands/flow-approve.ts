@@ -1,4 +1,5 @@
 import { approveRun } from '../../engine/flow/index.js';
+import { checkId, checkIdOrPrefix } from '../../engine/util/ids.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
@@ -9,6 +10,8 @@ export async function run(
   step: string,
   options: { decision: string; note?: string; json?: boolean },
 ): Promise<number> {
+  checkIdOrPrefix('run', runId);
+  checkId('approval', step);
   // A driving persona's pending question (a human decider, or a rule that asks) is answered the same way.
   const persona = await import('../../engine/persona/index.js');
   if ((await persona.pendingQuestion(neoHome(io.env), runId, step)) !== undefined)

@@ -1,4 +1,4 @@
-import { resumeRun } from '../../engine/flow/index.js';
+import { readRunRecord, resumeRun } from '../../engine/flow/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import type { CommandIO } from '../io.js';
 import { flowOutput } from './flow-output.js';
@@ -12,6 +12,8 @@ export async function run(
   runId: string,
   options: { rerun?: string[]; rebaseDefinitions?: boolean; yes?: boolean; json?: boolean },
 ): Promise<number> {
+  // The id (or a unique prefix) is resolved against the store before anything opens a path.
+  const record = await readRunRecord(neoHome(io.env), runId);
   const output = flowOutput(io, { json: options.json === true });
   const interactive = options.json !== true && io.stdout.isTTY === true && process.stdin.isTTY === true;
   const { signal, dispose, interrupt } = interruptOnSignals(io);
@@ -21,7 +23,7 @@ export async function run(
     const outcome = await resumeRun({
       home,
       cwd: io.cwd,
-      runId,
+      runId: record.runId,
       rerun: options.rerun ?? [],
       observer: attached?.observer ?? output.observer,
       ...(attached === undefined ? {} : { sessionHost: attached.sessionHost }),

@@ -9,6 +9,7 @@ import { readJsonl } from '../../engine/util/jsonl.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { writeLine, type CommandIO } from '../io.js';
+import { checkIdOrPrefix, isId } from '../../engine/util/ids.js';
 
 /** What from-session reads from meta.json, when it is there. */
 interface MetaView {
@@ -86,10 +87,13 @@ async function locateEvents(io: CommandIO, session: string): Promise<string> {
     if (!(await pathExists(file))) throw new UsageError('CLI_SESSION_NOT_FOUND', `no events file at ${file}`);
     return file;
   }
+  checkIdOrPrefix('session', session);
   const root = join(neoHome(io.env), 'code-sessions');
-  const exact = join(root, session, 'events.jsonl');
-  if (await pathExists(exact)) return exact;
-  const ids = (await readdir(root).catch(() => [] as string[])).filter((name) => name.startsWith(session));
+  if (isId('session', session) && (await pathExists(join(root, session, 'events.jsonl'))))
+    return join(root, session, 'events.jsonl');
+  const ids = (await readdir(root).catch(() => [] as string[])).filter(
+    (name) => isId('session', name) && name.startsWith(session),
+  );
   if (ids.length === 1) return join(root, ids[0]!, 'events.jsonl');
   if (ids.length > 1) {
     throw new UsageError('CLI_SESSION_AMBIGUOUS', `${session} matches ${ids.length} sessions`, {

@@ -19,6 +19,7 @@ import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { trackRecords } from '../../engine/learning/index.js';
 import type { CommandIO } from '../io.js';
+import { checkIdOrPrefix } from '../../engine/util/ids.js';
 
 /** The ownership scope of a person at the command line. */
 export const CLI_SCOPE = 'owner';
@@ -62,6 +63,7 @@ function daemonArgv(): string[] {
 /** A full session id, or the one recorded session whose id starts with `prefix`. */
 export async function resolveSessionId(io: CommandIO, idOrPrefix: string): Promise<string> {
   if (isSessionId(idOrPrefix)) return idOrPrefix;
+  checkIdOrPrefix('session', idOrPrefix);
   const records = await new CodeSessionStore(neoHome(io.env), { log: silentLog }).list();
   const matches = records.filter((r) => r.sessionId.startsWith(idOrPrefix));
   if (matches.length === 1) return matches[0]!.sessionId;

@@ -11,6 +11,7 @@ import { awaitAnswer } from '../util/await-answer.js';
 import { userInfo } from 'node:os';
 import { readJsonOrNull, writeJsonAtomic } from '../util/atomic-file.js';
 import { UsageError } from '../util/errors.js';
+import { checkId, isId } from '../util/ids.js';
 
 /** One question. */
 export interface Question {
@@ -45,11 +46,11 @@ export interface HumanAsker {
 }
 
 function questionFile(home: string, runId: string, key: string): string {
-  return join(home, 'approvals', runId, `${key}.question.json`);
+  return join(home, 'approvals', checkId('run', runId), `${checkId('approval', key)}.question.json`);
 }
 
 function answerFile(home: string, runId: string, key: string): string {
-  return join(home, 'approvals', runId, `${key}.json`);
+  return join(home, 'approvals', checkId('run', runId), `${checkId('approval', key)}.json`);
 }
 
 /** The command that answers a question from another terminal. */
@@ -86,6 +87,8 @@ export function pendingQuestionAsker(options: {
 
 /** A question waiting for an answer, if there is one. */
 export async function pendingQuestion(home: string, runId: string, key: string): Promise<Question | undefined> {
+  // A run-id prefix names no question file (flow approve then resolves it as a flow run).
+  if (!isId('run', runId) || !isId('approval', key)) return undefined;
   const question = await readJsonOrNull<Question>(questionFile(home, runId, key)).catch(() => null);
   return question !== null && Array.isArray(question.decisions) ? question : undefined;
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-
-const SESSION_ID = /^cs_[A-Za-z0-9_-]{43}$/;
+import { isId } from '../util/ids.js';
 
 /**
  * A fresh, unguessable session id: `cs_` + 256 random bits in base64url (43 characters).
@@ -12,5 +11,5 @@ export function mintSessionId(): string {
 
 /** Whether `value` has the shape of a minted session id (it may still be unknown). */
 export function isSessionId(value: unknown): value is string {
-  return typeof value === 'string' && SESSION_ID.test(value);
+  return isId('session', value);
 }

@@ -2,6 +2,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { awaitAnswer } from '../../util/await-answer.js';
 import { writeJsonAtomic } from '../../util/atomic-file.js';
+import { checkId } from '../../util/ids.js';
 import type { Decision } from '../core/plan.js';
 
 /** An answer to an approval, from a terminal prompt, `neo flow approve`, or `--yes`. */
@@ -27,9 +28,14 @@ export type ApprovalPrompter = (
   signal: AbortSignal,
 ) => Promise<{ decision: string; note?: string } | undefined>;
 
+/** The folder of a run's approval answers (and its personas' questions). */
+export function approvalsDir(home: string, runId: string): string {
+  return join(home, 'approvals', checkId('run', runId));
+}
+
 /** Where `neo flow approve` leaves an answer for a waiting run. */
 export function approvalFile(home: string, runId: string, key: string): string {
-  return join(home, 'approvals', runId, `${key}.json`);
+  return join(approvalsDir(home, runId), `${checkId('approval', key)}.json`);
 }
 
 /** Writes an answer for a run's approval (from another terminal). */
@@ -64,7 +70,7 @@ export async function waitForApproval(options: {
   prompter?: ApprovalPrompter;
 }): Promise<ApprovalAnswer | undefined> {
   const { home, ask, key, signal } = options;
-  const dir = join(home, 'approvals', ask.runId);
+  const dir = approvalsDir(home, ask.runId);
   await mkdir(dir, { recursive: true });
   const early = await takeApproval(home, ask.runId, key);
   if (early !== undefined) return early;

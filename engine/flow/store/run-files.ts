@@ -1,10 +1,11 @@
 import { join } from 'node:path';
+import { checkId } from '../../util/ids.js';
 import type { CompiledPlan } from '../core/plan.js';
 import type { Ledger, RunStatus, StepError } from '../core/state.js';
 
-/** The run's folder and files under NEO_HOME. */
+/** The run's folder and files under NEO_HOME; an id that is not a run id never becomes a path. */
 export function runDir(home: string, runId: string): string {
-  return join(home, 'runs', runId);
+  return join(home, 'runs', checkId('run', runId));
 }
 
 export const RUN_FILES = {

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJsonOrNull } from '../../util/atomic-file.js';
 import { NeoError } from '../../util/errors.js';
+import { checkIdOrPrefix, isId } from '../../util/ids.js';
 import type { RunState } from '../core/state.js';
 import { RUN_FILES, runDir, type RunRecord } from './run-files.js';
 
@@ -23,11 +24,15 @@ export async function listRuns(home: string): Promise<RunRecord[]> {
 
 /** One run's record, or a typed error naming the fix. */
 export async function readRunRecord(home: string, runId: string): Promise<RunRecord> {
-  const record = await readJsonOrNull<RunRecord>(join(runDir(home, runId), RUN_FILES.record));
+  checkIdOrPrefix('run', runId);
+  const record = isId('run', runId)
+    ? await readJsonOrNull<RunRecord>(join(runDir(home, runId), RUN_FILES.record))
+    : null;
   if (record === null) {
-    const known = (await listRuns(home)).map((r) => r.runId);
+    // A prefix is matched against the store's own ids; it never becomes a path itself.
+    const known = (await listRuns(home)).map((r) => r.runId).filter((id) => isId('run', id));
     const prefixed = known.filter((id) => id.startsWith(runId));
-    if (prefixed.length === 1) return readRunRecord(home, prefixed[0]!);
+    if (prefixed.length === 1 && prefixed[0] !== runId) return readRunRecord(home, prefixed[0]!);
     throw new NeoError('FLOW_RUN_NOT_FOUND', `no run \`${runId}\``, {
       hint:
         prefixed.length > 1

@@ -5,6 +5,7 @@ import { errorMessage, NeoError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import type { Workspace, WorkspaceSummary } from './workspace.js';
 import { worktreeStateLine } from './worktree-state.js';
+import { checkId } from '../../util/ids.js';
 
 /**
  * A fresh git worktree on branch `neo/<runId>` under NEO_HOME/worktrees: the checkout is never
@@ -30,7 +31,7 @@ export async function createWorktree(options: {
       hint: 'name a branch, tag or commit that exists',
     });
   }
-  const root = join(options.home, 'worktrees', options.runId);
+  const root = join(options.home, 'worktrees', checkId('run', options.runId));
   const branch = `neo/${options.runId}`;
   await mkdir(join(options.home, 'worktrees'), { recursive: true });
   await source.output(['worktree', 'add', '--quiet', '-b', branch, root, baseCommit]);

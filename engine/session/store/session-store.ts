@@ -9,6 +9,7 @@ import { stderrLog, type SessionLog } from '../log.js';
 import { lastSeqInFile, readEventsFile, repairTornTail } from './events-file.js';
 import { MetaFile } from './meta-file.js';
 import { isRecord, truncateBrief, type CodeSessionRecord, type CodeSessionRun, type RecordPatch } from './record.js';
+import { checkId } from '../../util/ids.js';
 
 export interface StoreOptions {
   log?: SessionLog;
@@ -46,6 +47,7 @@ export class CodeSessionStore {
   }
 
   sessionDir(sessionId: string): string {
+    checkId('session', sessionId);
     return join(this.root, sessionId);
   }
 

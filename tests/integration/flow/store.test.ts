@@ -44,7 +44,7 @@ const event = (seq: number): RunEvent => ({
 describe('the run store', () => {
   it('appends events in order and resolves durable() once they reached the file', async () => {
     const home = await tempDir();
-    const store = await RunStore.create(home, record('r1'), plan);
+    const store = await RunStore.create(home, record('20260101-000000-000001'), plan);
     const waited = store.durable(3);
     void store.append(event(1));
     void store.append(event(2));
@@ -57,12 +57,12 @@ describe('the run store', () => {
 
   it('cuts a torn last line on open so the next append starts clean, and refuses a gap', async () => {
     const home = await tempDir();
-    const store = await RunStore.create(home, record('r2'), plan);
+    const store = await RunStore.create(home, record('20260101-000000-000002'), plan);
     await store.append(event(1));
     await store.append(event(2));
     await store.close();
     await appendFile(join(store.dir, 'events.jsonl'), '{"type":"step.sk');
-    const opened = await RunStore.open(home, 'r2');
+    const opened = await RunStore.open(home, '20260101-000000-000002');
     expect(opened.events.map((e) => e.seq)).toEqual([1, 2]);
     await opened.store.append(event(3));
     await opened.store.close();
@@ -75,9 +75,11 @@ describe('the run store', () => {
   });
 
   it('names a missing run with the fix', async () => {
-    await expect(RunStore.open(await tempDir(), 'nope')).rejects.toMatchObject({
+    await expect(RunStore.open(await tempDir(), '20260101-000000-00000f')).rejects.toMatchObject({
       code: 'FLOW_RUN_NOT_FOUND',
       hint: 'list runs with `neo flow list`',
     });
+    // Something that is not a run id never becomes a path.
+    await expect(RunStore.open(await tempDir(), '../../evil')).rejects.toMatchObject({ code: 'FLOW_BAD_RUN_ID' });
   });
 });
