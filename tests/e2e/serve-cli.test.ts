@@ -98,6 +98,26 @@ describe('neo serve', () => {
     expect(meta.status).not.toBe('running');
   });
 
+  it('a flow run attaches, streams to the server, and still exits 0 when it is done', async () => {
+    const home = await tempDir('neo-e2e-serve-');
+    const work = await tempDir('neo-e2e-serve-flow-');
+    await writeFile(
+      join(work, 'plan.yaml'),
+      "name: attached\nsteps:\n  - { id: build, run: 'echo built' }\n  - { id: ship, needs: [build], approval: { prompt: 'Ship?' } }\n",
+    );
+    const { api } = await serve(home);
+    const flow = await runNeo(['flow', 'run', 'plan.yaml', '--yes', '--isolation', 'inplace'], {
+      cwd: work,
+      env: { NEO_HOME: home },
+    });
+    expect(flow.stderr).not.toContain('CLI_ABANDONED');
+    expect(flow.exitCode).toBe(0);
+    const runs = (await api('/api/flows/runs')).body.data.runs as Array<{ runId: string; status: string }>;
+    expect(runs.map((r) => r.status)).toEqual(['succeeded']);
+    // The server saw the process attach and go.
+    expect((await api('/api/status')).body.data.processes).toEqual([]);
+  });
+
   it('refuses a non-loopback host unless told, and then warns', async () => {
     const home = await tempDir('neo-e2e-serve-');
     const refused = await runNeo(['serve', '--host', '0.0.0.0', '--port', '0'], { env: { NEO_HOME: home } });

@@ -120,11 +120,18 @@ class Attachment implements ServerAttachment {
     for (const stop of this.#unsubscribe) stop();
     if (!this.#open) return;
     this.#open = false;
+    // Held (ref'd) while the last lines drain: an unref'd wait would let the event loop empty
+    // under a command that is still finishing.
+    this.#socket.ref();
     await new Promise<void>((resolve) => {
-      this.#socket.once('close', () => resolve());
+      const timer = setTimeout(resolve, 1000);
+      this.#socket.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
       this.#socket.end();
-      setTimeout(resolve, 1000).unref();
     });
+    this.#socket.destroy();
   }
 
   #send(message: UpMessage): void {

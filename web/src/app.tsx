@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, hasToken, onUnauthorized } from './api';
+import { useStream } from './components/common';
+import { ApprovalsPage } from './pages/approvals';
+import { FlowsPage } from './pages/flows';
+import { RunPage } from './pages/run';
+import { SessionPage } from './pages/session';
+import { SessionsPage } from './pages/sessions';
+import { link, useRoute } from './router';
+
+export function App() {
+  const route = useRoute();
+  const [authorized, setAuthorized] = useState(hasToken());
+  useEffect(() => onUnauthorized(() => setAuthorized(false)), []);
+  if (!authorized)
+    return (
+      <main class="signin">
+        <h1>neo</h1>
+        <p>
+          Open the URL that <code>neo serve</code> printed: it carries this server's token. (A new server start makes a
+          new URL only when the token file was deleted.)
+        </p>
+      </main>
+    );
+  return (
+    <>
+      <Nav page={route.page} />
+      <main>
+        {route.page === 'sessions' ? <SessionsPage /> : null}
+        {route.page === 'session' ? <SessionPage key={route.id} id={route.id} /> : null}
+        {route.page === 'flows' ? <FlowsPage /> : null}
+        {route.page === 'run' ? <RunPage key={route.id} id={route.id} /> : null}
+        {route.page === 'approvals' ? <ApprovalsPage /> : null}
+      </main>
+    </>
+  );
+}
+
+function Nav({ page }: { page: string }) {
+  const [waiting, setWaiting] = useState(0);
+  const refresh = () =>
+    void api<{ items: unknown[] }>('/api/approvals').then(
+      (r) => setWaiting(r.items.length),
+      () => undefined,
+    );
+  useEffect(refresh, []);
+  const state = useStream('/api/events?topics=approval_requested,flow_run_event', (e) => {
+    if (e.event === 'approval_requested' || (e.data as { type?: string }).type !== 'progress') refresh();
+  });
+  const tab = (pages: string[], path: string, label: string) => (
+    <a {...link(path)} class={pages.includes(page) ? 'active' : ''}>
+      {label}
+    </a>
+  );
+  return (
+    <nav class="top">
+      <span class="brand">neo</span>
+      {tab(['sessions', 'session'], '/sessions', 'Sessions')}
+      {tab(['flows', 'run'], '/flows', 'Flows')}
+      <a {...link('/approvals')} class={page === 'approvals' ? 'active' : ''} data-testid="nav-approvals">
+        Approvals{waiting > 0 ? <span class="count">{waiting}</span> : null}
+      </a>
+      <span class={`conn conn-${state}`} title={`live feed: ${state}`}>
+        {state === 'open' ? 'live' : state}
+      </span>
+    </nav>
+  );
+}

@@ -1,0 +1,58 @@
+import { api } from '../api';
+import { ago, Badge, ErrorLine, money, Section, useReload, useStream } from '../components/common';
+import { link } from '../router';
+import type { RunRecord } from '../types';
+
+/** Every flow run, newest first; refreshed as runs report. */
+export function FlowsPage() {
+  const list = useReload(() => api<{ runs: RunRecord[]; live: string[] }>('/api/flows/runs'), []);
+  useStream('/api/events?topics=flow_run_event', () => list.bump());
+  const runs = list.value?.runs ?? [];
+  const live = new Set(list.value?.live ?? []);
+  return (
+    <Section title="Flow runs">
+      <ErrorLine error={list.error} />
+      {list.value !== undefined && runs.length === 0 ? (
+        <p class="dim">No runs yet. Start one with `neo flow run plan.yaml`.</p>
+      ) : null}
+      <table class="list" data-testid="runs">
+        <thead>
+          <tr>
+            <th>status</th>
+            <th>run</th>
+            <th>flow</th>
+            <th>steps</th>
+            <th>cost</th>
+            <th>started</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => {
+            const steps = Object.values(r.steps);
+            const done = steps.filter((s) => s.status === 'succeeded').length;
+            return (
+              <tr key={r.runId} data-run={r.runId}>
+                <td>
+                  <Badge value={r.status} />
+                  {live.has(r.runId) ? <span class="live-dot" title="a process drives it now" /> : null}
+                </td>
+                <td>
+                  <a {...link(`/flows/${r.runId}`)}>
+                    <code>{r.runId}</code>
+                  </a>
+                  {r.parent ? <span class="dim"> · sub-flow of {r.parent.step}</span> : null}
+                </td>
+                <td>{r.flow}</td>
+                <td>
+                  {done}/{steps.length}
+                </td>
+                <td>{money(r.ledger.costUsd)}</td>
+                <td title={r.createdAt}>{ago(r.createdAt)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </Section>
+  );
+}

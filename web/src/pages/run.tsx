@@ -1,0 +1,167 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { Badge, ErrorLine, money, Section, useReload, useStream } from '../components/common';
+import { DiffView } from '../components/diff-view';
+import { StepGraph } from '../components/step-graph';
+import { link } from '../router';
+import type { Decision, Diff, RunDetail, UnitState } from '../types';
+
+/** One run: the live step graph, each step's state, verdict, cost and diff, and its controls. */
+export function RunPage({ id }: { id: string }) {
+  const detail = useReload(() => api<RunDetail>(`/api/flows/runs/${encodeURIComponent(id)}`), [id]);
+  useStream(`/api/events?topics=flow_run_event,approval_requested&runId=${encodeURIComponent(id)}`, () =>
+    detail.bump(),
+  );
+  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const [action, setAction] = useState<unknown>(undefined);
+  const d = detail.value;
+  if (d === undefined) return <ErrorLine error={detail.error} />;
+  const r = d.record;
+  const status = d.state?.status ?? r.status;
+  const waiting = d.steps.filter((s) => s.kind === 'approval' && d.state?.steps[s.id]?.status === 'running');
+  const pick =
+    selected ?? waiting[0]?.id ?? d.steps.find((s) => d.state?.steps[s.id]?.status === 'running')?.id ?? d.steps[0]?.id;
+  const post = (path: string, body: unknown = {}) =>
+    api(path, body).then(() => {
+      setAction(undefined);
+      detail.bump();
+    }, setAction);
+  return (
+    <div class="page">
+      <Section
+        title={`${r.flow} · ${r.runId}`}
+        actions={
+          <>
+            {d.live ? <button onClick={() => post(`/api/flows/runs/${id}/cancel`)}>Cancel</button> : null}
+            {!d.live &&
+            (status === 'failed' || status === 'interrupted' || r.status === 'running' || r.status === 'waiting') &&
+            r.parent === undefined ? (
+              <button class="primary" onClick={() => post(`/api/flows/runs/${id}/resume`)}>
+                Resume
+              </button>
+            ) : null}
+          </>
+        }
+      >
+        <div class="facts-inline">
+          <Badge value={r.status === 'waiting' && d.live ? 'waiting' : status} />{' '}
+          {d.live ? <span class="live-dot" title="live" /> : null}
+          <span>{money(d.state?.ledger.costUsd ?? r.ledger.costUsd)}</span>
+          <span>{d.state?.ledger.turns ?? r.ledger.turns} turns</span>
+          {r.reason ? (
+            <span class="bad">
+              {r.reason.code}: {r.reason.message}
+            </span>
+          ) : null}
+        </div>
+        {r.summary ? <pre class="summary">{r.summary.lines.join('\n')}</pre> : null}
+        <ErrorLine error={action} />
+        <div class="graph-wrap" data-testid="graph">
+          <StepGraph detail={d} selected={pick} onSelect={setSelected} />
+        </div>
+      </Section>
+      {pick === undefined ? null : (
+        <StepPanel
+          detail={d}
+          stepId={pick}
+          onAnswer={(key, decision, reason) =>
+            post(`/api/flows/runs/${id}/approvals/${key}`, { decision, ...(reason ? { reason } : {}) })
+          }
+        />
+      )}
+    </div>
+  );
+}
+
+function StepPanel({
+  detail,
+  stepId,
+  onAnswer,
+}: {
+  detail: RunDetail;
+  stepId: string;
+  onAnswer: (key: string, decision: string, reason: string) => void;
+}) {
+  const step = detail.steps.find((s) => s.id === stepId)!;
+  const state = detail.state?.steps[stepId];
+  const units: Array<{ key: string; unit: UnitState }> = state?.units
+    ? state.units.map((unit, i) => ({ key: `${stepId}[${i}]`, unit }))
+    : state === undefined
+      ? []
+      : [{ key: stepId, unit: state }];
+  return (
+    <Section title={`Step ${step.name ?? step.id}`}>
+      <div class="facts-inline">
+        <span>{step.kind}</span>
+        {step.backend ? <span>{step.backend}</span> : null}
+        {step.needs.length > 0 ? <span class="dim">needs {step.needs.join(', ')}</span> : null}
+      </div>
+      {units.length === 0 ? <p class="dim">pending</p> : null}
+      {units.map(({ key, unit }) => (
+        <div class="unit" key={key} data-testid={`step-${key}`}>
+          <div class="facts-inline">
+            <Badge value={unit.status} />
+            {unit.verdict ? (
+              <span>
+                verdict <strong>{unit.verdict}</strong>
+              </span>
+            ) : null}
+            {unit.executions > 1 ? <span>{unit.executions} runs</span> : null}
+            {typeof unit.outputs?.costUsd === 'number' ? <span>{money(unit.outputs.costUsd)}</span> : null}
+            {typeof unit.outputs?.rounds === 'number' ? <span>{unit.outputs.rounds} rounds</span> : null}
+            {typeof unit.outputs?.sessionId === 'string' ? (
+              <a {...link(`/sessions/${unit.outputs.sessionId}`)}>session</a>
+            ) : null}
+            {typeof unit.outputs?.by === 'string' ? <span>by {unit.outputs.by}</span> : null}
+          </div>
+          {unit.error ? (
+            <div class="bad">
+              {unit.error.code}: {unit.error.message}
+            </div>
+          ) : null}
+          {step.kind === 'approval' && unit.status === 'running' && step.approval ? (
+            <ApprovalForm
+              prompt={step.approval.prompt}
+              decisions={step.approval.decisions}
+              onAnswer={(decision, reason) => onAnswer(key, decision, reason)}
+            />
+          ) : null}
+          {typeof unit.outputs?.text === 'string' && unit.outputs.text !== '' ? (
+            <pre class="answer-text">{unit.outputs.text}</pre>
+          ) : null}
+          {unit.outputs?.diff !== undefined ? <DiffView diff={unit.outputs.diff as Diff} /> : null}
+        </div>
+      ))}
+    </Section>
+  );
+}
+
+export function ApprovalForm({
+  prompt,
+  decisions,
+  detail,
+  onAnswer,
+}: {
+  prompt: string;
+  decisions: Decision[];
+  detail?: string;
+  onAnswer: (decision: string, reason: string) => void;
+}) {
+  const [reason, setReason] = useState('');
+  return (
+    <div class="approval" data-testid="approval">
+      <div class="prompt">{prompt}</div>
+      {detail ? <pre class="detail">{detail}</pre> : null}
+      <input
+        placeholder="reason (optional, recorded)"
+        value={reason}
+        onInput={(e) => setReason((e.target as HTMLInputElement).value)}
+      />
+      {decisions.map((d) => (
+        <button key={d.id} class={d.fail ? 'bad' : 'ok'} onClick={() => onAnswer(d.id, reason)} data-decision={d.id}>
+          {d.label}
+        </button>
+      ))}
+    </div>
+  );
+}

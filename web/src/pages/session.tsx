@@ -1,0 +1,315 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { Badge, ErrorLine, money, PostureBadge, Section, useReload, useStream } from '../components/common';
+import { DiffView } from '../components/diff-view';
+import { foldFeed, type FeedItem } from '../components/feed';
+import type { FeedEvent, SessionDetail } from '../types';
+
+/** One session: its record, the live feed, a person's controls, and the terminal-attach row. */
+export function SessionPage({ id }: { id: string }) {
+  const detail = useReload(() => api<SessionDetail>(`/api/code-sessions/${encodeURIComponent(id)}?limit=0`), [id]);
+  const [events, setEvents] = useState<FeedEvent[]>([]);
+  const feedState = useStream(`/api/code-sessions/${encodeURIComponent(id)}/events`, (e) => {
+    const item = e.data as FeedEvent;
+    // A reconnect resumes after the last id, so every event comes once; the check is a guard.
+    setEvents((all) => (all.length > 0 && all[all.length - 1]!.seq >= item.seq ? all : [...all, item]));
+  });
+  useStream(`/api/events?topics=code_session_changed&sessionId=${encodeURIComponent(id)}`, () => detail.bump());
+  const [action, setAction] = useState<unknown>(undefined);
+  const run = (call: () => Promise<unknown>) =>
+    call().then(() => {
+      setAction(undefined);
+      detail.bump();
+    }, setAction);
+
+  const d = detail.value;
+  if (d === undefined) return <ErrorLine error={detail.error} />;
+  const r = d.record;
+  const resumable = !d.live && ['ended', 'failed', 'orphaned'].includes(r.status);
+  return (
+    <div class="page">
+      <Section
+        title={r.taskBrief.split('\n')[0]!.slice(0, 120) || r.sessionId}
+        actions={
+          <>
+            {d.live ? (
+              <button onClick={() => run(() => api(`/api/code-sessions/${id}/interrupt`, {}))}>Interrupt</button>
+            ) : null}
+            {resumable ? (
+              <button
+                class="primary"
+                data-testid="resume"
+                onClick={() => run(() => api(`/api/code-sessions/${id}/resume`, {}))}
+              >
+                Resume
+              </button>
+            ) : null}
+          </>
+        }
+      >
+        <dl class="facts">
+          <dt>status</dt>
+          <dd>
+            <Badge value={r.status} title={r.state} /> {d.live ? <span class="live-dot" title="live" /> : null}{' '}
+            {r.state}
+          </dd>
+          <dt>backend</dt>
+          <dd>
+            {r.backendId}
+            {r.model ? ` · ${r.model}` : ''}
+          </dd>
+          <dt>posture</dt>
+          <dd>
+            <PostureBadge posture={r.posture} max={r.maxPosture} />
+          </dd>
+          <dt>rounds</dt>
+          <dd>
+            {r.roundsElapsed}
+            {r.maxRounds === undefined ? '' : ` of ${r.maxRounds}`}
+          </dd>
+          <dt>cost</dt>
+          <dd>{money(r.costUsd)}</dd>
+          <dt>cwd</dt>
+          <dd>
+            <code>{r.cwd}</code>
+          </dd>
+          <dt>id</dt>
+          <dd>
+            <code>{r.sessionId}</code> · {r.runs.length} run{r.runs.length === 1 ? '' : 's'}
+          </dd>
+          {r.outcome ? (
+            <>
+              <dt>verdict</dt>
+              <dd>
+                {r.outcome}
+                {r.note ? ` · ${r.note}` : ''}
+              </dd>
+            </>
+          ) : null}
+        </dl>
+        <AttachRow detail={d} />
+        <ErrorLine error={action} />
+      </Section>
+      <Section title={`Feed${feedState === 'open' ? '' : ` (${feedState})`}`}>
+        <Feed items={foldFeed(events)} live={d.live} sessionId={id} onError={setAction} />
+        {d.live ? <GuidanceBox sessionId={id} onError={setAction} /> : null}
+      </Section>
+    </div>
+  );
+}
+
+function AttachRow({ detail }: { detail: SessionDetail }) {
+  const [copied, setCopied] = useState(false);
+  const attach = detail.externalAttach;
+  if (attach === undefined)
+    return <p class="dim attach-none">Terminal attach: {detail.externalAttachUnavailable ?? 'not available'}</p>;
+  const copy = () => {
+    void navigator.clipboard
+      ?.writeText(attach.command)
+      .then(() => setCopied(true))
+      .catch(() => setCopied(false));
+  };
+  const stillDriven = ['running', 'idle'].includes(detail.record.status);
+  return (
+    <div class="attach" data-testid="attach">
+      <div class="attach-row">
+        <code data-testid="attach-command">{attach.command}</code>
+        <button onClick={copy}>{copied ? 'Copied' : 'Copy'}</button>
+      </div>
+      {attach.note ? <div class="dim">{attach.note}</div> : null}
+      {stillDriven ? (
+        <div class="caution" role="note">
+          Caution: neo is still driving this session. Attaching from a terminal now means two drivers on one session —
+          resume from the terminal only after the session ends.
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Feed({
+  items,
+  live,
+  sessionId,
+  onError,
+}: {
+  items: FeedItem[];
+  live: boolean;
+  sessionId: string;
+  onError: (e: unknown) => void;
+}) {
+  const [openDiff, setOpenDiff] = useState<number | undefined>(undefined);
+  if (items.length === 0) return <p class="dim">No events yet.</p>;
+  return (
+    <ol class="feed" data-testid="feed">
+      {items.map((item) => {
+        switch (item.kind) {
+          case 'text':
+            return (
+              <li key={item.seq} class={item.reasoning ? 'f-reasoning' : 'f-text'}>
+                {item.text}
+              </li>
+            );
+          case 'tool':
+            return (
+              <li key={item.seq} class={`f-tool${item.isError ? ' is-error' : ''}`} data-testid="tool-card">
+                <details>
+                  <summary>
+                    <span class="tool-name">{item.name}</span> <code class="tool-brief">{brief(item.input)}</code>
+                    {item.output === undefined ? (
+                      <span class="dim"> · running…</span>
+                    ) : item.isError ? (
+                      <span class="bad"> · error</span>
+                    ) : null}
+                  </summary>
+                  <div class="tool-io">
+                    <div class="label">input</div>
+                    <pre>{JSON.stringify(item.input, null, 2)}</pre>
+                    {item.output === undefined ? null : (
+                      <>
+                        <div class="label">output</div>
+                        <pre>{item.output}</pre>
+                      </>
+                    )}
+                  </div>
+                </details>
+              </li>
+            );
+          case 'clarify':
+            return (
+              <li key={item.seq} class="f-clarify" data-testid="clarification">
+                <div>
+                  <strong>Permission asked:</strong> {item.toolName} <code>{brief(item.input)}</code>
+                </div>
+                {item.decision !== undefined ? (
+                  <div class={item.decision.allow ? 'ok' : 'bad'}>
+                    {item.decision.allow ? 'allowed' : 'denied'}
+                    {item.decision.reason ? ` · ${item.decision.reason}` : ''}
+                  </div>
+                ) : live ? (
+                  <Answer sessionId={sessionId} clarificationId={item.clarificationId} onError={onError} />
+                ) : (
+                  <div class="dim">unanswered</div>
+                )}
+              </li>
+            );
+          case 'guidance':
+            return (
+              <li key={item.seq} class={`f-guidance src-${item.source}`}>
+                <span class="label">{item.source === 'user' ? 'you' : item.source}</span> {item.text}
+              </li>
+            );
+          case 'turn':
+            return (
+              <li key={item.seq} class="f-turn">
+                turn {item.numTurns ?? ''} complete{item.interrupted ? ' (interrupted)' : ''}
+                {item.costUsd === undefined ? '' : ` · ${money(item.costUsd)}`}
+              </li>
+            );
+          case 'diff':
+            return (
+              <li key={item.seq} class="f-diff">
+                <button
+                  class="link"
+                  data-testid="open-diff"
+                  onClick={() => setOpenDiff(openDiff === item.seq ? undefined : item.seq)}
+                >
+                  round {item.round} diff: {item.diff.summaryLine ?? `${item.diff.files.length} files`}
+                </button>
+                {openDiff === item.seq ? <DiffView diff={item.diff} /> : null}
+              </li>
+            );
+          case 'note':
+            return (
+              <li key={item.seq} class={`f-note tone-${item.tone}`}>
+                {item.text}
+              </li>
+            );
+        }
+      })}
+    </ol>
+  );
+}
+
+function Answer({
+  sessionId,
+  clarificationId,
+  onError,
+}: {
+  sessionId: string;
+  clarificationId: string;
+  onError: (e: unknown) => void;
+}) {
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const send = (allow: boolean) => {
+    setBusy(true);
+    api(`/api/code-sessions/${sessionId}/answer`, {
+      clarificationId,
+      allow,
+      ...(reason.trim() === '' ? {} : { reason }),
+    }).then(
+      () => setBusy(false),
+      (e: unknown) => {
+        setBusy(false);
+        onError(e);
+      },
+    );
+  };
+  return (
+    <div class="answer">
+      <input
+        placeholder="reason (optional)"
+        value={reason}
+        onInput={(e) => setReason((e.target as HTMLInputElement).value)}
+      />
+      <button class="ok" disabled={busy} onClick={() => send(true)}>
+        Allow
+      </button>
+      <button class="bad" disabled={busy} onClick={() => send(false)}>
+        Deny
+      </button>
+    </div>
+  );
+}
+
+function GuidanceBox({ sessionId, onError }: { sessionId: string; onError: (e: unknown) => void }) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const send = (event: Event) => {
+    event.preventDefault();
+    if (text.trim() === '') return;
+    setBusy(true);
+    api(`/api/code-sessions/${sessionId}/guidance`, { text }).then(
+      () => {
+        setBusy(false);
+        setText('');
+      },
+      (e: unknown) => {
+        setBusy(false);
+        onError(e);
+      },
+    );
+  };
+  return (
+    <form class="guidance" onSubmit={send}>
+      <textarea
+        placeholder="Guidance for the agent's next turn (the driver sees it too)"
+        value={text}
+        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        data-testid="guidance-text"
+      />
+      <button class="primary" type="submit" disabled={busy || text.trim() === ''} data-testid="guidance-send">
+        Send guidance
+      </button>
+    </form>
+  );
+}
+
+function brief(input: unknown): string {
+  if (input === null || typeof input !== 'object') return String(input ?? '');
+  const o = input as Record<string, unknown>;
+  const pick = o.command ?? o.path ?? o.file_path ?? o.url ?? o.pattern;
+  const text = Array.isArray(pick) ? pick.join(' ') : typeof pick === 'string' ? pick : JSON.stringify(input);
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
