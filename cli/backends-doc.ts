@@ -1,5 +1,5 @@
 import type { Backend, Definition, Posture } from '../engine/definitions/index.js';
-import { POSTURES } from '../engine/definitions/index.js';
+import { POSTURES } from '../engine/posture/index.js';
 
 type BackendDef = Pick<Definition<'backend'>, 'id' | 'data'>;
 

@@ -1,4 +1,5 @@
-import { renderPersonaGraph, loadPersona, rulesWithDefaults } from '../../engine/persona/index.js';
+import { renderPersonaGraph, loadPersona } from '../../engine/persona/index.js';
+import { rulesWithDefaults } from '../../engine/posture/index.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
 import { loadSetForCommand } from '../load-set.js';

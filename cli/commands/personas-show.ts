@@ -71,7 +71,7 @@ export async function run(
         : p.yellow(`  on ${backendId}, advisory: ${enforcement.advisory}`),
     );
   if (view.driver && persona !== undefined) {
-    const rules = persona.rulesWithDefaults(definition.data.rules);
+    const rules = (await import('../../engine/posture/index.js')).rulesWithDefaults(definition.data.rules);
     writeLine(
       io.stdout,
       `  driving: ${view.decide} · ${rules.clarify?.length ?? 0} clarify rules, otherwise ${rules.otherwise ?? 'deny'} · ${rules.verify === undefined ? 'no verify command' : `verify \`${rules.verify}\``}${rules.prefer?.length ? ` · prefer ${rules.prefer.join(', ')}` : ''}`,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { isPosture, postureWithin } from '../../engine/definitions/index.js';
+import { isPosture, postureWithin } from '../../engine/posture/index.js';
 import { createTransport, type AgentEvent } from '../../engine/transports/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { EXIT } from '../exit-codes.js';

@@ -74,13 +74,13 @@ export {
   TOOL_ALIASES,
   BackgroundShells,
   postureApprover,
-  postureDecision,
+  toolAsk,
+  type GateReport,
   scrubbedEnv,
   globToRegExp,
   findRipgrep,
   type AskPermission,
   type BuiltinToolOptions,
-  type PostureDecision,
   type ShellInfo,
 } from './tools/index.js';
 export { discoverAgentsMd, agentsMdSection, type ProjectInstructions } from './context/agents-md.js';

@@ -1,7 +1,8 @@
 import type { Persona } from '../generated/persona.js';
 import type { Definition } from './definition.js';
 import type { DefinitionSet } from './definition-set.js';
-import { narrowKnobs, toList, type KnobConflict, type KnobProvenance, type SessionKnobs } from './policy.js';
+import { toList } from '../util/string-list.js';
+import { narrowKnobs, type KnobConflict, type KnobProvenance, type SessionKnobs } from './policy.js';
 import { personaView } from './persona-view.js';
 import { UNTRUSTED_CEILING, aboveUntrustedCeiling } from './privileged.js';
 

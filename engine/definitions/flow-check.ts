@@ -15,7 +15,7 @@ import type { DefinitionSet } from './definition-set.js';
 import type { Diagnostic, SourceSpan } from './diagnostic.js';
 import { pointerToFieldPath, toPointer } from './diagnostic.js';
 import type { YamlSource } from './source.js';
-import { DEFAULT_MAX_POSTURE, postureWithin } from './policy.js';
+import { DEFAULT_MAX_POSTURE, effortWithin, postureWithin } from '../posture/index.js';
 
 /** The kind of a step, from which of its keys are set. */
 export type StepKind = 'agent' | 'run' | 'approval' | 'flow';
@@ -209,8 +209,6 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
 
 type Err = (code: string, message: string, segments: Array<string | number>, hint?: string) => void;
 
-const EFFORTS = ['low', 'medium', 'high', 'max'] as const;
-
 /** A step may only narrow the flow's ceilings (posture, rounds, effort); asking for more is an error, not a clamp. */
 function checkStepNarrows(
   flow: Flow,
@@ -250,11 +248,7 @@ function checkStepNarrows(
       'a step may only narrow `defaults.maxRounds`',
     );
   }
-  if (
-    step.effort !== undefined &&
-    defaults.effort !== undefined &&
-    EFFORTS.indexOf(step.effort) > EFFORTS.indexOf(defaults.effort)
-  ) {
+  if (step.effort !== undefined && defaults.effort !== undefined && !effortWithin(step.effort, defaults.effort)) {
     err(
       'DEF_STEP_WIDENS',
       `step \`${step.id}\` asks effort ${step.effort}, above the flow's ${defaults.effort}`,

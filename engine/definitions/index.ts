@@ -10,19 +10,7 @@ export { loadDefinitionsOffThread } from './off-thread.js';
 export { loadDefinitionFile, loadDefinitionText, type FileLoad } from './load-file.js';
 export { kindOfPath, findRepoRoot, type LayerRoots } from './discover.js';
 export { TrustStore } from './trust.js';
-export {
-  POSTURES,
-  DEFAULT_MAX_POSTURE,
-  postureRank,
-  postureWithin,
-  minPosture,
-  isPosture,
-  narrowKnobs,
-  toList,
-  type SessionKnobs,
-  type KnobProvenance,
-  type KnobConflict,
-} from './policy.js';
+export { narrowKnobs, type SessionKnobs, type KnobProvenance, type KnobConflict } from './policy.js';
 export { personaView, PERMISSION_MODE_POSTURE, type PersonaView } from './persona-view.js';
 export { stepKinds, transitiveNeeds, findCycles, type StepKind } from './flow-check.js';
 export type { DefinitionWatcher, ReloadEvent, WatchOptions } from './watch.js';
@@ -60,4 +48,3 @@ export { checkAgainstSchema, schemaErrorsToDiagnostics, precompiledValidators } 
 export { YamlSource } from './source.js';
 export { splitFrontmatter } from './frontmatter.js';
 export { pathKind, readDefinitionText, type PathKind } from './read-text.js';
-export { durationMs } from './policy.js';

@@ -1,6 +1,7 @@
 import type { Persona } from '../generated/persona.js';
 import type { Definition } from './definition.js';
-import { toList, type SessionKnobs } from './policy.js';
+import { toList } from '../util/string-list.js';
+import type { SessionKnobs } from './policy.js';
 import type { Posture } from '../generated/common.js';
 
 /** Claude Code's permissionMode → neo posture. */

@@ -1,28 +1,6 @@
 import type { Budgets, Posture } from '../generated/common.js';
-
-/** Postures from least to most permissive. */
-export const POSTURES: readonly Posture[] = ['plan', 'default', 'acceptEdits', 'full'];
-
-/** The ceiling when nothing sets one (seed 004 §1). */
-export const DEFAULT_MAX_POSTURE: Posture = 'acceptEdits';
-
-export function postureRank(posture: Posture): number {
-  return POSTURES.indexOf(posture);
-}
-
-export function isPosture(value: unknown): value is Posture {
-  return typeof value === 'string' && (POSTURES as readonly string[]).includes(value);
-}
-
-/** The less permissive of two postures. */
-export function minPosture(a: Posture, b: Posture): Posture {
-  return postureRank(a) <= postureRank(b) ? a : b;
-}
-
-/** Whether `posture` is within `ceiling`. */
-export function postureWithin(posture: Posture, ceiling: Posture): boolean {
-  return postureRank(posture) <= postureRank(ceiling);
-}
+import { postureRank, postureWithin } from '../posture/index.js';
+import { durationMs } from '../util/duration.js';
 
 /** The session knobs of seed 004 §2–§3 that policies, personas and callers set. */
 export interface SessionKnobs {
@@ -126,21 +104,4 @@ export function narrowKnobs(layers: ReadonlyArray<{ source: string; knobs: Sessi
     knobs.initialPosture = knobs.maxPosture;
   }
   return { knobs, provenance, conflicts, widened };
-}
-
-/** `"Read, Grep"` or `["Read","Grep"]` → `["Read","Grep"]`. */
-export function toList(value: string | string[] | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  const items = Array.isArray(value) ? value : value.split(',');
-  return items.map((item) => item.trim()).filter((item) => item !== '');
-}
-
-/** A schema duration (seconds, or a string with ms/s/m/h) in milliseconds; NaN when unreadable. */
-export function durationMs(value: unknown): number {
-  if (typeof value === 'number') return value * 1000;
-  if (typeof value !== 'string') return Number.NaN;
-  const match = /^([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)$/.exec(value);
-  if (!match) return Number.NaN;
-  const scale = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] as 'ms' | 's' | 'm' | 'h'];
-  return Number(match[1]) * scale;
 }

@@ -2,7 +2,7 @@ import type { Posture } from '../generated/common.js';
 import type { Diagnostic } from './diagnostic.js';
 import { toPointer, pointerToFieldPath } from './diagnostic.js';
 import type { DefinitionKind } from './kinds.js';
-import { postureRank } from './policy.js';
+import { postureRank } from '../posture/index.js';
 import type { YamlSource } from './source.js';
 
 /** The hint every untrusted-layer warning carries. */

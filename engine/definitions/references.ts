@@ -4,7 +4,8 @@ import type { Diagnostic } from './diagnostic.js';
 import { toPointer } from './diagnostic.js';
 import { checkFlow } from './flow-check.js';
 import type { AnyDefinition } from './definition.js';
-import { narrowKnobs, postureWithin } from './policy.js';
+import { postureWithin } from '../posture/index.js';
+import { narrowKnobs } from './policy.js';
 import { personaView } from './persona-view.js';
 
 /** Remembers each definition's reference diagnostics and what they depended on. */

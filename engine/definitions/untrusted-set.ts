@@ -10,7 +10,8 @@ import type { DefinitionSet } from './definition-set.js';
 import { toPointer, type Diagnostic } from './diagnostic.js';
 import { ownKnobLayers, overriddenTrusted } from './effective.js';
 import { makeDefinition } from './load-file.js';
-import { narrowKnobs, postureRank, type SessionKnobs } from './policy.js';
+import { postureRank } from '../posture/index.js';
+import { narrowKnobs, type SessionKnobs } from './policy.js';
 import { TRUST_HINT, UNTRUSTED_CEILING, UNTRUSTED_CODE, aboveUntrustedCeiling } from './privileged.js';
 
 /** Where a persona writes each knob (Claude's spelling second). */

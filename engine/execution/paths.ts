@@ -12,7 +12,11 @@ import { outsideRoot, writeProblem, type ContainmentProblem, type ResolvedPath }
 /** Where `path` (absolute, or relative to `base`) really leads. Never throws. */
 export async function resolveRealPath(base: string, path: string): Promise<ResolvedPath> {
   if (path.includes('\0')) return { given: path, problem: 'it contains a NUL byte' };
-  const parts = (isAbsolute(path) ? path : `${resolve(base)}/${path}`).split('/');
+  const full = isAbsolute(path) ? path : `${resolve(base)}/${path}`;
+  // An existing path: realpath(3) follows it exactly as the kernel does, in one call.
+  const whole = await realpath(full).catch(() => undefined);
+  if (whole !== undefined) return { given: path, real: whole };
+  const parts = full.split('/');
   let current = '/';
   let existing = true;
   for (const part of parts) {

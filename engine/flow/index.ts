@@ -51,5 +51,5 @@ export { describePlan, type StepDescription } from './core/describe.js';
 export { renderGraph, stepGraph, type GraphNode, type GraphEdge } from './core/graph.js';
 export { reduce } from './core/reduce.js';
 export { initialRunState } from './core/state.js';
-export { formatDuration } from './core/duration.js';
+export { formatDuration } from '../util/duration.js';
 export { resolveInputs, type InputProblem } from './core/inputs.js';

@@ -3,7 +3,8 @@
  * events (seed 004 §7): a person's guidance, permission asks (counted when raised), posture
  * escalations, interrupts. Pure.
  */
-import { postureRank, type Posture } from '../definitions/index.js';
+import type { Posture } from '../definitions/index.js';
+import { postureRank } from '../posture/index.js';
 import type { PersistedSessionEvent } from '../session/index.js';
 
 export interface Interventions {

@@ -1,4 +1,4 @@
-import { durationMs } from '../definitions/index.js';
+import { durationMs } from '../util/duration.js';
 import type { HttpError, ModelScript, Reply, Stall, Usage } from '../generated/model-script.js';
 import type { RequestView } from './request-view.js';
 import { sampleFromSchema } from './structured.js';

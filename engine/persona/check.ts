@@ -6,7 +6,7 @@
  */
 import { lastLines, spawnProcess } from '../execution/index.js';
 import { UsageError } from '../util/errors.js';
-import { splitCommand } from './command-words.js';
+import { readCommandLine } from '../posture/index.js';
 import type { CheckResult } from './decisions.js';
 
 /** Runs the check; `maxAttempts` failing runs end in `failed` (0: until the rounds run out). */
@@ -23,13 +23,14 @@ export const CHECK_TIMEOUT_MS = 15 * 60_000;
 
 /** The argv of a verify command, or a usage error explaining why it cannot run without a shell. */
 export function verifyArgv(command: string): string[] {
-  const read = splitCommand(command);
-  if (read.compound || read.unterminated || read.words.length === 0) {
+  const read = readCommandLine(command);
+  const words = read.tokens.flatMap((t) => ('word' in t ? [t.word] : []));
+  if (read.hazard !== undefined || words.length !== read.tokens.length || words.length === 0) {
     throw new UsageError('PERSONA_VERIFY_NOT_SIMPLE', `the verify command \`${command}\` is not one simple command`, {
       hint: 'verify runs without a shell: put chains, pipes or redirections in a script (e.g. `npm run check`) and name that',
     });
   }
-  return read.words;
+  return words;
 }
 
 /** A checker for a persona's `rules.verify`, run in `cwd`. */

@@ -5,7 +5,6 @@
  * that asks for more changes nothing: the ceiling is data. Pure.
  */
 import {
-  DEFAULT_MAX_POSTURE,
   effectivePersonaKnobs,
   policyKnobs,
   type Definition,
@@ -14,6 +13,7 @@ import {
   type Posture,
   type SessionKnobs,
 } from '../definitions/index.js';
+import { DEFAULT_MAX_POSTURE } from '../posture/index.js';
 import type { ScopeConstraints } from '../session/index.js';
 import { UsageError } from '../util/errors.js';
 

@@ -18,7 +18,7 @@ import {
   type VerifyInput,
 } from './decisions.js';
 import type { HumanAsker } from './questions.js';
-import type { PersonaRules } from './clarify-rules.js';
+import type { ClarifyRules as PersonaRules } from '../posture/index.js';
 import type { RulesDecider } from './rules-decider.js';
 
 export interface HumanDeciderOptions {

@@ -47,13 +47,8 @@ export {
 export { codeSessionTool, OpToolState, type DecisionMode, type ToolDecision } from './op-tool.js';
 export { firstMessage } from './llm-messages.js';
 export { makeDecider, type MakeDeciderOptions } from './make-decider.js';
-export { matchClarifyRules, type PersonaRules, type ClarifyRule, type Ask, type RuleVerdict } from './clarify-rules.js';
-export { DEFAULT_RULES, EDIT_TOOL_NAMES, rulesWithDefaults } from './default-rules.js';
 export { chooseBackend, type BackendChoice, type BackendChoiceInput } from './select-backend.js';
 export { shapeBrief } from './brief.js';
-export { splitCommand, startsWithWords, commandFragments, type CommandWords } from './command-words.js';
-export { globMatch, relativeInside } from './path-glob.js';
-export { askCommand, askPaths, type AskCommand } from './ask-input.js';
 export { commandChecker, verifyArgv, CHECK_TAIL_LINES, type Checker } from './check.js';
 export {
   pendingQuestionAsker,

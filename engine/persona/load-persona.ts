@@ -7,7 +7,7 @@
 import { personaView, type Definition, type DefinitionSet, type PersonaView } from '../definitions/index.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { UsageError } from '../util/errors.js';
-import type { PersonaRules } from './clarify-rules.js';
+import type { ClarifyRules as PersonaRules } from '../posture/index.js';
 
 /** The id of the driver persona neo ships. */
 export const DEFAULT_DRIVER = 'code-specialist';

@@ -2,7 +2,7 @@
 import type { DefinitionSet, Effort } from '../definitions/index.js';
 import { lessonBlock } from '../learning/index.js';
 import type { PersonaSessionPort } from './actors.js';
-import type { PersonaRules } from './clarify-rules.js';
+import type { ClarifyRules as PersonaRules } from '../posture/index.js';
 import type { Decider, DeciderKind } from './decisions.js';
 import type { DispatchKnobs } from './dispatch.js';
 import { HumanDecider } from './human-decider.js';

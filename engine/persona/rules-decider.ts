@@ -5,10 +5,11 @@
  * ask`) goes to a person when one can be asked and is denied otherwise; a finished turn is judged
  * by the verify command, a failure going back as `rules.gateGuidance`.
  */
-import { postureWithin, type Effort, type Posture, type Routing } from '../definitions/index.js';
+import type { Effort, Posture, Routing } from '../definitions/index.js';
+import { postureWithin } from '../posture/index.js';
 import { routingAdvice } from '../routing/index.js';
 import { shapeBrief } from './brief.js';
-import { matchClarifyRules, type PersonaRules } from './clarify-rules.js';
+import { matchClarifyRules, toolAskFromInput, type ClarifyRules as PersonaRules } from '../posture/index.js';
 import {
   DEFAULT_GATE_GUIDANCE,
   fillGuidance,
@@ -45,10 +46,6 @@ export interface RulesDeciderOptions {
   /** Where an `ask` goes; without one an ask is denied. */
   human?: { asker: HumanAsker; runId: string; keyPrefix: string; signal: AbortSignal };
 }
-
-/** Tool names that only change files; used to refuse them outright in a plan-only session. */
-const WRITE_OR_RUN =
-  /^(write|edit|delete|rename|Write|Edit|MultiEdit|NotebookEdit|apply_patch|fileChange|create|Create|replace|write_file|edit_file|run|Bash|bash|shell|exec|exec_command|commandExecution|execute|run_shell_command|local_shell)$/;
 
 export class RulesDecider implements Decider {
   readonly kind = 'rules' as const;
@@ -99,8 +96,9 @@ export class RulesDecider implements Decider {
   }
 
   async decide(input: DecideInput): Promise<Answer> {
-    const ask = input.clarification;
-    if (postureWithin(input.session.maxPosture, 'plan') && WRITE_OR_RUN.test(ask.toolName)) {
+    const clarification = input.clarification;
+    const ask = clarification.ask ?? toolAskFromInput(clarification.toolName, clarification.input);
+    if (postureWithin(input.session.maxPosture, 'plan') && ask.kind !== 'read') {
       return {
         allow: false,
         reason: 'this session runs in posture plan: it may read and plan, never edit files or run commands',
@@ -123,7 +121,7 @@ export class RulesDecider implements Decider {
         runId: human.runId,
         key,
         prompt: `Allow ${ask.toolName}?`,
-        detail: JSON.stringify(ask.input, null, 2),
+        detail: JSON.stringify(clarification.input, null, 2),
         decisions: [
           { id: 'allow', label: 'allow it' },
           { id: 'deny', label: 'deny it (the note is the reason)' },

@@ -23,7 +23,7 @@ import { guardedMetrics, SESSION_METRICS, SPECIALIST_METRICS, type MetricsSink }
 import { CodeSessionStore, type SessionLiveEvent, type TurnDiff } from '../session/index.js';
 import { personaActors, type PersonaSessionPort } from './actors.js';
 import { commandChecker, type Checker } from './check.js';
-import { rulesWithDefaults } from './default-rules.js';
+import { rulesWithDefaults } from '../posture/index.js';
 import type { Decider, SessionInfo, Verdict } from './decisions.js';
 import { dispatchKnobs, type DispatchCaller } from './dispatch.js';
 import type { DriverAgentFactory } from './llm-decider.js';

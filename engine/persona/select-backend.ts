@@ -7,7 +7,7 @@
 import type { Posture } from '../definitions/index.js';
 import type { BackendListing } from '../session/index.js';
 import { FailureError } from '../util/errors.js';
-import type { PersonaRules } from './clarify-rules.js';
+import type { ClarifyRules as PersonaRules } from '../posture/index.js';
 import type { StartRejection } from './decisions.js';
 
 export interface BackendChoiceInput {

@@ -61,7 +61,10 @@ export function decideAsk(posture: Posture, ask: ToolAsk, context: AskContext): 
     case 'read': {
       const outside = outsideRoot(context.root, paths);
       if (outside === undefined)
-        return { kind: verdict, reason: `posture ${posture} allows reads inside the workspace` };
+        return {
+          kind: verdict,
+          reason: `posture ${posture} allows ${paths.length > 0 ? 'reads inside the workspace' : 'reads'} (${describe(ask)})`,
+        };
       return { kind: 'ask', reason: `${outside.reason}; a read there needs the driver's decision` };
     }
     case 'edit': {

@@ -15,7 +15,8 @@
  * costs no timer scheduling inside the machine.
  */
 import { assign, setup, type SnapshotFrom } from 'xstate';
-import { postureWithin, type Posture } from '../definitions/index.js';
+import type { Posture } from '../definitions/index.js';
+import { postureWithin } from '../posture/index.js';
 
 /** Why a session was released (a metric label). */
 export type ReleaseReason = 'explicit' | 'sweep' | 'lifetime';

@@ -2,7 +2,8 @@
  * Loud parsing of op input: every field is checked for type and every unknown field is an error
  * (with a did-you-mean), so a driver's typo never silently widens or drops a request.
  */
-import { POSTURES, isPosture, type Effort, type Posture } from '../definitions/index.js';
+import type { Effort, Posture } from '../definitions/index.js';
+import { POSTURES, isPosture } from '../posture/index.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { OPS, STOP_OUTCOMES, type CodeSessionInput, type CodeSessionOpName, type StopOutcome } from './contract.js';
 import { SessionRejection, badInput } from './errors.js';

@@ -6,16 +6,8 @@
  * must not learn the ceiling by silent trial), while an OMITTED value is clamped down to the
  * limit. maxRounds is a budget, not a privilege, so it is always clamped.
  */
-import {
-  DEFAULT_MAX_POSTURE,
-  POSTURES,
-  minPosture,
-  narrowKnobs,
-  postureWithin,
-  type Backend,
-  type Effort,
-  type Posture,
-} from '../definitions/index.js';
+import { narrowKnobs, type Backend, type Effort, type Posture } from '../definitions/index.js';
+import { DEFAULT_MAX_POSTURE, POSTURES, minPosture, postureWithin } from '../posture/index.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { MODEL_CLASSES, type ScopeConstraints, type StartInput } from './contract.js';
 import { SessionRejection } from './errors.js';

@@ -11,7 +11,7 @@ turns:
   - - say: Reading the code.
     - write: { path: notes.md, content: "# Notes\\n" }
     - ask:
-        toolName: WebFetch
+        toolName: mcp__web__fetch
         input: { url: "https://example.com/spec" }
         onAllow: [{ say: fetched }]
         onDeny: [{ say: working offline }]
@@ -79,8 +79,9 @@ describe('neo session (through the daemon)', () => {
     expect(question).toEqual({
       kind: 'clarification',
       clarificationId: expect.any(String),
-      toolName: 'WebFetch',
+      toolName: 'mcp__web__fetch',
       input: { url: 'https://example.com/spec' },
+      ask: { kind: 'execute', toolName: 'mcp__web__fetch', paths: [] },
     });
     // A second CLI process sees the same pending question: the session lives in the daemon.
     expect(await json('session', 'read', id.slice(0, 12))).toEqual(question);
@@ -90,7 +91,7 @@ describe('neo session (through the daemon)', () => {
       ok: true,
       clarification: {
         clarificationId: question.clarificationId,
-        toolName: 'WebFetch',
+        toolName: 'mcp__web__fetch',
         allow: false,
         reason: 'no network here',
       },
@@ -100,7 +101,7 @@ describe('neo session (through the daemon)', () => {
     expect(turn1).toMatchObject({
       kind: 'turn_complete',
       text: 'Turn one done.',
-      actions: ['write notes.md', 'WebFetch https://example.com/spec (failed)'],
+      actions: ['write notes.md', 'mcp__web__fetch https://example.com/spec (failed)'],
       turnDiff: {
         source: 'git',
         files: [{ path: 'notes.md', status: 'A', insertions: 1, deletions: 0 }],
@@ -112,7 +113,7 @@ describe('neo session (through the daemon)', () => {
       kind: 'clarification',
       round: 1,
       clarificationId: question.clarificationId,
-      toolName: 'WebFetch',
+      toolName: 'mcp__web__fetch',
       allow: false,
       reason: 'no network here',
       pinned: true,
@@ -168,7 +169,7 @@ describe('neo session (through the daemon)', () => {
       note: 'verified by hand',
     });
     expect(events.filter((e) => e.event.type === 'guidance').map((e) => [e.event.source, e.event.text])).toEqual([
-      ['deny', 'Your request to use WebFetch was denied: no network here'],
+      ['deny', 'Your request to use mcp__web__fetch was denied: no network here'],
       ['driver', 'now fix the file'],
     ]);
     const after = await json('sessions', 'show', id, '--after', String(events.length - 2));

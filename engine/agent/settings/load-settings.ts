@@ -10,7 +10,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  durationMs,
   findRepoRoot,
   formatDiagnostics,
   loadDefinitionFile,
@@ -18,6 +17,7 @@ import {
   type Config,
   type Definition,
 } from '../../definitions/index.js';
+import { durationMs } from '../../util/duration.js';
 import { neoHome } from '../../util/neo-home.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { AgentError } from '../errors.js';

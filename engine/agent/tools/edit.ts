@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../../util/atomic-file.js';
 import type { AgentTool } from '../tool.js';
 import { optionalBool, requireString, ToolInputError } from '../tool.js';
 import { looksBinary } from './binary.js';
-import { displayPath, resolvePath } from './paths.js';
+import { confinedPath, displayPath } from './paths.js';
 
 export function editTool(cwd: string): AgentTool {
   return {
@@ -28,7 +28,7 @@ export function editTool(cwd: string): AgentTool {
       },
     },
     async run(input) {
-      const path = resolvePath(cwd, requireString(input, 'path'));
+      const path = await confinedPath(cwd, requireString(input, 'path'));
       const shown = displayPath(cwd, path);
       const oldString = input.old_string;
       const newString = input.new_string;

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { AgentTool } from '../tool.js';
 import { optionalString, requireString } from '../tool.js';
 import { globToRegExp } from './glob-match.js';
-import { displayPath, resolvePath } from './paths.js';
+import { confinedPath, displayPath } from './paths.js';
 import { walkFiles } from './walk.js';
 
 const MAX_RESULTS = 1000;
@@ -29,7 +29,7 @@ export function globTool(cwd: string): AgentTool {
     },
     async run(input) {
       const pattern = requireString(input, 'pattern');
-      const root = resolvePath(cwd, optionalString(input, 'path') ?? '.');
+      const root = await confinedPath(cwd, optionalString(input, 'path') ?? '.');
       try {
         if (!(await stat(root)).isDirectory())
           return { output: `${displayPath(cwd, root)} is not a folder`, isError: true };

@@ -11,7 +11,7 @@ import type { AgentTool } from '../tool.js';
 import { optionalBool, optionalInt, optionalString, requireString } from '../tool.js';
 import { looksBinary } from './binary.js';
 import { fileFilter } from './glob-match.js';
-import { displayPath, resolvePath } from './paths.js';
+import { confinedPath, displayPath } from './paths.js';
 import { walkFiles } from './walk.js';
 
 const DEFAULT_MAX = 200;
@@ -51,7 +51,7 @@ export function grepTool(options: GrepOptions): AgentTool {
     async run(input, context) {
       const query: GrepQuery = {
         pattern: requireString(input, 'pattern'),
-        root: resolvePath(cwd, optionalString(input, 'path') ?? '.'),
+        root: await confinedPath(cwd, optionalString(input, 'path') ?? '.'),
         glob: optionalString(input, 'glob'),
         ignoreCase: optionalBool(input, 'ignore_case') ?? false,
         filesOnly: optionalBool(input, 'files_only') ?? false,

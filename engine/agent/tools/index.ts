@@ -13,7 +13,7 @@ import { loadSkillTool } from './skill-tool.js';
 import { writeFileTool } from './write-file.js';
 
 export { BackgroundShells, type ShellInfo } from './shells.js';
-export { postureApprover, postureDecision, type AskPermission, type PostureDecision } from './posture.js';
+export { postureApprover, toolAsk, type AskPermission, type GateReport } from './posture.js';
 export { scrubbedEnv } from './shell-env.js';
 export { globToRegExp } from './glob-match.js';
 export { findRipgrep } from './grep.js';

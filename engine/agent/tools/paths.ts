@@ -1,11 +1,23 @@
-/** Paths as the tools take them: relative to the session's working directory, or absolute. */
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+/**
+ * Paths as the tools take them: relative to the session's working directory, or absolute — and
+ * always inside it. Every file tool resolves its path as the kernel would (symlinks followed,
+ * engine/execution confinePath) and refuses one that leads outside, whatever the posture: an
+ * absolute path into another folder, `../x`, a symlink out or a dangling symlink.
+ */
+import { isAbsolute, relative, sep } from 'node:path';
+import { confinePath } from '../../execution/index.js';
 import { ToolInputError } from '../tool.js';
 
-/** The absolute path for a tool's `path` input. */
-export function resolvePath(cwd: string, path: string): string {
+/**
+ * The path a tool acts on (its folder's real path and its own name), or a ToolInputError that
+ * names the path and why it is refused. `cwd` is the working directory's real path.
+ */
+export async function confinedPath(cwd: string, path: string): Promise<string> {
   if (path.includes('\0')) throw new ToolInputError('path contains a NUL byte');
-  return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+  const confined = await confinePath(cwd, path, { refuseGit: false });
+  if ('problem' in confined)
+    throw new ToolInputError(`refused: ${confined.problem.reason}; neo's tools work inside the working directory only`);
+  return confined.entry;
 }
 
 /** A path shown to the model: relative when it is inside the working directory. */

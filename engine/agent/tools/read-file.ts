@@ -5,7 +5,7 @@ import type { AgentTool, ToolResult } from '../tool.js';
 import { optionalInt, requireString, ToolInputError } from '../tool.js';
 import { pathExists } from '../../util/path-exists.js';
 import { looksBinary } from './binary.js';
-import { displayPath, resolvePath } from './paths.js';
+import { confinedPath, displayPath } from './paths.js';
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
@@ -32,7 +32,7 @@ export function readFileTool(cwd: string): AgentTool {
       },
     },
     async run(input) {
-      const path = resolvePath(cwd, requireString(input, 'path'));
+      const path = await confinedPath(cwd, requireString(input, 'path'));
       const offset = optionalInt(input, 'offset', 1) ?? 1;
       const limit = optionalInt(input, 'limit', 1) ?? DEFAULT_LIMIT;
       // Only the messages name the file, so its display path is worked out only for them.

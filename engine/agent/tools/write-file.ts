@@ -3,7 +3,7 @@ import { chmod, stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../../util/atomic-file.js';
 import type { AgentTool } from '../tool.js';
 import { requireString, ToolInputError } from '../tool.js';
-import { displayPath, resolvePath } from './paths.js';
+import { confinedPath, displayPath } from './paths.js';
 
 export function writeFileTool(cwd: string): AgentTool {
   return {
@@ -22,7 +22,7 @@ export function writeFileTool(cwd: string): AgentTool {
       },
     },
     async run(input) {
-      const path = resolvePath(cwd, requireString(input, 'path'));
+      const path = await confinedPath(cwd, requireString(input, 'path'));
       const content = input.content;
       if (typeof content !== 'string') throw new ToolInputError('"content" must be a string');
       let mode: number | undefined;

@@ -1,9 +1,9 @@
 import type { ClarifyRule } from '../../definitions/index.js';
-import { matchClarifyRules } from '../../persona/index.js';
 import type { ReadTurnResult, StartResult, StopOutcome } from '../../session/index.js';
 import { isPermanentProviderCode, PROVIDER_CODES } from '../../transports/index.js';
 import { NeoError, UsageError } from '../../util/errors.js';
-import { decideAsk } from '../core/clarify-rules.js';
+import { matchClarifyRules, toolAskFromInput, type ToolAsk } from '../../posture/index.js';
+import { builtinAnswer } from '../core/clarify-rules.js';
 import type { ExecutionOutcome } from '../core/execution.js';
 import type { StepError } from '../core/state.js';
 import type { AgentContext, AgentStepDriver, AgentTask, GateRun } from './driver.js';
@@ -16,7 +16,7 @@ type Judged = { done: Outcome; stop: StopOutcome } | { guide: string };
 
 /**
  * The built-in driver: start → read-turn loop → stop, with fixed rules. A clarification is
- * answered by {@link decideAsk}; a finished turn meets the verify gate, whose failing output
+ * answered by {@link builtinAnswer}; a finished turn meets the verify gate, whose failing output
  * goes back to the same session as guidance up to `attempts`; the verdict is honest — a gate
  * that still fails, a step that changed nothing it had to, an answer that breaks its schema, a
  * silent agent or a spent budget is never a success.
@@ -174,12 +174,12 @@ export class RulesDriver implements AgentStepDriver {
           break;
         }
         if (turn.kind === 'clarification') {
+          const ask = turn.ask ?? toolAskFromInput(turn.toolName, turn.input, s.editToolNames);
           const decision =
-            personaDenies(turn, s.denyRules, task.cwd) ??
-            decideAsk(turn, {
+            personaDenies(ask, s.denyRules, task.cwd) ??
+            builtinAnswer(ask, {
               posture: start.maxPosture,
               workspace: task.cwd,
-              editToolNames: s.editToolNames,
               allowCommands: [...s.allowCommands, ...(s.verify ? [s.verify.run] : [])],
             });
           ctx.progress({ note: `${decision.allow ? 'allowed' : 'denied'} ${turn.toolName}` });
@@ -252,7 +252,7 @@ export class RulesDriver implements AgentStepDriver {
 
 /** A deny from the persona's own rules, which come before the built-in ones; undefined when none matches. */
 function personaDenies(
-  ask: { toolName: string; input: unknown },
+  ask: ToolAsk,
   rules: readonly ClarifyRule[] | undefined,
   cwd: string,
 ): { allow: false; reason: string } | undefined {

@@ -1,9 +1,10 @@
 import type { Flow, Posture, SessionKnobs, Step } from '../../definitions/index.js';
 import type { CompileOptions, CompileProblem } from './compile.js';
-import { optionalDurationMs } from './duration.js';
+import { optionalDurationMs } from '../../util/duration.js';
+import { toList } from '../../util/string-list.js';
 import type { KnobLayer, PlanLookup } from './lookup.js';
 import type { AgentSettings, GateSpec } from './plan.js';
-import { DEFAULT_CEILING, effortAtMost, postureAtMost } from './posture.js';
+import { DEFAULT_MAX_POSTURE, effortWithin, postureWithin } from '../../posture/index.js';
 
 /**
  * An agent step's effective settings. Knobs narrow from the flow's defaults through its policy,
@@ -21,7 +22,7 @@ export function compileAgent(
   const problem = (code: string, message: string, hint?: string) =>
     problems.push({ code, message, step: step.id, ...(hint === undefined ? {} : { hint }) });
   const layers: KnobLayer[] = [];
-  const flowKnobs: SessionKnobs = { maxPosture: defaults.maxPosture ?? DEFAULT_CEILING };
+  const flowKnobs: SessionKnobs = { maxPosture: defaults.maxPosture ?? DEFAULT_MAX_POSTURE };
   if (defaults.maxRounds !== undefined) flowKnobs.maxRounds = defaults.maxRounds;
   layers.push({ source: 'flow defaults', knobs: flowKnobs });
   pushPolicy(layers, lookup, defaults.policy, 'defaults.policy');
@@ -58,11 +59,11 @@ export function compileAgent(
     );
   }
   const knobs = narrowed.knobs;
-  const maxPosture: Posture = knobs.maxPosture ?? DEFAULT_CEILING;
+  const maxPosture: Posture = knobs.maxPosture ?? DEFAULT_MAX_POSTURE;
   const initialPosture = pickInitialPosture(step, persona?.layers ?? [], defaults.posture, maxPosture, problem);
 
   const effort = step.effort ?? defaults.effort;
-  if (step.effort !== undefined && defaults.effort !== undefined && !effortAtMost(step.effort, defaults.effort)) {
+  if (step.effort !== undefined && defaults.effort !== undefined && !effortWithin(step.effort, defaults.effort)) {
     problem(
       'FLOW_STEP_WIDENS',
       `step \`${step.id}\` asks effort ${step.effort}, above the flow's ${defaults.effort}`,
@@ -141,7 +142,7 @@ function pickInitialPosture(
   problem: (code: string, message: string, hint?: string) => void,
 ): Posture {
   if (step.posture !== undefined) {
-    if (!postureAtMost(step.posture, ceiling))
+    if (!postureWithin(step.posture, ceiling))
       problem(
         'FLOW_STEP_WIDENS',
         `step \`${step.id}\` starts in posture ${step.posture}, above its ceiling ${ceiling}`,
@@ -153,7 +154,7 @@ function pickInitialPosture(
     ?.knobs.initialPosture;
   const wanted = fromPersona ?? flowDefault ?? ceiling;
   // A default start above the ceiling is clamped (seed 004 §3: defaults clamp, requests reject).
-  return postureAtMost(wanted, ceiling) ? wanted : ceiling;
+  return postureWithin(wanted, ceiling) ? wanted : ceiling;
 }
 
 function compileGate(verify: NonNullable<Step['verify']>): GateSpec {
@@ -187,10 +188,4 @@ function provenanceOf(
   for (const [key, value] of Object.entries(provenance)) if (value !== undefined) out[key] = value;
   if (backendSource !== undefined) out.backend = backendSource;
   return out;
-}
-
-function toList(value: string | string[] | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  const items = Array.isArray(value) ? value : value.split(',');
-  return items.map((item) => item.trim()).filter((item) => item !== '');
 }

@@ -1,7 +1,7 @@
 import type { Flow, Step } from '../../definitions/index.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { compileAgent } from './compile-agent.js';
-import { optionalDurationMs } from './duration.js';
+import { optionalDurationMs } from '../../util/duration.js';
 import { transitiveNeeds } from './graph-order.js';
 import type { PlanLookup } from './lookup.js';
 import type { CompiledPlan, Decision, InputSpec, PlanBudgets, PlanStep, StepKind } from './plan.js';

@@ -1,4 +1,4 @@
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../../util/duration.js';
 import type { CompiledPlan, PlanStep } from './plan.js';
 
 /** One step as `--dry-run` shows it: what it would run with, nothing run. */

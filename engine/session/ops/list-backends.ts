@@ -1,4 +1,5 @@
-import { POSTURES, type Backend } from '../../definitions/index.js';
+import type { Backend } from '../../definitions/index.js';
+import { POSTURES } from '../../posture/index.js';
 import type { Availability } from '../../transports/index.js';
 import type { BackendDescriptorView, BackendListing, ListBackendsResult } from '../contract.js';
 import { routingGuidanceLines } from '../routing-guidance.js';

@@ -1,13 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import {
-  durationMs,
-  narrowKnobs,
-  policyKnobs,
-  postureWithin,
-  type Backend,
-  type DefinitionSet,
-} from '../../definitions/index.js';
+import { narrowKnobs, policyKnobs, type Backend, type DefinitionSet } from '../../definitions/index.js';
+import { postureWithin } from '../../posture/index.js';
+import { durationMs } from '../../util/duration.js';
 import type { StartSessionOptions } from '../../transports/index.js';
 import { NeoError } from '../../util/errors.js';
 import type { ScopeConstraints, StartInput, StartResult } from '../contract.js';

@@ -17,6 +17,7 @@ import {
   type Skill,
 } from '../../agent/index.js';
 import { findRepoRoot } from '../../definitions/index.js';
+import { realRoot } from '../../execution/index.js';
 import type { StartSessionOptions } from '../types.js';
 
 export interface SessionContext {
@@ -54,7 +55,8 @@ export async function sessionContext(
     settings.secrets.map((s) => s.name),
   );
   const all = builtinTools({
-    cwd: options.cwd,
+    // The tools confine every path to the real working directory (a symlinked cwd included).
+    cwd: await realRoot(options.cwd),
     env,
     shells,
     execTimeoutMs: settings.execTimeoutMs,

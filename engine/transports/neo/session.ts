@@ -23,6 +23,7 @@ import {
   type TurnResult,
 } from '../../agent/index.js';
 import type { Effort, Posture } from '../../definitions/index.js';
+import type { ToolAsk } from '../../posture/index.js';
 import { NeoError } from '../../util/errors.js';
 import { neoHome } from '../../util/neo-home.js';
 import { EventChannel } from '../shared/event-channel.js';
@@ -96,7 +97,20 @@ export class NeoSession implements AgentSession {
       tools: context.tools,
       approve: postureApprover(
         () => session.#posture,
-        (request) => session.#ask(request.toolName, request.input, request.signal),
+        (request) => session.#ask(request.ask, request.input, request.signal),
+        {
+          cwd: options.cwd,
+          report: (r) =>
+            session.#emit({
+              type: 'gate_decision',
+              clarificationId: `gate_${r.callId}`,
+              toolName: r.ask.toolName,
+              ask: r.ask,
+              allow: r.allow,
+              reason: r.reason,
+              posture: r.posture,
+            }),
+        },
       ),
       ...(saved !== undefined ? { messages: saved.messages, usage: saved.usage } : {}),
       onEvent: (event) => session.#onAgentEvent(event),
@@ -299,7 +313,7 @@ export class NeoSession implements AgentSession {
   }
 
   /** Raises a clarify event and waits for answer(); an interrupt or stop withdraws it as a deny. */
-  #ask(toolName: string, input: Record<string, unknown>, signal: AbortSignal): Promise<Decision> {
+  #ask(ask: ToolAsk, input: Record<string, unknown>, signal: AbortSignal): Promise<Decision> {
     const clarificationId = `cl_${randomBytes(8).toString('hex')}`;
     return new Promise<Decision>((resolve) => {
       const onAbort = (): void => {
@@ -311,7 +325,7 @@ export class NeoSession implements AgentSession {
         resolve(decision);
       });
       signal.addEventListener('abort', onAbort, { once: true });
-      this.#emit({ type: 'clarify', clarificationId, toolName, input });
+      this.#emit({ type: 'clarify', clarificationId, toolName: ask.toolName, input, ask });
     });
   }
 
@@ -359,8 +373,15 @@ function redactEvent(event: AgentEvent, redact: (text: string) => string): Agent
     case 'turn_complete':
       return event.text !== undefined ? { ...event, text: redact(event.text) } : event;
     case 'tool_use':
+      return { ...event, input: redactJson(event.input ?? null, redact) };
     case 'clarify':
-      return { ...event, input: JSON.parse(redact(JSON.stringify(event.input ?? null))) as unknown };
+      return {
+        ...event,
+        input: redactJson(event.input ?? null, redact),
+        ...(event.ask === undefined ? {} : { ask: redactJson(event.ask, redact) }),
+      };
+    case 'gate_decision':
+      return { ...event, ask: redactJson(event.ask, redact), reason: redact(event.reason) };
     default:
       return event;
   }
@@ -412,4 +433,8 @@ function checkEffort(backendId: string, options: StartSessionOptions, effort: Ef
       hint: levels.length > 0 ? `accepted: ${levels.join(', ')}` : 'this backend cannot set effort',
     });
   }
+}
+
+function redactJson<T>(value: T, redact: (text: string) => string): T {
+  return JSON.parse(redact(JSON.stringify(value))) as T;
 }

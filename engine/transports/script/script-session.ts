@@ -1,5 +1,6 @@
-import { isPosture, type Posture } from '../../definitions/index.js';
+import type { Posture } from '../../definitions/index.js';
 import { keepAlive } from '../../execution/index.js';
+import { isPosture } from '../../posture/index.js';
 import { NeoError } from '../../util/errors.js';
 import { EventChannel } from '../shared/event-channel.js';
 import type { AgentEvent, AgentSession, Usage } from '../types.js';
@@ -182,11 +183,11 @@ export class ScriptSession implements AgentSession {
       env: this.#options.env,
       posture: () => this.#posture,
       emit: (event) => this.events.push(event),
-      ask: (clarificationId, toolName, input) => {
+      ask: (clarificationId, ask, input) => {
         const answered = new Promise<Decision>((resolve) => {
           this.#pending = { id: clarificationId, resolve };
         });
-        this.events.push({ type: 'clarify', clarificationId, toolName, input });
+        this.events.push({ type: 'clarify', clarificationId, toolName: ask.toolName, input, ask });
         return abortable(answered, signal);
       },
     };

@@ -1,6 +1,6 @@
-import type { Posture } from '../../definitions/index.js';
+import { resolvePaths } from '../../execution/index.js';
+import { decideAsk, toolAskFromInput, type AskDecision, type Posture, type ToolAsk } from '../../posture/index.js';
 import type { AgentEvent } from '../types.js';
-import { gateFor, type ActionClass } from './gate.js';
 import { describeResult, startCommand } from './run-command.js';
 import type { Step } from './script-model.js';
 import { ToolFailure, type Workspace } from './workspace.js';
@@ -30,7 +30,7 @@ export interface TurnControls {
   posture(): Posture;
   emit(event: AgentEvent): void;
   /** Raises a clarify event and waits for its answer (rejects with the abort reason). */
-  ask(clarificationId: string, toolName: string, input: unknown): Promise<Decision>;
+  ask(clarificationId: string, ask: ToolAsk, input: unknown): Promise<Decision>;
 }
 
 /** How a turn ended when it was not aborted. */
@@ -75,7 +75,7 @@ async function playSteps(
         controls.emit({ type: 'reasoning', text: step.text });
         break;
       case 'write':
-        await toolCall(id, 'write', { path: step.path, content: step.content }, 'edit', controls, async () =>
+        await toolCall(id, { path: step.path, content: step.content }, edit('write', step.path), controls, async () =>
           ok(await controls.workspace.write(step.path, step.content)),
         );
         break;
@@ -83,24 +83,28 @@ async function playSteps(
         const input = step.all
           ? { path: step.path, search: step.search, replace: step.replace, all: true }
           : { path: step.path, search: step.search, replace: step.replace };
-        await toolCall(id, 'edit', input, 'edit', controls, async () =>
+        await toolCall(id, input, edit('edit', step.path), controls, async () =>
           ok(await controls.workspace.edit(step.path, step.search, step.replace, step.all)),
         );
         break;
       }
       case 'delete':
-        await toolCall(id, 'delete', { path: step.path }, 'edit', controls, async () =>
+        await toolCall(id, { path: step.path }, edit('delete', step.path), controls, async () =>
           ok(await controls.workspace.delete(step.path)),
         );
         break;
       case 'rename':
-        await toolCall(id, 'rename', { from: step.from, to: step.to }, 'edit', controls, async () =>
+        await toolCall(id, { from: step.from, to: step.to }, edit('rename', step.from, step.to), controls, async () =>
           ok(await controls.workspace.rename(step.from, step.to)),
         );
         break;
       case 'run': {
         const input = step.cwd === undefined ? { command: step.command } : { command: step.command, cwd: step.cwd };
-        await toolCall(id, 'run', input, 'command', controls, () => runStep(step, controls));
+        const ask: ToolAsk =
+          typeof step.command === 'string'
+            ? { kind: 'execute', toolName: 'run', paths: [], command: step.command }
+            : { kind: 'execute', toolName: 'run', paths: [], command: step.command.join(' '), argv: step.command };
+        await toolCall(id, input, ask, controls, () => runStep(step, controls));
         break;
       }
       case 'ask': {
@@ -127,22 +131,46 @@ interface ToolOutput {
 
 const ok = (output: string): ToolOutput => ({ output, isError: false });
 
+function edit(toolName: string, ...paths: string[]): ToolAsk {
+  return { kind: 'edit', toolName, paths };
+}
+
+/**
+ * The posture gate on one action (engine/posture decideAsk, paths resolved in the working tree).
+ * An allow or deny it gives itself is reported as a `gate_decision`, so the record holds it.
+ */
+async function gate(id: string, ask: ToolAsk, controls: TurnControls): Promise<AskDecision> {
+  const posture = controls.posture();
+  const { root, resolved } = await resolvePaths(controls.workspace.root, ask.paths);
+  const decision = decideAsk(posture, ask, { root, resolved });
+  if (decision.kind !== 'ask')
+    controls.emit({
+      type: 'gate_decision',
+      clarificationId: `gate-${id}`,
+      toolName: ask.toolName,
+      ask,
+      allow: decision.kind === 'allow',
+      reason: decision.reason,
+      posture,
+    });
+  return decision;
+}
+
 /** tool_use, then the posture's verdict (allow / clarify / deny), then tool_result. */
 async function toolCall(
   id: string,
-  name: string,
   input: unknown,
-  action: ActionClass,
+  ask: ToolAsk,
   controls: TurnControls,
   perform: () => Promise<ToolOutput>,
 ): Promise<void> {
-  controls.emit({ type: 'tool_use', id, name, input });
+  controls.emit({ type: 'tool_use', id, name: ask.toolName, input });
   try {
-    const gate = gateFor(controls.posture(), action);
-    if (gate.kind === 'deny') return result(controls, id, { output: gate.reason, isError: true });
-    if (gate.kind === 'ask') {
-      const decision = await controls.ask(`clr-${id}`, name, input);
-      if (!decision.allow) return result(controls, id, { output: deniedText(decision), isError: true });
+    const decision = await gate(id, ask, controls);
+    if (decision.kind === 'deny') return result(controls, id, { output: `denied: ${decision.reason}`, isError: true });
+    if (decision.kind === 'ask') {
+      const answer = await controls.ask(`clr-${id}`, ask, input);
+      if (!answer.allow) return result(controls, id, { output: deniedText(answer), isError: true });
     }
     result(controls, id, await perform());
   } catch (error) {
@@ -152,7 +180,9 @@ async function toolCall(
     }
     result(controls, id, {
       output:
-        error instanceof ToolFailure ? error.message : `${name} failed: ${(error as Error).message ?? String(error)}`,
+        error instanceof ToolFailure
+          ? error.message
+          : `${ask.toolName} failed: ${(error as Error).message ?? String(error)}`,
       isError: true,
     });
   }
@@ -168,12 +198,13 @@ async function askStep(
   controls.emit({ type: 'tool_use', id, name: step.toolName, input: step.input });
   let decision: Decision;
   try {
-    const gate = gateFor(controls.posture(), 'ask');
-    if (gate.kind === 'ask') {
-      const answer = await controls.ask(`clr-${id}`, step.toolName, step.input);
+    const ask = toolAskFromInput(step.toolName, step.input);
+    const verdict = await gate(id, ask, controls);
+    if (verdict.kind === 'ask') {
+      const answer = await controls.ask(`clr-${id}`, ask, step.input);
       decision = answer.allow ? answer : { allow: false, reason: deniedText(answer) };
     } else {
-      decision = gate.kind === 'allow' ? { allow: true } : { allow: false, reason: gate.reason };
+      decision = verdict.kind === 'allow' ? { allow: true } : { allow: false, reason: `denied: ${verdict.reason}` };
     }
   } catch (error) {
     if (error instanceof TurnAbort) result(controls, id, { output: error.message, isError: true });

@@ -1,42 +1,31 @@
-import { lstat, mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { confinePath } from '../../execution/index.js';
 
 /** A tool call that failed the way an agent's tool fails: reported as an error tool_result. */
 export class ToolFailure extends Error {}
 
 /**
- * The working tree the script acts on. Every path is resolved inside it; a path that leaves it,
- * lexically (`../x`, `/etc/x`) or through a symlink, is refused before anything is touched.
+ * The working tree the script acts on. Every path is resolved inside it (engine/execution
+ * confinePath); a path that leaves it, lexically (`../x`, `/etc/x`) or through a symlink, or runs
+ * through a dangling symlink, is refused before anything is touched, whatever the posture.
  */
 export class Workspace {
   readonly root: string;
-  #realRoot: Promise<string> | undefined;
 
   constructor(root: string) {
     this.root = resolve(root);
   }
 
-  /** The absolute path of `path`, or a ToolFailure when it escapes the working tree. */
+  /**
+   * Where `path` lives (its folder's real path and its own name: a delete or rename acts on a
+   * symlink, not its target), or a ToolFailure when it, or what it points to, escapes the tree.
+   */
   async resolve(path: string): Promise<string> {
-    const absolute = resolve(this.root, path);
-    if (!inside(this.root, absolute) || absolute === this.root) throw escape(path);
-    const realRoot = await (this.#realRoot ??= realpath(this.root));
-    // A dangling symlink would let a write create its target wherever it points.
-    const link = await lstat(absolute).catch(() => undefined);
-    if (link?.isSymbolicLink() && (await realpath(absolute).catch(() => undefined)) === undefined) throw escape(path);
-    // The nearest existing ancestor decides where a symlinked folder really points.
-    let probe = absolute;
-    for (;;) {
-      const real = await realpath(probe).catch(() => undefined);
-      if (real !== undefined) {
-        if (!inside(realRoot, real)) throw escape(path);
-        break;
-      }
-      const parent = dirname(probe);
-      if (parent === probe) break;
-      probe = parent;
-    }
-    return absolute;
+    if (resolve(this.root, path) === this.root) throw new ToolFailure(`refused: ${path} is the working tree itself`);
+    const confined = await confinePath(this.root, path, { refuseGit: false });
+    if ('problem' in confined) throw new ToolFailure(`refused: ${confined.problem.reason}`);
+    return confined.entry;
   }
 
   /** A folder inside the working tree (the tree itself allowed), for a command's cwd. */
@@ -84,15 +73,6 @@ export class Workspace {
     await rename(source, target);
     return `renamed ${from} to ${to}`;
   }
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
-function escape(path: string): ToolFailure {
-  return new ToolFailure(`refused: ${path} is outside the working tree`);
 }
 
 async function readExisting(file: string, path: string): Promise<string> {

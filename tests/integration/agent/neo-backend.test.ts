@@ -49,19 +49,28 @@ describe('the neo backend', () => {
       'tool_use:read_file',
       'tool_result',
       'tool_use:edit',
+      'gate_decision',
       'tool_result',
       'tool_use:exec',
       'clarify:exec',
     ]);
     expect(untilAsk[0]).toEqual({ type: 'started', externalSessionId: 'cs_1', model: 'scripted-model' });
-    expect(untilAsk[5]).toEqual({
+    expect(untilAsk[5]).toMatchObject({
+      type: 'gate_decision',
+      toolName: 'edit',
+      allow: true,
+      posture: 'acceptEdits',
+      ask: { kind: 'edit', toolName: 'edit', paths: ['src/greet.ts'] },
+    });
+    expect(untilAsk[6]).toEqual({
       type: 'tool_result',
       id: expect.any(String),
       output: 'edited src/greet.ts: replaced 1 occurrence',
       isError: false,
     });
-    const ask = untilAsk[7] as Extract<AgentEvent, { type: 'clarify' }>;
+    const ask = untilAsk[8] as Extract<AgentEvent, { type: 'clarify' }>;
     expect(ask.input).toEqual({ command: 'git diff --stat' });
+    expect(ask.ask).toEqual({ kind: 'execute', toolName: 'exec', paths: [], command: 'git diff --stat' });
     await reader.session.answer(ask.clarificationId, { allow: true });
     const rest = await reader.until('turn_complete');
     expect(types(rest)).toEqual(['tool_result', 'text', 'turn_complete']);

@@ -57,8 +57,8 @@ describe('postures on the neo backend', () => {
     expect(types(events).filter((t) => t.startsWith('clarify'))).toEqual([]);
     expect(results).toEqual([
       { output: '1\treadme', isError: false },
-      { output: 'denied: posture plan allows no file changes (write_file)', isError: true },
-      { output: 'denied: posture plan allows no commands (exec)', isError: true },
+      { output: 'denied: posture plan forbids file edits (write_file on new.txt)', isError: true },
+      { output: 'denied: posture plan forbids running commands (`echo ran > ran.txt`)', isError: true },
     ]);
     expect(await exists(join(h!.repo, 'new.txt'))).toBe(false);
     expect(await exists(join(h!.repo, 'ran.txt'))).toBe(false);

@@ -138,14 +138,19 @@ finally:
       .split('\n')
       .map((l) => JSON.parse(l).event)
       .filter((e) => e.type === 'clarification')
-      .map((e) => e.decision);
+      .map((e) => [e.decision, e.by]);
+    // Every answer is recorded with who gave it: the flow's built-in driver, or the posture gate.
     expect(decisions).toEqual([
-      { allow: true, reason: "`echo allowed` is in the step's allowed commands" },
-      {
-        allow: false,
-        reason:
-          "`curl http://example.com` is not an allowed command (allowed: `echo *`); add it to the step's allowCommands if it is needed",
-      },
+      [{ allow: true, reason: "`echo allowed` is in the step's allowed commands" }, `flow:${outcome.runId}:work#1`],
+      [
+        {
+          allow: false,
+          reason:
+            "`curl http://example.com` is not an allowed command (allowed: `echo *`); add it to the step's allowCommands if it is needed",
+        },
+        `flow:${outcome.runId}:work#1`,
+      ],
+      [{ allow: true, reason: 'posture acceptEdits allows edits inside the workspace (out.txt)' }, 'posture'],
     ]);
   });
 

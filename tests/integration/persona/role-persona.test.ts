@@ -57,8 +57,7 @@ describe('a role persona', () => {
         'started script default<=acceptEdits rounds 20',
         'turn clarification',
         'allow write by clarify[0]',
-        'turn clarification',
-        'deny write by otherwise',
+        // ../outside.md never reaches the driver: the posture gate denies an edit outside the workspace.
         'turn clarification',
         'deny run by otherwise',
         'turn turn_complete',

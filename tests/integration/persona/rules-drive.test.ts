@@ -36,16 +36,30 @@ describe('a rules persona drives the script backend', () => {
     // The chained command was refused: src/ still exists.
     const denied = seen.find((o) => o.type === 'answered' && !o.answer.allow);
     expect(denied?.type === 'answered' && denied.answer.reason).toBe(
-      '`node check.js && rm -rf src` chains several commands; run each allowed command on its own',
+      '`node check.js && rm -rf src` chains, pipes or redirects commands; run each allowed command on its own',
     );
 
     // The guidance the agent got is the persona's template filled with the check's output.
     const events = (await h.service.store.readEvents(result.session!.sessionId))!;
     const guidance = events.flatMap((e) => (e.event.type === 'guidance' ? [e.event] : []));
     expect(guidance).toEqual([
-      { type: 'guidance', source: 'deny', text: expect.stringContaining('chains several commands') },
+      { type: 'guidance', source: 'deny', text: expect.stringContaining('chains, pipes or redirects commands') },
       { type: 'guidance', source: 'driver', text: 'The check failed:\nexpected fixed, got broken\nFix src/value.txt.' },
     ]);
+    // Every answer is on record, with who gave it: here the persona's driver scope, four times.
+    const answers = events.flatMap((e) => (e.event.type === 'clarification' ? [e.event] : []));
+    expect(answers.map((a) => [a.toolName, a.decision.allow, a.by])).toEqual([
+      ['write', true, result.scope],
+      ['run', true, result.scope],
+      ['run', false, result.scope],
+      ['edit', true, result.scope],
+    ]);
+    expect(answers[2]!.ask).toEqual({
+      kind: 'execute',
+      toolName: 'run',
+      paths: [],
+      command: 'node check.js && rm -rf src',
+    });
     const released = events.at(-1)!.event;
     expect(released).toEqual({
       type: 'released',

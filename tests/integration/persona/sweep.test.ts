@@ -49,7 +49,7 @@ describe('sweep out', () => {
   test('an aborted persona releases its session and kills the command its agent was running', async () => {
     const persona = fixerPersona().replace(
       '  otherwise: deny',
-      '    - { decision: allow, command: "node -e" }\n  otherwise: deny',
+      '    - { decision: allow, command: "node -e *" }\n  otherwise: deny',
     );
     const h = await personaHarness({ agents: { fixer: persona } });
     const script = await writeScenario(h.cwd, h.scripts, HANGING);

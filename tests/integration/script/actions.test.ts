@@ -2,6 +2,7 @@ import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeEach, describe, expect, test } from 'vitest';
+import type { Posture } from '../../../engine/posture/index.js';
 import type { AgentEvent } from '../../../engine/transports/index.js';
 import { startScript, types } from '../../helpers/script.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
@@ -10,13 +11,19 @@ beforeEach(async () => {
   process.env.NEO_HOME = await tempDir('neo-home-');
 });
 
-/** Plays a one-turn script in posture full and returns the turn's events (after `started`). */
-async function playOneTurn(cwd: string, actions: unknown[]): Promise<AgentEvent[]> {
-  const { session, reader } = await startScript({ cwd, script: { turns: [actions] } });
+/**
+ * Plays a one-turn script (posture full unless given) and returns the turn's events after
+ * `started`, without the gate's own decisions (`gateDecisions` keeps those).
+ */
+async function playOneTurn(cwd: string, actions: unknown[], posture?: Posture): Promise<AgentEvent[]> {
+  const { session, reader } = await startScript({ cwd, script: { turns: [actions] }, ...(posture ? { posture } : {}) });
   const events = await reader.until('turn_complete');
   await session.stop();
-  return events.slice(1);
+  lastGateDecisions = events.filter((e) => e.type === 'gate_decision');
+  return events.slice(1).filter((e) => e.type !== 'gate_decision');
 }
+
+let lastGateDecisions: AgentEvent[] = [];
 
 function results(events: readonly AgentEvent[]): Array<{ id: string; output: string; isError: boolean }> {
   return events.flatMap((e) => (e.type === 'tool_result' ? [{ id: e.id, output: e.output, isError: e.isError }] : []));
@@ -64,6 +71,14 @@ for (const flavour of ['plain folder', 'git work tree'] as const) {
         { type: 'tool_use', id: 't1.6', name: 'delete', input: { path: 'docs/new file.md' } },
         { type: 'tool_result', id: 't1.6', output: 'deleted docs/new file.md', isError: false },
         { type: 'turn_complete', numTurns: 1, text: 'Starting.' },
+      ]);
+      // Every file action passed the posture gate, and the gate said so.
+      expect(lastGateDecisions.map((e) => e.type === 'gate_decision' && [e.toolName, e.allow, e.posture])).toEqual([
+        ['write', true, 'full'],
+        ['edit', true, 'full'],
+        ['edit', true, 'full'],
+        ['rename', true, 'full'],
+        ['delete', true, 'full'],
       ]);
       expect(await readFile(join(cwd, 'src/sum.js'), 'utf8')).toBe('x + x + c\n');
       expect(await readFile(join(cwd, 'moved/kept.txt'), 'utf8')).toBe('keep\n');
@@ -158,19 +173,65 @@ describe('paths that leave the working tree are refused', () => {
       { run: { command: ['pwd'], cwd: '..' } },
       { write: { path: '.', content: 'x' } },
     ]);
+    // Even at posture full (which skips the gate's path rules) the script backend acts inside its tree only.
+    const tree = `the workspace ${cwd}`;
     expect(results(events).map((r) => [r.output, r.isError])).toEqual([
-      ['refused: ../outside/new.txt is outside the working tree', true],
-      [`refused: ${join(outside, 'abs.txt')} is outside the working tree`, true],
-      ['refused: link/through.txt is outside the working tree', true],
-      ['refused: link/secret.txt is outside the working tree', true],
-      ['refused: dangling is outside the working tree', true],
-      ['refused: ../outside/secret.txt is outside the working tree', true],
-      ['refused: link/secret.txt is outside the working tree', true],
-      ['refused: .. is outside the working tree', true],
-      ['refused: . is outside the working tree', true],
+      [`refused: ../outside/new.txt is outside ${tree}`, true],
+      [`refused: ${join(outside, 'abs.txt')} is outside ${tree}`, true],
+      [`refused: link/through.txt is outside ${tree} (it leads to ${join(outside, 'through.txt')})`, true],
+      [`refused: link/secret.txt is outside ${tree} (it leads to ${join(outside, 'secret.txt')})`, true],
+      [`refused: dangling cannot be checked: ${join(cwd, 'dangling')} is a symlink to nothing (a dangling link)`, true],
+      [`refused: ../outside/secret.txt is outside ${tree}`, true],
+      [`refused: link/secret.txt is outside ${tree} (it leads to ${join(outside, 'secret.txt')})`, true],
+      [`refused: .. is outside ${tree}`, true],
+      ['refused: . is the working tree itself', true],
     ]);
     expect((await readdir(outside)).sort()).toEqual(['secret.txt']);
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret\n');
     expect(types(events).filter((t) => t === 'tool_use')).toHaveLength(9);
+  });
+});
+
+describe('below posture full the gate refuses what leaves the tree or touches git metadata', () => {
+  test('acceptEdits: an edit outside, through a symlink or into .git is denied before it runs, and recorded', async () => {
+    const root = await tempDir();
+    const cwd = join(root, 'tree');
+    const outside = join(root, 'outside');
+    await mkdir(join(cwd, '.git'), { recursive: true });
+    await mkdir(outside);
+    await symlink(outside, join(cwd, 'link'));
+    await symlink(join(cwd, '.git'), join(cwd, 'innocent'));
+    const events = await playOneTurn(
+      cwd,
+      [
+        { write: { path: join(outside, 'abs.txt'), content: 'x' } },
+        { write: { path: '../outside/rel.txt', content: 'x' } },
+        { write: { path: 'link/through.txt', content: 'x' } },
+        { write: { path: '.git/config', content: '[core]\n\tfsmonitor = touch pwned\n' } },
+        { write: { path: 'innocent/hooks/pre-commit', content: 'x' } },
+        { rename: { from: 'a.txt', to: '.git' } },
+        { write: { path: 'ok.txt', content: 'fine' } },
+      ],
+      'acceptEdits',
+    );
+    expect(lastGateDecisions.map((e) => e.type === 'gate_decision' && e.allow)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    const outputs = results(events).map((r) => r.output);
+    expect(outputs[0]).toBe(
+      `denied: ${join(outside, 'abs.txt')} is outside the workspace ${cwd}; change files inside the workspace only`,
+    );
+    expect(outputs[2]).toContain(`(it leads to ${join(outside, 'through.txt')})`);
+    expect(outputs[3]).toMatch(/^denied: \.git\/config is git metadata \(\.git\)/);
+    expect(outputs[4]).toMatch(/^denied: innocent\/hooks\/pre-commit is git metadata/);
+    expect(outputs[6]).toBe('wrote ok.txt (4 bytes)');
+    expect(await readdir(outside)).toEqual([]);
+    expect(await readdir(join(cwd, '.git'))).toEqual([]);
   });
 });

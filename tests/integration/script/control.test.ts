@@ -30,7 +30,7 @@ describe('ask: a clarification with a continuation per answer', () => {
       [
         {
           ask: {
-            toolName: 'WebFetch',
+            toolName: 'mcp__specs__fetch',
             input: { url: 'https://example.com/spec' },
             onAllow: [{ say: 'read the spec' }, { write: { path: 'spec.md', content: 'spec\n' } }],
             onDeny: [{ say: 'working from memory' }],
@@ -46,12 +46,13 @@ describe('ask: a clarification with a continuation per answer', () => {
     const { session, reader } = await startScript({ cwd, posture: 'default', script });
     const asked = await reader.until('clarify');
     expect(asked.slice(1)).toEqual([
-      { type: 'tool_use', id: 't1.0', name: 'WebFetch', input: { url: 'https://example.com/spec' } },
+      { type: 'tool_use', id: 't1.0', name: 'mcp__specs__fetch', input: { url: 'https://example.com/spec' } },
       {
         type: 'clarify',
         clarificationId: 'clr-t1.0',
-        toolName: 'WebFetch',
+        toolName: 'mcp__specs__fetch',
         input: { url: 'https://example.com/spec' },
+        ask: { kind: 'execute', toolName: 'mcp__specs__fetch', paths: [] },
       },
     ]);
     await session.answer('clr-t1.0', { allow: true });
@@ -64,6 +65,7 @@ describe('ask: a clarification with a continuation per answer', () => {
         clarificationId: 'clr-t1.2',
         toolName: 'write',
         input: { path: 'spec.md', content: 'spec\n' },
+        ask: { kind: 'edit', toolName: 'write', paths: ['spec.md'] },
       },
     ]);
     await session.answer('clr-t1.2', { allow: true });
@@ -116,7 +118,13 @@ describe('guidance starts the next turn', () => {
       text: 'wrote it',
     });
     await session.sendGuidance('verify: `npm test` EXITED 1\nexpected 3, got 4');
-    expect(types(await reader.until('turn_complete'))).toEqual(['tool_use', 'tool_result', 'text', 'turn_complete']);
+    expect(types(await reader.until('turn_complete'))).toEqual([
+      'tool_use',
+      'gate_decision',
+      'tool_result',
+      'text',
+      'turn_complete',
+    ]);
     expect(reader.seen.at(-1)).toEqual({ type: 'turn_complete', numTurns: 2, text: 'fixed it' });
     expect(await readFile(join(cwd, 'sum.js'), 'utf8')).toBe('return total;\n');
     await session.sendGuidance('thanks');
@@ -216,7 +224,7 @@ describe('interrupt', () => {
     });
     await reader.until('clarify');
     await session.interrupt();
-    expect(await reader.until('turn_complete')).toEqual([
+    expect((await reader.until('turn_complete')).filter((e) => e.type !== 'gate_decision')).toEqual([
       { type: 'tool_result', id: 't1.0', output: 'interrupted', isError: true },
       { type: 'turn_complete', numTurns: 1, interrupted: true },
     ]);
@@ -235,7 +243,7 @@ describe('interrupt', () => {
     const pgid = await waitFor(readPid(join(cwd, 'pid')));
     expect(livingGroupMembers(pgid).length).toBeGreaterThanOrEqual(2);
     await session.interrupt();
-    expect(await reader.until('turn_complete')).toEqual([
+    expect((await reader.until('turn_complete')).filter((e) => e.type !== 'gate_decision')).toEqual([
       { type: 'tool_result', id: 't1.0', output: 'interrupted', isError: true },
       { type: 'turn_complete', numTurns: 1, interrupted: true },
     ]);

@@ -17,8 +17,8 @@ const GATED = {
       { run: { command: ['touch', 'ran.txt'] } },
       {
         ask: {
-          toolName: 'WebFetch',
-          input: { url: 'https://example.com' },
+          toolName: 'mcp__deploy__run',
+          input: { environment: 'staging' },
           onAllow: [{ say: 'fetched' }],
           onDeny: [{ say: 'went without' }],
         },
@@ -55,20 +55,20 @@ describe('postures decide what asks, what runs and what is refused', () => {
       asked: [],
       files: [],
       results: [
-        't1.0 error: denied: posture plan allows no file changes',
-        't1.1 error: denied: posture plan allows no commands',
-        't1.2 error: denied: posture plan allows no tool that needs permission',
+        't1.0 error: denied: posture plan forbids file edits (write on written.txt)',
+        't1.1 error: denied: posture plan forbids running commands (`touch ran.txt`)',
+        't1.2 error: denied: posture plan forbids running commands (mcp__deploy__run)',
       ],
       text: 'went without',
     },
     default: {
-      asked: ['write', 'run', 'WebFetch'],
+      asked: ['write', 'run', 'mcp__deploy__run'],
       files: ['ran.txt', 'written.txt'],
       results: ['t1.0 ok: wrote written.txt (2 bytes)', 't1.1 ok: [exit code 0]', 't1.2 ok: allowed'],
       text: 'fetched',
     },
     acceptEdits: {
-      asked: ['run', 'WebFetch'],
+      asked: ['run', 'mcp__deploy__run'],
       files: ['ran.txt', 'written.txt'],
       results: ['t1.0 ok: wrote written.txt (2 bytes)', 't1.1 ok: [exit code 0]', 't1.2 ok: allowed'],
       text: 'fetched',
@@ -104,6 +104,7 @@ describe('postures decide what asks, what runs and what is refused', () => {
         clarificationId: 'clr-t1.0',
         toolName: 'write',
         input: { path: 'written.txt', content: 'w\n' },
+        ask: { kind: 'edit', toolName: 'write', paths: ['written.txt'] },
       },
     ]);
     expect(await readdir(cwd)).toEqual([]);
@@ -112,7 +113,13 @@ describe('postures decide what asks, what runs and what is refused', () => {
     expect(next).toEqual([
       { type: 'tool_result', id: 't1.0', output: 'denied by the user: not that file', isError: true },
       { type: 'tool_use', id: 't1.1', name: 'run', input: { command: ['touch', 'ran.txt'] } },
-      { type: 'clarify', clarificationId: 'clr-t1.1', toolName: 'run', input: { command: ['touch', 'ran.txt'] } },
+      {
+        type: 'clarify',
+        clarificationId: 'clr-t1.1',
+        toolName: 'run',
+        input: { command: ['touch', 'ran.txt'] },
+        ask: { kind: 'execute', toolName: 'run', paths: [], command: 'touch ran.txt', argv: ['touch', 'ran.txt'] },
+      },
     ]);
     await session.answer('clr-t1.1', { allow: false });
     expect((await reader.until('tool_result')).at(-1)).toEqual({
@@ -142,7 +149,23 @@ describe('postures decide what asks, what runs and what is refused', () => {
     await session.answer('clr-t1.0', { allow: true });
     // b.txt goes through without a question; the command still asks under acceptEdits.
     const events = await reader.until('clarify');
-    expect(events.map((e) => e.type)).toEqual(['tool_result', 'tool_use', 'tool_result', 'tool_use', 'clarify']);
+    expect(events.map((e) => e.type)).toEqual([
+      'tool_result',
+      'tool_use',
+      'gate_decision',
+      'tool_result',
+      'tool_use',
+      'clarify',
+    ]);
+    expect(events[2]).toEqual({
+      type: 'gate_decision',
+      clarificationId: 'gate-t1.1',
+      toolName: 'write',
+      ask: { kind: 'edit', toolName: 'write', paths: ['b.txt'] },
+      allow: true,
+      reason: 'posture acceptEdits allows edits inside the workspace (b.txt)',
+      posture: 'acceptEdits',
+    });
     expect(events.at(-1)).toMatchObject({ clarificationId: 'clr-t1.2', toolName: 'run' });
     await session.setPosture('plan');
     await session.answer('clr-t1.2', { allow: true });
@@ -172,7 +195,10 @@ describe('postures decide what asks, what runs and what is refused', () => {
     await session.setPosture('plan');
     await session.answer('clr-t1.0', { allow: true });
     const events = await reader.until('turn_complete');
-    expect(resultsOf(events)).toEqual(['t1.0 ok: allowed', 't1.2 error: denied: posture plan allows no file changes']);
+    expect(resultsOf(events)).toEqual([
+      't1.0 ok: allowed',
+      't1.2 error: denied: posture plan forbids file edits (write on x.txt)',
+    ]);
     expect(await readdir(cwd)).toEqual([]);
     await session.stop();
   });

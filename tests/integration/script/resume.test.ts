@@ -232,10 +232,10 @@ describe('the protocol table', () => {
       events.push(event);
       if (event.type === 'turn_complete') break;
     }
-    expect(events[2]).toEqual({
+    expect(events[3]).toEqual({
       type: 'tool_result',
       id: 't1.0',
-      output: 'denied: posture plan allows no file changes',
+      output: 'denied: posture plan forbids file edits (write on a)',
       isError: true,
     });
     await session.stop();

@@ -6,7 +6,6 @@ import {
   discoverSkills,
   expandSkillMentions,
   loadSkill,
-  postureDecision,
   skillCatalog,
 } from '../../../engine/agent/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
@@ -63,22 +62,5 @@ describe('skills', () => {
     );
     expect(await expandSkillMentions('/deploy now', skills)).toContain('<skill name="deploy">\nproject body');
     expect(await expandSkillMentions('costs $5 and a/deploy path', skills)).toBe('costs $5 and a/deploy path');
-  });
-});
-
-describe('posture decisions', () => {
-  it('matches the CLI contract for each posture and effect', () => {
-    const table = (['plan', 'default', 'acceptEdits', 'full'] as const).map((p) => [
-      p,
-      postureDecision(p, 'read'),
-      postureDecision(p, 'write'),
-      postureDecision(p, 'exec'),
-    ]);
-    expect(table).toEqual([
-      ['plan', 'allow', 'deny', 'deny'],
-      ['default', 'allow', 'ask', 'ask'],
-      ['acceptEdits', 'allow', 'allow', 'ask'],
-      ['full', 'allow', 'allow', 'allow'],
-    ]);
   });
 });

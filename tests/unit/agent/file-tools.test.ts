@@ -1,4 +1,4 @@
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -105,10 +105,10 @@ describe('read_file', () => {
     expect(await reading).toEqual({ output: '1\tfrom a pipe', isError: false });
   });
 
-  it('refuses a device that has no end instead of reading it forever', async () => {
+  it('refuses a device outside the working directory instead of reading it forever', async () => {
     const t = await tools(await tempDir());
     await expect(run(t.read_file, { path: '/dev/zero' })).rejects.toThrow(
-      /^\/dev\/zero has more than \d+ bytes; too large to read$/,
+      /^refused: \/dev\/zero is outside the workspace .*; neo's tools work inside the working directory only$/,
     );
   }, 20_000);
 });
@@ -154,6 +154,39 @@ describe('write_file and edit', () => {
       isError: false,
     });
     expect((await run(t.edit, { path: 'g.ts', old_string: '', new_string: 'again' })).isError).toBe(true);
+  });
+});
+
+describe('every file tool stays inside the working directory', () => {
+  it('refuses an absolute path elsewhere, ../x, a symlink out and a dangling symlink, whatever the tool', async () => {
+    const root = await tempDir();
+    const cwd = join(root, 'ws');
+    const outside = join(root, 'outside');
+    await writeTree(root, { 'ws/inside.txt': 'in\n', 'outside/secret.txt': 'secret\n' });
+    await symlink(outside, join(cwd, 'link'));
+    await symlink(join(outside, 'nothing'), join(cwd, 'dangling'));
+    const t = await tools(cwd);
+    const attempts: Array<[string, Record<string, unknown>]> = [
+      ['write_file', { path: join(outside, 'abs.txt'), content: 'x' }],
+      ['write_file', { path: '../outside/rel.txt', content: 'x' }],
+      ['write_file', { path: 'link/through.txt', content: 'x' }],
+      ['write_file', { path: 'dangling', content: 'x' }],
+      ['edit', { path: 'link/secret.txt', old_string: 'secret', new_string: 'leaked' }],
+      ['edit', { path: '../outside/new.txt', old_string: '', new_string: 'x' }],
+      ['read_file', { path: join(outside, 'secret.txt') }],
+      ['read_file', { path: 'link/secret.txt' }],
+      ['grep', { pattern: 'secret', path: outside }],
+      ['glob', { pattern: '**', path: 'link' }],
+    ];
+    for (const [name, input] of attempts)
+      await expect(run(t[name], input), `${name} ${JSON.stringify(input)}`).rejects.toThrow(
+        /^refused: .* (is outside the workspace|cannot be checked).*; neo's tools work inside the working directory only$/,
+      );
+    expect((await readdir(outside)).sort()).toEqual(['secret.txt']);
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret\n');
+    // Inside, absolute or relative, works as before.
+    expect((await run(t.write_file, { path: join(cwd, 'new.txt'), content: 'x' })).isError).toBe(false);
+    expect((await run(t.read_file, { path: 'inside.txt' })).output).toBe('1\tin');
   });
 });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 const CORE = fileURLToPath(new URL('../../../engine/flow/core/', import.meta.url));
 
 describe('the flow core is pure', () => {
-  it('imports no node:*, fs, child_process or execa — only itself, engine/expr, engine/util/did-you-mean, engine/util/step-graph, engine/util/excerpt, xstate, and types', async () => {
+  it('imports no node:*, fs, child_process or execa — only itself, engine/expr, engine/posture, the pure engine/util helpers, xstate, and types', async () => {
     const offenders: string[] = [];
     for (const file of (await readdir(CORE)).filter((f) => f.endsWith('.ts'))) {
       const text = await readFile(`${CORE}${file}`, 'utf8');
@@ -18,6 +18,9 @@ describe('the flow core is pure', () => {
           from === '../../util/did-you-mean.js' ||
           from === '../../util/step-graph.js' ||
           from === '../../util/excerpt.js' ||
+          from === '../../util/duration.js' ||
+          from === '../../util/string-list.js' ||
+          from === '../../posture/index.js' ||
           from === 'xstate';
         if (!ok) offenders.push(`${file}: ${from}`);
       }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { globMatch, relativeInside } from '../../../engine/persona/index.js';
+import { globMatch, relativeInside } from '../../../engine/posture/index.js';
 
 describe('relativeInside', () => {
   test.each([

@@ -1,8 +1,4 @@
-/**
- * A schema duration (seconds as a number, or a string with ms/s/m/h) in milliseconds; NaN when
- * unreadable. The same rule the definitions layer validates, kept here so the pure core needs no
- * import from a folder that reads files.
- */
+/** A schema duration (seconds as a number, or a string with ms/s/m/h) in milliseconds; NaN when unreadable. Pure. */
 export function durationMs(value: unknown): number {
   if (typeof value === 'number') return value * 1000;
   if (typeof value !== 'string') return Number.NaN;
