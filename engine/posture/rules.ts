@@ -121,9 +121,9 @@ function describeAsk(facts: AskFacts): string {
 function defaultReason(rule: ClarifyRule, facts: AskFacts): string {
   const what = describeAsk(facts);
   return rule.decision === 'allow'
-    ? `${what} is allowed by the rules`
+    ? `${what} is allowed by the persona's rules`
     : rule.decision === 'deny'
-      ? `${what} is not allowed by the rules`
+      ? `${what} is not allowed by the persona's rules`
       : `${what} needs a person's decision`;
 }
 

@@ -101,6 +101,7 @@ describe('neo session --backend neo (the binary)', () => {
       clarificationId: expect.stringMatching(/^cl_/),
       toolName: 'exec',
       input: { command: 'git status --short' },
+      ask: { kind: 'execute', toolName: 'exec', paths: [], command: 'git status --short' },
     });
     await json('session', 'answer', id, ask.clarificationId as string, '--allow');
     const turn1 = await json('session', 'read', id);

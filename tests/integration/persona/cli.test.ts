@@ -45,7 +45,7 @@ describe('neo persona run', () => {
       'note: backend pinned to script',
       "note: allowed write (clarify[0]): write on src/value.txt is allowed by the persona's rules",
       "note: allowed run (clarify[1]): `node check.js` is allowed by the persona's rules",
-      'note: denied run (otherwise): `node check.js && rm -rf src` chains several commands; run each allowed command on its own',
+      'note: denied run (otherwise): `node check.js && rm -rf src` chains, pipes or redirects commands; run each allowed command on its own',
       'note: check `node check.js` failed (exit 1)',
       'note: guidance sent: `node check.js` failed (attempt 1)',
       "note: allowed edit (clarify[0]): edit on src/value.txt is allowed by the persona's rules",

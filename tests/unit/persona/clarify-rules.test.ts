@@ -29,7 +29,7 @@ describe('matchClarifyRules', () => {
   test('first match wins, and names the rule', () => {
     expect(decide('Bash', { command: 'npm test' })).toEqual({
       decision: 'allow',
-      reason: '`npm test` is allowed by the rules',
+      reason: "`npm test` is allowed by the persona's rules",
       rule: 'clarify[2]',
     });
     expect(decide('Edit', { file_path: '/work/repo/.git/config' })).toEqual({
