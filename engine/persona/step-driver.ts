@@ -9,6 +9,7 @@
  */
 import type { DefinitionSet, Effort, Posture } from '../definitions/index.js';
 import type { MetricsSink } from '../observability/index.js';
+import { TurnUsage } from '../session/index.js';
 import type { PersonaSessionPort } from './actors.js';
 import type { Checker } from './check.js';
 import type { CheckResult } from './decisions.js';
@@ -252,6 +253,7 @@ class IdleWatch {
   #rounds = 0;
   #cost = 0;
   #files = new Set<string>();
+  readonly #turn = new TurnUsage();
   stalled = false;
 
   constructor(ctx: FlowAgentContext, idleMs: number | undefined) {
@@ -299,15 +301,22 @@ class IdleWatch {
         else if (e.type === 'turn_diff') {
           for (const f of e.diff.files) this.#files.add(f.path);
           this.#ctx.progress({ filesChanged: this.#files.size });
+        } else if (e.type === 'usage') {
+          // A model call inside the turn: charged now, so a budget can stop the turn it crosses.
+          const spent = this.#turn.during(e);
+          this.#cost += spent.costUsd;
+          this.#ctx.charge({ turns: 0, ...spent });
+          this.#ctx.progress({ costUsd: this.#cost });
         } else if (e.type === 'turn_complete' || e.type === 'ended') {
-          const tokens = (e.usage?.inputTokens ?? 0) + (e.usage?.outputTokens ?? 0);
-          const costUsd = typeof e.costUsd === 'number' ? e.costUsd : 0;
           // An `ended` that closes a turn carries that turn's figures (numTurns says so).
           const turns = e.type === 'turn_complete' || e.numTurns !== undefined ? 1 : 0;
+          const spent = this.#turn.end(e);
           this.#rounds += turns;
-          this.#cost += costUsd;
-          this.#ctx.charge({ turns, tokens, costUsd });
+          this.#cost += spent.costUsd;
+          this.#ctx.charge({ turns, ...spent });
           this.#ctx.progress({ round: this.#rounds, costUsd: this.#cost });
+        } else if (e.type === 'error' && e.transient !== true) {
+          this.#turn.reset();
         }
         return;
       }

@@ -40,6 +40,7 @@ export type {
 } from './contract.js';
 export { OPS, STOP_OUTCOMES, MODEL_CLASSES } from './contract.js';
 export { parseOpInput } from './parse-input.js';
+export { TurnUsage, tokensOf, type UsageCharge } from './turn-usage.js';
 export { SessionRejection, SessionFailure } from './errors.js';
 export { mintSessionId, isSessionId } from './ids.js';
 export {

@@ -41,6 +41,13 @@ export type AgentEvent =
       reason: string;
       posture: Posture;
     }
+  /**
+   * What one model call inside the turn used, from a backend that reports usage while it streams
+   * (neo's agent per model call, Codex's token-usage updates, an ACP agent's cost updates): a
+   * delta, never a running total. The turn's `turn_complete` still carries the turn's own figures;
+   * a budget counts these as they come, so a turn that crosses one can be stopped.
+   */
+  | { type: 'usage'; usage?: Usage; costUsd?: number }
   | {
       type: 'turn_complete';
       numTurns?: number;

@@ -53,11 +53,14 @@ export class EventReader {
   }
 }
 
-/** Event types, with error codes spelled out: `error:TRANSPORT_EXITED`. */
+/**
+ * Event types, with error codes spelled out: `error:TRANSPORT_EXITED`. Spending reports (`usage`)
+ * come whenever a backend reports them and are checked on their own, not in the order of a turn.
+ */
 export function kinds(events: readonly AgentEvent[]): string[] {
-  return events.map((event) =>
-    event.type === 'error' && event.code !== undefined ? `error:${event.code}` : event.type,
-  );
+  return events
+    .filter((event) => event.type !== 'usage')
+    .map((event) => (event.type === 'error' && event.code !== undefined ? `error:${event.code}` : event.type));
 }
 
 /** The last event of a given type in a batch. */

@@ -138,9 +138,7 @@ export function fakeStartOptions(
 }
 
 /** Everything the fake logged: its argv, every line it read and wrote. */
-export function readWireLog(
-  file: string,
-): Array<{
+export function readWireLog(file: string): Array<{
   pid: number;
   dir: string;
   message?: Record<string, unknown>;

@@ -31,6 +31,9 @@ export function fakeScenario(protocol: FakeProtocol, written: string, costs: [nu
     written: { path: 'hello.txt', content: written },
     costs,
     reportsUsage,
+    // Each fake reports its model calls as it streams: Claude's assistant lines, Codex's token
+    // usage updates, the ACP agent's cost updates.
+    streamsUsage: true,
     echoesGuidance: true,
     survivors: fakeSurvivors,
     spawnsProcesses: true,

@@ -30,6 +30,8 @@ export interface ContractScenario {
   written: { path: string; content: string };
   /** The cost reported for the write turn and for the guidance turn after it (per turn). */
   costs: [number, number];
+  /** Whether the backend reports spending while a turn streams (`usage` events). */
+  streamsUsage?: boolean;
   /** Whether turns report token usage (ACP agents report only a context size and a cost). */
   reportsUsage: boolean;
   /** Whether the guidance turn's text repeats the guidance. */
@@ -166,6 +168,26 @@ export function describeTransportContract(name: string, factory: () => Transport
         expect(first.costUsd).toBeCloseTo(scenario.costs[0], 9);
         if (scenario.reportsUsage) expect(first.usage?.inputTokens).toBeGreaterThan(0);
         expect(lastOf(second, 'turn_complete').costUsd).toBeCloseTo(scenario.costs[1], 9);
+      } finally {
+        await session.stop();
+      }
+    });
+
+    it('spending reported while a turn streams adds up to no more than the turn reports at its end', async () => {
+      const { session, reader } = await open('write');
+      try {
+        const { clarify } = await firstClarify(reader);
+        await session.answer(clarify.clarificationId, { allow: true });
+        const turn = await reader.untilType('turn_complete');
+        const streamed = [...reader.seen].filter((e) => e.type === 'usage');
+        const done = lastOf(turn, 'turn_complete');
+        const tokens = (u?: { inputTokens?: number; outputTokens?: number }) =>
+          (u?.inputTokens ?? 0) + (u?.outputTokens ?? 0);
+        const sum = (pick: (e: Extract<AgentEvent, { type: 'usage' }>) => number) =>
+          streamed.reduce((total, e) => total + pick(e as Extract<AgentEvent, { type: 'usage' }>), 0);
+        expect(streamed.length > 0, 'streams its spending').toBe(scenario.streamsUsage === true);
+        expect(sum((e) => tokens(e.usage))).toBeLessThanOrEqual(tokens(done.usage));
+        expect(sum((e) => e.costUsd ?? 0)).toBeLessThanOrEqual((done.costUsd ?? 0) + 1e-9);
       } finally {
         await session.stop();
       }

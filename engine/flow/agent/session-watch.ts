@@ -1,10 +1,12 @@
-import type { SessionLiveEvent } from '../../session/index.js';
+import { TurnUsage, type SessionLiveEvent } from '../../session/index.js';
+import type { Usage } from '../../transports/index.js';
 import type { AgentContext, SessionPort } from './driver.js';
 
 type WatchOptions = { idleTimeoutMs?: number; maxRounds?: number; onStall: (idleMs: number) => void };
 
 /**
- * Follows one session's live events: charges the ledger per completed turn, reports the current
+ * Follows one session's live events: charges the ledger as the backend reports spending (each
+ * model call's usage while a turn streams, the rest when it completes), reports the current
  * tool, round and the backend's notices for the live view, and watches for silence. With an idle
  * timeout, no event for that long calls `onStall` once. It listens from before the session
  * starts (an agent may report before `start` returns) and follows the session named by attach().
@@ -20,6 +22,7 @@ export class SessionWatch {
   #sessionId: string | undefined;
   #early: SessionLiveEvent[] = [];
   #options: WatchOptions | undefined;
+  readonly #turn = new TurnUsage();
   readonly #context: AgentContext;
 
   constructor(sessions: SessionPort, context: AgentContext) {
@@ -72,6 +75,12 @@ export class SessionWatch {
     this.#unsubscribe();
   }
 
+  #charge(turns: number, spent: { tokens: number; costUsd: number }): void {
+    this.costUsd = Math.round((this.costUsd + spent.costUsd) * 1e8) / 1e8;
+    this.tokens += spent.tokens;
+    this.#context.charge({ turns, ...spent });
+  }
+
   #onEvent(live: SessionLiveEvent, maxRounds: number | undefined): void {
     const event = live.event as { type: string; [key: string]: unknown };
     switch (event.type) {
@@ -82,30 +91,37 @@ export class SessionWatch {
           ...(maxRounds === undefined ? {} : { maxRounds }),
         });
         return;
-      case 'turn_complete': {
-        const usage = (event.usage ?? {}) as { inputTokens?: number; outputTokens?: number };
-        const tokens = (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
-        const costUsd = typeof event.costUsd === 'number' ? event.costUsd : 0;
+      case 'usage':
+        this.#charge(0, this.#turn.during(figures(event)));
+        this.#context.progress({ costUsd: this.costUsd });
+        return;
+      case 'turn_complete':
         this.rounds++;
-        this.costUsd = Math.round((this.costUsd + costUsd) * 1e8) / 1e8;
-        this.tokens += tokens;
-        this.#context.charge({ turns: 1, tokens, costUsd });
+        this.#charge(1, this.#turn.end(figures(event)));
         this.#context.progress({
           round: this.rounds,
           costUsd: this.costUsd,
           ...(maxRounds === undefined ? {} : { maxRounds }),
         });
         return;
-      }
       case 'started':
         if (typeof event.model === 'string') this.#context.progress({ model: event.model });
         return;
       case 'error':
         // A notice (the CLI retrying a failed model request, a denied ask): shown as it happens.
-        // A failure that ends the turn reaches the step's result instead.
-        if (event.transient === true && typeof event.message === 'string')
-          this.#context.progress({ notice: event.message });
+        // A failure that ends the turn reaches the step's result instead (and the next turn's
+        // spending starts from nothing).
+        if (event.transient !== true) this.#turn.reset();
+        else if (typeof event.message === 'string') this.#context.progress({ notice: event.message });
         return;
     }
   }
+}
+
+/** An event's usage and cost, read without trusting its shape. */
+function figures(event: { [key: string]: unknown }): { usage?: Usage; costUsd?: number } {
+  return {
+    ...(typeof event.usage === 'object' && event.usage !== null ? { usage: event.usage as Usage } : {}),
+    ...(typeof event.costUsd === 'number' ? { costUsd: event.costUsd } : {}),
+  };
 }

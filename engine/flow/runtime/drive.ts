@@ -5,7 +5,7 @@ import { NeoError } from '../../util/errors.js';
 import { openWork } from '../../util/open-work.js';
 import type { RunInput } from '../core/advance.js';
 import type { RunEvent } from '../core/events.js';
-import { budgetExceeded } from '../core/budget.js';
+import { budgetExceeded, type BudgetMoment } from '../core/budget.js';
 import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core/execution.js';
 import { createFlowMachine } from '../core/machine.js';
 import type { CompiledPlan } from '../core/plan.js';
@@ -27,7 +27,7 @@ export interface ParentLink {
   step: string;
   depth: number;
   charge(cost: { turns: number; tokens: number; costUsd: number }): void;
-  budget(): StepError | undefined;
+  budget(moment?: BudgetMoment): StepError | undefined;
 }
 
 /** Everything one process needs to drive one run to rest. */
@@ -93,9 +93,12 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
   const inflight = new Set<Promise<unknown>>();
   const observe = input.observer ?? (() => {});
 
-  const budget = (): StepError | undefined => {
+  const budget = (moment: BudgetMoment = 'before'): StepError | undefined => {
     const live = state.lastAt === undefined ? 0 : Math.max(0, Date.now() - Date.parse(state.lastAt));
-    return budgetExceeded(plan.budgets, state.ledger, { newTurn: true, liveWallMs: live }) ?? input.parent?.budget();
+    return (
+      budgetExceeded(plan.budgets, state.ledger, { newTurn: true, liveWallMs: live, moment }) ??
+      input.parent?.budget(moment)
+    );
   };
   const link = (spec: ExecutionSpec): ParentLink => ({
     runId,

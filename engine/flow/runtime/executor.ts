@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
 import { runGate } from '../agent/gate.js';
 import { StepGuard } from '../agent/step-guard.js';
+import type { BudgetMoment } from '../core/budget.js';
 import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core/execution.js';
 import type { CompiledPlan, PlanStep } from '../core/plan.js';
 import { unitKey, type StepError } from '../core/state.js';
@@ -12,6 +13,7 @@ import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { waitForApproval, type ApprovalPrompter } from './approvals.js';
 import { lastLines, type ProcessResult } from '../../execution/index.js';
+import { BudgetGuard } from './budget-guard.js';
 import { runCommand } from './command.js';
 
 /** What executions need from the run that owns them. */
@@ -29,8 +31,8 @@ export interface ExecutorDeps {
   subflow(spec: ExecutionSpec, step: PlanStep, signal: AbortSignal): Promise<Omit<ExecutionOutcome, 'exec'>>;
   /** When the unit of an execution first started (kept across resumes and retries; a fresh unit has a new one). */
   startedAt(spec: ExecutionSpec): string | undefined;
-  /** Whether the run may start another agent turn. */
-  budget(): StepError | undefined;
+  /** Whether the run may start another agent turn (`moment`: or go on with the one running). */
+  budget(moment?: BudgetMoment): StepError | undefined;
   charge(spec: ExecutionSpec, cost: { turns: number; tokens: number; costUsd: number }): void;
   progress(update: ExecutionProgress): void;
 }
@@ -129,6 +131,8 @@ async function agentStep(
       },
     };
   }
+  // Inside the step guard: a budget crossed mid-turn stops the turn like any other abort.
+  const budget = new BudgetGuard(guard.signal, (moment) => deps.budget(moment));
   try {
     const outcome = await driver.drive(
       {
@@ -143,9 +147,12 @@ async function agentStep(
       },
       {
         sessions: guard.sessions,
-        signal: guard.signal,
+        signal: budget.signal,
         budget: () => deps.budget(),
-        charge: (cost) => deps.charge(spec, cost),
+        charge: (cost) => {
+          deps.charge(spec, cost);
+          budget.charged(cost.turns > 0);
+        },
         progress: (update) =>
           deps.progress({
             ...update,
@@ -158,8 +165,9 @@ async function agentStep(
         now: () => Date.now(),
       },
     );
-    return withUntil(await guard.settle(outcome), step, cwd, spec, signal);
+    return withUntil(await guard.settle(budget.verdict(outcome)), step, cwd, spec, signal);
   } finally {
+    budget.close();
     guard.close();
   }
 }

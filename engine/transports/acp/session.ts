@@ -14,6 +14,7 @@ import {
   CliProcess,
   CliSession,
   CumulativeCost,
+  roundUsd,
   JsonRpcError,
   JsonRpcPeer,
   RPC_METHOD_NOT_FOUND,
@@ -43,6 +44,7 @@ export class AcpSession extends CliSession {
   readonly #options: StartSessionOptions;
   readonly #updates: UpdateTranslator;
   readonly #cost = new CumulativeCost();
+  #costSeen = 0;
   readonly #fs: AcpFileSystem;
   readonly #permissionWaiters = new Map<string, (outcome: Json) => void>();
   readonly #queue: Array<{ text: string; switchTo: { model?: string; effort?: Effort } | undefined }> = [];
@@ -340,11 +342,24 @@ export class AcpSession extends CliSession {
     if (params.sessionId !== undefined && params.sessionId !== this.#sessionId) return;
     const update = (params.update ?? {}) as Json;
     for (const event of this.#updates.translate(update)) this.emit(event);
+    if (update.sessionUpdate === 'usage_update') this.#reportSpending();
     this.#scheduleFlush();
     if (this.#updates.configOptions !== undefined) {
       this.#choices = { ...this.#choices, configOptions: this.#updates.configOptions };
       this.#updates.configOptions = undefined;
     }
+  }
+
+  /**
+   * A `usage_update` whose running cost grew during a turn: the growth is spent now, reported so a
+   * budget can stop the turn (the turn's own delta still comes with its end).
+   */
+  #reportSpending(): void {
+    const total = this.#updates.costTotal;
+    if (total === undefined || !Number.isFinite(total)) return;
+    const grown = roundUsd(total - this.#costSeen);
+    this.#costSeen = Math.max(this.#costSeen, total);
+    if (grown > 0 && this.turnActive) this.emit({ type: 'usage', costUsd: grown });
   }
 
   async #onAgentRequest(method: string, params: Json, id: number | string): Promise<unknown> {

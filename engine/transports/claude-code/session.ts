@@ -14,6 +14,7 @@ import {
   retryFailure,
   toolResultEvents,
 } from './translate.js';
+import { StreamedUsage } from './usage.js';
 import {
   CliProcess,
   CliSession,
@@ -42,6 +43,7 @@ export class ClaudeCodeSession extends CliSession {
   readonly #control: ControlChannel;
   readonly #options: StartSessionOptions;
   readonly #cost = new CumulativeCost();
+  readonly #streamed = new StreamedUsage();
   #models: ModelInfo[] = [];
   #model: string | undefined;
   #started = false;
@@ -123,10 +125,14 @@ export class ClaudeCodeSession extends CliSession {
         return;
       case 'system':
         return this.#onSystem(message);
-      case 'assistant':
+      case 'assistant': {
         if (typeof message.error === 'string') this.#apiError = message.error;
         for (const event of assistantEvents(message)) this.emit(event);
+        // Tokens as each API call streams, so a budget can stop the turn (USD arrives only with the result).
+        const spent = this.turnActive ? this.#streamed.observe(message) : undefined;
+        if (spent !== undefined) this.emit({ type: 'usage', usage: spent });
         return;
+      }
       case 'user':
         for (const event of toolResultEvents(message)) this.emit(event);
         return;
@@ -231,6 +237,7 @@ export class ClaudeCodeSession extends CliSession {
   }
 
   #onResult(result: Json): void {
+    this.#streamed.reset();
     if (typeof result.total_cost_usd === 'number') this.#cost.observe(result.total_cost_usd);
     const costUsd = this.#cost.takeTurnDelta();
     const interrupted = this.#interrupting;

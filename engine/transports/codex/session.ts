@@ -227,9 +227,14 @@ export class CodexSession extends CliSession {
         for (const event of completedItemEvents(item)) this.emit(event);
         return;
       }
-      case 'thread/tokenUsage/updated':
-        this.#usage.observe(params.tokenUsage);
+      case 'thread/tokenUsage/updated': {
+        // One update per model call: reported as it comes, so a budget can stop the turn.
+        const spent = this.#usage.observe(params.tokenUsage);
+        if (spent === undefined || !this.turnActive) return;
+        const cost = usdForUsage(this.#options.descriptor.pricing, this.#model, spent);
+        this.emit({ type: 'usage', usage: spent, ...(cost === undefined ? {} : { costUsd: cost }) });
         return;
+      }
       case 'error':
         return this.#onError(params);
       case 'turn/completed':

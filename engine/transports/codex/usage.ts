@@ -17,13 +17,16 @@ export class TokenUsageTracker {
   #baseline: Required<Usage> | undefined;
   #latest: Required<Usage> | undefined;
 
-  observe(tokenUsage: unknown): void {
-    if (typeof tokenUsage !== 'object' || tokenUsage === null) return;
+  /** Takes one update; returns what was spent since the previous one (undefined when it says nothing). */
+  observe(tokenUsage: unknown): Usage | undefined {
+    if (typeof tokenUsage !== 'object' || tokenUsage === null) return undefined;
     const { total, last } = tokenUsage as { total?: Breakdown; last?: Breakdown };
     const totals = read(total ?? last);
-    if (totals === undefined) return;
+    if (totals === undefined) return undefined;
     if (this.#baseline === undefined) this.#baseline = minus(totals, read(last) ?? totals);
+    const growth = minus(totals, this.#latest ?? this.#baseline);
     this.#latest = totals;
+    return growth;
   }
 
   /** The usage since the previous call (undefined when Codex reported nothing). */

@@ -291,14 +291,12 @@ export class NeoSession implements AgentSession {
       case 'tool_result':
         return this.#emit({ type: 'tool_result', id: event.id, output: event.output, isError: event.isError });
       case 'usage': {
-        const usd = usdForUsage(
-          this.#options.descriptor.pricing,
-          event.model ?? this.#agent.model,
-          toUsage(event.usage),
-        );
+        const usage = toUsage(event.usage);
+        const usd = usdForUsage(this.#options.descriptor.pricing, event.model ?? this.#agent.model, usage);
         if (usd === undefined) this.#turnPriced = false;
         else this.#turnCost += usd;
-        return;
+        // Each model call's spending as it happens, so a budget can stop the turn that crosses it.
+        return this.#emit({ type: 'usage', usage, ...(usd === undefined ? {} : { costUsd: usd }) });
       }
       case 'compacted':
         return this.#emit({

@@ -40,6 +40,7 @@ export function usdForUsage(pricing: Backend['pricing'], model: string | undefin
   return roundUsd(usd);
 }
 
-function roundUsd(value: number): number {
+/** USD rounded to 1e-9, so sums of tiny deltas stay exact enough to compare. */
+export function roundUsd(value: number): number {
   return Math.round(value * 1e9) / 1e9;
 }

@@ -81,6 +81,15 @@ describe('the neo backend', () => {
       usage: { inputTokens: 260, outputTokens: 26, cachedInputTokens: 0, reasoningTokens: 0 },
       text: 'Changed the greeting to hi.',
     });
+    // Each model call's spending came as it happened, and they add up to the turn's.
+    expect(
+      reader.all.flatMap((e) => (e.type === 'usage' ? [[e.usage?.inputTokens, e.usage?.outputTokens]] : [])),
+    ).toEqual([
+      [50, 5],
+      [60, 6],
+      [70, 7],
+      [80, 8],
+    ]);
     expect(await readFile(join(h.repo, 'src/greet.ts'), 'utf8')).toBe("export const greeting = 'hi';\n");
     // The system prompt names the repo; the request offered neo's tools.
     const first = h.server.requests[0]!;
