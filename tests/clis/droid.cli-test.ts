@@ -38,9 +38,14 @@ describeCli(
         expect(create).toMatchObject({ toolName: 'edit', input: { file_path: join(box.repo, 'denied.txt') } });
         await first.session.answer(create.clarificationId, { allow: false, reason: 'Host policy: no Create here' });
         const end1 = await first.reader.untilType('turn_complete');
-        // Droid ends the turn after a denial without asking the model again.
+        // Droid ends the turn after a denial without asking the model again, and says nothing about it.
         expect(end1).toEqual([
-          { type: 'tool_result', id: expect.any(String), output: '', isError: true },
+          {
+            type: 'tool_result',
+            id: expect.any(String),
+            output: '(droid reported the call failed and sent no output)',
+            isError: true,
+          },
           { type: 'turn_complete', text: 'Now the file.' },
         ]);
         expect(readFileSync(join(box.repo, 'bash.txt'), 'utf8')).toBe('made-by-bash\n');

@@ -245,7 +245,7 @@ export class AcpSession extends CliSession {
       (error: unknown) => {
         if (this.finished) return;
         const errorLine = this.#updates.takePendingError();
-        for (const event of this.#updates.flush()) this.emit(event);
+        for (const event of [...this.#updates.flush(), ...this.#updates.settleTools()]) this.emit(event);
         this.#interrupting = false;
         const failure = this.#updates.takeFailure();
         if (!this.#takeDropped()) {
@@ -262,7 +262,7 @@ export class AcpSession extends CliSession {
 
   #onPromptDone(result: Json): void {
     if (this.finished) return;
-    for (const event of this.#updates.flush()) this.emit(event);
+    for (const event of [...this.#updates.flush(), ...this.#updates.settleTools()]) this.emit(event);
     const interrupted = this.#interrupting || result.stopReason === 'cancelled';
     this.#interrupting = false;
     if (this.#updates.costTotal !== undefined) this.#cost.observe(this.#updates.costTotal);

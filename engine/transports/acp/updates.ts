@@ -1,3 +1,4 @@
+import { askCommand, askPaths } from '../../posture/index.js';
 import type { AgentEvent } from '../types.js';
 import { agentNotice, type AgentNotice } from './agent-notices.js';
 
@@ -7,10 +8,18 @@ type Json = Record<string, unknown>;
 export interface ToolInfo {
   kind: string | undefined;
   title: string | undefined;
+  /** The first input that said anything (a later update may show only part of it). */
   rawInput: unknown;
+  /** Every `locations[].path` the agent named for the call. */
+  locations: string[];
+  /** The last output the agent sent for the call, rendered (a result may come without one). */
+  output: string;
   announced: boolean;
   finished: boolean;
 }
+
+/** ACP tool kinds whose locations are the files the call acts on (an execute's is its cwd). */
+const FILE_KINDS = new Set(['read', 'edit', 'delete', 'move']);
 
 /**
  * Translates ACP `session/update` notifications into normalized events. Message and thought
@@ -128,42 +137,122 @@ export class UpdateTranslator {
     return text;
   }
 
-  /** Makes sure a tool_use was emitted for a tool call seen only through a permission request. */
+  /** Makes sure a tool_use was emitted for a tool call before the agent asks about it. */
   announce(toolCall: Json): AgentEvent[] {
-    return this.#toolCall(toolCall, true).filter((event) => event.type === 'tool_use');
+    return this.#toolCall(toolCall, !this.tools.has(String(toolCall.toolCallId)), true).filter(
+      (event) => event.type === 'tool_use',
+    );
   }
 
-  #toolCall(update: Json, isNew: boolean): AgentEvent[] {
+  /**
+   * A call is announced (tool_use) once neo knows what it is: at once when its first update says
+   * which files or command, else at its next status (OpenCode sends `pending` with an empty
+   * `rawInput` and the input with `in_progress`), a permission ask, or its result. Its `paths`
+   * are the files it names, from the input under any agent's spelling, `locations` (file kinds)
+   * and `diff` content.
+   */
+  #toolCall(update: Json, isNew: boolean, force = false): AgentEvent[] {
     const id = update.toolCallId;
     if (typeof id !== 'string') return [];
-    const known = this.tools.get(id);
-    const info: ToolInfo = known ?? {
+    const info: ToolInfo = this.tools.get(id) ?? {
       kind: undefined,
       title: undefined,
       rawInput: undefined,
+      locations: [],
+      output: '',
       announced: false,
       finished: false,
     };
     if (typeof update.kind === 'string') info.kind = update.kind;
     if (typeof update.title === 'string') info.title = update.title;
-    if (update.rawInput !== undefined) info.rawInput = update.rawInput;
+    if (update.rawInput !== undefined && saysNothing(info.rawInput)) info.rawInput = update.rawInput;
+    for (const path of [...locationPaths(update.locations), ...diffPaths(update.content)])
+      if (!info.locations.includes(path)) info.locations.push(path);
+    const said = toolOutput(update);
+    if (said !== '') info.output = said;
     this.tools.set(id, info);
     const events: AgentEvent[] = [];
-    if (!info.announced && (isNew || update.status !== undefined)) {
-      info.announced = true;
-      events.push({
-        type: 'tool_use',
-        id,
-        name: info.kind ?? 'other',
-        input: info.rawInput ?? { title: info.title, locations: update.locations },
-      });
-    }
-    if (!info.finished && (update.status === 'completed' || update.status === 'failed')) {
+    const ends = update.status === 'completed' || update.status === 'failed';
+    const known = !saysNothing(info.rawInput) || (FILE_KINDS.has(info.kind ?? '') && info.locations.length > 0);
+    const moved = update.status !== undefined && (update.status !== 'pending' || !isNew);
+    if (!info.announced && (force || ends || moved || (isNew && (known || update.status === undefined))))
+      events.push(this.#announce(id, info));
+    if (!info.finished && ends) {
       info.finished = true;
-      events.push({ type: 'tool_result', id, output: toolOutput(update), isError: update.status === 'failed' });
+      events.push({
+        type: 'tool_result',
+        id,
+        output: resultText(this.#backendId, update, said, info),
+        isError: update.status === 'failed',
+      });
     }
     return events;
   }
+
+  #announce(id: string, info: ToolInfo): AgentEvent {
+    info.announced = true;
+    const paths = [
+      ...new Set([...askPaths(info.rawInput), ...(FILE_KINDS.has(info.kind ?? '') ? info.locations : [])]),
+    ];
+    return {
+      type: 'tool_use',
+      id,
+      name: info.kind ?? 'other',
+      input: isBlank(info.rawInput)
+        ? { title: info.title, locations: info.locations.map((path) => ({ path })) }
+        : info.rawInput,
+      ...(paths.length === 0 ? {} : { paths }),
+    };
+  }
+
+  /** Announces the calls still held when the prompt ends (the agent never said more about them). */
+  settleTools(): AgentEvent[] {
+    const events: AgentEvent[] = [];
+    for (const [id, info] of this.tools) if (!info.announced) events.push(this.#announce(id, info));
+    return events;
+  }
+}
+
+/** Whether a raw input names neither a file nor a command (`{}`, `{cwd}`, nothing). */
+function saysNothing(rawInput: unknown): boolean {
+  if (rawInput === undefined || rawInput === null || rawInput === '') return true;
+  return askPaths(rawInput).length === 0 && askCommand(rawInput) === undefined && isEmptyish(rawInput);
+}
+
+/** No input at all (Gemini sends none; OpenCode's first update an empty object). */
+function isBlank(rawInput: unknown): boolean {
+  if (rawInput === undefined || rawInput === null || rawInput === '') return true;
+  return typeof rawInput === 'object' && Object.keys(rawInput).length === 0;
+}
+
+function isEmptyish(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.keys(value).every((key) => key === 'cwd');
+}
+
+function locationPaths(locations: unknown): string[] {
+  if (!Array.isArray(locations)) return [];
+  return locations
+    .map((l) => (l as Json | null)?.path)
+    .filter((path): path is string => typeof path === 'string' && path !== '');
+}
+
+function diffPaths(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  return (content as Json[])
+    .filter((item) => item?.type === 'diff' && typeof item.path === 'string' && item.path !== '')
+    .map((item) => item.path as string);
+}
+
+/**
+ * A result's output: what this update says, else (for a completed call) the last thing the
+ * agent said about it (droid sends Create's diff with the call and `completed` with nothing),
+ * else that it said nothing, so the record never shows an empty output as if it were one.
+ */
+function resultText(backendId: string, update: Json, said: string, info: ToolInfo): string {
+  if (said !== '') return said;
+  if (update.status === 'completed' && info.output !== '') return info.output;
+  return `(${backendId} reported the call ${String(update.status)} and sent no output)`;
 }
 
 function toolOutput(update: Json): string {

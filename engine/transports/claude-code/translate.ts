@@ -1,3 +1,4 @@
+import { askPaths } from '../../posture/index.js';
 import { PROVIDER_CODES, providerCode, type ProviderCode } from '../shared/provider-failure.js';
 import type { AgentEvent, Usage } from '../types.js';
 
@@ -18,8 +19,17 @@ export function assistantEvents(message: Json): AgentEvent[] {
     if (b.type === 'text' && typeof b.text === 'string' && !subagent) events.push({ type: 'text', text: b.text });
     else if (b.type === 'thinking' && typeof b.thinking === 'string' && !subagent)
       events.push({ type: 'reasoning', text: b.thinking });
-    else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
-      events.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input ?? {} });
+    else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string') {
+      // Write/Edit/MultiEdit name `file_path`, NotebookEdit `notebook_path` (absolute).
+      const paths = askPaths(b.input);
+      events.push({
+        type: 'tool_use',
+        id: b.id,
+        name: b.name,
+        input: b.input ?? {},
+        ...(paths.length === 0 ? {} : { paths }),
+      });
+    }
   }
   return events;
 }

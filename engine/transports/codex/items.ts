@@ -2,6 +2,33 @@ import type { AgentEvent } from '../types.js';
 
 type Json = Record<string, unknown>;
 
+/**
+ * The tool_use neo reports for a Codex ThreadItem that is a tool call (name, input, and the
+ * files a fileChange touches: each change's absolute `path`, and a move's `move_path`), else undefined.
+ */
+export function toolUseOf(item: Json): Extract<AgentEvent, { type: 'tool_use' }> | undefined {
+  const tool = toolOf(item);
+  if (tool === undefined || typeof item.id !== 'string') return undefined;
+  const paths = item.type === 'fileChange' ? changedPaths(item.changes) : [];
+  return {
+    type: 'tool_use',
+    id: item.id,
+    name: tool.name,
+    input: tool.input,
+    ...(paths.length === 0 ? {} : { paths }),
+  };
+}
+
+function changedPaths(changes: unknown): string[] {
+  const paths: string[] = [];
+  for (const change of Array.isArray(changes) ? (changes as Json[]) : []) {
+    if (typeof change?.path === 'string') paths.push(change.path);
+    const moved = (change?.kind as Json | undefined)?.move_path;
+    if (typeof moved === 'string') paths.push(moved);
+  }
+  return [...new Set(paths)];
+}
+
 /** The tool name and input neo reports for a Codex ThreadItem that is a tool call, else undefined. */
 export function toolOf(item: Json): { name: string; input: unknown } | undefined {
   switch (item.type) {

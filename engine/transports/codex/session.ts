@@ -5,7 +5,7 @@ import type { StartSessionOptions } from '../types.js';
 import type { ToolAsk } from '../../posture/index.js';
 import { readCodexAsk } from './ask.js';
 import { codexFailure } from './errors.js';
-import { completedItemEvents, toolOf } from './items.js';
+import { completedItemEvents, toolUseOf } from './items.js';
 import { codexEffort, codexPosture, type CodexPosture } from './posture.js';
 import { TokenUsageTracker } from './usage.js';
 import {
@@ -211,18 +211,17 @@ export class CodexSession extends CliSession {
       }
       case 'item/started': {
         const item = params.item as Json | undefined;
-        const tool = item === undefined ? undefined : toolOf(item);
-        if (item === undefined || tool === undefined || typeof item.id !== 'string') return;
-        this.#toolItems.set(item.id, item);
-        this.emit({ type: 'tool_use', id: item.id, name: tool.name, input: tool.input });
+        const use = item === undefined ? undefined : toolUseOf(item);
+        if (item === undefined || use === undefined) return;
+        this.#toolItems.set(use.id, item);
+        this.emit(use);
         return;
       }
       case 'item/completed': {
         const item = params.item as Json | undefined;
         if (item === undefined) return;
-        const tool = toolOf(item);
-        if (tool !== undefined && typeof item.id === 'string' && !this.#toolItems.has(item.id))
-          this.emit({ type: 'tool_use', id: item.id, name: tool.name, input: tool.input });
+        const use = toolUseOf(item);
+        if (use !== undefined && !this.#toolItems.has(use.id)) this.emit(use);
         if (typeof item.id === 'string') this.#toolItems.delete(item.id);
         for (const event of completedItemEvents(item)) this.emit(event);
         return;

@@ -136,7 +136,7 @@ describe('ACP session/update translation', () => {
       { type: 'text', text: 'Hello' },
       { type: 'tool_use', id: 'c1', name: 'execute', input: { command: 'ls' } },
       { type: 'tool_result', id: 'c1', output: 'a\nb\ndiff /r/x', isError: false },
-      { type: 'tool_use', id: 'c2', name: 'other', input: { title: undefined, locations: undefined } },
+      { type: 'tool_use', id: 'c2', name: 'other', input: { title: undefined, locations: [] } },
       { type: 'tool_result', id: 'c2', output: '{"error":"no"}', isError: true },
       { type: 'text', text: 'Bye' },
     ]);
