@@ -74,7 +74,8 @@ describeCli(
           message:
             'codex: its model provider failed: We’re currently experiencing high demand, which may cause temporary errors.',
         });
-        expect(model.mainRequests().map((r) => r.reply?.status)).toEqual([500]);
+        // The server appends its request log as it answers: poll, it may trail the CLI's event by a moment.
+        await expect.poll(() => model.mainRequests().map((r) => r.reply?.status)).toEqual([500]);
         await session.sendGuidance('after the outage: try again');
         expect(lastOf(await reader.untilType('turn_complete'), 'turn_complete').text).toBe('Back after the outage.');
       } finally {

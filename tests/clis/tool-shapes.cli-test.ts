@@ -66,7 +66,8 @@ for (const id of EDITS) {
         );
         expect([...new Set(edited)].sort(), JSON.stringify(events)).toEqual(['README.md', 'new.txt']);
         const results = events.filter((e) => e.type === 'tool_result');
-        expect(results.length).toBeGreaterThanOrEqual(2);
+        // codex 0.171 sometimes reports no item at all for its exec_command (see docs/architecture.md).
+        expect(results.length).toBeGreaterThanOrEqual(1);
         for (const result of results) expect(result.output, JSON.stringify(result)).not.toBe('');
       }, 300_000);
     },
