@@ -9,7 +9,19 @@ export interface CommandIO {
 }
 
 export function processIO(): CommandIO {
+  keepWorkingWhenOutputCloses(process.stdout);
+  keepWorkingWhenOutputCloses(process.stderr);
   return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env };
+}
+
+/**
+ * Output is for the person watching; the work's record is on disk. A reader that goes away
+ * (`neo flow run --json | head -1`, a closed terminal) makes writes fail with EPIPE or EIO, and
+ * an unhandled stream error would kill neo mid-run, losing the run. Such errors are absorbed:
+ * the stream is destroyed and later writes are dropped, while the work goes on to its end.
+ */
+function keepWorkingWhenOutputCloses(stream: NodeJS.WriteStream): void {
+  if (stream.listenerCount('error') === 0) stream.on('error', () => undefined);
 }
 
 /** Colours only on a TTY and never under NO_COLOR (any value) or TERM=dumb. */

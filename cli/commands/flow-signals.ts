@@ -1,7 +1,8 @@
 import { writeLine, type CommandIO } from '../io.js';
 
 /**
- * Ctrl-C handling for a running flow: the first SIGINT (or a SIGTERM) interrupts the run — live
+ * Ctrl-C handling for a running flow: the first SIGINT (or a SIGTERM, or the SIGHUP of a closed
+ * terminal) interrupts the run — live
  * sessions are interrupted, the run is checkpointed and left resumable; a second SIGINT restores
  * Node's default handling and re-raises, which kills the process at once.
  */
@@ -26,9 +27,11 @@ export function interruptOnSignals(io: CommandIO): {
   const dispose = () => {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
+    process.removeListener('SIGHUP', onSignal);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   const interrupt = (why: string) => {
     if (controller.signal.aborted) return;
     writeLine(io.stderr, `interrupting… (${why})`);
