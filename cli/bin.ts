@@ -4,11 +4,16 @@ import { formatError } from './format-error.js';
 import { exitCodeFor, EXIT } from './exit-codes.js';
 import { processIO } from './io.js';
 import { buildProgram } from './program.js';
+import { journalProcessesIn, stopLiveGroups } from '../engine/execution/index.js';
+import { neoHome } from '../engine/util/neo-home.js';
 import { packageVersion } from '../engine/util/package-root.js';
 
 /** The only place neo exits. */
 async function main(): Promise<number> {
   const io = processIO();
+  // Every process group a command starts is journaled, so if neo dies without stopping them
+  // (kill -9), the next neo that looks (flow resume, flow list, the session daemon) does.
+  journalProcessesIn(neoHome(io.env));
   const { program, result } = buildProgram(io, packageVersion(), process.argv);
   try {
     await program.parseAsync(process.argv);
@@ -19,6 +24,9 @@ async function main(): Promise<number> {
     // commander already printed its own usage errors.
     if (!isCommanderError(error)) io.stderr.write(`${formatError(error, io)}\n`);
     return code;
+  } finally {
+    // Whatever a command left running (a background server a step started) ends with it.
+    await stopLiveGroups(1_000);
   }
 }
 

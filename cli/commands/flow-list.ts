@@ -1,10 +1,12 @@
-import { formatDuration, listRuns } from '../../engine/flow/index.js';
+import { driverAlive, formatDuration, listRuns, tidyRuns, type RunRecord } from '../../engine/flow/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 
 export async function run(io: CommandIO, options: { json?: boolean }): Promise<number> {
-  const runs = await listRuns(neoHome(io.env));
+  const home = neoHome(io.env);
+  for (const line of await tidyRuns(home)) writeLine(io.stderr, `note: ${line}`);
+  const runs = (await listRuns(home)).map(shownStatus);
   if (options.json) {
     writeJson(
       io.stdout,
@@ -57,4 +59,10 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
     ]),
   );
   return EXIT.ok;
+}
+
+/** A run whose driving process died mid-run says `running` in its record; it is interrupted (resumable). */
+function shownStatus(record: RunRecord): RunRecord {
+  const open = record.status === 'running' || record.status === 'waiting';
+  return open && !driverAlive(record) ? { ...record, status: 'interrupted' } : record;
 }

@@ -33,3 +33,4 @@ export {
   type SnapshotStore,
 } from './git-snapshot.js';
 export { parsePorcelainZ, parseNumstatZ, parseNameStatusZ, type StatusEntry } from './git-parse.js';
+export { acquireOwnerLock, type HeldLock, type LockOwner } from './owner-lock.js';

@@ -29,22 +29,25 @@ export async function sweepOrphanedProcesses(home: string, graceMs = 1_000): Pro
     return [];
   }
   const swept: SweptOwner[] = [];
-  for (const name of names.filter((n) => n.endsWith('.jsonl'))) {
+  for (const name of names) {
+    // The name is the owner's identity: a live owner's journal is not even read.
+    const named = /^(\d+)-(\d+)\.jsonl$/.exec(name);
+    if (named === null) continue;
+    const owner = { pid: Number(named[1]), ...(named[2] === '0' ? {} : { start: Number(named[2]) }) };
+    if (isSameProcess(owner)) continue;
     const path = join(dir, name);
     const journal = await readJournal(path);
-    if (journal === undefined) continue;
-    if (isSameProcess(journal.header.owner)) continue;
-    const alive = journal.groups.filter(isOurGroup);
+    const alive = (journal?.groups ?? []).filter(isOurGroup);
     await Promise.all([
       ...alive.map((group) => killTree({ pgid: group.pgid, tag: group.tag }, graceMs)),
       // Processes that left their group (or whose group was never written down) by the owner's tag.
-      killTree({ tag: `${ownerId(journal.header.owner)}/` }, graceMs),
+      killTree({ tag: `${ownerId(owner)}/` }, graceMs),
     ]);
     await rm(path, { force: true });
     if (alive.length > 0)
       swept.push({
-        owner: journal.header.owner,
-        command: journal.header.command,
+        owner,
+        command: journal?.header.command ?? 'neo',
         groups: alive.map((g) => ({ pgid: g.pgid, label: g.label })),
       });
   }

@@ -37,8 +37,9 @@ export {
   type LoadedPlan,
 } from './runtime/load-plan.js';
 export { readyPlan, type ReadyPlan } from './runtime/plan-cache.js';
-export { listRuns, readRunRecord, readRunSnapshot, isProcessAlive } from './store/runs.js';
+export { listRuns, readRunRecord, readRunSnapshot, driverAlive } from './store/runs.js';
 export { readRunEvents } from './store/run-store.js';
+export { tidyRuns } from './store/tidy.js';
 export { runDir, type RunRecord, type WorkspaceRecord, type PinnedDefinition } from './store/run-files.js';
 export type { Isolation } from './workspace/index.js';
 export type { AgentStepDriver, AgentTask, AgentContext, SessionPort, GateRun } from './agent/driver.js';

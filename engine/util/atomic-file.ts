@@ -10,8 +10,8 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { open, readFile, rename, rm, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open, readdir, readFile, rename, rm, mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -60,9 +60,10 @@ export function writeFileAtomicSync(path: string, content: string | Uint8Array):
 }
 
 /**
- * The same atomic replace, split: the temp file is written now (so a full disk or a missing
- * permission throws here), and the returned promise is its fsync and rename, done on the
- * thread pool while the caller goes on. Whoever depends on the file waits for the promise.
+ * The same atomic replace for a file that must exist from now on (a new run's record): the temp
+ * file is written and renamed into place now, so a process killed a moment later still leaves
+ * the whole file and never a temp file alone; the returned promise is its fsync, done on the
+ * thread pool while the caller goes on. A full disk or a missing permission throws here.
  */
 export function beginWriteFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
   mkdirSync(dirname(path), { recursive: true });
@@ -70,24 +71,52 @@ export function beginWriteFileAtomic(path: string, content: string | Uint8Array)
   const fd = openSync(temp, 'w');
   try {
     writeFileSync(fd, content);
+    renameSync(temp, path);
   } catch (error) {
     closeSync(fd);
     rmSync(temp, { force: true });
     throw error;
   }
-  const synced = new Promise<void>((resolve, reject) =>
+  return new Promise<void>((resolve, reject) =>
     fsync(fd, (error) => {
       closeSync(fd);
       if (error) reject(error);
       else resolve();
     }),
   );
-  return synced
-    .then(() => rename(temp, path))
-    .catch(async (error: unknown) => {
-      await rm(temp, { force: true });
-      throw error;
-    });
+}
+
+/**
+ * Removes the temp files of atomic writes whose writer died between open and rename (their
+ * names carry the writer's pid). A writer that still runs keeps its file. Returns what it removed.
+ */
+export async function sweepTempFiles(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const match = TEMP_NAME.exec(name);
+    if (match === null || writerAlive(Number(match[1]))) continue;
+    await rm(join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** `<file>.<pid>.<8 hex>.tmp`, as {@link tempPathFor} names them. */
+const TEMP_NAME = /\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+function writerAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Writes `value` as pretty JSON atomically. */

@@ -6,7 +6,7 @@ import { UsageError } from '../../util/errors.js';
 import type { CompiledPlan } from '../core/plan.js';
 import { isTerminal } from '../core/state.js';
 import { RUN_FILES, runDir, type RunRecord } from '../store/run-files.js';
-import { isProcessAlive, readRunRecord, readRunSnapshot } from '../store/runs.js';
+import { driverAlive, readRunRecord, readRunSnapshot } from '../store/runs.js';
 import { writeApproval } from './approvals.js';
 
 /**
@@ -61,7 +61,7 @@ export async function approveRun(options: {
     by: options.by ?? `cli (${safeUser()})`,
     at: new Date().toISOString(),
   });
-  return { record, key: options.step, live: isProcessAlive(record.pid) };
+  return { record, key: options.step, live: driverAlive(record) };
 }
 
 function safeUser(): string {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createActor, fromPromise, toPromise } from 'xstate';
 import type { DefinitionSet } from '../../definitions/index.js';
+import { describeProcess } from '../../execution/index.js';
 import { NeoError } from '../../util/errors.js';
 import { openWork } from '../../util/open-work.js';
 import type { RunInput } from '../core/advance.js';
@@ -11,7 +12,7 @@ import { createFlowMachine } from '../core/machine.js';
 import type { CompiledPlan } from '../core/plan.js';
 import { reduce } from '../core/reduce.js';
 import type { RunState, StepError } from '../core/state.js';
-import { acquireLockFile } from '../store/lock-file.js';
+import { acquireLockFile, takeOverNotice } from '../store/lock-file.js';
 import { RUN_FILES, type RunRecord } from '../store/run-files.js';
 import type { RunStore } from '../store/run-store.js';
 import type { Workspace, WorkspaceSummary } from '../workspace/index.js';
@@ -79,12 +80,12 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
   const { store, home } = input;
   const runId = input.record.runId;
   const depth = input.parent === undefined ? 0 : input.parent.depth + 1;
-  const lock = await acquireLockFile(
+  const lock = acquireLockFile(
     join(store.dir, RUN_FILES.lock),
-    { pid: process.pid, runId, at: new Date().toISOString() },
+    runId,
     (holder) =>
-      new NeoError('FLOW_RUN_LIVE', `run ${runId} is being driven by process ${holder.pid}`, {
-        hint: 'wait for it, or stop that process first',
+      new NeoError('FLOW_RUN_LIVE', `run ${runId} is being driven by process ${describeProcess(holder)}`, {
+        hint: `wait for it, or stop that process first (kill ${holder.pid})`,
       }),
   );
   let plan = input.plan;
@@ -92,6 +93,14 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
   let record = input.record;
   const inflight = new Set<Promise<unknown>>();
   const observe = input.observer ?? (() => {});
+  if (lock.tookOverFrom !== undefined)
+    observe({
+      type: 'notice',
+      runId,
+      depth,
+      level: 'info',
+      message: takeOverNotice(`run ${runId}`, lock.tookOverFrom),
+    });
 
   const budget = (moment: BudgetMoment = 'before'): StepError | undefined => {
     const live = state.lastAt === undefined ? 0 : Math.max(0, Date.now() - Date.parse(state.lastAt));
@@ -171,7 +180,7 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
       state = reduce(state, event);
       record = recordFromState(record, state, plan, { finished: true });
       store.settleNow(state, record);
-      void lock.release();
+      lock.release();
       void input.workspace.release();
     },
   });
@@ -180,7 +189,7 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
   } finally {
     closeWork();
     await store.close().catch(() => undefined);
-    await lock.release();
+    lock.release();
   }
 
   /** Runs the machine to rest, then finishes or releases the workspace and writes the last checkpoint. */

@@ -1,3 +1,4 @@
+import { selfIdentity } from '../../execution/index.js';
 import type { CompiledPlan } from '../core/plan.js';
 import type { RunState } from '../core/state.js';
 import type { RunRecord, StepSummary } from '../store/run-files.js';
@@ -50,7 +51,16 @@ export function recordFromState(
   else delete next.reason;
   if (waiting.length > 0) next.waiting = waiting;
   else delete next.waiting;
-  if (options.finished) delete next.pid;
+  if (options.finished) {
+    delete next.pid;
+    delete next.pidStart;
+  }
   if (options.summary !== undefined) next.summary = options.summary;
   return next;
+}
+
+/** This process as a run's driver: `pid` and, where /proc tells it, `pidStart`. */
+export function driverFields(): { pid: number; pidStart?: number } {
+  const self = selfIdentity();
+  return self.start === undefined ? { pid: self.pid } : { pid: self.pid, pidStart: self.start };
 }

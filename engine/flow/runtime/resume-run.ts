@@ -1,4 +1,5 @@
 import { loadDefinitions, type DefinitionSet } from '../../definitions/index.js';
+import { describeProcess } from '../../execution/index.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { NeoError, UsageError } from '../../util/errors.js';
 import type { RunInput } from '../core/advance.js';
@@ -8,10 +9,12 @@ import { replay } from '../core/reduce.js';
 import { initialRunState } from '../core/state.js';
 import type { PinnedDefinition, RunRecord } from '../store/run-files.js';
 import { RunStore } from '../store/run-store.js';
-import { isProcessAlive } from '../store/runs.js';
+import { driverAlive, readRunRecord } from '../store/runs.js';
+import { tidyRuns } from '../store/tidy.js';
 import { borrowedWorkspace, reopenWorkspace } from '../workspace/index.js';
 import { AgentServices } from './agents.js';
 import { drive } from './drive.js';
+import { driverFields } from './record.js';
 import { assertCompiled, compileFlowFile, flowAt, loadPlanDefinitions, planHash } from './load-plan.js';
 import type { ChildContext, ResumeOptions, RunOutcome } from './options.js';
 import { runSubflow } from './subflow.js';
@@ -47,24 +50,29 @@ async function resumeWith(
   child: ChildContext | undefined,
   onSet: (set: DefinitionSet) => void,
 ): Promise<RunOutcome> {
-  const { store, record, plan: pinned, events } = await RunStore.open(options.home, options.runId);
+  // Nothing of the run is touched (not even a torn line of its log) while another process drives it.
+  const found = await readRunRecord(options.home, options.runId);
+  if (found.parent !== undefined && child === undefined) {
+    throw new UsageError('FLOW_RUN_IS_SUBFLOW', `run ${found.runId} is a sub-flow of run ${found.parent.runId}`, {
+      hint: `resume the parent: neo flow resume ${found.parent.runId}`,
+    });
+  }
+  if (found.pid !== process.pid && driverAlive(found) && (found.status === 'running' || found.status === 'waiting')) {
+    throw new UsageError(
+      'FLOW_RUN_LIVE',
+      `run ${found.runId} is still being driven by process ${describeProcess({ pid: found.pid!, ...(found.pidStart === undefined ? {} : { start: found.pidStart }) })}`,
+      { hint: `answer its approvals with \`neo flow approve\`, or stop that process first (kill ${found.pid})` },
+    );
+  }
+  const depth = child === undefined ? 0 : child.link.depth + 1;
+  const notice = (level: 'info' | 'warning', message: string) =>
+    options.observer?.({ type: 'notice', runId: found.runId, depth, level, message });
+  // What the dead driver left running (its agent CLI, a command it ran) is stopped before
+  // anything touches the workspace again: a resumed step must never run beside its orphan.
+  if (child === undefined) for (const line of await tidyRuns(options.home, found.runId)) notice('warning', line);
+  const { store, record, plan: pinned, events } = await RunStore.open(options.home, found.runId);
   const runId = record.runId;
   const rerun = options.rerun ?? [];
-  if (record.parent !== undefined && child === undefined) {
-    throw new UsageError('FLOW_RUN_IS_SUBFLOW', `run ${runId} is a sub-flow of run ${record.parent.runId}`, {
-      hint: `resume the parent: neo flow resume ${record.parent.runId}`,
-    });
-  }
-  if (
-    record.pid !== undefined &&
-    record.pid !== process.pid &&
-    isProcessAlive(record.pid) &&
-    (record.status === 'running' || record.status === 'waiting')
-  ) {
-    throw new UsageError('FLOW_RUN_LIVE', `run ${runId} is still being driven by process ${record.pid}`, {
-      hint: 'answer its approvals with `neo flow approve`, or stop that process first',
-    });
-  }
   if (record.status === 'succeeded' && rerun.length === 0) {
     throw new UsageError('FLOW_RUN_FINISHED', `run ${runId} already succeeded; nothing to resume`, {
       hint: 'run a step again with --rerun <step>',
@@ -82,9 +90,6 @@ async function resumeWith(
     }
   }
   const state = replay(initialRunState(runId, []), events);
-  const depth = child === undefined ? 0 : child.link.depth + 1;
-  const notice = (level: 'info' | 'warning', message: string) =>
-    options.observer?.({ type: 'notice', runId, depth, level, message });
 
   const set = child?.set ?? (await currentDefinitions(record, options, notice));
   set.assertOwnerPolicy();
@@ -131,12 +136,12 @@ async function resumeWith(
   const resumedRecord: RunRecord = {
     ...record,
     status: 'running',
-    pid: process.pid,
+    ...driverFields(),
     updatedAt: now,
     segments: [
       ...record.segments,
       {
-        pid: process.pid,
+        ...driverFields(),
         startedAt: now,
         ...(rerun.length > 0 ? { rerun } : {}),
         ...(rebased ? { rebased: true } : {}),
@@ -146,6 +151,7 @@ async function resumeWith(
   };
   store.saveRecord(resumedRecord);
   options.observer?.({ type: 'run', runId, depth, record: resumedRecord, plan, resumed: true });
+  for (const warning of workspace.warnings) notice('warning', warning);
   const backend = record.options.backend;
   const result = await drive({
     home: options.home,

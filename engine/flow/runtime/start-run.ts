@@ -15,6 +15,7 @@ import { borrowedWorkspace, prepareWorkspace, type Workspace } from '../workspac
 import { AgentServices } from './agents.js';
 import { drive, type DriveInput } from './drive.js';
 import { newRunId } from './ids.js';
+import { driverFields } from './record.js';
 import type { CompiledPlan } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
 import { assertCompiled, compileFlowFile, planHash, type LoadedPlan } from './load-plan.js';
@@ -104,7 +105,7 @@ export async function startCompiled(
     status: 'running',
     createdAt: now,
     updatedAt: now,
-    pid: process.pid,
+    ...driverFields(),
     inputs,
     manifest: { setHash: set.hash, planHash: planHash(plan), definitions: pinned },
     workspace: workspace.record,
@@ -114,7 +115,7 @@ export async function startCompiled(
       : { parent: { runId: context.child.link.runId, step: context.child.link.step } }),
     ledger: { turns: 0, tokens: 0, costUsd: 0, wallMs: 0 },
     steps: {},
-    segments: [{ pid: process.pid, startedAt: now, ...(options.yes ? { yes: true } : {}) }],
+    segments: [{ ...driverFields(), startedAt: now, ...(options.yes ? { yes: true } : {}) }],
   };
   let store: RunStore;
   try {

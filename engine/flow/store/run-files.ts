@@ -62,6 +62,8 @@ export interface RunRecord {
   updatedAt: string;
   /** The process driving the run now (absent once it finished). */
   pid?: number;
+  /** That process's start time (clock ticks since boot): with `pid`, it names the process for good. */
+  pidStart?: number;
   inputs: Record<string, unknown>;
   manifest: {
     /** The definition-set hash the run started with. */
@@ -81,7 +83,15 @@ export interface RunRecord {
   /** What the workspace looked like when the run settled (branch, commits, merge command). */
   summary?: { lines: string[]; changedFiles?: number; commit?: string };
   /** Every process that ran this run: the first start, then each resume. */
-  segments: Array<{ pid: number; startedAt: string; rerun?: string[]; rebased?: boolean; yes?: boolean }>;
+  segments: Array<{
+    pid: number;
+    /** The process's start time; its process groups are journaled under NEO_HOME/processes/<pid>-<start>.jsonl. */
+    pidStart?: number;
+    startedAt: string;
+    rerun?: string[];
+    rebased?: boolean;
+    yes?: boolean;
+  }>;
 }
 
 /** The plan as a run pinned it. */

@@ -43,10 +43,11 @@ export class RunStore {
   }
 
   /**
-   * Creates a new run's folder with its manifest and pinned plan. Both files are written now (a
-   * full disk or a bad NEO_HOME fails here, before anything runs); their fsync and rename finish
-   * in the background while the run's machine is built, and {@link barrier} waits for them, so no
-   * step starts before the run is on disk.
+   * Creates a new run's folder with its pinned plan and its manifest, both in place when this
+   * returns (a full disk or a bad NEO_HOME fails here, before anything runs; a process killed
+   * right after still leaves a listed, resumable run). Their fsync finishes in the background
+   * while the run's machine is built, and {@link barrier} waits for it, so no step starts before
+   * the run is durable.
    */
   static async create(home: string, record: RunRecord, plan: CompiledPlan): Promise<RunStore> {
     const dir = runDir(home, record.runId);

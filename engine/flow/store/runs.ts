@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isSameProcess } from '../../execution/index.js';
 import { readJsonOrNull } from '../../util/atomic-file.js';
 import { NeoError } from '../../util/errors.js';
 import { checkIdOrPrefix, isId } from '../../util/ids.js';
@@ -51,13 +52,11 @@ export async function readRunSnapshot(
   return readJsonOrNull(join(runDir(home, runId), RUN_FILES.snapshot));
 }
 
-/** Whether the process that drives a run is alive on this machine. */
-export function isProcessAlive(pid: number | undefined): boolean {
-  if (pid === undefined || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/**
+ * Whether the process that drives a run is still that very process (pid and start time, zombies
+ * excluded): a recycled pid or a zombie is not its driver.
+ */
+export function driverAlive(record: Pick<RunRecord, 'pid' | 'pidStart'>): boolean {
+  if (record.pid === undefined) return false;
+  return isSameProcess({ pid: record.pid, ...(record.pidStart === undefined ? {} : { start: record.pidStart }) });
 }

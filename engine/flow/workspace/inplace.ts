@@ -2,7 +2,8 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash } from '../../util/content-hash.js';
 import { NeoError } from '../../util/errors.js';
-import { acquireLockFile } from '../store/lock-file.js';
+import { describeProcess } from '../../execution/index.js';
+import { acquireLockFile, takeOverNotice } from '../store/lock-file.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import type { Workspace } from './workspace.js';
 
@@ -32,20 +33,22 @@ export function relockInPlace(record: WorkspaceRecord, home: string, runId: stri
 
 async function lockRecord(record: WorkspaceRecord, home: string, runId: string): Promise<Workspace> {
   const path = join(home, 'locks', `${contentHash(record.root).slice(0, 16)}.lock`);
-  const lock = await acquireLockFile(
+  const lock = acquireLockFile(
     path,
-    { pid: process.pid, runId, at: new Date().toISOString() },
+    runId,
     (holder) =>
-      new NeoError('FLOW_WORKSPACE_LOCKED', `${record.root} is in use by run ${holder.runId} (pid ${holder.pid})`, {
-        hint: 'wait for it to finish, or use `workspace.isolation: worktree` so runs never share a checkout',
-      }),
+      new NeoError(
+        'FLOW_WORKSPACE_LOCKED',
+        `${record.root} is in use by run ${holder.runId} (${describeProcess(holder)})`,
+        { hint: 'wait for it to finish, or use `workspace.isolation: worktree` so runs never share a checkout' },
+      ),
   );
   return {
     record,
-    warnings: [],
-    release: () => lock.release(),
+    warnings: lock.tookOverFrom === undefined ? [] : [takeOverNotice(record.root, lock.tookOverFrom)],
+    release: async () => lock.release(),
     async finish() {
-      await lock.release();
+      lock.release();
       return { lines: [`workspace (in place): ${record.path}`] };
     },
   };

@@ -13,7 +13,13 @@ export function startCommand(
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): RunningProcess {
   const argv = typeof command === 'string' ? ['/bin/sh', '-c', command] : command;
-  return spawnProcess(argv, { cwd: options.cwd, env: options.env, tailChars: OUTPUT_CAP, graceMs: 1_000 });
+  return spawnProcess(argv, {
+    cwd: options.cwd,
+    env: options.env,
+    tailChars: OUTPUT_CAP,
+    graceMs: 1_000,
+    label: 'agent command',
+  });
 }
 
 /** Renders a result the way an agent's shell tool reports it: the output (interleaved tail) and how it ended. */

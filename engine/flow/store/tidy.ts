@@ -1,0 +1,28 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describeProcess, sweepOrphanedProcesses } from '../../execution/index.js';
+import { sweepTempFiles } from '../../util/atomic-file.js';
+import { runDir } from './run-files.js';
+
+/**
+ * Before runs are listed or one is resumed: what a dead neo left running is stopped (its agent
+ * CLI, a command, a gate — found through its process journal, checked to be still its own), and
+ * the temp files of atomic writes it was killed in the middle of are removed, from the named run
+ * folder or from every one. Returns one line per dead owner whose processes were stopped.
+ */
+export async function tidyRuns(home: string, runId?: string): Promise<string[]> {
+  const swept = await sweepOrphanedProcesses(home);
+  const folders = runId !== undefined ? [runDir(home, runId)] : await runFolders(home);
+  await Promise.all(folders.map((dir) => sweepTempFiles(dir)));
+  return swept.map(
+    (owner) =>
+      `stopped what a dead neo (${owner.command}, ${describeProcess(owner.owner)}) left running: ${owner.groups
+        .map((g) => `${g.label} (group ${g.pgid})`)
+        .join(', ')}`,
+  );
+}
+
+async function runFolders(home: string): Promise<string[]> {
+  const names = await readdir(join(home, 'runs')).catch(() => [] as string[]);
+  return [join(home, 'runs'), ...names.map((name) => runDir(home, name))];
+}
