@@ -1,11 +1,14 @@
-import { CodeSessionStore, stderrLog } from '../../engine/session/index.js';
+import { CodeSessionStore, isOrphaned, stderrLog } from '../../engine/session/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { firstLine } from './session-format.js';
 
 export async function run(io: CommandIO, options: { json?: boolean }): Promise<number> {
-  const records = await new CodeSessionStore(neoHome(io.env), { log: stderrLog }).list();
+  // A session whose host died still says `running` until the next daemon sweeps it: call it what it is.
+  const records = (await new CodeSessionStore(neoHome(io.env), { log: stderrLog }).list()).map((r) =>
+    isOrphaned(r) ? { ...r, status: 'orphaned' as const } : r,
+  );
   if (options.json) {
     writeJson(io.stdout, records);
     return EXIT.ok;

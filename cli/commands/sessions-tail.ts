@@ -1,4 +1,5 @@
-import { CodeSessionStore, stderrLog } from '../../engine/session/index.js';
+import { describeProcess } from '../../engine/execution/index.js';
+import { CodeSessionStore, isOrphaned, stderrLog } from '../../engine/session/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
@@ -12,8 +13,9 @@ const POLL_MS = 200;
 
 /**
  * Follows a session's events.jsonl from the store (never the daemon): prints what is there, then
- * each new line, and returns once the session's `released` event is printed, or when the record
- * says no process owns it any more (orphaned) and nothing new arrives.
+ * each new line, and returns once the session's `released` event is printed, or — within one
+ * poll — once nothing new arrives and the session is an orphan: the process hosting it (the
+ * daemon) died, so nothing will ever be written again. That exits 1 and says so.
  */
 export async function run(io: CommandIO, id: string, options: { after?: string; json?: boolean }): Promise<number> {
   const store = new CodeSessionStore(neoHome(io.env), { log: stderrLog });
@@ -31,7 +33,14 @@ export async function run(io: CommandIO, id: string, options: { after?: string; 
     }
     if (events.length === 0) {
       const record = await store.get(sessionId);
-      if (record?.status === 'orphaned') return EXIT.ok;
+      if (record !== null && isOrphaned(record)) {
+        const host = record.runs.at(-1)?.host;
+        writeLine(
+          io.stderr,
+          `session ${sessionId} is an orphan: the process that hosted it${host === undefined ? '' : ` (${describeProcess(host)})`} died while the session was live`,
+        );
+        return EXIT.failed;
+      }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }

@@ -75,6 +75,7 @@ export {
   type CodeSessionRecord,
   type CodeSessionRun,
   type RecordPatch,
+  isOrphaned,
 } from './store/record.js';
 export { TurnDiffCapture } from './diff/capture.js';
 export { MAX_DIFF_BYTES, summaryLine, capUnifiedDiff } from './diff/summary.js';

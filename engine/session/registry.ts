@@ -12,6 +12,7 @@ import type { SessionLog } from './log.js';
 import { isLiveState, statusOf, type ReleaseReason, type SessionStateName } from './machine.js';
 import { METRICS, type MetricsSink } from './metrics.js';
 import type { CodeSessionStore } from './store/session-store.js';
+import { newRun } from './store/record.js';
 
 /** How long release waits for a transport's stop and for the event stream to drain. */
 const STOP_GRACE_MS = 10_000;
@@ -77,7 +78,7 @@ export class SessionRegistry {
       createdAt: now,
       updatedAt: now,
       roundsElapsed: 0,
-      runs: [{ startedAt: now, ownerScopeId: session.ownerScope }],
+      runs: [newRun(session.ownerScope, now)],
       version: 1,
     });
     this.#live.set(session.id, session);
@@ -117,8 +118,7 @@ export class SessionRegistry {
     const nextSeq = (await this.store.lastEventSeq(session.id)) + 1;
     const context = session.snapshot.context;
     const now = new Date().toISOString();
-    if (options.appendRun !== false)
-      await this.store.appendRun(session.id, { startedAt: now, ownerScopeId: session.ownerScope });
+    if (options.appendRun !== false) await this.store.appendRun(session.id, newRun(session.ownerScope, now));
     await this.store.patchMeta(session.id, {
       status: 'running',
       state: 'starting',

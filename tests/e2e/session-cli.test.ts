@@ -283,7 +283,8 @@ describe('neo session (through the daemon)', () => {
     while (existsSync(`/proc/${status1.pid}`)) await new Promise((resolve) => setTimeout(resolve, 20));
     const readDead = await neo('session', 'read', first.sessionId);
     expect(readDead.exitCode).toBe(2);
-    expect(readDead.stderr).toContain('error[SESSION_RELEASED]');
+    // An orphan is called an orphan, never "stopped".
+    expect(readDead.stderr).toContain('error[SESSION_ORPHANED]');
     await json('session', 'start', '--backend', 'script', '--script', script, '--brief', 'three');
     const records = (await json('sessions', 'list')) as unknown as Array<{ sessionId: string; status: string }>;
     const statusOf = (id: string) => records.find((r) => r.sessionId === id)!.status;

@@ -3,9 +3,10 @@
  * outlive a single CLI invocation. It listens on a unix socket (mode 0600), sweeps orphaned
  * records at boot, serves op requests, and exits once idle with no live session.
  */
-import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { loadDefinitions, loadDefinitionsOffThread, type DefinitionSet } from '../../definitions/index.js';
+import { acquireOwnerLock, describeProcess, sweepOrphanedProcesses } from '../../execution/index.js';
 import { packageVersion } from '../../util/package-root.js';
 import { SessionRejection } from '../errors.js';
 import type { SessionLog } from '../log.js';
@@ -45,10 +46,30 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
   const paths = daemonPaths(options.home);
   if (await socketAnswers(paths.socket))
     throw new DaemonAlreadyRunning(`a session daemon already listens on ${paths.socket}`);
-  await acquirePidLock(paths.pid);
+  const log = options.log;
+  // The pid file is the start lock: two daemons racing to start for one NEO_HOME cannot both
+  // win. It names its owner by pid and start time, so a dead owner's — or a zombie's, or a pid
+  // the kernel gave to another process — is taken over at once.
+  const lock = acquireOwnerLock(
+    paths.pid,
+    {},
+    {
+      busy: (holder) =>
+        new DaemonAlreadyRunning(`a session daemon (${describeProcess(holder)}) is starting or running`),
+    },
+  );
+  if (lock.tookOverFrom !== undefined)
+    log.warn('code_session_daemon_lock_taken_over', { from: describeProcess(lock.tookOverFrom) });
   await rm(paths.socket, { force: true }); // a stale socket from a daemon that died
 
-  const log = options.log;
+  // What a daemon killed before us left running (its sessions' CLIs and their commands) is
+  // stopped before any session is hosted again: an adopted session must never run beside it.
+  for (const owner of await sweepOrphanedProcesses(options.home))
+    log.warn('code_session_orphan_processes_stopped', {
+      owner: describeProcess(owner.owner),
+      command: owner.command,
+      groups: owner.groups.map((g) => `${g.label} (group ${g.pgid})`).join(', '),
+    });
   const service =
     options.host?.service ??
     createSessionService({
@@ -57,6 +78,7 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
       definitions: (await loadDefinitions({ home: options.home, noProject: true })).set,
       log,
     });
+  await service.store.sweepLitter();
   const swept = await service.store.sweepOrphaned().catch((error: unknown) => {
     log.warn('code_session_sweep_failed', { error });
     return [];
@@ -154,7 +176,7 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
       // once every session is released and persisted, so `--stop` returns when the daemon is done.
       if (options.host === undefined) await service.close();
       await rm(paths.socket, { force: true });
-      await rm(paths.pid, { force: true });
+      lock.release();
       log.info('code_session_daemon_stopped', {});
       for (const socket of connections) socket.destroy();
       resolveClosed();
@@ -183,36 +205,6 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
   await chmod(paths.socket, 0o600);
   log.info('code_session_daemon_started', { socket: paths.socket, pid: process.pid });
   return { socket: paths.socket, service, closed, close };
-}
-
-/**
- * The pid file doubles as the start lock: created exclusively, so two daemons racing to start
- * for one NEO_HOME cannot both win. A pid file whose process is gone is stale and replaced.
- */
-async function acquirePidLock(path: string): Promise<void> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await writeFile(path, `${process.pid}\n`, { flag: 'wx' });
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const pid = Number((await readFile(path, 'utf8').catch(() => '')).trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
-      throw new DaemonAlreadyRunning(`a session daemon (pid ${pid}) is starting or running`);
-    }
-    await rm(path, { force: true });
-  }
-  throw new DaemonAlreadyRunning('could not take the session daemon lock');
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function needsDefinitions(input: unknown): boolean {

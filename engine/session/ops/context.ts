@@ -1,4 +1,5 @@
 import type { DefinitionSet } from '../../definitions/index.js';
+import { describeProcess, type ProcessIdentity } from '../../execution/index.js';
 import type { Transport } from '../../transports/index.js';
 import type { CallerContext } from '../contract.js';
 import { SessionRejection, sessionNotFound } from '../errors.js';
@@ -6,6 +7,7 @@ import type { LiveSession, SessionClock } from '../live-session.js';
 import type { SessionLog } from '../log.js';
 import type { MetricsSink } from '../metrics.js';
 import type { SessionRegistry } from '../registry.js';
+import { isOrphaned } from '../store/record.js';
 
 /** What every op handler works with. */
 export interface OpContext {
@@ -29,10 +31,24 @@ export interface OpContext {
 export async function liveSession(ctx: OpContext, sessionId: string): Promise<LiveSession> {
   const session = ctx.registry.find(sessionId);
   if (session !== undefined && session.ownerScope === ctx.caller.scope && !session.closed) return session;
+  if (session === undefined) {
+    const record = await ctx.registry.store.get(sessionId);
+    if (record !== null && record.runs.some((run) => run.ownerScopeId === ctx.caller.scope) && isOrphaned(record))
+      throw orphaned(sessionId, record.runs.at(-1)?.host);
+  }
   if (await ctx.registry.wasReleasedBy(sessionId, ctx.caller.scope)) {
     throw new SessionRejection('SESSION_RELEASED', `code session \`${sessionId}\` was stopped; it takes no more ops`, {
       hint: 'its record and events stay readable: `neo sessions show <id> --events`',
     });
   }
   throw sessionNotFound(sessionId);
+}
+
+/** A session whose host died while the session was live: neither stopped nor live. */
+export function orphaned(sessionId: string, host: ProcessIdentity | undefined): SessionRejection {
+  return new SessionRejection(
+    'SESSION_ORPHANED',
+    `code session \`${sessionId}\` is an orphan: the process that hosted it${host === undefined ? '' : ` (${describeProcess(host)})`} died while the session was live; it takes no more ops`,
+    { hint: 'its record and events stay readable: `neo sessions show <id> --events`; start a new session to go on' },
+  );
 }

@@ -1,5 +1,6 @@
 /** The durable record of one code session: `code-sessions/<id>/meta.json` (seed 004 §4). */
 import type { Effort, Posture } from '../../definitions/index.js';
+import { isSameProcess, selfIdentity, type ProcessIdentity } from '../../execution/index.js';
 import type { StopOutcome } from '../contract.js';
 import type { SessionStateName, SessionStatus } from '../machine.js';
 
@@ -9,6 +10,8 @@ export interface CodeSessionRun {
   /** The backend's own session id (its resume target), once known. */
   externalSessionId?: string;
   ownerScopeId: string;
+  /** The process that hosted this run (the session daemon, or the command running it in process). */
+  host?: ProcessIdentity;
 }
 
 export interface CodeSessionRecord {
@@ -62,4 +65,20 @@ export function isRecord(value: unknown): value is CodeSessionRecord {
     Array.isArray(r.runs) &&
     r.version === 1
   );
+}
+
+/** A new link of the resume chain, hosted by this process. */
+export function newRun(ownerScopeId: string, startedAt: string): CodeSessionRun {
+  return { startedAt, ownerScopeId, host: selfIdentity() };
+}
+
+/**
+ * Whether a session is an orphan: marked so by a sweep, or still recorded live while the process
+ * that hosted its latest run is no longer that process (killed; a recycled pid does not count).
+ */
+export function isOrphaned(record: CodeSessionRecord): boolean {
+  if (record.status === 'orphaned') return true;
+  if (record.status !== 'running' && record.status !== 'idle') return false;
+  const host = record.runs.at(-1)?.host;
+  return host !== undefined && !isSameProcess(host);
 }

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJsonOrNull } from '../../util/atomic-file.js';
+import { readJsonOrNull, sweepTempFiles } from '../../util/atomic-file.js';
 import { JsonlAppender } from '../../util/jsonl.js';
 import { KeyedLock } from '../../util/keyed-lock.js';
 import type { PersistedSessionEvent } from '../events.js';
@@ -246,6 +246,12 @@ export class CodeSessionStore {
       swept.push(record.sessionId);
     }
     return swept;
+  }
+
+  /** Removes the temp files of meta.json writes whose writer was killed between open and rename. */
+  async sweepLitter(): Promise<void> {
+    const names = await readdir(this.root).catch(() => [] as string[]);
+    await Promise.all(names.filter(isSessionId).map((name) => sweepTempFiles(this.sessionDir(name))));
   }
 
   /** Flushes and closes one session's files; it can be reopened later (adopt). */
