@@ -5,7 +5,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { approveRun, isProcessAlive, listRuns, runDir, type CompiledPlan } from '../flow/index.js';
+import { approveRun, driverAlive, listRuns, runDir, type CompiledPlan } from '../flow/index.js';
 import { answerQuestion, pendingQuestion } from '../persona/index.js';
 import { readJsonOrNull } from '../util/atomic-file.js';
 import { isIdOf } from './ids.js';
@@ -48,7 +48,7 @@ export async function readInbox(home: string): Promise<InboxItem[]> {
           key: state.steps[step.id]?.units === undefined ? step.id : `${step.id}[${index}]`,
           prompt: step.approval!.prompt,
           decisions: step.approval!.decisions,
-          live: isProcessAlive(record.pid),
+          live: driverAlive(record),
           flow: record.flow,
         });
       });

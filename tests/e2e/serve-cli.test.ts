@@ -2,7 +2,7 @@ import { execa, type ResultPromise } from 'execa';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../engine/flow/index.js';
+import { isSameProcess } from '../../engine/execution/index.js';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -93,7 +93,7 @@ describe('neo serve', () => {
     expect(stopped.exitCode).toBe(0);
     const result = await child;
     expect(result.exitCode).toBe(0);
-    expect(isProcessAlive(child.pid)).toBe(false);
+    expect(isSameProcess({ pid: child.pid! })).toBe(false);
     const meta = JSON.parse(await readFile(join(home, 'code-sessions', id, 'meta.json'), 'utf8'));
     expect(meta.status).not.toBe('running');
   });

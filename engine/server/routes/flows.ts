@@ -7,7 +7,7 @@
 import type { Hono } from 'hono';
 import { join } from 'node:path';
 import {
-  isProcessAlive,
+  driverAlive,
   listRuns,
   readRunEvents,
   readRunRecord,
@@ -18,6 +18,7 @@ import {
   stepGraph,
   type CompiledPlan,
   type RunEvent,
+  type RunRecord,
   type RunState,
 } from '../../flow/index.js';
 import { readJsonOrNull } from '../../util/atomic-file.js';
@@ -36,12 +37,11 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
   const { home } = ctx;
 
   /** Whether a process drives the run now: one attached to this server, or its recorded pid. */
-  const driven = (runId: string, pid: number | undefined) =>
-    ctx.attach.ownerOfRun(runId) !== undefined || isProcessAlive(pid);
+  const driven = (record: RunRecord) => ctx.attach.ownerOfRun(record.runId) !== undefined || driverAlive(record);
 
   app.get('/api/flows/runs', async (c) => {
     const runs = await listRuns(home);
-    const live = runs.filter((r) => r.pid !== undefined && driven(r.runId, r.pid)).map((r) => r.runId);
+    const live = runs.filter((r) => r.pid !== undefined && driven(r)).map((r) => r.runId);
     return c.json({ ok: true, data: { runs, live } });
   });
 
@@ -67,7 +67,7 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
         })),
         state,
         seq,
-        live: record.pid !== undefined && driven(runId, record.pid),
+        live: record.pid !== undefined && driven(record),
       },
     });
   });
@@ -105,7 +105,7 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
       await owner.send({ type: 'cancel', runId });
       return c.json({ ok: true, data: { runId, cancelling: true, pid: owner.pid } });
     }
-    if (record.pid !== undefined && isProcessAlive(record.pid))
+    if (driverAlive(record))
       throw new HttpError(
         409,
         'SERVER_RUN_NOT_ATTACHED',
@@ -127,7 +127,7 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
       throw new HttpError(409, 'SERVER_SUBFLOW', `run ${runId} is a sub-flow of ${record.parent.runId}`, {
         hint: 'resume its parent run',
       });
-    if (driven(runId, record.pid))
+    if (driven(record))
       throw new HttpError(409, 'FLOW_RUN_LIVE', `run ${runId} is still being driven`, { hint: 'cancel it first' });
     if (record.status === 'succeeded') throw new HttpError(409, 'FLOW_RUN_FINISHED', `run ${runId} already succeeded`);
     if (ctx.resumeRun === undefined)

@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isProcessAlive, readRunRecord, startRun, type RunOutcome } from '../../../engine/flow/index.js';
+import { isSameProcess } from '../../../engine/execution/index.js';
+import { readRunRecord, startRun, type RunOutcome } from '../../../engine/flow/index.js';
+
+const isProcessAlive = (pid: number) => isSameProcess({ pid });
 import { attachToServer, type ServerAttachment } from '../../../engine/server/index.js';
 import { NEO_BIN } from '../../helpers/cli.js';
 import { dataOf, SseClient, startTestServer } from '../../helpers/serve.js';
