@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeProcess, sweepOrphanedProcesses } from '../../execution/index.js';
 import { sweepTempFiles } from '../../util/atomic-file.js';
+import { isId } from '../../util/ids.js';
 import { runDir } from './run-files.js';
 
 /**
@@ -24,5 +25,6 @@ export async function tidyRuns(home: string, runId?: string): Promise<string[]> 
 
 async function runFolders(home: string): Promise<string[]> {
   const names = await readdir(join(home, 'runs')).catch(() => [] as string[]);
-  return [join(home, 'runs'), ...names.map((name) => runDir(home, name))];
+  // A folder whose name is not a run id is not neo's to clean.
+  return [join(home, 'runs'), ...names.filter((name) => isId('run', name)).map((name) => runDir(home, name))];
 }

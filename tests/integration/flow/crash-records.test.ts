@@ -29,6 +29,8 @@ const record = (runId: string): RunRecord => ({
   segments: [],
 });
 
+const RUN = '20260101-000000-abcdef';
+
 /** A pid no process can have (beyond any pid_max). */
 const NO_SUCH_PID = 999_999_999;
 
@@ -54,18 +56,18 @@ async function zombiePid(): Promise<number> {
 describe('a run is recorded from its first byte', () => {
   it('run.json and plan.json are in place when the store is created, with no temp file beside them', async () => {
     const home = await tempDir();
-    const store = await RunStore.create(home, record('r1'), { name: 'f', steps: [] } as unknown as CompiledPlan);
-    const dir = join(home, 'runs', 'r1');
+    const store = await RunStore.create(home, record(RUN), { name: 'f', steps: [] } as unknown as CompiledPlan);
+    const dir = join(home, 'runs', RUN);
     expect(readdirSync(dir).sort()).toEqual(['plan.json', 'run.json']);
-    expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))).toMatchObject({ runId: 'r1' });
+    expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))).toMatchObject({ runId: RUN });
     await store.close();
   });
 
   it('neo flow list sweeps the temp files of writers that died, and keeps those of live writers', async () => {
     const home = await tempDir();
-    const dir = join(home, 'runs', 'r1');
+    const dir = join(home, 'runs', RUN);
     await writeTree(dir, {
-      'run.json': JSON.stringify({ ...record('r1'), status: 'failed' }),
+      'run.json': JSON.stringify({ ...record(RUN), status: 'failed' }),
       [`run.json.${NO_SUCH_PID}.0badc0de.tmp`]: '{"torn',
       [`snapshot.json.${process.pid}.0123abcd.tmp`]: '{}',
     });
