@@ -176,3 +176,24 @@ steps:
     expect(work.error!.message).toContain(elsewhere);
   });
 });
+
+describe('NEO_HOME inside a git repository (a dotfiles home)', () => {
+  it("a copy workspace's diff holds the agent's file, never neo's own records nor the dotfiles", async () => {
+    const root = await tempDir('neo-dotfiles-');
+    const dotfiles = join(root, 'user');
+    await writeTree(dotfiles, { '.bashrc': 'export X=1\n' });
+    await git(dotfiles, 'init', '-q', '-b', 'main');
+    await git(dotfiles, 'add', '-A');
+    await git(dotfiles, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'dotfiles');
+    const home = join(dotfiles, '.neo');
+    const project = join(root, 'project');
+    await writeTree(project, {
+      'plan.yaml': agentPlan('writes.yaml'),
+      'writes.yaml': 'turns:\n  - - write: { path: out.txt, content: "done\\n" }\n    - say: Done.\n',
+    });
+    const result = await runNeo(['flow', 'run', 'plan.yaml'], { cwd: project, env: { NEO_HOME: home } });
+    expect(result.exitCode, result.stdout + result.stderr).toBe(0);
+    const work = await stepOf(home, await onlyRunId(home));
+    expect(work.outputs!.diff!.files).toEqual([{ path: 'out.txt', status: 'M' }]);
+  });
+});

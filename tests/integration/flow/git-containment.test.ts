@@ -1,5 +1,6 @@
 import { execa } from 'execa';
-import { readdir } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.js';
 import { project, run } from './helpers.js';
@@ -60,5 +61,68 @@ describe("the worktree commit: neo's git is never a command runner", () => {
     expect(await readdir(trap)).toEqual([]);
     expect(outcome.summary?.commit).toBeUndefined();
     expect(outcome.summary?.lines.join('\n')).toMatch(/not committed: .*\.git now points at .*evil; neo recorded /);
+  });
+});
+
+/** An agent on the script backend at full posture, whose one turn runs `command` and edits a file. */
+async function agentRun(command: string, isolation: 'inplace' | 'worktree') {
+  const scripts = await tempDir('neo-scripts-');
+  const script = join(scripts, 'plant.yaml');
+  await writeFile(
+    script,
+    `turns:\n  - - run: { command: ${JSON.stringify(command)} }\n    - write: { path: file.txt, content: "changed\\n" }\n    - say: Done.\n`,
+  );
+  const plan = `
+name: agent-plants
+defaults: { backend: script, maxPosture: full, posture: full, maxRounds: 2 }
+steps:
+  - id: work
+    brief: Plant things.
+    script: ${script}
+`;
+  const { dir, home } = await project({ 'plan.yaml': plan, 'file.txt': 'original\n' }, { git: true });
+  return { dir, home, ...(await run(dir, home, { isolation })) };
+}
+
+describe("an agent at full posture plants programs for neo's git: none of them runs", () => {
+  it('in place: fsmonitor, a filter and hooks in .git; the turn diff and the step diff run none', async () => {
+    const trap = await tempDir('neo-trap-');
+    const { outcome } = await agentRun(
+      [
+        `git config core.fsmonitor "touch ${trap}/fsmonitor; false"`,
+        `git config filter.evil.clean "touch ${trap}/clean; cat"`,
+        `printf '#!/bin/sh\\ntouch ${trap}/hook\\n' > .git/hooks/post-commit`,
+        'chmod +x .git/hooks/post-commit',
+        "echo '* filter=evil' > .gitattributes",
+      ].join('; '),
+      'inplace',
+    );
+    expect(await readdir(trap)).toEqual([]);
+    const work = outcome.state.steps.work!;
+    expect(work.status).toBe('succeeded');
+    expect((work.outputs!.diff as { files: Array<{ path: string }> }).files.map((f) => f.path)).toEqual([
+      '.gitattributes',
+      'file.txt',
+    ]);
+  });
+
+  it('in a worktree: a .git rewritten to a folder the agent wrote fails the step, and nothing runs or is committed', async () => {
+    const trap = await tempDir('neo-trap-');
+    const { outcome } = await agentRun(
+      [
+        'mkdir -p evil/objects evil/refs',
+        "echo 'ref: refs/heads/main' > evil/HEAD",
+        `printf '[core]\\n\\tfsmonitor = "touch ${trap}/fsmonitor; false"\\n' > evil/config`,
+        "echo 'gitdir: evil' > .git",
+      ].join('; '),
+      'worktree',
+    );
+    expect(await readdir(trap)).toEqual([]);
+    expect(outcome.state.steps.work).toMatchObject({
+      status: 'failed',
+      verdict: 'escaped',
+      error: { code: 'FLOW_GIT_DIR_CHANGED' },
+    });
+    expect(outcome.summary?.commit).toBeUndefined();
   });
 });
