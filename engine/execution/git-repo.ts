@@ -4,8 +4,9 @@
  * rewritten since (`gitdir: <a folder the agent wrote>`) is never followed, and each call first
  * checks that the `.git` entry still leads there, refusing loudly when it does not.
  */
+import { statSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { relativeInside } from '../posture/index.js';
 import { NeoError } from '../util/errors.js';
 import { DRIVER_KEYS, filterOverrides, hasIncludes } from './git-hardening.js';
@@ -115,6 +116,19 @@ export class GitRepo {
     const list = filterOverrides(listing.stdout);
     this.#overrides = hasIncludes(listing.stdout) ? undefined : { key, list };
     return list;
+  }
+}
+
+/**
+ * The nearest folder at or above `dir` holding a `.git` (a folder, or the file a worktree or
+ * submodule has), never climbing into `ceilings` (as GIT_CEILING_DIRECTORIES). No process and
+ * no thread-pool trip per level: a folder outside git never spawns git.
+ */
+export function gitMarker(dir: string, ceilings: readonly string[] = []): string | undefined {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (statSync(join(at, '.git'), { throwIfNoEntry: false }) !== undefined) return at;
+    const parent = dirname(at);
+    if (parent === at || ceilings.includes(parent)) return undefined;
   }
 }
 

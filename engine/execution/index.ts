@@ -23,7 +23,7 @@ export { lastLines, TailBuffer } from './tail-buffer.js';
 export { spawnDetached } from './detached.js';
 export { confinePath, realRoot, resolvePaths, resolveRealPath } from './paths.js';
 export { runGit, gitFailure, type GitRun, type GitCallOptions } from './git.js';
-export { GitRepo, type GitLocation } from './git-repo.js';
+export { GitRepo, gitMarker, type GitLocation } from './git-repo.js';
 export {
   snapshotTree,
   diffTrees,

@@ -1,10 +1,8 @@
 /** Workspaces: where a run's steps work (worktree, in place, or a copy). */
-import { statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { NeoError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { createCopy, reopenCopy } from './copy.js';
-import { GitRepo } from '../../execution/index.js';
+import { GitRepo, gitMarker } from '../../execution/index.js';
 import { lockInPlace, relockInPlace } from './inplace.js';
 import type { Isolation, Workspace } from './workspace.js';
 import { createWorktree, reopenWorktree } from './worktree.js';
@@ -61,14 +59,6 @@ async function committedRepo(dir: string): Promise<GitRepo | undefined> {
   if (repo === undefined) return undefined;
   const head = await repo.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
   return head.ok && head.stdout.trim() !== '' ? repo : undefined;
-}
-
-/** The nearest folder at or above `dir` holding a `.git`, without running git (or a thread-pool trip per level). */
-function gitMarker(dir: string): string | undefined {
-  for (let at = resolve(dir); ; at = dirname(at)) {
-    if (statSync(join(at, '.git'), { throwIfNoEntry: false }) !== undefined) return at;
-    if (dirname(at) === at) return undefined;
-  }
 }
 
 /** Re-opens the workspace a run recorded, for a resume. */

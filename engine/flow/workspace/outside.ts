@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GitRepo, snapshotTree, changedPaths, type SnapshotStore } from '../../execution/index.js';
+import { GitRepo, changedPaths, gitMarker, snapshotTree, type SnapshotStore } from '../../execution/index.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { stampChanges, stampTree, type TreeStamp } from './tree-stamp.js';
 
@@ -45,7 +45,7 @@ export class OutsideWatch {
     if (workspace.isolation !== 'inplace') {
       const source = workspace.isolation === 'worktree' ? workspace.repo : workspace.projectDir;
       const real = source === undefined ? undefined : await realpath(source).catch(() => undefined);
-      const repo = real === undefined ? undefined : await GitRepo.discover(real);
+      const repo = real === undefined || gitMarker(real) === undefined ? undefined : await GitRepo.discover(real);
       if (repo !== undefined) {
         const within = workspace.isolation === 'copy' ? real : undefined;
         checkout = {

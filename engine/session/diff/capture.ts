@@ -12,9 +12,8 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { statSync } from 'node:fs';
-import { GitRepo, diffTrees, snapshotTree, type SnapshotStore } from '../../execution/index.js';
+import { join, resolve } from 'node:path';
+import { GitRepo, diffTrees, gitMarker, snapshotTree, type SnapshotStore } from '../../execution/index.js';
 import { errorMessage, NeoError } from '../../util/errors.js';
 import type { TurnDiff, TurnDiffFile } from '../contract.js';
 import { MAX_DIFF_BYTES, capUnifiedDiff, summaryLine } from './summary.js';
@@ -54,7 +53,7 @@ export class TurnDiffCapture {
   static async open(cwd: string, options: CaptureOptions = {}): Promise<TurnDiffCapture> {
     const editToolNames = options.editToolNames ?? [];
     const ceilings = options.home === undefined ? [] : [resolve(options.home)];
-    if (!hasGitMarker(resolve(cwd), ceilings)) return new TurnDiffCapture(cwd, editToolNames, undefined);
+    if (gitMarker(cwd, ceilings) === undefined) return new TurnDiffCapture(cwd, editToolNames, undefined);
     try {
       const repo = await GitRepo.discover(cwd, ceilings);
       if (repo === undefined) return new TurnDiffCapture(cwd, editToolNames, undefined);
@@ -120,17 +119,5 @@ export class TurnDiffCapture {
     if (unified.text !== '') diff.unifiedDiff = unified.text;
     if (unified.truncated) diff.truncated = true;
     return diff;
-  }
-}
-
-/**
- * Whether a `.git` (a folder, or the file a worktree or submodule has) sits at or above `dir`,
- * below the ceilings. Cheap: no process is spawned for a folder outside git.
- */
-function hasGitMarker(dir: string, ceilings: readonly string[]): boolean {
-  for (let at = dir; ; at = dirname(at)) {
-    if (statSync(join(at, '.git'), { throwIfNoEntry: false }) !== undefined) return true;
-    const parent = dirname(at);
-    if (parent === at || ceilings.includes(parent)) return false;
   }
 }
