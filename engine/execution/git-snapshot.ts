@@ -8,7 +8,7 @@
  * change the agent undid (no change at all).
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rm, stat, utimes } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { NeoError } from '../util/errors.js';
 import { gitFailure, type GitRun } from './git.js';
@@ -50,7 +50,7 @@ export async function snapshotTree(repo: GitRepo, store: SnapshotStore, within?:
   await mkdir(join(store.dir, 'objects'), { recursive: true });
   const index = join(store.dir, `index-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    await copyFile(join(gitDir, 'index'), index).catch(() => undefined);
+    await seedIndex(join(gitDir, 'index'), index);
     const env = { ...snapshotEnv(repo, store), GIT_INDEX_FILE: index };
     // A split index would write its shared part into the repository's git dir.
     const overrides = [['core.splitIndex', 'false']] as const;
@@ -67,6 +67,21 @@ export async function snapshotTree(repo: GitRepo, store: SnapshotStore, within?:
   } finally {
     await rm(index, { force: true });
     await rm(`${index}.lock`, { force: true });
+  }
+}
+
+/**
+ * Copies the repository's index, keeping its mtime: git trusts an entry's stat only when the
+ * entry is older than the index file (a file rewritten in the same second with the same size
+ * is "racily clean" and re-read), so a copy stamped now would hide such an edit.
+ */
+async function seedIndex(from: string, to: string): Promise<void> {
+  try {
+    const info = await stat(from);
+    await copyFile(from, to);
+    await utimes(to, info.atime, info.mtime);
+  } catch {
+    // No index yet (a repository without commits): `add -A` builds one.
   }
 }
 

@@ -1,5 +1,6 @@
 import { mkdir, readdir, rename as move, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { TurnDiffCapture } from '../../../engine/session/index.js';
@@ -127,6 +128,20 @@ describe('turn diff capture: what changed, exactly', () => {
       { path: 'moved-a.txt', oldPath: 'a.txt', status: 'R', insertions: 0, deletions: 0 },
       { path: 'moved-notes.md', oldPath: 'notes.md', status: 'R', insertions: 0, deletions: 0 },
     ]);
+  });
+
+  it('sees a same-size edit made in the same second the index was written (racily clean)', async () => {
+    const dir = await repo();
+    // Start just after a second boundary, so the index write and the edit share their second.
+    await sleep(1000 - (Date.now() % 1000) + 20);
+    await writeFile(join(dir, 'a.txt'), 'uno\n');
+    await git(dir, 'add', 'a.txt');
+    const capture = await TurnDiffCapture.open(dir);
+    await writeFile(join(dir, 'a.txt'), 'dos\n');
+    // The turn ends in a later second: a snapshot index stamped now would trust the stale stat.
+    await sleep(1000 - (Date.now() % 1000) + 20);
+    const diff = await capture.settle();
+    expect(diff.files).toEqual([{ path: 'a.txt', status: 'M', insertions: 1, deletions: 1 }]);
   });
 
   it('an edit undone within the turn is no change', async () => {
