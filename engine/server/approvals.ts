@@ -63,11 +63,11 @@ export async function readQuestions(home: string): Promise<InboxItem[]> {
   const root = join(home, 'approvals');
   const runs = await readdir(root).catch(() => [] as string[]);
   const items: InboxItem[] = [];
-  for (const runId of runs.filter((r) => isIdOf('approval-run', r))) {
+  for (const runId of runs.filter((r) => isIdOf('run', r))) {
     const files = await readdir(join(root, runId)).catch(() => [] as string[]);
     for (const file of files) {
       const key = file.endsWith('.question.json') ? file.slice(0, -'.question.json'.length) : undefined;
-      if (key === undefined || !isIdOf('approval-key', key)) continue;
+      if (key === undefined || !isIdOf('approval', key)) continue;
       const question = await pendingQuestion(home, runId, key);
       if (question === undefined) continue;
       items.push({

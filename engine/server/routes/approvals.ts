@@ -9,8 +9,8 @@ export function approvalRoutes(app: Hono, ctx: ServerContext): void {
   app.get('/api/approvals', async (c) => c.json({ ok: true, data: { items: await readInbox(ctx.home) } }));
 
   app.post('/api/approvals/:runId/:key', async (c) => {
-    const runId = checkedId('approval-run', c.req.param('runId'));
-    const key = checkedId('approval-key', c.req.param('key'));
+    const runId = checkedId('run', c.req.param('runId'));
+    const key = checkedId('approval', c.req.param('key'));
     const body = await readBody(c.req.raw, 'decision');
     const answered = await answerApproval({
       home: ctx.home,

@@ -83,7 +83,7 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
 
   app.post('/api/flows/runs/:id/approvals/:key', async (c) => {
     const runId = checkedId('run', c.req.param('id'));
-    const key = checkedId('approval-key', c.req.param('key'));
+    const key = checkedId('approval', c.req.param('key'));
     const body = await readBody(c.req.raw, 'decision');
     const answered = await answerApproval({
       home,

@@ -144,11 +144,11 @@ describe('ids, hosts and the token', () => {
       '20260130-142501-3FA9C2',
     ])
       expect({ bad, ok: isIdOf('run', bad) }).toEqual({ bad, ok: false });
-    expect(isIdOf('approval-run', 'persona-code-specialist-lq2x')).toBe(true);
-    expect(isIdOf('approval-run', 'persona-../../x')).toBe(false);
-    for (const good of ['ship', 'ship[2]', 'fix[0]-q1', 'fix-q2']) expect(isIdOf('approval-key', good)).toBe(true);
-    for (const bad of ['..', '.hidden', 'a/b', 'a\\b', 'a\0b', '']) expect(isIdOf('approval-key', bad)).toBe(false);
-    expect(() => checkedId('session', '../../x')).toThrow(/is not a code-session id/);
+    expect(isIdOf('run', 'persona-code-specialist-lq2x')).toBe(true);
+    expect(isIdOf('run', 'persona-../../x')).toBe(false);
+    for (const good of ['ship', 'ship[2]', 'fix[0]-q1', 'fix-q2']) expect(isIdOf('approval', good)).toBe(true);
+    for (const bad of ['..', '.hidden', 'a/b', 'a\\b', 'a\0b', '']) expect(isIdOf('approval', bad)).toBe(false);
+    expect(() => checkedId('session', '../../x')).toThrow(/is not a session id/);
   });
 
   it('allows Host values of the server only', () => {
