@@ -19,6 +19,7 @@ export function metaRoutes(app: Hono, ctx: ServerContext): void {
           runs: [...p.runs],
         })),
         sseClients: ctx.hub.subscribers,
+        memory: memory(),
       },
     }),
   );
@@ -28,4 +29,10 @@ export function metaRoutes(app: Hono, ctx: ServerContext): void {
     c.header('Content-Type', ctx.metrics.contentType);
     return c.body(await ctx.metrics.text());
   });
+}
+
+function memory(): { rssMb: number; heapUsedMb: number } {
+  const usage = process.memoryUsage();
+  const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+  return { rssMb: mb(usage.rss), heapUsedMb: mb(usage.heapUsed) };
 }
