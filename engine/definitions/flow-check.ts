@@ -15,7 +15,14 @@ import type { DefinitionSet } from './definition-set.js';
 import type { Diagnostic, SourceSpan } from './diagnostic.js';
 import { pointerToFieldPath, toPointer } from './diagnostic.js';
 import type { YamlSource } from './source.js';
-import { DEFAULT_MAX_POSTURE, effortWithin, postureWithin } from '../posture/index.js';
+import {
+  DEFAULT_MAX_POSTURE,
+  commandRuleProblem,
+  effortWithin,
+  isGitPath,
+  postureWithin,
+  relativeInside,
+} from '../posture/index.js';
 
 /** The kind of a step, from which of its keys are set. */
 export type StepKind = 'agent' | 'run' | 'approval' | 'flow';
@@ -80,6 +87,7 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
   const inputNames = Object.keys(data.inputs ?? {});
 
   checkReference(set, 'backend', data.defaults?.backend, ['defaults', 'backend'], err);
+  checkCommandRules(data.defaults?.allowCommands, ['defaults', 'allowCommands'], err);
   checkReference(set, 'policy', data.defaults?.policy, ['defaults', 'policy'], err);
 
   const firstIndex = new Map<string, Array<string | number>>();
@@ -166,6 +174,8 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
         );
       }
       checkStepNarrows(data, step, at, err);
+      checkStepCwd(step, at, err);
+      checkCommandRules(step.allowCommands, at('allowCommands'), err);
       if (step.loop !== undefined && step.loop.until === undefined && step.loop.untilRun === undefined) {
         err(
           'DEF_LOOP_CONDITION',
@@ -193,6 +203,14 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
         out.push(...checkExpressionField(source, [...at(), ...segments], text, scope, bare));
       }
     });
+  }
+  for (const segments of unevaluatedExpressions(data)) {
+    err(
+      'DEF_EXPR_NOT_EVALUATED',
+      `\`\${{ }}\` in \`${pointerToFieldPath(toPointer(segments))}\` is never evaluated: neo would use the text as written`,
+      segments,
+      "write the value itself; `${{ }}` is evaluated only in brief, script, if, loop.until, foreach.items, approval.prompt, env values (the flow's and a step's) and a sub-flow step's inputs",
+    );
   }
   for (const cycle of findCycles(steps)) {
     if (cycle.length === 1) continue;
@@ -256,6 +274,94 @@ function checkStepNarrows(
       'a step may only narrow `defaults.effort`',
     );
   }
+}
+
+/**
+ * A step's `cwd` names a folder inside the workspace: relative, not climbing out with `..`, not
+ * into git's metadata. Checked here as written; the run checks it again with symlinks followed.
+ */
+function checkStepCwd(step: Step, at: (...rest: Array<string | number>) => Array<string | number>, err: Err): void {
+  const cwd = step.cwd;
+  if (cwd === undefined || cwd.includes('${{')) return;
+  const hint = 'give cwd as a folder relative to the workspace, e.g. `cwd: packages/core`';
+  if (cwd.startsWith('/')) {
+    err(
+      'DEF_CWD_OUTSIDE',
+      `step \`${step.id}\` has an absolute cwd \`${cwd}\`: a step works inside the run's workspace`,
+      at('cwd'),
+      hint,
+    );
+    return;
+  }
+  const inside = relativeInside('/workspace', cwd);
+  if (inside === undefined)
+    err('DEF_CWD_OUTSIDE', `step \`${step.id}\` has cwd \`${cwd}\`, which leaves the workspace`, at('cwd'), hint);
+  else if (isGitPath(inside))
+    err(
+      'DEF_CWD_OUTSIDE',
+      `step \`${step.id}\` has cwd \`${cwd}\`, inside git's metadata (.git)`,
+      at('cwd'),
+      'a step never works inside .git: git runs the commands its config names',
+    );
+}
+
+/** Each allowCommands rule must be a command a rule can match (no substitution, newline, comment). */
+function checkCommandRules(rules: string | string[] | undefined, segments: Array<string | number>, err: Err): void {
+  if (rules === undefined) return;
+  const list = Array.isArray(rules)
+    ? rules.map((rule, i) => [rule, [...segments, i]] as const)
+    : [[rules, segments] as const];
+  for (const [text, at] of list)
+    for (const rule of Array.isArray(rules) ? [text] : text.split(',')) {
+      const problem = commandRuleProblem(rule);
+      if (problem !== undefined && rule.trim() !== '' && !rule.includes('${{'))
+        err(
+          'DEF_COMMAND_RULE',
+          `allowCommands rule \`${rule.trim()}\` can never match: ${problem}`,
+          [...at],
+          'a rule names one command as words (`*` globbing within a word, a last word ending in `*` taking any further words); put anything more in a script and allow that',
+        );
+    }
+}
+
+/** Where a string holds `${{` in a field neo never evaluates (segments of each). */
+function unevaluatedExpressions(flow: Flow): Array<Array<string | number>> {
+  const out: Array<Array<string | number>> = [];
+  const walk = (value: unknown, segments: Array<string | number>): void => {
+    const last = segments[segments.length - 1];
+    if (typeof last === 'string' && (last === 'description' || last.startsWith('x-'))) return;
+    if (typeof value === 'string') {
+      if (value.includes('${{') && !evaluatedOrReported(segments)) out.push(segments);
+    } else if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...segments, i]));
+    else if (value !== null && typeof value === 'object')
+      for (const [key, inner] of Object.entries(value)) walk(inner, [...segments, key]);
+  };
+  walk(flow, []);
+  return out;
+}
+
+/** Whether a field is rendered at run time (or its `${{ }}` is already refused as DEF_EXPR_IN_RUN). */
+function evaluatedOrReported(segments: ReadonlyArray<string | number>): boolean {
+  const [first, , ...rest] = segments;
+  if (first === 'env') return segments.length === 2;
+  if (first !== 'steps' && first !== 'finally') return false;
+  const path = rest.join('.');
+  return (
+    [
+      'brief',
+      'script',
+      'if',
+      'loop.until',
+      'foreach.items',
+      'approval.prompt',
+      'run',
+      'verify',
+      'verify.run',
+      'loop.untilRun',
+    ].includes(path) ||
+    (rest[0] === 'env' && rest.length === 2) ||
+    rest[0] === 'inputs'
+  );
 }
 
 function checkReference(

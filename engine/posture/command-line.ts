@@ -4,7 +4,7 @@
  * (it takes a newline for a space, does not know backticks, and accepts an unterminated quote).
  * Pure.
  */
-import { parse } from 'shell-quote';
+import { parse, type ParseEntry } from 'shell-quote';
 
 /** One token of a command: a word (argv entry) or a shell operator (`;`, `&&`, `|`, `>` …). */
 export type CommandToken = { word: string; pattern?: boolean } | { op: string };
@@ -27,10 +27,17 @@ export function readCommandLine(line: string): CommandLine {
   const hazard = scanHazard(line);
   const tokens: CommandToken[] = [];
   let substituted = false;
-  const entries = parse(line, () => {
-    substituted = true;
-    return '';
-  });
+  let entries: ParseEntry[];
+  try {
+    entries = parse(line, () => {
+      substituted = true;
+      return '';
+    });
+  } catch (error) {
+    // shell-quote throws on what it cannot read (`${`, a bad substitution): never a readable command.
+    const why = error instanceof Error ? error.message : String(error);
+    return { text: line, tokens: [], hazard: hazard ?? `something the shell parser cannot read (${why})` };
+  }
   for (const entry of entries) {
     if (typeof entry === 'string') tokens.push({ word: entry });
     else if ('comment' in entry) return { text: line, tokens, hazard: hazard ?? 'a comment (#)' };

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
 import { runGate } from '../agent/gate.js';
@@ -12,7 +12,7 @@ import { unitKey, type StepError } from '../core/state.js';
 import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { waitForApproval, type ApprovalPrompter } from './approvals.js';
-import { lastLines, type ProcessResult } from '../../execution/index.js';
+import { confinePath, lastLines, type ProcessResult } from '../../execution/index.js';
 import { BudgetGuard } from './budget-guard.js';
 import { runCommand } from './command.js';
 
@@ -80,17 +80,34 @@ async function executeKind(
   signal: AbortSignal,
   deps: ExecutorDeps,
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
-  const cwd = resolve(deps.workspace.path, step.cwd ?? '.');
   switch (step.kind) {
-    case 'run':
-      return runStep(spec, step, cwd, signal, deps);
     case 'approval':
       return approvalStep(spec, step, signal, deps);
     case 'flow':
       return deps.subflow(spec, step, signal);
-    case 'agent':
-      return agentStep(spec, step, cwd, signal, deps);
+    case 'run':
+    case 'agent': {
+      const cwd = await stepCwd(step, deps.workspace.path);
+      if (typeof cwd !== 'string') return { status: 'failed', outputs: {}, error: cwd };
+      return step.kind === 'run' ? runStep(spec, step, cwd, signal, deps) : agentStep(spec, step, cwd, signal, deps);
+    }
   }
+}
+
+/**
+ * Where a run or agent step works: its `cwd` inside the workspace, followed as the kernel follows
+ * it (a symlink out, `..` or an absolute path elsewhere is refused, and so is git's metadata — an
+ * agent confined there could rewrite the config git runs commands from).
+ */
+async function stepCwd(step: PlanStep, workspace: string): Promise<string | StepError> {
+  if (step.cwd === undefined) return workspace;
+  const confined = await confinePath(workspace, step.cwd, { refuseGit: true });
+  if ('path' in confined) return confined.path;
+  return {
+    code: 'FLOW_CWD_OUTSIDE',
+    message: `step \`${step.id}\` has cwd \`${step.cwd}\`, which is not a folder it may work in: ${confined.problem.reason}`,
+    hint: 'a step works inside the run workspace; give cwd as a folder relative to it',
+  };
 }
 
 /**

@@ -40,4 +40,69 @@ describe('flow checks added for flows', () => {
       '6:46 DEF_EXPR_UNKNOWN_NAME in `steps[1].script`: unknown name `itme`',
     ]);
   });
+
+  it('refuses a cwd that leaves the workspace or enters .git, at the field', async () => {
+    expect(
+      await diagnose(
+        [
+          'name: c',
+          'steps:',
+          '  - { id: a, run: pwd, cwd: ../../.. }',
+          '  - { id: b, brief: go, cwd: /etc }',
+          '  - { id: c, run: pwd, cwd: sub/../../x }',
+          '  - { id: d, brief: go, cwd: .git/hooks }',
+          '  - { id: e, run: pwd, cwd: packages/core }',
+          '  - { id: f, run: pwd, cwd: sub/.. }',
+          '',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      '3:29 DEF_CWD_OUTSIDE step `a` has cwd `../../..`, which leaves the workspace',
+      "4:30 DEF_CWD_OUTSIDE step `b` has an absolute cwd `/etc`: a step works inside the run's workspace",
+      '5:29 DEF_CWD_OUTSIDE step `c` has cwd `sub/../../x`, which leaves the workspace',
+      "6:30 DEF_CWD_OUTSIDE step `d` has cwd `.git/hooks`, inside git's metadata (.git)",
+    ]);
+  });
+
+  it('refuses ${{ }} in a field that is never evaluated, and accepts it where it is', async () => {
+    expect(
+      await diagnose(
+        [
+          'name: e',
+          'description: use ${{ inputs.x }} in a brief',
+          'inputs: { x: { type: string, default: "${{ env.HOME }}" } }',
+          'env: { A: "${{ inputs.x }}" }',
+          'defaults: { model: "${{ inputs.x }}", allowCommands: ["echo ${{ inputs.x }}"] }',
+          'steps:',
+          '  - id: a',
+          '    run: pwd',
+          '    cwd: "${{ inputs.x }}"',
+          '    env: { B: "${{ inputs.x }}" }',
+          '  - id: b',
+          '    name: "fix ${{ inputs.x }}"',
+          '    brief: "go ${{ inputs.x }}"',
+          '    needs: [a]',
+          '    x-note: "${{ kept as data }}"',
+          '',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      '3:39 DEF_EXPR_NOT_EVALUATED `${{ }}` in `inputs.x.default` is never evaluated: neo would use the text as written',
+      '5:20 DEF_EXPR_NOT_EVALUATED `${{ }}` in `defaults.model` is never evaluated: neo would use the text as written',
+      '5:55 DEF_EXPR_NOT_EVALUATED `${{ }}` in `defaults.allowCommands[0]` is never evaluated: neo would use the text as written',
+      '9:10 DEF_EXPR_NOT_EVALUATED `${{ }}` in `steps[0].cwd` is never evaluated: neo would use the text as written',
+      '12:11 DEF_EXPR_NOT_EVALUATED `${{ }}` in `steps[1].name` is never evaluated: neo would use the text as written',
+    ]);
+  });
+
+  it('refuses an allowCommands rule that no command could match', async () => {
+    expect(
+      await diagnose(
+        'name: r\ndefaults: { allowCommands: ["npm test", "echo $(date)"] }\nsteps:\n  - { id: a, brief: go, allowCommands: "node --test*, ls `pwd`" }\n',
+      ),
+    ).toEqual([
+      '2:41 DEF_COMMAND_RULE allowCommands rule `echo $(date)` can never match: the rule holds a command substitution ($(…)), which no command may use',
+      '4:40 DEF_COMMAND_RULE allowCommands rule `ls `pwd`` can never match: the rule holds a command substitution (backticks), which no command may use',
+    ]);
+  });
 });

@@ -31,6 +31,8 @@ describe('readCommandLine splits as /bin/sh would', () => {
     ['npm test # rm x', 'a comment (#)'],
     ['echo "oops', 'an unterminated quote'],
     ['cat <(ls)', 'a process substitution (<(…) or >(…))'],
+    ['echo ${', 'a substitution ($…)'],
+    ['echo "${{ inputs.x }}"', 'a substitution ($…)'],
   ])('%j is read with a hazard', (line, hazard) => {
     expect(readCommandLine(line).hazard).toBe(hazard);
   });

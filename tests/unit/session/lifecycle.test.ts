@@ -71,6 +71,55 @@ describe('code session lifecycle', () => {
     });
   });
 
+  it("records every answer to an ask: the posture gate's own (by posture) and the driver's (by its scope), with the ask", async () => {
+    const h = await harness();
+    const { sessionId } = await h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, OWNER);
+    const agent = h.transport.last;
+    const edit = { kind: 'edit' as const, toolName: 'Write', paths: ['/elsewhere/a.txt'] };
+    const run = { kind: 'execute' as const, toolName: 'Bash', paths: [], command: 'npm test' };
+    agent.emit(
+      { type: 'started' },
+      {
+        type: 'gate_decision',
+        clarificationId: 'g1',
+        toolName: 'Write',
+        ask: edit,
+        allow: false,
+        reason: '/elsewhere/a.txt is outside the workspace /w; change files inside the workspace only',
+        posture: 'acceptEdits',
+      },
+      { type: 'clarify', clarificationId: 'q1', toolName: 'Bash', input: { command: 'npm test' }, ask: run },
+    );
+    const read = await h.service.execute({ op: 'read-turn', sessionId }, OWNER);
+    expect(read).toMatchObject({ kind: 'clarification', clarificationId: 'q1', ask: run });
+    await h.service.execute({ op: 'answer', sessionId, clarificationId: 'q1', allow: true, reason: 'listed' }, OWNER);
+    const answers = (await h.service.store.readEvents(sessionId))!
+      .map((e) => e.event)
+      .filter((e) => e.type === 'clarification');
+    expect(answers).toEqual([
+      {
+        type: 'clarification',
+        clarificationId: 'g1',
+        toolName: 'Write',
+        decision: {
+          allow: false,
+          reason: '/elsewhere/a.txt is outside the workspace /w; change files inside the workspace only',
+        },
+        by: 'posture',
+        posture: 'acceptEdits',
+        ask: edit,
+      },
+      {
+        type: 'clarification',
+        clarificationId: 'q1',
+        toolName: 'Bash',
+        decision: { allow: true, reason: 'listed' },
+        by: OWNER.scope,
+        ask: run,
+      },
+    ]);
+  });
+
   it('returns a clarification early while the agent stays blocked; answer resolves it by id', async () => {
     const h = await harness();
     const { sessionId } = await h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, OWNER);
