@@ -1,4 +1,5 @@
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Posture } from '../../../engine/posture/index.js';
@@ -12,6 +13,8 @@ afterEach(async () => {
 });
 
 const FSMONITOR = '[core]\n\tfsmonitor = touch pwned\n';
+/** A name of its own beside the repo, so no other run's file can stand in for it. */
+const SIBLING = `sibling-${randomUUID()}.txt`;
 
 /**
  * The model tries every way out of the workspace it has: an absolute path into another checkout,
@@ -23,7 +26,7 @@ function script(checkout: string) {
       {
         tools: [
           { name: 'write_file', arguments: { path: join(checkout, 'stolen.txt'), content: 'x' } },
-          { name: 'write_file', arguments: { path: '../sibling.txt', content: 'x' } },
+          { name: 'write_file', arguments: { path: `../${SIBLING}`, content: 'x' } },
           { name: 'edit', arguments: { path: 'link/app.js', old_string: 'app', new_string: 'pwned' } },
           { name: 'write_file', arguments: { path: '.git/config', content: FSMONITOR } },
           { name: 'write_file', arguments: { path: 'ok.txt', content: 'fine\n' } },
@@ -56,7 +59,7 @@ describe("neo's own agent stays in its workspace", () => {
     const repo = h!.repo;
     expect(gateDecisions(events)).toEqual([
       [join(checkout, 'stolen.txt'), false],
-      ['../sibling.txt', false],
+      [`../${SIBLING}`, false],
       ['link/app.js', false],
       ['.git/config', false],
       ['ok.txt', true],
@@ -66,7 +69,7 @@ describe("neo's own agent stays in its workspace", () => {
       `denied: ${join(checkout, 'stolen.txt')} is outside the workspace ${repo}; change files inside the workspace only`,
     );
     expect(out[1]).toBe(
-      `denied: ../sibling.txt is outside the workspace ${repo}; change files inside the workspace only`,
+      `denied: ../${SIBLING} is outside the workspace ${repo}; change files inside the workspace only`,
     );
     expect(out[2]).toContain(`(it leads to ${join(checkout, 'app.js')})`);
     expect(out[3]).toMatch(/^denied: \.git\/config is git metadata \(\.git\)/);
@@ -74,7 +77,7 @@ describe("neo's own agent stays in its workspace", () => {
     expect((await readdir(checkout)).sort()).toEqual(['app.js']);
     expect(await readFile(join(checkout, 'app.js'), 'utf8')).toBe('app\n');
     expect(await readFile(join(repo, '.git/config'), 'utf8')).not.toContain('fsmonitor');
-    await expect(readFile(join(dirname(repo), 'sibling.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(readFile(join(dirname(repo), SIBLING))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('full: the gate allows, and the tools still refuse every path outside the workspace', async () => {
@@ -82,7 +85,7 @@ describe("neo's own agent stays in its workspace", () => {
     const out = results(events);
     expect(out.slice(0, 3)).toEqual([
       expect.stringMatching(/^invalid input for write_file: refused: .*stolen\.txt is outside the workspace/),
-      expect.stringMatching(/^invalid input for write_file: refused: \.\.\/sibling\.txt is outside the workspace/),
+      expect.stringMatching(/^invalid input for write_file: refused: \.\.\/sibling-.*\.txt is outside the workspace/),
       expect.stringMatching(
         /^invalid input for edit: refused: link\/app\.js is outside the workspace .* \(it leads to /,
       ),
