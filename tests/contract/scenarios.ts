@@ -80,6 +80,6 @@ export const scriptScenario: ContractScenario = {
   echoesGuidance: false,
   survivors: () => [],
   spawnsProcesses: false,
-  // The script backend refuses under plan without asking.
-  asksUnderPlan: false,
+  // The script backend's own gate refuses under plan; the refusal is recorded like any gate decision.
+  asksUnderPlan: true,
 };

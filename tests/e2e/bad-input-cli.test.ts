@@ -64,7 +64,8 @@ describe('neo validate: what is not a file is a definition problem, never an int
     const result = await runNeo(['validate'], { cwd: repo, env, ...quick });
     expect(result.exitCode).toBe(2);
     expect(result.stderr.split('\n').filter((line) => line.includes('error['))).toEqual([
-      '.neo/flows/loop.yaml:1:1: error[DEF_NOT_A_FILE]: not a regular file: this is a loop of symbolic links',
+      // A project-layer link is refused unread before anything else looks at it (it could lead out of the repo).
+      `error[DEF_OUTSIDE_REPOSITORY]: .neo/flows/loop.yaml (in ${repo}) is a link that leads nowhere; it is not read`,
       '.neo/flows/pipe.yaml:1:1: error[DEF_NOT_A_FILE]: not a regular file: this is a named pipe (FIFO)',
     ]);
   });

@@ -124,7 +124,7 @@ describe('backend descriptors', () => {
       droid: ['acp', 'droid', 'exec', '--output-format', 'acp'],
       gemini: ['acp', 'gemini', '--acp'],
       neo: ['neo'],
-      opencode: ['acp', 'opencode', 'acp'],
+      opencode: ['acp', 'opencode', 'acp', '--print-logs', '--log-level', 'ERROR'],
       script: ['script'],
     });
   });
