@@ -11,5 +11,5 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 export type { RunningServer, ServeOptions } from './server.js';
 export { attachToServer, type ServerAttachment, type AttachableService } from './attach/client.js';
 export { serverPaths, type ServerPaths } from './paths.js';
-export { isLoopback } from './security.js';
+export { isLoopback } from './hosts.js';
 export { DEFAULT_PORT } from './paths.js';

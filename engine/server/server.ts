@@ -33,7 +33,7 @@ import { EventHub } from './hub.js';
 import { serverPaths } from './paths.js';
 import { createResumeDispatcher } from './resume.js';
 import { spawnFlowResume } from './run-resume.js';
-import { allowedHosts } from './security.js';
+import { allowedHosts } from './hosts.js';
 import { createSessionBridge } from './session-bridge.js';
 import { loadOrCreateToken } from './token.js';
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../engine/server/app.js';
 import type { ServerContext } from '../../../engine/server/context.js';
 import { EventHub } from '../../../engine/server/hub.js';
-import { allowedHosts } from '../../../engine/server/security.js';
+import { allowedHosts } from '../../../engine/server/hosts.js';
 import type { RunningServer } from '../../../engine/server/index.js';
 import { silentLog } from '../../../engine/session/index.js';
 import { rawRequest, startTestServer, type Api } from '../../helpers/serve.js';
@@ -184,6 +184,55 @@ describe('code-session routes (seed 004 §5)', () => {
     const bad = await api(`/api/code-sessions/${id}?afterSeq=-1`);
     expect(bad.status).toBe(400);
     expect(bad.body.error?.code).toBe('SERVER_BAD_QUERY');
+  });
+
+  it("renders the terminal-attach command from the backend's descriptor, or says why it cannot", async () => {
+    const { api, service } = await setup();
+    const record = (sessionId: string, backendId: string, cwd: string, externalSessionId?: string) =>
+      service.store.createRecord({
+        sessionId,
+        backendId,
+        cwd,
+        maxPosture: 'acceptEdits',
+        taskBrief: 'b',
+        taskTags: [],
+        status: 'ended',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+        roundsElapsed: 1,
+        runs: [
+          {
+            startedAt: '2026-01-01T00:00:00.000Z',
+            ownerScopeId: 'owner',
+            ...(externalSessionId === undefined ? {} : { externalSessionId }),
+          },
+        ],
+        version: 1,
+      });
+    const claude = `cs_${'c'.repeat(43)}`;
+    await record(claude, 'claude-code', '/work/my repo', 'f3a1-uuid');
+    const shown = (await api(`/api/code-sessions/${claude}`)).body.data;
+    expect(shown.externalAttach).toEqual({
+      command: 'claude --resume f3a1-uuid',
+      note: expect.stringContaining('Attach only after neo has stopped driving the session'),
+    });
+    const opencode = `cs_${'o'.repeat(43)}`;
+    await record(opencode, 'opencode', '/work/my repo', 'ses_1');
+    expect((await api(`/api/code-sessions/${opencode}`)).body.data.externalAttach.command).toBe(
+      "opencode '/work/my repo' --session ses_1",
+    );
+    const noCwd = `cs_${'n'.repeat(43)}`;
+    await record(noCwd, 'opencode', '', 'ses_2');
+    const refused = (await api(`/api/code-sessions/${noCwd}`)).body.data;
+    expect(refused.externalAttach).toBeUndefined();
+    expect(refused.externalAttachUnavailable).toBe(
+      'the command needs the working directory, which was never recorded for this session',
+    );
+    const noId = `cs_${'i'.repeat(43)}`;
+    await record(noId, 'codex', '/work');
+    expect((await api(`/api/code-sessions/${noId}`)).body.data.externalAttachUnavailable).toBe(
+      'no run recorded the backend session id',
+    );
   });
 
   it('guidance: 200 to a live session (the agent acts on it), 400 empty, 404 unknown, 409 not live', async () => {

@@ -3,7 +3,7 @@ import { coalesceHistory, TextCoalescer, type FeedEvent } from '../../../engine/
 import { renderExternalAttach } from '../../../engine/server/external-attach.js';
 import { EventHub } from '../../../engine/server/hub.js';
 import { checkedId, isIdOf } from '../../../engine/server/ids.js';
-import { allowedHosts, isLoopback } from '../../../engine/server/security.js';
+import { allowedHosts, isLoopback } from '../../../engine/server/hosts.js';
 import { tokenMatches } from '../../../engine/server/token.js';
 import type { SessionLiveEvent } from '../../../engine/session/index.js';
 
