@@ -24,8 +24,8 @@ turns:
     - think: The loop bound looks wrong.
     - edit: { path: src/sum.js, search: "i <= xs.length", replace: "i < xs.length" }
     - write: { path: NOTES.md, content: "# Notes\\nThe loop ran one step too far.\\n" }
-    - ask: { toolName: WebFetch, input: { url: "https://example.com/spec" }, onAllow: [{ say: fetched }], onDeny: [{ say: working offline }] }
-    - say: Turn one done.
+    - run: { command: "curl -s https://example.com/spec" }
+    - say: Working offline, then. Turn one done.
   - when: { guidanceContains: "from the browser" }
     actions:
       - say: Got the guidance from the browser.
@@ -152,17 +152,17 @@ describe('the web UI, in chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'sessions.png'), fullPage: true });
     await row.getByRole('link').click();
     await page.getByText('Reading the code.').waitFor();
-    // Two edits ask under `default`; allow both, then deny the fetch with a reason.
+    // Two edits ask under `default`; allow both, then deny the download with a reason.
     for (const tool of ['edit', 'write']) {
       const card = page.getByTestId('clarification').filter({ hasText: `Permission asked: ${tool}` });
       await card.getByRole('button', { name: 'Allow' }).click();
       await card.getByText('allowed').waitFor();
     }
-    const fetchCard = page.getByTestId('clarification').filter({ hasText: 'WebFetch' });
+    const fetchCard = page.getByTestId('clarification').filter({ hasText: 'curl' });
     await fetchCard.getByPlaceholder('reason (optional)').fill('stay offline');
     await fetchCard.getByRole('button', { name: 'Deny' }).click();
     await fetchCard.getByText('denied · stay offline').waitFor();
-    await page.getByText('working offline').waitFor();
+    await page.getByText('Working offline, then. Turn one done.').waitFor();
     const toolCard = page.getByTestId('tool-card').filter({ hasText: 'NOTES.md' });
     await toolCard.locator('summary').click();
     await toolCard.getByText('The loop ran one step too far.').first().waitFor();

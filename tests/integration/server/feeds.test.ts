@@ -12,7 +12,8 @@ turns:
   - when: { guidanceContains: "from a person" }
     actions:
       - say: Heard the person.
-      - ask: { toolName: WebFetch, input: { url: "https://example.com" }, onAllow: [{ say: fetched }], onDeny: [{ say: offline }] }
+      - run: { command: "echo fetched" }
+      - say: fetched
   - - say: Anything else.
 `;
 

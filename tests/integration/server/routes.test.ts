@@ -364,10 +364,7 @@ describe('code-session routes (seed 004 §5)', () => {
   it('answer and interrupt reach a live session through the op path', async () => {
     const { api, service, work } = await setup();
     const asking = join(work, 'ask.yaml');
-    await writeFile(
-      asking,
-      'turns:\n  - - ask: { toolName: WebFetch, input: { url: "https://example.com" }, onAllow: [{ say: fetched }], onDeny: [{ say: offline }] }\n',
-    );
+    await writeFile(asking, 'turns:\n  - - run: { command: "echo fetched" }\n    - say: after the command\n');
     const { sessionId } = (await service.execute(
       {
         op: 'start',
@@ -396,10 +393,10 @@ describe('code-session routes (seed 004 §5)', () => {
     expect(answered.body.data.clarification).toMatchObject({
       allow: false,
       reason: 'stay offline',
-      toolName: 'WebFetch',
+      toolName: 'run',
     });
     const turn = (await service.execute({ op: 'read-turn', sessionId }, { scope: 'owner' })) as { text: string };
-    expect(turn.text).toBe('offline');
+    expect(turn.text).toBe('after the command');
     const interrupted = await api(`/api/code-sessions/${sessionId}/interrupt`, { method: 'POST' });
     expect(interrupted.status).toBe(200);
   });
