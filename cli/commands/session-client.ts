@@ -33,7 +33,14 @@ export async function sessionOp<I extends CodeSessionInput>(
   const client = await connectDaemon(home, input.op === 'start' ? { spawn: daemonArgv(), env: io.env } : {});
   if (client !== undefined) {
     try {
-      return (await client.execute(input, CLI_SCOPE, io.cwd)) as CodeSessionOutputs[I['op']];
+      // A start carries this shell's environment: the session runs with the keys, base URLs and
+      // PATH the person has now, not those of whichever command once started the daemon.
+      return (await client.execute(
+        input,
+        CLI_SCOPE,
+        io.cwd,
+        input.op === 'start' ? io.env : undefined,
+      )) as CodeSessionOutputs[I['op']];
     } finally {
       client.close();
     }

@@ -54,6 +54,11 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Where a start without cwd runs, for this request (the caller's directory). */
   cwd?: string;
+  /**
+   * The environment a start's agent runs with: the caller's own, when the caller is another
+   * process (a CLI talking to the daemon). Default: this process's.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface SessionService {
@@ -111,6 +116,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
         caller,
         ...(options.trackRecord !== undefined ? { trackRecord: options.trackRecord } : {}),
         ...(executeOptions.signal !== undefined ? { signal: executeOptions.signal } : {}),
+        ...(executeOptions.env !== undefined ? { env: executeOptions.env } : {}),
       };
       const result = await dispatch(ctx, parsed);
       metrics.increment(METRICS.ops, { op, outcome: 'ok' });

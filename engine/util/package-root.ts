@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +33,20 @@ function ownManifest(): { root: string; version: string } {
     if (parent === dir) throw new Error('cannot find neo package.json above ' + fileURLToPath(import.meta.url));
     dir = parent;
   }
+}
+
+let build: string | undefined;
+
+/**
+ * neo's version plus which build of it this install holds (the binary's size and mtime): two
+ * processes of one version but different builds (a rebuilt or reinstalled neo) are not the same
+ * program, which matters to whoever would reuse the other's long-lived daemon.
+ */
+export function packageBuild(): string {
+  if (build !== undefined) return build;
+  const bin = statSync(neoBinPath(), { throwIfNoEntry: false });
+  build = bin === undefined ? packageVersion() : `${packageVersion()}+${bin.size}.${Math.trunc(bin.mtimeMs)}`;
+  return build;
 }
 
 /** The `neo` binary of this install (the bundle `npm run build` writes). */

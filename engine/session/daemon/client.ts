@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { createConnection, type Socket } from 'node:net';
 import { spawnDetached } from '../../execution/index.js';
 import { NeoError } from '../../util/errors.js';
+import { packageBuild } from '../../util/package-root.js';
 import { SessionFailure } from '../errors.js';
 import { daemonPaths } from './paths.js';
 import { decodeError, lineReader, type DaemonRequest, type DaemonResponse, type DaemonStatus } from './protocol.js';
@@ -18,8 +19,8 @@ const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 30_000;
 
 export interface DaemonClient {
-  /** Runs one op in the daemon; rejects with the op's own typed error. */
-  execute(input: unknown, scope: string, cwd: string): Promise<unknown>;
+  /** Runs one op in the daemon (a start with the caller's environment); rejects with the op's own typed error. */
+  execute(input: unknown, scope: string, cwd: string, env?: NodeJS.ProcessEnv): Promise<unknown>;
   ping(): Promise<DaemonStatus>;
   /** Asks the daemon to stop and resolves once it has hung up (every session released); `SESSION_DAEMON_STOP_SLOW` after `timeoutMs`. */
   shutdown(timeoutMs?: number): Promise<void>;
@@ -36,7 +37,12 @@ export interface ConnectOptions {
 export async function connectDaemon(home: string, options: ConnectOptions = {}): Promise<DaemonClient | undefined> {
   const { socket: path } = daemonPaths(home);
   const existing = await tryConnect(path);
-  if (existing !== undefined) return new SocketClient(existing);
+  if (existing !== undefined) {
+    const client = new SocketClient(existing);
+    // Ops on existing sessions go to whoever hosts them; a new session is never started by a
+    // daemon of another build (its code, its definitions schema, its adapters).
+    if (options.spawn === undefined || (await sameBuildOrStopped(client))) return client;
+  }
   if (options.spawn === undefined) return undefined;
   await spawnDaemon(home, options.spawn, options.env ?? process.env);
   // The child said ready (or that another daemon won the race): connect, allowing the winner a moment to listen.
@@ -48,6 +54,32 @@ export async function connectDaemon(home: string, options: ConnectOptions = {}):
   throw new SessionFailure('SESSION_DAEMON_UNREACHABLE', `the session daemon started but does not answer on ${path}`, {
     hint: `see ${daemonPaths(home).log}`,
   });
+}
+
+/**
+ * Whether the daemon runs this very build. One of another build is stopped when it hosts no live
+ * session (the caller then starts a fresh one); otherwise the start is refused, saying why.
+ */
+async function sameBuildOrStopped(client: DaemonClient): Promise<boolean> {
+  const status = await client.ping();
+  if (status.build === packageBuild()) return true;
+  const theirs = status.build ?? status.version;
+  if (status.hostedBy === 'server' || status.liveSessions.length > 0) {
+    client.close();
+    throw new SessionFailure(
+      'SESSION_DAEMON_VERSION',
+      `the ${status.hostedBy === 'server' ? '`neo serve`' : 'session daemon'} of this NEO_HOME (pid ${status.pid}) runs neo ${theirs}, not this neo (${packageBuild()})${status.liveSessions.length > 0 ? `, and hosts ${status.liveSessions.length} live session(s)` : ''}`,
+      {
+        hint:
+          status.hostedBy === 'server'
+            ? 'restart `neo serve` with this neo'
+            : 'finish or stop its sessions (`neo sessions list`), then `neo session daemon --stop`; the next start runs this neo',
+      },
+    );
+  }
+  await client.shutdown();
+  client.close();
+  return false;
 }
 
 async function spawnDaemon(home: string, argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
@@ -132,8 +164,16 @@ class SocketClient implements DaemonClient {
     socket.on('error', fail);
   }
 
-  async execute(input: unknown, scope: string, cwd: string): Promise<unknown> {
-    return this.#result(await this.#request({ kind: 'execute', input, scope, cwd }));
+  async execute(input: unknown, scope: string, cwd: string, env?: NodeJS.ProcessEnv): Promise<unknown> {
+    return this.#result(
+      await this.#request({
+        kind: 'execute',
+        input,
+        scope,
+        cwd,
+        ...(env === undefined ? {} : { env: definedOnly(env) }),
+      }),
+    );
   }
 
   async ping(): Promise<DaemonStatus> {
@@ -182,6 +222,12 @@ class SocketClient implements DaemonClient {
 }
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}
 
 /** Whether an error came from the daemon plumbing rather than from an op. */
 export function isDaemonError(error: unknown): boolean {

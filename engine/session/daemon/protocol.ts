@@ -6,7 +6,18 @@
 import { FailureError, NeoError, UsageError } from '../../util/errors.js';
 
 export type DaemonRequest =
-  | { id: number; kind: 'execute'; input: unknown; scope: string; cwd: string }
+  | {
+      id: number;
+      kind: 'execute';
+      input: unknown;
+      scope: string;
+      cwd: string;
+      /**
+       * The client's environment, sent with a start: the session's agent runs with the caller's
+       * keys, base URLs and PATH, not the ones of whichever command once started the daemon.
+       */
+      env?: Record<string, string>;
+    }
   | { id: number; kind: 'ping' }
   | { id: number; kind: 'shutdown' };
 
@@ -24,6 +35,10 @@ export type DaemonResponse = { id: number; ok: true; result: unknown } | { id: n
 export interface DaemonStatus {
   pid: number;
   version: string;
+  /** Which build of that version (see packageBuild): a rebuilt install is another daemon. */
+  build?: string;
+  /** `server` when `neo serve` hosts the protocol (never shut down by a client's version check). */
+  hostedBy?: 'daemon' | 'server';
   liveSessions: string[];
   startedAt: string;
 }

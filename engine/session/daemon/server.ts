@@ -7,7 +7,7 @@ import { chmod, rm } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { loadDefinitions, loadDefinitionsOffThread, type DefinitionSet } from '../../definitions/index.js';
 import { acquireOwnerLock, describeProcess, sweepOrphanedProcesses } from '../../execution/index.js';
-import { packageVersion } from '../../util/package-root.js';
+import { packageBuild, packageVersion } from '../../util/package-root.js';
 import { SessionRejection } from '../errors.js';
 import type { SessionLog } from '../log.js';
 import { createSessionService, type SessionService, type SessionServiceOptions } from '../service.js';
@@ -133,6 +133,8 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
           const status: DaemonStatus = {
             pid: process.pid,
             version: packageVersion(),
+            build: packageBuild(),
+            hostedBy: options.host === undefined ? 'daemon' : 'server',
             liveSessions: service.liveSessionIds(),
             startedAt,
           };
@@ -146,7 +148,12 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
           const result = await service.execute(
             request.input,
             { scope: request.scope },
-            { signal, cwd: request.cwd, ...(definitions === undefined ? {} : { definitions }) },
+            {
+              signal,
+              cwd: request.cwd,
+              ...(definitions === undefined ? {} : { definitions }),
+              ...(request.env === undefined ? {} : { env: request.env }),
+            },
           );
           return { id: request.id, ok: true, result };
         }

@@ -25,6 +25,8 @@ export interface OpContext {
   caller: CallerContext;
   /** Aborts a blocking read-turn (the caller went away). */
   signal?: AbortSignal;
+  /** The environment a start's agent runs with (the caller's, when it sent one). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The caller's live session, or a typed error that says whether it was stopped or never ours. */

@@ -76,6 +76,7 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
   if (input.appendSystemPrompt !== undefined) options.appendSystemPrompt = input.appendSystemPrompt;
   if (resumeSessionId !== undefined) options.resumeSessionId = resumeSessionId;
   if (input.backendOptions !== undefined) options.options = input.backendOptions;
+  if (ctx.env !== undefined) options.env = ctx.env;
 
   let agent;
   try {

@@ -67,7 +67,9 @@ export class NeoSession implements AgentSession {
 
   /** Loads settings, builds the agent (restoring a transcript on resume) and starts the first turn. */
   static async open(backendId: string, options: StartSessionOptions, deps: NeoTransportDeps = {}): Promise<NeoSession> {
-    const env = deps.env ?? process.env;
+    // The caller's environment when it came with the start (a CLI talking to the daemon): its keys
+    // and base URLs, not the ones the daemon was started with.
+    const env = options.env ?? deps.env ?? process.env;
     const home = deps.home ?? neoHome(env);
     checkPosture(backendId, options, options.posture);
     checkEffort(backendId, options, options.effort);
@@ -82,7 +84,7 @@ export class NeoSession implements AgentSession {
       options.resumeSessionId !== undefined
         ? await loadResumedTranscript(options.resumeSessionId, options.sessionDir)
         : undefined;
-    const context = await sessionContext(options, settings, home, options.env ?? env, deps.ripgrep);
+    const context = await sessionContext(options, settings, home, env, deps.ripgrep);
     const session = new NeoSession(backendId, options, settings, context);
     session.#agent = createConfiguredAgent({
       settings,
