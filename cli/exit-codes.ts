@@ -1,15 +1,75 @@
 import { FailureError, InterruptedError, NeoError, UsageError } from '../engine/util/errors.js';
 
-/** Exit codes, mapped in this one place. */
+/**
+ * Exit codes, mapped in this one place. 0, 1, 2, 70 and 130 follow the usual conventions
+ * (sysexits' EX_SOFTWARE, 128 + SIGINT); 3–6 tell a CI job why a run failed without parsing.
+ */
 export const EXIT = {
   ok: 0,
+  /** A step failed for another reason (a command exited non-zero, an approval was rejected…). */
   failed: 1,
+  /** Bad usage, a bad definition or bad inputs: nothing ran. */
   usage: 2,
+  /** A verify gate still failed after its attempts. */
+  gateFailed: 3,
+  /** A budget was spent (or overspent). */
+  budgetSpent: 4,
+  /** The agent or its provider failed, or went silent (stalled). */
+  agentFailed: 5,
+  /** An agent step that had to change files changed none. */
+  noChange: 6,
   internal: 70,
   interrupted: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** What each code means, in order: `neo flow run --help` and docs/flows.md list these. */
+export const EXIT_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
+  [EXIT.ok, 'the run succeeded: every step done and verified'],
+  [EXIT.failed, 'a step failed (a command exited non-zero, an approval was rejected, …)'],
+  [EXIT.usage, 'bad usage, definition or input: nothing ran'],
+  [EXIT.gateFailed, 'a verify gate still failed after its attempts'],
+  [EXIT.budgetSpent, 'a budget was spent or overspent'],
+  [EXIT.agentFailed, 'the agent or its provider failed, or the agent stalled'],
+  [EXIT.noChange, 'an agent step that had to change files changed none'],
+  [EXIT.internal, 'internal error in neo (please report it)'],
+  [EXIT.interrupted, 'interrupted (Ctrl-C); `neo flow resume` continues it'],
+];
+
+/** Failure codes (or their area prefix, ending in `_`) that have an exit code of their own. */
+const CAUSES: ReadonlyArray<readonly [string, ExitCode]> = [
+  ['FLOW_GATE_FAILED', EXIT.gateFailed],
+  ['FLOW_MAX_ROUNDS', EXIT.gateFailed],
+  ['FLOW_BUDGET_EXCEEDED', EXIT.budgetSpent],
+  ['FLOW_NO_CHANGE', EXIT.noChange],
+  ['FLOW_AGENT_ERROR', EXIT.agentFailed],
+  ['FLOW_AGENT_FAILED', EXIT.agentFailed],
+  ['FLOW_STEP_STALLED', EXIT.agentFailed],
+  ['TRANSPORT_', EXIT.agentFailed],
+  ['SESSION_', EXIT.agentFailed],
+  ['AGENT_', EXIT.agentFailed],
+  ['FLOW_INTERRUPTED', EXIT.interrupted],
+  ['DEF_', EXIT.usage],
+  ['FLOW_PLAN_', EXIT.usage],
+  ['FLOW_INPUT_', EXIT.usage],
+];
+
+/** The exit code a failure's code means (a run's cause, a step's error): 1 when none is specific. */
+export function exitCodeForCause(code: string | undefined): ExitCode {
+  if (code === undefined) return EXIT.failed;
+  const match = CAUSES.find(([cause]) => (cause.endsWith('_') ? code.startsWith(cause) : code === cause));
+  return match?.[1] ?? EXIT.failed;
+}
+
+/** The table for `--help`: one line per code. */
+export function exitCodesHelp(): string {
+  return [
+    '',
+    'Exit codes:',
+    ...EXIT_MEANINGS.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`),
+  ].join('\n');
+}
 
 /** The exit code for an error that escaped a command. */
 export function exitCodeFor(error: unknown): ExitCode {

@@ -5,13 +5,15 @@ import { flowOutput } from './flow-output.js';
 import { terminalPrompter } from './flow-prompt.js';
 import { interruptOnSignals } from './flow-signals.js';
 import { attachRun } from './serve-attach.js';
-import { exitCodeOf, printSummary } from './flow-summary.js';
+import { exitCodeOf, jsonErrors, printSummary } from './flow-summary.js';
 
-export async function run(
-  io: CommandIO,
-  runId: string,
-  options: { rerun?: string[]; rebaseDefinitions?: boolean; yes?: boolean; json?: boolean },
-): Promise<number> {
+type ResumeFlags = { rerun?: string[]; rebaseDefinitions?: boolean; yes?: boolean; json?: boolean };
+
+export function run(io: CommandIO, runId: string, options: ResumeFlags): Promise<number> {
+  return jsonErrors(io, options.json === true, () => resume(io, runId, options));
+}
+
+async function resume(io: CommandIO, runId: string, options: ResumeFlags): Promise<number> {
   // The id (or a unique prefix) is resolved against the store before anything opens a path.
   const record = await readRunRecord(neoHome(io.env), runId);
   const output = flowOutput(io, { json: options.json === true });

@@ -10,7 +10,7 @@ import { flowOutput } from './flow-output.js';
 import { terminalPrompter } from './flow-prompt.js';
 import { interruptOnSignals } from './flow-signals.js';
 import { attachRun } from './serve-attach.js';
-import { exitCodeOf, printSummary } from './flow-summary.js';
+import { exitCodeOf, jsonErrors, printSummary } from './flow-summary.js';
 
 interface RunFlags {
   input?: string[];
@@ -23,7 +23,11 @@ interface RunFlags {
   isolation?: Isolation;
 }
 
-export async function run(io: CommandIO, planFile: string, options: RunFlags): Promise<number> {
+export function run(io: CommandIO, planFile: string, options: RunFlags): Promise<number> {
+  return jsonErrors(io, options.json === true, () => runPlan(io, planFile, options));
+}
+
+async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Promise<number> {
   const home = neoHome(io.env);
   const { inputs, textInputs } = await readInputs(io.cwd, options.input ?? [], options.inputs);
   if (options.dryRun) return dryRun(io, home, planFile, inputs, textInputs, options);

@@ -1,13 +1,39 @@
 import { formatDuration, type RunOutcome } from '../../engine/flow/index.js';
-import { EXIT } from '../exit-codes.js';
+import { NeoError } from '../../engine/util/errors.js';
+import { EXIT, exitCodeFor, exitCodeForCause } from '../exit-codes.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, ICONS, type FlowView } from './flow-view.js';
 
-/** The exit code of a run: 0 only when it succeeded. */
-export function exitCodeOf(outcome: RunOutcome): number {
+/** The code of what ended a run unsuccessfully: the failed step's own code, not its wrapper's. */
+export function causeOf(outcome: Pick<RunOutcome, 'status' | 'reason'>): string | undefined {
+  if (outcome.status === 'succeeded') return undefined;
+  if (outcome.status === 'interrupted') return 'FLOW_INTERRUPTED';
+  return outcome.reason?.cause ?? outcome.reason?.code;
+}
+
+/** The exit code of a run: 0 only when it succeeded, else the one its cause means (cli/exit-codes.ts). */
+export function exitCodeOf(outcome: Pick<RunOutcome, 'status' | 'reason'>): number {
   if (outcome.status === 'succeeded') return EXIT.ok;
   if (outcome.status === 'interrupted') return EXIT.interrupted;
-  return EXIT.failed;
+  return exitCodeForCause(causeOf(outcome));
+}
+
+/**
+ * With --json, an error that stops a command before its run ends (a bad plan, a bad input) is a
+ * line too, carrying the same cause code and exit code a summary would; the error still reaches
+ * bin's handler, which prints it and exits.
+ */
+export async function jsonErrors<T>(io: CommandIO, json: boolean, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (json) {
+      const cause = error instanceof NeoError ? error.code : 'CLI_INTERNAL';
+      const message = error instanceof Error ? error.message : String(error);
+      io.stdout.write(`${JSON.stringify({ type: 'error', cause, exitCode: exitCodeFor(error), message })}\n`);
+    }
+    throw error;
+  }
 }
 
 /**
@@ -30,7 +56,7 @@ export function printSummary(io: CommandIO, outcome: RunOutcome, view: FlowView,
       };
     });
     io.stdout.write(
-      `${JSON.stringify({ type: 'summary', runId: outcome.runId, status: outcome.status, reason: outcome.reason ?? null, ledger: state.ledger, workspace: record.workspace ?? null, lines: outcome.summary?.lines ?? [], steps, ...(resume ? { resume } : {}) })}\n`,
+      `${JSON.stringify({ type: 'summary', runId: outcome.runId, status: outcome.status, cause: causeOf(outcome) ?? null, exitCode: exitCodeOf(outcome), reason: outcome.reason ?? null, ledger: state.ledger, workspace: record.workspace ?? null, lines: outcome.summary?.lines ?? [], steps, ...(resume ? { resume } : {}) })}\n`,
     );
     return;
   }

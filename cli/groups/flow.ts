@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { exitCodesHelp } from '../exit-codes.js';
 import type { ProgramContext } from '../program.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -11,7 +12,7 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
   flow
     .command('run')
     .description(
-      'run a plan: live step tree on a terminal, plain lines otherwise, NDJSON with --json; exit 0 only on success',
+      'run a plan: live step tree on a terminal, plain lines otherwise, NDJSON with --json; exit 0 only on success, else the code of the cause (below)',
     )
     .argument('<plan>', 'the plan file (plan.yaml or *.flow.yaml)')
     .option('--input <key=value>', 'an input (repeatable); converted to its declared type', collect, [])
@@ -27,6 +28,7 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
         'where the steps work (default: worktree in a git repo, copy elsewhere)',
       ).choices(['worktree', 'inplace', 'copy']),
     )
+    .addHelpText('after', exitCodesHelp())
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowRun)));
   flow
     .command('resume')
@@ -35,6 +37,7 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
     .option('--rerun <step>', 'run a finished step (and what depends on it) again (repeatable)', collect, [])
     .option('--rebase-definitions', 'use the current definition files instead of the pinned plan')
     .option('--yes', 'answer every approval with its first passing decision')
+    .addHelpText('after', exitCodesHelp())
     .option('--json', 'print one JSON object per event (NDJSON)')
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowResume)));
   flow

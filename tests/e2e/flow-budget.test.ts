@@ -65,6 +65,7 @@ describe('budgets are enforced inside a turn, and an overspend is said as such',
       cwd: repo,
       env: { NEO_HOME: home, NEO_TEST_KEY: 'sk-test-budget' },
     });
+    expect(result.exitCode).toBe(4);
     const runId = await onlyRunId(home);
     const record = await runRecord(home, runId);
     expect(record.status).toBe('failed');
@@ -99,6 +100,7 @@ describe('budgets are enforced inside a turn, and an overspend is said as such',
       ].join('\n'),
     });
     const result = await runNeo(['flow', 'run', 'spend.flow.yaml'], { cwd: repo, env: { NEO_HOME: home } });
+    expect(result.exitCode).toBe(4);
     const runId = await onlyRunId(home);
     const record = await runRecord(home, runId);
     const message =

@@ -101,7 +101,8 @@ steps:
       cwd: dir,
       env: { NEO_HOME: home, PATH: '/usr/bin:/bin', NEO_CLAUDE_CODE_BIN: '' },
     });
-    expect(result.exitCode).toBe(1);
+    // A missing CLI is the agent's failure class: the agent could not be run.
+    expect(result.exitCode).toBe(5);
     expect(result.stdout).toContain(
       'TRANSPORT_BINARY_MISSING: could not start the agent session: Claude Code: executable "claude" not found',
     );

@@ -28,7 +28,8 @@ describe('neo flow run: a provider error is an error', () => {
         REPLAY_CAPTURE: join(CAPTURES, 'copilot', 'unauthorized.jsonl'),
       },
     });
-    expect(result.exitCode).toBe(1);
+    // Exit 5: the agent's provider failed.
+    expect(result.exitCode).toBe(5);
     const lines = result.stdout.split('\n');
     expect(lines.filter((l) => l.startsWith('step review: '))).toEqual([
       'step review: copilot is retrying the model request: Request failed due to a transient API error. Retrying...',

@@ -183,8 +183,8 @@ describe('an untrusted project layer', () => {
       '  .neo/personas/fixer.md:3: `driver` (a driver persona; its deny rules still apply) is ignored',
     );
     expect(lines[notice + 2]).toBe(`  run \`neo trust\` in ${repo} to allow them, once you have read them`);
-    // The deny held: the test is unchanged, the gate still fails, and the flow says so.
-    expect(run.exitCode).toBe(1);
+    // The deny held: the test is unchanged, the gate still fails, and the flow says so (exit 3: a failed gate).
+    expect(run.exitCode).toBe(3);
     expect(await readFile(join(repo, 'test/sum.test.js'), 'utf8')).toContain('assert.equal(1 + 1, 3)');
   });
 

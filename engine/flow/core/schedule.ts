@@ -201,6 +201,7 @@ export function finishIfDone(tx: Transaction): void {
       reason: {
         code: 'FLOW_STEP_FAILED',
         message: `step \`${failed.step.id}\` failed${error ? `: ${error.message} (${error.code})` : ''}`,
+        ...(error ? { cause: error.cause ?? error.code } : {}),
       },
     });
     return;

@@ -8,6 +8,11 @@ export interface StepError {
   /** What to do about it (an install command, a flag), when the cause said. */
   hint?: string;
   transient?: boolean;
+  /**
+   * The code of the failure behind this one, when this one wraps it (a run failed because a step
+   * failed with FLOW_GATE_FAILED): what the exit code and `--json`'s `cause` name.
+   */
+  cause?: string;
 }
 
 /**

@@ -98,6 +98,8 @@ export async function runSubflow(
     error: {
       code: 'FLOW_SUBFLOW_FAILED',
       message: `sub-flow run ${runId} failed: ${outcome.reason?.message ?? 'a step failed'}`,
+      // The child's own cause is the parent's: a gate failing in a sub-flow exits as a failed gate.
+      ...(outcome.reason === undefined ? {} : { cause: outcome.reason.cause ?? outcome.reason.code }),
     },
   };
 }

@@ -85,6 +85,7 @@ steps:
     expect(state.reason).toEqual({
       code: 'FLOW_STEP_FAILED',
       message: 'step `d` failed: exit 1 (FLOW_COMMAND_FAILED)',
+      cause: 'FLOW_COMMAND_FAILED',
     });
     expect(trace(events).at(-1)).toBe('run.finished failed');
   });
