@@ -112,7 +112,9 @@ describe('neo flow run holds the ceilings', () => {
     const failed = (await readEvents(home, await onlyRunId(home))).filter((e) => e.type === 'step.completed');
     const errors = failed.map((e) => (e as { error?: { code: string; message: string } }).error);
     expect(errors.map((e) => e?.code)).toEqual(['FLOW_CWD_OUTSIDE', 'FLOW_CWD_OUTSIDE']);
-    expect(errors[0]!.message).toBe(
+    // The two steps run in parallel: the order of their records is not theirs to promise.
+    const cmdError = failed.find((e) => (e as { step?: string }).step === 'cmd') as { error?: { message: string } };
+    expect(cmdError.error!.message).toBe(
       `step \`cmd\` has cwd \`out\`, which is not a folder it may work in: out is outside the workspace ${dir} (it leads to ${outside})`,
     );
   });
