@@ -4,7 +4,7 @@ import type { Diagnostic } from './diagnostic.js';
 import { toPointer } from './diagnostic.js';
 import { checkFlow } from './flow-check.js';
 import type { AnyDefinition } from './definition.js';
-import { postureWithin } from '../posture/index.js';
+import { commandRuleProblem, postureWithin } from '../posture/index.js';
 import { narrowKnobs } from './policy.js';
 import { personaView } from './persona-view.js';
 
@@ -91,6 +91,7 @@ function checkOne(set: DefinitionSet, definition: AnyDefinition): Diagnostic[] {
           out.push(...ref(set, definition, 'backend', id, ['rules', 'prefer', i])),
         );
         out.push(...widening(set, definition));
+        out.push(...commandRules(definition));
         break;
       }
       case 'policy':
@@ -103,6 +104,26 @@ function checkOne(set: DefinitionSet, definition: AnyDefinition): Diagnostic[] {
         break;
     }
   }
+  return out;
+}
+
+/** An allow rule's command that no command could ever match (docs/flows.md, Command rules). */
+function commandRules(definition: AnyDefinition & { kind: 'persona' }): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  definition.data.rules?.clarify?.forEach((rule, i) => {
+    if (rule.decision !== 'allow' || rule.command === undefined) return;
+    const problem = commandRuleProblem(rule.command);
+    if (problem === undefined) return;
+    const segments = ['rules', 'clarify', i, 'command'];
+    out.push({
+      code: 'DEF_COMMAND_RULE',
+      severity: 'error',
+      message: `allow rule \`${rule.command}\` can never match: ${problem}`,
+      span: definition.source.spanOf(definition.source.locate(segments.map(String)).node),
+      pointer: toPointer(segments),
+      hint: 'a rule names one command as words (`*` globbing within a word, a last word ending in `*` taking any further words); put anything more in a script and allow that',
+    });
+  });
   return out;
 }
 

@@ -8,6 +8,7 @@
  */
 import type { AgentTool, ToolResult } from '../agent/index.js';
 import type { Effort } from '../definitions/index.js';
+import { EFFORTS, POSTURES } from '../posture/index.js';
 import { OPS, parseOpInput, type BackendListing, type CodeSessionInput, type StopOutcome } from '../session/index.js';
 import { NeoError } from '../util/errors.js';
 
@@ -67,17 +68,17 @@ const INPUT_SCHEMA = {
     },
     effort: {
       type: 'string',
-      enum: ['low', 'medium', 'high', 'max'],
+      enum: [...EFFORTS],
       description: "start/guide: reasoning effort, only one the backend's effortSupport lists.",
     },
     maxPosture: {
       type: 'string',
-      enum: ['plan', 'default', 'acceptEdits', 'full'],
+      enum: [...POSTURES],
       description: 'start: the session ceiling (never above your limit).',
     },
     initialPosture: {
       type: 'string',
-      enum: ['plan', 'default', 'acceptEdits', 'full'],
+      enum: [...POSTURES],
       description: 'start: the posture to begin in.',
     },
     maxRounds: { type: 'integer', minimum: 1, description: 'start: most turns for the session.' },
@@ -100,7 +101,7 @@ const INPUT_SCHEMA = {
     text: { type: 'string', description: 'guide: the next instruction for the agent.' },
     posture: {
       type: 'string',
-      enum: ['plan', 'default', 'acceptEdits', 'full'],
+      enum: [...POSTURES],
       description: 'set-posture: the new posture (never above the ceiling).',
     },
     outcome: {

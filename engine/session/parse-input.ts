@@ -3,12 +3,10 @@
  * (with a did-you-mean), so a driver's typo never silently widens or drops a request.
  */
 import type { Effort, Posture } from '../definitions/index.js';
-import { POSTURES, isPosture } from '../posture/index.js';
+import { EFFORTS, POSTURES, isPosture } from '../posture/index.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { OPS, STOP_OUTCOMES, type CodeSessionInput, type CodeSessionOpName, type StopOutcome } from './contract.js';
 import { SessionRejection, badInput } from './errors.js';
-
-const EFFORTS: readonly Effort[] = ['low', 'medium', 'high', 'max'];
 
 /** The fields each op accepts besides `op`. */
 const FIELDS: Record<CodeSessionOpName, readonly string[]> = {
