@@ -41,6 +41,11 @@ const EXPECTED: Record<CliId, Partial<Record<Fault, { first: string; withinMs: n
     unreachable: { first: 'error:TRANSPORT_PROVIDER_UNREACHABLE', withinMs: 90_000 },
     'server-error': { first: 'error:TRANSPORT_PROVIDER_ERROR', withinMs: 90_000 },
   },
+  // Gemini CLI 0.61 retries a 500 or a closed port for minutes without a word on its ACP stream;
+  // its stderr says "Attempt N failed … Retrying with backoff" but reaches the pipe only at exit.
+  gemini: {
+    unauthorized: { first: 'error:TRANSPORT_UNAUTHENTICATED', withinMs: 90_000 },
+  },
   // Droid retries a 500 without a word on its ACP stream or stderr: nothing to show until the idle timeout.
   droid: {
     unauthorized: { first: 'error:TRANSPORT_UNAUTHENTICATED', withinMs: 60_000 },

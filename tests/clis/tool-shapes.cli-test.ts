@@ -47,7 +47,7 @@ async function runTurn(id: CliId, cli: { bin: string }, prompt: string, allow: b
   return { events, box, editToolNames: backend.data.editToolNames ?? [] };
 }
 
-const EDITS: CliId[] = ['claude', 'codex', 'opencode', 'copilot', 'droid'];
+const EDITS: CliId[] = ['claude', 'codex', 'opencode', 'copilot', 'droid', 'gemini'];
 
 for (const id of EDITS) {
   describeCli(

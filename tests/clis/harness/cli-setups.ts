@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { binaryEnvVar } from '../../../engine/transports/shared/binary.js';
-import { DROID_MODEL, droidEnv, opencodeEnv } from './acp-configs.js';
+import { DROID_MODEL, droidEnv, GEMINI_MODEL, geminiEnv, opencodeEnv } from './acp-configs.js';
 import { codexHome } from './codex-home.js';
 import type { Sandbox } from './sandbox.js';
 
@@ -12,7 +12,7 @@ export interface CliSetup {
 }
 
 /** The suite's CLIs by install id. */
-export const CLI_IDS = ['claude', 'codex', 'opencode', 'copilot', 'droid'] as const;
+export const CLI_IDS = ['claude', 'codex', 'opencode', 'copilot', 'droid', 'gemini'] as const;
 export type CliId = (typeof CLI_IDS)[number];
 
 /** The environment each CLI needs to talk to the model server at `url` (and nothing else). */
@@ -44,6 +44,8 @@ export async function cliSetup(id: CliId, box: Sandbox, url: string, bin: string
       return { backend: 'opencode', env: await opencodeEnv(box, url, bin) };
     case 'droid':
       return { backend: 'droid', model: DROID_MODEL, env: await droidEnv(box, url, bin) };
+    case 'gemini':
+      return { backend: 'gemini', model: GEMINI_MODEL, env: await geminiEnv(box, url, bin) };
     case 'copilot':
       return {
         backend: 'copilot',

@@ -96,6 +96,12 @@ const CASES: Case[] = [
     message: /^droid: it could not reach its model provider: Internal error: Agent error: Connection error\./,
   },
   {
+    cli: 'gemini',
+    fault: 'unauthorized',
+    kinds: ['started', 'error:TRANSPORT_UNAUTHENTICATED'],
+    message: /^gemini: it is not authenticated with its model provider: .*Incorrect API key provided/,
+  },
+  {
     cli: 'opencode',
     fault: 'unauthorized',
     kinds: ['started', 'error:TRANSPORT_UNAUTHENTICATED'],

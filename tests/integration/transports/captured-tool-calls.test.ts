@@ -41,6 +41,7 @@ const EDIT_TOOLS: Record<string, string[]> = {
   opencode: ['edit'],
   copilot: ['edit'],
   droid: ['edit'],
+  gemini: ['edit'],
 };
 
 describe('tool calls, replayed from the real CLIs', () => {

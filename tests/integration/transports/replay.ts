@@ -16,6 +16,7 @@ const CAPTURED: Record<string, { backend: string; model?: string }> = {
   opencode: { backend: 'opencode' },
   copilot: { backend: 'copilot' },
   droid: { backend: 'droid', model: 'custom:Scripted-0' },
+  gemini: { backend: 'gemini', model: 'gemini-2.5-pro' },
 };
 
 let definitions: DefinitionSet | undefined;
