@@ -1,0 +1,57 @@
+/**
+ * The one rule of what a confined process of a run sees: the host read-only; the workspace
+ * read-write; NEO_HOME hidden but for the run's own folder; the user's home hidden but for the
+ * config homes a backend descriptor names; /run (where daemons' sockets live: a database, D-Bus,
+ * docker) hidden; the repository's git metadata readable, so git works on a worktree whose
+ * repository lives in the hidden home. Every caller builds its spec here, so the rule is stated once.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { SandboxBind, SandboxSpec } from './sandbox.js';
+
+export interface Confinement {
+  /** The tree the process may change (the workspace root). */
+  workspace: string;
+  /** Where it appears inside (default: where it is; a gate's fresh copy appears at the workspace's path). */
+  workspaceAt?: string;
+  cwd: string;
+  /** NEO_HOME: hidden. */
+  neoHome: string;
+  /** The run's own folder (its outputs, logs): readable and writable. */
+  runDir?: string;
+  /** Config homes a backend names (its credentials, its session files): readable and writable. */
+  configHomes?: readonly string[];
+  /** Further host paths to keep readable although they lie in a hidden tree (a worktree's repository metadata). */
+  readable?: readonly string[];
+  network: boolean;
+  env: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+/** The spec for `confinement`; the user's home is the environment's HOME (else the OS's). */
+export function confinedSpec(c: Confinement): SandboxSpec {
+  const home = c.env.HOME !== undefined && c.env.HOME !== '' ? c.env.HOME : homedir();
+  const hide = [home, c.neoHome, '/run'];
+  const binds: SandboxBind[] = [
+    ...(c.readable ?? []).map((path) => ({ path })),
+    ...(c.configHomes ?? []).map((path) => ({ path, write: true })),
+    ...(c.runDir === undefined ? [] : [{ path: c.runDir, write: true }]),
+    { path: c.workspace, write: true, ...(c.workspaceAt === undefined ? {} : { at: c.workspaceAt }) },
+  ];
+  // Name resolution on a host whose resolv.conf points into /run (systemd-resolved).
+  if (c.network) binds.push({ path: '/run/systemd/resolve', optional: true });
+  return {
+    cwd: c.cwd,
+    binds,
+    hide,
+    network: c.network,
+    env: c.env,
+    ...(c.timeoutMs === undefined ? {} : { timeoutMs: c.timeoutMs }),
+  };
+}
+
+/** A backend's config home, `~/.codex` style, as a host path (relative names are under the home). */
+export function configHomePath(name: string, env: NodeJS.ProcessEnv): string {
+  const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+  return name.startsWith('/') ? name : join(home, name.replace(/^~\//, ''));
+}

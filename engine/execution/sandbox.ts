@@ -1,0 +1,83 @@
+/**
+ * The sandbox: one small interface every confined process goes through, whatever confines it.
+ * `bwrap` (bubblewrap) is the first implementation and `none` the other; docker or podman are
+ * further adapters behind the same `wrap` (an argv that runs `argv` inside), never a second
+ * code path. Spawning stays with `spawnProcess`: the wrapper is the group's leader, so kill-tree,
+ * the registry and the tags work unchanged.
+ */
+import { spawnProcess, type ProcessResult, type RunningProcess, type SpawnOptions } from './spawn.js';
+import { bwrapArgv, bwrapSetupFailure } from './sandbox-bwrap.js';
+
+export type SandboxKind = 'bwrap' | 'none';
+export const SANDBOX_KINDS: readonly SandboxKind[] = ['none', 'bwrap'];
+
+/** A host path made visible inside (the host is read-only; a bind adds write access or moves a tree). */
+export interface SandboxBind {
+  /** The host path. */
+  path: string;
+  /** Writable inside (default read-only). */
+  write?: boolean;
+  /** Where it appears inside (default: the same path). */
+  at?: string;
+  /** Skipped when the host path does not exist. */
+  optional?: boolean;
+}
+
+/** What one confined process may see and do. */
+export interface SandboxSpec {
+  cwd: string;
+  /** Host paths visible (and maybe writable) inside, applied after `hide`: a bind inside a hidden tree shows. */
+  binds: readonly SandboxBind[];
+  /** Host paths replaced by an empty private folder (the user's home, NEO_HOME, /run's sockets). */
+  hide: readonly string[];
+  /** Reach the network (the host's network namespace); off, only a private loopback. */
+  network: boolean;
+  /** The process's whole environment. */
+  env: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+/** Spawn options the sandbox leaves to the caller (the spec owns cwd, env and the timeout). */
+export type SandboxSpawnOptions = Omit<SpawnOptions, 'cwd' | 'env' | 'timeoutMs'>;
+
+export interface Sandbox {
+  readonly kind: SandboxKind;
+  /** The argv that runs `argv` confined by `spec` (`none`: `argv` itself). */
+  wrap(argv: readonly string[], spec: SandboxSpec): string[];
+  /** Starts `argv` confined (streams, stdin: whatever `options` ask). */
+  spawn(argv: readonly string[], spec: SandboxSpec, options?: SandboxSpawnOptions): RunningProcess;
+  /**
+   * Runs `argv` confined to its end. A sandbox that could not set the process up is a
+   * `spawnError` naming the sandbox, never an exit code the command seems to have returned.
+   */
+  run(argv: readonly string[], spec: SandboxSpec, options?: SandboxSpawnOptions): Promise<ProcessResult>;
+}
+
+/** The adapter of a kind. Availability is asked separately (`probeSandbox`), once, before a run starts. */
+export function sandboxOf(kind: SandboxKind): Sandbox {
+  return kind === 'bwrap' ? BWRAP : NONE;
+}
+
+function adapter(kind: SandboxKind, wrap: Sandbox['wrap'], setupFailure?: (r: ProcessResult) => string | undefined) {
+  const spawn: Sandbox['spawn'] = (argv, spec, options = {}) =>
+    spawnProcess(wrap(argv, spec), {
+      label: options.label ?? `${kind === 'none' ? '' : `${kind}: `}${argv[0] ?? ''}`,
+      ...options,
+      cwd: kind === 'none' ? spec.cwd : '/',
+      env: spec.env,
+      ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),
+    });
+  return {
+    kind,
+    wrap,
+    spawn,
+    async run(argv, spec, options) {
+      const result = await spawn(argv, spec, options).result;
+      const failure = setupFailure?.(result);
+      return failure === undefined ? result : { ...result, failed: true, spawnError: failure };
+    },
+  } satisfies Sandbox;
+}
+
+const NONE = adapter('none', (argv) => [...argv]);
+const BWRAP = adapter('bwrap', bwrapArgv, bwrapSetupFailure);
