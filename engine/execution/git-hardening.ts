@@ -6,7 +6,7 @@
  *
  * - reads no system or global config (`GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_GLOBAL=/dev/null`, no
  *   system attributes) and inherits no `GIT_*` variable from neo's own environment;
- * - overrides, on its command line (which wins over any file), every key git 2.39 documents as
+ * - overrides (through GIT_CONFIG_COUNT, which wins over any file), every key git 2.39 documents as
  *   running a program that a local command can reach: `core.fsmonitor` (index refresh),
  *   `core.hooksPath` (hooks of commit and checkout), `core.pager`, `core.editor`,
  *   `sequence.editor`, `commit.gpgSign`/`tag.gpgSign` (gpg.program), `gc.auto`/

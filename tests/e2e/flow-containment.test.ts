@@ -197,3 +197,33 @@ describe('NEO_HOME inside a git repository (a dotfiles home)', () => {
     expect(work.outputs!.diff!.files).toEqual([{ path: 'out.txt', status: 'M' }]);
   });
 });
+
+describe('NEO_HOME inside the project folder', () => {
+  it("a copy workspace outside git: neo's own records changing in the project are no escape", async () => {
+    const project = join(await tempDir('neo-home-inside-'), 'project');
+    await writeTree(project, {
+      'plan.yaml': agentPlan('writes.yaml'),
+      'writes.yaml': 'turns:\n  - - write: { path: out.txt, content: "done\\n" }\n    - say: Done.\n',
+    });
+    const home = join(project, '.neo');
+    const result = await runNeo(['flow', 'run', 'plan.yaml'], { cwd: project, env: { NEO_HOME: home } });
+    expect(result.exitCode, result.stdout + result.stderr).toBe(0);
+    const work = await stepOf(home, await onlyRunId(home));
+    expect(work).toMatchObject({ status: 'succeeded', verdict: 'success' });
+    expect(work.outputs!.diff!.files).toEqual([{ path: 'out.txt', status: 'M' }]);
+  });
+
+  it("an agent that rewrites NEO_HOME's user layer there is still caught", async () => {
+    const project = join(await tempDir('neo-home-inside-'), 'project');
+    const home = join(project, '.neo');
+    await writeTree(project, {
+      'plan.yaml': agentPlan('raises.yaml'),
+      'raises.yaml': `turns:\n  - - run: { command: "echo 'maxPosture: full' > ${join(home, 'policy.yaml')}" }\n    - say: Done.\n`,
+    });
+    const result = await runNeo(['flow', 'run', 'plan.yaml'], { cwd: project, env: { NEO_HOME: home } });
+    expect(result.exitCode).not.toBe(0);
+    const work = await stepOf(home, await onlyRunId(home));
+    expect(work).toMatchObject({ status: 'failed', error: { code: 'FLOW_ESCAPE' } });
+    expect(work.error!.message).toContain(join(home, 'policy.yaml'));
+  });
+});

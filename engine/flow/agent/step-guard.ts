@@ -5,8 +5,7 @@ import { capUnifiedDiff, type SessionLiveEvent, type TurnDiff } from '../../sess
 import { errorMessage, NeoError } from '../../util/errors.js';
 import type { ExecutionOutcome } from '../core/execution.js';
 import type { StepError } from '../core/state.js';
-import type { WorkspaceRecord } from '../store/run-files.js';
-import { OutsideWatch, StepBase } from '../workspace/index.js';
+import { OutsideWatch, StepBase, type StepPlace } from '../workspace/index.js';
 import { DiffFold, summarize, type StepDiff } from './diff-fold.js';
 import type { SessionPort } from './driver.js';
 
@@ -78,17 +77,14 @@ export class StepGuard {
    * Takes the step's baselines before its agent starts. Throws FLOW_CONTAINMENT_UNAVAILABLE when
    * they cannot be taken: a step whose escapes could not be seen does not run.
    */
-  static async open(options: {
-    workspace: WorkspaceRecord;
-    home: string;
-    runDir: string;
-    key: string;
-    startedAt: string;
-    cwd: string;
-    editToolNames: readonly string[];
-    sessions: SessionPort;
-    signal: AbortSignal;
-  }): Promise<StepGuard> {
+  static async open(
+    options: StepPlace & {
+      cwd: string;
+      editToolNames: readonly string[];
+      sessions: SessionPort;
+      signal: AbortSignal;
+    },
+  ): Promise<StepGuard> {
     try {
       const [base, outside, root] = await Promise.all([
         StepBase.open(options),

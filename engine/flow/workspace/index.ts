@@ -8,7 +8,7 @@ import type { Isolation, Workspace } from './workspace.js';
 import { createWorktree, reopenWorktree } from './worktree.js';
 
 export type { Isolation, Workspace, WorkspaceSummary } from './workspace.js';
-export { StepBase } from './step-base.js';
+export { StepBase, type StepPlace } from './step-base.js';
 export { OutsideWatch } from './outside.js';
 
 /** Prepares a new run's workspace; worktree is the default in a git repository, copy elsewhere. */

@@ -58,7 +58,8 @@ export class OutsideWatch {
         stampPaths.push(...GIT_META.map((name) => join(commonDir, name)), join(gitDir, 'config.worktree'));
       } else if (real !== undefined) stampPaths.push(real);
     }
-    const skip = [join(home, 'runs'), workspace.root];
+    // neo's own folder may sit inside the project (its records change all the time): only its user layer counts.
+    const skip = [home, workspace.root];
     return new OutsideWatch(checkout, stampPaths, skip, await stampTree(stampPaths, skip));
   }
 

@@ -7,6 +7,18 @@ import { worktreeRepo } from './worktree.js';
 /** Cap of a step's patch in its outputs. */
 export const MAX_STEP_PATCH_BYTES = 64 * 1024;
 
+/** Where one execution of a unit works, and what identifies the unit's start. */
+export interface StepPlace {
+  workspace: WorkspaceRecord;
+  home: string;
+  /** The run's folder (its snapshots live there). */
+  runDir: string;
+  /** The unit (and loop iteration) the base belongs to. */
+  key: string;
+  /** When the unit first started: kept across resumes and retries, new for a fresh unit. */
+  startedAt: string;
+}
+
 /** A step's net change: from its base to the work tree now. */
 export interface StepTreeDiff {
   files: ChangedFile[];
@@ -35,13 +47,7 @@ export class StepBase {
    * The base of unit `key` started at `startedAt` (the unit's first start; a unit made fresh
    * by a resume or `--rerun` has a new one), recorded under `runDir`. Undefined outside git.
    */
-  static async open(options: {
-    workspace: WorkspaceRecord;
-    home: string;
-    runDir: string;
-    key: string;
-    startedAt: string;
-  }): Promise<StepBase | undefined> {
+  static async open(options: StepPlace): Promise<StepBase | undefined> {
     const repo = await workspaceRepo(options.workspace, options.home);
     if (repo === undefined) return undefined;
     const store: SnapshotStore = { dir: join(options.runDir, 'snapshots'), exclude: [options.home] };

@@ -13,8 +13,10 @@ export interface TreeStamp {
 
 /**
  * Stamps `paths` (files or folders, walked without following symlinks), leaving out anything
- * at or under `skip`. For folders outside git, where a snapshot tree is not available: a change
- * of content changes the mtime or size, an added or removed entry changes the listing.
+ * at or under `skip`, except in the walk of a path that is itself under a skipped folder (so
+ * NEO_HOME is left out of a project folder that holds it, and its user layer is still stamped).
+ * For folders outside git, where a snapshot tree is not available: a change of content changes
+ * the mtime or size, an added or removed entry changes the listing.
  */
 export async function stampTree(
   paths: readonly string[],
@@ -22,9 +24,10 @@ export async function stampTree(
   max = MAX_STAMP_ENTRIES,
 ): Promise<TreeStamp> {
   const stamp: TreeStamp = { entries: new Map(), partial: false };
-  const skipped = (path: string) => skip.some((s) => path === s || path.startsWith(s + sep));
+  const under = (path: string, folder: string) => path === folder || path.startsWith(folder + sep);
+  let skipping: readonly string[] = skip;
   const record = async (path: string): Promise<boolean> => {
-    if (skipped(path)) return false;
+    if (skipping.some((folder) => under(path, folder))) return false;
     if (stamp.entries.size >= max) {
       stamp.partial = true;
       return false;
@@ -40,7 +43,10 @@ export async function stampTree(
     const folders = await Promise.all(children.map(record));
     for (const [i, child] of children.entries()) if (folders[i]) await walk(child);
   };
-  for (const path of paths) if (await record(path)) await walk(path);
+  for (const path of paths) {
+    skipping = skip.filter((folder) => !under(path, folder));
+    if (await record(path)) await walk(path);
+  }
   return stamp;
 }
 
