@@ -33,7 +33,7 @@ import {
 import { execa, type ResultPromise } from 'execa';
 import type { ModelScript } from '../engine/model-server/index.js';
 import { parseJsonl } from '../engine/util/jsonl.js';
-import { neoBinPath, packageRoot } from '../engine/util/package-root.js';
+import { neoBinPath } from '../engine/util/package-root.js';
 import { interleave, numberArgs, ratio, report, type Figure } from './harness.js';
 
 const size = numberArgs({ reps: 200, warmup: 1000, chars: 4000, chunk: 8 });

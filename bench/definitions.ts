@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { watch } from 'chokidar';
 import { parse } from 'yaml';
 import { loadDefinitions, watchDefinitions, type ReloadEvent } from '../engine/definitions/index.js';
-import { neoBinPath, packageRoot } from '../engine/util/package-root.js';
+import { neoBinPath } from '../engine/util/package-root.js';
 import { precompiledValidators } from '../engine/definitions/schema-check.js';
 import { interleave, median, numberArgs, percentile, report } from './harness.js';
 

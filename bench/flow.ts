@@ -12,7 +12,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { startRun } from '../engine/flow/index.js';
 import { neoBinPath } from '../engine/util/package-root.js';
 import { interleave, median, numberArgs, ratio, report, type Figure } from './harness.js';

@@ -138,7 +138,7 @@ export class YamlSource {
   toValue(): { value: unknown } | { diagnostic: Diagnostic } {
     try {
       return { value: this.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
-    } catch (error) {
+    } catch {
       return {
         diagnostic: {
           code: 'DEF_YAML_ALIAS_BOMB',

@@ -13,7 +13,6 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../engine/flow/index.js';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
-import { tempDir } from '../helpers/temp.js';
 
 const CHROMIUM = process.env.NEO_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(process.cwd(), 'test-results', 'web-ui');

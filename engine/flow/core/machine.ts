@@ -1,4 +1,4 @@
-import { enqueueActions, fromPromise, setup, type ActorLogic, type AnyEventObject } from 'xstate';
+import { enqueueActions, fromPromise, setup, type AnyActorLogic, type AnyEventObject } from 'xstate';
 import { advance, type RunInput } from './advance.js';
 import type { RunEvent } from './events.js';
 import type { ExecutionOutcome, ExecutionSpec } from './execution.js';
@@ -43,8 +43,9 @@ const unprovided = fromPromise<ExecutionOutcome, ExecutionSpec>(async ({ input }
  * actors. It is the only thing that changes a run's state. `now` is injected so tests control
  * time.
  */
-export function createFlowMachine(options: { now: () => string; execution?: ActorLogic<any, any, any, any, any> }) {
+export function createFlowMachine(options: { now: () => string; execution?: AnyActorLogic }) {
   // `enqueue` is XState's action queue; its full generic type adds nothing here.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
   const apply = (context: FlowContext, input: RunInput, enqueue: any): void => {
     const t = advance(context.plan, context.state, input, options.now());
     enqueue.assign({ plan: t.plan, state: t.state });

@@ -11,15 +11,10 @@ import {
   listRuns,
   readRunEvents,
   readRunRecord,
-  readRunSnapshot,
-  initialRunState,
-  reduce,
   runDir,
   stepGraph,
   type CompiledPlan,
-  type RunEvent,
   type RunRecord,
-  type RunState,
 } from '../../flow/index.js';
 import { readJsonOrNull } from '../../util/atomic-file.js';
 import { NeoError } from '../../util/errors.js';

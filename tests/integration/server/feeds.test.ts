@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { attachToServer, type RunningServer, type ServerAttachment } from '../../../engine/server/index.js';
+import { attachToServer, type ServerAttachment } from '../../../engine/server/index.js';
 import { createSessionService, silentLog, type SessionService } from '../../../engine/session/index.js';
 import { dataOf, SseClient, startTestServer } from '../../helpers/serve.js';
 import { tempDir } from '../../helpers/temp.js';

@@ -7,7 +7,7 @@ import { EventHub } from '../../../engine/server/hub.js';
 import { allowedHosts } from '../../../engine/server/hosts.js';
 import type { RunningServer } from '../../../engine/server/index.js';
 import { silentLog } from '../../../engine/session/index.js';
-import { rawRequest, startTestServer, type Api } from '../../helpers/serve.js';
+import { rawRequest, startTestServer } from '../../helpers/serve.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const SCRIPT = `

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectDaemon, silentLog, startSessionDaemon, type RunningDaemon } from '../../../engine/session/index.js';

@@ -40,7 +40,7 @@ describe('built-in clarification rules', () => {
     expect(answer('Bash', { command: 'npm test; rm -rf /' })).toEqual({
       allow: false,
       reason:
-        "`npm test; rm -rf /` chains, pipes or redirects commands; run each allowed command on its own (allowed: `npm test`, `node --test*`)",
+        '`npm test; rm -rf /` chains, pipes or redirects commands; run each allowed command on its own (allowed: `npm test`, `node --test*`)',
     });
     expect(answer('Bash', { command: 'node --test $(touch x)' }).allow).toBe(false);
     expect(answer('Bash', { command: 'node --test `touch x`' }).allow).toBe(false);
