@@ -19,6 +19,7 @@ describe('neo flow run outside git: the edit-path fallback reads each CLI’s ow
     ['opencode', 'opencode'],
     ['copilot', 'copilot'],
     ['droid', 'droid'],
+    ['gemini', 'gemini'],
   ] as const) {
     it(`${cli}: the files its edit tools name are the step's change (not FLOW_NO_CHANGE)`, async () => {
       const root = await tempDir('neo-e2e-paths-');

@@ -1,6 +1,7 @@
 import { askCommand, askPaths } from '../../posture/index.js';
 import type { AgentEvent } from '../types.js';
 import { agentNotice, type AgentNotice } from './agent-notices.js';
+import { diffOutput, textOf, toolOutput } from './tool-output.js';
 
 type Json = Record<string, unknown>;
 
@@ -12,8 +13,10 @@ export interface ToolInfo {
   rawInput: unknown;
   /** Every `locations[].path` the agent named for the call. */
   locations: string[];
-  /** The last output the agent sent for the call, rendered (a result may come without one). */
-  output: string;
+  /** The last diffs the agent sent with the call, rendered (droid's completion says nothing more). */
+  diffs: string;
+  /** The agent ran the call in a terminal of its own (droid's commands): its output is there, not here. */
+  inTerminal: boolean;
   announced: boolean;
   finished: boolean;
 }
@@ -159,7 +162,8 @@ export class UpdateTranslator {
       title: undefined,
       rawInput: undefined,
       locations: [],
-      output: '',
+      diffs: '',
+      inTerminal: false,
       announced: false,
       finished: false,
     };
@@ -169,7 +173,10 @@ export class UpdateTranslator {
     for (const path of [...locationPaths(update.locations), ...diffPaths(update.content)])
       if (!info.locations.includes(path)) info.locations.push(path);
     const said = toolOutput(update);
-    if (said !== '') info.output = said;
+    const diffs = diffOutput(update);
+    if (diffs !== '') info.diffs = diffs;
+    if (Array.isArray(update.content) && (update.content as Json[]).some((item) => item?.type === 'terminal'))
+      info.inTerminal = true;
     this.tools.set(id, info);
     const events: AgentEvent[] = [];
     const ends = update.status === 'completed' || update.status === 'failed';
@@ -245,37 +252,16 @@ function diffPaths(content: unknown): string[] {
 }
 
 /**
- * A result's output: what this update says, else (for a completed call) the last thing the
- * agent said about it (droid sends Create's diff with the call and `completed` with nothing),
- * else that it said nothing, so the record never shows an empty output as if it were one.
+ * A result's output: what this update says, else (for a completed call) the diffs the agent sent
+ * with the call earlier (droid sends Create's diff with the call and `completed` with nothing),
+ * else that it said nothing, so the record never shows an empty output as if it were one. Text
+ * sent before the call ran (Gemini's description of a command in its ask) is not its output.
  */
 function resultText(backendId: string, update: Json, said: string, info: ToolInfo): string {
   if (said !== '') return said;
-  if (update.status === 'completed' && info.output !== '') return info.output;
-  return `(${backendId} reported the call ${String(update.status)} and sent no output)`;
-}
-
-function toolOutput(update: Json): string {
-  const parts: string[] = [];
-  if (Array.isArray(update.content)) {
-    for (const item of update.content as Json[]) {
-      if (item.type === 'content') parts.push(textOf(item.content));
-      else if (item.type === 'diff') parts.push(`diff ${String(item.path)}`);
-      else if (item.type === 'terminal') parts.push(`terminal ${String(item.terminalId)}`);
-    }
-  }
-  const text = parts.filter((p) => p !== '').join('\n');
-  if (text !== '') return text;
-  if (update.rawOutput === undefined) return '';
-  return typeof update.rawOutput === 'string' ? update.rawOutput : JSON.stringify(update.rawOutput);
-}
-
-function textOf(content: unknown): string {
-  if (typeof content !== 'object' || content === null) return '';
-  const block = content as Json;
-  if (block.type === 'text' && typeof block.text === 'string') return block.text;
-  if (block.type === 'resource_link' && typeof block.uri === 'string') return block.uri;
-  return '';
+  if (update.status === 'completed' && info.diffs !== '') return info.diffs;
+  const where = info.inTerminal ? ': it ran the call in a terminal of its own' : '';
+  return `(${backendId} reported the call ${String(update.status)} and sent no output${where})`;
 }
 
 function planText(entries: unknown): string {

@@ -67,12 +67,28 @@ describe('tool calls, replayed from the real CLIs', () => {
     ]);
   });
 
-  it("droid: Create and Edit results carry the call's diff (droid sends no output for them)", async () => {
-    const { results, events } = await run('droid', 'edits', true);
-    expect(
-      results.slice(0, 2).map((r) => r.output.replace(/\/.*\//, '/…/')),
-      JSON.stringify(events),
-    ).toEqual(['diff /…/new.txt', 'diff /…/README.md']);
+  it("droid and gemini: an edit's result is the diff the CLI sent, old and new text (droid sends it with the call)", async () => {
+    for (const cli of ['droid', 'gemini']) {
+      const { results, events } = await run(cli, 'edits', true);
+      expect(
+        results.slice(0, 2).map((r) => r.output.replace(/\/.*\//, '/…/')),
+        JSON.stringify(events),
+      ).toEqual([
+        'diff /…/new.txt\n+new',
+        expect.stringMatching(/^diff \/…\/README\.md\n-(# )?scratch( repo)?\n\+(# )?edited( repo)?$/),
+      ]);
+    }
+  });
+
+  it('a command whose output the CLI does not send is recorded as such, not as the text of its ask', async () => {
+    // Gemini describes the command in its ask and completes it with `content: []`; droid runs it
+    // in a terminal of its own and completes it with nothing.
+    const gemini = await run('gemini', 'edits', true);
+    expect(gemini.results.at(-1)!.output).toBe('(gemini reported the call completed and sent no output)');
+    const droid = await run('droid', 'edits', true);
+    expect(droid.results.at(-1)!.output).toBe(
+      '(droid reported the call completed and sent no output: it ran the call in a terminal of its own)',
+    );
   });
 
   it('a refused edit leaves a tool_use naming the file and a failed result saying so', async () => {

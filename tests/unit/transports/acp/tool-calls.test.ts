@@ -34,7 +34,7 @@ describe('ACP tool calls: paths and results from each agent’s shapes', () => {
       {
         type: 'tool_result',
         id: 'write_file__call_neo80bab92b_1_0',
-        output: 'diff /sandbox/repo/inside.txt',
+        output: 'diff /sandbox/repo/inside.txt\n+inside',
         isError: false,
       },
     ]);
