@@ -1,10 +1,13 @@
+import { killLiveGroupsNow } from '../../engine/execution/index.js';
+import { abandonOpenWork } from '../../engine/util/open-work.js';
 import { writeLine, type CommandIO } from '../io.js';
 
 /**
  * Ctrl-C handling for a running flow: the first SIGINT (or a SIGTERM, or the SIGHUP of a closed
- * terminal) interrupts the run — live
- * sessions are interrupted, the run is checkpointed and left resumable; a second SIGINT restores
- * Node's default handling and re-raises, which kills the process at once.
+ * terminal) interrupts the run — live sessions are interrupted, the run is checkpointed and left
+ * resumable; a second SIGINT kills at once: the run is recorded interrupted, every process group
+ * neo started is SIGKILLed (they lead their own groups, so the terminal's Ctrl-C never reached
+ * them), and Node's default handling is restored and the signal re-raised.
  */
 export function interruptOnSignals(io: CommandIO): {
   signal: AbortSignal;
@@ -22,6 +25,8 @@ export function interruptOnSignals(io: CommandIO): {
       return;
     }
     dispose();
+    abandonOpenWork('killed by a second Ctrl-C', 'interrupted');
+    killLiveGroupsNow();
     process.kill(process.pid, 'SIGINT');
   };
   const dispose = () => {

@@ -16,7 +16,7 @@ export {
   waitGroupGone,
   type GroupRecord,
 } from './process-group.js';
-export { journalProcessesIn, liveGroups, stopLiveGroups } from './registry.js';
+export { journalProcessesIn, killLiveGroupsNow, liveGroups, stopLiveGroups } from './registry.js';
 export { spawnProcess, type ProcessResult, type RunningProcess, type SpawnOptions } from './spawn.js';
 export { sweepOrphanedProcesses, type SweptOwner } from './sweep.js';
 export { lastLines, TailBuffer } from './tail-buffer.js';

@@ -131,24 +131,31 @@ function closeJournal(): void {
   journal = undefined;
 }
 
+/**
+ * SIGKILL, synchronously, to every group still alive and every process carrying this process's
+ * tags: for a process about to end at once (its exit, a second Ctrl-C), which cannot wait for a
+ * kill-tree's grace. The journal goes too.
+ */
+export function killLiveGroupsNow(): void {
+  if (live.size > 0) {
+    for (const group of live.values()) if (isOurGroup(group)) signalGroup(group.pgid, 'SIGKILL');
+    // What left those groups but carries their tags goes too. Only scanned when something was
+    // still running: a clean exit pays nothing.
+    for (const pid of taggedStragglers({ tag: `${ownerId()}/` })) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    live.clear();
+  }
+  closeJournal();
+}
+
 /** A neo that exits without stopping its groups (a command that forgot, a crash) kills them now. */
 function installExitHook(): void {
   if (exitHook) return;
   exitHook = true;
-  process.once('exit', () => {
-    if (live.size > 0) {
-      for (const group of live.values()) if (isOurGroup(group)) signalGroup(group.pgid, 'SIGKILL');
-      // What left those groups but carries their tags goes too. Only scanned when something was
-      // still running: a clean exit pays nothing.
-      for (const pid of taggedStragglers({ tag: `${ownerId()}/` })) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // Gone meanwhile.
-        }
-      }
-      live.clear();
-    }
-    closeJournal();
-  });
+  process.once('exit', killLiveGroupsNow);
 }

@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isAlive } from '../contract/processes.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { onlyRunId, readEvents, spawnNeo, waitForOutput } from './flow-helpers.js';
@@ -162,22 +163,34 @@ steps:
     },
   );
 
-  it('a second Ctrl-C kills at once, even while the first is still cleaning up', { timeout: 60_000 }, async () => {
-    const root = await tempDir('neo-e2e-cli-');
-    const marker = join(root, 'trapped');
-    const { dir, home } = await folder({
-      'plan.yaml': `name: stubborn\nsteps:\n  - { id: hold, run: "trap '' TERM; touch ${marker}; sleep 8" }\n`,
-    });
-    const child = spawnNeo(['flow', 'run', 'plan.yaml'], { cwd: dir, home });
-    await waitForOutput(child, /step hold started/);
-    // Interrupt only once the command ignores TERM, so the first Ctrl-C cannot finish quickly.
-    while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 20));
-    const interrupting = waitForOutput(child, /interrupting…/, 'stderr');
-    child.kill('SIGINT');
-    await interrupting;
-    child.kill('SIGINT');
-    const result = await child;
-    expect(result.signal).toBe('SIGINT');
-    expect(result.stderr).toContain('interrupting… (Ctrl-C again to kill)');
-  });
+  it(
+    'a second Ctrl-C kills at once, even while the first is still cleaning up: its commands die with it, the run is recorded interrupted',
+    { timeout: 60_000 },
+    async () => {
+      const root = await tempDir('neo-e2e-cli-');
+      const marker = join(root, 'trapped');
+      const { dir, home } = await folder({
+        'plan.yaml': `name: stubborn\nsteps:\n  - { id: hold, run: "trap '' TERM; echo $$ > ${marker}; sleep 8" }\n`,
+      });
+      const child = spawnNeo(['flow', 'run', 'plan.yaml'], { cwd: dir, home });
+      await waitForOutput(child, /step hold started/);
+      // Interrupt only once the command ignores TERM, so the first Ctrl-C cannot finish quickly.
+      while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 20));
+      const interrupting = waitForOutput(child, /interrupting…/, 'stderr');
+      child.kill('SIGINT');
+      await interrupting;
+      child.kill('SIGINT');
+      const result = await child;
+      expect(result.signal).toBe('SIGINT');
+      expect(result.stderr).toContain('interrupting… (Ctrl-C again to kill)');
+      // The command leads its own group, so the terminal's Ctrl-C never reached it: neo killed it.
+      expect(isAlive(Number(readFileSync(marker, 'utf8').trim()))).toBe(false);
+      const runId = await onlyRunId(home);
+      expect(JSON.parse(readFileSync(join(home, 'runs', runId, 'run.json'), 'utf8'))).toMatchObject({
+        status: 'interrupted',
+        reason: { code: 'FLOW_INTERRUPTED' },
+      });
+      expect((await readEvents(home, runId)).at(-1)).toMatchObject({ type: 'run.interrupted' });
+    },
+  );
 });

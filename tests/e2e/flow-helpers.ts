@@ -3,6 +3,7 @@ import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NEO_BIN } from '../helpers/cli.js';
+import { watchFolder } from '../helpers/leaks.js';
 import { tempDir } from '../helpers/temp.js';
 
 export const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -24,6 +25,7 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
 
 /** Starts `neo` without waiting (for interrupts, crashes and approvals from another terminal). */
 export function spawnNeo(args: string[], options: { cwd: string; home: string }): ResultPromise<{ reject: false }> {
+  watchFolder(options.home);
   return execa(process.execPath, [NEO_BIN, ...args], {
     cwd: options.cwd,
     env: { NO_COLOR: '1', NEO_HOME: options.home },

@@ -1,8 +1,8 @@
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { watchFolder } from './leaks.js';
 
-/** The built neo binary (tests run after `npm run build`). */
 /** The built `neo` binary: the bundle users run (`npm run build` writes it). */
 export const NEO_BIN = join(fileURLToPath(new URL('../..', import.meta.url)), 'dist', 'bin', 'neo.js');
 
@@ -11,6 +11,7 @@ export async function runNeo(
   args: string[],
   options: { cwd?: string; env?: Record<string, string>; input?: string; timeout?: number } = {},
 ) {
+  watchFolder(options.env?.NEO_HOME);
   const result = await execa(process.execPath, [NEO_BIN, ...args], {
     cwd: options.cwd,
     env: { NO_COLOR: '1', ...options.env },

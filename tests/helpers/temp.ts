@@ -5,9 +5,17 @@ import { afterEach } from 'vitest';
 
 const created: string[] = [];
 
-afterEach(async () => {
+afterEach(removeTempDirs);
+
+/** Removes the temp folders made since the last cleanup (after each test). */
+export async function removeTempDirs(): Promise<void> {
   while (created.length > 0) await rm(created.pop()!, { recursive: true, force: true });
-});
+}
+
+/** The temp folders made since the last cleanup (the leak harness checks them before they go). */
+export function tempDirsNow(): string[] {
+  return [...created];
+}
 
 /** A fresh temp folder, removed after the test. */
 export async function tempDir(prefix = 'neo-test-'): Promise<string> {

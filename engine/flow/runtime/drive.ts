@@ -165,19 +165,23 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
   const onAbort = () => actor.send({ type: 'flow.interrupt', reason: 'interrupted (Ctrl-C)' });
   let stopWatching: (() => Promise<void>) | undefined;
   // Should the process ever reach its end with this run still running, the run ends failed with
-  // the cause, in writes that need no event loop.
+  // the cause (or, killed by a second Ctrl-C, interrupted and resumable), in writes that need no
+  // event loop.
   const closeWork = openWork({
     what: `run ${runId}`,
-    abandon(cause) {
-      const event = {
-        type: 'run.finished',
-        status: 'failed',
-        reason: { code: 'FLOW_ABANDONED', message: cause },
-        seq: state.seq + 1,
-        at: new Date().toISOString(),
-      } satisfies RunEvent;
-      void store.append(event).catch(() => undefined);
-      state = reduce(state, event);
+    abandon(cause, as) {
+      const at = new Date().toISOString();
+      const event: RunEvent | undefined =
+        as === 'failed'
+          ? { type: 'run.finished', status: 'failed', reason: { code: 'FLOW_ABANDONED', message: cause }, seq: 0, at }
+          : state.status === 'interrupted'
+            ? undefined
+            : { type: 'run.interrupted', reason: cause, seq: 0, at };
+      if (event !== undefined) {
+        event.seq = state.seq + 1;
+        void store.append(event).catch(() => undefined);
+        state = reduce(state, event);
+      }
       record = recordFromState(record, state, plan, { finished: true });
       store.settleNow(state, record);
       lock.release();
