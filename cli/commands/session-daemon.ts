@@ -20,13 +20,17 @@ export async function run(io: CommandIO, options: { stop?: boolean; status?: boo
     }
     return EXIT.ok;
   }
-  const { trackRecords } = await import('../../engine/learning/index.js');
+  const { trackRecords, releaseRecorder } = await import('../../engine/learning/index.js');
   const records = trackRecords(home);
   return runSessionDaemon({
     home,
     env: io.env,
     stdout: io.stdout,
     stderr: io.stderr,
-    service: { trackRecord: (backend) => records.lines(backend) },
+    service: {
+      trackRecord: (backend) => records.lines(backend),
+      // A person's session has no judge: its outcome is inferred from what happened.
+      onReleased: releaseRecorder({ home, verdict: 'inferred' }),
+    },
   });
 }

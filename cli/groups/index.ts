@@ -7,6 +7,7 @@ import { registerScriptCommands } from './script.js';
 import { registerModelCommands } from './model.js';
 import { registerSessionCommands } from './session.js';
 import { registerServeCommands } from './serve.js';
+import { registerLearnCommands } from './learn.js';
 
 /** Every command group, in help order. Each registers its commands; modules load lazily. */
 export const GROUPS: ReadonlyArray<(program: Command, context: ProgramContext) => void> = [
@@ -17,4 +18,5 @@ export const GROUPS: ReadonlyArray<(program: Command, context: ProgramContext) =
   registerCatalogCommands,
   registerScriptCommands,
   registerModelCommands,
+  registerLearnCommands,
 ];

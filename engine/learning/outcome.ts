@@ -75,17 +75,25 @@ export function buildOutcomeRecord(
 }
 
 /**
- * How a session ended when its driver gave no verdict: the agent closing it cleanly is a
- * success, an agent failure, a stall or a spent round budget is a failure, and a release with
- * none of these (the driver walked away, a sweep) is aborted. Never `partial`.
+ * How a session ended when its driver gave no verdict: the agent closing it cleanly, or a
+ * person stopping it after a turn that completed cleanly, is a success; an agent failure, a
+ * stall or a spent round budget is a failure; a release with none of these (the driver walked
+ * away, a sweep, an interrupt) is aborted. Never `partial`.
  */
 export function inferOutcome(events: readonly PersistedSessionEvent[]): {
   outcome: Exclude<StopOutcome, 'partial'>;
   reason?: string;
 } {
+  const released = [...events].reverse().find((e) => e.event.type === 'released')?.event;
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i]!.event;
     switch (e.type) {
+      case 'interrupt':
+        return { outcome: 'aborted', reason: 'interrupted before a verdict' };
+      case 'turn_complete':
+        if (released?.type === 'released' && released.reason === 'explicit') return { outcome: 'success' };
+        i = 0;
+        break;
       case 'ended':
         return e.ok
           ? { outcome: 'success' }
@@ -103,7 +111,6 @@ export function inferOutcome(events: readonly PersistedSessionEvent[]): {
         continue;
     }
   }
-  const released = [...events].reverse().find((e) => e.event.type === 'released')?.event;
   const why =
     released?.type === 'released'
       ? `released (${released.reason}) without a verdict`

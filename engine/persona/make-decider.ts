@@ -83,7 +83,12 @@ export async function makeDecider(o: MakeDeciderOptions): Promise<Decider> {
     initialPosture: o.dispatch.initialPosture,
     taskTags: o.taskTags,
     ...(o.verify === undefined ? {} : { verify: o.verify }),
-    lessons: await lessonBlock(o.home, o.set.ids('backend')),
+    // A pinned backend gets its own lessons; otherwise those of every backend the driver may pick.
+    lessons: await lessonBlock(o.home, {
+      backendIds:
+        o.dispatch.constraints.backend === undefined ? o.set.ids('backend') : [o.dispatch.constraints.backend],
+      taskTags: o.taskTags,
+    }),
     agent:
       o.agent ?? configuredDriverAgent({ home: o.home, cwd: o.cwd, ...(o.env === undefined ? {} : { env: o.env }) }),
     side: (sessionId) => ({

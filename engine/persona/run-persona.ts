@@ -150,7 +150,9 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
     observe({ type: 'agent', live });
   });
 
-  sessions.setScopeConstraints(scope, dispatch.constraints);
+  // This dispatch records its sessions' outcomes itself (with its verdict), after the sweep.
+  const constraints = { ...dispatch.constraints, ownOutcomes: true };
+  sessions.setScopeConstraints(scope, constraints);
   observe({
     type: 'constraints',
     scope,
@@ -200,7 +202,7 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
       decider,
       checker,
       cwd: o.cwd,
-      constraints: dispatch.constraints,
+      constraints,
       initialPosture: dispatch.initialPosture,
       ...(appendSystemPrompt === undefined ? {} : { appendSystemPrompt }),
       ...(o.backendOptions === undefined ? {} : { backendOptions: o.backendOptions }),

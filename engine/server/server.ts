@@ -13,7 +13,7 @@ import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { loadDefinitions } from '../definitions/index.js';
-import { trackRecords } from '../learning/index.js';
+import { releaseRecorder, trackRecords } from '../learning/index.js';
 import { PrometheusSink } from '../observability/index.js';
 import {
   connectDaemon,
@@ -90,6 +90,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     log,
     metrics,
     trackRecord: (backend) => records.lines(backend),
+    // Sessions started here (a person's, the web UI's) have no judge: inferred outcomes.
+    onReleased: releaseRecorder({ home, verdict: 'inferred', metrics }),
   });
   const hub = new EventHub();
   const bridge = createSessionBridge({ hub, readRecord: (id) => service.store.get(id) });

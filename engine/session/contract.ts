@@ -230,4 +230,9 @@ export interface ScopeConstraints {
   allowedTools?: string[];
   /** One-shot: the scope's next start adopts this record instead of minting a new one. */
   adoptRecordId?: string;
+  /**
+   * The scope's owner records its sessions' outcomes itself (a persona, with its verdict and
+   * reasons), so the service's release hook leaves them alone.
+   */
+  ownOutcomes?: boolean;
 }

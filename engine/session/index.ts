@@ -96,7 +96,7 @@ export {
 export { stderrLog, silentLog, formatLogLine, type SessionLog } from './log.js';
 export { realClock, type SessionClock } from './live-session.js';
 export type { Notification } from './notifications.js';
-export { SessionRegistry } from './registry.js';
+export { SessionRegistry, type ReleasedHook } from './registry.js';
 export { connectDaemon, isDaemonError, type DaemonClient, type ConnectOptions } from './daemon/client.js';
 export {
   startSessionDaemon,

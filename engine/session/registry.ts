@@ -25,6 +25,15 @@ export interface CreateRecordInfo {
   effort?: Effort;
 }
 
+/** Told once per released session (the learning loop records its outcome). */
+export type ReleasedHook = (released: {
+  sessionId: string;
+  scope: string;
+  durationMs: number;
+  /** Where the session's record and events are. */
+  store: CodeSessionStore;
+}) => Promise<void>;
+
 export class SessionRegistry {
   readonly store: CodeSessionStore;
   readonly #log: SessionLog;
@@ -35,12 +44,14 @@ export class SessionRegistry {
   readonly #constraints = new Map<string, ScopeConstraints>();
   readonly #listeners = new Set<(event: SessionLiveEvent) => void>();
   readonly #releasing = new Map<string, Promise<void>>();
+  readonly #onReleased: ReleasedHook | undefined;
 
   /** The hooks every session is built with. */
   readonly hooks: SessionHooks;
 
-  constructor(options: { store: CodeSessionStore; log: SessionLog; metrics: MetricsSink }) {
+  constructor(options: { store: CodeSessionStore; log: SessionLog; metrics: MetricsSink; onReleased?: ReleasedHook }) {
     this.store = options.store;
+    this.#onReleased = options.onReleased;
     this.#log = options.log;
     this.#metrics = options.metrics;
     this.hooks = {
@@ -209,8 +220,15 @@ export class SessionRegistry {
     await this.store.closeSession(session.id);
     this.#metrics.increment(METRICS.released, { reason });
     this.#metrics.observe(METRICS.rounds, context.roundsElapsed);
-    this.#metrics.observe(METRICS.durationMs, Date.now() - session.startedAt);
+    const durationMs = Date.now() - session.startedAt;
+    this.#metrics.observe(METRICS.durationMs, durationMs);
     this.#log.info('code_session_released', { sessionId: session.id, reason });
+    if (this.#onReleased !== undefined && this.#constraints.get(session.ownerScope)?.ownOutcomes !== true) {
+      // Advisory: a failed outcome write never fails the release.
+      await this.#onReleased({ sessionId: session.id, scope: session.ownerScope, durationMs, store: this.store }).catch(
+        (error: unknown) => this.#log.warn('code_session_outcome_failed', { sessionId: session.id, error }),
+      );
+    }
   }
 
   /** Releases every session `scope` opened and clears its constraints (the settle sweep). */

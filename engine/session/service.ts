@@ -24,7 +24,7 @@ import { listBackends } from './ops/list-backends.js';
 import { readTurn } from './ops/read-turn.js';
 import { startSession } from './ops/start.js';
 import { parseOpInput } from './parse-input.js';
-import { SessionRegistry } from './registry.js';
+import { SessionRegistry, type ReleasedHook } from './registry.js';
 import { CodeSessionStore } from './store/session-store.js';
 
 export interface SessionServiceOptions {
@@ -43,6 +43,11 @@ export interface SessionServiceOptions {
   trackRecord?: (backendId: string) => string[] | undefined | Promise<string[] | undefined>;
   /** Where a start without cwd runs. Default: process.cwd(). */
   defaultCwd?: string;
+  /**
+   * Called once per released session whose scope does not record its own outcomes (a flow
+   * step, a person's `neo session` run); the learning area fills this seam.
+   */
+  onReleased?: ReleasedHook;
   /** fsync every events.jsonl write. */
   fsync?: boolean;
 }
@@ -90,7 +95,12 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     log,
     ...(options.fsync !== undefined ? { fsync: options.fsync } : {}),
   });
-  const registry = new SessionRegistry({ store, log, metrics });
+  const registry = new SessionRegistry({
+    store,
+    log,
+    metrics,
+    ...(options.onReleased === undefined ? {} : { onReleased: options.onReleased }),
+  });
   const transports = options.transports ?? defaultTransports;
   const clock = options.clock ?? realClock;
 

@@ -53,7 +53,7 @@ export class AgentServices {
     const driver = this.#overrides.driver ?? (await this.#defaultDriver());
     if (this.#overrides.sessions !== undefined)
       return { driver, sessions: this.#overrides.sessions, close: async () => {} };
-    const [{ createSessionService }, { trackRecords }] = await Promise.all([
+    const [{ createSessionService }, { trackRecords, releaseRecorder }] = await Promise.all([
       import('../../session/index.js'),
       import('../../learning/index.js'),
     ]);
@@ -64,6 +64,12 @@ export class AgentServices {
       definitions: this.#set(),
       trackRecord: (backend) => records.lines(backend),
       ...(host?.metrics === undefined ? {} : { metrics: host.metrics }),
+      // The flow stops each session with its gate's verdict: that is the outcome on record.
+      onReleased: releaseRecorder({
+        home: this.#home,
+        verdict: 'stop',
+        ...(host?.metrics === undefined ? {} : { metrics: host.metrics }),
+      }),
     });
     host?.serviceCreated?.(service);
     return { driver, sessions: service, close: () => service.close() };

@@ -40,7 +40,7 @@ describe('constraints in', () => {
       backendOptions: { script },
     });
     expect(result.verdict.outcome).toBe('success');
-    const constraints = '{"maxPosture":"acceptEdits","maxRounds":4}';
+    const constraints = '{"maxPosture":"acceptEdits","maxRounds":4,"ownOutcomes":true}';
     expect(calls.slice(0, 4)).toEqual([
       `constraints ${constraints}`,
       'execute list-backends as persona:fixer:test',

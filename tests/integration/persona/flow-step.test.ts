@@ -80,6 +80,11 @@ describe('a flow step naming a driver persona', () => {
     const outcome = await p.run();
     expect(p.fellBack()).toBe(1);
     expect(outcome.state.steps.fix!.outputs).not.toHaveProperty('persona');
-    expect(await readOutcomes(p.home)).toEqual([]);
+    // The flow's own driver records the step's outcome (its gate's verdict), with no persona.
+    const records = await readOutcomes(p.home);
+    const step = outcome.state.steps.fix!;
+    expect(records.map((r) => [r.sessionId, r.outcome, r.outcomeSource, r.persona])).toEqual([
+      [step.outputs!.sessionId, step.verdict, 'driver', undefined],
+    ]);
   });
 });

@@ -100,6 +100,13 @@ describe('outcome records', () => {
       outcome: 'aborted',
       reason: 'released (sweep) without a verdict',
     });
+    // A person stopping a session after a clean turn: success; an interrupt last: aborted.
+    expect(infer([{ type: 'turn_complete' }, { type: 'released', reason: 'explicit' }])).toEqual({
+      outcome: 'success',
+    });
+    expect(infer([{ type: 'turn_complete' }, { type: 'interrupt' }, { type: 'released', reason: 'explicit' }])).toEqual(
+      { outcome: 'aborted', reason: 'interrupted before a verdict' },
+    );
     const built = buildOutcomeRecord(
       RECORD,
       events([{ type: 'turn_complete' }, { type: 'released', reason: 'sweep' }]),
