@@ -201,8 +201,8 @@ function startInput(d: ActorDeps, plan: StartPlan): Record<string, unknown> {
     brief: plan.brief,
     backend: plan.backend,
     cwd: d.cwd,
-    // At the ceiling, explicitly: an omitted ceiling would be clamped to the default one.
-    maxPosture: plan.maxPosture ?? d.constraints.maxPosture,
+    // The ceiling is the scope's (registered above): a start repeats it only when it asks for less.
+    ...(plan.maxPosture === undefined ? {} : { maxPosture: plan.maxPosture }),
     initialPosture: plan.initialPosture ?? d.initialPosture,
     ...(plan.maxRounds === undefined ? {} : { maxRounds: plan.maxRounds }),
     ...(plan.agentModel === undefined ? {} : { agentModel: plan.agentModel }),

@@ -23,6 +23,7 @@ export {
   type ContainmentProblem,
   type ResolvedPath,
 } from './containment.js';
+export { POSTURE_CEILING_EXCEEDED, underCeiling, type Ceiling, type CeilingVerdict } from './ceiling.js';
 export { POSTURE_GATE, decideAsk, type AskContext, type AskDecision, type GateVerdict } from './gate.js';
 export {
   DEFAULT_MAX_POSTURE,

@@ -16,7 +16,7 @@
  */
 import { assign, setup, type SnapshotFrom } from 'xstate';
 import type { Posture } from '../definitions/index.js';
-import { postureWithin } from '../posture/index.js';
+import { underCeiling } from '../posture/index.js';
 
 /** Why a session was released (a metric label). */
 export type ReleaseReason = 'explicit' | 'sweep' | 'lifetime';
@@ -81,7 +81,8 @@ export const sessionMachine = setup({
   },
   guards: {
     withinCeiling: ({ context, event }) =>
-      event.type === 'op.set_posture' && postureWithin(event.posture, context.maxPosture),
+      event.type === 'op.set_posture' &&
+      underCeiling('posture', event.posture, { posture: context.maxPosture, name: 'the ceiling' }).ok,
     roundCapReached: ({ context }) => context.roundsElapsed + 1 >= context.maxRounds,
     idleElapsed: ({ context }) => context.watch.now() - context.watch.lastAt >= context.idleTimeoutMs,
     answersLast: ({ context, event }) =>

@@ -7,7 +7,7 @@
  * limit. maxRounds is a budget, not a privilege, so it is always clamped.
  */
 import { narrowKnobs, type Backend, type Effort, type Posture } from '../definitions/index.js';
-import { DEFAULT_MAX_POSTURE, POSTURES, minPosture, postureWithin } from '../posture/index.js';
+import { DEFAULT_MAX_POSTURE, POSTURES, underCeiling, type Ceiling } from '../posture/index.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { MODEL_CLASSES, type ScopeConstraints, type StartInput } from './contract.js';
 import { SessionRejection } from './errors.js';
@@ -54,29 +54,27 @@ export function resolveStart(
   const backendId = resolveBackendId(input.backend, c.backend, defaults.backend, catalog);
   const descriptor = catalog.get(backendId)!;
 
-  // The session ceiling: explicit above the scope ceiling → rejected; omitted → clamped.
-  const requestedCeiling = input.maxPosture ?? defaults.maxPosture ?? DEFAULT_MAX_POSTURE;
-  if (input.maxPosture !== undefined && c.maxPosture !== undefined && !postureWithin(input.maxPosture, c.maxPosture)) {
-    throw new SessionRejection(
-      'POSTURE_SCOPE_CEILING_EXCEEDED',
-      `maxPosture \`${input.maxPosture}\` is above this scope's ceiling \`${c.maxPosture}\``,
-      {
-        hint: `ask for \`${c.maxPosture}\` or less, or omit maxPosture to get the scope's ceiling`,
-      },
-    );
-  }
-  const maxPosture = c.maxPosture === undefined ? requestedCeiling : minPosture(requestedCeiling, c.maxPosture);
-
-  if (input.initialPosture !== undefined && !postureWithin(input.initialPosture, maxPosture)) {
-    throw new SessionRejection(
-      'POSTURE_CEILING_EXCEEDED',
-      `initialPosture \`${input.initialPosture}\` is above the session ceiling \`${maxPosture}\``,
-      {
-        hint: `start at \`${maxPosture}\` or below`,
-      },
-    );
-  }
-  const posture = input.initialPosture ?? maxPosture;
+  // The session ceiling: under a scope's ceiling (a persona's maxPosture, the owner policy's), by
+  // the one ceiling rule; an unasked one falls back to the config's or neo's default, held down to it.
+  const fallback = defaults.maxPosture ?? DEFAULT_MAX_POSTURE;
+  const maxPosture =
+    c.maxPosture === undefined
+      ? (input.maxPosture ?? fallback)
+      : withinCeiling(
+          'maxPosture',
+          input.maxPosture,
+          {
+            posture: c.maxPosture,
+            name: "this scope's ceiling",
+            hint: `ask for \`${c.maxPosture}\` or less, or omit maxPosture to get the scope's ceiling`,
+          },
+          fallback,
+        );
+  const posture = withinCeiling('initialPosture', input.initialPosture, {
+    posture: maxPosture,
+    name: 'the session ceiling',
+    hint: `start at \`${maxPosture}\` or below`,
+  });
   assertPostureExpressible(backendId, descriptor, posture);
 
   const { knobs } = narrowKnobs([
@@ -161,6 +159,13 @@ function resolveAllowedTools(
   return kept;
 }
 
+/** The one ceiling rule (engine/posture underCeiling): the posture, or a POSTURE_CEILING_EXCEEDED rejection. */
+function withinCeiling(field: string, asked: Posture | undefined, ceiling: Ceiling, fallback?: Posture): Posture {
+  const verdict = underCeiling(field, asked, ceiling, fallback);
+  if (!verdict.ok) throw new SessionRejection(verdict.code, verdict.message, { hint: verdict.hint });
+  return verdict.posture;
+}
+
 /** Fail closed: a posture the backend's postureMap cannot express is rejected. */
 export function assertPostureExpressible(backendId: string, descriptor: Backend, posture: Posture): void {
   if (descriptor.postureMap[posture] !== undefined) return;
@@ -172,15 +177,11 @@ export function assertPostureExpressible(backendId: string, descriptor: Backend,
 
 /** set-posture: above the session ceiling is rejected, never clamped. */
 export function checkSetPosture(backendId: string, descriptor: Backend, ceiling: Posture, requested: Posture): void {
-  if (!postureWithin(requested, ceiling)) {
-    throw new SessionRejection(
-      'POSTURE_CEILING_EXCEEDED',
-      `posture \`${requested}\` is above this session's ceiling \`${ceiling}\``,
-      {
-        hint: `the ceiling is fixed at start; ask for \`${ceiling}\` or less`,
-      },
-    );
-  }
+  withinCeiling('posture', requested, {
+    posture: ceiling,
+    name: "this session's ceiling",
+    hint: `the ceiling is fixed at start; ask for \`${ceiling}\` or less`,
+  });
   assertPostureExpressible(backendId, descriptor, requested);
 }
 

@@ -24,8 +24,11 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
  * record revived under its own id).
  */
 export async function startSession(ctx: OpContext, input: StartInput): Promise<StartResult> {
-  const constraints = withOwnerPolicy(ctx.registry.scopeConstraints(ctx.caller.scope), ctx.definitions);
-  const defaults = sessionDefaults(ctx.definitions);
+  const scope = ctx.registry.scopeConstraints(ctx.caller.scope);
+  const constraints = withOwnerPolicy(scope, ctx.definitions);
+  // A scope's ceiling is also the ceiling of a start that asks for none: a persona's maxPosture
+  // reaches its sessions through its scope alone, not repeated in each start.
+  const defaults = { ...sessionDefaults(ctx.definitions), ...(scope?.maxPosture && { maxPosture: scope.maxPosture }) };
   let resolved = resolveStart(input, backendCatalog(ctx.definitions), constraints, defaults);
 
   const adoptId = constraints?.adoptRecordId;

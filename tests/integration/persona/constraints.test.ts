@@ -125,7 +125,7 @@ describe('every start of the scope meets the constraints (seed 004 §3)', () => 
     const { h, scope, start } = await scoped();
     h.service.setScopeConstraints(scope.scope, dispatchKnobs(h.set, h.set.get('persona', 'fixer')!).constraints);
     await expect(start({ backend: 'script', maxPosture: 'full' })).rejects.toMatchObject({
-      code: 'POSTURE_SCOPE_CEILING_EXCEEDED',
+      code: 'POSTURE_CEILING_EXCEEDED',
     });
     h.service.setScopeConstraints(scope.scope, { maxPosture: 'default' });
     const clamped = await start({ backend: 'script' });

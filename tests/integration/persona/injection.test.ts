@@ -35,7 +35,7 @@ describe('an injected persona body', () => {
           ...op({ op: 'start', backend: 'script', maxPosture: 'full', brief: 'fix it' }),
         },
         {
-          when: { user: 'POSTURE_SCOPE_CEILING_EXCEEDED' },
+          when: { user: 'POSTURE_CEILING_EXCEEDED' },
           ...op({ op: 'start', backend: 'script', brief: 'fix it' }),
         },
         { when: { user: 'asks to use write' }, ...op({ op: 'set-posture', posture: 'full' }) },
@@ -52,7 +52,7 @@ describe('an injected persona body', () => {
       'selected neo',
       'rejected neo SESSION_BACKEND_PINNED',
       'selected script',
-      'rejected script POSTURE_SCOPE_CEILING_EXCEEDED',
+      'rejected script POSTURE_CEILING_EXCEEDED',
       'selected script',
       'started script default<=acceptEdits rounds 4',
       'turn clarification',
@@ -64,7 +64,7 @@ describe('an injected persona body', () => {
     ]);
     expect(result.outcome.rejections.map((r) => r.code)).toEqual([
       'SESSION_BACKEND_PINNED',
-      'POSTURE_SCOPE_CEILING_EXCEEDED',
+      'POSTURE_CEILING_EXCEEDED',
     ]);
     const record = await h.service.store.get(result.session!.sessionId);
     expect(record).toMatchObject({ backendId: 'script', maxPosture: 'acceptEdits', posture: 'default' });
@@ -95,7 +95,7 @@ describe('an injected persona body', () => {
     const script = await writeScenario(h.cwd, h.scripts, ONE_WRITE);
     const { result } = await h.run('fixer', { backendOptions: { script } });
     expect(result.verdict.outcome).toBe('failed');
-    expect(result.verdict.failureReason).toMatch(/^could not start a session: POSTURE_SCOPE_CEILING_EXCEEDED/);
+    expect(result.verdict.failureReason).toMatch(/^could not start a session: POSTURE_CEILING_EXCEEDED/);
     expect(result.sessionIds).toEqual([]);
     expect(await h.service.store.list()).toEqual([]);
   });

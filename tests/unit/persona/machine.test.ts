@@ -200,22 +200,22 @@ describe('the persona flow machine', () => {
   });
 
   test('a rejected start goes back to select, a bounded number of times', async () => {
-    const rejection = Object.assign(new Error('above the ceiling'), { code: 'POSTURE_SCOPE_CEILING_EXCEEDED' });
+    const rejection = Object.assign(new Error('above the ceiling'), { code: 'POSTURE_CEILING_EXCEEDED' });
     const ok = drive({
       turns: [TC],
       starts: [rejection, undefined],
       judge: () => ({ judgement: { kind: 'stop', outcome: 'success', note: 'ok' }, check: check(true) }),
     });
     expect((await ok.done).rejections).toEqual([
-      { backend: 'script', code: 'POSTURE_SCOPE_CEILING_EXCEEDED', message: 'above the ceiling' },
+      { backend: 'script', code: 'POSTURE_CEILING_EXCEEDED', message: 'above the ceiling' },
     ]);
     expect(ok.states.slice(0, 5)).toEqual(['listBackends', 'select', 'start', 'select', 'start']);
     const never = drive({ turns: [], starts: [rejection, rejection, rejection] });
     const out = await never.done;
     expect(out.verdict).toEqual({
       outcome: 'failed',
-      note: 'could not start a session: POSTURE_SCOPE_CEILING_EXCEEDED: above the ceiling',
-      failureReason: 'could not start a session: POSTURE_SCOPE_CEILING_EXCEEDED: above the ceiling',
+      note: 'could not start a session: POSTURE_CEILING_EXCEEDED: above the ceiling',
+      failureReason: 'could not start a session: POSTURE_CEILING_EXCEEDED: above the ceiling',
     });
     expect(out.rejections).toHaveLength(3);
     expect(never.ops).toEqual([]);

@@ -43,7 +43,7 @@ describe('start rules (seed 004 §3)', () => {
 
   it('scope maxPosture: an explicit request above it is rejected, an omitted one clamped', () => {
     expect(() => resolveStart(start({ maxPosture: 'full' }), catalog, { maxPosture: 'default' })).toThrow(
-      expect.objectContaining({ code: 'POSTURE_SCOPE_CEILING_EXCEEDED' }),
+      expect.objectContaining({ code: 'POSTURE_CEILING_EXCEEDED' }),
     );
     expect(resolveStart(start(), catalog, { maxPosture: 'default' })).toMatchObject({
       maxPosture: 'default',

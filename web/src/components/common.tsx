@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { POSTURES } from '../../../engine/posture/order.js';
 import { ApiError, stream, type StreamEvent } from '../api';
 
 const STATUS_TONE: Record<string, string> = {
@@ -25,13 +26,14 @@ export function Badge({ value, title }: { value: string; title?: string }) {
   );
 }
 
-const POSTURES = ['plan', 'default', 'acceptEdits', 'full'];
-
 /** The posture now, against the ceiling fixed at start. */
 export function PostureBadge({ posture, max }: { posture?: string; max: string }) {
   const now = posture ?? max;
   return (
-    <span class={`badge posture posture-${POSTURES.indexOf(now)}`} title={`posture ${now}, ceiling ${max}`}>
+    <span
+      class={`badge posture posture-${POSTURES.indexOf(now as (typeof POSTURES)[number])}`}
+      title={`posture ${now}, ceiling ${max}`}
+    >
       {now === max ? now : `${now} ≤ ${max}`}
     </span>
   );
