@@ -30,6 +30,15 @@ export async function run(
   // What the effective backend leaves advisory: a rule the persona's agent can step around there.
   const backendId = typeof effective?.knobs.backend === 'string' ? effective.knobs.backend : undefined;
   const enforcement = backendId === undefined ? undefined : set.get('backend', backendId)?.data.enforcement;
+  // No backend pinned: every backend the persona may land on where something stays advisory.
+  const advisoryOn =
+    effective === undefined || backendId !== undefined
+      ? undefined
+      : Object.fromEntries(
+          set
+            .list('backend')
+            .flatMap((b) => (b.data.enforcement?.advisory === undefined ? [] : [[b.id, b.data.enforcement.advisory]])),
+        );
   if (options.json) {
     writeJson(io.stdout, {
       ...view,
@@ -40,6 +49,7 @@ export async function run(
       ...(effective ? { effective } : {}),
       ...(constraints ? { constraints } : {}),
       ...(enforcement ? { enforcement: { backend: backendId, ...enforcement } } : {}),
+      ...(advisoryOn ? { advisoryOn } : {}),
     });
     return EXIT.ok;
   }
@@ -69,6 +79,13 @@ export async function run(
       enforcement.advisory === undefined
         ? `  on ${backendId}: neo decides every edit and command it asks about (nothing advisory)`
         : p.yellow(`  on ${backendId}, advisory: ${enforcement.advisory}`),
+    );
+  if (advisoryOn !== undefined && Object.keys(advisoryOn).length > 0)
+    writeLine(
+      io.stdout,
+      p.yellow(
+        `  no backend pinned; advisory on ${Object.keys(advisoryOn).join(', ')} (allowCommands there does not stop every command: docs/backends.md#enforcement; pin a backend to see its line)`,
+      ),
     );
   if (view.driver && persona !== undefined) {
     const rules = (await import('../../engine/posture/index.js')).rulesWithDefaults(definition.data.rules);

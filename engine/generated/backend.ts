@@ -67,7 +67,7 @@ export interface Backend {
     full?: PostureTarget;
   };
   /**
-   * Who holds the posture ceiling on this backend, in words: docs/backends.md and docs/flows.md show it as one table, and `neo personas show --effective` repeats what is advisory.
+   * Who holds the posture ceiling on this backend, in words: docs/backends.md shows it as one table (docs/flows.md links to it), and `neo personas show --effective` repeats what is advisory.
    */
   enforcement?: {
     /**

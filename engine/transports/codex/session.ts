@@ -318,12 +318,15 @@ export class CodexSession extends CliSession {
         });
       }
       case 'item/permissions/requestApproval':
-        this.notice(
-          'TRANSPORT_POSTURE_DENIED',
-          'codex asked for extra sandbox permissions; neo grants none (raise the posture instead)',
+        this.recordOwnAnswer(
+          String(id),
+          fixedAsk(method),
+          false,
+          'neo grants no extra sandbox permissions (raise the posture instead)',
         );
         return { permissions: {}, scope: 'turn' };
       case 'mcpServer/elicitation/request':
+        this.recordOwnAnswer(String(id), fixedAsk(method), false, 'neo answers no MCP server elicitation');
         return { action: 'decline' };
       default:
         throw new JsonRpcError(RPC_METHOD_NOT_FOUND, `neo does not handle ${method}`);
@@ -342,6 +345,11 @@ export class CodexSession extends CliSession {
       );
     });
   }
+}
+
+/** An ask neo always refuses, as the ToolAsk its record carries. */
+function fixedAsk(method: string): ToolAsk {
+  return { kind: 'execute', toolName: method, paths: [] };
 }
 
 function textInput(text: string): Json[] {

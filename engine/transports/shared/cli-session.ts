@@ -213,18 +213,26 @@ export abstract class CliSession implements AgentSession {
     const gate = await gateAsk(posture, ask, this.cwd);
     if (this.finished) return;
     if (gate.kind === 'ask') return this.raiseClarification(clarificationId, ask.toolName, input, respond, ask);
-    const allow = gate.kind === 'allow';
+    respond(this.recordOwnAnswer(clarificationId, ask, gate.kind === 'allow', gate.reason));
+  }
+
+  /**
+   * An ask neo answers by a fixed rule without the driver (the posture gate's verdict, or an ask
+   * kind neo always refuses): recorded as a `gate_decision` so every answer is on record, a deny
+   * also as a TRANSPORT_POSTURE_DENIED notice. Returns the decision to send back.
+   */
+  protected recordOwnAnswer(clarificationId: string, ask: ToolAsk, allow: boolean, reason: string): Decision {
     this.emit({
       type: 'gate_decision',
       clarificationId,
       toolName: ask.toolName,
       ask,
       allow,
-      reason: gate.reason,
-      posture,
+      reason,
+      posture: this.posture,
     });
-    if (!allow) this.notice('TRANSPORT_POSTURE_DENIED', `denied ${ask.toolName}: ${gate.reason}`);
-    respond(allow ? { allow: true } : { allow: false, reason: `neo: ${gate.reason}` });
+    if (!allow) this.notice('TRANSPORT_POSTURE_DENIED', `denied ${ask.toolName}: ${reason}`);
+    return allow ? { allow: true } : { allow: false, reason: `neo: ${reason}` };
   }
 
   /** The agent withdrew an ask (e.g. after an interrupt). */

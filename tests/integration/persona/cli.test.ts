@@ -146,6 +146,19 @@ describe('neo personas show --effective on a backend', () => {
     expect(claude.stdout).toContain(
       '  on claude-code: neo decides every edit and command it asks about (nothing advisory)',
     );
+    expect(claude.stdout).not.toContain('no backend pinned');
+  });
+
+  test('with no backend pinned, names every backend where allowCommands is advisory', async () => {
+    const s = await setup({ loose: '---\ndescription: Codes anywhere.\n---\nYou code.\n' });
+    const show = await runNeo(['personas', 'show', 'loose', '--effective'], { env: s.env, cwd: s.cwd });
+    expect(show.stdout).toContain(
+      '  no backend pinned; advisory on codex, droid, gemini (allowCommands there does not stop every command: docs/backends.md#enforcement; pin a backend to see its line)',
+    );
+    const json = JSON.parse(
+      (await runNeo(['personas', 'show', 'loose', '--effective', '--json'], { env: s.env, cwd: s.cwd })).stdout,
+    ) as { advisoryOn: Record<string, string> };
+    expect(Object.keys(json.advisoryOn)).toEqual(['codex', 'droid', 'gemini']);
   });
 });
 

@@ -6,9 +6,8 @@ import {
   matrixRow,
   postureCell,
   renderBackendsDoc,
-  withEnforcementTable,
 } from '../../../cli/backends-doc.js';
-import { packagedBackendsDoc, packagedFlowsDoc } from '../../../cli/commands/backends-doc.js';
+import { packagedBackendsDoc } from '../../../cli/commands/backends-doc.js';
 import { packageRoot } from '../../../engine/util/package-root.js';
 import { FAKE_DESCRIPTORS } from '../../contract/fake-backends.js';
 
@@ -18,12 +17,12 @@ describe('docs/backends.md', () => {
     expect(committed).toBe(await packagedBackendsDoc());
   });
 
-  it('carries the same enforcement table into docs/flows.md, between its markers', async () => {
-    const flows = await packagedFlowsDoc();
-    expect(flows.current).toBe(flows.wanted);
+  it('holds the one enforcement table; docs/flows.md links to it instead of repeating it', async () => {
+    const flows = await readFile(join(packageRoot(), 'docs', 'flows.md'), 'utf8');
+    expect(flows).toContain('[Enforcement in docs/backends.md](backends.md#enforcement)');
+    expect(flows).not.toContain('| backend | neo enforces |');
     const table = enforcementTable([{ id: 'fake-acp', data: FAKE_DESCRIPTORS.acp }]);
     expect(table.at(-1)).toBe('| fake-acp | not stated | not stated | nothing |');
-    expect(withEnforcementTable('no markers', table)).toBeUndefined();
     expect(await packagedBackendsDoc()).toContain([...enforcementTable([]).slice(0, 2)].join('\n'));
   });
 

@@ -164,6 +164,32 @@ describe('codex adapter (fake codex app-server)', () => {
     }
   });
 
+  it('the asks neo refuses by rule (extra sandbox permissions, an MCP elicitation) are recorded like any answer', async () => {
+    const run = await fakeRun('codex', 'extra-asks');
+    const { session, reader } = await run.start({ posture: 'full' });
+    try {
+      const events = await reader.untilType('turn_complete');
+      const decisions = events.filter((e) => e.type === 'gate_decision');
+      expect(decisions).toEqual([
+        expect.objectContaining({
+          toolName: 'item/permissions/requestApproval',
+          allow: false,
+          posture: 'full',
+          reason: 'neo grants no extra sandbox permissions (raise the posture instead)',
+        }),
+        expect.objectContaining({
+          toolName: 'mcpServer/elicitation/request',
+          allow: false,
+          reason: 'neo answers no MCP server elicitation',
+        }),
+      ]);
+      const note = readWireLog(run.log).find((r) => r.dir === 'note') as { extraAnswers?: unknown } | undefined;
+      expect(note?.extraAnswers).toEqual([{ permissions: {}, scope: 'turn' }, { action: 'decline' }]);
+    } finally {
+      await session.stop();
+    }
+  });
+
   it('answers server requests it does not know with a JSON-RPC method-not-found error', async () => {
     const run = await fakeRun('codex', 'unknown-event');
     const { session, reader } = await run.start();
