@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { neoHome } from '../engine/util/neo-home.js';
+import { tightenStore } from '../engine/util/private-store.js';
 import type { CommandIO } from './io.js';
 import { GROUPS } from './groups/index.js';
 
@@ -45,6 +47,9 @@ export function buildProgram(
     result,
     lazy(load) {
       return async (...args: unknown[]) => {
+        // A store made before neo kept it private is closed once, and said so, before any command uses it.
+        const tightened = tightenStore(neoHome(io.env));
+        if (tightened !== undefined) io.stderr.write(`${tightened}\n`);
         const module = await load();
         // commander passes (…positionals, options, command); drop the command object.
         result.exitCode = await module.run(io, ...(args.slice(0, -1) as never));

@@ -82,6 +82,9 @@ export async function writePackagedSnapshot(
       idSpan,
     };
   }
-  await writeJsonAtomic(join(packagedRoot, SNAPSHOT_FILE), { version: 1, entries } satisfies PackagedSnapshot);
+  // Part of the install, read by every user: not a private store file.
+  await writeJsonAtomic(join(packagedRoot, SNAPSHOT_FILE), { version: 1, entries } satisfies PackagedSnapshot, {
+    private: false,
+  });
   return Object.keys(entries).length;
 }

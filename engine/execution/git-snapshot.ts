@@ -8,12 +8,13 @@
  * change the agent undid (no change at all).
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, rm, stat, utimes } from 'node:fs/promises';
+import { copyFile, rm, stat, utimes } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { NeoError } from '../util/errors.js';
 import { gitFailure, type GitRun } from './git.js';
 import { parseNameStatusZ, parseNumstatZ } from './git-parse.js';
 import type { GitRepo } from './git-repo.js';
+import { mkdirPrivate } from '../util/private-store.js';
 
 /** One changed file between two snapshots. */
 export interface ChangedFile {
@@ -47,7 +48,7 @@ export interface SnapshotStore {
  */
 export async function snapshotTree(repo: GitRepo, store: SnapshotStore, within?: string): Promise<string> {
   const { top, gitDir } = repo.location;
-  await mkdir(join(store.dir, 'objects'), { recursive: true });
+  await mkdirPrivate(join(store.dir, 'objects'));
   const index = join(store.dir, `index-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     await seedIndex(join(gitDir, 'index'), index);

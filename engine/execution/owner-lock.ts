@@ -3,9 +3,10 @@
  * very process — gone, a zombie, or a pid the kernel gave to someone else — is stale: the lock is
  * taken over, and the caller is told whose it was so it can say so.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isSameProcess, selfIdentity } from './identity.js';
+import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../util/private-store.js';
 
 /** What every lock file says about its holder, besides the caller's own fields. */
 export interface LockOwner {
@@ -32,7 +33,7 @@ export function acquireOwnerLock<T extends object>(
   fields: T,
   options: { busy: (holder: T & LockOwner) => Error; isOurs?: (holder: T & LockOwner) => boolean },
 ): HeldLock<T> {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirPrivateSync(dirname(path));
   const self = selfIdentity();
   const info: T & LockOwner = {
     ...fields,
@@ -43,7 +44,7 @@ export function acquireOwnerLock<T extends object>(
   let tookOverFrom: (T & LockOwner) | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = openSync(path, 'wx');
+      const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
       try {
         writeSync(fd, JSON.stringify(info));
       } finally {

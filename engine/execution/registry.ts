@@ -7,10 +7,11 @@
  * On a normal exit every group still alive is killed and the journal removed; the journal is
  * truncated whenever no group is live, so a long-lived daemon's stays small.
  */
-import { closeSync, ftruncateSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { selfIdentity } from './identity.js';
 import { isOurGroup, killTree, signalGroup, taggedStragglers, type GroupRecord } from './process-group.js';
+import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../util/private-store.js';
 
 /** The header of a journal: whose groups these are. */
 export interface JournalOwner {
@@ -104,8 +105,8 @@ function openJournal(): void {
   const self = selfIdentity();
   const path = join(journalDir, `${ownerId(self)}.jsonl`);
   try {
-    mkdirSync(journalDir, { recursive: true });
-    const fd = openSync(path, 'a');
+    mkdirPrivateSync(journalDir);
+    const fd = openSync(path, 'a', PRIVATE_FILE_MODE);
     const header: JournalOwner = {
       owner: self,
       command: ['neo', ...process.argv.slice(2, 5)].join(' '),

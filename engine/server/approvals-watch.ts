@@ -4,13 +4,13 @@
  * the run's own events.) A rescan follows every change, debounced; a missing folder is created.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readQuestions, type InboxItem } from './approvals.js';
+import { mkdirPrivate } from '../util/private-store.js';
 
 export async function watchQuestions(home: string, requested: (item: InboxItem) => void): Promise<() => void> {
   const dir = join(home, 'approvals');
-  await mkdir(dir, { recursive: true });
+  await mkdirPrivate(dir);
   let seen = new Set((await readQuestions(home)).map(keyOf));
   let timer: NodeJS.Timeout | undefined;
   let closed = false;

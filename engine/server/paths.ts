@@ -1,12 +1,8 @@
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { contentHash } from '../util/content-hash.js';
+import { privateSocketPath } from '../util/private-socket.js';
 
 /** The port `neo serve` listens on unless told otherwise. */
 export const DEFAULT_PORT = 7400;
-
-/** A unix socket path must fit in sun_path (108 bytes on Linux, 104 on macOS). */
-const MAX_SOCKET_PATH = 100;
 
 /** Where `neo serve` of one NEO_HOME keeps its token and listens for processes that attach. */
 export interface ServerPaths {
@@ -19,11 +15,7 @@ export interface ServerPaths {
 }
 
 export function serverPaths(home: string): ServerPaths {
-  const inHome = join(home, 'serve.sock');
-  // A long NEO_HOME cannot hold the socket; fall back to a per-home name in the temp dir.
-  const attachSocket =
-    Buffer.byteLength(inHome) <= MAX_SOCKET_PATH
-      ? inHome
-      : join(tmpdir(), `neo-serve-${contentHash(home).slice(0, 16)}.sock`);
+  // In NEO_HOME, or a folder of this user's own when NEO_HOME is too long for a socket path.
+  const attachSocket = privateSocketPath(home, 'serve');
   return { token: join(home, 'server.token'), attachSocket, state: join(home, 'serve.json') };
 }

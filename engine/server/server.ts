@@ -5,7 +5,7 @@
  * UI on 127.0.0.1.
  */
 import { realpathSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createConnection } from 'node:net';
 import { isIP } from 'node:net';
@@ -38,6 +38,9 @@ import { createSessionBridge } from './session-bridge.js';
 import { loadOrCreateToken } from './token.js';
 
 import { DEFAULT_PORT } from './paths.js';
+import { mkdirPrivate } from '../util/private-store.js';
+import { socketFolderProblem } from '../util/private-socket.js';
+import { unsafeAttachSocket } from './attach/client.js';
 
 export interface ServeOptions {
   home: string;
@@ -72,7 +75,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { home, log } = options;
   const host = options.host ?? '127.0.0.1';
   const paths = serverPaths(home);
-  await mkdir(home, { recursive: true });
+  await mkdirPrivate(home);
+  // Only this user can reach a socket in a private folder: that is the peer check.
+  const unsafe = await socketFolderProblem(paths.attachSocket, { create: true });
+  if (unsafe !== undefined) throw unsafeAttachSocket(paths.attachSocket, unsafe);
   if (await answers(paths.attachSocket))
     throw new NeoError('SERVER_ALREADY_RUNNING', `\`neo serve\` already runs for ${home}`, {
       hint: `see ${paths.state} for its URL; one server per NEO_HOME`,

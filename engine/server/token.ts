@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { NeoError } from '../util/errors.js';
+import { mkdirPrivate } from '../util/private-store.js';
 
 /** 256 random bits, base64url: what the bearer token is. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
@@ -12,7 +13,7 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  * can read is tightened to 0600; one that does not hold a token is refused rather than trusted.
  */
 export async function loadOrCreateToken(path: string): Promise<string> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdirPrivate(dirname(path));
   try {
     await writeFile(path, `${randomBytes(32).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 });
   } catch (error) {

@@ -13,15 +13,28 @@ import {
 import { open, readdir, readFile, rename, rm, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-store.js';
+
+/** `private`: a store file under NEO_HOME (0600, any folder created 0700); else the umask decides (a workspace file). */
+export interface WriteOptions {
+  private?: boolean;
+}
+
+const dirMode = (o: WriteOptions) => (o.private ? { recursive: true, mode: PRIVATE_DIR_MODE } : { recursive: true });
+const fileMode = (o: WriteOptions) => (o.private ? PRIVATE_FILE_MODE : 0o666);
 
 /**
  * Replaces `path` atomically: write a sibling temp file, fsync it, rename over the target.
  * A reader sees either the old content or the new, never a torn file.
  */
-export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+export async function writeFileAtomic(
+  path: string,
+  content: string | Uint8Array,
+  options: WriteOptions = {},
+): Promise<void> {
+  await mkdir(dirname(path), dirMode(options));
   const temp = tempPathFor(path);
-  const handle = await open(temp, 'w');
+  const handle = await open(temp, 'w', fileMode(options));
   try {
     await handle.writeFile(content);
     await handle.sync();
@@ -41,10 +54,10 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
  * its caller waits for anyway and where six thread-pool round trips (mkdir, open, write, fsync,
  * close, rename) cost more than the work. Not for writes made while other work is in flight.
  */
-export function writeFileAtomicSync(path: string, content: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
+export function writeFileAtomicSync(path: string, content: string | Uint8Array, options: WriteOptions = {}): void {
+  mkdirSync(dirname(path), dirMode(options));
   const temp = tempPathFor(path);
-  const fd = openSync(temp, 'w');
+  const fd = openSync(temp, 'w', fileMode(options));
   try {
     writeFileSync(fd, content);
     fsyncSync(fd);
@@ -65,10 +78,14 @@ export function writeFileAtomicSync(path: string, content: string | Uint8Array):
  * the whole file and never a temp file alone; the returned promise is its fsync, done on the
  * thread pool while the caller goes on. A full disk or a missing permission throws here.
  */
-export function beginWriteFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
-  mkdirSync(dirname(path), { recursive: true });
+export function beginWriteFileAtomic(
+  path: string,
+  content: string | Uint8Array,
+  options: WriteOptions = {},
+): Promise<void> {
+  mkdirSync(dirname(path), dirMode(options));
   const temp = tempPathFor(path);
-  const fd = openSync(temp, 'w');
+  const fd = openSync(temp, 'w', fileMode(options));
   try {
     writeFileSync(fd, content);
     renameSync(temp, path);
@@ -119,19 +136,23 @@ function writerAlive(pid: number): boolean {
   }
 }
 
-/** Writes `value` as pretty JSON atomically. */
-export function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  return writeFileAtomic(path, jsonText(value));
+/** Writes `value` as pretty JSON atomically: a store file, private unless `private: false`. */
+export function writeJsonAtomic(
+  path: string,
+  value: unknown,
+  options: WriteOptions = { private: true },
+): Promise<void> {
+  return writeFileAtomic(path, jsonText(value), options);
 }
 
 /** {@link writeJsonAtomic}, begun now and finished in the background (see {@link beginWriteFileAtomic}). */
 export function beginWriteJsonAtomic(path: string, value: unknown): Promise<void> {
-  return beginWriteFileAtomic(path, jsonText(value));
+  return beginWriteFileAtomic(path, jsonText(value), { private: true });
 }
 
 /** {@link writeJsonAtomic}, synchronously (see {@link writeFileAtomicSync}). */
 export function writeJsonAtomicSync(path: string, value: unknown): void {
-  writeFileAtomicSync(path, jsonText(value));
+  writeFileAtomicSync(path, jsonText(value), { private: true });
 }
 
 function jsonText(value: unknown): string {

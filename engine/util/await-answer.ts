@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdirPrivate } from './private-store.js';
 
 /**
  * Waits for an answer that another process drops into `dir` (`take` reads and consumes it, or
@@ -41,7 +41,7 @@ export function awaitAnswer<T>(options: {
         checking = false;
       }
     };
-    void mkdir(dir, { recursive: true }).then(
+    void mkdirPrivate(dir).then(
       () => {
         if (settled) return;
         try {

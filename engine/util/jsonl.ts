@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { mkdirPrivateSync, PRIVATE_FILE_MODE } from './private-store.js';
 
 /**
  * One serialized appender per JSONL file. Lines queued in the same macrotask are written together
@@ -72,8 +73,8 @@ export class JsonlAppender {
     this.#batch = undefined;
     try {
       if (this.#fd === undefined) {
-        mkdirSync(dirname(this.path), { recursive: true });
-        this.#fd = openSync(this.path, 'a');
+        mkdirPrivateSync(dirname(this.path));
+        this.#fd = openSync(this.path, 'a', PRIVATE_FILE_MODE);
       }
       writeSync(this.#fd, chunk);
       if (this.#fsync) fsyncSync(this.#fd);

@@ -1,9 +1,10 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { awaitAnswer } from '../../util/await-answer.js';
 import { writeJsonAtomic } from '../../util/atomic-file.js';
 import { checkId } from '../../util/ids.js';
 import type { Decision } from '../core/plan.js';
+import { mkdirPrivate } from '../../util/private-store.js';
 
 /** An answer to an approval, from a terminal prompt, `neo flow approve`, or `--yes`. */
 export interface ApprovalAnswer {
@@ -71,7 +72,7 @@ export async function waitForApproval(options: {
 }): Promise<ApprovalAnswer | undefined> {
   const { home, ask, key, signal } = options;
   const dir = approvalsDir(home, ask.runId);
-  await mkdir(dir, { recursive: true });
+  await mkdirPrivate(dir);
   const early = await takeApproval(home, ask.runId, key);
   if (early !== undefined) return early;
   if (signal.aborted) return undefined;

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { open, readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beginWriteJsonAtomic, readJsonOrNull, writeJsonAtomic, writeJsonAtomicSync } from '../../util/atomic-file.js';
@@ -7,6 +7,7 @@ import type { RunEvent } from '../core/events.js';
 import type { CompiledPlan } from '../core/plan.js';
 import type { RunState } from '../core/state.js';
 import { RUN_FILES, runDir, type RunRecord } from './run-files.js';
+import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../../util/private-store.js';
 
 /**
  * The local file store of one run: events.jsonl (gapless seq), snapshot.json and run.json
@@ -81,7 +82,7 @@ export class RunStore {
   append(event: RunEvent): Promise<void> {
     this.#appendedSeq = Math.max(this.#appendedSeq, event.seq);
     try {
-      this.#fd ??= openSync(this.#eventsPath, 'a');
+      this.#fd ??= openSync(this.#eventsPath, 'a', PRIVATE_FILE_MODE);
       writeSync(this.#fd, `${JSON.stringify(event)}\n`);
       this.#durableSeq = Math.max(this.#durableSeq, event.seq);
       this.#waiters = this.#waiters.filter((w) => (w.seq <= this.#durableSeq ? (w.resolve(), false) : true));
@@ -104,7 +105,7 @@ export class RunStore {
   /** The folder commands write `$NEO_OUTPUT` files into (created once, synchronously: a step's command waits for it). */
   outputsDir(): string {
     if (this.#outputs === undefined) {
-      mkdirSync(join(this.dir, 'outputs'), { recursive: true });
+      mkdirPrivateSync(join(this.dir, 'outputs'));
       this.#outputs = join(this.dir, 'outputs');
     }
     return this.#outputs;

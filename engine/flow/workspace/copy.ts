@@ -1,14 +1,17 @@
 import { access, copyFile, mkdir, readdir, readlink, symlink } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { NeoError } from '../../util/errors.js';
+import { checkId } from '../../util/ids.js';
+import { mkdirPrivate } from '../../util/private-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import type { Workspace } from './workspace.js';
 
 /** A plain copy of the project under NEO_HOME/workspaces/<runId> (for folders without git). */
 export async function createCopy(options: { projectDir: string; home: string; runId: string }): Promise<Workspace> {
-  const root = join(options.home, 'workspaces', options.runId);
+  const root = join(options.home, 'workspaces', checkId('run', options.runId));
   const home = resolve(options.home);
   try {
+    await mkdirPrivate(join(options.home, 'workspaces'));
     await copyTree(resolve(options.projectDir), root, (path) => path === home || path.startsWith(home + sep));
   } catch (error) {
     throw new NeoError(

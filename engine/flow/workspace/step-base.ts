@@ -1,8 +1,9 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitRepo, diffTrees, snapshotTree, type ChangedFile, type SnapshotStore } from '../../execution/index.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { worktreeRepo } from './worktree.js';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../util/private-store.js';
 
 /** Cap of a step's patch in its outputs. */
 export const MAX_STEP_PATCH_BYTES = 64 * 1024;
@@ -55,8 +56,8 @@ export class StepBase {
     const recorded = await readBase(file);
     if (recorded?.startedAt === options.startedAt) return new StepBase(repo, store, recorded.tree);
     const tree = await snapshotTree(repo, store);
-    await mkdir(join(options.runDir, 'snapshots', 'bases'), { recursive: true });
-    await writeFile(file, `${JSON.stringify({ startedAt: options.startedAt, tree })}\n`);
+    await mkdirPrivate(join(options.runDir, 'snapshots', 'bases'));
+    await writeFile(file, `${JSON.stringify({ startedAt: options.startedAt, tree })}\n`, { mode: PRIVATE_FILE_MODE });
     return new StepBase(repo, store, tree);
   }
 

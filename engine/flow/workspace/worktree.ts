@@ -1,4 +1,4 @@
-import { access, mkdir, realpath } from 'node:fs/promises';
+import { access, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { GitRepo } from '../../execution/index.js';
 import { errorMessage, NeoError } from '../../util/errors.js';
@@ -6,6 +6,7 @@ import type { WorkspaceRecord } from '../store/run-files.js';
 import type { Workspace, WorkspaceSummary } from './workspace.js';
 import { worktreeStateLine } from './worktree-state.js';
 import { checkId } from '../../util/ids.js';
+import { mkdirPrivate } from '../../util/private-store.js';
 
 /**
  * A fresh git worktree on branch `neo/<runId>` under NEO_HOME/worktrees: the checkout is never
@@ -33,7 +34,7 @@ export async function createWorktree(options: {
   }
   const root = join(options.home, 'worktrees', checkId('run', options.runId));
   const branch = `neo/${options.runId}`;
-  await mkdir(join(options.home, 'worktrees'), { recursive: true });
+  await mkdirPrivate(join(options.home, 'worktrees'));
   await source.output(['worktree', 'add', '--quiet', '-b', branch, root, baseCommit]);
   const path = join(root, rel);
   try {

@@ -9,7 +9,9 @@ import { createConnection, type Socket } from 'node:net';
 import type { FlowObservation } from '../../flow/index.js';
 import type { MetricsSink } from '../../observability/index.js';
 import type { SessionLiveEvent } from '../../session/index.js';
+import { NeoError } from '../../util/errors.js';
 import { lineReader } from '../../util/lines.js';
+import { socketHint, socketProblem } from '../../util/private-socket.js';
 import { serverPaths } from '../paths.js';
 import { runPersonCommand, type PersonPort } from '../person-ops.js';
 import type { DownMessage, UpMessage } from './protocol.js';
@@ -36,6 +38,9 @@ export interface ServerAttachment {
 export async function attachToServer(home: string, label: string): Promise<ServerAttachment | undefined> {
   const path = serverPaths(home).attachSocket;
   if (!existsSync(path)) return undefined;
+  // Never stream a run's briefs and events to a socket another user could own.
+  const unsafe = await socketProblem(path);
+  if (unsafe !== undefined) throw unsafeAttachSocket(path, unsafe);
   const socket = await new Promise<Socket | undefined>((resolve) => {
     const s = createConnection(path);
     s.once('connect', () => resolve(s));
@@ -43,6 +48,17 @@ export async function attachToServer(home: string, label: string): Promise<Serve
   });
   if (socket === undefined) return undefined;
   return new Attachment(socket, label);
+}
+
+/** `SERVER_UNSAFE_SOCKET`: the attach socket's folder or file is not this user's alone. */
+export function unsafeAttachSocket(socket: string, problem: string): NeoError {
+  return new NeoError(
+    'SERVER_UNSAFE_SOCKET',
+    `neo serve's attach socket is unsafe: ${problem}: neo will not talk through it`,
+    {
+      hint: socketHint(socket),
+    },
+  );
 }
 
 class Attachment implements ServerAttachment {

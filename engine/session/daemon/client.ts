@@ -3,7 +3,6 @@
  * detached child (the built `neo` binary with `session daemon`) and wait for its `ready` line.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createConnection, type Socket } from 'node:net';
 import { spawnDetached } from '../../execution/index.js';
@@ -11,7 +10,9 @@ import { NeoError } from '../../util/errors.js';
 import { packageBuild } from '../../util/package-root.js';
 import { SessionFailure } from '../errors.js';
 import { daemonPaths } from './paths.js';
+import { checkDaemonSocket } from './socket-guard.js';
 import { decodeError, lineReader, type DaemonRequest, type DaemonResponse, type DaemonStatus } from './protocol.js';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../util/private-store.js';
 
 /** How long a fresh daemon may take to say `ready`. */
 const START_TIMEOUT_MS = 20_000;
@@ -36,6 +37,8 @@ export interface ConnectOptions {
 /** A client for the running daemon, starting one when `spawn` is given. Undefined when none runs and none may start. */
 export async function connectDaemon(home: string, options: ConnectOptions = {}): Promise<DaemonClient | undefined> {
   const { socket: path } = daemonPaths(home);
+  // Before talking: the socket's folder is private to this user, and the socket is ours.
+  await checkDaemonSocket(path);
   const existing = await tryConnect(path);
   if (existing !== undefined) {
     const client = new SocketClient(existing);
@@ -46,6 +49,7 @@ export async function connectDaemon(home: string, options: ConnectOptions = {}):
   if (options.spawn === undefined) return undefined;
   await spawnDaemon(home, options.spawn, options.env ?? process.env);
   // The child said ready (or that another daemon won the race): connect, allowing the winner a moment to listen.
+  await checkDaemonSocket(path);
   for (let attempt = 0; attempt < 100; attempt++) {
     const socket = await tryConnect(path);
     if (socket !== undefined) return new SocketClient(socket);
@@ -83,11 +87,11 @@ async function sameBuildOrStopped(client: DaemonClient): Promise<boolean> {
 }
 
 async function spawnDaemon(home: string, argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
-  await mkdir(home, { recursive: true });
+  await mkdirPrivate(home);
   const logPath = daemonPaths(home).log;
   // A file stream with an fd is handed to the child as is: the daemon logs straight to the file,
   // not through a pipe that would break when this CLI process exits.
-  const logStream = createWriteStream(logPath, { flags: 'a' });
+  const logStream = createWriteStream(logPath, { flags: 'a', mode: PRIVATE_FILE_MODE });
   await once(logStream, 'open');
   const child = spawnDetached(argv, { cwd: home, env: { ...env, NEO_HOME: home }, stderr: logStream });
   try {

@@ -1,9 +1,5 @@
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { contentHash } from '../../util/content-hash.js';
-
-/** A unix socket path must fit in sun_path (108 bytes on Linux, 104 on macOS). */
-const MAX_SOCKET_PATH = 100;
+import { privateSocketPath } from '../../util/private-socket.js';
 
 /** Where the session daemon of one NEO_HOME listens, keeps its pid and writes its log. */
 export interface DaemonPaths {
@@ -13,11 +9,10 @@ export interface DaemonPaths {
 }
 
 export function daemonPaths(home: string): DaemonPaths {
-  const inHome = join(home, 'session-daemon.sock');
-  // A long NEO_HOME cannot hold the socket; fall back to a per-home name in the temp dir.
-  const socket =
-    Buffer.byteLength(inHome) <= MAX_SOCKET_PATH
-      ? inHome
-      : join(tmpdir(), `neo-sessions-${contentHash(home).slice(0, 16)}.sock`);
-  return { socket, pid: join(home, 'session-daemon.pid'), log: join(home, 'session-daemon.log') };
+  // In NEO_HOME, or a folder of this user's own when NEO_HOME is too long for a socket path.
+  return {
+    socket: privateSocketPath(home, 'session-daemon'),
+    pid: join(home, 'session-daemon.pid'),
+    log: join(home, 'session-daemon.log'),
+  };
 }

@@ -12,6 +12,7 @@ import { SessionRejection } from '../errors.js';
 import type { SessionLog } from '../log.js';
 import { createSessionService, type SessionService, type SessionServiceOptions } from '../service.js';
 import { daemonPaths } from './paths.js';
+import { privateSocketDir } from './socket-guard.js';
 import { encodeError, lineReader, type DaemonRequest, type DaemonResponse, type DaemonStatus } from './protocol.js';
 
 /** Five idle minutes with no live session and the daemon exits. */
@@ -44,6 +45,8 @@ export class DaemonAlreadyRunning extends Error {}
 
 export async function startSessionDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const paths = daemonPaths(options.home);
+  // Only this user can reach a socket in a private folder: that is the peer check.
+  await privateSocketDir(paths.socket);
   if (await socketAnswers(paths.socket))
     throw new DaemonAlreadyRunning(`a session daemon already listens on ${paths.socket}`);
   const log = options.log;

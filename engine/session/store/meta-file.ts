@@ -56,7 +56,7 @@ export class MetaFile {
     const text = `${JSON.stringify(this.record, null, 2)}\n`;
     this.#lastWriteAt = Date.now();
     try {
-      await writeFileAtomic(this.path, text);
+      await writeFileAtomic(this.path, text, { private: true });
     } catch (error) {
       this.#log.warn('code_session_meta_write_failed', { sessionId: this.record.sessionId, error });
     }

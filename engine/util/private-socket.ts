@@ -1,0 +1,81 @@
+/**
+ * Where neo's unix sockets live and who is on their other end. Node exposes no SO_PEERCRED, so
+ * the guarantee comes from where a socket lives: a folder owned by this user and closed to
+ * everyone else (no group or other bits), reached through no link another user made. Only this
+ * user (and root) can create or reach a socket in it, so a server that listens there talks only to
+ * this user, and a client that connects there talks only to this user's server. Both sides check
+ * before talking: the server the folder it creates, before it listens; the client the folder and
+ * that the socket file is a socket this user owns, before it connects.
+ */
+import { tmpdir } from 'node:os';
+import { lstat, mkdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { contentHash } from './content-hash.js';
+
+/** A unix socket path must fit in sun_path (108 bytes on Linux, 104 on macOS). */
+const MAX_SOCKET_PATH = 100;
+
+/**
+ * `<home>/<name>.sock` (NEO_HOME is private, 0700). A NEO_HOME too long for a socket path falls
+ * back to `<tmp>/neo-<uid>/<name>-<hash of home>.sock`, a folder of this user's own: never a
+ * predictable name in the shared temp folder that another user could take first.
+ */
+export function privateSocketPath(home: string, name: string): string {
+  const inHome = join(home, `${name}.sock`);
+  if (Buffer.byteLength(inHome) <= MAX_SOCKET_PATH) return inHome;
+  const uid = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
+  return join(tmpdir(), `neo-${uid}`, `${name}-${contentHash(home).slice(0, 16)}.sock`);
+}
+
+/** The current user, or undefined where there are no unix users (Windows). */
+function myUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+/**
+ * What is wrong with the folder of `socket` (created 0700 first when `create`), or undefined
+ * when it is private to this user (or missing: nothing listens there yet).
+ */
+export async function socketFolderProblem(socket: string, options: { create: boolean }): Promise<string | undefined> {
+  const uid = myUid();
+  if (uid === undefined) return undefined;
+  const dir = dirname(socket);
+  if (options.create) await mkdir(dir, { recursive: true, mode: 0o700 });
+  const link = await lstat(dir).catch(() => undefined);
+  if (link === undefined) return undefined;
+  // A link is followed only when this user made it (a NEO_HOME kept on another disk); one another
+  // user planted could lead anywhere.
+  const info = link.isSymbolicLink() && link.uid === uid ? await stat(dir).catch(() => undefined) : link;
+  if (info === undefined) return undefined;
+  const problem = info.isSymbolicLink()
+    ? `is a symbolic link made by user ${info.uid}, not by you (${uid})`
+    : !info.isDirectory()
+      ? 'is not a directory'
+      : info.uid !== uid
+        ? `belongs to user ${info.uid}, not to you (${uid})`
+        : (info.mode & 0o077) !== 0
+          ? `is open to other users (mode ${(info.mode & 0o777).toString(8)})`
+          : undefined;
+  return problem === undefined ? undefined : `the socket folder ${dir} ${problem}`;
+}
+
+/**
+ * What is wrong with a socket a client is about to connect to: its folder (above), then the file
+ * itself, a socket this user owns. Undefined when it is safe, or missing (nothing listens yet).
+ */
+export async function socketProblem(socket: string): Promise<string | undefined> {
+  const folder = await socketFolderProblem(socket, { create: false });
+  if (folder !== undefined) return folder;
+  const uid = myUid();
+  if (uid === undefined) return undefined;
+  const info = await lstat(socket).catch(() => undefined);
+  if (info === undefined) return undefined;
+  if (!info.isSocket()) return `${socket} is not a socket`;
+  if (info.uid !== uid) return `${socket} belongs to user ${info.uid}, not to you (${uid})`;
+  return undefined;
+}
+
+/** The hint every refusal carries. */
+export function socketHint(socket: string): string {
+  return `only you may own and open ${dirname(socket)} (chmod 700, owned by you, not another user's link); remove it if someone else made it`;
+}
