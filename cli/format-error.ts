@@ -1,13 +1,15 @@
 import { NeoError } from '../engine/util/errors.js';
+import { terminalSafe } from '../engine/util/terminal-text.js';
 import { painter, useColor, type CommandIO } from './io.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 
 /** One clear message for an error that reached the top: code, message, hint. */
 export function formatError(error: unknown, io: CommandIO): string {
   const p = painter(useColor(io.stderr, io.env));
+  // A message may quote what an agent, a tool or a project file said: printed through the sanitiser.
   if (error instanceof NeoError) {
-    const lines = [`${p.red(`error[${error.code}]`)}: ${error.message}`];
-    if (error.hint) lines.push(`  ${p.cyan('hint')}: ${error.hint}`);
+    const lines = [`${p.red(`error[${error.code}]`)}: ${terminalSafe(error.message)}`];
+    if (error.hint) lines.push(`  ${p.cyan('hint')}: ${terminalSafe(error.hint)}`);
     return lines.join('\n');
   }
   const internal = exitCodeFor(error) === EXIT.internal;
@@ -18,6 +20,6 @@ export function formatError(error: unknown, io: CommandIO): string {
         : error.message
       : String(error);
   return internal
-    ? `${p.red('internal error')}: ${message}\n  please report this; set NEO_DEBUG=1 for a stack trace`
-    : message;
+    ? `${p.red('internal error')}: ${terminalSafe(message)}\n  please report this; set NEO_DEBUG=1 for a stack trace`
+    : terminalSafe(message);
 }

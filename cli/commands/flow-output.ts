@@ -1,5 +1,6 @@
 import { formatDuration, type FlowObservation, type RunObserver } from '../../engine/flow/index.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
+import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { evidenceOf, FlowView, ICONS, liveLine } from './flow-view.js';
 
 /** How a run reports while it goes. */
@@ -45,13 +46,14 @@ function jsonOf(o: FlowObservation): unknown {
   return o;
 }
 
-/** One line per event, for logs and pipes. */
+/** One line per event, for logs and pipes; what a step or agent said passes the terminal sanitiser first. */
 function plainOutput(io: CommandIO, view: FlowView): FlowOutput {
   const p = painter(useColor(io.stdout, io.env));
   const say = (depth: number, text: string) => writeLine(io.stdout, `${'  '.repeat(depth)}${text}`);
   return {
     view,
-    observer: (o) => {
+    observer: (raw) => {
+      const o = terminalSafeDeep(raw);
       view.apply(o);
       if (o.type === 'run') {
         say(
@@ -156,7 +158,8 @@ function liveOutput(io: CommandIO, view: FlowView): FlowOutput {
   ticker.unref();
   return {
     view,
-    observer: (o) => {
+    observer: (raw) => {
+      const o = terminalSafeDeep(raw);
       view.apply(o);
       if (o.type === 'notice')
         notices.push(o.level === 'warning' ? p.yellow(`warning: ${o.message}`) : `note: ${o.message}`);

@@ -1,4 +1,5 @@
 import type { ApprovalPrompter } from '../../engine/flow/index.js';
+import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter, useColor, type CommandIO } from '../io.js';
 
 /**
@@ -17,8 +18,10 @@ export function terminalPrompter(io: CommandIO, around: { pause(): void; resume(
       const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: io.stdout as NodeJS.WritableStream, terminal: true });
       try {
-        io.stdout.write(`\n${p.yellow('?')} ${p.bold(ask.step)} ${ask.prompt}\n`);
-        ask.decisions.forEach((d, i) =>
+        // The question may quote an agent: what is shown passes the terminal sanitiser.
+        const shown = terminalSafeDeep({ step: ask.step, prompt: ask.prompt, decisions: ask.decisions });
+        io.stdout.write(`\n${p.yellow('?')} ${p.bold(shown.step)} ${shown.prompt}\n`);
+        shown.decisions.forEach((d, i) =>
           io.stdout.write(
             `  ${i + 1}) ${d.id}${d.label !== d.id ? ` — ${d.label}` : ''}${d.fail ? p.dim(' (fails the step)') : ''}\n`,
           ),

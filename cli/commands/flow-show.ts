@@ -8,6 +8,7 @@ import {
 } from '../../engine/flow/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
+import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, ICONS } from './flow-view.js';
 
@@ -17,13 +18,19 @@ export async function run(
   options: { json?: boolean; diff?: boolean; events?: boolean },
 ): Promise<number> {
   const home = neoHome(io.env);
-  const record = await readRunRecord(home, runId);
-  const snapshot = await readRunSnapshot(home, record.runId);
-  const events = options.events || options.json ? await readRunEvents(runDir(home, record.runId)) : [];
+  const stored = await readRunRecord(home, runId);
+  const storedSnapshot = await readRunSnapshot(home, stored.runId);
+  const storedEvents = options.events || options.json ? await readRunEvents(runDir(home, stored.runId)) : [];
   if (options.json) {
-    writeJson(io.stdout, { record, state: snapshot?.state ?? null, events });
+    writeJson(io.stdout, { record: stored, state: storedSnapshot?.state ?? null, events: storedEvents });
     return EXIT.ok;
   }
+  // What the run's steps and agents said is data: printed through the terminal sanitiser.
+  const { record, snapshot, events } = terminalSafeDeep({
+    record: stored,
+    snapshot: storedSnapshot,
+    events: storedEvents,
+  });
   const p = painter(useColor(io.stdout, io.env));
   const color = (s: string) => (s === 'succeeded' ? p.green(s) : s === 'failed' ? p.red(s) : p.yellow(s));
   writeLine(

@@ -1,5 +1,6 @@
 import { formatDuration, type RunOutcome } from '../../engine/flow/index.js';
 import { NeoError } from '../../engine/util/errors.js';
+import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { EXIT, exitCodeFor, exitCodeForCause } from '../exit-codes.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, ICONS, type FlowView } from './flow-view.js';
@@ -40,7 +41,9 @@ export async function jsonErrors<T>(io: CommandIO, json: boolean, work: () => Pr
  * The final summary: each step's verdict and evidence, total cost and time, where the work is,
  * and what to do next (merge, resume). With --json, one `summary` line.
  */
-export function printSummary(io: CommandIO, outcome: RunOutcome, view: FlowView, options: { json?: boolean }): void {
+export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, options: { json?: boolean }): void {
+  // What a step or an agent said is data: the human summary prints it through the terminal sanitiser.
+  const outcome = options.json ? raw : terminalSafeDeep(raw);
   const { record, state } = outcome;
   const resume = outcome.status === 'succeeded' ? undefined : `neo flow resume ${outcome.runId}`;
   if (options.json) {

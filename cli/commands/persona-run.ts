@@ -7,6 +7,7 @@ import { createSessionService } from '../../engine/session/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
+import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
 import { flowOutput } from './flow-output.js';
 import { terminalPrompter } from './flow-prompt.js';
@@ -126,7 +127,7 @@ function terminalAsk(io: CommandIO, around: { pause(): void; resume(): void }): 
 }
 
 function printSummary(io: CommandIO, result: PersonaRunResult, json: boolean): void {
-  const v = result.verdict;
+  const verdict = result.verdict;
   // The session's own count: a last turn that hit the round cap is a round too.
   const rounds = result.records.at(-1)?.rounds ?? result.outcome.rounds;
   const records = result.records.map((r) => ({
@@ -139,11 +140,12 @@ function printSummary(io: CommandIO, result: PersonaRunResult, json: boolean): v
   }));
   if (json) {
     io.stdout.write(
-      `${JSON.stringify({ type: 'summary', runId: result.runId, verdict: v.outcome, note: v.note, failureReason: v.failureReason ?? null, sessionId: result.session?.sessionId ?? null, backend: result.session?.backend ?? null, model: result.model ?? null, rounds, costUsd: result.costUsd, records })}\n`,
+      `${JSON.stringify({ type: 'summary', runId: result.runId, verdict: verdict.outcome, note: verdict.note, failureReason: verdict.failureReason ?? null, sessionId: result.session?.sessionId ?? null, backend: result.session?.backend ?? null, model: result.model ?? null, rounds, costUsd: result.costUsd, records })}\n`,
     );
     return;
   }
   const p = painter(useColor(io.stdout, io.env));
+  const v = terminalSafeDeep(result.verdict);
   const head = v.outcome === 'success' ? p.green('✓') : v.outcome === 'partial' ? p.yellow('◐') : p.red('✗');
   writeLine(io.stdout);
   writeLine(io.stdout, `${head} ${p.bold(v.outcome)} · ${v.note}`);

@@ -1,10 +1,16 @@
-/** Human renderings of session results, records and events (the --json forms print them raw). */
+/**
+ * Human renderings of session results, records and events (the --json forms print them raw).
+ * What the agent said is data: each rendering takes its input through the one terminal sanitiser
+ * first, so no escape sequence or secret reaches the terminal.
+ */
 import type { CodeSessionRecord, PersistedSessionEvent, ReadTurnResult, TurnDiff } from '../../engine/session/index.js';
+import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter } from '../io.js';
 
 type Paint = ReturnType<typeof painter>;
 
-export function renderReadTurn(result: ReadTurnResult, p: Paint): string[] {
+export function renderReadTurn(raw: ReadTurnResult, p: Paint): string[] {
+  const result = terminalSafeDeep(raw);
   const lines: string[] = [];
   switch (result.kind) {
     case 'turn_complete':
@@ -40,7 +46,8 @@ export function renderReadTurn(result: ReadTurnResult, p: Paint): string[] {
   return lines;
 }
 
-export function renderDiff(diff: TurnDiff, p: Paint): string[] {
+export function renderDiff(raw: TurnDiff, p: Paint): string[] {
+  const diff = terminalSafeDeep(raw);
   const lines = [p.dim(`diff (${diff.source}): ${diff.summaryLine}`)];
   for (const file of diff.files) {
     const counts =
@@ -57,7 +64,8 @@ export function renderDiff(diff: TurnDiff, p: Paint): string[] {
   return lines;
 }
 
-export function renderRecord(r: CodeSessionRecord, p: Paint): string[] {
+export function renderRecord(raw: CodeSessionRecord, p: Paint): string[] {
+  const r = terminalSafeDeep(raw);
   return [
     `${p.bold(r.sessionId)}  ${statusColor(r.status, p)}${r.state !== undefined && r.state !== r.status ? p.dim(` (${r.state})`) : ''}`,
     `  backend   ${r.backendId}${r.model !== undefined ? ` · ${r.model}` : ''}${r.effort !== undefined ? ` @ ${r.effort}` : ''}`,
@@ -73,7 +81,8 @@ export function renderRecord(r: CodeSessionRecord, p: Paint): string[] {
 }
 
 /** One line per event: `seq  time  type  detail`. */
-export function renderEvent(line: PersistedSessionEvent, p: Paint): string {
+export function renderEvent(raw: PersistedSessionEvent, p: Paint): string {
+  const line = terminalSafeDeep(raw);
   const e = line.event as { type: string } & Record<string, unknown>;
   const time = line.at.slice(11, 23);
   return `${p.dim(String(line.seq).padStart(4))} ${p.dim(time)} ${p.cyan(e.type.padEnd(13))} ${eventDetail(e)}`;

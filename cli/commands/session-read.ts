@@ -1,6 +1,7 @@
 import { CodeSessionStore, silentLog } from '../../engine/session/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
+import { terminalSafe } from '../../engine/util/terminal-text.js';
 import { painter, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { resolveSessionId, sessionOp } from './session-client.js';
 import { renderReadTurn } from './session-format.js';
@@ -43,7 +44,7 @@ async function followNotices(io: CommandIO, sessionId: string): Promise<() => Pr
       if (e.type === 'error' && e.transient === true)
         writeLine(
           io.stderr,
-          p.yellow(`notice: ${typeof e.code === 'string' ? `${e.code}: ` : ''}${String(e.message)}`),
+          p.yellow(terminalSafe(`notice: ${typeof e.code === 'string' ? `${e.code}: ` : ''}${String(e.message)}`)),
         );
     }
   };

@@ -1,6 +1,7 @@
 import { CodeSessionStore, isOrphaned, stderrLog } from '../../engine/session/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
+import { terminalSafe } from '../../engine/util/terminal-text.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { firstLine } from './session-format.js';
 
@@ -25,7 +26,7 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
     `${r.roundsElapsed}${r.maxRounds !== undefined ? `/${r.maxRounds}` : ''}`,
     r.costUsd !== undefined ? `$${r.costUsd.toFixed(2)}` : '-',
     r.createdAt.slice(0, 19).replace('T', ' '),
-    firstLine(r.taskBrief).slice(0, 50),
+    firstLine(terminalSafe(r.taskBrief)).slice(0, 50),
   ]);
   writeLine(
     io.stdout,

@@ -25,6 +25,7 @@ import {
 import { NotificationQueue, type Notification } from './notifications.js';
 import { RoundHistoryLog } from './round-history.js';
 import { TurnLog } from './turn-log.js';
+import { redactDeep, type Redact } from '../util/redact.js';
 
 /** Timers and time for the idle timeout; tests pass a simulated clock. */
 export interface SessionClock {
@@ -67,6 +68,8 @@ export interface LiveSessionInit {
   clock: SessionClock;
   hooks: SessionHooks;
   log: SessionLog;
+  /** The redactor every string of this session passes before it is kept, shown or handed on. */
+  redact?: Redact;
 }
 
 const NOT_WRITTEN = Promise.resolve(false);
@@ -84,6 +87,7 @@ export class LiveSession {
   readonly #hooks: SessionHooks;
   readonly #log: SessionLog;
   readonly #clock: SessionClock;
+  readonly #redact: Redact;
   readonly #watch: ActivityWatch;
   readonly #idle: IdleTimer;
   readonly #actor: Actor<typeof sessionMachine>;
@@ -118,6 +122,7 @@ export class LiveSession {
     this.#hooks = init.hooks;
     this.#log = init.log;
     this.#clock = init.clock;
+    this.#redact = init.redact ?? ((text) => text);
     this.startedAt = init.clock.now();
     this.#watch = { lastAt: init.clock.now(), now: () => init.clock.now() };
     this.#actor = createActor(sessionMachine, {
@@ -176,7 +181,12 @@ export class LiveSession {
   /** Assigns the next seq, fans out and persists. A no-op once released. */
   emit(event: SessionEventPayload): Promise<boolean> {
     if (this.#closed) return NOT_WRITTEN;
-    const line: PersistedSessionEvent = { seq: this.#seq++, at: this.#isoNow(), event };
+    // Every string kept passes the redactor: an agent event, a diff, guidance, an answer's reason.
+    const line: PersistedSessionEvent = {
+      seq: this.#seq++,
+      at: this.#isoNow(),
+      event: redactDeep(event, this.#redact),
+    };
     this.#lastWrite = this.#hooks.write(this, line);
     return this.#lastWrite;
   }
@@ -317,8 +327,10 @@ export class LiveSession {
     await this.#handle({ type: 'error', message, fatal: true });
   }
 
-  #handle(event: AgentEvent): Promise<void> | undefined {
+  #handle(raw: AgentEvent): Promise<void> | undefined {
     this.#watch.lastAt = this.#clock.now();
+    // Before anything reads it (the turn's text, a notification, a ask): what is kept is what is told.
+    const event = redactDeep(raw, this.#redact);
     const written = this.emit(event.type === 'gate_decision' ? gateRecord(event) : event);
     switch (event.type) {
       case 'started':
@@ -444,7 +456,8 @@ export class LiveSession {
   }
 
   async #settleDiff(round: number): Promise<TurnDiff> {
-    const diff = await this.#capture.settle();
+    // A secret the agent wrote into a file is redacted in the patch a reader is given as well.
+    const diff = redactDeep(await this.#capture.settle(), this.#redact);
     this.emit({ type: 'turn_diff', round, diff });
     return diff;
   }

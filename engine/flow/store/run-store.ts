@@ -8,6 +8,17 @@ import type { CompiledPlan } from '../core/plan.js';
 import type { RunState } from '../core/state.js';
 import { RUN_FILES, runDir, type RunRecord } from './run-files.js';
 import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../../util/private-store.js';
+import { environmentRedactor, redactDeep, type Redact } from '../../util/redact.js';
+
+let redactor: Redact | undefined;
+
+/**
+ * The one redactor (util/redact.ts) over this process's environment: what a step's command or
+ * agent printed, a diff, an error — a secret in any of them is never written to the run's files.
+ */
+function storeRedact(): Redact {
+  return (redactor ??= environmentRedactor(process.env));
+}
 
 /**
  * The local file store of one run: events.jsonl (gapless seq), snapshot.json and run.json
@@ -83,7 +94,7 @@ export class RunStore {
     this.#appendedSeq = Math.max(this.#appendedSeq, event.seq);
     try {
       this.#fd ??= openSync(this.#eventsPath, 'a', PRIVATE_FILE_MODE);
-      writeSync(this.#fd, `${JSON.stringify(event)}\n`);
+      writeSync(this.#fd, `${storeRedact()(JSON.stringify(event))}\n`);
       this.#durableSeq = Math.max(this.#durableSeq, event.seq);
       this.#waiters = this.#waiters.filter((w) => (w.seq <= this.#durableSeq ? (w.resolve(), false) : true));
       return Promise.resolve();
@@ -119,7 +130,9 @@ export class RunStore {
 
   /** Schedules snapshot.json to hold `state` (the latest call wins). */
   checkpoint(state: RunState, machine: string): void {
-    this.#snapshot.write(join(this.dir, RUN_FILES.snapshot), () => ({ seq: state.seq, machine, state }));
+    this.#snapshot.write(join(this.dir, RUN_FILES.snapshot), () =>
+      redactDeep({ seq: state.seq, machine, state }, storeRedact()),
+    );
   }
 
   /**
@@ -127,7 +140,9 @@ export class RunStore {
    * the write happens: a record folded from the state on every event would mostly be discarded.
    */
   saveRecord(record: RunRecord | (() => RunRecord)): void {
-    this.#record.write(join(this.dir, RUN_FILES.record), typeof record === 'function' ? record : () => record);
+    this.#record.write(join(this.dir, RUN_FILES.record), () =>
+      redactDeep(typeof record === 'function' ? record() : record, storeRedact()),
+    );
   }
 
   /** Replaces the pinned plan (a watched edit or a rebase). */
@@ -141,8 +156,12 @@ export class RunStore {
    * event loop left to finish an asynchronous write.
    */
   settleNow(state: RunState, record: RunRecord): void {
-    writeJsonAtomicSync(join(this.dir, RUN_FILES.snapshot), { seq: state.seq, machine: 'settled', state });
-    writeJsonAtomicSync(join(this.dir, RUN_FILES.record), record);
+    const redact = storeRedact();
+    writeJsonAtomicSync(
+      join(this.dir, RUN_FILES.snapshot),
+      redactDeep({ seq: state.seq, machine: 'settled', state }, redact),
+    );
+    writeJsonAtomicSync(join(this.dir, RUN_FILES.record), redactDeep(record, redact));
   }
 
   /** Waits for every pending write. */

@@ -5,6 +5,7 @@ import { postureWithin } from '../../posture/index.js';
 import { durationMs } from '../../util/duration.js';
 import type { StartSessionOptions } from '../../transports/index.js';
 import { NeoError } from '../../util/errors.js';
+import { environmentRedactor } from '../../util/redact.js';
 import type { ScopeConstraints, StartInput, StartResult } from '../contract.js';
 import { TurnDiffCapture } from '../diff/capture.js';
 import { SessionFailure, SessionRejection, badInput } from '../errors.js';
@@ -110,6 +111,7 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
     clock: ctx.clock,
     hooks: ctx.registry.hooks,
     log: ctx.log,
+    redact: environmentRedactor(ctx.env ?? process.env),
   });
   try {
     if (adoptId !== undefined) {

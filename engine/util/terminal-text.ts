@@ -1,0 +1,41 @@
+/**
+ * The one sanitiser for text a person reads in a terminal. What an agent, a tool or a project
+ * file says is data: an escape sequence in it could set the window title, clear the screen, move
+ * the cursor over an earlier line or hide text, so every human-facing output path (session read,
+ * sessions show/tail, flow run, persona run, prompts, summaries, errors) passes its strings
+ * through {@link terminalSafe}: escape sequences (CSI, OSC, DCS/APC/PM/SOS, C1) are removed
+ * whole, other control characters (a carriage return too) and bidirectional overrides dropped —
+ * newlines and tabs kept — and secrets redacted with the one redactor. neo's own colours are added
+ * after, around text that is already safe. `--json` output needs none of this: JSON escapes them.
+ */
+import { environmentRedactor, redactDeep, type Redact } from './redact.js';
+
+const ESCAPE_SEQUENCE = new RegExp(
+  [
+    String.raw`\u001b\[[0-?]*[ -/]*[@-~]?`, // CSI: colours, cursor moves, screen clears
+    String.raw`\u001b\][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?`, // OSC: window title, hyperlinks, clipboard
+    String.raw`\u001b[PX^_][^\u001b\u009c]*(?:\u001b\\|\u009c)?`, // DCS, SOS, PM, APC
+    String.raw`\u001b[ -/]*[0-~]?`, // any other ESC sequence, or a lone ESC
+    String.raw`\u009b[0-?]*[ -/]*[@-~]?`, // CSI as one C1 byte
+    String.raw`[\u0090\u0098\u009d-\u009f][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?`, // DCS/SOS/OSC/PM/APC as C1
+  ].join('|'),
+  'g',
+);
+
+/** Control characters but newline and tab; DEL and C1; bidirectional embeddings, overrides and isolates. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const NEEDS_WORK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+let redactForTerminal: Redact | undefined;
+
+/** `text` safe to print: no escape sequence, no control character but newline and tab, no secret. */
+export function terminalSafe(text: string): string {
+  redactForTerminal ??= environmentRedactor(process.env);
+  const plain = NEEDS_WORK.test(text) ? text.replace(ESCAPE_SEQUENCE, '').replace(CONTROL, '') : text;
+  return redactForTerminal(plain);
+}
+
+/** Every string inside `value` made {@link terminalSafe} (a record, an event, a result before it is rendered). */
+export function terminalSafeDeep<T>(value: T): T {
+  return redactDeep(value, terminalSafe);
+}
