@@ -18,6 +18,8 @@ export const EXIT = {
   agentFailed: 5,
   /** An agent step that had to change files changed none. */
   noChange: 6,
+  /** A sandbox the flow asks for is unavailable here (not installed, user namespaces off): nothing ran. */
+  sandboxUnavailable: 7,
   internal: 70,
   interrupted: 130,
 } as const;
@@ -33,6 +35,7 @@ export const EXIT_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.budgetSpent, 'a budget was spent or overspent'],
   [EXIT.agentFailed, 'the agent or its provider failed, or the agent stalled'],
   [EXIT.noChange, 'an agent step that had to change files changed none'],
+  [EXIT.sandboxUnavailable, 'a sandbox the flow asks for is unavailable here: nothing ran'],
   [EXIT.internal, 'internal error in neo (please report it)'],
   [EXIT.interrupted, 'interrupted (Ctrl-C); `neo flow resume` continues it'],
 ];
@@ -53,6 +56,7 @@ const CAUSES: ReadonlyArray<readonly [string, ExitCode]> = [
   ['DEF_', EXIT.usage],
   ['FLOW_PLAN_', EXIT.usage],
   ['FLOW_INPUT_', EXIT.usage],
+  ['SANDBOX_UNAVAILABLE', EXIT.sandboxUnavailable],
 ];
 
 /** The exit code a failure's code means (a run's cause, a step's error): 1 when none is specific. */
@@ -77,7 +81,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError) return EXIT.usage;
   if (error instanceof FailureError) return EXIT.failed;
   if (isCommanderError(error)) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  if (error instanceof NeoError) return EXIT.failed;
+  if (error instanceof NeoError) return error.code === 'SANDBOX_UNAVAILABLE' ? EXIT.sandboxUnavailable : EXIT.failed;
   return EXIT.internal;
 }
 

@@ -1,6 +1,14 @@
 import { dirname } from 'node:path';
 import { findRepoRoot, untrustedNotice } from '../../engine/definitions/index.js';
-import { describePlan, readyPlan, resolveInputs, startRun, type Isolation } from '../../engine/flow/index.js';
+import {
+  describePlan,
+  readyPlan,
+  requirePlanSandboxes,
+  resolveInputs,
+  startRun,
+  type CompiledPlan,
+  type Isolation,
+} from '../../engine/flow/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
@@ -61,6 +69,17 @@ async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Prom
   }
 }
 
+/** What a real run would refuse: a sandbox asked for that this machine cannot provide. */
+async function sandboxWarnings(plan: CompiledPlan): Promise<string[]> {
+  try {
+    await requirePlanSandboxes(plan);
+    return [];
+  } catch (error) {
+    const e = error as { message?: string; hint?: string };
+    return [`warning: a real run would refuse to start: ${e.message}`, ...(e.hint ? [`  hint: ${e.hint}`] : [])];
+  }
+}
+
 /** --dry-run: every step's effective settings, nothing run (no workspace, no run record). */
 async function dryRun(
   io: CommandIO,
@@ -98,6 +117,7 @@ async function dryRun(
       inputs: resolved.values,
       projectDir: plan.projectDir,
       isolation: options.isolation ?? plan.workspace.isolation ?? 'worktree (git) / copy',
+      sandboxWarnings: await sandboxWarnings(plan),
     });
     return EXIT.ok;
   }
@@ -116,6 +136,7 @@ async function dryRun(
       p.dim('EFFORT'),
       p.dim('POSTURE'),
       p.dim('ROUNDS'),
+      p.dim('SANDBOX'),
       p.dim('GATE / WHAT'),
     ],
   ];
@@ -128,10 +149,17 @@ async function dryRun(
       s.effort ?? '-',
       s.kind === 'agent' ? `${s.posture} ≤ ${s.ceiling}` : '-',
       s.maxRounds === undefined ? '-' : String(s.maxRounds),
-      [s.gate ? `gate ${s.gate}` : s.does, ...s.limits, ...s.control].join(' · '),
+      s.sandbox ?? '-',
+      [
+        s.gate ? `gate ${s.gate}${s.gateSandbox === undefined ? '' : ` in ${s.gateSandbox}`}` : s.does,
+        ...(s.protect === undefined ? [] : [`protect ${s.protect.join(', ')}`]),
+        ...s.limits,
+        ...s.control,
+      ].join(' · '),
     ]);
   }
   writeLine(io.stdout, table(rows));
+  for (const line of await sandboxWarnings(plan)) writeLine(io.stdout, p.yellow(line));
   const inputNames = Object.entries(resolved.values);
   if (inputNames.length > 0)
     writeLine(io.stdout, `inputs: ${inputNames.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`);

@@ -4,6 +4,7 @@
  */
 export * as backendsDoc from '../commands/backends-doc.js';
 export * as backendsList from '../commands/backends-list.js';
+export * as doctor from '../commands/doctor.js';
 export * as capabilitiesList from '../commands/capabilities-list.js';
 export * as personaGraph from '../commands/persona-graph.js';
 export * as personaRun from '../commands/persona-run.js';

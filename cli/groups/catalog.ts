@@ -63,6 +63,12 @@ export function registerCatalogCommands(program: Command, { lazy }: ProgramConte
     .action(lazy(() => import('./catalog-commands.js').then((m) => m.backendsDoc)));
 
   program
+    .command('doctor')
+    .description('what works on this machine: the sandbox (bwrap) tried for real, and how to fix what does not')
+    .option('--json', 'print JSON')
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.doctor)));
+
+  program
     .command('capabilities')
     .description('the capability catalog')
     .command('list')

@@ -23,6 +23,7 @@ export function policyKnobs(policy: Definition<'policy'>): SessionKnobs {
   const tools = toList(data.allowedTools);
   if (tools !== undefined) knobs.allowedTools = tools;
   if (data.budgets !== undefined) knobs.budgets = data.budgets;
+  if (data.sandbox !== undefined) knobs.sandbox = data.sandbox;
   return knobs;
 }
 

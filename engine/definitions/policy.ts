@@ -10,6 +10,8 @@ export interface SessionKnobs {
   backend?: string;
   allowedTools?: string[];
   budgets?: Budgets;
+  /** `bwrap`: every command, gate and agent CLI under it runs sandboxed (a requirement only tightens). */
+  sandbox?: 'none' | 'bwrap';
 }
 
 /** Where an effective knob value came from (e.g. "policy standard", "persona reviewer", "owner policy"). */
@@ -82,6 +84,15 @@ export function narrowKnobs(layers: ReadonlyArray<{ source: string; knobs: Sessi
         }
       }
       provenance.allowedTools = source;
+    }
+    // Once a layer requires the sandbox, a later `none` would widen it.
+    if (next.sandbox !== undefined) {
+      if (knobs.sandbox === 'bwrap' && next.sandbox !== 'bwrap')
+        widened.push({ knob: 'sandbox', source, value: next.sandbox, kept: knobs.sandbox });
+      else if (knobs.sandbox !== 'bwrap') {
+        knobs.sandbox = next.sandbox;
+        provenance.sandbox = source;
+      }
     }
     if (next.budgets !== undefined) {
       const merged: Record<string, unknown> = { ...knobs.budgets };

@@ -33,7 +33,7 @@ export function confinedSpec(c: Confinement): SandboxSpec {
   const home = c.env.HOME !== undefined && c.env.HOME !== '' ? c.env.HOME : homedir();
   const hide = [home, c.neoHome, '/run'];
   const binds: SandboxBind[] = [
-    ...(c.readable ?? []).map((path) => ({ path })),
+    ...(c.readable ?? []).map((path) => ({ path, optional: true })),
     ...(c.configHomes ?? []).map((path) => ({ path, write: true })),
     ...(c.runDir === undefined ? [] : [{ path: c.runDir, write: true }]),
     { path: c.workspace, write: true, ...(c.workspaceAt === undefined ? {} : { at: c.workspaceAt }) },

@@ -37,6 +37,7 @@ export {
   type LoadedPlan,
 } from './runtime/load-plan.js';
 export { readyPlan, type ReadyPlan } from './runtime/plan-cache.js';
+export { requirePlanSandboxes, plannedSandboxes } from './runtime/require-sandbox.js';
 export { listRuns, readRunRecord, readRunSnapshot, driverAlive, isProcessAlive } from './store/runs.js';
 export { readRunEvents } from './store/run-store.js';
 export { tidyRuns } from './store/tidy.js';
@@ -44,7 +45,7 @@ export { runDir, type RunRecord, type WorkspaceRecord, type PinnedDefinition } f
 export type { Isolation } from './workspace/index.js';
 export type { AgentStepDriver, AgentTask, AgentContext, SessionPort, GateRun } from './agent/driver.js';
 export type { CompileProblem } from './core/compile.js';
-export type { CompiledPlan, PlanStep, AgentSettings, StepKind } from './core/plan.js';
+export type { CompiledPlan, PlanStep, AgentSettings, StepKind, SandboxSetting } from './core/plan.js';
 export type { RunEvent, RunEventBody } from './core/events.js';
 export type { RunState, StepState, UnitState, StepError, Ledger } from './core/state.js';
 export type { ExecutionProgress } from './core/execution.js';

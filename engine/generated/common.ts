@@ -43,6 +43,20 @@ export type CostProfile = "subscription" | "metered" | "free";
  */
 export type Duration = number | string;
 /**
+ * What confines a command, a gate or an agent CLI: bwrap (bubblewrap: the host read-only, the workspace writable, a private /tmp, NEO_HOME and the home hidden, the network off for commands and gates unless asked) or none (the user's full rights). Asked for and unavailable, the run refuses to start.
+ *
+ * This interface was referenced by `Common`'s JSON-Schema
+ * via the `definition` "sandbox".
+ */
+export type Sandbox = "none" | "bwrap";
+/**
+ * A list of strings, written as a YAML list or as one comma-separated string.
+ *
+ * This interface was referenced by `Common`'s JSON-Schema
+ * via the `definition` "protect".
+ */
+export type Protect = string | string[];
+/**
  * A list of strings, written as a YAML list or as one comma-separated string.
  *
  * This interface was referenced by `Common`'s JSON-Schema

@@ -26,6 +26,14 @@ export type Verify =
        * A duration: a number of seconds, or a string with a unit (ms, s, m, h).
        */
       timeout?: number | string;
+      /**
+       * What confines a command, a gate or an agent CLI: bwrap (bubblewrap: the host read-only, the workspace writable, a private /tmp, NEO_HOME and the home hidden, the network off for commands and gates unless asked) or none (the user's full rights). Asked for and unavailable, the run refuses to start.
+       */
+      sandbox?: "none" | "bwrap";
+      /**
+       * Let the check reach the network inside its sandbox (default: its step's `network`, else off).
+       */
+      network?: boolean;
     };
 
 /**
@@ -65,6 +73,10 @@ export interface Flow {
     path?: string;
   };
   env?: Env;
+  /**
+   * What confines a command, a gate or an agent CLI: bwrap (bubblewrap: the host read-only, the workspace writable, a private /tmp, NEO_HOME and the home hidden, the network off for commands and gates unless asked) or none (the user's full rights). Asked for and unavailable, the run refuses to start.
+   */
+  sandbox?: "none" | "bwrap";
   /**
    * The steps.
    *
@@ -386,4 +398,20 @@ export interface Step {
    * A failure of this step does not fail the run.
    */
   continueOnError?: boolean;
+  /**
+   * What confines a command, a gate or an agent CLI: bwrap (bubblewrap: the host read-only, the workspace writable, a private /tmp, NEO_HOME and the home hidden, the network off for commands and gates unless asked) or none (the user's full rights). Asked for and unavailable, the run refuses to start.
+   */
+  sandbox?: "none" | "bwrap";
+  /**
+   * Run step: let the command reach the network inside its sandbox (default off). Agent step: its gate's default. An agent CLI always has the network (it must reach its model).
+   */
+  network?: boolean;
+  /**
+   * Paths (globs, relative to the workspace) the agent must not change: its gate runs on a fresh copy of its result with these restored from the step's base, and an edit to one fails the step unless `allowProtectedEdits: true`.
+   */
+  protect?: string | string[];
+  /**
+   * Agent step: an edit to a protected path is reported but does not fail the step (its gate still judges the original).
+   */
+  allowProtectedEdits?: boolean;
 }

@@ -98,6 +98,10 @@ export interface Persona {
   effort?: "low" | "medium" | "high" | "max";
   budgets?: Budgets;
   /**
+   * Paths (globs, relative to the workspace) the agent must not change: its gate runs on a fresh copy of its result with these restored from the step's base, and an edit to one fails the step unless `allowProtectedEdits: true`.
+   */
+  protect?: string | string[];
+  /**
    * Short tags for the kind of work, recorded with each outcome for learning.
    *
    * @maxItems 8

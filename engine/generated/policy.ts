@@ -33,6 +33,10 @@ export interface Policy {
    */
   allowedTools?: string | string[];
   budgets?: Budgets;
+  /**
+   * What confines a command, a gate or an agent CLI: bwrap (bubblewrap: the host read-only, the workspace writable, a private /tmp, NEO_HOME and the home hidden, the network off for commands and gates unless asked) or none (the user's full rights). Asked for and unavailable, the run refuses to start.
+   */
+  sandbox?: "none" | "bwrap";
 }
 /**
  * Spending limits. A run stops cleanly, with a typed reason, before a new turn would exceed one.

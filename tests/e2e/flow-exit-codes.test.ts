@@ -72,6 +72,7 @@ describe('each class of failure exits with its own code, and --json names the sa
       '4',
       '5',
       '6',
+      '7',
       '70',
       '130',
     ]);

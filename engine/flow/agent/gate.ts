@@ -1,5 +1,6 @@
 import { lastLines } from '../../execution/index.js';
 import { runCommand } from '../runtime/command.js';
+import type { RunSite } from '../runtime/confine.js';
 import type { GateSpec } from '../core/plan.js';
 import type { GateRun } from './driver.js';
 
@@ -13,7 +14,7 @@ export const GATE_TAIL_LINES = 60;
  */
 export async function runGate(
   gate: GateSpec,
-  site: { cwd: string; env: Record<string, string>; signal: AbortSignal },
+  site: { cwd: string; env: Record<string, string>; signal: AbortSignal; run: RunSite },
 ): Promise<GateRun> {
   const once = async () => {
     const result = await runCommand({
@@ -21,12 +22,13 @@ export async function runGate(
       cwd: site.cwd,
       env: site.env,
       signal: site.signal,
+      ...(gate.sandbox === undefined ? {} : { sandbox: { setting: gate.sandbox, site: site.run } }),
       ...(gate.timeoutMs === undefined ? {} : { timeoutMs: gate.timeoutMs }),
     });
     return {
       passed: result.exitCode === 0 && !result.timedOut,
       exitCode: result.exitCode,
-      tail: lastLines(result.all, GATE_TAIL_LINES),
+      tail: result.spawnError ?? lastLines(result.all, GATE_TAIL_LINES),
       timedOut: result.timedOut,
       durationMs: result.durationMs,
     } satisfies GateRun;

@@ -120,6 +120,8 @@ export function compileAgent(
     allowCommands: [...(toList(defaults.allowCommands) ?? []), ...(toList(step.allowCommands) ?? [])],
     ...(persona?.denyRules === undefined ? {} : { denyRules: persona.denyRules }),
     editToolNames: info?.editToolNames ?? [],
+    ...protectOf(persona?.protect, toList(step.protect), step.allowProtectedEdits),
+    ...(info?.configHomes === undefined || info.configHomes.length === 0 ? {} : { configHomes: info.configHomes }),
     provenance: provenanceOf(
       narrowed.provenance,
       options.backendOverride !== undefined
@@ -167,6 +169,16 @@ function compileGate(verify: NonNullable<Step['verify']>): GateSpec {
     baseline: verify.baseline === true,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   };
+}
+
+function protectOf(
+  persona: readonly string[] | undefined,
+  own: readonly string[] | undefined,
+  allow: boolean | undefined,
+): Pick<AgentSettings, 'protect' | 'allowProtectedEdits'> {
+  const protect = [...new Set([...(persona ?? []), ...(own ?? [])])];
+  if (protect.length === 0) return {};
+  return { protect, ...(allow === true ? { allowProtectedEdits: true } : {}) };
 }
 
 function pushPolicy(layers: KnobLayer[], lookup: PlanLookup, id: string | undefined, label: string): void {

@@ -1,6 +1,7 @@
 import type { Flow, Step } from '../../definitions/index.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { compileAgent } from './compile-agent.js';
+import { compileSandbox } from './compile-sandbox.js';
 import { optionalDurationMs } from '../../util/duration.js';
 import { transitiveNeeds } from './graph-order.js';
 import type { PlanLookup } from './lookup.js';
@@ -122,7 +123,12 @@ function compileStep(
     env: stringEnv(step.env),
     ...(step.cwd === undefined ? {} : { cwd: step.cwd }),
   };
-  if (kind === 'agent') out.agent = compileAgent(flow, step, lookup, options, problems);
+  const sandbox = compileSandbox(flow, step, lookup, problems);
+  out.sandbox = sandbox.step;
+  if (kind === 'agent') {
+    out.agent = compileAgent(flow, step, lookup, options, problems);
+    if (out.agent.verify !== undefined && sandbox.gate !== undefined) out.agent.verify.sandbox = sandbox.gate;
+  }
   if (kind === 'run') out.run = { command: step.run ?? '' };
   if (kind === 'approval') {
     const decisions =

@@ -1,5 +1,5 @@
 import { formatDuration } from '../../util/duration.js';
-import type { CompiledPlan, PlanStep } from './plan.js';
+import type { CompiledPlan, PlanStep, SandboxSetting } from './plan.js';
 
 /** One step as `--dry-run` shows it: what it would run with, nothing run. */
 export interface StepDescription {
@@ -17,6 +17,12 @@ export interface StepDescription {
   maxRounds?: number;
   persona?: string;
   gate?: string;
+  /** Where its command or agent CLI runs: `bwrap +net (flow)`, `none (default)`. */
+  sandbox?: string;
+  /** Where its gate runs. */
+  gateSandbox?: string;
+  /** Paths its agent must not change. */
+  protect?: string[];
   limits: string[];
   control: string[];
   /** Where each agent knob came from. */
@@ -58,6 +64,7 @@ function describeStep(step: PlanStep): StepDescription {
     does: '',
     limits,
     control,
+    ...(step.sandbox === undefined ? {} : { sandbox: describeSandbox(step.sandbox) }),
   };
   if (step.run !== undefined) base.does = step.run.command;
   if (step.approval !== undefined)
@@ -80,8 +87,15 @@ function describeStep(step: PlanStep): StepDescription {
     ...(agent.maxRounds === undefined ? {} : { maxRounds: agent.maxRounds }),
     ...(agent.persona === undefined ? {} : { persona: agent.persona }),
     ...(gate === undefined ? {} : { gate }),
+    ...(agent.verify?.sandbox === undefined ? {} : { gateSandbox: describeSandbox(agent.verify.sandbox) }),
+    ...(agent.protect === undefined ? {} : { protect: agent.protect }),
     provenance: agent.provenance,
   };
+}
+
+/** `bwrap +net (step fix)`: the kind, whether it reaches the network, and who set it. */
+export function describeSandbox(setting: SandboxSetting): string {
+  return `${setting.kind}${setting.kind !== 'none' && setting.network ? ' +net' : ''} (${setting.source})`;
 }
 
 function oneLine(text: string): string {

@@ -25,6 +25,8 @@ export interface PersonaInfo {
   layers: KnobLayer[];
   /** Its deny rules: they apply however it runs (a deny only narrows). */
   denyRules?: ClarifyRule[];
+  /** Paths its agent must not change (globs relative to the workspace). */
+  protect?: string[];
 }
 
 /** What the compiler needs to know about a backend. */
@@ -34,6 +36,8 @@ export interface BackendInfo {
   honorsAllowedTools: boolean;
   /** The adapter protocol (`script` replays the step's `script:`; other agents ignore it). */
   protocol: string;
+  /** Its config homes (`~/.codex`): all of the user's home its CLI sees in a sandbox. */
+  configHomes?: string[];
 }
 
 /**

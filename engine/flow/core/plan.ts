@@ -6,9 +6,18 @@ export type StepKind = 'agent' | 'run' | 'approval' | 'flow';
 /** When a step may start, given its needs. */
 export type JoinRule = 'all_success' | 'all_done' | 'one_success';
 
+/** Where a command, gate or agent CLI runs, and why (`step fix`, `flow`, `owner policy (…)`, `default`). */
+export interface SandboxSetting {
+  kind: 'none' | 'bwrap';
+  network: boolean;
+  source: string;
+}
+
 /** A verify gate, normalized. */
 export interface GateSpec {
   run: string;
+  /** Its sandbox (absent in a plan compiled before sandboxes: none). */
+  sandbox?: SandboxSetting;
   /** Agent attempts, counting the first. */
   attempts: number;
   flakeCheck: boolean;
@@ -52,6 +61,12 @@ export interface AgentSettings {
   denyRules?: ClarifyRule[];
   /** Tool names that edit files on this backend. */
   editToolNames: string[];
+  /** Paths the agent must not change (the persona's and the step's globs); its gate judges them as they were. */
+  protect?: string[];
+  /** An edit to a protected path is reported but does not fail the step. */
+  allowProtectedEdits?: boolean;
+  /** Config homes the backend names (`~/.codex`): the only part of the home its CLI sees in a sandbox. */
+  configHomes?: string[];
   /** Where each knob came from, for --dry-run. */
   provenance: Record<string, string>;
 }
@@ -78,6 +93,8 @@ export interface PlanStep {
   env: Record<string, string>;
   /** Working directory, relative to the workspace. */
   cwd?: string;
+  /** Where its command (run step, `loop.untilRun`) or agent CLI runs. */
+  sandbox?: SandboxSetting;
   agent?: AgentSettings;
   run?: { command: string };
   approval?: { prompt: string; decisions: Decision[] };

@@ -1,4 +1,6 @@
-import { spawnProcess, type ProcessResult } from '../../execution/index.js';
+import { confinedSpec, sandboxOf, type ProcessResult } from '../../execution/index.js';
+import type { SandboxSetting } from '../core/plan.js';
+import { runConfinement, type RunSite } from './confine.js';
 
 /** One shell command to run: the user's own text, values only through `env`. */
 export interface CommandSpec {
@@ -12,24 +14,37 @@ export interface CommandSpec {
   signal?: AbortSignal;
   /** Called with each chunk of output (stdout and stderr). */
   onOutput?: (chunk: string) => void;
+  /** Where it runs: the sandbox and the run it belongs to (absent: unconfined). */
+  sandbox?: { setting: SandboxSetting; site: RunSite; tree?: string };
 }
 
 const KILL_GRACE_MS = 2000;
 
 /**
  * Runs `/bin/sh -c <command>` (the plan author's own command as the shell's single argument)
- * through the process module: its own group, bounded tails, and a timeout, an idle timeout or
- * an abort kills the whole tree.
+ * through its sandbox and the process module: its own group, bounded tails, and a timeout, an
+ * idle timeout or an abort kills the whole tree.
  */
 export function runCommand(spec: CommandSpec): Promise<ProcessResult> {
-  return spawnProcess(['/bin/sh', '-c', spec.command], {
-    cwd: spec.cwd,
-    env: { ...process.env, ...spec.env },
-    graceMs: KILL_GRACE_MS,
-    label: 'sh -c',
-    ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),
-    ...(spec.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: spec.idleTimeoutMs }),
-    ...(spec.signal === undefined ? {} : { signal: spec.signal }),
-    ...(spec.onOutput === undefined ? {} : { onOutput: spec.onOutput }),
-  }).result;
+  const env = { ...process.env, ...spec.env };
+  const setting = spec.sandbox?.setting ?? { kind: 'none', network: true, source: 'default' };
+  const confinement =
+    spec.sandbox === undefined
+      ? { workspace: spec.cwd, cwd: spec.cwd, neoHome: '', network: true, env }
+      : runConfinement(spec.sandbox.site, setting, {
+          cwd: spec.cwd,
+          env,
+          ...(spec.sandbox.tree === undefined ? {} : { tree: spec.sandbox.tree }),
+        });
+  return sandboxOf(setting.kind).run(
+    ['/bin/sh', '-c', spec.command],
+    confinedSpec({ ...confinement, ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }) }),
+    {
+      graceMs: KILL_GRACE_MS,
+      label: setting.kind === 'none' ? 'sh -c' : `${setting.kind}: sh -c`,
+      ...(spec.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: spec.idleTimeoutMs }),
+      ...(spec.signal === undefined ? {} : { signal: spec.signal }),
+      ...(spec.onOutput === undefined ? {} : { onOutput: spec.onOutput }),
+    },
+  );
 }

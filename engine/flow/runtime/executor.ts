@@ -14,7 +14,7 @@ import type { WorkspaceRecord } from '../store/run-files.js';
 import { waitForApproval, type ApprovalPrompter } from './approvals.js';
 import { confinePath, lastLines, type ProcessResult } from '../../execution/index.js';
 import { BudgetGuard } from './budget-guard.js';
-import { runCommand } from './command.js';
+import { runCommand, type CommandSpec } from './command.js';
 
 /** What executions need from the run that owns them. */
 export interface ExecutorDeps {
@@ -177,12 +177,18 @@ async function agentStep(
             step: spec.step,
             ...(spec.item === undefined ? {} : { item: spec.item }),
           }),
-        runGate: (gate) => runGate(gate, { cwd, env: spec.env, signal: guard.signal }),
+        runGate: (gate) =>
+          runGate(gate, {
+            cwd,
+            env: spec.env,
+            signal: guard.signal,
+            run: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir },
+          }),
         stepDiff: () => guard.stepDiff(),
         now: () => Date.now(),
       },
     );
-    return withUntil(await guard.settle(budget.verdict(outcome)), step, cwd, spec, signal);
+    return withUntil(await guard.settle(budget.verdict(outcome)), step, cwd, spec, signal, deps);
   } finally {
     budget.close();
     guard.close();
@@ -207,6 +213,7 @@ async function runStep(
     cwd,
     env: { ...spec.env, NEO_OUTPUT: outputFile },
     signal,
+    ...sandboxOfStep(step, deps),
     ...(step.timeoutMs === undefined ? {} : { timeoutMs: step.timeoutMs }),
     ...(step.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: step.idleTimeoutMs }),
   });
@@ -218,7 +225,7 @@ async function runStep(
   };
   const error = commandError(step.run!.command, result);
   if (error !== undefined) return { status: 'failed', outputs, error };
-  return withUntil({ status: 'succeeded', outputs }, step, cwd, spec, signal);
+  return withUntil({ status: 'succeeded', outputs }, step, cwd, spec, signal, deps);
 }
 
 async function approvalStep(
@@ -305,11 +312,20 @@ async function withUntil(
   cwd: string,
   spec: ExecutionSpec,
   signal: AbortSignal,
+  deps: ExecutorDeps,
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const check = step.loop?.untilRun;
   if (check === undefined || outcome.status !== 'succeeded') return outcome;
-  const result = await runCommand({ command: check, cwd, env: spec.env, signal });
+  const result = await runCommand({ command: check, cwd, env: spec.env, signal, ...sandboxOfStep(step, deps) });
   return { ...outcome, untilPassed: result.exitCode === 0 };
+}
+
+/** The sandbox a step's own commands run in (none for a plan compiled before sandboxes). */
+function sandboxOfStep(step: PlanStep, deps: ExecutorDeps): Pick<CommandSpec, 'sandbox'> {
+  if (step.sandbox === undefined) return {};
+  return {
+    sandbox: { setting: step.sandbox, site: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir } },
+  };
 }
 
 function commandError(command: string, result: ProcessResult): StepError | undefined {

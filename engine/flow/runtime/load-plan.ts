@@ -17,6 +17,7 @@ import {
 } from '../../definitions/index.js';
 import { contentHash } from '../../util/content-hash.js';
 import { UsageError } from '../../util/errors.js';
+import { toList } from '../../util/string-list.js';
 import { compilePlan, type CompileProblem } from '../core/compile.js';
 import type { PlanLookup } from '../core/lookup.js';
 import type { CompiledPlan } from '../core/plan.js';
@@ -150,6 +151,7 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): 
           persona: (persona) => `persona ${persona.id}`,
         }),
         ...(denyRules.length === 0 ? {} : { denyRules }),
+        ...(definition.data.protect === undefined ? {} : { protect: toList(definition.data.protect) ?? [] }),
       };
     },
     policy(id) {

@@ -15,6 +15,7 @@ import { borrowedWorkspace, reopenWorkspace } from '../workspace/index.js';
 import { AgentServices } from './agents.js';
 import { drive } from './drive.js';
 import { driverFields } from './record.js';
+import { requirePlanSandboxes } from './require-sandbox.js';
 import { assertCompiled, compileFlowFile, flowAt, loadPlanDefinitions, planHash } from './load-plan.js';
 import type { ChildContext, ResumeOptions, RunOutcome } from './options.js';
 import { runSubflow } from './subflow.js';
@@ -127,6 +128,7 @@ async function resumeWith(
       );
     }
   }
+  await requirePlanSandboxes(plan);
   if (record.workspace === undefined) throw new NeoError('STORE_CORRUPT', `run ${runId} has no workspace record`);
   const workspace =
     child !== undefined

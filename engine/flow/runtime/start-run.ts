@@ -22,6 +22,7 @@ import { assertCompiled, compileFlowFile, planHash, type LoadedPlan } from './lo
 import { readyPlan } from './plan-cache.js';
 import type { ChildContext, RunOutcome, StartOptions } from './options.js';
 import { runSubflow } from './subflow.js';
+import { requirePlanSandboxes } from './require-sandbox.js';
 
 /**
  * Starts a new run of a plan file: load and check definitions, compile, resolve inputs,
@@ -83,6 +84,8 @@ export async function startCompiled(
       inputProblems[0]!.hint === undefined ? {} : { hint: inputProblems[0]!.hint },
     );
   }
+  // Nothing starts (no workspace, no run record) where a sandbox asked for cannot be had.
+  await requirePlanSandboxes(plan);
   const runId = context.child?.runId ?? newRunId();
   const workspace: Workspace =
     context.child !== undefined

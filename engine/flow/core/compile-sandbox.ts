@@ -1,0 +1,71 @@
+import type { Flow, Step } from '../../definitions/index.js';
+import type { CompileProblem } from './compile.js';
+import type { KnobLayer, PlanLookup } from './lookup.js';
+import type { SandboxSetting } from './plan.js';
+
+/**
+ * Where a step's commands, gate and agent CLI run. The sandbox is the step's, else the flow's,
+ * else `bwrap` when a policy requires it (the owner's, the flow's `defaults.policy`, an agent
+ * step's own and its persona's), else `none`. A step or gate that says `none` where a policy
+ * requires `bwrap` is refused, never run unconfined. The network is off for commands and gates
+ * unless asked, and always on for an agent CLI, which must reach its model.
+ */
+export function compileSandbox(
+  flow: Flow,
+  step: Step,
+  lookup: PlanLookup,
+  problems: CompileProblem[],
+): { step: SandboxSetting; gate?: SandboxSetting } {
+  const required = requiredBy(flow, step, lookup);
+  const pick = (own: Step['sandbox'], ownSource: string, network: boolean, what: string): SandboxSetting => {
+    const [kind, source] =
+      own !== undefined
+        ? [own, ownSource]
+        : flow.sandbox !== undefined
+          ? [flow.sandbox, 'flow']
+          : required !== undefined
+            ? (['bwrap', required] as const)
+            : (['none', 'default'] as const);
+    if (kind === 'none' && required !== undefined)
+      problems.push({
+        code: 'FLOW_SANDBOX_REQUIRED',
+        step: step.id,
+        message: `${what} of step \`${step.id}\` would run unsandboxed (\`sandbox: none\`, from ${source}), but ${required} requires \`sandbox: bwrap\``,
+        hint: 'drop `sandbox: none`: a policy that requires the sandbox cannot be lowered by a flow',
+      });
+    return { kind, network, source };
+  };
+  const isAgent = step.run === undefined && step.approval === undefined && step.flow === undefined;
+  const own = pick(
+    step.sandbox,
+    `step ${step.id}`,
+    isAgent || step.network === true,
+    isAgent ? 'the agent' : 'the command',
+  );
+  const verify = step.verify;
+  if (verify === undefined) return { step: own };
+  const gate: { sandbox?: Step['sandbox']; network?: boolean } = typeof verify === 'string' ? {} : verify;
+  return {
+    step: own,
+    gate: pick(
+      gate.sandbox ?? step.sandbox,
+      gate.sandbox !== undefined ? `step ${step.id} verify` : `step ${step.id}`,
+      gate.network ?? step.network === true,
+      'the gate',
+    ),
+  };
+}
+
+/** The first policy layer that requires the sandbox, by name; undefined when none does. */
+function requiredBy(flow: Flow, step: Step, lookup: PlanLookup): string | undefined {
+  const layers: KnobLayer[] = [];
+  const named = (id: string | undefined, label: string) => {
+    const knobs = id === undefined ? undefined : lookup.policy(id);
+    if (knobs !== undefined) layers.push({ source: `${label} ${id}`, knobs });
+  };
+  if (lookup.owner !== undefined) layers.push(lookup.owner);
+  named(flow.defaults?.policy, 'defaults.policy');
+  if (step.persona !== undefined) layers.push(...(lookup.persona(step.persona)?.layers ?? []));
+  named(step.policy, `step ${step.id} policy`);
+  return layers.find((layer) => layer.knobs.sandbox === 'bwrap')?.source;
+}

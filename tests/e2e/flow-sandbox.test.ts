@@ -1,0 +1,133 @@
+/**
+ * `sandbox:` and `network:` through the neo binary: run steps and gates confined for real in
+ * bwrap, `--dry-run` and `neo doctor` saying where each runs, an owner policy that requires the
+ * sandbox, and a run that refuses to start where bwrap is missing.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runNeo } from '../helpers/cli.js';
+import { tempDir, writeTree } from '../helpers/temp.js';
+import { git } from './flow-helpers.js';
+
+let server: Server;
+let port: number;
+beforeAll(async () => {
+  server = createServer((socket) => socket.end('hello\n'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as { port: number }).port;
+});
+afterAll(() => void server.close());
+
+async function project(files: Record<string, string>) {
+  const root = await tempDir('neo-e2e-sandbox-');
+  const repo = join(root, 'repo');
+  const home = join(root, 'neo-home');
+  const userHome = join(root, 'user');
+  await writeTree(repo, { 'README.md': 'hello\n', ...files });
+  await writeTree(userHome, { secret: 'user secret\n' });
+  await git(repo, 'init', '-q', '-b', 'main');
+  await git(repo, 'add', '-A');
+  await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+  const env = { NEO_HOME: home, HOME: userHome, CHECKOUT: repo, PORT: String(port) };
+  const neo = (args: string[], extra: Record<string, string> = {}) =>
+    runNeo(args, { cwd: repo, env: { ...env, ...extra } });
+  return { repo, home, userHome, neo };
+}
+
+const CONNECT = 'node connect.cjs';
+const CONNECT_JS = `require('net').connect(Number(process.env.PORT), '127.0.0.1').on('data', (d) => process.stdout.write(d)).on('error', (e) => { console.error(e.code); process.exit(3); });\n`;
+const summary = (stdout: string) =>
+  JSON.parse(stdout.trim().split('\n').at(-1)!) as { status: string; cause: string | null; exitCode: number };
+
+describe('run steps and gates in bwrap', () => {
+  it('a run step writes its workspace and $NEO_OUTPUT, never the checkout; off the network unless it says so', async () => {
+    const { repo, neo } = await project({
+      'connect.cjs': CONNECT_JS,
+      'ok.flow.yaml': `name: ok\nsandbox: bwrap\nsteps:\n  - { id: a, run: 'echo made > made.txt && echo answer=42 >> "$NEO_OUTPUT"' }\n  - { id: net, needs: [a], network: true, run: '${CONNECT}' }\n`,
+      'escape.flow.yaml': `name: escape\nsandbox: bwrap\nsteps:\n  - { id: a, run: 'echo evil > "$CHECKOUT/README.md"' }\n`,
+      'offline.flow.yaml': `name: offline\nsandbox: bwrap\nsteps:\n  - { id: a, run: '${CONNECT}' }\n`,
+    });
+    const ok = await neo(['flow', 'run', 'ok.flow.yaml', '--json']);
+    expect(summary(ok.stdout), ok.stderr).toMatchObject({ status: 'succeeded', exitCode: 0 });
+    // The checkout lies in the host's /tmp, which the sandbox replaces with its own: the write
+    // lands in a throwaway folder (a read-only host path refuses it: tests/integration/execution).
+    const escape = await neo(['flow', 'run', 'escape.flow.yaml', '--json']);
+    expect(escape.exitCode, escape.stdout).toBe(0);
+    expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe('hello\n');
+    expect(await git(repo, 'status', '--porcelain')).toBe('');
+    const offline = await neo(['flow', 'run', 'offline.flow.yaml', '--json']);
+    expect(summary(offline.stdout)).toMatchObject({ cause: 'FLOW_COMMAND_FAILED', exitCode: 1 });
+    expect(offline.stdout).toMatch(/ECONNREFUSED|ENETUNREACH/);
+  });
+
+  it("the gate runs in the step's sandbox: the user's home is not there (with none, the same gate passes)", async () => {
+    const flow = (sandbox: string) =>
+      `name: gate\ndefaults: { backend: script, maxPosture: acceptEdits }\nsandbox: ${sandbox}\nsteps:\n  - id: work\n    brief: write a note\n    script: writes.yaml\n    verify: 'cat "$HOME/secret"'\n`;
+    const { neo } = await project({
+      'writes.yaml': 'turns:\n  - actions:\n      - write: { path: note.txt, content: "a note\\n" }\n',
+      'boxed.flow.yaml': flow('bwrap'),
+      'open.flow.yaml': flow('none'),
+    });
+    const boxed = await neo(['flow', 'run', 'boxed.flow.yaml', '--json']);
+    expect(summary(boxed.stdout)).toMatchObject({ cause: 'FLOW_GATE_FAILED', exitCode: 3 });
+    const open = await neo(['flow', 'run', 'open.flow.yaml', '--json']);
+    expect(summary(open.stdout), open.stdout).toMatchObject({ status: 'succeeded', exitCode: 0 });
+  });
+});
+
+describe('where each step runs, said before it runs', () => {
+  it('--dry-run shows each step and gate sandbox; an owner policy requires bwrap and refuses `none`', async () => {
+    const { home, neo } = await project({
+      'plan.flow.yaml': `name: plan\ndefaults: { backend: script }\nsteps:\n  - { id: build, run: make, network: true }\n  - id: fix\n    brief: fix it\n    verify: { run: npm test, sandbox: bwrap }\n    protect: ["tests/**"]\n`,
+      'lowers.flow.yaml': `name: lowers\nsteps:\n  - { id: build, run: make, sandbox: none }\n`,
+    });
+    const plain = await neo(['flow', 'run', 'plan.flow.yaml', '--dry-run']);
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/build +run .* none \(default\) +make/);
+    expect(plain.stdout).toMatch(
+      /fix +agent .* none \(default\) +gate npm test \(×1\) in bwrap \(step fix verify\) · protect tests\/\*\*/,
+    );
+
+    await writeTree(home, { 'policy.yaml': 'description: confine everything\nsandbox: bwrap\n' });
+    const owned = await neo(['flow', 'run', 'plan.flow.yaml', '--dry-run', '--json']);
+    const steps = (JSON.parse(owned.stdout) as { steps: Array<{ id: string; sandbox: string }> }).steps;
+    expect(steps.map((s) => s.sandbox)).toEqual([
+      expect.stringMatching(/^bwrap \+net \(owner policy \(.*policy\.yaml\)\)$/),
+      expect.stringMatching(/^bwrap \+net \(owner policy/),
+    ]);
+    const lowered = await neo(['flow', 'run', 'lowers.flow.yaml']);
+    expect(lowered.exitCode).toBe(2);
+    expect(lowered.stderr).toMatch(/would run unsandboxed .* requires `sandbox: bwrap` \[FLOW_SANDBOX_REQUIRED\]/);
+  });
+
+  it('bwrap missing: the run refuses to start (exit 7), says how to install it, and records nothing', async () => {
+    const { home, neo } = await project({
+      'ok.flow.yaml': `name: ok\nsandbox: bwrap\nsteps:\n  - { id: a, run: 'true' }\n`,
+    });
+    const result = await neo(['flow', 'run', 'ok.flow.yaml'], { PATH: '/nonexistent' });
+    expect(result.exitCode).toBe(7);
+    expect(result.stderr).toMatch(/SANDBOX_UNAVAILABLE/);
+    expect(result.stderr).toMatch(
+      /asks for the bwrap sandbox \(step a\) but it is unavailable here: bwrap \(bubblewrap\) is not installed/,
+    );
+    expect(result.stderr).toMatch(/apt-get install bubblewrap/);
+    expect(existsSync(join(home, 'runs'))).toBe(false);
+    const dry = await neo(['flow', 'run', 'ok.flow.yaml', '--dry-run'], { PATH: '/nonexistent' });
+    expect(dry.stdout).toMatch(/warning: a real run would refuse to start: .*not installed/);
+  });
+
+  it('neo doctor tries bwrap for real and says so', async () => {
+    const { neo } = await project({});
+    const works = await neo(['doctor']);
+    expect(works.stdout).toMatch(/sandbox bwrap: works \(bubblewrap \d/);
+    const missing = await neo(['doctor', '--json'], { PATH: '/nonexistent' });
+    expect(JSON.parse(missing.stdout)).toMatchObject({
+      sandboxes: [
+        { kind: 'none', available: true },
+        { kind: 'bwrap', available: false, detail: 'bwrap (bubblewrap) is not installed (not found on PATH)' },
+      ],
+    });
+  });
+});
