@@ -92,3 +92,21 @@ for (const id of ['codex', 'droid'] as CliId[]) {
     { describe, skip: (name) => it.skip(name, () => {}) },
   );
 }
+
+describeCli(
+  'codex',
+  'a patch codex refuses itself',
+  (cli) => {
+    it('a patch that does not verify leaves an apply_patch call and its failed result (codex logs it only on stderr)', async () => {
+      const { events } = await runTurn('codex', cli, 'broken: patch missing.txt', true);
+      const use = events.find((e) => e.type === 'tool_use' && e.name === 'apply_patch');
+      expect(use, JSON.stringify(events)).toBeDefined();
+      const result = events.find((e) => e.type === 'tool_result' && e.id === (use as { id: string }).id);
+      expect(result).toMatchObject({
+        isError: true,
+        output: expect.stringMatching(/^apply_patch verification failed/),
+      });
+    }, 300_000);
+  },
+  { describe, skip: (name) => it.skip(name, () => {}) },
+);

@@ -43,3 +43,18 @@ export function codexFailure(error: Json): CodexFailure {
       : (BY_WORD[word] ?? providerCode(undefined, `${message} ${details}`));
   return { code, status, detail: details === '' ? message : `${message} (${details})` };
 }
+
+/** Codex's log line for a tool call it failed itself, before running it or asking about it. */
+const ROUTER_ERROR = /\bERROR codex_core::tools::router: error=(.+)$/;
+
+/**
+ * A tool call codex refused on its own (a patch that does not verify: `apply_patch verification
+ * failed: Failed to read file to update …`), read from its stderr: codex tells only the model
+ * and logs it there, with no item on the app-server wire.
+ */
+export function refusedToolCall(line: string): { name: string; why: string } | undefined {
+  const match = ROUTER_ERROR.exec(line);
+  if (match === null) return undefined;
+  const why = match[1]!.trim();
+  return { name: /^apply_patch\b/.test(why) ? 'apply_patch' : 'tool', why };
+}

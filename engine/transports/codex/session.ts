@@ -4,7 +4,7 @@ import { packageVersion } from '../../util/package-root.js';
 import type { StartSessionOptions } from '../types.js';
 import type { ToolAsk } from '../../posture/index.js';
 import { readCodexAsk } from './ask.js';
-import { codexFailure } from './errors.js';
+import { codexFailure, refusedToolCall } from './errors.js';
 import { completedItemEvents, toolUseOf } from './items.js';
 import { codexEffort, codexPosture, type CodexPosture } from './posture.js';
 import { TokenUsageTracker } from './usage.js';
@@ -44,6 +44,8 @@ export class CodexSession extends CliSession {
   #turnError: Json | undefined;
   /** A turn neo failed and interrupted while codex retried: its turn/completed is not news. */
   #abandonedTurnId: string | undefined;
+  /** Tool calls codex refused itself, numbered for their ids. */
+  #refusedCalls = 0;
 
   private constructor(
     backendId: string,
@@ -62,6 +64,16 @@ export class CodexSession extends CliSession {
       onRequest: (method, params, id) => this.#onServerRequest(method, (params ?? {}) as Json, id),
       onNotification: (method, params) => this.#onNotification(method, (params ?? {}) as Json),
     });
+    proc.onStderrLine((line) => this.#onStderr(line));
+  }
+
+  /** A tool call codex failed itself is only in its log: recorded as a call and its failed result. */
+  #onStderr(line: string): void {
+    const refused = refusedToolCall(line);
+    if (refused === undefined || !this.turnActive) return;
+    const id = `codex-refused-${++this.#refusedCalls}`;
+    this.emit({ type: 'tool_use', id, name: refused.name, input: {} });
+    this.emit({ type: 'tool_result', id, output: refused.why, isError: true });
   }
 
   /** Spawns `codex app-server`, initializes, starts or resumes the thread, and starts turn 1. */

@@ -14,8 +14,8 @@ type ToolResult = Extract<AgentEvent, { type: 'tool_result' }>;
  * `in_progress`, Copilot's patch text, droid's `file_path` — and every result keeps what the CLI
  * said, or says that it said nothing.
  */
-async function run(cli: string, name: string, allow: boolean) {
-  const { session, reader, cwd } = await replay(cli, name, { posture: allow ? 'acceptEdits' : 'default' });
+async function run(cli: string, name: string, allow: boolean, pace = 0) {
+  const { session, reader, cwd } = await replay(cli, name, { posture: allow ? 'acceptEdits' : 'default', pace });
   const events: AgentEvent[] = [];
   try {
     for (;;) {
@@ -89,6 +89,24 @@ describe('tool calls, replayed from the real CLIs', () => {
     expect(droid.results.at(-1)!.output).toBe(
       '(droid reported the call completed and sent no output: it ran the call in a terminal of its own)',
     );
+  });
+
+  it('codex: a patch codex refuses itself (it does not verify) is a failed call, from the only place codex says so', async () => {
+    // codex 0.171 tells only the model, and logs it on stderr; no item reaches the app-server wire.
+    // Paced: stdout and stderr are two pipes, and only the captured gaps keep their order.
+    const { uses, results, events } = await run('codex', 'broken', true, 0.5);
+    const patch = uses.find((u) => u.name === 'apply_patch');
+    expect(patch, JSON.stringify(events)).toBeDefined();
+    expect(results.find((r) => r.id === patch!.id)).toEqual({
+      type: 'tool_result',
+      id: patch!.id,
+      output: expect.stringMatching(
+        /^apply_patch verification failed: Failed to read file to update \S*missing\.txt: No such file/,
+      ),
+      isError: true,
+    });
+    // Announced before what the agent did next.
+    expect(events.findIndex((e) => e === patch)).toBeLessThan(events.findIndex((e) => e.type === 'text'));
   });
 
   it('a refused edit leaves a tool_use naming the file and a failed result saying so', async () => {
