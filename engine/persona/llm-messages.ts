@@ -6,6 +6,7 @@
  */
 import type { ScopeConstraints, BackendListing } from '../session/index.js';
 import type { Posture } from '../definitions/index.js';
+import { DEFAULT_MAX_POSTURE } from '../posture/index.js';
 import type { CheckResult, Clarification, StartRejection, Terminal, TurnComplete, SessionInfo } from './decisions.js';
 
 export interface FirstMessageInput {
@@ -22,7 +23,7 @@ export interface FirstMessageInput {
 export function firstMessage(m: FirstMessageInput): string {
   const c = m.constraints;
   const limits = [
-    `maxPosture ${c.maxPosture ?? 'acceptEdits'} (start in ${m.initialPosture})`,
+    `maxPosture ${c.maxPosture ?? DEFAULT_MAX_POSTURE} (start in ${m.initialPosture})`,
     c.maxRounds === undefined ? undefined : `maxRounds ${c.maxRounds}`,
     c.backend === undefined ? 'any available backend' : `backend pinned to ${c.backend}`,
     c.allowedTools === undefined ? undefined : `allowedTools ${c.allowedTools.join(', ')}`,

@@ -6,10 +6,14 @@
  * by the verify command, a failure going back as `rules.gateGuidance`.
  */
 import type { Effort, Posture, Routing } from '../definitions/index.js';
-import { postureWithin } from '../posture/index.js';
 import { routingAdvice } from '../routing/index.js';
 import { shapeBrief } from './brief.js';
-import { matchClarifyRules, toolAskFromInput, type ClarifyRules as PersonaRules } from '../posture/index.js';
+import {
+  POSTURE_GATE,
+  matchClarifyRules,
+  toolAskFromInput,
+  type ClarifyRules as PersonaRules,
+} from '../posture/index.js';
 import {
   DEFAULT_GATE_GUIDANCE,
   fillGuidance,
@@ -98,7 +102,7 @@ export class RulesDecider implements Decider {
   async decide(input: DecideInput): Promise<Answer> {
     const clarification = input.clarification;
     const ask = clarification.ask ?? toolAskFromInput(clarification.toolName, clarification.input);
-    if (postureWithin(input.session.maxPosture, 'plan') && ask.kind !== 'read') {
+    if (POSTURE_GATE[input.session.maxPosture][ask.kind] === 'deny') {
       return {
         allow: false,
         reason: 'this session runs in posture plan: it may read and plan, never edit files or run commands',

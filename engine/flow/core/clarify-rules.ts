@@ -5,6 +5,7 @@
  * everything; plan allows only reads. Every answer carries a reason the agent can act on.
  */
 import {
+  POSTURE_GATE,
   commandOfAsk,
   isCommandTool,
   matchClarifyRules,
@@ -30,7 +31,7 @@ export interface AskAnswer {
 
 export function builtinAnswer(ask: ToolAsk, rules: BuiltinRules): AskAnswer {
   if (rules.posture === 'full') return { allow: true, reason: 'posture full allows every tool' };
-  if (rules.posture === 'plan' && ask.kind !== 'read')
+  if (POSTURE_GATE[rules.posture][ask.kind] === 'deny')
     return {
       allow: false,
       reason: 'this step runs in posture plan: it may read and plan, never edit files or run commands',
