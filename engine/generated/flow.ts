@@ -267,6 +267,10 @@ export interface Step {
   taskTags?: string[];
   verify?: Verify;
   /**
+   * Agent step: append the distilled lessons (seen at least twice, for this step's backend and task tags, at most 1,536 bytes) to the end of the brief, wrapped as untrusted data that can never raise a posture or waive a check. Nothing is appended when none qualifies.
+   */
+  lessons?: boolean;
+  /**
    * Agent step: a step that changed no file gets verdict no-change instead of success (set false for review-only steps).
    */
   requireChange?: boolean;

@@ -66,9 +66,10 @@ export function firstMessage(m: FirstMessageInput): string {
     '',
     '# How to brief each backend (briefingNotes)',
     ...notes,
-    ...(m.lessons === '' ? [] : ['', m.lessons]),
     '',
     'Decide now: call the code-session tool with op "start" (brief, backend, and optionally agentModel, effort, initialPosture, taskTags), then end your turn.',
+    // Last, so the stable part above stays a cacheable prefix; framed as untrusted data.
+    ...(m.lessons === '' ? [] : ['', m.lessons]),
   ].join('\n');
 }
 

@@ -116,6 +116,7 @@ export function compileAgent(
     taskTags: [...new Set([...(persona?.taskTags ?? []), ...(step.taskTags ?? [])])],
     ...(step.verify === undefined ? {} : { verify: compileGate(step.verify) }),
     requireChange: step.requireChange ?? true,
+    ...(step.lessons === true ? { lessons: true } : {}),
     ...(step.outputSchema === undefined ? {} : { outputSchema: step.outputSchema as Record<string, unknown> }),
     allowCommands: [...(toList(defaults.allowCommands) ?? []), ...(toList(step.allowCommands) ?? [])],
     ...(persona?.denyRules === undefined ? {} : { denyRules: persona.denyRules }),

@@ -54,6 +54,8 @@ export interface AgentSettings {
   taskTags: string[];
   verify?: GateSpec;
   requireChange: boolean;
+  /** Append the distilled lessons to the brief (as untrusted data). */
+  lessons?: boolean;
   outputSchema?: Record<string, unknown>;
   /** Commands the built-in driver allows when the agent asks. */
   allowCommands: string[];

@@ -15,6 +15,7 @@ import { waitForApproval, type ApprovalPrompter } from './approvals.js';
 import { confinePath, lastLines, type ProcessResult } from '../../execution/index.js';
 import { BudgetGuard } from './budget-guard.js';
 import { runCommand, type CommandSpec } from './command.js';
+import { briefWithLessons } from '../agent/lessons-brief.js';
 
 /** What executions need from the run that owns them. */
 export interface ExecutorDeps {
@@ -158,7 +159,7 @@ async function agentStep(
         ...(spec.item === undefined ? {} : { item: spec.item }),
         exec: spec.exec,
         settings,
-        brief: spec.brief ?? step.agent!.brief,
+        brief: await briefWithLessons(deps.home, spec.brief ?? step.agent!.brief, settings),
         cwd,
         ...(step.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: step.idleTimeoutMs }),
       },

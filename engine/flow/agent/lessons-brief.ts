@@ -1,0 +1,17 @@
+import { lessonBlock } from '../../learning/index.js';
+import type { AgentSettings } from '../core/plan.js';
+
+/**
+ * A step's brief with the lessons block at its end when the step opts in (`lessons: true`). The
+ * filter is the step's own backend and task tags; a step whose backend is not known yet gets no
+ * backend-scoped lesson (fail closed). The block is data inside an untrusted envelope: it never
+ * changes the step's ceiling, its gate or its rules, which were compiled before it was read.
+ */
+export async function briefWithLessons(home: string, brief: string, settings: AgentSettings): Promise<string> {
+  if (settings.lessons !== true) return brief;
+  const block = await lessonBlock(home, {
+    backendIds: settings.backend === undefined ? [] : [settings.backend],
+    taskTags: settings.taskTags,
+  });
+  return block === '' ? brief : `${brief}\n\n${block}`;
+}
