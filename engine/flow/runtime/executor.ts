@@ -7,7 +7,8 @@ import { runGate } from '../agent/gate.js';
 import { StepGuard } from '../agent/step-guard.js';
 import type { BudgetMoment } from '../core/budget.js';
 import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core/execution.js';
-import type { CompiledPlan, PlanStep } from '../core/plan.js';
+import type { AgentSettings, CompiledPlan, PlanStep } from '../core/plan.js';
+import { ProtectedBase } from '../workspace/protected-base.js';
 import { unitKey, type StepError } from '../core/state.js';
 import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
@@ -124,13 +125,25 @@ async function agentStep(
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const settings = spec.script === undefined ? step.agent! : { ...step.agent!, script: spec.script };
   const { driver, sessions } = await deps.agents();
+  const key = `${unitKey(spec.step, spec.item)}.${spec.iteration}`;
   let guard: StepGuard;
+  let guarded: ProtectedBase | undefined;
   try {
+    guarded =
+      settings.protect === undefined
+        ? undefined
+        : await ProtectedBase.open({
+            root: deps.workspace.root,
+            runDir: deps.store.dir,
+            key,
+            startedAt: deps.startedAt(spec) ?? spec.exec,
+            globs: settings.protect,
+          });
     guard = await StepGuard.open({
       workspace: deps.workspace,
       home: deps.home,
       runDir: deps.store.dir,
-      key: `${unitKey(spec.step, spec.item)}.${spec.iteration}`,
+      key,
       startedAt: deps.startedAt(spec) ?? spec.exec,
       cwd,
       editToolNames: settings.editToolNames,
@@ -184,12 +197,16 @@ async function agentStep(
             env: spec.env,
             signal: guard.signal,
             run: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir },
+            ...(guarded === undefined
+              ? {}
+              : { protect: { base: guarded, copyDir: join(deps.store.dir, 'gate-copy', safeKey(key)) } }),
           }),
         stepDiff: () => guard.stepDiff(),
         now: () => Date.now(),
       },
     );
-    return withUntil(await guard.settle(budget.verdict(outcome)), step, cwd, spec, signal, deps);
+    const judged = guarded === undefined ? outcome : await protectedVerdict(outcome, guarded, settings);
+    return withUntil(await guard.settle(budget.verdict(judged)), step, cwd, spec, signal, deps);
   } finally {
     budget.close();
     guard.close();
@@ -319,6 +336,38 @@ async function withUntil(
   if (check === undefined || outcome.status !== 'succeeded') return outcome;
   const result = await runCommand({ command: check, cwd, env: spec.env, signal, ...sandboxOfStep(step, deps) });
   return { ...outcome, untilPassed: result.exitCode === 0 };
+}
+
+/**
+ * An agent step that changed a protected path: reported in its outputs, and — unless the step
+ * allows it — failed with FLOW_PROTECTED_EDIT naming the paths, whatever else it achieved (the
+ * gate already judged the originals).
+ */
+async function protectedVerdict(
+  outcome: Omit<ExecutionOutcome, 'exec'>,
+  base: ProtectedBase,
+  settings: AgentSettings,
+): Promise<Omit<ExecutionOutcome, 'exec'>> {
+  const edited = await base.changes();
+  if (edited.length === 0) return outcome;
+  const outputs = { ...outcome.outputs, protectedEdits: edited };
+  if (settings.allowProtectedEdits) return { ...outcome, outputs };
+  const shown = edited.slice(0, 10).join(', ') + (edited.length > 10 ? ', …' : '');
+  const gate = outcome.error === undefined ? '' : ` (and: ${outcome.error.message})`;
+  return {
+    status: 'failed',
+    verdict: 'protected-edit',
+    outputs: { ...outputs, verdict: 'protected-edit' },
+    error: {
+      code: 'FLOW_PROTECTED_EDIT',
+      message: `the agent changed protected path${edited.length === 1 ? '' : 's'} ${shown}${gate}`,
+      hint: 'the step protects these paths (`protect:`); its gate judged the originals. Fix the code, not the check — or set `allowProtectedEdits: true` on the step',
+    },
+  };
+}
+
+function safeKey(key: string): string {
+  return key.replace(/[^\w.-]/g, '_');
 }
 
 /** The sandbox a step's own commands run in (none for a plan compiled before sandboxes). */
