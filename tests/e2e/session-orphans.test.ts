@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive } from '../contract/processes.js';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { waitForOutput } from './flow-helpers.js';
 
 const homes: string[] = [];
 afterEach(async () => {
@@ -48,24 +49,31 @@ describe('a session daemon killed with SIGKILL', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const daemon = (JSON.parse((await neo('session', 'daemon', '--status')).stdout) as { pid: number }).pid;
+    // A tail that follows the live session when its daemon dies, and one started afterwards.
+    const tailSession = () =>
+      execa(process.execPath, [NEO_BIN, 'sessions', 'tail', sessionId], {
+        cwd,
+        env: { NO_COLOR: '1', ...env },
+        reject: false,
+        timeout: 10_000,
+      });
+    const following = tailSession();
+    await waitForOutput(following, /tool_use\s+run/);
     process.kill(daemon, 'SIGKILL');
+    const killedAt = Date.now();
     while (isAlive(daemon)) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(isAlive(command)).toBe(true);
 
-    // A tail notices within a poll that nothing will ever be written again.
-    const tail = await execa(process.execPath, [NEO_BIN, 'sessions', 'tail', sessionId], {
-      cwd,
-      env: { NO_COLOR: '1', ...env },
-      reject: false,
-      timeout: 10_000,
-    });
-    expect(tail.timedOut).toBe(false);
-    expect(tail.exitCode).toBe(1);
-    expect(tail.stderr).toMatch(
-      new RegExp(
-        `^session ${sessionId} is an orphan: the process that hosted it \\(pid ${daemon}, started at tick \\d+\\) died while the session was live$`,
-      ),
+    // Each notices within a poll that nothing will ever be written again.
+    const orphan = new RegExp(
+      `^session ${sessionId} is an orphan: the process that hosted it \\(pid ${daemon}, started at tick \\d+\\) died while the session was live$`,
     );
+    for (const tail of [await following, await tailSession()]) {
+      expect(tail.timedOut).toBe(false);
+      expect(tail.exitCode).toBe(1);
+      expect(tail.stderr).toMatch(orphan);
+    }
+    expect(Date.now() - killedAt).toBeLessThan(5_000);
 
     // A read calls it an orphan, never "stopped".
     const read = await neo('session', 'read', sessionId);
