@@ -27,6 +27,11 @@ export function identify(pid: number): ProcessIdentity | undefined {
   return signalAnswers(pid) ? { pid } : undefined;
 }
 
+/** Whether a pid names a running process (zombies excluded), for a pid with no start time on record. */
+export function isRunningPid(pid: number): boolean {
+  return isSameProcess({ pid });
+}
+
 /**
  * Whether the process an identity names is still running: same pid, same start time, not a
  * zombie. An identity without a start time (written where there was no /proc) falls back to

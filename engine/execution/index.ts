@@ -4,7 +4,14 @@
  * while work waits on the outside. Paths: where a path an agent names really leads. Git: every
  * call hardened and pinned, snapshots of a work tree.
  */
-export { describeProcess, identify, isSameProcess, selfIdentity, type ProcessIdentity } from './identity.js';
+export {
+  describeProcess,
+  identify,
+  isRunningPid,
+  isSameProcess,
+  selfIdentity,
+  type ProcessIdentity,
+} from './identity.js';
 export { keepAlive } from './keep-alive.js';
 export { TAG_VARIABLE } from './proc.js';
 export {

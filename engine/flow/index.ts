@@ -38,7 +38,7 @@ export {
 } from './runtime/load-plan.js';
 export { readyPlan, type ReadyPlan } from './runtime/plan-cache.js';
 export { requirePlanSandboxes, plannedSandboxes } from './runtime/require-sandbox.js';
-export { listRuns, readRunRecord, readRunSnapshot, driverAlive, isProcessAlive } from './store/runs.js';
+export { listRuns, readRunRecord, readRunSnapshot, driverAlive } from './store/runs.js';
 export { readRunEvents } from './store/run-store.js';
 export { tidyRuns } from './store/tidy.js';
 export { runDir, type RunRecord, type WorkspaceRecord, type PinnedDefinition } from './store/run-files.js';

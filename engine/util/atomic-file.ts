@@ -105,9 +105,10 @@ export function beginWriteFileAtomic(
 
 /**
  * Removes the temp files of atomic writes whose writer died between open and rename (their
- * names carry the writer's pid). A writer that still runs keeps its file. Returns what it removed.
+ * names carry the writer's pid). A writer that still runs (`writerRuns`: the process module's
+ * answer, zombies excluded) keeps its file. Returns what it removed.
  */
-export async function sweepTempFiles(dir: string): Promise<string[]> {
+export async function sweepTempFiles(dir: string, writerRuns: (pid: number) => boolean): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -117,7 +118,7 @@ export async function sweepTempFiles(dir: string): Promise<string[]> {
   const removed: string[] = [];
   for (const name of names) {
     const match = TEMP_NAME.exec(name);
-    if (match === null || writerAlive(Number(match[1]))) continue;
+    if (match === null || writerRuns(Number(match[1]))) continue;
     await rm(join(dir, name), { force: true });
     removed.push(name);
   }
@@ -126,15 +127,6 @@ export async function sweepTempFiles(dir: string): Promise<string[]> {
 
 /** `<file>.<pid>.<8 hex>.tmp`, as {@link tempPathFor} names them. */
 const TEMP_NAME = /\.(\d+)\.[0-9a-f]{8}\.tmp$/;
-
-function writerAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Writes `value` as pretty JSON atomically: a store file, private unless `private: false`. */
 export function writeJsonAtomic(

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../engine/flow/index.js';
+import { isRunningPid } from '../../engine/execution/index.js';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
 
 const CHROMIUM = process.env.NEO_CHROMIUM ?? '/usr/bin/chromium';
@@ -113,7 +113,7 @@ afterAll(async () => {
   if (server !== undefined) {
     server.kill('SIGTERM');
     await server;
-    expect(isProcessAlive(server.pid)).toBe(false);
+    expect(isRunningPid(server.pid!)).toBe(false);
   }
   if (profile) await rm(profile, { recursive: true, force: true });
   await rm(home, { recursive: true, force: true });

@@ -60,11 +60,3 @@ export function driverAlive(record: Pick<RunRecord, 'pid' | 'pidStart'>): boolea
   if (record.pid === undefined) return false;
   return isSameProcess({ pid: record.pid, ...(record.pidStart === undefined ? {} : { start: record.pidStart }) });
 }
-
-/**
- * Whether a pid names a running process (zombies excluded). For a pid with no start time on
- * record, such as a child this process just started; a run's driver is asked with {@link driverAlive}.
- */
-export function isProcessAlive(pid: number | undefined): boolean {
-  return pid !== undefined && isSameProcess({ pid });
-}

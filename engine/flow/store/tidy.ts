@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeProcess, sweepOrphanedProcesses } from '../../execution/index.js';
+import { describeProcess, isRunningPid, sweepOrphanedProcesses } from '../../execution/index.js';
 import { sweepTempFiles } from '../../util/atomic-file.js';
 import { isId } from '../../util/ids.js';
 import { runDir } from './run-files.js';
@@ -14,7 +14,7 @@ import { runDir } from './run-files.js';
 export async function tidyRuns(home: string, runId?: string): Promise<string[]> {
   const swept = await sweepOrphanedProcesses(home);
   const folders = runId !== undefined ? [runDir(home, runId)] : await runFolders(home);
-  await Promise.all(folders.map((dir) => sweepTempFiles(dir)));
+  await Promise.all(folders.map((dir) => sweepTempFiles(dir, isRunningPid)));
   return swept.map(
     (owner) =>
       `stopped what a dead neo (${owner.command}, ${describeProcess(owner.owner)}) left running: ${owner.groups

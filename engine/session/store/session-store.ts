@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isRunningPid } from '../../execution/index.js';
 import { readJsonOrNull, sweepTempFiles } from '../../util/atomic-file.js';
 import { JsonlAppender } from '../../util/jsonl.js';
 import { KeyedLock } from '../../util/keyed-lock.js';
@@ -251,7 +252,7 @@ export class CodeSessionStore {
   /** Removes the temp files of meta.json writes whose writer was killed between open and rename. */
   async sweepLitter(): Promise<void> {
     const names = await readdir(this.root).catch(() => [] as string[]);
-    await Promise.all(names.filter(isSessionId).map((name) => sweepTempFiles(this.sessionDir(name))));
+    await Promise.all(names.filter(isSessionId).map((name) => sweepTempFiles(this.sessionDir(name), isRunningPid)));
   }
 
   /** Flushes and closes one session's files; it can be reopened later (adopt). */

@@ -1,14 +1,9 @@
 import { createInterface } from 'node:readline';
-import { spawnProcess, type RunningProcess } from '../../execution/index.js';
+import { spawnProcess, type ProcessResult, type RunningProcess } from '../../execution/index.js';
 import { NeoError } from '../../util/errors.js';
 
-/** How a CLI process ended. */
-export interface CliExit {
-  exitCode: number | undefined;
-  signal: string | undefined;
-  /** Spawning itself failed (ENOENT, EACCES …). */
-  spawnError: string | undefined;
-}
+/** How a CLI process ended: the process module's result, the fields a session reads. */
+export type CliExit = Pick<ProcessResult, 'exitCode' | 'signal' | 'spawnError'>;
 
 export interface CliProcessOptions {
   file: string;
