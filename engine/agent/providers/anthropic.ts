@@ -9,7 +9,6 @@ import { mergeRoles } from '../messages.js';
 import { emptyUsage, tokenCount } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { ANTHROPIC_THINKING_BUDGET } from './effort.js';
-import { decodeStringBody, JSON_INDEX, JSON_STRING_BODY, patternThenTemplate, sseEventPattern } from './fast-path.js';
 import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
 import type { OpenResponse } from '../http/stream-request.js';
@@ -50,25 +49,7 @@ export class AnthropicProvider implements Provider {
     let rawStop = '';
     let model: string | undefined;
     let stopped = false;
-    const delta = (index: number, kind: AnthropicDeltaKind, text: string): void => {
-      if (kind === 'text') {
-        blocks.text(index, text);
-        options.sink?.text?.(text);
-      } else if (kind === 'thinking') {
-        blocks.reasoning(index, text);
-        options.sink?.reasoning?.(text);
-      } else {
-        blocks.tool(index, { args: text });
-      }
-    };
     const onEvent = (raw: string, event: string): void => {
-      if (DELTA_DATA.test(raw)) return readDelta(raw, 0, raw.length, delta);
-      // Events that say nothing but their type, recognised by their exact text.
-      if (raw === PING || BLOCK_STOP.test(raw)) return;
-      if (raw === MESSAGE_STOP) {
-        stopped = true;
-        return;
-      }
       const data = parseData(this.name, raw, event);
       const type = str(data.type) ?? event;
       const index = typeof data.index === 'number' ? data.index : 0;
@@ -91,10 +72,16 @@ export class AnthropicProvider implements Provider {
       } else if (type === 'content_block_delta') {
         const fragment = obj(data.delta);
         const kind = str(fragment.type);
-        if (kind === 'text_delta') delta(index, 'text', str(fragment.text) ?? '');
-        else if (kind === 'input_json_delta') delta(index, 'json', str(fragment.partial_json) ?? '');
-        else if (kind === 'thinking_delta') delta(index, 'thinking', str(fragment.thinking) ?? '');
-        else if (kind === 'signature_delta') blocks.replay(index, { signature: str(fragment.signature) ?? '' });
+        if (kind === 'text_delta') {
+          const text = str(fragment.text) ?? '';
+          blocks.text(index, text);
+          options.sink?.text?.(text);
+        } else if (kind === 'input_json_delta') blocks.tool(index, { args: str(fragment.partial_json) ?? '' });
+        else if (kind === 'thinking_delta') {
+          const text = str(fragment.thinking) ?? '';
+          blocks.reasoning(index, text);
+          options.sink?.reasoning?.(text);
+        } else if (kind === 'signature_delta') blocks.replay(index, { signature: str(fragment.signature) ?? '' });
       } else if (type === 'message_delta') {
         rawStop = str(obj(data.delta).stop_reason) ?? rawStop;
         const u = obj(data.usage);
@@ -109,68 +96,12 @@ export class AnthropicProvider implements Provider {
         });
       }
     };
-    const fast = patternThenTemplate(DELTA_WIRE, (text, start, end, found) =>
-      readDelta(text, start, end, (index, kind, value) => found(value, (more) => delta(index, kind, more))),
-    );
-    await readSse(response, onEvent, fast);
+    await readSse(response, onEvent);
     if (!stopped) throw streamError(this.name, 'stream ended before message_stop', { transient: true });
     const content = blocks.blocks();
     const stopReason = STOP_REASONS[rawStop] ?? 'unknown';
     return { content, stopReason, rawStopReason: rawStop, usage, ...(model !== undefined ? { model } : {}) };
   }
-}
-
-/** A delta's kind: the block fragment it carries. */
-export type AnthropicDeltaKind = 'text' | 'thinking' | 'json';
-
-/**
- * The hot path: nearly every event of a reply is a text (or thinking, or tool-input) delta in
- * exactly this shape. Matching the shape and decoding only the string costs a fraction of parsing
- * the whole event; anything that differs in the least (another field, field order, whitespace)
- * takes the full parse.
- */
-const DELTA_JSON =
-  `\\{"type":"content_block_delta","index":${JSON_INDEX},"delta":\\{"type":"` +
-  `(?:text_delta","text":"${JSON_STRING_BODY}|thinking_delta","thinking":"${JSON_STRING_BODY}|input_json_delta","partial_json":"${JSON_STRING_BODY})` +
-  `"\\}\\}`;
-const DELTA_DATA = new RegExp(`^${DELTA_JSON}$`);
-/** The same, read straight from the stream (see SseFastPath). */
-const DELTA_WIRE = sseEventPattern(DELTA_JSON);
-
-const PING = '{"type":"ping"}';
-const MESSAGE_STOP = '{"type":"message_stop"}';
-const BLOCK_STOP = new RegExp(`^\\{"type":"content_block_stop","index":${JSON_INDEX}\\}$`);
-
-type DeltaSink = (index: number, kind: AnthropicDeltaKind, text: string) => void;
-
-const HEAD = '{"type":"content_block_delta","index":';
-const MID = ',"delta":{"type":"';
-const TEXT_HEAD = 'text_delta","text":"';
-const THINKING_HEAD = 'thinking_delta","thinking":"';
-const JSON_HEAD = 'input_json_delta","partial_json":"';
-const TAIL = '"}}';
-
-/**
- * Reads the delta out of event data `text[start, end)` that the pattern has matched, by position:
- * the pattern fixes every character around the index and the string, so no match array (with
- * its captured strings) need be made for every event of a reply.
- */
-function readDelta(text: string, start: number, end: number, apply: DeltaSink): void {
-  let at = start + HEAD.length;
-  let index = 0;
-  for (let c = text.charCodeAt(at); c >= 48 && c <= 57; c = text.charCodeAt(++at)) index = index * 10 + (c - 48);
-  at += MID.length;
-  const kind: AnthropicDeltaKind =
-    text.charCodeAt(at) === 105 ? 'json' : text.charCodeAt(at + 1) === 101 ? 'text' : 'thinking';
-  at += kind === 'text' ? TEXT_HEAD.length : kind === 'thinking' ? THINKING_HEAD.length : JSON_HEAD.length;
-  apply(index, kind, decodeStringBody(text.slice(at, end - TAIL.length)));
-}
-
-/** The delta an event's data holds, when it is in the hot shape. */
-export function fastDelta(data: string): { index: number; kind: AnthropicDeltaKind; text: string } | undefined {
-  let out: { index: number; kind: AnthropicDeltaKind; text: string } | undefined;
-  if (DELTA_DATA.test(data)) readDelta(data, 0, data.length, (index, kind, text) => (out = { index, kind, text }));
-  return out;
 }
 
 /** The request body. Exported for wire-format tests. */

@@ -8,7 +8,6 @@ import type { ContentBlock, Message, ModelRequest, ModelResponse, StopReason, To
 import { mergeRoles } from '../messages.js';
 import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
-import { DeltaTemplate } from './fast-path.js';
 import { GEMINI_THINKING_BUDGET } from './effort.js';
 import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
@@ -51,12 +50,7 @@ export class GeminiProvider implements Provider {
         options.sink?.text?.(text);
       }
     };
-    const template = new DeltaTemplate();
-    const onText = (text: string): void => textPart(text, 'text');
-    const fast = (text: string, start: number): number => template.readRun(text, start, onText);
     const onEvent = (data: string, event: string): void => {
-      const text = template.match(data);
-      if (text !== undefined) return onText(text);
       const chunk = parseData(this.name, data, event);
       if (chunk.error !== undefined) {
         const error = obj(chunk.error);
@@ -66,22 +60,15 @@ export class GeminiProvider implements Provider {
           { transient: true },
         );
       }
-      // The model name is set once, by the first chunk naming one: it does not count as an effect.
       model ??= str(chunk.modelVersion);
-      let textOnly = chunk.usageMetadata === undefined;
       if (chunk.usageMetadata !== undefined) usage = geminiUsage(obj(chunk.usageMetadata));
       const blocked = str(obj(chunk.promptFeedback).blockReason);
-      if (blocked) {
-        finish = blocked;
-        textOnly = false;
-      }
+      if (blocked) finish = blocked;
       const candidate = obj(Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined);
       const parts = Array.isArray(obj(candidate.content).parts) ? (obj(candidate.content).parts as unknown[]) : [];
-      if (parts.length !== 1) textOnly = false;
       for (const raw of parts) {
         const part = obj(raw);
         const signature = str(part.thoughtSignature);
-        if (signature) textOnly = false;
         if (part.functionCall !== undefined) {
           const call = obj(part.functionCall);
           slot += 1;
@@ -89,29 +76,20 @@ export class GeminiProvider implements Provider {
           blocks.setToolArgs(slot, { input: call.args ?? {} });
           if (signature) blocks.replay(slot, { thoughtSignature: signature });
           last = 'call';
-          textOnly = false;
         } else if (typeof part.text === 'string') {
           const kind = part.thought === true ? 'thought' : 'text';
-          if (kind === 'thought') textOnly = false;
           textPart(part.text, kind);
           if (signature) {
             // A signature on a text part belongs with it; keep it on a reasoning slot beside it.
             if (kind === 'thought') blocks.replay(slot, { thoughtSignature: signature });
             else blocks.replay(slot + 0.5, { thoughtSignature: signature });
           }
-        } else {
-          textOnly = false;
         }
       }
       const reason = str(candidate.finishReason);
-      if (reason) {
-        finish = reason;
-        textOnly = false;
-      }
-      // A chunk that only appended text teaches the template the stream's delta shape.
-      if (textOnly) template.learn(data, str(obj(parts[0]).text) ?? '');
+      if (reason) finish = reason;
     };
-    await readSse(response, onEvent, fast);
+    await readSse(response, onEvent);
     if (finish === undefined) throw streamError(this.name, 'stream ended without a finishReason', { transient: true });
     const content = blocks.blocks();
     const stopReason: StopReason =

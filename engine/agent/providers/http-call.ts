@@ -1,7 +1,7 @@
 /** The shared HTTP half of every adapter: open with retries, then read SSE or JSON. */
 import { streamError } from '../errors.js';
 import { openWithRetry } from '../http/retry.js';
-import { SseDecoder, type SseFastPath, type SseListener } from '../http/sse.js';
+import { SseDecoder, type SseListener } from '../http/sse.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { HttpProviderConfig } from './provider.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
@@ -46,12 +46,11 @@ export function bodyJson(body: Record<string, unknown>): string {
 
 /**
  * Calls `onEvent` with each SSE event's data (and `event:` name) of the body, in order,
- * synchronously as chunks arrive; `fast` is offered each event first (see {@link SseFastPath}).
- * An exception thrown by either cancels the request and rejects.
+ * synchronously as chunks arrive. An exception it throws cancels the request and rejects.
  */
-export async function readSse(response: OpenResponse, onEvent: SseListener, fast?: SseFastPath): Promise<void> {
+export async function readSse(response: OpenResponse, onEvent: SseListener): Promise<void> {
   const decoder = new SseDecoder();
-  await response.consume((chunk) => decoder.decode(chunk, onEvent, fast));
+  await response.consume((chunk) => decoder.decode(chunk, onEvent));
   decoder.finish(onEvent);
 }
 

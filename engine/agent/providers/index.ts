@@ -6,12 +6,11 @@ import { OpenAIChatProvider } from './openai-chat.js';
 import { OpenAIResponsesProvider } from './openai-responses.js';
 
 export type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
-export { anthropicBody, fastDelta } from './anthropic.js';
-export { responsesBody, fastResponsesDelta } from './openai-responses.js';
+export { anthropicBody } from './anthropic.js';
+export { responsesBody } from './openai-responses.js';
 export { chatBody } from './openai-chat.js';
 export { geminiBody, geminiSchema } from './gemini.js';
 export { BlockAssembler } from './block-assembler.js';
-export { DeltaTemplate, jsonStringBody, decodeStringBody, JSON_STRING_BODY } from './fast-path.js';
 
 /** The adapter for a provider's API. */
 export function createProvider(config: HttpProviderConfig): Provider {

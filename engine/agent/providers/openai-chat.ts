@@ -10,7 +10,6 @@ import type { Message, ModelRequest, ModelResponse, StopReason, StreamSink, Tool
 import { mergeRoles, textOf } from '../messages.js';
 import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
-import { DeltaTemplate } from './fast-path.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
 import { isJsonResponse, joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
@@ -55,25 +54,9 @@ export class OpenAIChatProvider implements Provider {
       readChoice(whole, blocks, state, options.sink, 'message');
     } else {
       let done = false;
-      // One template for text deltas, one for the argument deltas of one tool call (a call that
-      // writes a file streams its content as hundreds of them).
-      const template = new DeltaTemplate();
-      const argsTemplate = new DeltaTemplate();
-      let argsIndex = 0;
-      const onText = (text: string): void => appendText(text, blocks, options.sink);
-      const onArgs = (args: string): void => blocks.tool(argsIndex, { args });
-      const fast = (text: string, start: number): number => {
-        if (done) return -1;
-        const end = template.readRun(text, start, onText);
-        return end !== -1 ? end : argsTemplate.readRun(text, start, onArgs);
-      };
       const onEvent = (data: string, event: string): void => {
         // Read on to the end of the body after [DONE]: leaving early would cost the keep-alive connection.
         if (done) return;
-        const text = template.match(data);
-        if (text !== undefined) return onText(text);
-        const args = argsTemplate.match(data);
-        if (args !== undefined) return onArgs(args);
         if (data.trim() === '[DONE]') {
           done = true;
           return;
@@ -87,12 +70,9 @@ export class OpenAIChatProvider implements Provider {
             { transient: true },
           );
         }
-        const effect = readChoice(chunk, blocks, state, options.sink, 'delta');
-        if (effect === undefined) return;
-        if (effect.args === undefined) template.learn(data, effect.text);
-        else if (argsTemplate.learn(data, effect.args)) argsIndex = effect.index;
+        readChoice(chunk, blocks, state, options.sink, 'delta');
       };
-      await readSse(response, onEvent, fast);
+      await readSse(response, onEvent);
       if (!done && state.finish === undefined)
         throw streamError(this.name, 'stream ended before [DONE]', { transient: true });
     }
@@ -121,42 +101,27 @@ interface ChatState {
   model: string | undefined;
 }
 
-/** A chunk whose only effect was to append text, or to append arguments to one tool call. */
-type SoleEffect = { text: string; args?: undefined } | { args: string; index: number };
-
-/**
- * Folds one chunk (or one whole completion) into the assembler. Returns what it did when that was
- * one append of text or of one call's arguments, so the caller may learn the stream's delta
- * shape from it. The model name does not count: the first chunk that names one sets it for good,
- * so a chunk of the same shape later cannot change it.
- */
+/** Folds one chunk (or one whole completion) into the assembler; the first chunk naming a model sets it. */
 function readChoice(
   chunk: Record<string, unknown>,
   blocks: BlockAssembler,
   state: ChatState,
   sink: StreamSink | undefined,
   field: 'delta' | 'message',
-): SoleEffect | undefined {
+): void {
   state.model ??= str(chunk.model);
-  let textOnly = true;
-  if (chunk.usage !== undefined && chunk.usage !== null) {
-    state.usage = chatUsage(obj(chunk.usage));
-    textOnly = false;
-  }
+  if (chunk.usage !== undefined && chunk.usage !== null) state.usage = chatUsage(obj(chunk.usage));
   const choice = obj(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
   const delta = obj(choice[field]);
   const reasoning = str(delta.reasoning_content) ?? str(delta.reasoning);
   if (reasoning) {
     blocks.reasoning(REASONING_SLOT, reasoning);
     sink?.reasoning?.(reasoning);
-    textOnly = false;
   }
   const text = str(delta.content);
   if (text) appendText(text, blocks, sink);
-  let argsOnly: { args: string; index: number } | undefined;
   const calls = delta.tool_calls;
   if (Array.isArray(calls)) {
-    textOnly = false;
     calls.forEach((raw, position) => {
       const call = obj(raw);
       const fn = obj(call.function);
@@ -167,24 +132,10 @@ function readChoice(
         name: str(fn.name) ?? '',
         args: typeof args === 'string' ? args : args !== undefined ? JSON.stringify(args) : '',
       });
-      // One call's arguments and nothing else: a shape the arguments template may learn.
-      if (
-        calls.length === 1 &&
-        call.id === undefined &&
-        fn.name === undefined &&
-        typeof args === 'string' &&
-        args !== ''
-      )
-        argsOnly = { args, index };
     });
   }
   const finish = str(choice.finish_reason);
-  if (finish) {
-    state.finish = finish;
-    return undefined;
-  }
-  if (textOnly) return text ? { text } : undefined;
-  return argsOnly !== undefined && !reasoning && !text && chunk.usage == null ? argsOnly : undefined;
+  if (finish) state.finish = finish;
 }
 
 function appendText(text: string, blocks: BlockAssembler, sink: StreamSink | undefined): void {

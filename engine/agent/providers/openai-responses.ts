@@ -11,14 +11,6 @@ import { BlockAssembler } from './block-assembler.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
 import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
-import {
-  decodeStringBody,
-  JSON_FLAT_VALUE,
-  JSON_INDEX,
-  JSON_STRING_BODY,
-  patternThenTemplate,
-  sseEventPattern,
-} from './fast-path.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
@@ -51,7 +43,7 @@ export class OpenAIResponsesProvider implements Provider {
     let model: string | undefined;
     let finished: { status: string; reason: string } | undefined;
     let refusal = '';
-    // The delta events, whether read by the fast path or parsed in full.
+    // The delta events: each appends its text to one output item.
     const delta = (type: string, index: number, text: string): boolean => {
       switch (type) {
         case 'response.output_text.delta':
@@ -74,11 +66,6 @@ export class OpenAIResponsesProvider implements Provider {
       }
     };
     const onEvent = (raw: string, event: string): void => {
-      if (DELTA_DATA.test(raw)) {
-        readDelta(raw, 0, delta);
-        return;
-      }
-      if (isUnused(raw, event)) return;
       const data = parseData(this.name, raw, event);
       const type = str(data.type) ?? event;
       const index = typeof data.output_index === 'number' ? data.output_index : 0;
@@ -125,14 +112,7 @@ export class OpenAIResponsesProvider implements Provider {
           break;
       }
     };
-    // `sequence_number` counts up in every event; the template takes any integer in its place.
-    const fast = patternThenTemplate(
-      DELTA_WIRE,
-      (text, start, _end, found) =>
-        readDelta(text, start, (type, index, value) => found(value, (more) => void delta(type, index, more))),
-      'sequence_number',
-    );
-    await readSse(response, onEvent, fast);
+    await readSse(response, onEvent);
     if (finished === undefined)
       throw streamError(this.name, 'stream ended before response.completed', { transient: true });
     const content = blocks.blocks();
@@ -158,87 +138,6 @@ export class OpenAIResponsesProvider implements Provider {
       if (text !== '') blocks.setText(index, text);
     }
   }
-}
-
-/**
- * Events the adapter reads nothing from: the `.done` events repeat, whole, text that arrived as
- * deltas (and `output_item.done` and `response.completed` say it once more), so parsing them
- * would only cost time — for a long answer, several parses of the whole text. An event is left
- * unparsed only when its `event:` name is one of these and its data opens with the same type.
- */
-const UNUSED_EVENTS = new Map(
-  [
-    'response.created',
-    'response.in_progress',
-    'response.content_part.added',
-    'response.content_part.done',
-    'response.output_text.done',
-    'response.refusal.done',
-    'response.reasoning_summary_part.added',
-    'response.reasoning_summary_part.done',
-    'response.reasoning_summary_text.done',
-    'response.reasoning_text.done',
-    'response.function_call_arguments.done',
-  ].map((type) => [type, `{"type":"${type}"`]),
-);
-
-function isUnused(data: string, event: string): boolean {
-  const opening = UNUSED_EVENTS.get(event);
-  return opening !== undefined && data.startsWith(opening);
-}
-
-/** Any other field of a delta event, as long as its value is flat. */
-const OTHER_FIELDS = `(?:,"(?!(?:type|output_index|delta)")[a-z_]+":${JSON_FLAT_VALUE})*`;
-
-/**
- * The hot path: a delta event is one flat object —
- * `{"type":"response.output_text.delta","sequence_number":7,"item_id":"msg_…","output_index":0,
- * "content_index":0,"delta":"…"}`, with more scalar fields at times (`logprobs`, `obfuscation`).
- * Matched as a whole (its type, `output_index` before `delta`, each once, every other field flat)
- * and only the text decoded, it costs a fraction of a full parse; anything else takes the full
- * parse.
- */
-const DELTA_TYPES = [
-  'response.output_text.delta',
-  'response.function_call_arguments.delta',
-  'response.reasoning_summary_text.delta',
-  'response.reasoning_text.delta',
-  'response.refusal.delta',
-] as const;
-const DELTA_JSON =
-  `\\{"type":"(?:${DELTA_TYPES.map((t) => t.replaceAll('.', '\\.')).join('|')})"` +
-  `${OTHER_FIELDS},"output_index":${JSON_INDEX}${OTHER_FIELDS},"delta":"${JSON_STRING_BODY}"${OTHER_FIELDS}\\}`;
-const DELTA_DATA = new RegExp(`^${DELTA_JSON}$`);
-/** The same, read straight from the stream (see SseFastPath). */
-const DELTA_WIRE = sseEventPattern(DELTA_JSON);
-
-/** The delta an event's data holds, when it is in the hot shape. Exported for tests. */
-export function fastResponsesDelta(data: string): { type: string; index: number; text: string } | undefined {
-  let out: { type: string; index: number; text: string } | undefined;
-  if (DELTA_DATA.test(data)) readDelta(data, 0, (type, index, text) => void (out = { type, index, text }));
-  return out;
-}
-
-/** The delta types by the length of their name, which tells them apart (checked here). */
-const TYPES_BY_LENGTH = new Map(DELTA_TYPES.map((type) => [type.length, type]));
-if (TYPES_BY_LENGTH.size !== DELTA_TYPES.length) throw new Error('two delta types share a length');
-
-/**
- * Reads the delta out of event data at `text[start]` that the pattern has matched, by position,
- * so no match array (with its captured strings) is made for every event of a reply. In a matched
- * event the keys below occur once each, outside any string (a quote inside a string is escaped),
- * so plain searches find them.
- */
-function readDelta(text: string, start: number, apply: (type: string, index: number, text: string) => void): void {
-  const typeStart = start + '{"type":"'.length;
-  const type = TYPES_BY_LENGTH.get(text.indexOf('"', typeStart) - typeStart)!;
-  let at = text.indexOf(',"output_index":', start) + ',"output_index":'.length;
-  let index = 0;
-  for (let c = text.charCodeAt(at); c >= 48 && c <= 57; c = text.charCodeAt(++at)) index = index * 10 + (c - 48);
-  const body = text.indexOf(',"delta":"', start) + ',"delta":"'.length;
-  let end = body;
-  for (let c = text.charCodeAt(end); c !== 34; c = text.charCodeAt(++end)) if (c === 92) end++;
-  apply(type, index, decodeStringBody(text.slice(body, end)));
 }
 
 function responsesStop(finished: { status: string; reason: string }, refused: boolean, hasTools: boolean): StopReason {

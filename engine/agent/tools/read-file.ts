@@ -1,5 +1,4 @@
 /** read_file: a text file's lines, numbered, optionally a range; binary files are refused. */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { AgentTool, ToolResult } from '../tool.js';
 import { optionalInt, requireString, ToolInputError } from '../tool.js';
@@ -10,10 +9,6 @@ import { confinedPath, displayPath } from './paths.js';
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
 const MAX_FILE_BYTES = 50 * 1024 * 1024;
-/** Regular files up to this size are read synchronously (see readSmallTextSync). */
-const SYNC_READ_MAX_BYTES = 1024 * 1024;
-/** Opening a FIFO for reading waits for a writer unless O_NONBLOCK is set; a regular file ignores it. */
-const NONBLOCKING_READ = constants.O_RDONLY | constants.O_NONBLOCK;
 
 export function readFileTool(cwd: string): AgentTool {
   return {
@@ -37,7 +32,7 @@ export function readFileTool(cwd: string): AgentTool {
       const limit = optionalInt(input, 'limit', 1) ?? DEFAULT_LIMIT;
       // Only the messages name the file, so its display path is worked out only for them.
       const shown = (): string => displayPath(cwd, path);
-      const text = readSmallTextSync(path) ?? (await readTextAsync(path, shown));
+      const text = await readText(path, shown);
       if (typeof text !== 'string') return text;
       if (text === '') return { output: `${shown()} is empty`, isError: false };
       const { lines, total } = lineRange(text, offset, limit);
@@ -78,36 +73,9 @@ function lineRange(text: string, first: number, count: number): { lines: string[
   return { lines: start === -1 ? [] : text.slice(start, stop).split('\n'), total };
 }
 
-/**
- * The text of a regular file of at most SYNC_READ_MAX_BYTES, read synchronously and decoded by the
- * same call that reads it: open, fstat and read of data that is nearly always in the page cache
- * take microseconds, less than the four thread-pool round trips of an asynchronous read (~0.15
- * ms, on every read_file call). Anything else — a large file, a directory, a FIFO or device
- * (opened without waiting for a writer, then left alone), an open that fails — is undefined and
- * takes the asynchronous path, which also says what went wrong. So is a text that may be binary:
- * one with a NUL, or with a U+FFFD, which is what bytes that are not UTF-8 decode to (a file may
- * also hold one); the asynchronous path then decides on the bytes.
- */
-function readSmallTextSync(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, NONBLOCKING_READ);
-  } catch {
-    return undefined;
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size === 0 || info.size > SYNC_READ_MAX_BYTES) return undefined;
-    const text = readFileSync(fd, 'utf8');
-    return text.includes('\0') || text.includes('\uFFFD') ? undefined : text;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** The file's text, or a result saying why it is not shown. */
-async function readTextAsync(path: string, shown: () => string): Promise<string | ToolResult> {
-  const bytes = await readWholeAsync(path, shown);
+async function readText(path: string, shown: () => string): Promise<string | ToolResult> {
+  const bytes = await readWhole(path, shown);
   if (typeof bytes === 'string') return { output: bytes, isError: true };
   if (looksBinary(bytes))
     return { output: `${shown()} is a binary file (${bytes.length} bytes); not shown`, isError: true };
@@ -115,10 +83,11 @@ async function readTextAsync(path: string, shown: () => string): Promise<string 
 }
 
 /**
- * The file's bytes, or why it cannot be shown: whatever readSmallTextSync left. One open file
- * serves the checks and the read, so the size checked is the size of the file read.
+ * The file's bytes, or why it cannot be shown. One open file serves the checks and the read, so
+ * the size checked is the size of the file read. The open runs on the thread pool: a FIFO waits
+ * there for its writer without stalling the event loop.
  */
-async function readWholeAsync(path: string, shown: () => string): Promise<Buffer | string> {
+async function readWhole(path: string, shown: () => string): Promise<Buffer | string> {
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');

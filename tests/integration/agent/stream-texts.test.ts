@@ -1,9 +1,9 @@
 /**
- * The text-delta fast paths end to end: each adapter against a hand-written SSE server on
- * 127.0.0.1 that streams awkward texts (escapes, quotes, multi-byte characters, the shape's own
- * closing characters, a text equal to another field) in events of the hot shape and in events
- * the fast path must leave to the full parse, cut into chunks in different ways. The text that
- * arrives — assembled and as deltas — must be exactly the text sent.
+ * Streamed texts end to end: each adapter against a hand-written SSE server on 127.0.0.1 that
+ * streams awkward texts (escapes, quotes, multi-byte characters, an event's own closing
+ * characters, a text equal to another field) in events of the usual shape and of unusual ones,
+ * cut into chunks in different ways. The text that arrives — assembled and as deltas — must be
+ * exactly the text sent.
  */
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -215,10 +215,10 @@ describe.each(APIS)('%s text deltas', (api) => {
   });
 });
 
-describe('a delta of the hot shape that is not valid JSON', () => {
+describe('a delta that is not valid JSON', () => {
   it.each(APIS)('%s: fails the stream as the full parse does', async (api) => {
     const good = streamFor(api);
-    // A raw control character inside the last text (after any template has been learned):
+    // A raw control character inside the last text:
     // JSON.parse refuses it, so the stream is malformed.
     const bad = good.replace('end.', 'e\u0001nd.');
     const url = await sse(bad, 'per-event');
@@ -353,13 +353,13 @@ describe('openai-responses events the adapter does not read', () => {
     return provider.complete(REQUEST);
   }
 
-  it('are skipped unparsed, and the answer is the same', async () => {
+  it('change nothing in the answer', async () => {
     const response = await complete(body(data(completed, 'response.completed')));
     expect(response.content).toEqual([{ type: 'text', text: 'hello' }]);
     expect(response.usage.outputTokens).toBe(9);
   });
 
-  it('are parsed after all when the data is of another type than the event name says', async () => {
+  it('are read by the type their data says, whatever the event name', async () => {
     const response = await complete(body(data(completed, 'response.output_text.done')));
     expect(response.stopReason).toBe('end_turn');
     expect(response.model).toBe('m-1');
