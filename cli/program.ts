@@ -1,29 +1,9 @@
 import { Command } from 'commander';
 import { neoHome } from '../engine/util/neo-home.js';
 import { tightenStore } from '../engine/util/private-store.js';
-import type { CommandIO } from './io.js';
 import { GROUPS } from './groups/index.js';
-
-/** The outcome of parsing and running one command line. */
-export interface ProgramResult {
-  exitCode: number;
-}
-
-/** A command module: `run` returns the exit code; it never calls process.exit. */
-export interface CommandModule<A extends unknown[] = never[]> {
-  run(io: CommandIO, ...args: A): Promise<number>;
-}
-
-/** Context the group registrations share. */
-export interface ProgramContext {
-  io: CommandIO;
-  result: ProgramResult;
-  /**
-   * Wraps a lazily imported command module as a commander action: the module is loaded only
-   * when its command runs, so start-up stays cheap.
-   */
-  lazy<A extends unknown[]>(load: () => Promise<CommandModule<A>>): (...args: unknown[]) => Promise<void>;
-}
+import type { CommandIO } from './io.js';
+import type { ProgramContext, ProgramResult } from './program-context.js';
 
 /**
  * Builds the `neo` commander program. With `argv`, only the groups up to the one that owns the

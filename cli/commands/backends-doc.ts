@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadDefinitions, type Definition } from '../../engine/definitions/index.js';
 import { packageRoot } from '../../engine/util/package-root.js';
-import { renderBackendsDoc } from '../backends-doc.js';
+import { renderBackendsDoc } from '../backend-matrix.js';
 import { EXIT } from '../exit-codes.js';
 import { writeLine, type CommandIO } from '../io.js';
 

@@ -2,7 +2,7 @@ import type { Definition } from '../../engine/definitions/index.js';
 import { createTransport, type Availability } from '../../engine/transports/index.js';
 import { trackRecords } from '../../engine/learning/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
-import { MATRIX_HEADER, matrixRow } from '../backends-doc.js';
+import { MATRIX_HEADER, matrixRow } from '../backend-matrix.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { loadSetForCommand } from '../load-set.js';

@@ -1,11 +1,11 @@
 import { readRunRecord, resumeRun } from '../../engine/flow/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import type { CommandIO } from '../io.js';
-import { flowOutput } from './flow-output.js';
-import { terminalPrompter } from './flow-prompt.js';
-import { interruptOnSignals } from './flow-signals.js';
-import { attachRun } from './serve-attach.js';
-import { exitCodeOf, jsonErrors, printSummary } from './flow-summary.js';
+import { flowOutput } from '../flow/output.js';
+import { terminalPrompter } from '../flow/prompt.js';
+import { interruptOnSignals } from '../flow/signals.js';
+import { attachRun } from '../serve/attach.js';
+import { exitCodeOf, jsonErrors, printSummary } from '../flow/summary.js';
 
 type ResumeFlags = { rerun?: string[]; rebaseDefinitions?: boolean; yes?: boolean; json?: boolean };
 

@@ -13,12 +13,12 @@ import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
-import { readInputs } from './flow-inputs.js';
-import { flowOutput } from './flow-output.js';
-import { terminalPrompter } from './flow-prompt.js';
-import { interruptOnSignals } from './flow-signals.js';
-import { attachRun } from './serve-attach.js';
-import { exitCodeOf, jsonErrors, printSummary } from './flow-summary.js';
+import { readInputs } from '../flow/inputs.js';
+import { flowOutput } from '../flow/output.js';
+import { terminalPrompter } from '../flow/prompt.js';
+import { interruptOnSignals } from '../flow/signals.js';
+import { attachRun } from '../serve/attach.js';
+import { exitCodeOf, jsonErrors, printSummary } from '../flow/summary.js';
 
 interface RunFlags {
   input?: string[];

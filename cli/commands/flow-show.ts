@@ -10,7 +10,7 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
-import { evidenceOf, ICONS } from './flow-view.js';
+import { evidenceOf, ICONS } from '../flow/view.js';
 
 export async function run(
   io: CommandIO,

@@ -9,10 +9,10 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
-import { flowOutput } from './flow-output.js';
-import { terminalPrompter } from './flow-prompt.js';
-import { interruptOnSignals } from './flow-signals.js';
-import { personaRunView } from './persona-view.js';
+import { flowOutput } from '../flow/output.js';
+import { terminalPrompter } from '../flow/prompt.js';
+import { interruptOnSignals } from '../flow/signals.js';
+import { personaRunView } from '../persona/view.js';
 
 interface RunFlags {
   brief?: string;

@@ -4,7 +4,7 @@ import { trackRecords } from '../../engine/learning/index.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { loadSetForCommand } from '../load-set.js';
-import { CLI_SCOPE } from './session-client.js';
+import { CLI_SCOPE } from '../session/client.js';
 
 /** The list-backends op, run in this process: it needs no live session. */
 export async function run(io: CommandIO, options: { json?: boolean }): Promise<number> {

@@ -1,6 +1,6 @@
 import { EXIT } from '../exit-codes.js';
 import { writeJson, writeLine, type CommandIO } from '../io.js';
-import { resolveSessionId, sessionOp } from './session-client.js';
+import { resolveSessionId, sessionOp } from '../session/client.js';
 
 export async function run(io: CommandIO, id: string, options: { json?: boolean }): Promise<number> {
   const sessionId = await resolveSessionId(io, id);

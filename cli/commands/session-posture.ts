@@ -1,7 +1,7 @@
 import type { SetPostureInput } from '../../engine/session/index.js';
 import { EXIT } from '../exit-codes.js';
 import { writeJson, writeLine, type CommandIO } from '../io.js';
-import { resolveSessionId, sessionOp } from './session-client.js';
+import { resolveSessionId, sessionOp } from '../session/client.js';
 
 export async function run(io: CommandIO, id: string, posture: string, options: { json?: boolean }): Promise<number> {
   const sessionId = await resolveSessionId(io, id);

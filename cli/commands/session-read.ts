@@ -3,8 +3,8 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalSafe } from '../../engine/util/terminal-text.js';
 import { painter, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
-import { resolveSessionId, sessionOp } from './session-client.js';
-import { renderReadTurn } from './session-format.js';
+import { resolveSessionId, sessionOp } from '../session/client.js';
+import { renderReadTurn } from '../session/format.js';
 
 /** How often the store is polled for notices while the read waits. */
 const NOTICE_POLL_MS = 250;

@@ -3,7 +3,7 @@ import type { StartInput } from '../../engine/session/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
-import { sessionOp } from './session-client.js';
+import { sessionOp } from '../session/client.js';
 
 interface Options {
   brief: string;

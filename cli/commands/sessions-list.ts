@@ -3,7 +3,7 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalSafe } from '../../engine/util/terminal-text.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
-import { firstLine } from './session-format.js';
+import { firstLine } from '../session/format.js';
 
 export async function run(io: CommandIO, options: { json?: boolean }): Promise<number> {
   // A session whose host died still says `running` until the next daemon sweeps it: call it what it is.

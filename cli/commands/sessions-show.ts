@@ -3,8 +3,8 @@ import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
-import { resolveSessionId } from './session-client.js';
-import { renderEvent, renderRecord } from './session-format.js';
+import { resolveSessionId } from '../session/client.js';
+import { renderEvent, renderRecord } from '../session/format.js';
 
 export async function run(
   io: CommandIO,

@@ -4,8 +4,8 @@ import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
-import { resolveSessionId } from './session-client.js';
-import { renderEvent } from './session-format.js';
+import { resolveSessionId } from '../session/client.js';
+import { renderEvent } from '../session/format.js';
 import { seq } from './sessions-show.js';
 
 /** How often the store is polled for new lines. */

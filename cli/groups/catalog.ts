@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { ProgramContext } from '../program.js';
+import type { ProgramContext } from '../program-context.js';
 
 /** personas, backends, capabilities. */
 export function registerCatalogCommands(program: Command, { lazy }: ProgramContext): void {

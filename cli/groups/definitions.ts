@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ProgramContext } from '../program.js';
+import type { ProgramContext } from '../program-context.js';
 
 /** validate, schema, init, dev, trust. */
 export function registerDefinitionCommands(program: Command, { lazy }: ProgramContext): void {

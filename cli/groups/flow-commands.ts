@@ -1,6 +1,7 @@
 /**
  * The flow group's command modules as one lazily loaded module: one import per command run
- * instead of a chain of small shared chunks (each ES module costs the loader ~1 ms at start-up).
+ * instead of a chain of small shared chunks (each ES module adds to start-up;
+ * the figure is in docs/architecture.md, "Performance notes").
  */
 export * as flowApprove from '../commands/flow-approve.js';
 export * as flowGraph from '../commands/flow-graph.js';

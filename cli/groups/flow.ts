@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { exitCodesHelp } from '../exit-codes.js';
-import type { ProgramContext } from '../program.js';
+import type { ProgramContext } from '../program-context.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

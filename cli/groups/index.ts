@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ProgramContext } from '../program.js';
+import type { ProgramContext } from '../program-context.js';
 import { registerDefinitionCommands } from './definitions.js';
 import { registerCatalogCommands } from './catalog.js';
 import { registerFlowCommands } from './flow.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ProgramContext } from '../program.js';
+import type { ProgramContext } from '../program-context.js';
 
 /** `neo learn …`: the lessons the learning loop distils from recorded outcomes. */
 export function registerLearnCommands(program: Command, { lazy }: ProgramContext): void {

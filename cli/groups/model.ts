@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ProgramContext } from '../program.js';
+import type { ProgramContext } from '../program-context.js';
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ProgramContext } from '../program.js';
+import type { ProgramContext } from '../program-context.js';
 
 /** script validate, script from-session, script play. */
 export function registerScriptCommands(program: Command, { lazy }: ProgramContext): void {

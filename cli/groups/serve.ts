@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ProgramContext } from '../program.js';
+import type { ProgramContext } from '../program-context.js';
 
 /** `neo serve`: the control plane (HTTP API, live feeds, web UI, /metrics). */
 export function registerServeCommands(program: Command, { lazy }: ProgramContext): void {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ProgramContext } from '../program.js';
+import type { ProgramContext } from '../program-context.js';
 
 /** session (drive one live code session by hand) and sessions (read the store). */
 export function registerSessionCommands(program: Command, { lazy }: ProgramContext): void {

@@ -25,7 +25,8 @@ export async function approveRun(options: {
 }): Promise<{ record: RunRecord; key: string; live: boolean }> {
   return (await import('./runtime/approve.js')).approveRun(options);
 }
-export type { RunEnvironment, StartOptions, ResumeOptions, RunOutcome, SessionHost } from './runtime/options.js';
+export type { RunEnvironment, StartOptions, ResumeOptions, RunOutcome } from './runtime/options.js';
+export type { SessionHost } from './runtime/session-host.js';
 export type { FlowObservation, RunObserver } from './runtime/observer.js';
 export type { ApprovalPrompter, ApprovalAsk, ApprovalAnswer } from './runtime/approvals.js';
 export {
@@ -44,7 +45,7 @@ export { tidyRuns } from './store/tidy.js';
 export { runDir, type RunRecord, type WorkspaceRecord, type PinnedDefinition } from './store/run-files.js';
 export type { Isolation } from './workspace/index.js';
 export type { AgentStepDriver, AgentTask, AgentContext, SessionPort, GateRun } from './agent/driver.js';
-export type { CompileProblem } from './core/compile.js';
+export type { CompileProblem } from './core/compile-types.js';
 export type { CompiledPlan, PlanStep, AgentSettings, StepKind, SandboxSetting } from './core/plan.js';
 export type { RunEvent, RunEventBody } from './core/events.js';
 export type { RunState, StepState, UnitState, StepError, Ledger } from './core/state.js';
@@ -54,4 +55,5 @@ export { renderGraph, stepGraph, type GraphNode, type GraphEdge } from './core/g
 export { reduce } from './core/reduce.js';
 export { initialRunState } from './core/state.js';
 export { formatDuration } from '../util/duration.js';
-export { resolveInputs, type InputProblem } from './core/inputs.js';
+export { resolveInputs } from './core/inputs.js';
+export type { InputProblem } from './core/input-problem.js';

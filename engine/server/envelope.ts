@@ -11,8 +11,6 @@ export interface ApiError {
   hint?: string;
 }
 
-export type Envelope<T> = { ok: true; data: T } | { ok: false; error: ApiError };
-
 /** An error that carries its own HTTP status (auth, host, size, a missing dispatcher). */
 export class HttpError extends NeoError {
   readonly status: number;

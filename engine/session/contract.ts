@@ -24,9 +24,6 @@ export type CodeSessionOpName = (typeof OPS)[number];
 export const STOP_OUTCOMES = ['success', 'partial', 'failed', 'aborted'] as const;
 export type StopOutcome = (typeof STOP_OUTCOMES)[number];
 
-/** The model class sentinels a start or guide may name instead of a concrete model id. */
-export const MODEL_CLASSES = ['cheap', 'standard', 'frontier'] as const;
-
 export interface StartInput {
   op: 'start';
   brief: string;

@@ -5,7 +5,7 @@
  * Re-arming from the shared activity watch, rather than once per state entry, keeps turns free of
  * timer churn: a chatty agent or a quick turn → guide cycle costs no timer work at all.
  */
-import type { SessionClock } from './live-session.js';
+import type { SessionClock } from './clock.js';
 import type { ActivityWatch } from './machine.js';
 
 export class IdleTimer {

@@ -38,7 +38,7 @@ export type {
   TurnDiff,
   TurnDiffFile,
 } from './contract.js';
-export { OPS, STOP_OUTCOMES, MODEL_CLASSES } from './contract.js';
+export { OPS, STOP_OUTCOMES } from './contract.js';
 export { parseOpInput } from './parse-input.js';
 export { TurnUsage, tokensOf, type UsageCharge } from './turn-usage.js';
 export { SessionRejection, SessionFailure } from './errors.js';
@@ -46,9 +46,6 @@ export { mintSessionId, isSessionId } from './ids.js';
 export {
   resolveStart,
   checkSetPosture,
-  resolveAgentModel,
-  resolveGuideSwitch,
-  assertEffortSupported,
   assertPostureExpressible,
   DEFAULT_MAX_ROUNDS,
   type ResolvedStart,
@@ -83,7 +80,6 @@ export { editPathsOf, workspacePath, type ToolCall } from './diff/tool-events.js
 export { toReadTurnResult } from './ops/read-turn.js';
 export { backendCatalog, sessionDefaults, DEFAULT_IDLE_TIMEOUT_MS } from './ops/start.js';
 export { descriptorView } from './ops/list-backends.js';
-export { routingGuidanceLines } from './routing-guidance.js';
 export {
   METRICS,
   MemoryMetrics,
@@ -94,7 +90,7 @@ export {
   type MetricLabels,
 } from './metrics.js';
 export { stderrLog, silentLog, formatLogLine, type SessionLog } from './log.js';
-export { realClock, type SessionClock } from './live-session.js';
+export { realClock, type SessionClock } from './clock.js';
 export type { Notification } from './notifications.js';
 export { SessionRegistry, type ReleasedHook } from './registry.js';
 export { connectDaemon, isDaemonError, type DaemonClient, type ConnectOptions } from './daemon/client.js';

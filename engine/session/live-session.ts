@@ -26,19 +26,7 @@ import { NotificationQueue, type Notification } from './notifications.js';
 import { RoundHistoryLog } from './round-history.js';
 import { TurnLog } from './turn-log.js';
 import { redactDeep, type Redact } from '../util/redact.js';
-
-/** Timers and time for the idle timeout; tests pass a simulated clock. */
-export interface SessionClock {
-  now(): number;
-  setTimeout(fn: (...args: unknown[]) => void, ms: number): unknown;
-  clearTimeout(id: unknown): void;
-}
-
-export const realClock: SessionClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (id) => clearTimeout(id as NodeJS.Timeout),
-};
+import type { SessionClock } from './clock.js';
 
 /** What the registry does with a session's side effects. */
 export interface SessionHooks {

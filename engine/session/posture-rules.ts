@@ -1,6 +1,6 @@
 /**
- * Posture ceilings, scope constraints and model/effort routing for a start, a guide and a
- * set-posture (seed 004 §3, §10). Pure: the caller passes the descriptor and the constraints.
+ * Posture ceilings and scope constraints for a start, a guide and a set-posture (seed 004 §3; the
+ * model/effort rules they apply are engine/routing's). Pure: the caller passes the descriptor and the constraints.
  *
  * The asymmetry is deliberate: an EXPLICIT request beyond a limit is rejected (an injected driver
  * must not learn the ceiling by silent trial), while an OMITTED value is clamped down to the
@@ -9,7 +9,8 @@
 import { narrowKnobs, type Backend, type Effort, type Posture } from '../definitions/index.js';
 import { DEFAULT_MAX_POSTURE, POSTURES, underCeiling, type Ceiling } from '../posture/index.js';
 import { didYouMean } from '../util/did-you-mean.js';
-import { MODEL_CLASSES, type ScopeConstraints, type StartInput } from './contract.js';
+import { assertEffortSupported, defaultAgentModel, resolveAgentModel } from '../routing/index.js';
+import type { ScopeConstraints, StartInput } from './contract.js';
 import { SessionRejection } from './errors.js';
 
 /** The round cap when neither the request, the config nor a scope sets one. */
@@ -87,7 +88,7 @@ export function resolveStart(
   const model =
     input.agentModel !== undefined
       ? resolveAgentModel(backendId, descriptor, input.agentModel)
-      : softDefaultModel(descriptor, defaults.model);
+      : defaultAgentModel(descriptor, defaults.model);
   if (input.effort !== undefined) assertEffortSupported(backendId, descriptor, input.effort);
   const effort =
     input.effort ??
@@ -183,74 +184,4 @@ export function checkSetPosture(backendId: string, descriptor: Backend, ceiling:
     hint: `the ceiling is fixed at start; ask for \`${ceiling}\` or less`,
   });
   assertPostureExpressible(backendId, descriptor, requested);
-}
-
-/**
- * A class sentinel resolved through the descriptor's modelClassMap (null or absent: let the
- * backend choose); a concrete id passes through unless the backend picks its own model.
- */
-export function resolveAgentModel(backendId: string, descriptor: Backend, agentModel: string): string | undefined {
-  if ((MODEL_CLASSES as readonly string[]).includes(agentModel)) {
-    if (descriptor.modelSelection === 'none') return undefined;
-    const mapped = descriptor.modelClassMap?.[agentModel as (typeof MODEL_CLASSES)[number]];
-    return mapped ?? undefined;
-  }
-  if (descriptor.modelSelection === 'none') {
-    throw new SessionRejection(
-      'SESSION_MODEL_UNSUPPORTED',
-      `backend \`${backendId}\` picks its own model; agentModel \`${agentModel}\` cannot be applied`,
-      {
-        hint: 'omit agentModel, or use a class sentinel (cheap, standard, frontier)',
-      },
-    );
-  }
-  return agentModel;
-}
-
-function softDefaultModel(descriptor: Backend, model: string | undefined): string | undefined {
-  if (model === undefined || descriptor.modelSelection === 'none') return undefined;
-  if ((MODEL_CLASSES as readonly string[]).includes(model))
-    return descriptor.modelClassMap?.[model as (typeof MODEL_CLASSES)[number]] ?? undefined;
-  return model;
-}
-
-/** An explicit effort the backend does not accept is rejected (absent effortSupport accepts none). */
-export function assertEffortSupported(backendId: string, descriptor: Backend, effort: Effort): void {
-  const levels = descriptor.effortSupport?.levels ?? [];
-  if (levels.includes(effort)) return;
-  throw new SessionRejection(
-    'SESSION_EFFORT_UNSUPPORTED',
-    `backend \`${backendId}\` does not accept effort \`${effort}\``,
-    {
-      hint: levels.length > 0 ? `it accepts: ${levels.join(', ')}` : 'it cannot set a reasoning effort; omit effort',
-    },
-  );
-}
-
-/** guide's model/effort switch: only for `modelSelection: per-turn` backends. */
-export function resolveGuideSwitch(
-  backendId: string,
-  descriptor: Backend,
-  request: { agentModel?: string; effort?: Effort },
-): { model?: string; effort?: Effort } | undefined {
-  if (request.agentModel === undefined && request.effort === undefined) return undefined;
-  if (descriptor.modelSelection !== 'per-turn') {
-    throw new SessionRejection(
-      'SESSION_MODEL_SWITCH_UNSUPPORTED',
-      `backend \`${backendId}\` cannot switch model or effort between turns (modelSelection: ${descriptor.modelSelection})`,
-      {
-        hint: 'set agentModel/effort at start instead',
-      },
-    );
-  }
-  const switchTo: { model?: string; effort?: Effort } = {};
-  if (request.agentModel !== undefined) {
-    const model = resolveAgentModel(backendId, descriptor, request.agentModel);
-    if (model !== undefined) switchTo.model = model;
-  }
-  if (request.effort !== undefined) {
-    assertEffortSupported(backendId, descriptor, request.effort);
-    switchTo.effort = request.effort;
-  }
-  return switchTo;
 }

@@ -15,7 +15,7 @@ import {
 } from './contract.js';
 import { SessionFailure } from './errors.js';
 import type { SessionLiveEvent } from './events.js';
-import { realClock, type SessionClock } from './live-session.js';
+import { realClock, type SessionClock } from './clock.js';
 import { stderrLog, type SessionLog } from './log.js';
 import { METRICS, guardedMetrics, type MetricsSink } from './metrics.js';
 import { answer, guide, interrupt, setPosture, stop } from './ops/control.js';

@@ -30,11 +30,6 @@ const FACTORIES: Partial<Record<Backend['protocol'], () => Promise<TransportFact
   neo: () => import('./neo/index.js').then((m) => m.createNeoTransport),
 };
 
-/** Registers an adapter factory for a protocol (used by this table and by tests). */
-export function registerTransportFactory(protocol: Backend['protocol'], load: () => Promise<TransportFactory>): void {
-  FACTORIES[protocol] = load;
-}
-
 /** The transport for a backend descriptor, or undefined when no adapter speaks its protocol. */
 export async function createTransport(backend: Definition<'backend'>): Promise<Transport | undefined> {
   const load = FACTORIES[backend.data.protocol];

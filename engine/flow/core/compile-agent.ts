@@ -1,5 +1,5 @@
 import type { Flow, Posture, SessionKnobs, Step } from '../../definitions/index.js';
-import type { CompileOptions, CompileProblem } from './compile.js';
+import type { CompileOptions, CompileProblem } from './compile-types.js';
 import { optionalDurationMs } from '../../util/duration.js';
 import { toList } from '../../util/string-list.js';
 import type { KnobLayer, PlanLookup } from './lookup.js';

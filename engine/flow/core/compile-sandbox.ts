@@ -1,5 +1,5 @@
 import type { Flow, Step } from '../../definitions/index.js';
-import type { CompileProblem } from './compile.js';
+import type { CompileProblem } from './compile-types.js';
 import type { KnobLayer, PlanLookup } from './lookup.js';
 import type { SandboxSetting } from './plan.js';
 

@@ -4,23 +4,9 @@ import { compileAgent } from './compile-agent.js';
 import { compileSandbox } from './compile-sandbox.js';
 import { optionalDurationMs } from '../../util/duration.js';
 import { transitiveNeeds } from './graph-order.js';
+import type { CompileOptions, CompileProblem } from './compile-types.js';
 import type { PlanLookup } from './lookup.js';
 import type { CompiledPlan, Decision, InputSpec, PlanBudgets, PlanStep, StepKind } from './plan.js';
-
-/** A problem that keeps a flow from compiling; the run is refused with all of them. */
-export interface CompileProblem {
-  code: string;
-  message: string;
-  step?: string;
-  hint?: string;
-}
-
-export interface CompileOptions {
-  /** `--backend X`: every agent step's backend. */
-  backendOverride?: string;
-  /** Refuse agent steps that end up with no backend (true for a real run). */
-  requireBackend?: boolean;
-}
 
 const DEFAULT_DECISIONS: Decision[] = [
   { id: 'approve', label: 'Approve', fail: false },

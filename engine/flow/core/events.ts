@@ -45,7 +45,5 @@ export type RunEventBody =
   /** A watched edit changed steps that had not started. */
   | { type: 'plan.updated'; hash: string; added: string[]; removed: string[]; changed: string[] };
 
-export type RunEventType = RunEventBody['type'];
-
 /** A persisted event: seq is gapless from 1, at is an ISO time. */
 export type RunEvent = RunEventBody & { seq: number; at: string };

@@ -1,4 +1,4 @@
-import type { InputProblem } from './inputs.js';
+import type { InputProblem } from './input-problem.js';
 
 /** Deepest list/object nesting an input value may have (as for definitions). */
 export const MAX_INPUT_DEPTH = 64;

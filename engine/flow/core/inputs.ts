@@ -1,20 +1,8 @@
 import { didYouMean } from '../../util/did-you-mean.js';
 import { excerpt } from '../../util/excerpt.js';
 import { inputValueProblem } from './input-value.js';
+import type { InputProblem } from './input-problem.js';
 import type { InputSpec } from './plan.js';
-
-/** A problem with the inputs a run was given. */
-export interface InputProblem {
-  code:
-    | 'FLOW_INPUT_UNKNOWN'
-    | 'FLOW_INPUT_MISSING'
-    | 'FLOW_INPUT_TYPE'
-    | 'FLOW_INPUT_ENUM'
-    | 'FLOW_INPUT_NUL_BYTE'
-    | 'FLOW_INPUT_TOO_DEEP';
-  message: string;
-  hint?: string;
-}
 
 /**
  * Checks and converts a run's inputs: `--input k=v` strings are converted to the declared type,

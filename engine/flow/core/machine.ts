@@ -13,12 +13,6 @@ export interface FlowContext {
   boot: Extract<RunInput, { type: 'start' | 'resume' }>;
 }
 
-/** Events sent to a running flow from outside (the CLI, the driver, a watcher). */
-export type FlowCommand =
-  | { type: 'flow.charge'; step: string; item?: number; turns: number; tokens: number; costUsd: number }
-  | { type: 'flow.interrupt'; reason: string }
-  | { type: 'flow.plan'; plan: CompiledPlan; hash: string };
-
 /** What the machine emits: one per recorded run event, in seq order. */
 export interface FlowEmitted {
   type: 'run.event';

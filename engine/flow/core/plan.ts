@@ -137,8 +137,3 @@ export interface CompiledPlan {
   /** Main steps, then finally steps, in file order. */
   steps: PlanStep[];
 }
-
-/** Finds a step by id. */
-export function planStep(plan: CompiledPlan, id: string): PlanStep | undefined {
-  return plan.steps.find((step) => step.id === id);
-}

@@ -115,9 +115,3 @@ export function initialRunState(runId: string, stepIds: readonly string[]): RunS
     ledger: { turns: 0, tokens: 0, costUsd: 0, wallMs: 0 },
   };
 }
-
-/** Every unit of a step, with its item index (undefined for a plain step). */
-export function unitsOf(state: StepState): Array<{ unit: UnitState; item?: number }> {
-  if (state.units === undefined) return [{ unit: state }];
-  return state.units.map((unit, item) => ({ unit, item }));
-}

@@ -1,6 +1,6 @@
 import type { DefinitionSet } from '../../definitions/index.js';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
-import type { SessionHost } from './options.js';
+import type { SessionHost } from './session-host.js';
 
 /**
  * The agent side of a run, created on the first agent step so a plan without agents never

@@ -18,7 +18,8 @@ import {
 import { contentHash } from '../../util/content-hash.js';
 import { UsageError } from '../../util/errors.js';
 import { toList } from '../../util/string-list.js';
-import { compilePlan, type CompileProblem } from '../core/compile.js';
+import { compilePlan } from '../core/compile.js';
+import type { CompileProblem } from '../core/compile-types.js';
 import type { PlanLookup } from '../core/lookup.js';
 import type { CompiledPlan } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';

@@ -1,6 +1,4 @@
 import type { DefinitionSet } from '../../definitions/index.js';
-import type { MetricsSink } from '../../observability/index.js';
-import type { SessionService } from '../../session/index.js';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
 import type { CompiledPlan } from '../core/plan.js';
 import type { RunState, StepError } from '../core/state.js';
@@ -9,6 +7,7 @@ import type { Isolation, WorkspaceSummary } from '../workspace/index.js';
 import type { AgentServices } from './agents.js';
 import type { ApprovalPrompter } from './approvals.js';
 import type { ParentLink } from './drive.js';
+import type { SessionHost } from './session-host.js';
 import type { RunObserver } from './observer.js';
 
 /** What every way of running a flow shares. */
@@ -28,16 +27,6 @@ export interface RunEnvironment {
   sessions?: SessionPort;
   /** Where the run's session service reports (a control plane the process is attached to). */
   sessionHost?: SessionHost;
-}
-
-/**
- * What a process that runs sessions tells whoever watches it: the service once it exists (its
- * event seam, and a door for a person's guidance, answers and interrupts) and a metrics sink.
- */
-export interface SessionHost {
-  metrics?: MetricsSink;
-  /** Called once, when the run creates its session service (on the first agent step). */
-  serviceCreated?(service: SessionService): void;
 }
 
 export interface StartOptions extends RunEnvironment {

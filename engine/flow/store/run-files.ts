@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { checkId } from '../../util/ids.js';
-import type { CompiledPlan } from '../core/plan.js';
 import type { Ledger, RunStatus, StepError } from '../core/state.js';
 
 /** The run's folder and files under NEO_HOME; an id that is not a run id never becomes a path. */
@@ -93,6 +92,3 @@ export interface RunRecord {
     yes?: boolean;
   }>;
 }
-
-/** The plan as a run pinned it. */
-export type PinnedPlan = CompiledPlan;

@@ -3,7 +3,8 @@ import { describeProcess, type ProcessIdentity } from '../../execution/index.js'
 import type { Transport } from '../../transports/index.js';
 import type { CallerContext } from '../contract.js';
 import { SessionRejection, sessionNotFound } from '../errors.js';
-import type { LiveSession, SessionClock } from '../live-session.js';
+import type { SessionClock } from '../clock.js';
+import type { LiveSession } from '../live-session.js';
 import type { SessionLog } from '../log.js';
 import type { MetricsSink } from '../metrics.js';
 import type { SessionRegistry } from '../registry.js';

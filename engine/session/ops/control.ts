@@ -14,7 +14,8 @@ import type {
 import { SessionRejection, sessionNotActive, sessionNotFound } from '../errors.js';
 import { isLiveState } from '../machine.js';
 import { METRICS } from '../metrics.js';
-import { checkSetPosture, resolveGuideSwitch } from '../posture-rules.js';
+import { resolveGuideSwitch } from '../../routing/index.js';
+import { checkSetPosture } from '../posture-rules.js';
 import { deliverDurably, postureChanged } from '../registry.js';
 import { liveSession, type OpContext } from './context.js';
 

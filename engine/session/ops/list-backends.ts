@@ -2,7 +2,7 @@ import type { Backend } from '../../definitions/index.js';
 import { POSTURES } from '../../posture/index.js';
 import type { Availability } from '../../transports/index.js';
 import type { BackendDescriptorView, BackendListing, ListBackendsResult } from '../contract.js';
-import { routingGuidanceLines } from '../routing-guidance.js';
+import { routingGuidanceLines } from '../../routing/index.js';
 import type { OpContext } from './context.js';
 
 /** A probe that takes longer than this counts as failed: list-backends must answer. */

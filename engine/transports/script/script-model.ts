@@ -18,7 +18,6 @@ export const ACTION_KEYS = [
   'hang',
   'end',
 ] as const;
-export type ActionKey = (typeof ACTION_KEYS)[number];
 
 /** One action, normalized: a discriminated union the player can switch on. */
 export type Step =

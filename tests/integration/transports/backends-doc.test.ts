@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { enforcementTable, matrixRow, postureCell, renderBackendsDoc } from '../../../cli/backends-doc.js';
+import { enforcementTable, matrixRow, postureCell, renderBackendsDoc } from '../../../cli/backend-matrix.js';
 import { packagedBackendsDoc } from '../../../cli/commands/backends-doc.js';
 import { packageRoot } from '../../../engine/util/package-root.js';
 import { FAKE_DESCRIPTORS } from '../../contract/fake-backends.js';

@@ -1,7 +1,8 @@
 import { createActor, fromPromise, toPromise } from 'xstate';
 import { parse } from 'yaml';
 import { narrowKnobs, type Flow } from '../../../engine/definitions/index.js';
-import { compilePlan, type CompileOptions } from '../../../engine/flow/core/compile.js';
+import { compilePlan } from '../../../engine/flow/core/compile.js';
+import type { CompileOptions } from '../../../engine/flow/core/compile-types.js';
 import type { RunEvent } from '../../../engine/flow/core/events.js';
 import type { ExecutionOutcome, ExecutionSpec } from '../../../engine/flow/core/execution.js';
 import type { PlanLookup } from '../../../engine/flow/core/lookup.js';

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Backend } from '../../../engine/definitions/index.js';
-import {
-  checkSetPosture,
-  resolveGuideSwitch,
-  resolveStart,
-  type BackendCatalog,
-  type StartInput,
-} from '../../../engine/session/index.js';
+import { resolveGuideSwitch } from '../../../engine/routing/index.js';
+import { checkSetPosture, resolveStart, type BackendCatalog, type StartInput } from '../../../engine/session/index.js';
 import { backendData } from '../../fixtures/session/definitions.js';
 
 const BACKENDS: Record<string, Backend> = {

@@ -4,7 +4,7 @@
  * routing definition. Text for a driver to read, not data neo interprets. Pure.
  */
 import type { Backend, Routing } from '../definitions/index.js';
-import { MODEL_CLASSES } from './contract.js';
+import { MODEL_CLASSES } from './model.js';
 
 const PROFILE_FRAMING: Record<Backend['costProfile'], string> = {
   subscription: 'cost: subscription — a speed and rate-limit play; prefer the class that finishes fastest',

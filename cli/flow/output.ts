@@ -1,7 +1,7 @@
 import { formatDuration, type FlowObservation, type RunObserver } from '../../engine/flow/index.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
-import { evidenceOf, FlowView, ICONS, liveLine } from './flow-view.js';
+import { evidenceOf, FlowView, ICONS, liveLine } from './view.js';
 
 /** How a run reports while it goes. */
 export interface FlowOutput {

@@ -3,7 +3,7 @@ import { NeoError } from '../../engine/util/errors.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { EXIT, exitCodeFor, exitCodeForCause } from '../exit-codes.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
-import { evidenceOf, ICONS, type FlowView } from './flow-view.js';
+import { evidenceOf, ICONS, type FlowView } from './view.js';
 
 /** The code of what ended a run unsuccessfully: the failed step's own code, not its wrapper's. */
 export function causeOf(outcome: Pick<RunOutcome, 'status' | 'reason'>): string | undefined {
