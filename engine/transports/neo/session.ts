@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   AgentError,
+  ModelHttpError,
   createConfiguredAgent,
   expandSkillMentions,
   loadAgentSettings,
@@ -28,6 +29,7 @@ import { NeoError } from '../../util/errors.js';
 import { neoHome } from '../../util/neo-home.js';
 import { EventChannel } from '../shared/event-channel.js';
 import { usdForUsage } from '../shared/cost.js';
+import { PROVIDER_CODES, providerCode } from '../shared/provider-failure.js';
 import type { AgentEvent, AgentSession, StartSessionOptions, Usage } from '../types.js';
 import { sessionContext, type SessionContext } from './context.js';
 import type { NeoTransportDeps } from './deps.js';
@@ -273,9 +275,8 @@ export class NeoSession implements AgentSession {
         ...(error.partialText ? { text: error.partialText } : {}),
       };
     }
-    const code = error instanceof NeoError ? error.code : 'AGENT_TURN_FAILED';
     const message = error instanceof Error ? error.message : String(error);
-    return { type: 'error', code, message };
+    return { type: 'error', code: failureCode(error), message };
   }
 
   #cost(): { costUsd?: number } {
@@ -437,4 +438,15 @@ function checkEffort(backendId: string, options: StartSessionOptions, effort: Ef
 
 function redactJson<T>(value: T, redact: (text: string) => string): T {
   return JSON.parse(redact(JSON.stringify(value))) as T;
+}
+
+/**
+ * The code a failed turn reports: a model provider's failure under the provider code every
+ * backend uses (a rejected key is TRANSPORT_UNAUTHENTICATED, which a flow never retries as
+ * transient), else the agent's own code.
+ */
+function failureCode(error: unknown): string {
+  if (error instanceof ModelHttpError) return providerCode(error.status, '') ?? error.code;
+  if (error instanceof NeoError && error.code === 'MODEL_TRANSPORT_ERROR') return PROVIDER_CODES.unreachable;
+  return error instanceof NeoError ? error.code : 'AGENT_TURN_FAILED';
 }

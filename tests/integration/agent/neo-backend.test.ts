@@ -158,7 +158,7 @@ describe('the neo backend', () => {
     const failed = await reader.until('error');
     expect(failed.at(-1)).toEqual({
       type: 'error',
-      code: 'MODEL_HTTP_ERROR',
+      code: 'TRANSPORT_UNAUTHENTICATED',
       message: 'scripted 401 authentication_error: invalid x-api-key (check NEO_TEST_SECRET)',
     });
     await reader.session.sendGuidance('try again');
