@@ -34,7 +34,14 @@ async function stepOf(home: string, runId: string, step = 'work') {
     status: string;
     verdict?: string;
     error?: { code: string; message: string };
-    outputs?: { diff?: { files: Array<{ path: string; status: string }>; unified: string; summary: string } };
+    outputs?: {
+      diff?: {
+        files: Array<{ path: string; status: string; oldPath?: string }>;
+        unified: string;
+        summary: string;
+        truncated: boolean;
+      };
+    };
   };
 }
 
@@ -225,5 +232,80 @@ describe('NEO_HOME inside the project folder', () => {
     const work = await stepOf(home, await onlyRunId(home));
     expect(work).toMatchObject({ status: 'failed', error: { code: 'FLOW_ESCAPE' } });
     expect(work.error!.message).toContain(join(home, 'policy.yaml'));
+  });
+});
+
+describe('neo flow run: the paths of a step’s diff', () => {
+  const plan = `
+name: paths
+defaults: { backend: script, maxPosture: full, posture: full, maxRounds: 2 }
+steps:
+  - id: work
+    brief: Do it.
+    script: s.yaml
+    cwd: sub
+`;
+  const script = `turns:
+  - - write: { path: new.txt, content: "new\\n" }
+    - edit: { path: a.txt, search: "one", replace: "ONE" }
+    - say: Done.
+`;
+  const modes = [
+    { isolation: 'worktree', git: true },
+    { isolation: 'inplace', git: true },
+    { isolation: 'copy', git: true },
+    { isolation: 'inplace', git: false },
+    { isolation: 'copy', git: false },
+  ] as const;
+
+  it.each(modes)(
+    'are relative to the workspace root ($isolation, git: $git), whatever the step’s cwd',
+    async (mode) => {
+      const files = { 'plan.yaml': plan, 's.yaml': script, 'sub/a.txt': 'one\n' };
+      let repo: string;
+      let home: string;
+      if (mode.git) ({ repo, home } = await repoWith(files));
+      else {
+        const root = await tempDir('neo-paths-');
+        repo = join(root, 'project');
+        home = join(root, 'home');
+        await writeTree(repo, files);
+      }
+      const result = await runNeo(['flow', 'run', 'plan.yaml', '--isolation', mode.isolation], {
+        cwd: repo,
+        env: { NEO_HOME: home },
+      });
+      expect(result.exitCode, result.stdout + result.stderr).toBe(0);
+      const work = await stepOf(home, await onlyRunId(home));
+      expect(work.outputs!.diff!.files.map((f) => f.path)).toEqual(['sub/a.txt', 'sub/new.txt']);
+    },
+  );
+});
+
+describe('neo flow run: a large step diff and a plain mv', () => {
+  it('the truncation marker gives the whole diff’s size, and an untracked file moved is a rename', async () => {
+    const { repo, home } = await repoWith({
+      'plan.yaml': agentPlan('big.yaml'),
+      'big.yaml': `turns:
+  - - run: { command: "i=0; while [ $i -lt 2000 ]; do printf 'line %06d of a long generated file for the truncation check\\\\n' $i; i=$((i+1)); done > big.txt; mv untracked.txt moved.txt" }
+    - say: Done.
+`,
+    });
+    await writeFile(join(repo, 'untracked.txt'), 'an untracked file\nwith two lines\n');
+    const result = await runNeo(['flow', 'run', 'plan.yaml', '--isolation', 'inplace'], {
+      cwd: repo,
+      env: { NEO_HOME: home },
+    });
+    expect(result.exitCode, result.stdout + result.stderr).toBe(0);
+    expect((await readFile(join(repo, 'big.txt'))).length).toBe(124_000);
+    const diff = (await stepOf(home, await onlyRunId(home))).outputs!.diff!;
+    expect(diff.files.map((f) => `${f.status} ${f.oldPath ?? ''}${f.path}`)).toEqual([
+      'A big.txt',
+      'R untracked.txtmoved.txt',
+    ]);
+    expect(diff.truncated).toBe(true);
+    // 2000 lines of 62 bytes, each with its "+", and the headers: about 123 KB.
+    expect(diff.unified).toMatch(/\n… diff truncated at 64 KB of 12[34] KB\n$/);
+    expect(Buffer.byteLength(diff.unified)).toBeLessThanOrEqual(64 * 1024);
   });
 });

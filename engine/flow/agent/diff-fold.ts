@@ -12,20 +12,29 @@ export interface StepDiff {
 }
 
 /**
- * Folds per-turn diffs into the step's diff: a path keeps its latest status (a file added then
- * deleted within the step is no change at all), line counts add up, unified diffs are joined
- * and capped at 64 KB.
+ * Folds per-turn diffs into the step's diff (outside git, where the step has no base): a path
+ * keeps its latest status (a file added then deleted within the step is no change at all), line
+ * counts add up, unified diffs are joined and capped at 64 KB. `place` turns a turn's path (as
+ * its session saw it, relative to the session's folder) into the step's (relative to the
+ * workspace root).
  */
 export class DiffFold {
+  readonly #place: (path: string) => string;
   readonly #files = new Map<string, TurnDiffFile>();
   #unified: string[] = [];
   #truncated = false;
   #source: TurnDiff['source'] = 'none';
 
+  constructor(place: (path: string) => string = (path) => path) {
+    this.#place = place;
+  }
+
   add(diff: TurnDiff | undefined): void {
     if (diff === undefined) return;
     if (diff.source !== 'none') this.#source = diff.source;
-    for (const file of diff.files) {
+    for (const turnFile of diff.files) {
+      const file = { ...turnFile, path: this.#place(turnFile.path) };
+      if (turnFile.oldPath !== undefined) file.oldPath = this.#place(turnFile.oldPath);
       const before = this.#files.get(file.path);
       if (before?.status === 'A' && file.status === 'D') {
         this.#files.delete(file.path);

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { resolveRealPath } from '../../execution/index.js';
-import { askPaths, classifyToolName, relativeInside } from '../../posture/index.js';
-import { capUnifiedDiff, type SessionLiveEvent, type TurnDiff } from '../../session/index.js';
+import { askPaths, classifyToolName, lexicalPath, relativeInside } from '../../posture/index.js';
+import { capUnifiedDiff, workspacePath, type SessionLiveEvent, type TurnDiff } from '../../session/index.js';
 import { errorMessage, NeoError } from '../../util/errors.js';
 import type { ExecutionOutcome } from '../core/execution.js';
 import type { StepError } from '../core/state.js';
@@ -35,7 +35,7 @@ export class StepGuard {
   readonly #unclaimed = new Map<string, SessionLiveEvent[]>();
   readonly #pending = new Map<string, Promise<string[]>>();
   readonly #escaped = new Set<string>();
-  readonly #fold = new DiffFold();
+  readonly #fold: DiffFold;
   readonly #unsubscribe: () => void;
   #escape: StepError | undefined;
 
@@ -55,6 +55,7 @@ export class StepGuard {
     this.#root = init.root;
     this.#cwd = init.cwd;
     this.#editToolNames = init.editToolNames;
+    this.#fold = new DiffFold((path) => workspacePath(init.root, lexicalPath(init.cwd, path)));
     this.signal = AbortSignal.any([signal, this.#controller.signal]);
     this.#unsubscribe = sessions.onSessionEvent((live) => this.#onEvent(live));
     const constraints = (sessions as { setScopeConstraints?: (...args: never[]) => unknown }).setScopeConstraints;
@@ -86,13 +87,14 @@ export class StepGuard {
     },
   ): Promise<StepGuard> {
     try {
-      const [base, outside, root] = await Promise.all([
+      const [base, outside, root, cwd] = await Promise.all([
         StepBase.open(options),
         OutsideWatch.open(options),
         realpath(options.workspace.root),
+        realpath(options.cwd),
       ]);
       return new StepGuard(
-        { base, outside, root, cwd: options.cwd, editToolNames: options.editToolNames },
+        { base, outside, root, cwd, editToolNames: options.editToolNames },
         options.sessions,
         options.signal,
       );

@@ -1,5 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, realpath, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { NeoError } from '../../util/errors.js';
 import { GitRepo, diffTrees, snapshotTree, type ChangedFile, type SnapshotStore } from '../../execution/index.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { worktreeRepo } from './worktree.js';
@@ -71,13 +72,17 @@ export class StepBase {
 
 /**
  * The repository a workspace's steps work in, pinned: a worktree's as recorded at creation;
- * in place, the checkout's as found now (never above neo's home). A copy has none.
+ * in place, the one whose top is the workspace root (git never looks above it, nor into neo's
+ * home: a `.git` removed since does not lead to an enclosing repository). A copy has none.
  */
 export async function workspaceRepo(workspace: WorkspaceRecord, home: string): Promise<GitRepo | undefined> {
   if (workspace.isolation === 'worktree') return worktreeRepo(workspace);
-  if (workspace.isolation === 'inplace' && workspace.repo !== undefined)
-    return GitRepo.discover(workspace.root, [home]);
-  return undefined;
+  if (workspace.isolation !== 'inplace' || workspace.repo === undefined) return undefined;
+  const root = await realpath(workspace.root);
+  const repo = await GitRepo.discover(root, [dirname(root), home]);
+  if (repo?.location.top !== root)
+    throw new NeoError('GIT_DIR_CHANGED', `${root} is no longer the top of a git work tree (its .git is gone)`);
+  return repo;
 }
 
 async function readBase(file: string): Promise<{ startedAt: string; tree: string } | undefined> {

@@ -3,7 +3,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.js';
-import { project, run } from './helpers.js';
+import { commitAll, project, run } from './helpers.js';
 
 /** A step with every power (a command, as an agent at full posture has) plants programs for neo's git. */
 const planting = (trap: string) => `
@@ -124,5 +124,35 @@ describe("an agent at full posture plants programs for neo's git: none of them r
       error: { code: 'FLOW_GIT_DIR_CHANGED' },
     });
     expect(outcome.summary?.commit).toBeUndefined();
+  });
+});
+
+describe('in place, git never looks above the workspace root', () => {
+  it('a project whose .git a step removed is not the enclosing repository: the agent step refuses to run', async () => {
+    const scripts = await tempDir('neo-scripts-');
+    const script = join(scripts, 'write.yaml');
+    await writeFile(script, 'turns:\n  - - write: { path: out.txt, content: "x\\n" }\n    - say: Done.\n');
+    const plan = `
+name: outer
+defaults: { backend: script, maxPosture: full, posture: full, maxRounds: 2 }
+steps:
+  - id: unmake
+    run: rm -rf .git
+  - id: work
+    needs: [unmake]
+    brief: Write.
+    script: ${script}
+    requireChange: false
+`;
+    const { dir, home } = await project({ 'plan.yaml': plan, 'file.txt': 'original\n' }, { git: true });
+    // The project sits in an enclosing repository (a dotfiles home, a monorepo).
+    const outer = join(dir, '..');
+    await commitAll(outer);
+    const { outcome } = await run(dir, home, { isolation: 'inplace' });
+    expect(outcome.state.steps.work).toMatchObject({
+      status: 'failed',
+      error: { code: 'FLOW_CONTAINMENT_UNAVAILABLE' },
+    });
+    expect(outcome.state.steps.work!.error!.message).toContain('no longer the top of a git work tree');
   });
 });
