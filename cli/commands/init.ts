@@ -29,6 +29,8 @@ inputs:
     default: npm test
     description: The command that must pass.
 defaults:
+  # The agent CLI that runs the steps; \`neo backends list\` shows every backend and whether it is ready.
+  backend: claude-code
   maxPosture: acceptEdits
   maxRounds: 8
 steps:

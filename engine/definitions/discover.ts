@@ -163,9 +163,13 @@ export function kindOfPath(file: string): DefinitionKind | undefined {
 
 /**
  * Files and folders named on the command line, as the `path` layer. What is neither (a FIFO, a
- * device, a symbolic-link loop) is a problem, as the same file inside a layer folder is.
+ * device, a symbolic-link loop) is a problem, as the same file inside a layer folder is. A file of
+ * `flows` is a flow whatever its name.
  */
-export function discoverPaths(paths: readonly string[]): {
+export function discoverPaths(
+  paths: readonly string[],
+  flows: ReadonlySet<string> = new Set(),
+): {
   files: DiscoveredFile[];
   unknown: string[];
   missing: string[];
@@ -185,7 +189,7 @@ export function discoverPaths(paths: readonly string[]): {
     } else if (typeof kind === 'object') {
       problems.push(kind.diagnostic);
     } else if (kind === 'file') {
-      const definitionKind = kindOfPath(path);
+      const definitionKind = flows.has(path) ? 'flow' : kindOfPath(path);
       if (definitionKind === undefined) unknown.push(path);
       else files.push({ file: path, kind: definitionKind, layer: 'path' });
     } else {

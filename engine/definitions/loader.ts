@@ -6,6 +6,7 @@ import type { DefinitionSet } from './definition-set.js';
 import type { Diagnostic } from './diagnostic.js';
 import { sortDiagnostics } from './diagnostic.js';
 import { discoverLayers, discoverPaths, findRepoRoot, type DiscoveredFile, type LayerRoots } from './discover.js';
+import { strayProjectFiles } from './stray-files.js';
 import { loadDefinitionFile, makeDefinition, sourceOf, type FileLoad } from './load-file.js';
 import { readPackagedSnapshot, snapshotEntry, type PackagedSnapshot } from './packaged-snapshot.js';
 import { readDefinitionText } from './read-text.js';
@@ -25,6 +26,11 @@ export interface LoaderOptions {
   noProject?: boolean;
   /** Extra files or folders (the `path` layer, highest precedence). */
   paths?: readonly string[];
+  /**
+   * Files of `paths` named as flows (`neo flow run <file>`, a step's `flow:`): flows whatever their
+   * name, since the command already says what they are.
+   */
+  flows?: readonly string[];
 }
 
 /** A definition set and every problem found while building it. */
@@ -41,6 +47,7 @@ export interface LoadResult {
 export class DefinitionLoader {
   readonly roots: LayerRoots;
   readonly #paths: readonly string[];
+  readonly #flows: ReadonlySet<string>;
   readonly #trust: TrustStore;
   readonly #loads = new Map<string, FileLoad>();
   readonly #discovered = new Map<string, DiscoveredFile>();
@@ -49,9 +56,10 @@ export class DefinitionLoader {
   #pathProblems: Diagnostic[] = [];
   #projectTrusted = false;
 
-  private constructor(roots: LayerRoots, paths: readonly string[], trust: TrustStore) {
+  private constructor(roots: LayerRoots, paths: readonly string[], flows: ReadonlySet<string>, trust: TrustStore) {
     this.roots = roots;
     this.#paths = paths;
+    this.#flows = flows;
     this.#trust = trust;
   }
 
@@ -63,6 +71,7 @@ export class DefinitionLoader {
     return new DefinitionLoader(
       roots,
       (options.paths ?? []).map((p) => resolve(p)),
+      new Set((options.flows ?? []).map((p) => resolve(p))),
       new TrustStore(home),
     );
   }
@@ -81,7 +90,7 @@ export class DefinitionLoader {
   async loadAll(): Promise<LoadResult> {
     this.#projectTrusted = this.roots.project !== undefined && (await this.#trust.isTrusted(this.roots.project));
     const files = discoverLayers(this.roots);
-    const fromPaths = discoverPaths(this.#paths);
+    const fromPaths = discoverPaths(this.#paths, this.#flows);
     this.#pathProblems = [
       ...fromPaths.problems,
       ...fromPaths.missing.map((file) => pathProblem(file, 'CLI_PATH_NOT_FOUND', 'no such file or folder')),
@@ -94,6 +103,10 @@ export class DefinitionLoader {
         ),
       ),
     ];
+    if (this.roots.project !== undefined) {
+      const skip = this.roots.user === undefined ? [] : [this.roots.user];
+      this.#pathProblems.push(...strayProjectFiles(this.roots.project, skip));
+    }
     this.#loads.clear();
     this.#discovered.clear();
     // A file found both in a standard layer and under a named folder keeps its standard layer,

@@ -1,7 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import {
   formatDiagnostics,
-  kindOfPath,
   loadDefinitions,
   namedPolicyKnobs,
   narrowKnobs,
@@ -50,7 +49,12 @@ export async function loadPlanDefinitions(options: {
   assertFlowFile(file);
   let paths = [file];
   for (;;) {
-    const { set, diagnostics, loader } = await loadDefinitions({ cwd: dirname(file), home: options.home, paths });
+    const { set, diagnostics, loader } = await loadDefinitions({
+      cwd: dirname(file),
+      home: options.home,
+      paths,
+      flows: paths,
+    });
     const found = new Set(paths);
     for (const path of [...paths]) {
       const flow = flowAt(set, path);
@@ -209,7 +213,10 @@ function pinnedDefinitions(set: DefinitionSet, flow: Definition<'flow'>, plan: C
   return [...out.values()].sort((a, b) => (`${a.kind}:${a.id}` < `${b.kind}:${b.id}` ? -1 : 1));
 }
 
-/** Refuses a missing file, what is not a file (a FIFO is never opened), or one not named like a flow. */
+/**
+ * Refuses a missing file or what is not a file (a FIFO is never opened). Its name does not matter:
+ * a file named as a flow is loaded as one.
+ */
 export function assertFlowFile(file: string, referredBy?: string): void {
   const kind = pathKind(file);
   const by = referredBy === undefined ? '' : ` (named by ${referredBy})`;
@@ -217,10 +224,5 @@ export function assertFlowFile(file: string, referredBy?: string): void {
   if (typeof kind === 'object') {
     const { code, message, hint } = kind.diagnostic;
     throw new UsageError(code, `${file}${by}: ${message}`, hint === undefined ? {} : { hint });
-  }
-  if (kindOfPath(file) !== 'flow') {
-    throw new UsageError('FLOW_NOT_A_FLOW_FILE', `${file} is not named like a flow`, {
-      hint: 'name it plan.yaml or <name>.flow.yaml (or put it in a flows/ folder)',
-    });
   }
 }

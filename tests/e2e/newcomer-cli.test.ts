@@ -1,0 +1,65 @@
+/** The rough edges a newcomer meets first, each tried through the `neo` binary as they would. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runNeo } from '../helpers/cli.js';
+import { tempDir, writeTree } from '../helpers/temp.js';
+
+async function sandbox() {
+  const root = await tempDir();
+  const home = join(root, 'home');
+  const repo = join(root, 'repo');
+  await writeTree(root, { 'repo/.git/HEAD': 'ref: refs/heads/main\n', 'home/.keep': '' });
+  return { home, repo, env: { NEO_HOME: home } };
+}
+
+const FLOW = `name: drive
+steps:
+  - id: hello
+    run: node -e "console.log('hi')"
+`;
+
+describe('a newcomer', () => {
+  it('runs a flow file named on the command line whatever its name', async () => {
+    const { repo, env } = await sandbox();
+    await writeTree(repo, { 'drive-plan.yaml': FLOW, 'sub/checks.yml': FLOW.replace('drive', 'checks') });
+    const dry = await runNeo(['flow', 'run', 'drive-plan.yaml', '--dry-run'], { cwd: repo, env });
+    expect(dry.stderr).toBe('');
+    expect(dry.exitCode).toBe(0);
+    expect(dry.stdout).toContain('hello');
+    const valid = await runNeo(['flow', 'validate', 'sub/checks.yml'], { cwd: repo, env });
+    expect(valid.exitCode).toBe(0);
+    // A file that is no flow still fails, on what it holds rather than on its name.
+    await writeTree(repo, { 'notes.yaml': 'title: not a flow\n' });
+    const bad = await runNeo(['flow', 'run', 'notes.yaml', '--dry-run'], { cwd: repo, env });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).not.toContain('FLOW_NOT_A_FLOW_FILE');
+  });
+
+  it('is told about a definition file neo will not load, with where it belongs', async () => {
+    const { repo, env } = await sandbox();
+    const backend = await readFile(new URL('../../definitions/backends/script.yaml', import.meta.url), 'utf8');
+    await writeTree(repo, {
+      '.neo/backends/mine.yaml': backend.replace(/^id: script$/m, 'id: mine'),
+      '.neo/agents/helper.md': '---\ndescription: helper\n---\nHelp.\n',
+      '.neo/README.md': 'not a definition\n',
+    });
+    const result = await runNeo(['validate'], { cwd: repo, env });
+    expect(result.exitCode).toBe(0);
+    const out = result.stdout + result.stderr;
+    expect(out).toContain('warning[DEF_NOT_LOADED]: .neo/backends/mine.yaml looks like a definition');
+    expect(out).toContain('move it to .neo/definitions/backends/');
+    expect(out).toContain('warning[DEF_NOT_LOADED]: .neo/agents/helper.md');
+    expect(out).not.toContain('README');
+  });
+
+  it('gets from neo init a flow that names a backend', async () => {
+    const { repo, env } = await sandbox();
+    expect((await runNeo(['init'], { cwd: repo, env })).exitCode).toBe(0);
+    const flow = await readFile(join(repo, '.neo', 'flows', 'check-and-fix.flow.yaml'), 'utf8');
+    expect(flow).toMatch(/^ {2}backend: claude-code$/m);
+    const dry = await runNeo(['flow', 'run', '.neo/flows/check-and-fix.flow.yaml', '--dry-run'], { cwd: repo, env });
+    expect(dry.exitCode).toBe(0);
+    expect(dry.stdout).toContain('claude-code');
+  });
+});
