@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { isPosture, postureWithin } from '../../engine/posture/index.js';
+import { isPosture, underCeiling } from '../../engine/posture/index.js';
 import { createTransport, type AgentEvent } from '../../engine/transports/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -40,12 +40,15 @@ export async function run(io: CommandIO, file: string, options: PlayOptions): Pr
   const { set } = await loadSetForCommand(io);
   // The owner policy caps a replay as it caps an agent (and an invalid one stops it).
   const ownerCap = set.ownerPolicy?.data.maxPosture;
-  if (ownerCap !== undefined && !postureWithin(options.posture, ownerCap))
-    throw new UsageError(
-      'CLI_POSTURE_ABOVE_OWNER_CAP',
-      `--posture ${options.posture} is above the owner policy's maxPosture ${ownerCap} (${set.ownerPolicy!.file})`,
-      { hint: `pass --posture ${ownerCap} or lower` },
-    );
+  const capped =
+    ownerCap === undefined
+      ? undefined
+      : underCeiling('--posture', options.posture, {
+          posture: ownerCap,
+          name: `the owner policy's maxPosture (${set.ownerPolicy!.file})`,
+          hint: `pass --posture ${ownerCap} or lower`,
+        });
+  if (capped?.ok === false) throw new UsageError(capped.code, capped.message, { hint: capped.hint });
   const backend = set.list('backend').find((definition) => definition.data.protocol === 'script');
   const transport = backend === undefined ? undefined : await createTransport(backend);
   if (backend === undefined || transport === undefined)

@@ -69,7 +69,13 @@ describe('the owner policy', () => {
     const start = ['session', 'start', '--backend', 'script', '--script', 'write.yaml', '--brief', 'x'];
     const wide = await runNeo([...start, '--max-posture', 'full'], { cwd: repo, env });
     expect(wide.exitCode).toBe(2);
-    expect(wide.stderr).toContain('maxPosture `full` is above');
+    expect(wide.stderr).toContain('error[POSTURE_CEILING_EXCEEDED]: maxPosture `full` is above');
+    // A replay meets the same rule and the same code.
+    const play = await runNeo(['script', 'play', 'write.yaml', '--posture', 'full'], { cwd: repo, env });
+    expect(play.exitCode).toBe(2);
+    expect(play.stderr).toContain(
+      `error[POSTURE_CEILING_EXCEEDED]: --posture \`full\` is above the owner policy's maxPosture (${join(home, 'policy.yaml')}) \`plan\``,
+    );
     const capped = await runNeo([...start, '--json'], { cwd: repo, env });
     expect(capped.exitCode, capped.stderr).toBe(0);
     const started = JSON.parse(capped.stdout) as { sessionId: string; posture: string; maxPosture: string };
