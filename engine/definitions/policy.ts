@@ -2,6 +2,9 @@ import type { Budgets, Posture } from '../generated/common.js';
 import { postureRank, postureWithin } from '../posture/index.js';
 import { durationMs } from '../util/duration.js';
 
+/** The round cap when neither a request, a config nor a scope sets one. */
+export const DEFAULT_MAX_ROUNDS = 20;
+
 /** The session knobs of seed 004 §2–§3 that policies, personas and callers set. */
 export interface SessionKnobs {
   maxPosture?: Posture;

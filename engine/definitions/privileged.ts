@@ -24,7 +24,8 @@ const PROVIDER_ROUTE_FIELDS = ['baseUrl', 'apiKey', 'headers'] as const;
 
 /**
  * Drops what a definition from an untrusted project layer may not set, one field at a time:
- * - a persona's `driver: true` (its rules would decide permission asks and run `verify`), a
+ * - a persona's `driver: true` (its rules would decide permission asks and run `verify`: a
+ *   demoted driver is the agent's role, its deny rules kept, the rest of `rules` unused), a
  *   posture above acceptEdits (`maxPosture`, `initialPosture`, `permissionMode: bypassPermissions`),
  *   and `hooks` / `mcpServers` (they name programs to run);
  * - a policy's or flow's posture above acceptEdits (defaults and every step);
@@ -82,7 +83,8 @@ export function stripUntrusted(
   };
   const POSTURE_KEYS = ['maxPosture', 'initialPosture', 'posture'];
   if (kind === 'persona') {
-    if (copy.driver === true) drop(['driver'], '(a driver persona; its deny rules still apply)');
+    if (copy.driver === true)
+      drop(['driver'], '(a driver persona: its allow rules and verify are not used; its deny rules still apply)');
     if (copy.permissionMode === 'bypassPermissions') drop(['permissionMode'], '(bypassPermissions is posture full)');
     dropHighPosture([], copy, POSTURE_KEYS);
     if (copy.hooks !== undefined) drop(['hooks'], '(hooks run programs)');

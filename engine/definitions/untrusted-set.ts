@@ -11,7 +11,7 @@ import { toPointer, type Diagnostic } from './diagnostic.js';
 import { ownKnobLayers, overriddenTrusted } from './effective.js';
 import { makeDefinition } from './load-file.js';
 import { postureRank } from '../posture/index.js';
-import { narrowKnobs, type SessionKnobs } from './policy.js';
+import { DEFAULT_MAX_ROUNDS, narrowKnobs, type SessionKnobs } from './policy.js';
 import { TRUST_HINT, UNTRUSTED_CEILING, UNTRUSTED_CODE, aboveUntrustedCeiling } from './privileged.js';
 
 /** Where a persona writes each knob (Claude's spelling second). */
@@ -80,7 +80,8 @@ function namedPolicyWarnings(
 
 /**
  * neo.yaml defaults with an untrusted layer narrowed to what the trusted layers below allow:
- * `defaults.maxPosture` and `defaults.maxRounds` may only come down. Returns the configs to keep
+ * `defaults.maxPosture` and `defaults.maxRounds` may only come down (from neo's own defaults when
+ * no trusted neo.yaml sets them: a round cap is a budget the owner did not grant). Returns the configs to keep
  * (an untrusted one rebuilt without its widening fields) and a warning per dropped field.
  */
 export function narrowUntrustedConfigs(configs: readonly Definition<'config'>[]): {
@@ -88,12 +89,19 @@ export function narrowUntrustedConfigs(configs: readonly Definition<'config'>[])
   diagnostics: Diagnostic[];
 } {
   const diagnostics: Diagnostic[] = [];
-  const trusted: NonNullable<Config['defaults']> = {};
+  const trusted: NonNullable<Config['defaults']> = { maxRounds: DEFAULT_MAX_ROUNDS };
+  const ownSets = { maxPosture: false, maxRounds: false };
   const out = configs.map((config) => {
     const defaults = config.data.defaults ?? {};
     if (config.trusted) {
-      if (defaults.maxPosture !== undefined) trusted.maxPosture = defaults.maxPosture;
-      if (defaults.maxRounds !== undefined) trusted.maxRounds = defaults.maxRounds;
+      if (defaults.maxPosture !== undefined) {
+        trusted.maxPosture = defaults.maxPosture;
+        ownSets.maxPosture = true;
+      }
+      if (defaults.maxRounds !== undefined) {
+        trusted.maxRounds = defaults.maxRounds;
+        ownSets.maxRounds = true;
+      }
       return config;
     }
     const widening: Array<'maxPosture' | 'maxRounds'> = [];
@@ -113,7 +121,7 @@ export function narrowUntrustedConfigs(configs: readonly Definition<'config'>[])
         warning(
           config,
           ['defaults', key],
-          `\`defaults.${key}: ${String(defaults[key])}\` would widen your own neo.yaml (${String(trusted[key])}); yours applies: this project is not trusted`,
+          `\`defaults.${key}: ${String(defaults[key])}\` would widen ${ownSets[key] ? 'your own neo.yaml' : "neo's default"} (${String(trusted[key])}); ${ownSets[key] ? 'yours' : 'the default'} applies: this project is not trusted`,
         ),
       );
     }

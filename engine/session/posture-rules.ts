@@ -6,15 +6,14 @@
  * must not learn the ceiling by silent trial), while an OMITTED value is clamped down to the
  * limit. maxRounds is a budget, not a privilege, so it is always clamped.
  */
-import { narrowKnobs, type Backend, type Effort, type Posture } from '../definitions/index.js';
+import { DEFAULT_MAX_ROUNDS, narrowKnobs, type Backend, type Effort, type Posture } from '../definitions/index.js';
 import { DEFAULT_MAX_POSTURE, POSTURES, underCeiling, type Ceiling } from '../posture/index.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { assertEffortSupported, defaultAgentModel, resolveAgentModel } from '../routing/index.js';
 import type { ScopeConstraints, StartInput } from './contract.js';
 import { SessionRejection } from './errors.js';
 
-/** The round cap when neither the request, the config nor a scope sets one. */
-export const DEFAULT_MAX_ROUNDS = 20;
+export { DEFAULT_MAX_ROUNDS };
 
 /** Defaults a start falls back to (config `defaults`, then neo's own). */
 export interface SessionDefaults {

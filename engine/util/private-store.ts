@@ -65,7 +65,8 @@ export function tightenStore(home: string): string | undefined {
   walk(home);
   // Under a folder others cannot enter, nobody else could read it: closed quietly.
   if (!exposed) return undefined;
-  return `neo: ${home} was readable by other users (mode ${before}); made it and the ${changed - 1} files and folders in it private (0700/0600)`;
+  const inside = changed - 1 === 0 ? '' : ` and the ${changed - 1} files and folders in it`;
+  return `neo: ${home} was readable by other users (mode ${before}); made it${inside} private (0700/0600)`;
 }
 
 /** Whether other users (group or others) can enter `dir`: every folder from the root down lets them through. */
