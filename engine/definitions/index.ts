@@ -10,7 +10,13 @@ export { loadDefinitionsOffThread } from './off-thread.js';
 export { loadDefinitionFile, loadDefinitionText, type FileLoad } from './load-file.js';
 export { kindOfPath, findRepoRoot, type LayerRoots } from './discover.js';
 export { TrustStore } from './trust.js';
-export { DEFAULT_MAX_ROUNDS, narrowKnobs, type SessionKnobs, type KnobProvenance, type KnobConflict } from './policy.js';
+export {
+  DEFAULT_MAX_ROUNDS,
+  narrowKnobs,
+  type SessionKnobs,
+  type KnobProvenance,
+  type KnobConflict,
+} from './policy.js';
 export { personaView, PERMISSION_MODE_POSTURE, type PersonaView } from './persona-view.js';
 export { stepKinds, transitiveNeeds, findCycles, type StepKind } from './flow-check.js';
 export type { DefinitionWatcher, ReloadEvent, WatchOptions } from './watch.js';
