@@ -5,7 +5,8 @@
  * and caught up from the bytes other processes appended since the last look, so recording an
  * outcome costs a stat and one short write however long the log has grown.
  */
-import { closeSync, openSync, readSync, statSync, writeSync, mkdirSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../util/private-store.js';
 import { dirname, join } from 'node:path';
 import { readJsonl } from '../util/jsonl.js';
 import { KeyedLock } from '../util/keyed-lock.js';
@@ -46,8 +47,8 @@ class OutcomeIndex {
   append(record: HarnessOutcomeRecord): boolean {
     this.#catchUp();
     if (this.#ids.has(record.sessionId)) return false;
-    mkdirSync(dirname(this.#path), { recursive: true });
-    const fd = openSync(this.#path, 'a');
+    mkdirPrivateSync(dirname(this.#path));
+    const fd = openSync(this.#path, 'a', PRIVATE_FILE_MODE);
     try {
       // A torn last line must not swallow this record: start on a line of its own.
       writeSync(fd, `${this.#torn ? '\n' : ''}${JSON.stringify(record)}\n`);

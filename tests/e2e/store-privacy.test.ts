@@ -107,7 +107,7 @@ describe('the store is private', () => {
     const home = join(root, 'home');
     await writeTree(home, {
       'runs/20260101-000000-000001/run.json': '{}\n',
-      'code-sessions/cs_x/events.jsonl': '{}\n',
+      'cache/flows/old.json': '{}\n',
     });
     // Under a folder others may enter (a temp folder of the test's own is closed to them).
     await chmod(root, 0o755);
@@ -121,7 +121,7 @@ describe('the store is private', () => {
     );
     expect(await mode(home)).toBe('700');
     expect(await mode(join(home, 'runs/20260101-000000-000001/run.json'))).toBe('600');
-    expect(await mode(join(home, 'code-sessions/cs_x'))).toBe('700');
+    expect(await mode(join(home, 'cache/flows'))).toBe('700');
     const second = await runNeo(['trust', '--list'], { cwd: root, env });
     expect(second.stderr).toBe('');
   });

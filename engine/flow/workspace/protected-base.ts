@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { copyFile, lstat, mkdir, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../util/private-store.js';
 import { dirname, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { spawnProcess } from '../../execution/index.js';
@@ -49,13 +50,15 @@ export class ProtectedBase {
     for (const path of await base.#walk(options.root)) {
       const content = await readFile(join(options.root, path));
       files.set(path, digest(content));
-      await mkdir(dirname(join(dir, 'files', path)), { recursive: true });
-      await writeFile(join(dir, 'files', path), content);
+      // A copy under the run's folder in NEO_HOME: private, as the rest of the store.
+      await mkdirPrivate(dirname(join(dir, 'files', path)));
+      await writeFile(join(dir, 'files', path), content, { mode: PRIVATE_FILE_MODE });
     }
-    await mkdir(dir, { recursive: true });
+    await mkdirPrivate(dir);
     await writeFile(
       manifest,
       `${JSON.stringify({ startedAt: options.startedAt, files: Object.fromEntries(files) })}\n`,
+      { mode: PRIVATE_FILE_MODE },
     );
     return new ProtectedBase(options.root, dir, files, options.globs);
   }
