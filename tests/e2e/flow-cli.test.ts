@@ -70,7 +70,9 @@ steps:
     });
     expect(dry.exitCode).toBe(0);
     expect(dry.stdout).toContain('two · 3 steps · maxParallel 4 · budget none · nothing will run');
-    expect(dry.stdout).toMatch(/fix +agent +script +- +- +acceptEdits ≤ acceptEdits +3 +gate npm test \(×2\)/);
+    expect(dry.stdout).toMatch(
+      /fix +agent +script +- +- +acceptEdits ≤ acceptEdits +3 +none \(default\) +gate npm test \(×2\)/,
+    );
     expect(dry.stdout).toContain('inputs: n=7');
     const json = JSON.parse(
       (
