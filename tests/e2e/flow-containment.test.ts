@@ -309,3 +309,37 @@ describe('neo flow run: a large step diff and a plain mv', () => {
     expect(Buffer.byteLength(diff.unified)).toBeLessThanOrEqual(64 * 1024);
   });
 });
+
+describe('neo flow run in place: an edit that would become a command through git', () => {
+  it('a CLI that writes a git hook without asking (Droid at acceptEdits) fails the step with FLOW_ESCAPE', async () => {
+    const { repo, home } = await repoWith({
+      'plan.yaml': `
+name: droid
+defaults: { backend: droid, maxPosture: acceptEdits, maxRounds: 2 }
+steps:
+  - id: work
+    brief: Write hello.txt.
+    requireChange: false
+`,
+    });
+    const hook = join(repo, '.git', 'hooks', 'post-commit');
+    const result = await runNeo(['flow', 'run', 'plan.yaml', '--isolation', 'inplace'], {
+      cwd: repo,
+      env: {
+        NEO_HOME: home,
+        NEO_DROID_BIN: FAKE_BINARIES.acp,
+        FACTORY_API_KEY: 'fk-test',
+        FAKE_ACP_MODES: 'normal,spec,auto-low,auto-medium,auto-high',
+        FAKE_CLI_HOME: join(home, 'fake-state'),
+        FAKE_CLI_BEHAVIOUR: 'silent-write',
+        FAKE_CLI_WRITE_TO: hook,
+      },
+    });
+    expect(await readFile(hook, 'utf8')).toBe('hello from fake acp\n');
+    expect(result.exitCode).not.toBe(0);
+    const work = await stepOf(home, await onlyRunId(home));
+    expect(work).toMatchObject({ status: 'failed', verdict: 'escaped', error: { code: 'FLOW_ESCAPE' } });
+    expect(work.error!.message).toContain('git metadata');
+    expect(work.error!.message).toContain(hook);
+  });
+});

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { resolveRealPath } from '../../execution/index.js';
-import { askPaths, classifyToolName, lexicalPath, relativeInside } from '../../posture/index.js';
+import { askPaths, classifyToolName, isGitPath, lexicalPath, relativeInside } from '../../posture/index.js';
 import { capUnifiedDiff, workspacePath, type SessionLiveEvent, type TurnDiff } from '../../session/index.js';
 import { errorMessage, NeoError } from '../../util/errors.js';
 import type { ExecutionOutcome } from '../core/execution.js';
@@ -82,6 +82,8 @@ export class StepGuard {
     options: StepPlace & {
       cwd: string;
       editToolNames: readonly string[];
+      /** The step's ceiling is below full: its workspace's git config and hooks must not change either. */
+      guardGit: boolean;
       sessions: SessionPort;
       signal: AbortSignal;
     },
@@ -192,9 +194,12 @@ export class StepGuard {
     const paths = [...new Set([...this.#escaped, ...changed])].sort();
     if (paths.length === 0) return;
     const shown = paths.slice(0, 10);
+    const where = paths.some((path) => isGitPath(relativeInside(this.#root, path) ?? ''))
+      ? `outside its workspace ${this.#root} or in its git metadata (git runs the programs named there)`
+      : `outside its workspace ${this.#root}`;
     this.#fail({
       code: 'FLOW_ESCAPE',
-      message: `the agent changed ${paths.length} path${paths.length === 1 ? '' : 's'} outside its workspace ${this.#root}: ${shown.join(', ')}${paths.length > 10 ? ', …' : ''}`,
+      message: `the agent changed ${paths.length} path${paths.length === 1 ? '' : 's'} ${where}: ${shown.join(', ')}${paths.length > 10 ? ', …' : ''}`,
       hint: "nothing outside the run's workspace may change while an agent step runs: inspect (and undo) these changes; if you made them yourself meanwhile, resume the run",
     });
   }

@@ -147,6 +147,7 @@ async function agentStep(
       startedAt: deps.startedAt(spec) ?? spec.exec,
       cwd,
       editToolNames: settings.editToolNames,
+      guardGit: settings.maxPosture !== 'full',
       sessions,
       signal,
     });

@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitRepo, changedPaths, gitMarker, snapshotTree, type SnapshotStore } from '../../execution/index.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
+import { workspaceRepo } from './step-base.js';
 import { stampChanges, stampTree, type TreeStamp } from './tree-stamp.js';
 
 /** NEO_HOME's user layer and trust: what an escaped agent could change to raise its own ceiling later. */
@@ -37,12 +38,25 @@ export class OutsideWatch {
     this.#stamp = stamp;
   }
 
-  static async open(options: { workspace: WorkspaceRecord; home: string; runDir: string }): Promise<OutsideWatch> {
+  /**
+   * With `guardGit` (an agent below full posture, which may not write `.git`), an in-place
+   * workspace's own git config, hooks and attributes are watched too: git runs the programs they
+   * name at the user's next git command, and a CLI that writes without asking could plant them.
+   */
+  static async open(options: {
+    workspace: WorkspaceRecord;
+    home: string;
+    runDir: string;
+    guardGit?: boolean;
+  }): Promise<OutsideWatch> {
     const { workspace, home } = options;
     const store: SnapshotStore = { dir: join(options.runDir, 'snapshots'), exclude: [home, workspace.root] };
     const stampPaths = HOME_ENTRIES.map((name) => join(home, name));
     let checkout: CheckoutTree | undefined;
-    if (workspace.isolation !== 'inplace') {
+    if (workspace.isolation === 'inplace' && workspace.repo !== undefined && options.guardGit === true) {
+      const repo = await workspaceRepo(workspace, home);
+      if (repo !== undefined) stampPaths.push(...gitMeta(repo));
+    } else if (workspace.isolation !== 'inplace') {
       const source = workspace.isolation === 'worktree' ? workspace.repo : workspace.projectDir;
       const real = source === undefined ? undefined : await realpath(source).catch(() => undefined);
       const repo = real === undefined || gitMarker(real) === undefined ? undefined : await GitRepo.discover(real);
@@ -54,8 +68,7 @@ export class OutsideWatch {
           ...(within === undefined ? {} : { within }),
           tree: await snapshotTree(repo, store, within),
         };
-        const { gitDir, commonDir } = repo.location;
-        stampPaths.push(...GIT_META.map((name) => join(commonDir, name)), join(gitDir, 'config.worktree'));
+        stampPaths.push(...gitMeta(repo));
       } else if (real !== undefined) stampPaths.push(real);
     }
     // neo's own folder may sit inside the project (its records change all the time): only its user layer counts.
@@ -78,4 +91,10 @@ export class OutsideWatch {
     }
     return [...new Set(changed)].sort();
   }
+}
+
+/** The files of a repository that name programs git runs: its config, hooks and `info/`. */
+function gitMeta(repo: GitRepo): string[] {
+  const { gitDir, commonDir } = repo.location;
+  return [...GIT_META.map((name) => join(commonDir, name)), join(gitDir, 'config.worktree')];
 }
