@@ -9,6 +9,7 @@ import {
   type CompiledPlan,
   type Isolation,
 } from '../../engine/flow/index.js';
+import { processMetrics, type MetricsSink, type ProcessMetrics } from '../../engine/observability/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
@@ -29,6 +30,7 @@ interface RunFlags {
   backend?: string;
   yes?: boolean;
   isolation?: Isolation;
+  metricsPort?: string;
 }
 
 export function run(io: CommandIO, planFile: string, options: RunFlags): Promise<number> {
@@ -43,6 +45,8 @@ async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Prom
   const interactive = options.json !== true && io.stdout.isTTY === true && process.stdin.isTTY === true;
   const { signal, dispose, interrupt } = interruptOnSignals(io);
   const attached = await attachRun(home, `neo flow run ${planFile}`, output.observer, interrupt);
+  const metrics = await runMetrics(io, options.metricsPort, attached?.sessionHost.metrics);
+  const sessionHost = { ...attached?.sessionHost, metrics: metrics.sink };
   try {
     const outcome = await startRun({
       home,
@@ -51,7 +55,7 @@ async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Prom
       inputs,
       textInputs,
       observer: attached?.observer ?? output.observer,
-      ...(attached === undefined ? {} : { sessionHost: attached.sessionHost }),
+      sessionHost,
       signal,
       ...(interactive ? { prompter: terminalPrompter(io, output) } : {}),
       ...(options.backend === undefined ? {} : { backend: options.backend }),
@@ -65,8 +69,29 @@ async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Prom
   } finally {
     output.close();
     dispose();
+    await metrics.close();
     await attached?.close();
   }
+}
+
+/** The run's metric sinks: the server's, `--metrics-port`'s endpoint, OTLP when configured. */
+export async function runMetrics(
+  io: CommandIO,
+  port: string | undefined,
+  forward: MetricsSink | undefined,
+): Promise<ProcessMetrics> {
+  const metricsPort = port === undefined ? undefined : Number(port);
+  if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort < 65536))
+    throw new UsageError('CLI_BAD_PORT', `--metrics-port ${port} is not a port number`, {
+      hint: 'give 0 (any free port) up to 65535',
+    });
+  const metrics = await processMetrics({
+    env: io.env,
+    ...(metricsPort === undefined ? {} : { metricsPort }),
+    ...(forward === undefined ? {} : { forward }),
+  });
+  if (metrics.url !== undefined) writeLine(io.stderr, `neo: metrics on ${metrics.url}`);
+  return metrics;
 }
 
 /** What a real run would refuse: a sandbox asked for that this machine cannot provide. */

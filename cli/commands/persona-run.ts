@@ -1,9 +1,10 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadDefinitions, hasErrors, summarizeDiagnostics, type Effort } from '../../engine/definitions/index.js';
 import { trackRecords } from '../../engine/learning/index.js';
 import { loadPersona, runPersona, type PersonaRunResult, type TerminalAsk } from '../../engine/persona/index.js';
 import { attachToServer } from '../../engine/server/index.js';
-import { createSessionService } from '../../engine/session/index.js';
+import { JsonLinesLog, teeLogs } from '../../engine/observability/index.js';
+import { createSessionService, stderrLog } from '../../engine/session/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
@@ -55,15 +56,18 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
   const attachment = await attachToServer(home, `neo persona run ${persona.view.id}`);
   attachment?.onCancel(() => interrupt('cancelled from the control plane'));
   const records = trackRecords(home);
+  const runId = `persona-${persona.view.id}-${Date.now().toString(36)}`;
+  // This run's decisions as JSON lines with levels (NEO_HOME/logs/<runId>.jsonl).
+  const decisions = new JsonLinesLog(join(home, 'logs', `${runId}.jsonl`));
   const service = createSessionService({
     home,
     definitions: set,
     defaultCwd: cwd,
+    log: teeLogs(stderrLog, decisions),
     trackRecord: (backend) => records.lines(backend),
     ...(attachment === undefined ? {} : { metrics: attachment.metrics }),
   });
   attachment?.bindSessions(service);
-  const runId = `persona-${persona.view.id}-${Date.now().toString(36)}`;
   const view = personaRunView(output.observer, {
     runId,
     persona: persona.view.id,
@@ -104,6 +108,7 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
     view.finish(result, failure);
     output.close();
     await service.close();
+    await decisions.close();
     dispose();
     await attachment?.close();
   }

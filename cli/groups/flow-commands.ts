@@ -6,6 +6,7 @@
 export * as flowApprove from '../commands/flow-approve.js';
 export * as flowGraph from '../commands/flow-graph.js';
 export * as flowList from '../commands/flow-list.js';
+export * as flowLogs from '../commands/flow-logs.js';
 export * as flowResume from '../commands/flow-resume.js';
 export * as flowRun from '../commands/flow-run.js';
 export * as flowShow from '../commands/flow-show.js';

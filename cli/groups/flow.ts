@@ -21,6 +21,10 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
     .option('--dry-run', "print each step's effective backend, model, effort, posture, budget and gate; run nothing")
     .option('--watch', 'apply edits of the plan and its personas to steps that have not started')
     .option('--backend <id>', "every agent step's backend (e.g. script)")
+    .option(
+      '--metrics-port <port>',
+      'serve Prometheus metrics on 127.0.0.1:<port>/metrics while the run lasts (0: any free port)',
+    )
     .option('--yes', 'answer every approval with its first passing decision (for CI); recorded in the run')
     .addOption(
       new Option(
@@ -62,6 +66,13 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
     .option('--events', 'print the event log')
     .option('--json', 'print JSON')
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowShow)));
+  flow
+    .command('logs')
+    .description("a run's decision log: its steps' decisions and its sessions' code_session_* decisions")
+    .argument('<runId>', 'the run (a unique prefix is enough)')
+    .option('--level <level>', 'only lines at or above this level (debug, info, warn, error)', 'debug')
+    .option('--json', 'print the JSON lines as they are stored')
+    .action(lazy(() => import('./flow-commands.js').then((m) => m.flowLogs)));
   flow
     .command('graph')
     .description('draw the step graph')

@@ -57,3 +57,4 @@ export { initialRunState } from './core/state.js';
 export { formatDuration } from '../util/duration.js';
 export { resolveInputs } from './core/inputs.js';
 export type { InputProblem } from './core/input-problem.js';
+export { DECISIONS_FILE } from './runtime/decisions.js';

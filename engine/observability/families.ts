@@ -99,3 +99,9 @@ export const METRIC_FAMILIES: readonly MetricFamily[] = [
   },
   { name: SPECIALIST_METRICS.rounds, kind: 'histogram', labels: [], help: 'Rounds a driver persona drove.' },
 ];
+
+/** Whether `labels` are exactly the labels a family declares (so no record invents a series). */
+export function fitsFamily(labels: Readonly<Record<string, string>>, declared: readonly string[]): boolean {
+  const keys = Object.keys(labels);
+  return keys.length === declared.length && keys.every((k) => declared.includes(k) && typeof labels[k] === 'string');
+}

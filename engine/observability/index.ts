@@ -23,3 +23,6 @@ export {
   type LogLevel,
   type LogLine,
 } from './decision-log.js';
+export { OtlpSink, otlpMetricsUrl } from './otlp.js';
+export { processMetrics, type ProcessMetrics } from './process-metrics.js';
+export { fitsFamily } from './families.js';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Counter, Histogram, Registry } from 'prom-client';
-import { METRIC_FAMILIES } from './families.js';
+import { fitsFamily, METRIC_FAMILIES } from './families.js';
 import type { MetricLabels, MetricsSink } from './metrics-sink.js';
 
 /** Buckets that fit both round counts and millisecond durations (1 … ~1 h). */
@@ -40,7 +40,7 @@ export class PrometheusSink implements MetricsSink {
 
   increment(name: string, labels: MetricLabels = {}, value = 1): void {
     const counter = this.#counters.get(name);
-    if (counter === undefined || !fits(labels, counter.labels) || !(value >= 0)) {
+    if (counter === undefined || !fitsFamily(labels, counter.labels) || !(value >= 0)) {
       this.dropped++;
       return;
     }
@@ -49,7 +49,7 @@ export class PrometheusSink implements MetricsSink {
 
   observe(name: string, value: number, labels: MetricLabels = {}): void {
     const histogram = this.#histograms.get(name);
-    if (histogram === undefined || !fits(labels, histogram.labels) || !Number.isFinite(value)) {
+    if (histogram === undefined || !fitsFamily(labels, histogram.labels) || !Number.isFinite(value)) {
       this.dropped++;
       return;
     }
@@ -64,9 +64,4 @@ export class PrometheusSink implements MetricsSink {
   get contentType(): string {
     return this.registry.contentType;
   }
-}
-
-function fits(labels: MetricLabels, declared: readonly string[]): boolean {
-  const keys = Object.keys(labels);
-  return keys.length === declared.length && keys.every((k) => declared.includes(k) && typeof labels[k] === 'string');
 }

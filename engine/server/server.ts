@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { loadDefinitions } from '../definitions/index.js';
 import { releaseRecorder, trackRecords } from '../learning/index.js';
-import { PrometheusSink } from '../observability/index.js';
+import { processMetrics, PrometheusSink } from '../observability/index.js';
 import {
   connectDaemon,
   createSessionService,
@@ -51,6 +51,8 @@ export interface ServeOptions {
   /** The built web UI; default: dist/web of this install. */
   webRoot?: string;
   heartbeatMs?: number;
+  /** Where OTEL_EXPORTER_OTLP_ENDPOINT is read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
   /** argv that runs this neo (for `neo flow resume`); default: this process's own binary. */
   neoArgv?: readonly string[];
   /** Seams for tests (transports, idle timeout, …). */
@@ -87,7 +89,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const token = await loadOrCreateToken(paths.token);
 
   const definitions = (await loadDefinitions({ home, noProject: true })).set;
-  const metrics = new PrometheusSink();
+  // /metrics serves the Prometheus registry; every record also goes to OTLP when configured.
+  const prometheus = new PrometheusSink();
+  const exported = await processMetrics({ env: options.env ?? process.env, forward: prometheus });
+  const metrics = exported.sink;
   const records = trackRecords(home);
   const service = createSessionService({
     ...options.service,
@@ -142,7 +147,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     attach,
     resume,
     ...(neoArgv === undefined ? {} : { resumeRun: (runId: string) => spawnFlowResume(home, neoArgv, runId) }),
-    metrics,
+    metrics: prometheus,
     definitions: () => definitions,
     webRoot: options.webRoot ?? join(packageRoot(), 'dist', 'web'),
     heartbeatMs: options.heartbeatMs ?? 15_000,
@@ -194,6 +199,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     bridge.close();
     await attach.close();
     await daemon.close();
+    await exported.close();
     await rm(paths.state, { force: true });
   }
 

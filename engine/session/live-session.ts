@@ -360,6 +360,11 @@ export class LiveSession {
       ...(event.ask === undefined ? {} : { ask: event.ask }),
     });
     this.#actor.send({ type: 'agent.clarify', clarificationId: event.clarificationId });
+    this.#log.info('code_session_clarification_raised', {
+      sessionId: this.id,
+      clarificationId: event.clarificationId,
+      toolName: event.toolName,
+    });
     await written;
     this.#queue.push({
       kind: 'clarification',

@@ -132,7 +132,14 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       metrics.increment(METRICS.ops, { op, outcome: 'ok' });
       return result;
     } catch (error) {
-      metrics.increment(METRICS.ops, { op, outcome: error instanceof UsageError ? 'rejected' : 'error' });
+      const rejected = error instanceof UsageError;
+      metrics.increment(METRICS.ops, { op, outcome: rejected ? 'rejected' : 'error' });
+      if (op === 'start')
+        log.info(rejected ? 'code_session_start_rejected' : 'code_session_start_failed', {
+          scope: caller.scope,
+          code: error instanceof NeoError ? error.code : undefined,
+          error,
+        });
       if (error instanceof NeoError) throw error;
       throw new SessionFailure(
         'SESSION_OP_FAILED',

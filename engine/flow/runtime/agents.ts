@@ -1,4 +1,5 @@
 import type { DefinitionSet } from '../../definitions/index.js';
+import type { JsonLinesLog } from '../../observability/index.js';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
 import type { SessionHost } from './session-host.js';
 
@@ -11,6 +12,7 @@ export class AgentServices {
   readonly #set: () => DefinitionSet;
   readonly #overrides: { driver?: AgentStepDriver; sessions?: SessionPort; host?: SessionHost };
   #ready: Promise<{ driver: AgentStepDriver; sessions: SessionPort; close: () => Promise<void> }> | undefined;
+  #log: JsonLinesLog | undefined;
 
   constructor(
     home: string,
@@ -27,11 +29,18 @@ export class AgentServices {
     return this.#ready;
   }
 
-  /** Stops every live session this run opened. */
+  /** The run's decision log: the session service logs its code_session_* decisions there too. */
+  useLog(log: JsonLinesLog): void {
+    this.#log ??= log;
+  }
+
+  /** Stops every live session this run opened, then closes the decision log. */
   async close(): Promise<void> {
-    if (this.#ready === undefined) return;
-    const ready = await this.#ready.catch(() => undefined);
-    await ready?.close();
+    if (this.#ready !== undefined) {
+      const ready = await this.#ready.catch(() => undefined);
+      await ready?.close();
+    }
+    await this.#log?.close();
   }
 
   /** Driver personas drive their own steps; every other agent step gets the built-in rules. */
@@ -53,9 +62,10 @@ export class AgentServices {
     const driver = this.#overrides.driver ?? (await this.#defaultDriver());
     if (this.#overrides.sessions !== undefined)
       return { driver, sessions: this.#overrides.sessions, close: async () => {} };
-    const [{ createSessionService }, { trackRecords, releaseRecorder }] = await Promise.all([
+    const [{ createSessionService, stderrLog }, { trackRecords, releaseRecorder }, { teeLogs }] = await Promise.all([
       import('../../session/index.js'),
       import('../../learning/index.js'),
+      import('../../observability/index.js'),
     ]);
     const records = trackRecords(this.#home);
     const host = this.#overrides.host;
@@ -63,6 +73,7 @@ export class AgentServices {
       home: this.#home,
       definitions: this.#set(),
       trackRecord: (backend) => records.lines(backend),
+      ...(this.#log === undefined ? {} : { log: teeLogs(stderrLog, this.#log) }),
       ...(host?.metrics === undefined ? {} : { metrics: host.metrics }),
       // The flow stops each session with its gate's verdict: that is the outcome on record.
       onReleased: releaseRecorder({

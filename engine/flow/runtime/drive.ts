@@ -21,6 +21,7 @@ import type { ApprovalPrompter } from './approvals.js';
 import { execute, type ExecutorDeps } from './executor.js';
 import type { RunObserver } from './observer.js';
 import { recordFromState } from './record.js';
+import { logRunEvent, runDecisionLog } from './decisions.js';
 
 /** A parent run, seen from its sub-flow: spending and budget are shared. */
 export interface ParentLink {
@@ -93,6 +94,9 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
   let record = input.record;
   const inflight = new Set<Promise<unknown>>();
   const observe = input.observer ?? (() => {});
+  // The top-level run's log also takes its session service's decisions (it closes it).
+  const decisions = runDecisionLog(store.dir);
+  if (depth === 0) input.agents.useLog(decisions);
   if (lock.tookOverFrom !== undefined)
     observe({
       type: 'notice',
@@ -160,6 +164,7 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     // Folded only when written (coalesced): the latest state wins, and the base's static fields
     // never change during the run.
     store.saveRecord(() => recordFromState(record, state, plan));
+    logRunEvent(decisions, runId, event);
     observe({ type: 'event', runId, depth, event });
   });
   const onAbort = () => actor.send({ type: 'flow.interrupt', reason: 'interrupted (Ctrl-C)' });
@@ -193,6 +198,7 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
   } finally {
     closeWork();
     await store.close().catch(() => undefined);
+    if (depth > 0) await decisions.close();
     lock.release();
   }
 

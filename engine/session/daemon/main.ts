@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
+import { JsonLinesLog, teeLogs } from '../../observability/index.js';
 import { formatLogLine, type SessionLog } from '../log.js';
 import { DaemonAlreadyRunning, DEFAULT_DAEMON_IDLE_MS, startSessionDaemon, type DaemonOptions } from './server.js';
 
@@ -23,7 +25,9 @@ export async function runSessionDaemon(options: {
   stderr: Writable;
   service?: DaemonOptions['service'];
 }): Promise<number> {
-  const log = fileLog(options.stderr);
+  // Text lines for a person (session-daemon.log), JSON lines with levels for tools.
+  const decisions = new JsonLinesLog(join(options.home, 'logs', 'session-daemon.jsonl'));
+  const log = teeLogs(fileLog(options.stderr), decisions);
   const idle = Number(options.env.NEO_SESSION_DAEMON_IDLE_MS);
   let daemon;
   try {
@@ -47,5 +51,6 @@ export async function runSessionDaemon(options: {
   process.once('SIGHUP', stop);
   options.stdout.write(`ready ${process.pid}\n`);
   await daemon.closed;
+  await decisions.close();
   return 0;
 }

@@ -1,0 +1,36 @@
+import { join } from 'node:path';
+import { DECISIONS_FILE, readRunRecord, runDir } from '../../engine/flow/index.js';
+import { LOG_LEVELS, readLogLines, type LogLevel } from '../../engine/observability/index.js';
+import { formatLogLine } from '../../engine/session/index.js';
+import { UsageError } from '../../engine/util/errors.js';
+import { neoHome } from '../../engine/util/neo-home.js';
+import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
+import { EXIT } from '../exit-codes.js';
+import { writeLine, type CommandIO } from '../io.js';
+
+/** `neo flow logs <runId>`: the run's decision log, one line per decision. */
+export async function run(io: CommandIO, runId: string, options: { level?: string; json?: boolean }): Promise<number> {
+  const level = (options.level ?? 'debug') as LogLevel;
+  if (!LOG_LEVELS.includes(level))
+    throw new UsageError('CLI_BAD_LEVEL', `--level ${options.level} is not a log level`, {
+      hint: `one of ${LOG_LEVELS.join(', ')}`,
+    });
+  const home = neoHome(io.env);
+  const record = await readRunRecord(home, runId);
+  const path = join(runDir(home, record.runId), DECISIONS_FILE);
+  const lines = await readLogLines(path, level).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  if (lines.length === 0 && !options.json) writeLine(io.stderr, `run ${record.runId} has no decision log yet`);
+  for (const line of lines) {
+    if (options.json) {
+      writeLine(io.stdout, JSON.stringify(line));
+      continue;
+    }
+    // Fields carry agent and command text: printed through the terminal sanitiser.
+    const { at, level: lineLevel, event, pid: _pid, ...fields } = terminalSafeDeep(line);
+    writeLine(io.stdout, `${at} ${String(lineLevel).padEnd(5)} ${formatLogLine(String(event), fields)}`);
+  }
+  return EXIT.ok;
+}
