@@ -1,6 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { findRepoRoot, modelinePath, schemaPath, SCHEMA_FILES } from '../../engine/definitions/index.js';
+import {
+  findRepoRoot,
+  KIND_INFO,
+  modelineRef,
+  SCHEMA_FILES,
+  type DefinitionKind,
+} from '../../engine/definitions/index.js';
 import { pathExists } from '../../engine/util/path-exists.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { UsageError } from '../../engine/util/errors.js';
@@ -49,7 +55,7 @@ export async function run(io: CommandIO, dir: string | undefined, options: { for
     [join(repo, '.neo', 'flows', 'check-and-fix.flow.yaml'), ''],
   ];
   const flowFile = files[1]![0];
-  files[1]![1] = flow(`# yaml-language-server: $schema=${modelinePath(flowFile, schemaPath(SCHEMA_FILES.flow))}`);
+  files[1]![1] = flow(`# yaml-language-server: $schema=${modelineRef(flowFile, SCHEMA_FILES.flow, repo)}`);
   for (const [file] of files) {
     if (!options.force && (await pathExists(file))) {
       throw new UsageError('CLI_INIT_EXISTS', `${relative(io.cwd, file)} already exists`, {
@@ -63,7 +69,21 @@ export async function run(io: CommandIO, dir: string | undefined, options: { for
     writeLine(io.stdout, `created ${relative(io.cwd, file) || file}`);
   }
   writeLine(io.stdout, `next: \`neo validate\`, then \`neo flow run ${relative(io.cwd, flowFile)}\``);
+  writeLine(io.stdout, 'editor: to check every file under .neo/ as you type, add to .vscode/settings.json:');
+  writeLine(io.stdout, JSON.stringify({ 'yaml.schemas': editorMapping(repo) }, null, 2));
   return EXIT.ok;
 }
 
 /** Relative when the schema sits inside the repo (a local install), absolute otherwise. */
+
+/**
+ * The YAML extension's `yaml.schemas` mapping for a project's `.neo/` folders (paths relative to
+ * the project, as the editor reads them), so files without a modeline are checked too.
+ */
+function editorMapping(repo: string): Record<string, string> {
+  const ref = (kind: DefinitionKind) => modelineRef(join(repo, 'settings.json'), SCHEMA_FILES[kind], repo);
+  const folders = (['backend', 'policy', 'capability', 'routing'] as const).map(
+    (kind) => [ref(kind), `.neo/definitions/${KIND_INFO[kind].folder}/*.yaml`] as const,
+  );
+  return Object.fromEntries([[ref('flow'), '.neo/flows/*.yaml'], ...folders, [ref('config'), '.neo/neo.yaml']]);
+}

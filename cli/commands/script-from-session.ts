@@ -1,6 +1,6 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { modelinePath, schemaPath } from '../../engine/definitions/index.js';
+import { findRepoRoot, modelineRef } from '../../engine/definitions/index.js';
 import { pathExists } from '../../engine/util/path-exists.js';
 import { checkScriptText, renderScriptYaml, scriptFromEvents } from '../../engine/transports/script/index.js';
 import { readJsonOrNull } from '../../engine/util/atomic-file.js';
@@ -52,8 +52,7 @@ export async function run(
     i === 0 && prompt === undefined && typeof meta.taskBrief === 'string' ? meta.taskBrief : prompt,
   );
   const text = renderScriptYaml(converted.script, {
-    schema:
-      output === undefined ? schemaPath('script.schema.json') : modelinePath(output, schemaPath('script.schema.json')),
+    schema: modelineRef(output ?? join(io.cwd, 'script.yaml'), 'script.schema.json', findRepoRoot(io.cwd)),
     turnComments: prompts,
     header: ['Made by `neo script from-session`. Review it before replaying: its commands run as written.'],
   });

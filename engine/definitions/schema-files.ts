@@ -1,5 +1,6 @@
-import { dirname, join, relative, sep } from 'node:path';
-import { packageRoot } from '../util/package-root.js';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { packageRoot, packageVersion } from '../util/package-root.js';
 import { KIND_INFO, type DefinitionKind } from './kinds.js';
 
 /** Schema file names by kind, plus the shared vocabulary. */
@@ -16,11 +17,22 @@ export function schemaPath(name: string): string {
   return join(packageRoot(), 'schemas', name);
 }
 
+/** Where neo's schemas are published: each schema's `$id` is this base and its file name. */
+export const SCHEMA_URL_BASE = 'https://unpkg.com/neo/schemas/';
+
 /**
- * How a file written at `from` should point at `schema` in its `yaml-language-server` modeline:
- * relative (with forward slashes) when close by, absolute when the way up is long.
+ * How a file written at `from` should point at schema `name` in its `yaml-language-server`
+ * modeline, resolved from the project: relative to a copy of neo installed in the project
+ * (`node_modules/neo/schemas/`, or this checkout when neo runs from inside the project), else
+ * the published URL of this version. Never an absolute path: it would break on another machine.
  */
-export function modelinePath(from: string, schema: string): string {
-  const rel = relative(dirname(from), schema);
-  return rel.startsWith(`..${sep}..${sep}..`) ? schema : rel.split(sep).join('/');
+export function modelineRef(from: string, name: string, project: string): string {
+  const installed = [join(project, 'node_modules', 'neo', 'schemas', name), schemaPath(name)];
+  for (const schema of installed) {
+    const rel = relative(project, schema);
+    if (!rel.startsWith('..') && !isAbsolute(rel) && existsSync(schema))
+      return relative(dirname(from), schema).split(sep).join('/');
+  }
+  // Pinned to the version, so an editor checks the file against the schemas of the neo that wrote it.
+  return SCHEMA_URL_BASE.replace('/neo/', `/neo@${packageVersion()}/`) + name;
 }

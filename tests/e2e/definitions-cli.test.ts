@@ -117,7 +117,7 @@ describe('neo CLI: definitions', () => {
 
   it('schema prints a schema, --path its file, and rejects an unknown kind with a suggestion', async () => {
     const schema = await runNeo(['schema', 'flow']);
-    expect(JSON.parse(schema.stdout).$id).toBe('https://neo.local/schemas/flow.schema.json');
+    expect(JSON.parse(schema.stdout).$id).toBe('https://unpkg.com/neo/schemas/flow.schema.json');
     expect((await runNeo(['schema', 'flow', '--path'])).stdout).toMatch(/schemas\/flow\.schema\.json$/);
     const bad = await runNeo(['schema', 'persna']);
     expect(bad.exitCode).toBe(2);

@@ -62,4 +62,38 @@ describe('a newcomer', () => {
     expect(dry.exitCode).toBe(0);
     expect(dry.stdout).toContain('claude-code');
   });
+
+  it('gets modelines that resolve from the project, and the editor mapping for .neo/', async () => {
+    const bare = await sandbox();
+    const init = await runNeo(['init'], { cwd: bare.repo, env: bare.env });
+    const flowFile = join(bare.repo, '.neo', 'flows', 'check-and-fix.flow.yaml');
+    const modeline = (await readFile(flowFile, 'utf8')).split('\n')[0]!;
+    // No copy of neo in the project: the published schema of this version, never an absolute path.
+    expect(modeline).toMatch(
+      /^# yaml-language-server: \$schema=https:\/\/unpkg\.com\/neo@[\w.-]+\/schemas\/flow\.schema\.json$/,
+    );
+    const mapping = JSON.parse(init.stdout.slice(init.stdout.indexOf('{'))) as {
+      'yaml.schemas': Record<string, string>;
+    };
+    expect(Object.values(mapping['yaml.schemas'])).toEqual([
+      '.neo/flows/*.yaml',
+      '.neo/definitions/backends/*.yaml',
+      '.neo/definitions/policies/*.yaml',
+      '.neo/definitions/capabilities/*.yaml',
+      '.neo/definitions/routing/*.yaml',
+      '.neo/neo.yaml',
+    ]);
+    const schema = JSON.parse(await readFile(new URL('../../schemas/flow.schema.json', import.meta.url), 'utf8')) as {
+      $id: string;
+    };
+    expect(schema.$id).toBe('https://unpkg.com/neo/schemas/flow.schema.json');
+
+    const installed = await sandbox();
+    await writeTree(installed.repo, { 'node_modules/neo/schemas/flow.schema.json': '{}' });
+    await runNeo(['init'], { cwd: installed.repo, env: installed.env });
+    const local = await readFile(join(installed.repo, '.neo', 'flows', 'check-and-fix.flow.yaml'), 'utf8');
+    expect(local.split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=../../node_modules/neo/schemas/flow.schema.json',
+    );
+  });
 });
