@@ -27,7 +27,8 @@ export function bwrapArgv(argv: readonly string[], spec: SandboxSpec): string[] 
   const binds = [...spec.binds].sort((a, b) => byDepth(a.at ?? a.path, b.at ?? b.path));
   for (const bind of binds)
     out.push(`${bind.write ? '--bind' : '--ro-bind'}${bind.optional ? '-try' : ''}`, bind.path, bind.at ?? bind.path);
-  out.push('--unshare-all');
+  // The host's TMPDIR may lie in a hidden tree; inside, /tmp is private and writable.
+  out.push('--setenv', 'TMPDIR', '/tmp', '--unshare-all');
   if (spec.network) out.push('--share-net');
   // A new session: the confined tree cannot push input into the caller's terminal (TIOCSTI).
   out.push('--die-with-parent', '--new-session', '--chdir', spec.cwd, '--', ...argv);

@@ -34,7 +34,7 @@ export function confinedSpec(c: Confinement): SandboxSpec {
   const hide = [home, c.neoHome, '/run'];
   const binds: SandboxBind[] = [
     ...(c.readable ?? []).map((path) => ({ path, optional: true })),
-    ...(c.configHomes ?? []).map((path) => ({ path, write: true })),
+    ...(c.configHomes ?? []).map((path) => ({ path, write: true, optional: true })),
     ...(c.runDir === undefined ? [] : [{ path: c.runDir, write: true }]),
     { path: c.workspace, write: true, ...(c.workspaceAt === undefined ? {} : { at: c.workspaceAt }) },
   ];
@@ -50,8 +50,18 @@ export function confinedSpec(c: Confinement): SandboxSpec {
   };
 }
 
-/** A backend's config home, `~/.codex` style, as a host path (relative names are under the home). */
-export function configHomePath(name: string, env: NodeJS.ProcessEnv): string {
+/**
+ * A backend's config home as a host path: under the home when relative (`.codex`), as written
+ * when absolute, `${VAR}` expanded — undefined when a variable it names is unset.
+ */
+export function configHomePath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  let unset = false;
+  const expanded = name.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, variable: string) => {
+    const value = env[variable];
+    if (value === undefined || value === '') unset = true;
+    return value ?? '';
+  });
+  if (unset) return undefined;
   const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
-  return name.startsWith('/') ? name : join(home, name.replace(/^~\//, ''));
+  return expanded.startsWith('/') ? expanded : join(home, expanded.replace(/^~\//, ''));
 }

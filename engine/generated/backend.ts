@@ -143,6 +143,14 @@ export interface Backend {
    */
   briefingNotes?: string;
   /**
+   * Where the CLI keeps its configuration, credentials and sessions: paths under the user's home (`.codex`), absolute, or `${VAR}` (used when the variable is set, e.g. `${CODEX_HOME}`). In a sandbox these are all of the home the CLI sees (read-write); the rest of the home is hidden.
+   */
+  configHomes?: string[];
+  /**
+   * Hosts the CLI must reach (its model provider), for an egress filter; in a sandbox an agent CLI has the network today.
+   */
+  networkHosts?: string[];
+  /**
    * Tool names whose `path`/`file_path` input is a file edit; used for diff capture outside git.
    */
   editToolNames?: string[];

@@ -4,7 +4,7 @@
  */
 import type { Backend, Effort, Posture } from '../definitions/index.js';
 import type { ToolAsk } from '../posture/index.js';
-import type { Availability } from '../transports/index.js';
+import type { Availability, SessionSandbox } from '../transports/index.js';
 import type { RoundHistory } from './round-history.js';
 
 /** Every op name, in the order the seed lists them. */
@@ -42,6 +42,8 @@ export interface StartInput {
   taskTags?: string[];
   /** Backend-specific start options (the script backend reads `script`, an absolute path). */
   backendOptions?: Record<string, unknown>;
+  /** Confine the agent's CLI to this sandbox (a flow step's `sandbox:` arrives here). */
+  sandbox?: SessionSandbox;
 }
 
 export interface ReadTurnInput {

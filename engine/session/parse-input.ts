@@ -7,6 +7,7 @@ import { EFFORTS, POSTURES, isPosture } from '../posture/index.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { OPS, STOP_OUTCOMES, type CodeSessionInput, type CodeSessionOpName, type StopOutcome } from './contract.js';
 import { SessionRejection, badInput } from './errors.js';
+import type { SessionSandbox } from '../transports/index.js';
 
 /** The fields each op accepts besides `op`. */
 const FIELDS: Record<CodeSessionOpName, readonly string[]> = {
@@ -24,6 +25,7 @@ const FIELDS: Record<CodeSessionOpName, readonly string[]> = {
     'resumeSessionId',
     'taskTags',
     'backendOptions',
+    'sandbox',
   ],
   'read-turn': ['sessionId', 'includeDiff'],
   answer: ['sessionId', 'clarificationId', 'allow', 'reason', 'note'],
@@ -77,6 +79,7 @@ export function parseOpInput(input: unknown): CodeSessionInput {
         resumeSessionId: f.optionalText('resumeSessionId'),
         taskTags: f.stringList('taskTags', { nonEmpty: false }),
         backendOptions: f.object('backendOptions'),
+        sandbox: sandboxInput(f.object('sandbox')),
       });
       return parsed;
     }
@@ -219,4 +222,28 @@ function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
+}
+
+/** A start's `sandbox`: checked whole (it decides what the agent's CLI can see and write). */
+function sandboxInput(value: Record<string, unknown> | undefined): SessionSandbox | undefined {
+  if (value === undefined) return undefined;
+  const bad = (why: string) => badInput('sandbox', why);
+  const { kind, binds, hide, network } = value;
+  if (kind !== 'none' && kind !== 'bwrap') throw bad('`kind` must be none or bwrap');
+  if (typeof network !== 'boolean') throw bad('`network` must be true or false');
+  const absolute = (p: unknown): p is string => typeof p === 'string' && p.startsWith('/') && !p.includes('\0');
+  if (!Array.isArray(hide) || !hide.every(absolute)) throw bad('`hide` must be a list of absolute paths');
+  if (!Array.isArray(binds)) throw bad('`binds` must be a list');
+  const parsed = binds.map((b: unknown) => {
+    const bind = (typeof b === 'object' && b !== null ? b : {}) as Record<string, unknown>;
+    if (!absolute(bind.path) || (bind.at !== undefined && !absolute(bind.at)))
+      throw bad('each bind needs an absolute `path` (and `at`, when given)');
+    return {
+      path: bind.path,
+      ...(bind.write === true ? { write: true } : {}),
+      ...(bind.optional === true ? { optional: true } : {}),
+      ...(typeof bind.at === 'string' ? { at: bind.at } : {}),
+    };
+  });
+  return { kind, binds: parsed, hide: [...hide], network };
 }

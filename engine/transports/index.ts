@@ -10,6 +10,7 @@ export type {
   Availability,
   ProvisionPlan,
   StartSessionOptions,
+  SessionSandbox,
   Transport,
   Usage,
 } from './types.js';

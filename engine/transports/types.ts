@@ -1,5 +1,6 @@
 import type { Backend, Effort, Posture } from '../definitions/index.js';
 import type { ToolAsk } from '../posture/index.js';
+import type { SandboxBind, SandboxKind } from '../execution/index.js';
 
 /** Token counts a backend reports for a turn. */
 export interface Usage {
@@ -131,6 +132,16 @@ export interface StartSessionOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the transport may keep per-session files (under NEO_HOME/code-sessions/<id>/). */
   sessionDir?: string;
+  /** Confine the CLI (and the commands it runs) to this sandbox; absent: the user's full rights. */
+  sandbox?: SessionSandbox;
+}
+
+/** A session's sandbox: the kind and what is visible (the CLI's cwd and environment are the session's). */
+export interface SessionSandbox {
+  kind: SandboxKind;
+  binds: SandboxBind[];
+  hide: string[];
+  network: boolean;
 }
 
 /** A live session with one agent. */

@@ -3,7 +3,7 @@
  * bwrap, `--dry-run` and `neo doctor` saying where each runs, an owner policy that requires the
  * sandbox, and a run that refuses to start where bwrap is missing.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +77,28 @@ describe('run steps and gates in bwrap', () => {
   });
 });
 
+describe('an agent step in bwrap: its CLI and the commands it runs are confined', () => {
+  it("the script backend's commands see the workspace, not the user's home, NEO_HOME or the checkout", async () => {
+    const probe =
+      'echo made > made.txt; cat "$HOME/secret" || echo no-home; ls "$NEO_HOME" ; echo evil > "$CHECKOUT/README.md" || echo no-checkout';
+    const flow = (sandbox: string) =>
+      `name: agent\ndefaults: { backend: script, maxPosture: acceptEdits }\nsandbox: ${sandbox}\nsteps:\n  - id: work\n    brief: probe\n    script: probe.yaml\n    allowCommands: ['sh probe.sh']\n    verify: 'test -f made.txt'\n`;
+    const { repo, home, userHome, neo } = await project({
+      'probe.sh': `${probe}\n`,
+      'probe.yaml': 'turns:\n  - actions:\n      - run: { command: [sh, probe.sh] }\n',
+      'boxed.flow.yaml': flow('bwrap'),
+    });
+    const boxed = await neo(['flow', 'run', 'boxed.flow.yaml', '--json']);
+    expect(summary(boxed.stdout), boxed.stdout).toMatchObject({ status: 'succeeded', exitCode: 0 });
+    const events = readFileSync(join(home, 'code-sessions', sessionOf(home), 'events.jsonl'), 'utf8');
+    expect(events).toMatch(/No such file or directory\\nno-home/);
+    expect(events).toMatch(/runs/); // NEO_HOME shows its run folder only
+    expect(events).not.toMatch(/code-sessions/);
+    expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe('hello\n');
+    expect(existsSync(join(userHome, 'planted'))).toBe(false);
+  });
+});
+
 describe('where each step runs, said before it runs', () => {
   it('--dry-run shows each step and gate sandbox; an owner policy requires bwrap and refuses `none`', async () => {
     const { home, neo } = await project({
@@ -131,3 +153,10 @@ describe('where each step runs, said before it runs', () => {
     });
   });
 });
+
+/** The only code session under a NEO_HOME. */
+function sessionOf(home: string): string {
+  const ids = readdirSync(join(home, 'code-sessions')).filter((name) => name.startsWith('cs_'));
+  if (ids.length !== 1) throw new Error(`expected one session, found ${ids.join(', ')}`);
+  return ids[0]!;
+}

@@ -7,13 +7,15 @@ import { runGate } from '../agent/gate.js';
 import { StepGuard } from '../agent/step-guard.js';
 import type { BudgetMoment } from '../core/budget.js';
 import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core/execution.js';
-import type { AgentSettings, CompiledPlan, PlanStep } from '../core/plan.js';
+import type { AgentSettings, CompiledPlan, PlanStep, SandboxSetting } from '../core/plan.js';
+import type { SessionSandbox } from '../../transports/index.js';
+import { runConfinement } from './confine.js';
 import { ProtectedBase } from '../workspace/protected-base.js';
 import { unitKey, type StepError } from '../core/state.js';
 import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { waitForApproval, type ApprovalPrompter } from './approvals.js';
-import { confinePath, lastLines, type ProcessResult } from '../../execution/index.js';
+import { configHomePath, confinedSpec, confinePath, lastLines, type ProcessResult } from '../../execution/index.js';
 import { BudgetGuard } from './budget-guard.js';
 import { runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
@@ -178,7 +180,10 @@ async function agentStep(
         ...(step.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: step.idleTimeoutMs }),
       },
       {
-        sessions: guard.sessions,
+        sessions:
+          step.sandbox === undefined
+            ? guard.sessions
+            : sandboxedSessions(guard.sessions, agentSandbox(step.sandbox, settings, cwd, deps)),
         signal: budget.signal,
         budget: () => deps.budget(),
         charge: (cost) => {
@@ -369,6 +374,51 @@ async function protectedVerdict(
 
 function safeKey(key: string): string {
   return key.replace(/[^\w.-]/g, '_');
+}
+
+/**
+ * The sandbox of an agent step's CLI: the network on (it must reach its model), the run's
+ * confinement, and of the user's home only the config homes its backend names.
+ */
+function agentSandbox(
+  setting: SandboxSetting,
+  settings: AgentSettings,
+  cwd: string,
+  deps: ExecutorDeps,
+): SessionSandbox {
+  const env = process.env;
+  const configHomes = (settings.configHomes ?? []).flatMap((name) => configHomePath(name, env) ?? []);
+  const spec = confinedSpec(
+    runConfinement(
+      { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir },
+      { ...setting, network: true },
+      {
+        cwd,
+        env,
+        configHomes,
+      },
+    ),
+  );
+  return { kind: setting.kind, binds: [...spec.binds], hide: [...spec.hide], network: true };
+}
+
+/**
+ * The step's session port with its sandbox set on every start, whoever asks (the built-in
+ * driver or a persona's decider): a start cannot choose its own confinement inside a flow.
+ */
+function sandboxedSessions(sessions: SessionPort, sandbox: SessionSandbox): SessionPort {
+  return {
+    ...sessions,
+    execute: (input, caller) =>
+      sessions.execute(
+        typeof input === 'object' && input !== null && (input as { op?: unknown }).op === 'start'
+          ? { ...input, sandbox }
+          : input,
+        caller,
+      ),
+    onSessionEvent: (listener) => sessions.onSessionEvent(listener),
+    releaseAllOwnedBy: (scope) => sessions.releaseAllOwnedBy(scope),
+  };
 }
 
 /** The sandbox a step's own commands run in (none for a plan compiled before sandboxes). */

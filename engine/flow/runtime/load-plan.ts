@@ -171,6 +171,7 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): 
         editToolNames: definition.data.editToolNames ?? [],
         honorsAllowedTools: definition.data.honorsAllowedTools !== false,
         protocol: definition.data.protocol,
+        ...(definition.data.configHomes === undefined ? {} : { configHomes: definition.data.configHomes }),
       };
     },
     backendIds: () => set.ids('backend'),

@@ -81,6 +81,7 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
   if (resumeSessionId !== undefined) options.resumeSessionId = resumeSessionId;
   if (input.backendOptions !== undefined) options.options = input.backendOptions;
   if (ctx.env !== undefined) options.env = ctx.env;
+  if (input.sandbox !== undefined) options.sandbox = input.sandbox;
 
   let agent;
   try {

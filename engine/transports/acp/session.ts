@@ -80,6 +80,7 @@ export class AcpSession extends CliSession {
       args: [...plan.baseArgs, ...(target.args ?? [])],
       cwd: plan.cwd,
       env: plan.env,
+      ...(plan.sandbox === undefined ? {} : { sandbox: plan.sandbox }),
     });
     const session = new AcpSession(backendId, proc, options, tuning);
     const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, async () => {

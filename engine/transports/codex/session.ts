@@ -86,6 +86,7 @@ export class CodexSession extends CliSession {
       args: [...plan.baseArgs, ...(target.args ?? [])],
       cwd: plan.cwd,
       env: plan.env,
+      ...(plan.sandbox === undefined ? {} : { sandbox: plan.sandbox }),
     });
     const session = new CodexSession(backendId, proc, options, tuning, posture);
     const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, () =>

@@ -1,4 +1,5 @@
-import { spawnProcess, type ProcessResult, type RunningProcess } from '../../execution/index.js';
+import { sandboxOf, type ProcessResult, type RunningProcess } from '../../execution/index.js';
+import type { SessionSandbox } from '../types.js';
 
 /** Most command output kept in a tool_result; the tail is what explains a failure. */
 export const OUTPUT_CAP = 64 * 1024;
@@ -10,16 +11,15 @@ export const OUTPUT_CAP = 64 * 1024;
  */
 export function startCommand(
   command: string[] | string,
-  options: { cwd: string; env: NodeJS.ProcessEnv },
+  options: { cwd: string; env: NodeJS.ProcessEnv; sandbox?: SessionSandbox },
 ): RunningProcess {
   const argv = typeof command === 'string' ? ['/bin/sh', '-c', command] : command;
-  return spawnProcess(argv, {
-    cwd: options.cwd,
-    env: options.env,
-    tailChars: OUTPUT_CAP,
-    graceMs: 1_000,
-    label: 'agent command',
-  });
+  const box = options.sandbox ?? { kind: 'none' as const, binds: [], hide: [], network: true };
+  return sandboxOf(box.kind).spawn(
+    argv,
+    { ...box, cwd: options.cwd, env: options.env },
+    { tailChars: OUTPUT_CAP, graceMs: 1_000, label: 'agent command' },
+  );
 }
 
 /** Renders a result the way an agent's shell tool reports it: the output (interleaved tail) and how it ended. */

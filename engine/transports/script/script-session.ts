@@ -3,7 +3,7 @@ import { keepAlive } from '../../execution/index.js';
 import { isPosture } from '../../posture/index.js';
 import { NeoError } from '../../util/errors.js';
 import { EventChannel } from '../shared/event-channel.js';
-import type { AgentEvent, AgentSession, Usage } from '../types.js';
+import type { AgentEvent, AgentSession, SessionSandbox, Usage } from '../types.js';
 import { saveProgress } from './progress.js';
 import type { PlayTurn, ScriptPlan } from './script-model.js';
 import { abortable, playTurn, TurnAbort, type Decision, type TurnControls, type TurnOutcome } from './turn-player.js';
@@ -15,6 +15,7 @@ export interface ScriptSessionOptions {
   brief: string;
   posture: Posture;
   env: NodeJS.ProcessEnv;
+  sandbox?: SessionSandbox;
   externalSessionId: string;
   model: string;
   /** Where to continue: the first unplayed turn and how many were played (0, 0 for a new session). */
@@ -181,6 +182,7 @@ export class ScriptSession implements AgentSession {
       signal,
       workspace: this.#options.workspace,
       env: this.#options.env,
+      ...(this.#options.sandbox === undefined ? {} : { sandbox: this.#options.sandbox }),
       posture: () => this.#posture,
       emit: (event) => this.events.push(event),
       ask: (clarificationId, ask, input) => {

@@ -73,6 +73,7 @@ export class ScriptTransport implements Transport {
       turnsPlayed,
     };
     if (options.sessionDir !== undefined) session.sessionDir = options.sessionDir;
+    if (options.sandbox !== undefined) session.sandbox = options.sandbox;
     return new ScriptSession(session);
   }
 }

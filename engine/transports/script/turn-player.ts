@@ -1,6 +1,6 @@
 import { resolvePaths } from '../../execution/index.js';
 import { decideAsk, toolAskFromInput, type AskDecision, type Posture, type ToolAsk } from '../../posture/index.js';
-import type { AgentEvent } from '../types.js';
+import type { AgentEvent, SessionSandbox } from '../types.js';
 import { describeResult, startCommand } from './run-command.js';
 import type { Step } from './script-model.js';
 import { ToolFailure, type Workspace } from './workspace.js';
@@ -27,6 +27,8 @@ export interface TurnControls {
   readonly signal: AbortSignal;
   readonly workspace: Workspace;
   readonly env: NodeJS.ProcessEnv;
+  /** Where its commands run (the session's sandbox). */
+  readonly sandbox?: SessionSandbox;
   posture(): Posture;
   emit(event: AgentEvent): void;
   /** Raises a clarify event and waits for its answer (rejects with the abort reason). */
@@ -224,7 +226,11 @@ async function askStep(
 async function runStep(step: Extract<Step, { kind: 'run' }>, controls: TurnControls): Promise<ToolOutput> {
   const cwd = await controls.workspace.resolveDir(step.cwd);
   const env = step.env === undefined ? controls.env : { ...controls.env, ...step.env };
-  const command = startCommand(step.command, { cwd, env });
+  const command = startCommand(step.command, {
+    cwd,
+    env,
+    ...(controls.sandbox === undefined ? {} : { sandbox: controls.sandbox }),
+  });
   let done;
   try {
     done = await abortable(command.result, controls.signal);

@@ -1,5 +1,7 @@
 import { createInterface } from 'node:readline';
-import { spawnProcess, type ProcessResult, type RunningProcess } from '../../execution/index.js';
+import { basename } from 'node:path';
+import { sandboxOf, type ProcessResult, type RunningProcess } from '../../execution/index.js';
+import type { SessionSandbox } from '../types.js';
 import { NeoError } from '../../util/errors.js';
 
 /** How a CLI process ended: the process module's result, the fields a session reads. */
@@ -12,6 +14,8 @@ export interface CliProcessOptions {
   env: NodeJS.ProcessEnv;
   /** Keep this many stderr lines for error events. */
   stderrLines?: number;
+  /** Run it confined (bwrap): the sandbox leads the group, so kill-tree and the registry work unchanged. */
+  sandbox?: SessionSandbox;
 }
 
 /**
@@ -43,15 +47,19 @@ export class CliProcess {
 
   /** Spawns the CLI; throws when the OS gives no pid (the binary cannot be executed). */
   static spawn(options: CliProcessOptions): CliProcess {
-    const child = spawnProcess([options.file, ...options.args], {
-      cwd: options.cwd,
-      env: options.env,
-      stdin: 'pipe',
-      output: 'stream',
-      // When the CLI itself dies, whatever it started dies with it: an orphan holding stdout
-      // open would otherwise keep the session from ever seeing the exit.
-      killLeftovers: true,
-    });
+    const box = options.sandbox ?? { kind: 'none' as const, binds: [], hide: [], network: true };
+    const child = sandboxOf(box.kind).spawn(
+      [options.file, ...options.args],
+      { ...box, cwd: options.cwd, env: options.env },
+      {
+        stdin: 'pipe',
+        output: 'stream',
+        // When the CLI itself dies, whatever it started dies with it: an orphan holding stdout
+        // open would otherwise keep the session from ever seeing the exit.
+        killLeftovers: true,
+        label: basename(options.file),
+      },
+    );
     if (child.pid === undefined) {
       throw new NeoError('TRANSPORT_START_FAILED', `could not start ${options.file}`, {
         hint: 'check that the file is an executable program',

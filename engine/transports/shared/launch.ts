@@ -1,6 +1,6 @@
 import type { Backend, Posture } from '../../definitions/index.js';
 import { NeoError } from '../../util/errors.js';
-import type { StartSessionOptions } from '../types.js';
+import type { SessionSandbox, StartSessionOptions } from '../types.js';
 import { binaryEnvVar, requestedBinary, resolveBinary } from './binary.js';
 
 type PostureTarget = NonNullable<Backend['postureMap'][Posture]>;
@@ -12,6 +12,7 @@ export interface LaunchPlan {
   baseArgs: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  sandbox?: SessionSandbox;
 }
 
 /**
@@ -24,7 +25,13 @@ export function planLaunch(backendId: string, options: StartSessionOptions): Lau
   const env = { ...childEnv(baseEnv, descriptor.env), ...postureEnv(descriptor.postureMap[options.posture]) };
   const resolved = resolveBinary(backendId, descriptor, env, options.cwd);
   if (resolved === undefined) throw binaryMissing(backendId, descriptor, env);
-  return { file: resolved.path, baseArgs: [...(descriptor.command?.args ?? [])], env, cwd: options.cwd };
+  return {
+    file: resolved.path,
+    baseArgs: [...(descriptor.command?.args ?? [])],
+    env,
+    cwd: options.cwd,
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+  };
 }
 
 /** The TRANSPORT_BINARY_MISSING error for a backend. */
