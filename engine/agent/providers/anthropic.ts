@@ -10,6 +10,7 @@ import { emptyUsage, tokenCount } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { ANTHROPIC_THINKING_BUDGET } from './effort.js';
 import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { defined } from '../../util/defined.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
@@ -100,7 +101,7 @@ export class AnthropicProvider implements Provider {
     if (!stopped) throw streamError(this.name, 'stream ended before message_stop', { transient: true });
     const content = blocks.blocks();
     const stopReason = STOP_REASONS[rawStop] ?? 'unknown';
-    return { content, stopReason, rawStopReason: rawStop, usage, ...(model !== undefined ? { model } : {}) };
+    return { content, stopReason, rawStopReason: rawStop, usage, ...defined({ model }) };
   }
 }
 

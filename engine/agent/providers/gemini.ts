@@ -10,6 +10,7 @@ import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { GEMINI_THINKING_BUDGET } from './effort.js';
 import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { defined } from '../../util/defined.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
@@ -102,7 +103,7 @@ export class GeminiProvider implements Provider {
             : REFUSALS.has(finish)
               ? 'refusal'
               : 'unknown';
-    return { content, stopReason, rawStopReason: finish, usage, ...(model !== undefined ? { model } : {}) };
+    return { content, stopReason, rawStopReason: finish, usage, ...defined({ model }) };
   }
 }
 

@@ -4,6 +4,7 @@ import { openWithRetry } from '../http/retry.js';
 import { SseDecoder, type SseListener } from '../http/sse.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { HttpProviderConfig } from './provider.js';
+import { defined } from '../../util/defined.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
 
 /** POSTs `body` to `url` under the config's timeouts and retry policy. */
@@ -22,10 +23,10 @@ export function openCall(
       body: bodyJson(body),
       headersTimeoutMs: config.headersTimeoutMs,
       idleTimeoutMs: config.idleTimeoutMs,
-      ...(signal !== undefined ? { signal } : {}),
+      ...defined({ signal }),
     },
     config.retry,
-    { ...(config.credentialEnv !== undefined ? { credentialEnv: config.credentialEnv } : {}), ...config.hooks },
+    { ...defined({ credentialEnv: config.credentialEnv }), ...config.hooks },
   );
 }
 

@@ -12,6 +12,7 @@ import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
 import { isJsonResponse, joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { defined } from '../../util/defined.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
 
@@ -90,7 +91,7 @@ export class OpenAIChatProvider implements Provider {
       stopReason,
       rawStopReason: raw,
       usage: state.usage,
-      ...(state.model !== undefined ? { model: state.model } : {}),
+      ...defined({ model: state.model }),
     };
   }
 }

@@ -10,6 +10,7 @@ import { emptyUsage, tokenCount, type AgentUsage } from '../usage.js';
 import { BlockAssembler } from './block-assembler.js';
 import { OPENAI_REASONING_EFFORT } from './effort.js';
 import { joinUrl, obj, openCall, parseData, readSse, str } from './http-call.js';
+import { defined } from '../../util/defined.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
@@ -119,7 +120,7 @@ export class OpenAIResponsesProvider implements Provider {
     if (refusal !== '') content.push({ type: 'text', text: refusal });
     const stopReason = responsesStop(finished, refusal !== '', blocks.toolCount > 0);
     const raw = finished.reason !== '' ? `${finished.status}:${finished.reason}` : finished.status;
-    return { content, stopReason, rawStopReason: raw, usage, ...(model !== undefined ? { model } : {}) };
+    return { content, stopReason, rawStopReason: raw, usage, ...defined({ model }) };
   }
 
   #itemDone(blocks: BlockAssembler, index: number, item: Record<string, unknown>): void {
