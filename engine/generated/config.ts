@@ -96,6 +96,10 @@ export interface Config {
      * Port on 127.0.0.1.
      */
     port?: number;
+    /**
+     * When `neo serve` runs the nightly lessons distiller pass (a cron expression, local time; NEO_LESSONS=off disables it).
+     */
+    lessonsCron?: string;
   };
 }
 /**

@@ -50,3 +50,15 @@ export {
   type DistillReport,
 } from './distiller.js';
 export { agentDistil, DISTIL_MODEL_CLASS } from './distil-agent.js';
+export {
+  scheduledPass,
+  scheduleDistill,
+  lessonsEnabled,
+  auditPath,
+  DEFAULT_LESSONS_CRON,
+  DISTILL_THROTTLE_MS,
+  DISTILL_TIMEOUT_MS,
+  DISTILL_TOKEN_RESERVE,
+  type AuditLine,
+  type ScheduledPassOptions,
+} from './nightly.js';

@@ -13,7 +13,7 @@ import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { loadDefinitions } from '../definitions/index.js';
-import { releaseRecorder, trackRecords } from '../learning/index.js';
+import { releaseRecorder, scheduleDistill, trackRecords } from '../learning/index.js';
 import { processMetrics, PrometheusSink } from '../observability/index.js';
 import {
   connectDaemon,
@@ -186,8 +186,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     mode: 0o600,
   });
   log.info('serve_started', { origin, pid: process.pid });
+  // The nightly lessons pass, failure-soft (its own audit log); NEO_LESSONS=off turns it off.
+  const lessonsCron = definitions.configs.map((c) => c.data.server?.lessonsCron).findLast((c) => c !== undefined);
+  const lessons = scheduleDistill(lessonsCron, {
+    home,
+    cwd: home,
+    backends: () => definitions.ids('backend'),
+    env: options.env ?? process.env,
+    log: (level, event, fields) => (level === 'warn' ? log.warn(event, fields) : log.info(event, fields)),
+  });
+  if (lessons !== undefined) log.info('serve_lessons_scheduled', { next: lessons.next()?.toISOString() });
 
   async function shutdown(): Promise<void> {
+    lessons?.stop();
     await new Promise<void>((resolve) => {
       http.close(() => resolve());
       http.closeAllConnections();
