@@ -42,11 +42,13 @@ export interface ConfiguredAgentOptions extends Omit<
   /** Replaces the HTTP provider (tests, a fake). */
   provider?: Provider;
   retryHooks?: RetryHooks;
+  /** The environment the agent runs with: its secrets are redacted too (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** An {@link Agent} wired from frozen settings. */
 export function createConfiguredAgent(options: ConfiguredAgentOptions): Agent {
-  const { settings, descriptor, retryHooks, provider: given, model: requested, ...rest } = options;
+  const { settings, descriptor, retryHooks, provider: given, model: requested, env, ...rest } = options;
   const provider = given ?? providerFromSettings(settings, retryHooks);
   return new Agent({
     ...rest,
@@ -60,6 +62,6 @@ export function createConfiguredAgent(options: ConfiguredAgentOptions): Agent {
       thresholdTokens: settings.compactAtTokens,
       keepTurns: settings.keepTurns,
     }),
-    redact: secretRedactor(settings.secrets),
+    redact: secretRedactor(settings.secrets, env),
   });
 }

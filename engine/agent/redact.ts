@@ -1,7 +1,11 @@
-/** The secrets neo's own agent expanded, scrubbed by the one redactor (util/redact.ts). */
-import { redactor, type Redact } from '../util/redact.js';
+/**
+ * The redactor of neo's own agent: the secrets it expanded for its provider and those of the
+ * environment it runs with, scrubbed by the one redactor (util/redact.ts), so its transcript and
+ * events keep no more than the session store does.
+ */
+import { environmentSecrets, redactor, type Redact } from '../util/redact.js';
 import type { Secret } from './settings/secret.js';
 
-export function secretRedactor(secrets: readonly Secret[]): Redact {
-  return redactor(secrets.map((s) => ({ name: s.name, value: s.reveal() })));
+export function secretRedactor(secrets: readonly Secret[], env: NodeJS.ProcessEnv = process.env): Redact {
+  return redactor([...secrets.map((s) => ({ name: s.name, value: s.reveal() })), ...environmentSecrets(env)]);
 }

@@ -64,7 +64,7 @@ export class NeoSession implements AgentSession {
     this.#settings = settings;
     this.#context = context;
     this.#posture = options.posture;
-    this.#redact = secretRedactor(settings.secrets);
+    this.#redact = secretRedactor(settings.secrets, options.env ?? process.env);
   }
 
   /** Loads settings, builds the agent (restoring a transcript on resume) and starts the first turn. */
@@ -90,6 +90,7 @@ export class NeoSession implements AgentSession {
     const session = new NeoSession(backendId, options, settings, context);
     session.#agent = createConfiguredAgent({
       settings,
+      env,
       model,
       ...(options.effort !== undefined
         ? { effort: options.effort }
