@@ -7,6 +7,7 @@ import { UsageError } from '../../engine/util/errors.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
 import { loadSetForCommand } from '../load-set.js';
+import { interruptOnSignals } from '../flow/signals.js';
 
 interface PlayOptions {
   cwd?: string;
@@ -55,23 +56,27 @@ export async function run(io: CommandIO, file: string, options: PlayOptions): Pr
     throw new UsageError('CLI_NO_SCRIPT_BACKEND', 'no backend with protocol `script` is defined', {
       hint: 'neo ships definitions/backends/script.yaml; check `neo backends list`',
     });
-  const session = await transport.start({
-    sessionId: `play_${randomBytes(8).toString('hex')}`,
-    cwd,
-    brief: options.brief,
-    posture: options.posture,
-    descriptor: backend.data,
-    options: { script: resolve(io.cwd, file) },
-  });
+  // Ctrl-C as everywhere: the first stops the session, a second kills at once (and what it ran).
+  // Taken before the start: the script may run a command before start() returns.
+  const signals = interruptOnSignals(io);
+  const session = await transport
+    .start({
+      sessionId: `play_${randomBytes(8).toString('hex')}`,
+      cwd,
+      brief: options.brief,
+      posture: options.posture,
+      descriptor: backend.data,
+      options: { script: resolve(io.cwd, file) },
+    })
+    .catch((error: unknown) => {
+      signals.dispose();
+      throw error;
+    });
+  if (signals.signal.aborted) void session.stop();
+  else signals.signal.addEventListener('abort', () => void session.stop(), { once: true });
   const allow = options.answer === 'allow';
   const guidance = [...(options.guide ?? [])];
   const print = printer(io, options.json === true);
-  let interrupted = false;
-  const onSigint = () => {
-    interrupted = true;
-    void session.stop();
-  };
-  process.once('SIGINT', onSigint);
   let failed = false;
   try {
     for await (const event of session.events) {
@@ -94,11 +99,11 @@ export async function run(io: CommandIO, file: string, options: PlayOptions): Pr
       }
     }
   } finally {
-    process.off('SIGINT', onSigint);
+    signals.dispose();
     await session.stop();
   }
   // A stopped stream is not a played script: Ctrl-C is an interruption, never a success.
-  if (interrupted) return EXIT.interrupted;
+  if (signals.signal.aborted) return EXIT.interrupted;
   return failed ? EXIT.failed : EXIT.ok;
 }
 

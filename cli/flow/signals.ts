@@ -3,11 +3,12 @@ import { abandonOpenWork } from '../../engine/util/open-work.js';
 import { writeLine, type CommandIO } from '../io.js';
 
 /**
- * Ctrl-C handling for a running flow: the first SIGINT (or a SIGTERM, or the SIGHUP of a closed
- * terminal) interrupts the run — live sessions are interrupted, the run is checkpointed and left
- * resumable; a second SIGINT kills at once: the run is recorded interrupted, every process group
- * neo started is SIGKILLed (they lead their own groups, so the terminal's Ctrl-C never reached
- * them), and Node's default handling is restored and the signal re-raised.
+ * Ctrl-C handling for a command that runs agents (flow run and resume, persona run, script
+ * play): the first SIGINT (or a SIGTERM, or the SIGHUP of a closed terminal) interrupts — live
+ * sessions are interrupted, a run is checkpointed and left resumable; a second SIGINT kills at
+ * once: an open run is recorded interrupted, every process group neo started is SIGKILLed (they
+ * lead their own groups, so the terminal's Ctrl-C never reached them), and Node's default
+ * handling is restored and the signal re-raised.
  */
 export function interruptOnSignals(io: CommandIO): {
   signal: AbortSignal;

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { isAlive } from '../contract/processes.js';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { onlyRunId, readEvents, waitForOutput } from './flow-helpers.js';
@@ -67,6 +68,29 @@ describe('a silent agent never makes neo exit 0', () => {
     expect(child.exitCode).toBeNull();
     child.kill('SIGINT');
     expect((await child).exitCode).toBe(130);
+  });
+
+  it('neo script play: a second Ctrl-C kills at once, and the command the script ran dies with it', async () => {
+    const { dir, home } = await project({
+      'stubborn.yaml': 'turns:\n  - - run: { command: \'trap "" TERM; echo $$ > cmd.pid; sleep 30\' }\n',
+    });
+    const child = execa(process.execPath, [NEO_BIN, 'script', 'play', 'stubborn.yaml', '--posture', 'full'], {
+      cwd: dir,
+      env: { NO_COLOR: '1', NEO_HOME: home },
+      reject: false,
+    });
+    let command = 0;
+    while (!(command > 0 && isAlive(command))) {
+      command = Number((await readFile(join(dir, 'cmd.pid'), 'utf8').catch(() => '')).trim());
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const interrupting = waitForOutput(child, /interrupting…/, 'stderr');
+    child.kill('SIGINT');
+    await interrupting;
+    child.kill('SIGINT');
+    expect((await child).signal).toBe('SIGINT');
+    // It leads its own group: the terminal's Ctrl-C never reaches it, so neo must have killed it.
+    expect(isAlive(command)).toBe(false);
   });
 });
 
