@@ -1,3 +1,4 @@
+import { probeSandbox } from '../../engine/execution/index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import {
@@ -26,7 +27,18 @@ and run the relevant tests before you say you are done. If a test fails for a re
 to your change, say so instead of changing the test.
 `;
 
-const flow = (modeline: string) => `${modeline}
+/** Where `neo init` found bwrap working, the flow asks for it; elsewhere it says why not and how. */
+const sandboxLines = (works: boolean) =>
+  works
+    ? `# Commands, the gate and the agent CLI run in bubblewrap (\`neo doctor\` checks it works here).
+sandbox: bwrap
+`
+    : `# bubblewrap was not available when this file was written (\`neo doctor\` says why): set
+# \`sandbox: bwrap\` once it is, to confine the commands, the gate and the agent CLI.
+sandbox: none
+`;
+
+const flow = (modeline: string, sandboxWorks: boolean) => `${modeline}
 name: check-and-fix
 description: Run the tests; if they fail, let the project persona fix them and check again.
 inputs:
@@ -39,10 +51,12 @@ defaults:
   backend: claude-code
   maxPosture: acceptEdits
   maxRounds: 8
-steps:
+${sandboxLines(sandboxWorks)}steps:
   - id: fix
     persona: project-helper
     brief: "Make \`\${{ inputs.test }}\` pass without weakening any test."
+    # The gate judges these as they were when the step started; an edit to one fails the step.
+    protect: ["test/**", "tests/**", "**/*.test.*", "**/*.spec.*"]
     verify:
       run: npm test
       attempts: 3
@@ -55,7 +69,11 @@ export async function run(io: CommandIO, dir: string | undefined, options: { for
     [join(repo, '.neo', 'flows', 'check-and-fix.flow.yaml'), ''],
   ];
   const flowFile = files[1]![0];
-  files[1]![1] = flow(`# yaml-language-server: $schema=${modelineRef(flowFile, SCHEMA_FILES.flow, repo)}`);
+  const sandbox = await probeSandbox('bwrap', io.env);
+  files[1]![1] = flow(
+    `# yaml-language-server: $schema=${modelineRef(flowFile, SCHEMA_FILES.flow, repo)}`,
+    sandbox.available,
+  );
   for (const [file] of files) {
     if (!options.force && (await pathExists(file))) {
       throw new UsageError('CLI_INIT_EXISTS', `${relative(io.cwd, file)} already exists`, {

@@ -140,6 +140,18 @@ describe('where each step runs, said before it runs', () => {
     expect(dry.stdout).toMatch(/warning: a real run would refuse to start: .*not installed/);
   });
 
+  it('neo init asks for bwrap where it works, and says why not where it does not', async () => {
+    const { repo, neo } = await project({});
+    expect((await neo(['init'])).exitCode).toBe(0);
+    const flowFile = join(repo, '.neo', 'flows', 'check-and-fix.flow.yaml');
+    expect(readFileSync(flowFile, 'utf8')).toMatch(/^sandbox: bwrap$/m);
+    expect(readFileSync(flowFile, 'utf8')).toMatch(/protect: \["test\/\*\*"/);
+    expect((await neo(['init', '--force'], { PATH: '/nonexistent' })).exitCode).toBe(0);
+    expect(readFileSync(flowFile, 'utf8')).toMatch(/bubblewrap was not available[^]*^sandbox: none$/m);
+    const dry = await neo(['flow', 'run', flowFile, '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+  });
+
   it('neo doctor tries bwrap for real and says so', async () => {
     const { neo } = await project({});
     const works = await neo(['doctor']);

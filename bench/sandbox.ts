@@ -1,0 +1,81 @@
+/**
+ * neo sandbox benchmark. (1) A `run: true` step's command in bwrap versus the same unconfined,
+ * interleaved: the difference is the sandbox's own start cost per step (goal ≤ 15 ms). (2) The
+ * fresh copy a protected step's gate runs on, for a workspace of `files` files, versus `cp -r`
+ * of the same tree (goal ratio ≤ 1.5): reflinks where the filesystem has them, never hard links.
+ * Sizes: --reps=40 --files=1000 --copies=10.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { requireSandbox, spawnProcess } from '../engine/execution/index.js';
+import { runCommand } from '../engine/flow/runtime/command.js';
+import type { RunSite } from '../engine/flow/runtime/confine.js';
+import { ProtectedBase } from '../engine/flow/workspace/protected-base.js';
+import { interleave, numberArgs, report } from './harness.js';
+
+const size = numberArgs({ reps: 40, files: 1000, copies: 10 });
+const root = mkdtempSync(join(tmpdir(), 'neo-bench-sandbox-'));
+const ws = join(root, 'ws');
+const home = join(root, 'neo-home');
+const runDir = join(home, 'runs', 'r1');
+mkdirSync(runDir, { recursive: true });
+for (let i = 0; i < size.files; i++) {
+  const dir = join(ws, `src/d${i % 50}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `f${i}.ts`), `export const v${i} = ${i};\n`.repeat(20));
+}
+mkdirSync(join(ws, 'tests'), { recursive: true });
+writeFileSync(join(ws, 'tests', 'a.test.ts'), 'test\n');
+
+try {
+  await requireSandbox('bwrap');
+  const site: RunSite = { workspace: { isolation: 'copy', path: ws, root: ws, projectDir: ws }, home, runDir };
+  const step = async (kind: 'bwrap' | 'none') => {
+    const started = performance.now();
+    const result = await runCommand({
+      command: 'true',
+      cwd: ws,
+      env: {},
+      sandbox: { setting: { kind, network: false, source: 'bench' }, site },
+    });
+    if (result.exitCode !== 0) throw new Error(`${kind}: ${result.spawnError ?? result.stderr}`);
+    return performance.now() - started;
+  };
+  await step('bwrap');
+  await step('none');
+  const start = await interleave(
+    size.reps,
+    () => step('bwrap'),
+    () => step('none'),
+  );
+  report({ name: 'run step `true`, bwrap vs unconfined', neo: start.neo, baseline: start.baseline, unit: 'ms' });
+  console.log(`sandbox start cost per step: ${(start.neo - start.baseline).toFixed(1)} ms (goal ≤ 15 ms)`);
+
+  const base = await ProtectedBase.open({ root: ws, runDir, key: 'bench', startedAt: 'now', globs: ['tests/**'] });
+  const copyTo = join(root, 'copy');
+  const fresh = async () => {
+    const started = performance.now();
+    await base.freshCopy(copyTo);
+    const ms = performance.now() - started;
+    rmSync(copyTo, { recursive: true, force: true });
+    return ms;
+  };
+  const cp = async () => {
+    const started = performance.now();
+    const result = await spawnProcess(['cp', '-r', ws, copyTo], { cwd: root, env: process.env }).result;
+    if (result.exitCode !== 0) throw new Error(result.stderr);
+    const ms = performance.now() - started;
+    rmSync(copyTo, { recursive: true, force: true });
+    return ms;
+  };
+  await fresh();
+  await cp();
+  const copy = await interleave(size.copies, fresh, cp);
+  report({ name: `gate copy of ${size.files} files vs cp -r`, neo: copy.neo, baseline: copy.baseline, unit: 'ms' });
+  const ok = start.neo - start.baseline <= 15 && copy.neo / copy.baseline <= 1.5;
+  console.log(`sandbox: ${ok ? 'within' : 'outside'} the goals (start ≤ 15 ms per step, gate copy ≤ 1.5× cp -r)`);
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
