@@ -77,6 +77,8 @@ export function personaRunView(
           const e = o.live.event;
           if (e.type === 'tool_use') progress({ tool: e.name, round: rounds + 1 });
           else if (e.type === 'started' && e.model !== undefined) progress({ model: e.model });
+          // A notice (the CLI retrying a failed model request, a denied ask): shown as it happens, as in a flow.
+          else if (e.type === 'error' && e.transient === true) progress({ notice: e.message });
           else if (e.type === 'turn_diff') {
             for (const f of e.diff.files) files.add(f.path);
             progress({ filesChanged: files.size });

@@ -33,6 +33,8 @@ import { makeDecider } from './make-decider.js';
 import type { PersonaObserver } from './observation.js';
 import type { HumanAsker, TerminalAsk } from './questions.js';
 
+/** Events of a session kept until the dispatch knows it is its own (a start's first turn). */
+const EARLY_EVENTS_MAX = 500;
 export interface RunPersonaOptions {
   /** NEO_HOME. */
   home: string;
@@ -143,11 +145,20 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
   const sessions = o.adoptRecordId === undefined ? o.sessions : adoptingOnce(o.sessions, o.adoptRecordId);
   const dispatchedAt = Date.now();
   metrics.increment(SPECIALIST_METRICS.dispatched, { backend: dispatch.constraints.backend ?? 'auto' });
-  const unsubscribe = sessions.onSessionEvent((live) => {
-    if (live.event.type === 'created' || live.event.type === 'adopted') created.add(live.sessionId);
-    if (!opened.some((s) => s.sessionId === live.sessionId)) return;
+  const deliver = (live: SessionLiveEvent) => {
     meterEvent(meter, live);
     observe({ type: 'agent', live });
+  };
+  // A session's first turn runs while its start is still returning: what it says before this
+  // dispatch knows the session is its own (a CLI's first retry notices, its first usage) waits
+  // here, so it is shown and counted once the session is, never dropped.
+  const early = new Map<string, SessionLiveEvent[]>();
+  const unsubscribe = sessions.onSessionEvent((live) => {
+    if (live.event.type === 'created' || live.event.type === 'adopted') created.add(live.sessionId);
+    if (opened.some((s) => s.sessionId === live.sessionId)) return deliver(live);
+    if (!created.has(live.sessionId)) return;
+    const waiting = early.get(live.sessionId) ?? [];
+    if (waiting.length < EARLY_EVENTS_MAX) early.set(live.sessionId, [...waiting, live]);
   });
 
   // This dispatch records its sessions' outcomes itself (with its verdict), after the sweep.
@@ -210,7 +221,11 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
       mayContinue,
       track: {
         listing: [],
-        opened: (session) => opened.push(session),
+        opened: (session) => {
+          opened.push(session);
+          for (const live of early.get(session.sessionId) ?? []) deliver(live);
+          early.delete(session.sessionId);
+        },
         turn: (result) => {
           if ('turnDiff' in result && result.turnDiff !== undefined) diffs.push(result.turnDiff);
         },

@@ -75,3 +75,26 @@ describe('neo session read: the backend’s retries show while the read waits', 
     }
   });
 });
+
+describe('neo persona run: the backend’s retries show as they happen, as in a flow', () => {
+  it('each retry notice is a `step <persona>:` line before the typed failure', async () => {
+    const root = await tempDir('neo-e2e-provider-');
+    const dir = join(root, 'p');
+    await writeTree(dir, { 'README.md': 'hello\n' });
+    const result = await runNeo(['persona', 'run', '--backend', 'copilot', '--brief', 'Review the readme.'], {
+      cwd: dir,
+      env: {
+        NEO_HOME: join(root, 'home'),
+        NEO_COPILOT_BIN: REPLAY,
+        REPLAY_CAPTURE: join(CAPTURES, 'copilot', 'unauthorized.jsonl'),
+      },
+    });
+    expect(result.exitCode).not.toBe(0);
+    const lines = result.stdout.split('\n');
+    const retry =
+      'step code-specialist: copilot is retrying the model request: Request failed due to a transient API error. Retrying...';
+    expect(lines.filter((l) => l.startsWith('step code-specialist: '))).toEqual([retry, retry]);
+    expect(lines.indexOf(retry)).toBeLessThan(lines.findIndex((l) => l.startsWith('step code-specialist failed')));
+    expect(result.stdout).toMatch(/copilot: it is not authenticated with its model provider/);
+  });
+});
