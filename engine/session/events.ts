@@ -33,8 +33,9 @@ export type SessionAnnotation =
   | { type: 'posture'; mode: Posture }
   /**
    * A permission ask answered, whoever answered it: `by` is `posture` when the posture gate
-   * decided on its own (an automatic allow or deny), else the driver's scope that sent the
-   * answer op. Every approval an agent got is one of these.
+   * decided on its own (an automatic allow or deny), `interrupt` when neo's interrupt cancelled
+   * it, `cli` when the CLI withdrew it, else the driver's scope that sent the answer op. Every
+   * approval an agent got is one of these.
    */
   | {
       type: 'clarification';

@@ -339,6 +339,9 @@ export class LiveSession {
         break;
       case 'clarify':
         return this.#onClarify(event, written);
+      case 'gate_decision':
+        this.#settledWithoutDriver(event.clarificationId);
+        break;
       case 'turn_complete':
         return this.#onTurnEnd(event.text, { numTurns: event.numTurns, costUsd: event.costUsd }, undefined);
       case 'ended':
@@ -373,6 +376,13 @@ export class LiveSession {
       input: event.input,
       ...(event.ask === undefined ? {} : { ask: event.ask }),
     });
+  }
+
+  /** An ask the driver was asked about closed without it (the CLI withdrew it): it no longer waits for an answer. */
+  #settledWithoutDriver(clarificationId: string): void {
+    if (!this.#pending.delete(clarificationId)) return;
+    this.#queue.answered(clarificationId);
+    this.send({ type: 'op.answer', clarificationId });
   }
 
   /** A turn ended: cleanly (turn_complete) or failed (a non-fatal error). */
@@ -499,15 +509,18 @@ function diffField(diff: TurnDiff): { turnDiff?: TurnDiff } {
   return { turnDiff: diff };
 }
 
-/** The posture gate's own answer, recorded as the clarification it settled (answered by `posture`). */
+/**
+ * neo's own answer, recorded as the clarification it settled: answered by `posture` (with the
+ * posture it decided under), or closed unanswered by an `interrupt` or the `cli`.
+ */
 function gateRecord(event: Extract<AgentEvent, { type: 'gate_decision' }>): SessionAnnotation {
   return {
     type: 'clarification',
     clarificationId: event.clarificationId,
     toolName: event.toolName,
     decision: { allow: event.allow, reason: event.reason },
-    by: 'posture',
-    posture: event.posture,
+    by: event.by ?? 'posture',
+    ...(event.by === undefined ? { posture: event.posture } : {}),
     ask: event.ask,
   };
 }

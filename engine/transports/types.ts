@@ -30,8 +30,9 @@ export type AgentEvent =
   /** A permission ask for the driver; `ask` is the adapter's normalized reading of it. */
   | { type: 'clarify'; clarificationId: string; toolName: string; input: unknown; ask?: ToolAsk }
   /**
-   * The posture gate answered an ask itself, without the driver (engine/posture decideAsk): the
-   * session records it as a clarification answered by `posture`, so every approval is on record.
+   * neo answered an ask itself, without the driver: the posture gate's verdict (engine/posture
+   * decideAsk), or an open ask closed unanswered (`by`). The session records it as a clarification
+   * answered by `posture`, `interrupt` or `cli`, so every answer is on record.
    */
   | {
       type: 'gate_decision';
@@ -41,6 +42,8 @@ export type AgentEvent =
       allow: boolean;
       reason: string;
       posture: Posture;
+      /** Absent for the gate's verdict; `interrupt`: neo's interrupt cancelled the ask; `cli`: the CLI withdrew it. */
+      by?: 'interrupt' | 'cli';
     }
   /**
    * What one model call inside the turn used, from a backend that reports usage while it streams

@@ -131,7 +131,7 @@ export class AcpSession extends CliSession {
     this.#rpc.notify('session/cancel', { sessionId: this.#sessionId });
     // The protocol requires pending permission requests to be answered `cancelled` after a cancel.
     for (const [id, resolve] of this.#permissionWaiters) {
-      this.withdrawClarification(id);
+      this.withdrawClarification(id, 'interrupt');
       resolve(CANCELLED_OUTCOME);
     }
     this.#permissionWaiters.clear();

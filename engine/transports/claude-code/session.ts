@@ -127,7 +127,7 @@ export class ClaudeCodeSession extends CliSession {
       case 'control_request':
         return this.#onControlRequest(message);
       case 'control_cancel_request':
-        if (typeof message.request_id === 'string') this.withdrawClarification(message.request_id);
+        if (typeof message.request_id === 'string') this.withdrawClarification(message.request_id, 'cli');
         return;
       case 'system':
         return this.#onSystem(message);

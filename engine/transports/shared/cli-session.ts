@@ -12,6 +12,12 @@ import { formatSeconds, type Tuning } from './tuning.js';
 type TurnComplete = Extract<AgentEvent, { type: 'turn_complete' }>;
 type Decision = { allow: boolean; reason?: string };
 
+/**
+ * Who answered an ask neo settled without the driver: the posture gate by its rule, neo's own
+ * interrupt (it cancels what is still open), or the CLI that withdrew its ask.
+ */
+export type OwnAnswerer = 'posture' | 'interrupt' | 'cli';
+
 /** Everything a CLI-backed session shares with its adapter. */
 export interface CliSessionInit {
   /** The backend id (claude-code, copilot …), used in messages. */
@@ -38,7 +44,10 @@ export abstract class CliSession implements AgentSession {
   protected readonly tuning: Tuning;
   protected posture: Posture;
   protected readonly cwd: string;
-  readonly #clarifications = new Map<string, (decision: Decision) => void>();
+  /** Asks waiting on the driver. */
+  readonly #clarifications = new Map<string, { ask: ToolAsk; respond: (decision: Decision) => void }>();
+  /** Asks the posture gate is still judging. */
+  readonly #gating = new Map<string, ToolAsk>();
   readonly #watchdog: IdleWatchdog;
   #turnActive = false;
   #finished = false;
@@ -82,8 +91,8 @@ export abstract class CliSession implements AgentSession {
   }
 
   async answer(clarificationId: string, decision: Decision): Promise<void> {
-    const respond = this.#clarifications.get(clarificationId);
-    if (respond === undefined) {
+    const pending = this.#clarifications.get(clarificationId);
+    if (pending === undefined) {
       throw new NeoError(
         'TRANSPORT_UNKNOWN_CLARIFICATION',
         `${this.backendId} has no pending clarification ${clarificationId}`,
@@ -93,7 +102,7 @@ export abstract class CliSession implements AgentSession {
       );
     }
     this.#clarifications.delete(clarificationId);
-    respond(decision);
+    pending.respond(decision);
     this.#rearm();
   }
 
@@ -186,15 +195,14 @@ export abstract class CliSession implements AgentSession {
   /** Emits a clarify event; `respond` is called once with the driver's decision. */
   protected raiseClarification(
     clarificationId: string,
-    toolName: string,
+    ask: ToolAsk,
     input: unknown,
     respond: (decision: Decision) => void,
-    ask?: ToolAsk,
   ): void {
     this.flushPending();
-    this.#clarifications.set(clarificationId, respond);
+    this.#clarifications.set(clarificationId, { ask, respond });
     this.#rearm();
-    this.emit({ type: 'clarify', clarificationId, toolName, input, ...(ask === undefined ? {} : { ask }) });
+    this.emit({ type: 'clarify', clarificationId, toolName: ask.toolName, input, ask });
   }
 
   /**
@@ -210,18 +218,27 @@ export abstract class CliSession implements AgentSession {
     respond: (decision: Decision) => void,
   ): Promise<void> {
     const posture = this.posture;
+    this.#gating.set(clarificationId, ask);
     const gate = await gateAsk(posture, ask, this.cwd);
-    if (this.finished) return;
-    if (gate.kind === 'ask') return this.raiseClarification(clarificationId, ask.toolName, input, respond, ask);
+    // Withdrawn or cancelled while the gate judged it: that answer is already on record.
+    if (!this.#gating.delete(clarificationId) || this.finished) return;
+    if (gate.kind === 'ask') return this.raiseClarification(clarificationId, ask, input, respond);
     respond(this.recordOwnAnswer(clarificationId, ask, gate.kind === 'allow', gate.reason));
   }
 
   /**
-   * An ask neo answers by a fixed rule without the driver (the posture gate's verdict, or an ask
-   * kind neo always refuses): recorded as a `gate_decision` so every answer is on record, a deny
-   * also as a TRANSPORT_POSTURE_DENIED notice. Returns the decision to send back.
+   * The one place an ask answered without the driver is recorded, as a `gate_decision`: the
+   * posture gate's verdict or an ask kind neo always refuses (`by` posture; a deny is also a
+   * TRANSPORT_POSTURE_DENIED notice), or an ask closed unanswered (withdrawClarification).
+   * Returns the decision to send back.
    */
-  protected recordOwnAnswer(clarificationId: string, ask: ToolAsk, allow: boolean, reason: string): Decision {
+  protected recordOwnAnswer(
+    clarificationId: string,
+    ask: ToolAsk,
+    allow: boolean,
+    reason: string,
+    by: OwnAnswerer = 'posture',
+  ): Decision {
     this.emit({
       type: 'gate_decision',
       clarificationId,
@@ -230,16 +247,25 @@ export abstract class CliSession implements AgentSession {
       allow,
       reason,
       posture: this.posture,
+      ...(by === 'posture' ? {} : { by }),
     });
-    if (!allow) this.notice('TRANSPORT_POSTURE_DENIED', `denied ${ask.toolName}: ${reason}`);
+    if (!allow && by === 'posture') this.notice('TRANSPORT_POSTURE_DENIED', `denied ${ask.toolName}: ${reason}`);
     return allow ? { allow: true } : { allow: false, reason: `neo: ${reason}` };
   }
 
-  /** The agent withdrew an ask (e.g. after an interrupt). */
-  protected withdrawClarification(clarificationId: string): boolean {
-    const had = this.#clarifications.delete(clarificationId);
+  /**
+   * An open ask (at the gate or waiting on the driver) closes unanswered: the CLI withdrew it
+   * (`cli`, recorded as "withdrawn") or neo's interrupt cancelled it (`interrupt`, "cancelled").
+   * It is recorded like any answer; false when no such ask was open.
+   */
+  protected withdrawClarification(clarificationId: string, by: 'cli' | 'interrupt'): boolean {
+    const ask = this.#gating.get(clarificationId) ?? this.#clarifications.get(clarificationId)?.ask;
+    if (ask === undefined) return false;
+    this.#gating.delete(clarificationId);
+    this.#clarifications.delete(clarificationId);
     this.#rearm();
-    return had;
+    this.recordOwnAnswer(clarificationId, ask, false, by === 'cli' ? 'withdrawn' : 'cancelled', by);
+    return true;
   }
 
   protected pendingClarifications(): string[] {

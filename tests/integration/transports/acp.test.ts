@@ -189,6 +189,33 @@ describe('acp adapter (fake ACP agent)', () => {
     }
   });
 
+  it('a permission ask the interrupt cancels is on record: answered `cancelled` by the interrupt', async () => {
+    const run = await fakeRun('acp');
+    const { session, reader } = await run.start();
+    try {
+      const clarify = lastOf(await reader.untilType('clarify'), 'clarify');
+      await session.interrupt();
+      const events = await reader.untilType('turn_complete');
+      const records = events.filter((e) => e.type === 'gate_decision');
+      expect(records).toEqual([
+        {
+          type: 'gate_decision',
+          clarificationId: clarify.clarificationId,
+          toolName: clarify.toolName,
+          ask: clarify.ask,
+          allow: false,
+          reason: 'cancelled',
+          posture: 'default',
+          by: 'interrupt',
+        },
+      ]);
+      // A cancel is not the posture refusing anything.
+      expect(events.some((e) => e.type === 'error' && e.code === 'TRANSPORT_POSTURE_DENIED')).toBe(false);
+    } finally {
+      await session.stop();
+    }
+  });
+
   it('resume uses session/load and drops the replayed history; agents without load or resume refuse', async () => {
     const run = await fakeRun('acp');
     const first = await run.start({ posture: 'acceptEdits' });

@@ -173,6 +173,35 @@ describe('claude-code adapter (fake claude)', () => {
     }
   });
 
+  it('an ask claude withdraws (control_cancel_request) is on record: answered `withdrawn` by the CLI', async () => {
+    const run = await fakeRun('claude-code');
+    const { session, reader } = await run.start();
+    try {
+      const clarify = lastOf(await reader.untilType('clarify'), 'clarify');
+      // On an interrupt the CLI withdraws the ask it is waiting on.
+      await session.interrupt();
+      const events = await reader.untilType('turn_complete');
+      expect(events.filter((e) => e.type === 'gate_decision')).toEqual([
+        {
+          type: 'gate_decision',
+          clarificationId: clarify.clarificationId,
+          toolName: clarify.toolName,
+          ask: clarify.ask,
+          allow: false,
+          reason: 'withdrawn',
+          posture: 'default',
+          by: 'cli',
+        },
+      ]);
+      expect(events.some((e) => e.type === 'error' && e.code === 'TRANSPORT_POSTURE_DENIED')).toBe(false);
+      await expect(session.answer(clarify.clarificationId, { allow: true })).rejects.toMatchObject({
+        code: 'TRANSPORT_UNKNOWN_CLARIFICATION',
+      });
+    } finally {
+      await session.stop();
+    }
+  });
+
   it('guidance sent mid-turn is queued by the CLI and runs as its own turn', async () => {
     const run = await fakeRun('claude-code');
     const { session, reader } = await run.start();

@@ -120,6 +120,46 @@ describe('code session lifecycle', () => {
     ]);
   });
 
+  it('an ask the CLI withdraws while the driver holds it is recorded as answered by the cli and no longer awaits an answer', async () => {
+    const h = await harness();
+    const { sessionId } = await h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, OWNER);
+    const agent = h.transport.last;
+    const run = { kind: 'execute' as const, toolName: 'Bash', paths: [], command: 'npm test' };
+    agent.emit(
+      { type: 'started' },
+      { type: 'clarify', clarificationId: 'q1', toolName: 'Bash', input: { command: 'npm test' }, ask: run },
+    );
+    expect(await h.service.execute({ op: 'read-turn', sessionId }, OWNER)).toMatchObject({ clarificationId: 'q1' });
+    agent.emit({
+      type: 'gate_decision',
+      clarificationId: 'q1',
+      toolName: 'Bash',
+      ask: run,
+      allow: false,
+      reason: 'withdrawn',
+      posture: 'acceptEdits',
+      by: 'cli',
+    });
+    await expect.poll(() => h.service.registry.find(sessionId)!.state).toBe('running');
+    await expect(
+      h.service.execute({ op: 'answer', sessionId, clarificationId: 'q1', allow: true }, OWNER),
+    ).rejects.toMatchObject({ code: 'SESSION_UNKNOWN_CLARIFICATION' });
+    expect(agent.answers).toEqual([]);
+    const answers = (await h.service.store.readEvents(sessionId))!
+      .map((e) => e.event)
+      .filter((e) => e.type === 'clarification');
+    expect(answers).toEqual([
+      {
+        type: 'clarification',
+        clarificationId: 'q1',
+        toolName: 'Bash',
+        decision: { allow: false, reason: 'withdrawn' },
+        by: 'cli',
+        ask: run,
+      },
+    ]);
+  });
+
   it('returns a clarification early while the agent stays blocked; answer resolves it by id', async () => {
     const h = await harness();
     const { sessionId } = await h.service.execute({ op: 'start', brief: 'b', backend: 'fake' }, OWNER);
