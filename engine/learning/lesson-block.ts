@@ -10,7 +10,7 @@
  * prompt caches hit; a pass in this process refreshes it at once.
  */
 import { INJECT_MIN_EVIDENCE, scopeLabel, type Lesson } from './lesson.js';
-import { readLessonsFile } from './lessons-file.js';
+import { readLessonsFileSync } from './lessons-file.js';
 
 export const MAX_BLOCK_BYTES = 1536;
 export const INJECTION_TTL_MS = 5 * 60_000;
@@ -62,9 +62,13 @@ export function lessonBlock(home: string, filter: LessonFilter, now: () => numbe
   const at = now();
   const hit = cache.get(key);
   if (hit !== undefined && at - hit.at < INJECTION_TTL_MS) return hit.block;
-  const block = readLessonsFile(home)
-    .then((file) => renderLessonBlock(file.lessons, filter))
-    .catch(() => '');
+  let text = '';
+  try {
+    text = renderLessonBlock(readLessonsFileSync(home).lessons, filter);
+  } catch {
+    // Unreadable lessons inject nothing.
+  }
+  const block = Promise.resolve(text);
   cache.set(key, { at, block });
   return block;
 }

@@ -5,7 +5,7 @@
  * hand), an unreadable file reads as empty.
  */
 import { join } from 'node:path';
-import { readJsonOrNull, writeJsonAtomic } from '../util/atomic-file.js';
+import { readJsonOrNull, readJsonOrNullSync, writeJsonAtomic } from '../util/atomic-file.js';
 import type { Lesson, LessonScope } from './lesson.js';
 
 export interface LessonsFile {
@@ -22,7 +22,24 @@ export function lessonsPath(home: string): string {
 }
 
 export async function readLessonsFile(home: string): Promise<LessonsFile> {
-  const raw = await readJsonOrNull<Partial<LessonsFile>>(lessonsPath(home)).catch(() => null);
+  return parseLessonsFile(await readJsonOrNull<Partial<LessonsFile>>(lessonsPath(home)).catch(() => null));
+}
+
+/**
+ * The same, read synchronously: the file is small (at most 40 lessons) and the injection path
+ * reads it on a dispatch's critical path, where a thread-pool round trip costs more than the read.
+ */
+export function readLessonsFileSync(home: string): LessonsFile {
+  let raw: Partial<LessonsFile> | null = null;
+  try {
+    raw = readJsonOrNullSync<Partial<LessonsFile>>(lessonsPath(home));
+  } catch {
+    raw = null;
+  }
+  return parseLessonsFile(raw);
+}
+
+function parseLessonsFile(raw: Partial<LessonsFile> | null): LessonsFile {
   const lessons = (Array.isArray(raw?.lessons) ? raw.lessons : []).filter(isLesson);
   return {
     version: 1,
