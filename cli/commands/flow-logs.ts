@@ -6,6 +6,7 @@ import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { EXIT } from '../exit-codes.js';
+import { terminalSafe } from '../../engine/util/terminal-text.js';
 import { writeLine, type CommandIO } from '../io.js';
 
 /** `neo flow logs <runId>`: the run's decision log, one line per decision. */
@@ -30,7 +31,8 @@ export async function run(io: CommandIO, runId: string, options: { level?: strin
     }
     // Fields carry agent and command text: printed through the terminal sanitiser.
     const { at, level: lineLevel, event, pid: _pid, ...fields } = terminalSafeDeep(line);
-    writeLine(io.stdout, `${at} ${String(lineLevel).padEnd(5)} ${formatLogLine(String(event), fields)}`);
+    // A decision's fields quote agents and commands: printed through the terminal sanitiser.
+    writeLine(io.stdout, terminalSafe(`${at} ${String(lineLevel).padEnd(5)} ${formatLogLine(String(event), fields)}`));
   }
   return EXIT.ok;
 }

@@ -5,6 +5,7 @@ import { JsonLinesLog } from '../../engine/observability/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
+import { terminalSafe } from '../../engine/util/terminal-text.js';
 import { writeJson, writeLine, type CommandIO } from '../io.js';
 
 /**
@@ -37,10 +38,14 @@ export async function run(
       io.stdout,
       `${report.outcomes} new outcome${report.outcomes === 1 ? '' : 's'}; ${report.added} lesson${report.added === 1 ? '' : 's'} added, ${report.reinforced} reinforced, ${report.dropped.length} dropped, ${report.evicted.length} evicted; ${report.lessons.length} kept${options.dryRun ? ' (dry run: nothing written)' : ''}`,
     );
-    for (const drop of report.dropped) writeLine(io.stderr, `neo: dropped a proposed lesson: ${drop.reason}`);
+    for (const drop of report.dropped)
+      writeLine(io.stderr, `neo: dropped a proposed lesson: ${terminalSafe(drop.reason)}`);
     if (options.dryRun)
       for (const l of report.lessons)
-        writeLine(io.stdout, `  ${l.confidence.toFixed(2)}  ×${l.evidenceCount}  [${scopeLabel(l.scope)}] ${l.text}`);
+        writeLine(
+          io.stdout,
+          `  ${l.confidence.toFixed(2)}  ×${l.evidenceCount}  [${scopeLabel(l.scope)}] ${terminalSafe(l.text)}`,
+        );
     return EXIT.ok;
   } finally {
     await log.close();

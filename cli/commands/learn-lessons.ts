@@ -1,6 +1,7 @@
 import { readLessonsFile, scopeLabel } from '../../engine/learning/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
+import { terminalSafe } from '../../engine/util/terminal-text.js';
 import { table, writeJson, writeLine, type CommandIO } from '../io.js';
 
 /** `neo learn lessons`: every stored lesson with its confidence, evidence and scope. */
@@ -19,6 +20,7 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
     ['ID', 'CONFIDENCE', 'EVIDENCE', 'SCOPE', 'LESSON'],
     ...lessons.map((l) => [l.id, l.confidence.toFixed(2), String(l.evidenceCount), scopeLabel(l.scope), l.text]),
   ];
-  writeLine(io.stdout, table(rows));
+  // A lesson is distilled from agents' outcomes: data, printed through the terminal sanitiser.
+  writeLine(io.stdout, terminalSafe(table(rows)));
   return EXIT.ok;
 }
