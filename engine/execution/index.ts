@@ -51,4 +51,4 @@ export {
   type SandboxSpawnOptions,
 } from './sandbox.js';
 export { probeSandbox, requireSandbox, type SandboxAvailability } from './sandbox-probe.js';
-export { confinedSpec, configHomePath, type Confinement } from './sandbox-confine.js';
+export { confinedSpec, configHomePath, programBind, type Confinement } from './sandbox-confine.js';

@@ -5,8 +5,9 @@
  * docker) hidden; the repository's git metadata readable, so git works on a worktree whose
  * repository lives in the hidden home. Every caller builds its spec here, so the rule is stated once.
  */
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, sep } from 'node:path';
 import type { SandboxBind, SandboxSpec } from './sandbox.js';
 
 export interface Confinement {
@@ -64,4 +65,26 @@ export function configHomePath(name: string, env: NodeJS.ProcessEnv): string | u
   if (unset) return undefined;
   const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
   return expanded.startsWith('/') ? expanded : join(home, expanded.replace(/^~\//, ''));
+}
+
+/**
+ * The program a confined process runs stays readable wherever it is installed: a CLI under /tmp
+ * (a CI checkout's `.neo-cache`) or under the hidden home would otherwise vanish from inside. Its
+ * install tree is the folder above its outermost `node_modules` (a package needs its siblings),
+ * else the folder it lies in; read-only like the rest of the host, and left alone when a bind
+ * already shows it (a read-only bind inside the workspace would take the agent's write access).
+ */
+export function programBind(file: string, binds: readonly SandboxBind[]): SandboxBind[] {
+  if (!isAbsolute(file)) return []; // found on PATH inside, as outside
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return []; // the spawn says what is missing
+  }
+  const parts = real.split(sep);
+  const outermost = parts.indexOf('node_modules');
+  const root = outermost > 1 ? parts.slice(0, outermost).join(sep) : dirname(real);
+  const shown = binds.some((b) => root === b.path || root.startsWith(b.path + sep));
+  return shown ? [] : [{ path: root }];
 }

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { basename } from 'node:path';
-import { sandboxOf, type ProcessResult, type RunningProcess } from '../../execution/index.js';
+import { programBind, sandboxOf, type ProcessResult, type RunningProcess } from '../../execution/index.js';
 import type { SessionSandbox } from '../types.js';
 import { NeoError } from '../../util/errors.js';
 
@@ -50,7 +50,7 @@ export class CliProcess {
     const box = options.sandbox ?? { kind: 'none' as const, binds: [], hide: [], network: true };
     const child = sandboxOf(box.kind).spawn(
       [options.file, ...options.args],
-      { ...box, cwd: options.cwd, env: options.env },
+      { ...box, binds: [...programBind(options.file, box.binds), ...box.binds], cwd: options.cwd, env: options.env },
       {
         stdin: 'pipe',
         output: 'stream',
