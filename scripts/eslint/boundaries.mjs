@@ -23,6 +23,7 @@ export const PURE = [
   'engine/session/machine.ts',
   'engine/definitions/policy.ts',
   'engine/generated/',
+  'engine/util/defined.ts',
   'engine/util/did-you-mean.ts',
   'engine/util/duration.ts',
   'engine/util/excerpt.ts',

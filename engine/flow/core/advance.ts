@@ -9,6 +9,7 @@ import { expressionContext } from './scope.js';
 import { schedule } from './schedule.js';
 import type { RunInfo, RunState } from './state.js';
 import { Transaction } from './transaction.js';
+import { defined } from '../../util/defined.js';
 
 /** Everything that can move a run: the machine turns each into one transition. */
 export type RunInput =
@@ -58,7 +59,7 @@ export function advance(plan: CompiledPlan, state: RunState, input: RunInput, no
         type: 'run.resumed',
         rerun: input.rerun,
         reset,
-        ...(input.rebased === undefined ? {} : { rebased: input.rebased }),
+        ...defined({ rebased: input.rebased }),
       });
       break;
     }
@@ -69,7 +70,7 @@ export function advance(plan: CompiledPlan, state: RunState, input: RunInput, no
       tx.emit({
         type: 'ledger.charged',
         step: input.step,
-        ...(input.item === undefined ? {} : { item: input.item }),
+        ...defined({ item: input.item }),
         turns: input.turns,
         tokens: input.tokens,
         costUsd: input.costUsd,

@@ -5,6 +5,7 @@ import { toList } from '../../util/string-list.js';
 import type { KnobLayer, PlanLookup } from './lookup.js';
 import type { AgentSettings, GateSpec } from './plan.js';
 import { DEFAULT_MAX_POSTURE, effortWithin, postureWithin } from '../../posture/index.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * An agent step's effective settings. Knobs narrow from the flow's defaults through its policy,
@@ -20,7 +21,7 @@ export function compileAgent(
 ): AgentSettings {
   const defaults = flow.defaults ?? {};
   const problem = (code: string, message: string, hint?: string) =>
-    problems.push({ code, message, step: step.id, ...(hint === undefined ? {} : { hint }) });
+    problems.push({ code, message, step: step.id, ...defined({ hint }) });
   const layers: KnobLayer[] = [];
   const flowKnobs: SessionKnobs = { maxPosture: defaults.maxPosture ?? DEFAULT_MAX_POSTURE };
   if (defaults.maxRounds !== undefined) flowKnobs.maxRounds = defaults.maxRounds;
@@ -97,15 +98,10 @@ export function compileAgent(
   const model = step.model ?? persona?.model ?? defaults.model;
   const settings: AgentSettings = {
     brief: step.brief ?? '',
-    ...(step.persona === undefined ? {} : { persona: step.persona }),
-    ...(backend === undefined ? {} : { backend }),
-    ...(model === undefined ? {} : { model }),
-    ...(effort === undefined ? {} : { effort }),
+    ...defined({ persona: step.persona, backend, model, effort }),
     maxPosture,
     initialPosture,
-    ...(knobs.maxRounds === undefined ? {} : { maxRounds: knobs.maxRounds }),
-    ...(allowedTools === undefined ? {} : { allowedTools }),
-    ...(unenforcedTools === undefined ? {} : { unenforcedTools }),
+    ...defined({ maxRounds: knobs.maxRounds, allowedTools, unenforcedTools }),
     ...(persona !== undefined && !persona.driver && persona.instructions !== ''
       ? { appendSystemPrompt: persona.instructions }
       : {}),
@@ -119,7 +115,7 @@ export function compileAgent(
     ...(step.lessons === true ? { lessons: true } : {}),
     ...(step.outputSchema === undefined ? {} : { outputSchema: step.outputSchema as Record<string, unknown> }),
     allowCommands: [...(toList(defaults.allowCommands) ?? []), ...(toList(step.allowCommands) ?? [])],
-    ...(persona?.denyRules === undefined ? {} : { denyRules: persona.denyRules }),
+    ...defined({ denyRules: persona?.denyRules }),
     editToolNames: info?.editToolNames ?? [],
     ...protectOf(persona?.protect, toList(step.protect), step.allowProtectedEdits),
     ...(info?.configHomes === undefined || info.configHomes.length === 0 ? {} : { configHomes: info.configHomes }),
@@ -168,7 +164,7 @@ function compileGate(verify: NonNullable<Step['verify']>): GateSpec {
     attempts: verify.attempts ?? 1,
     flakeCheck: verify.flakeCheck === true,
     baseline: verify.baseline === true,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...defined({ timeoutMs }),
   };
 }
 

@@ -7,6 +7,7 @@ import { transitiveNeeds } from './graph-order.js';
 import type { CompileOptions, CompileProblem } from './compile-types.js';
 import type { PlanLookup } from './lookup.js';
 import type { CompiledPlan, Decision, InputSpec, PlanBudgets, PlanStep, StepKind } from './plan.js';
+import { defined } from '../../util/defined.js';
 
 const DEFAULT_DECISIONS: Decision[] = [
   { id: 'approve', label: 'Approve', fail: false },
@@ -47,15 +48,12 @@ export function compilePlan(
   ];
   const plan: CompiledPlan = {
     name: flow.name,
-    ...(flow.description === undefined ? {} : { description: flow.description }),
+    ...defined({ description: flow.description }),
     file,
     projectDir: lookup.projectDir,
     inputs: compileInputs(flow),
     env: stringEnv(flow.env),
-    workspace: {
-      ...(flow.workspace?.isolation === undefined ? {} : { isolation: flow.workspace.isolation }),
-      ...(flow.workspace?.base === undefined ? {} : { base: flow.workspace.base }),
-    },
+    workspace: defined({ isolation: flow.workspace?.isolation, base: flow.workspace?.base }),
     maxParallel: flow.defaults?.maxParallel ?? 4,
     budgets: compileBudgets(flow, lookup),
     steps,
@@ -78,19 +76,19 @@ function compileStep(
   const idleTimeoutMs = optionalDurationMs(step.idleTimeout ?? defaults.idleTimeout);
   const out: PlanStep = {
     id: step.id,
-    ...(step.name === undefined ? {} : { name: step.name }),
+    ...defined({ name: step.name }),
     kind,
     group,
     needs: step.needs ?? [],
     reach,
     join: step.join ?? 'all_success',
-    ...(step.if === undefined ? {} : { if: step.if }),
+    ...defined({ if: step.if }),
     ...(step.foreach === undefined
       ? {}
       : {
           foreach: {
             items: step.foreach.items,
-            ...(step.foreach.maxParallel === undefined ? {} : { maxParallel: step.foreach.maxParallel }),
+            ...defined({ maxParallel: step.foreach.maxParallel }),
           },
         }),
     ...(step.loop === undefined ? {} : { loop: { ...step.loop } }),
@@ -103,11 +101,10 @@ function compileStep(
             on: step.retry.on ?? 'transient',
           },
         }),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
+    ...defined({ timeoutMs, idleTimeoutMs }),
     continueOnError: step.continueOnError === true,
     env: stringEnv(step.env),
-    ...(step.cwd === undefined ? {} : { cwd: step.cwd }),
+    ...defined({ cwd: step.cwd }),
   };
   const sandbox = compileSandbox(flow, step, lookup, problems);
   out.sandbox = sandbox.step;
@@ -141,10 +138,9 @@ function compileInputs(flow: Flow): Record<string, InputSpec> {
     const value = input.default as unknown;
     out[name] = {
       type: input.type ?? 'string',
-      ...(input.description === undefined ? {} : { description: input.description }),
-      ...(value === undefined ? {} : { default: value }),
+      ...defined({ description: input.description, default: value }),
       required: value === undefined,
-      ...(input.enum === undefined ? {} : { enum: input.enum }),
+      ...defined({ enum: input.enum }),
     };
   }
   return out;

@@ -1,5 +1,6 @@
 import { formatDuration } from '../../util/duration.js';
 import type { CompiledPlan, PlanStep, SandboxSetting } from './plan.js';
+import { defined } from '../../util/defined.js';
 
 /** One step as `--dry-run` shows it: what it would run with, nothing run. */
 export interface StepDescription {
@@ -79,16 +80,12 @@ function describeStep(step: PlanStep): StepDescription {
   return {
     ...base,
     does: oneLine(agent.brief),
-    ...(agent.backend === undefined ? {} : { backend: agent.backend }),
-    ...(agent.model === undefined ? {} : { model: agent.model }),
-    ...(agent.effort === undefined ? {} : { effort: agent.effort }),
+    ...defined({ backend: agent.backend, model: agent.model, effort: agent.effort }),
     posture: agent.initialPosture,
     ceiling: agent.maxPosture,
-    ...(agent.maxRounds === undefined ? {} : { maxRounds: agent.maxRounds }),
-    ...(agent.persona === undefined ? {} : { persona: agent.persona }),
-    ...(gate === undefined ? {} : { gate }),
+    ...defined({ maxRounds: agent.maxRounds, persona: agent.persona, gate }),
     ...(agent.verify?.sandbox === undefined ? {} : { gateSandbox: describeSandbox(agent.verify.sandbox) }),
-    ...(agent.protect === undefined ? {} : { protect: agent.protect }),
+    ...defined({ protect: agent.protect }),
     provenance: agent.provenance,
   };
 }

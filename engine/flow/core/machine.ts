@@ -4,6 +4,7 @@ import type { RunEvent } from './events.js';
 import type { ExecutionOutcome, ExecutionSpec } from './execution.js';
 import type { CompiledPlan } from './plan.js';
 import type { RunState } from './state.js';
+import { defined } from '../../util/defined.js';
 
 /** The machine's context: the plan it runs (which a watched edit may change) and the run state. */
 export interface FlowContext {
@@ -96,7 +97,7 @@ function toRunInput(event: AnyEventObject): RunInput | undefined {
     return {
       type: 'charge',
       step: event.step,
-      ...(event.item === undefined ? {} : { item: event.item }),
+      ...defined({ item: event.item }),
       turns: event.turns,
       tokens: event.tokens,
       costUsd: event.costUsd,

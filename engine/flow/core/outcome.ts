@@ -5,6 +5,7 @@ import { expressionError } from './schedule.js';
 import { expressionContext } from './scope.js';
 import type { StepError, UnitState } from './state.js';
 import type { Transaction } from './transaction.js';
+import { defined } from '../../util/defined.js';
 
 /** Finds the unit an execution belongs to; undefined for a stale one (stopped, superseded). */
 export function findExecution(
@@ -34,7 +35,7 @@ export function applyOutcome(tx: Transaction, outcome: ExecutionOutcome): void {
   const found = findExecution(tx, outcome.exec);
   if (found === undefined) return;
   const { step, item, unit } = found;
-  const extra = { outputs: outcome.outputs, ...(outcome.verdict === undefined ? {} : { verdict: outcome.verdict }) };
+  const extra = { outputs: outcome.outputs, ...defined({ verdict: outcome.verdict }) };
   if (outcome.status === 'failed') {
     const error: StepError = outcome.error ?? { code: 'FLOW_STEP_FAILED', message: 'the step failed' };
     if (error.code === 'FLOW_BUDGET_EXCEEDED') {
@@ -53,7 +54,7 @@ export function applyOutcome(tx: Transaction, outcome: ExecutionOutcome): void {
       tx.emit({
         type: 'step.retrying',
         step: step.id,
-        ...(item === undefined ? {} : { item }),
+        ...defined({ item }),
         attempt: unit.attempt + 1,
         delayMs,
         error,
@@ -81,7 +82,7 @@ export function applyOutcome(tx: Transaction, outcome: ExecutionOutcome): void {
     tx.emit({
       type: 'step.iterated',
       step: step.id,
-      ...(item === undefined ? {} : { item }),
+      ...defined({ item }),
       iteration: unit.iteration + 1,
       outputs: outcome.outputs,
     });

@@ -12,6 +12,7 @@ import type { ExecutionSpec } from './execution.js';
 import type { PlanStep } from './plan.js';
 import { expressionContext, type ScopeAt } from './scope.js';
 import { unitKey, type RunState, type StepState, type UnitState } from './state.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * Evaluates a condition written either bare (`steps.a.status == 'failed'`) or wrapped
@@ -79,18 +80,18 @@ export function buildExecution(state: RunState, step: PlanStep, item: number | u
       attempt: unit.attempt,
       iteration: unit.iteration,
       needs: step.group === 'finally' && step.needs.length === 0 ? step.reach : step.needs,
-      ...(at.item === undefined ? {} : { item: at.item }),
+      ...defined({ item: at.item }),
     }),
     ...(templated ? renderEnv(step.env, context()) : step.env),
   };
   const spec: ExecutionSpec = {
     exec: `${unitKey(step.id, item)}#${unit.executions + 1}`,
     step: step.id,
-    ...(item === undefined ? {} : { item }),
+    ...defined({ item }),
     attempt: unit.attempt,
     iteration: unit.iteration,
     kind: step.kind,
-    ...(unit.delayMs === undefined ? {} : { delayMs: unit.delayMs }),
+    ...defined({ delayMs: unit.delayMs }),
     env,
   };
   if (step.agent !== undefined) spec.brief = renderText(step.agent.brief, context());

@@ -5,6 +5,7 @@ import { buildExecution, evaluateCondition, renderDeep } from './render.js';
 import { expressionContext } from './scope.js';
 import { isTerminal, type StepState } from './state.js';
 import type { Transaction } from './transaction.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * Moves the run forward as far as it can: skips steps whose join or `if` rules them out, expands
@@ -165,7 +166,7 @@ function startUnits(tx: Transaction, ready: PlanStep[]): boolean {
         tx.emit({
           type: 'step.started',
           step: step.id,
-          ...(item === undefined ? {} : { item }),
+          ...defined({ item }),
           attempt: spec.attempt,
           iteration: spec.iteration,
           exec: spec.exec,

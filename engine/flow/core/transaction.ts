@@ -3,6 +3,7 @@ import type { ExecutionSpec } from './execution.js';
 import type { CompiledPlan, PlanStep } from './plan.js';
 import { reduce } from './reduce.js';
 import { isTerminal, type RunState, type StepError } from './state.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * One machine transition in the making: events are applied to the state as they are emitted, so
@@ -56,7 +57,7 @@ export class Transaction {
     status: 'succeeded' | 'failed' | 'cancelled',
     extra: { outputs?: Record<string, unknown>; verdict?: string; error?: StepError } = {},
   ): void {
-    this.emit({ type: 'step.completed', step, ...(item === undefined ? {} : { item }), status, ...extra });
+    this.emit({ type: 'step.completed', step, ...defined({ item }), status, ...extra });
     if (item !== undefined) this.#aggregate(step);
   }
 

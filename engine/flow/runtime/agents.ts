@@ -2,6 +2,7 @@ import type { DefinitionSet } from '../../definitions/index.js';
 import type { JsonLinesLog } from '../../observability/index.js';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
 import type { SessionHost } from './session-host.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * The agent side of a run, created on the first agent step so a plan without agents never
@@ -54,7 +55,7 @@ export class AgentServices {
       home: this.#home,
       definitions: this.#set,
       fallback: new RulesDriver(),
-      ...(metrics === undefined ? {} : { metrics }),
+      ...defined({ metrics }),
     });
   }
 
@@ -74,12 +75,12 @@ export class AgentServices {
       definitions: this.#set(),
       trackRecord: (backend) => records.lines(backend),
       ...(this.#log === undefined ? {} : { log: teeLogs(stderrLog, this.#log) }),
-      ...(host?.metrics === undefined ? {} : { metrics: host.metrics }),
+      ...defined({ metrics: host?.metrics }),
       // The flow stops each session with its gate's verdict: that is the outcome on record.
       onReleased: releaseRecorder({
         home: this.#home,
         verdict: 'stop',
-        ...(host?.metrics === undefined ? {} : { metrics: host.metrics }),
+        ...defined({ metrics: host?.metrics }),
       }),
     });
     host?.serviceCreated?.(service);

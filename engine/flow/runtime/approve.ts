@@ -8,6 +8,7 @@ import { isTerminal } from '../core/state.js';
 import { RUN_FILES, runDir, type RunRecord } from '../store/run-files.js';
 import { driverAlive, readRunRecord, readRunSnapshot } from '../store/runs.js';
 import { writeApproval } from './approvals.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * Answers a run's approval from another terminal (`neo flow approve`). The answer is checked —
@@ -57,7 +58,7 @@ export async function approveRun(options: {
   }
   await writeApproval(options.home, record.runId, options.step, {
     decision: options.decision,
-    ...(options.note === undefined ? {} : { note: options.note }),
+    ...defined({ note: options.note }),
     by: options.by ?? `cli (${safeUser()})`,
     at: new Date().toISOString(),
   });

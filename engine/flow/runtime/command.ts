@@ -1,6 +1,7 @@
 import { confinedSpec, sandboxOf, type ProcessResult } from '../../execution/index.js';
 import type { SandboxSetting } from '../core/plan.js';
 import { runConfinement, type RunSite } from './confine.js';
+import { defined } from '../../util/defined.js';
 
 /** One shell command to run: the user's own text, values only through `env`. */
 export interface CommandSpec {
@@ -34,17 +35,15 @@ export function runCommand(spec: CommandSpec): Promise<ProcessResult> {
       : runConfinement(spec.sandbox.site, setting, {
           cwd: spec.cwd,
           env,
-          ...(spec.sandbox.tree === undefined ? {} : { tree: spec.sandbox.tree }),
+          ...defined({ tree: spec.sandbox.tree }),
         });
   return sandboxOf(setting.kind).run(
     ['/bin/sh', '-c', spec.command],
-    confinedSpec({ ...confinement, ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }) }),
+    confinedSpec({ ...confinement, ...defined({ timeoutMs: spec.timeoutMs }) }),
     {
       graceMs: KILL_GRACE_MS,
       label: setting.kind === 'none' ? 'sh -c' : `${setting.kind}: sh -c`,
-      ...(spec.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: spec.idleTimeoutMs }),
-      ...(spec.signal === undefined ? {} : { signal: spec.signal }),
-      ...(spec.onOutput === undefined ? {} : { onOutput: spec.onOutput }),
+      ...defined({ idleTimeoutMs: spec.idleTimeoutMs, signal: spec.signal, onOutput: spec.onOutput }),
     },
   );
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Confinement } from '../../execution/index.js';
 import type { SandboxSetting } from '../core/plan.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
+import { defined } from '../../util/defined.js';
 
 /** What a run's sandboxed processes are confined to: its workspace, its own folder, its repository's metadata. */
 export interface RunSite {
@@ -36,9 +37,9 @@ export function runConfinement(
       join(gitDir, 'config'),
       join(gitDir, 'hooks'),
     ],
-    ...(process.configHomes === undefined ? {} : { configHomes: process.configHomes }),
+    ...defined({ configHomes: process.configHomes }),
     network: setting.network,
     env: process.env,
-    ...(process.timeoutMs === undefined ? {} : { timeoutMs: process.timeoutMs }),
+    ...defined({ timeoutMs: process.timeoutMs }),
   };
 }

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { JsonLinesLog } from '../../observability/index.js';
 import type { RunEvent } from '../core/events.js';
+import { defined } from '../../util/defined.js';
 
 export const DECISIONS_FILE = 'decisions.jsonl';
 
@@ -20,7 +21,7 @@ export function logRunEvent(log: JsonLinesLog, runId: string, event: RunEvent): 
   const at = (e: { step: string; item?: number }) => ({
     runId,
     step: e.step,
-    ...(e.item === undefined ? {} : { item: e.item }),
+    ...defined({ item: e.item }),
   });
   switch (event.type) {
     case 'step.started':
@@ -39,7 +40,7 @@ export function logRunEvent(log: JsonLinesLog, runId: string, event: RunEvent): 
       log.write(event.status === 'succeeded' ? 'info' : 'warn', 'flow_step_completed', {
         ...at(event),
         status: event.status,
-        ...(event.verdict === undefined ? {} : { verdict: event.verdict }),
+        ...defined({ verdict: event.verdict }),
         ...(event.error === undefined ? {} : { code: event.error.code, message: event.error.message }),
       });
       return;

@@ -22,6 +22,7 @@ import { execute, type ExecutorDeps } from './executor.js';
 import type { RunObserver } from './observer.js';
 import { recordFromState } from './record.js';
 import { logRunEvent, runDecisionLog } from './decisions.js';
+import { defined } from '../../util/defined.js';
 
 /** A parent run, seen from its sub-flow: spending and budget are shared. */
 export interface ParentLink {
@@ -127,7 +128,7 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     workspace: input.workspace.record,
     store,
     yes: input.yes,
-    ...(input.prompter === undefined ? {} : { prompter: input.prompter }),
+    ...defined({ prompter: input.prompter }),
     agents: () => input.agents.get(),
     subflow: (spec, step, signal) => input.subflow(spec, step, signal, link(spec)),
     startedAt: (spec) => {
@@ -152,7 +153,7 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
       actor.send({
         type: 'flow.charge',
         step: spec.step,
-        ...(spec.item === undefined ? {} : { item: spec.item }),
+        ...defined({ item: spec.item }),
         ...cost,
       });
     input.parent?.charge(cost);
@@ -232,10 +233,10 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     } else {
       summary = await input.workspace.finish({ status: state.status, flow: plan.name, runId });
     }
-    record = recordFromState(record, state, plan, { finished: true, ...(summary === undefined ? {} : { summary }) });
+    record = recordFromState(record, state, plan, { finished: true, ...defined({ summary }) });
     store.checkpoint(state, 'settled');
     store.saveRecord(record);
-    return { state, plan, record, ...(summary === undefined ? {} : { summary }) };
+    return { state, plan, record, ...defined({ summary }) };
   }
 }
 

@@ -19,6 +19,7 @@ import { configHomePath, confinedSpec, confinePath, lastLines, type ProcessResul
 import { BudgetGuard } from './budget-guard.js';
 import { runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
+import { defined } from '../../util/defined.js';
 
 /** What executions need from the run that owns them. */
 export interface ExecutorDeps {
@@ -172,12 +173,12 @@ async function agentStep(
       {
         runId: deps.runId,
         step: spec.step,
-        ...(spec.item === undefined ? {} : { item: spec.item }),
+        ...defined({ item: spec.item }),
         exec: spec.exec,
         settings,
         brief: await briefWithLessons(deps.home, spec.brief ?? step.agent!.brief, settings),
         cwd,
-        ...(step.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: step.idleTimeoutMs }),
+        ...defined({ idleTimeoutMs: step.idleTimeoutMs }),
       },
       {
         sessions:
@@ -195,7 +196,7 @@ async function agentStep(
             ...update,
             exec: spec.exec,
             step: spec.step,
-            ...(spec.item === undefined ? {} : { item: spec.item }),
+            ...defined({ item: spec.item }),
           }),
         runGate: (gate) =>
           runGate(gate, {
@@ -238,8 +239,7 @@ async function runStep(
     env: { ...spec.env, NEO_OUTPUT: outputFile },
     signal,
     ...sandboxOfStep(step, deps),
-    ...(step.timeoutMs === undefined ? {} : { timeoutMs: step.timeoutMs }),
-    ...(step.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: step.idleTimeoutMs }),
+    ...defined({ timeoutMs: step.timeoutMs, idleTimeoutMs: step.idleTimeoutMs }),
   });
   const outputs: Record<string, unknown> = {
     exitCode: result.exitCode ?? null,
@@ -281,7 +281,7 @@ async function approvalStep(
     key,
     ask: { runId: deps.runId, step: key, prompt, decisions },
     signal,
-    ...(deps.prompter === undefined ? {} : { prompter: deps.prompter }),
+    ...defined({ prompter: deps.prompter }),
   });
   if (answer === undefined) {
     const reason = signal.reason as Partial<StepError> | undefined;
@@ -305,7 +305,7 @@ async function approvalStep(
   const outputs = {
     decision: answer.decision,
     by: answer.by,
-    ...(answer.note === undefined ? {} : { note: answer.note }),
+    ...defined({ note: answer.note }),
   };
   if (decision === undefined)
     return {

@@ -22,6 +22,7 @@ import type { CompileProblem } from '../core/compile-types.js';
 import type { PlanLookup } from '../core/lookup.js';
 import type { CompiledPlan } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
+import { defined } from '../../util/defined.js';
 
 /** A plan file loaded, checked and compiled against the definitions around it. */
 export interface LoadedPlan {
@@ -102,10 +103,12 @@ export function compileFlowFile(
       hint: `run \`neo flow validate ${file}\``,
     });
   const lookup = lookupFor(set, file, flow);
-  const { plan, problems } = compilePlan(flow.data, file, lookup, {
-    ...(options.backendOverride === undefined ? {} : { backendOverride: options.backendOverride }),
-    ...(options.requireBackend === undefined ? {} : { requireBackend: options.requireBackend }),
-  });
+  const { plan, problems } = compilePlan(
+    flow.data,
+    file,
+    lookup,
+    defined({ backendOverride: options.backendOverride, requireBackend: options.requireBackend }),
+  );
   return { plan, problems, pinned: pinnedDefinitions(set, flow, plan) };
 }
 
@@ -149,7 +152,7 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): 
         id,
         driver: view.driver,
         instructions: view.instructions,
-        ...(view.model === undefined ? {} : { model: view.model }),
+        ...defined({ model: view.model }),
         taskTags: view.taskTags,
         layers: personaKnobLayers(set, definition, {
           policy: (persona, policy) => `persona ${persona.id} policy ${policy.id}`,
@@ -171,7 +174,7 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): 
         editToolNames: definition.data.editToolNames ?? [],
         honorsAllowedTools: definition.data.honorsAllowedTools !== false,
         protocol: definition.data.protocol,
-        ...(definition.data.configHomes === undefined ? {} : { configHomes: definition.data.configHomes }),
+        ...defined({ configHomes: definition.data.configHomes }),
       };
     },
     backendIds: () => set.ids('backend'),

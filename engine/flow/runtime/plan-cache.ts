@@ -13,6 +13,7 @@ import {
   loadPlanDefinitions,
   type LoadedPlan,
 } from './load-plan.js';
+import { defined } from '../../util/defined.js';
 
 /** A plan ready to run, with the definitions around it. */
 export interface ReadyPlan {
@@ -67,7 +68,7 @@ export async function readyPlan(options: {
   const loaded = await loadPlanDefinitions({ planFile: file, cwd: options.cwd, home: options.home });
   assertClean(loaded, options.cwd);
   const compiled = compileFlowFile(loaded.set, file, {
-    ...(options.backendOverride === undefined ? {} : { backendOverride: options.backendOverride }),
+    ...defined({ backendOverride: options.backendOverride }),
     requireBackend: options.requireBackend,
   });
   assertCompiled(compiled.problems, file);

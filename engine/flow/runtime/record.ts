@@ -3,6 +3,7 @@ import type { CompiledPlan } from '../core/plan.js';
 import type { RunState } from '../core/state.js';
 import type { RunRecord, StepSummary } from '../store/run-files.js';
 import type { WorkspaceSummary } from '../workspace/index.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * run.json's view of a run's state: status (`waiting` while only approvals are open), reason,
@@ -23,8 +24,7 @@ export function recordFromState(
     if (s === undefined) continue;
     steps[step.id] = {
       status: s.status,
-      ...(s.verdict === undefined ? {} : { verdict: s.verdict }),
-      ...(s.error === undefined ? {} : { error: s.error }),
+      ...defined({ verdict: s.verdict, error: s.error }),
     };
     const units = s.units ?? [s];
     units.forEach((unit, index) => {

@@ -1,6 +1,7 @@
 import { probeSandbox } from '../../execution/index.js';
 import { NeoError } from '../../util/errors.js';
 import type { CompiledPlan, SandboxSetting } from '../core/plan.js';
+import { defined } from '../../util/defined.js';
 
 /** Every sandbox a plan's steps and gates ask for, with who asks. */
 export function plannedSandboxes(plan: CompiledPlan): Array<{ where: string; setting: SandboxSetting }> {
@@ -26,7 +27,7 @@ export async function requirePlanSandboxes(plan: CompiledPlan, env: NodeJS.Proce
     throw new NeoError(
       'SANDBOX_UNAVAILABLE',
       `${plan.name} asks for the ${kind} sandbox (${who.slice(0, 4).join(', ')}${who.length > 4 ? ', …' : ''}) but it is unavailable here: ${found.detail}`,
-      { ...(found.hint === undefined ? {} : { hint: found.hint }) },
+      defined({ hint: found.hint }),
     );
   }
 }

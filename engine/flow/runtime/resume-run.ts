@@ -19,6 +19,7 @@ import { requirePlanSandboxes } from './require-sandbox.js';
 import { assertCompiled, compileFlowFile, flowAt, loadPlanDefinitions, planHash } from './load-plan.js';
 import type { ChildContext, ResumeOptions, RunOutcome } from './options.js';
 import { runSubflow } from './subflow.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * Resumes a run explicitly: same inputs, same pinned plan (a definition changed since is
@@ -28,11 +29,11 @@ import { runSubflow } from './subflow.js';
  */
 export async function resumeRun(options: ResumeOptions): Promise<RunOutcome> {
   let current: DefinitionSet | undefined;
-  const agents = new AgentServices(options.home, () => current!, {
-    ...(options.driver === undefined ? {} : { driver: options.driver }),
-    ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
-    ...(options.sessionHost === undefined ? {} : { host: options.sessionHost }),
-  });
+  const agents = new AgentServices(
+    options.home,
+    () => current!,
+    defined({ driver: options.driver, sessions: options.sessions, host: options.sessionHost }),
+  );
   try {
     return await resumeWith(options, agents, undefined, (set) => (current = set));
   } finally {
@@ -61,7 +62,7 @@ async function resumeWith(
   if (found.pid !== process.pid && driverAlive(found) && (found.status === 'running' || found.status === 'waiting')) {
     throw new UsageError(
       'FLOW_RUN_LIVE',
-      `run ${found.runId} is still being driven by process ${describeProcess({ pid: found.pid!, ...(found.pidStart === undefined ? {} : { start: found.pidStart }) })}`,
+      `run ${found.runId} is still being driven by process ${describeProcess({ pid: found.pid!, ...defined({ start: found.pidStart }) })}`,
       { hint: `answer its approvals with \`neo flow approve\`, or stop that process first (kill ${found.pid})` },
     );
   }
@@ -101,7 +102,7 @@ async function resumeWith(
   if (changed.length > 0 && child === undefined) {
     if (options.rebaseDefinitions) {
       const compiled = compileFlowFile(set, record.planFile, {
-        ...(record.options.backend === undefined ? {} : { backendOverride: record.options.backend }),
+        ...defined({ backendOverride: record.options.backend }),
         requireBackend: true,
       });
       assertCompiled(compiled.problems, record.planFile);
@@ -170,19 +171,17 @@ async function resumeWith(
               id: runId,
               workspace: workspace.record.path,
               projectDir: plan.projectDir,
-              ...(workspace.record.branch === undefined ? {} : { branch: workspace.record.branch }),
+              ...defined({ branch: workspace.record.branch }),
             },
           }
-        : { type: 'resume', rerun, ...(rebased === undefined ? {} : { rebased }) },
+        : { type: 'resume', rerun, ...defined({ rebased }) },
     store,
     record: resumedRecord,
     workspace,
     set: () => set,
     agents,
     yes: options.yes === true,
-    ...(options.observer === undefined ? {} : { observer: options.observer }),
-    ...(options.prompter === undefined ? {} : { prompter: options.prompter }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...defined({ observer: options.observer, prompter: options.prompter, signal: options.signal }),
     ...(child === undefined ? {} : { parent: child.link }),
     subflow: (spec, step, signal, link) =>
       runSubflow(
@@ -191,7 +190,7 @@ async function resumeWith(
           set,
           agents,
           workspace: workspace.record,
-          ...(backend === undefined ? {} : { backend }),
+          ...defined({ backend }),
         },
         spec,
         step,
@@ -202,11 +201,11 @@ async function resumeWith(
   return {
     runId,
     status: result.state.status,
-    ...(result.state.reason === undefined ? {} : { reason: result.state.reason }),
+    ...defined({ reason: result.state.reason }),
     state: result.state,
     plan: result.plan,
     record: result.record,
-    ...(result.summary === undefined ? {} : { summary: result.summary }),
+    ...defined({ summary: result.summary }),
   };
 }
 

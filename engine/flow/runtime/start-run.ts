@@ -23,6 +23,7 @@ import { readyPlan } from './plan-cache.js';
 import type { ChildContext, RunOutcome, StartOptions } from './options.js';
 import { runSubflow } from './subflow.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * Starts a new run of a plan file: load and check definitions, compile, resolve inputs,
@@ -35,15 +36,15 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
     cwd: options.cwd,
     home: options.home,
     requireBackend: true,
-    ...(options.backend === undefined ? {} : { backendOverride: options.backend }),
+    ...defined({ backendOverride: options.backend }),
     ...(options.watch ? { fresh: true } : {}),
   });
   let current: DefinitionSet = ready.set;
-  const agents = new AgentServices(options.home, () => current, {
-    ...(options.driver === undefined ? {} : { driver: options.driver }),
-    ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
-    ...(options.sessionHost === undefined ? {} : { host: options.sessionHost }),
-  });
+  const agents = new AgentServices(
+    options.home,
+    () => current,
+    defined({ driver: options.driver, sessions: options.sessions, host: options.sessionHost }),
+  );
   try {
     return await startCompiled(ready.file, ready.set, options, {
       agents,
@@ -97,7 +98,7 @@ export async function startCompiled(
           ...((options.isolation ?? plan.workspace.isolation) === undefined
             ? {}
             : { isolation: (options.isolation ?? plan.workspace.isolation)! }),
-          ...(plan.workspace.base === undefined ? {} : { base: plan.workspace.base }),
+          ...defined({ base: plan.workspace.base }),
         });
   const now = new Date().toISOString();
   const record: RunRecord = {
@@ -112,7 +113,7 @@ export async function startCompiled(
     inputs,
     manifest: { setHash: set.hash, planHash: planHash(plan), definitions: pinned },
     workspace: workspace.record,
-    options: { ...(backend === undefined ? {} : { backend }), ...(options.yes ? { yes: true } : {}) },
+    options: { ...defined({ backend }), ...(options.yes ? { yes: true } : {}) },
     ...(context.child === undefined
       ? {}
       : { parent: { runId: context.child.link.runId, step: context.child.link.step } }),
@@ -159,7 +160,7 @@ export async function startCompiled(
         id: runId,
         workspace: workspace.record.path,
         projectDir: plan.projectDir,
-        ...(workspace.record.branch === undefined ? {} : { branch: workspace.record.branch }),
+        ...defined({ branch: workspace.record.branch }),
       },
     },
     store,
@@ -168,9 +169,7 @@ export async function startCompiled(
     set: () => set,
     agents: context.agents,
     yes: options.yes === true,
-    ...(options.observer === undefined ? {} : { observer: options.observer }),
-    ...(options.prompter === undefined ? {} : { prompter: options.prompter }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...defined({ observer: options.observer, prompter: options.prompter, signal: options.signal }),
     ...(context.child === undefined ? {} : { parent: context.child.link }),
     subflow: (spec, step, signal, link) =>
       runSubflow(
@@ -179,7 +178,7 @@ export async function startCompiled(
           set,
           agents: context.agents,
           workspace: workspace.record,
-          ...(backend === undefined ? {} : { backend }),
+          ...defined({ backend }),
         },
         spec,
         step,
@@ -194,11 +193,11 @@ export async function startCompiled(
   return {
     runId,
     status: result.state.status,
-    ...(result.state.reason === undefined ? {} : { reason: result.state.reason }),
+    ...defined({ reason: result.state.reason }),
     state: result.state,
     plan: result.plan,
     record: result.record,
-    ...(result.summary === undefined ? {} : { summary: result.summary }),
+    ...defined({ summary: result.summary }),
   };
 }
 
@@ -208,7 +207,7 @@ function compileChecked(
   backend: string | undefined,
 ): { plan: CompiledPlan; pinned: PinnedDefinition[] } {
   const { plan, problems, pinned } = compileFlowFile(set, file, {
-    ...(backend === undefined ? {} : { backendOverride: backend }),
+    ...defined({ backendOverride: backend }),
     requireBackend: true,
   });
   assertCompiled(problems, file);
@@ -239,7 +238,7 @@ function watcherFor(
         } else if (event.type === 'reloaded') {
           onSet?.(event.set);
           const compiled = compileFlowFile(event.set, file, {
-            ...(backend === undefined ? {} : { backendOverride: backend }),
+            ...defined({ backendOverride: backend }),
             requireBackend: true,
           });
           if (compiled.problems.length > 0) {

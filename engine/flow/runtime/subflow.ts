@@ -9,6 +9,7 @@ import type { AgentServices } from './agents.js';
 import type { ParentLink } from './drive.js';
 import { childRunId } from './ids.js';
 import type { RunOutcome, StartOptions } from './options.js';
+import { defined } from '../../util/defined.js';
 
 /** What a parent run lends its sub-flows. */
 export interface SubflowParent {
@@ -38,9 +39,7 @@ export async function runSubflow(
     home: parent.options.home,
     cwd: parent.options.cwd,
     signal,
-    ...(parent.options.observer === undefined ? {} : { observer: parent.options.observer }),
-    ...(parent.options.prompter === undefined ? {} : { prompter: parent.options.prompter }),
-    ...(parent.options.yes === undefined ? {} : { yes: parent.options.yes }),
+    ...defined({ observer: parent.options.observer, prompter: parent.options.prompter, yes: parent.options.yes }),
   };
   const child = {
     set: parent.set,
@@ -48,7 +47,7 @@ export async function runSubflow(
     workspace: parent.workspace,
     link,
     runId,
-    ...(parent.backend === undefined ? {} : { backend: parent.backend }),
+    ...defined({ backend: parent.backend }),
   };
   let outcome: Pick<RunOutcome, 'runId' | 'status' | 'reason' | 'state'>;
   try {
@@ -58,7 +57,7 @@ export async function runSubflow(
       outcome = {
         runId,
         status: snapshot.state.status,
-        ...(snapshot.state.reason === undefined ? {} : { reason: snapshot.state.reason }),
+        ...defined({ reason: snapshot.state.reason }),
         state: snapshot.state,
       };
     } else if (existing !== undefined) {

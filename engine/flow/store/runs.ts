@@ -6,6 +6,7 @@ import { NeoError } from '../../util/errors.js';
 import { checkIdOrPrefix, isId } from '../../util/ids.js';
 import type { RunState } from '../core/state.js';
 import { RUN_FILES, runDir, type RunRecord } from './run-files.js';
+import { defined } from '../../util/defined.js';
 
 /** Every run under NEO_HOME/runs, newest first. Unreadable folders are skipped. */
 export async function listRuns(home: string): Promise<RunRecord[]> {
@@ -58,5 +59,5 @@ export async function readRunSnapshot(
  */
 export function driverAlive(record: Pick<RunRecord, 'pid' | 'pidStart'>): boolean {
   if (record.pid === undefined) return false;
-  return isSameProcess({ pid: record.pid, ...(record.pidStart === undefined ? {} : { start: record.pidStart }) });
+  return isSameProcess({ pid: record.pid, ...defined({ start: record.pidStart }) });
 }

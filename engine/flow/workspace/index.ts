@@ -6,6 +6,7 @@ import { GitRepo, gitMarker } from '../../execution/index.js';
 import { lockInPlace, relockInPlace } from './inplace.js';
 import type { Isolation, Workspace } from './workspace.js';
 import { createWorktree, reopenWorktree } from './worktree.js';
+import { defined } from '../../util/defined.js';
 
 export type { Isolation, Workspace, WorkspaceSummary } from './workspace.js';
 export { StepBase, type StepPlace } from './step-base.js';
@@ -40,7 +41,7 @@ export async function prepareWorkspace(options: {
       projectDir: options.projectDir,
       home: options.home,
       runId: options.runId,
-      ...(options.base === undefined ? {} : { base: options.base }),
+      ...defined({ base: options.base }),
     });
   }
   if (isolation === 'inplace')
@@ -48,7 +49,7 @@ export async function prepareWorkspace(options: {
       projectDir: options.projectDir,
       home: options.home,
       runId: options.runId,
-      ...(marked === undefined ? {} : { repo: marked }),
+      ...defined({ repo: marked }),
     });
   return createCopy(options);
 }

@@ -4,6 +4,7 @@ import { GitRepo, changedPaths, gitMarker, snapshotTree, type SnapshotStore } fr
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { workspaceRepo } from './step-base.js';
 import { stampChanges, stampTree, type TreeStamp } from './tree-stamp.js';
+import { defined } from '../../util/defined.js';
 
 /** NEO_HOME's user layer and trust: what an escaped agent could change to raise its own ceiling later. */
 const HOME_ENTRIES = ['trust.json', 'policy.yaml', 'neo.yaml', '.env', 'definitions', 'agents', 'flows'];
@@ -65,7 +66,7 @@ export class OutsideWatch {
         checkout = {
           repo,
           store,
-          ...(within === undefined ? {} : { within }),
+          ...defined({ within }),
           tree: await snapshotTree(repo, store, within),
         };
         stampPaths.push(...gitMeta(repo));

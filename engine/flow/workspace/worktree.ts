@@ -7,6 +7,7 @@ import type { Workspace, WorkspaceSummary } from './workspace.js';
 import { worktreeStateLine } from './worktree-state.js';
 import { checkId } from '../../util/ids.js';
 import { mkdirPrivate } from '../../util/private-store.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * A fresh git worktree on branch `neo/<runId>` under NEO_HOME/worktrees: the checkout is never
@@ -148,5 +149,5 @@ async function summarize(
     (await source.run(['merge-base', '--is-ancestor', record.branch ?? 'HEAD', 'HEAD'])).ok;
   const left = commit === undefined && dirty !== '';
   lines.push(worktreeStateLine({ status, dirty: left, commits: count, merged, ...record }));
-  return { lines, changedFiles, ...(commit === undefined ? {} : { commit }) };
+  return { lines, changedFiles, ...defined({ commit }) };
 }
