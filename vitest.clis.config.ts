@@ -11,6 +11,9 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: the CLIs are heavy (Bun and Rust binaries); one file at a time keeps turns steady.
     fileParallelism: false,
+    // The leak harness of tests/e2e: no CLI, command or `neo` a test started outlives it, no run is
+    // left `running`, every events file is gapless.
+    setupFiles: ['tests/setup/e2e-leaks.ts'],
     reporters: ['verbose'],
   },
 });

@@ -1,5 +1,6 @@
 /**
- * The e2e leak harness, for every test file under tests/e2e: after each test (and its own
+ * The e2e leak harness, for every test file under tests/e2e and the real-CLI suite (tests/clis,
+ * vitest.clis.config.ts): after each test (and its own
  * cleanup), no process the test started still runs, no run it made is left `running`, and every
  * events file it wrote is gapless. After the file's last test, the same for what its `beforeAll`
  * started. What is found is killed, so it never outlives the suite, and fails the test.
@@ -11,7 +12,8 @@ import { removeTempDirs, tempDirsNow } from '../helpers/temp.js';
 /** How long processes get to finish exiting after the test's own cleanup. */
 const EXIT_GRACE_MS = 5_000;
 
-const active = (expect.getState().testPath ?? '').includes('/tests/e2e/');
+const testPath = expect.getState().testPath ?? '';
+const active = testPath.includes('/tests/e2e/') || testPath.includes('/tests/clis/');
 const beforeFile = active ? runningNow() : new Set<string>();
 let beforeTest = new Set<string>();
 let fileFolders: string[] | undefined;
