@@ -11,6 +11,7 @@ import type { Provider } from './providers/provider.js';
 import { secretRedactor } from './redact.js';
 import type { AgentSettings } from './settings/agent-settings.js';
 import { resolveModel } from './settings/resolve-model.js';
+import { defined } from '../util/defined.js';
 
 /** The provider the settings describe. */
 export function providerFromSettings(settings: AgentSettings, hooks?: RetryHooks): Provider {
@@ -19,13 +20,12 @@ export function providerFromSettings(settings: AgentSettings, hooks?: RetryHooks
     name: p.name,
     api: p.api,
     baseUrl: p.baseUrl,
-    ...(p.apiKey !== undefined ? { apiKey: p.apiKey } : {}),
-    ...(p.credentialEnv !== undefined ? { credentialEnv: p.credentialEnv } : {}),
+    ...defined({ apiKey: p.apiKey, credentialEnv: p.credentialEnv }),
     headers: p.headers,
     headersTimeoutMs: settings.headersTimeoutMs,
     idleTimeoutMs: settings.idleTimeoutMs,
     retry: { ...DEFAULT_RETRY, maxRetries: settings.maxRetries },
-    ...(hooks !== undefined ? { hooks } : {}),
+    ...defined({ hooks }),
   });
 }
 

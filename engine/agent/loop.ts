@@ -29,6 +29,7 @@ import type { Provider } from './providers/provider.js';
 import { ToolInputError, type AgentTool, type ToolApprover, type ToolContext } from './tool.js';
 import { addUsage, emptyUsage, type AgentUsage } from './usage.js';
 import { memoByIdentity } from '../util/memo-by-identity.js';
+import { defined } from '../util/defined.js';
 
 export const DEFAULT_MAX_TURNS = 50;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
@@ -277,7 +278,7 @@ export class Agent {
   #count(turn: { usage: AgentUsage }, usage: AgentUsage, source: 'model' | 'compaction', model?: string): void {
     turn.usage = addUsage(turn.usage, usage);
     this.#usage = addUsage(this.#usage, usage);
-    this.#onEvent({ type: 'usage', usage, source, ...(model !== undefined ? { model } : {}) });
+    this.#onEvent({ type: 'usage', usage, source, ...defined({ model }) });
   }
 
   async #maybeCompact(
@@ -359,12 +360,11 @@ export class Agent {
     if (this.#approve !== undefined) {
       const decision = await this.#approve({ tool, call, input, signal: context.signal });
       pinned = decision.pinned;
-      if (!decision.allow)
-        return { output: decision.message, isError: true, ...(pinned !== undefined ? { pinned } : {}) };
+      if (!decision.allow) return { output: decision.message, isError: true, ...defined({ pinned }) };
     }
     try {
       const result = await tool.run(input, context);
-      return { ...result, ...(pinned !== undefined ? { pinned } : {}) };
+      return { ...result, ...defined({ pinned }) };
     } catch (error) {
       if (context.signal.aborted) throw cancelledError();
       const message =
@@ -373,7 +373,7 @@ export class Agent {
           : error instanceof Error
             ? error.message
             : String(error);
-      return { output: message, isError: true, ...(pinned !== undefined ? { pinned } : {}) };
+      return { output: message, isError: true, ...defined({ pinned }) };
     }
   }
 

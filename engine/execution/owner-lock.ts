@@ -7,6 +7,7 @@ import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:f
 import { dirname } from 'node:path';
 import { isSameProcess, selfIdentity } from './identity.js';
 import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../util/private-store.js';
+import { defined } from '../util/defined.js';
 
 /** What every lock file says about its holder, besides the caller's own fields. */
 export interface LockOwner {
@@ -38,7 +39,7 @@ export function acquireOwnerLock<T extends object>(
   const info: T & LockOwner = {
     ...fields,
     pid: self.pid,
-    ...(self.start === undefined ? {} : { start: self.start }),
+    ...defined({ start: self.start }),
     at: new Date().toISOString(),
   };
   let tookOverFrom: (T & LockOwner) | undefined;
@@ -64,10 +65,7 @@ export function acquireOwnerLock<T extends object>(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder<T>(path);
-      if (
-        holder !== null &&
-        isSameProcess({ pid: holder.pid, ...(holder.start === undefined ? {} : { start: holder.start }) })
-      ) {
+      if (holder !== null && isSameProcess({ pid: holder.pid, ...defined({ start: holder.start }) })) {
         const ours = holder.pid === self.pid && options.isOurs?.(holder) === true;
         if (!ours) throw options.busy(holder);
       } else if (holder !== null) {

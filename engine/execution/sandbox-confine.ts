@@ -9,6 +9,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, sep } from 'node:path';
 import type { SandboxBind, SandboxSpec } from './sandbox.js';
+import { defined } from '../util/defined.js';
 
 export interface Confinement {
   /** The tree the process may change (the workspace root). */
@@ -37,7 +38,7 @@ export function confinedSpec(c: Confinement): SandboxSpec {
     ...(c.readable ?? []).map((path) => ({ path, optional: true })),
     ...(c.configHomes ?? []).map((path) => ({ path, write: true, optional: true })),
     ...(c.runDir === undefined ? [] : [{ path: c.runDir, write: true }]),
-    { path: c.workspace, write: true, ...(c.workspaceAt === undefined ? {} : { at: c.workspaceAt }) },
+    { path: c.workspace, write: true, ...defined({ at: c.workspaceAt }) },
   ];
   // Name resolution on a host whose resolv.conf points into /run (systemd-resolved).
   if (c.network) binds.push({ path: '/run/systemd/resolve', optional: true });
@@ -47,7 +48,7 @@ export function confinedSpec(c: Confinement): SandboxSpec {
     hide,
     network: c.network,
     env: c.env,
-    ...(c.timeoutMs === undefined ? {} : { timeoutMs: c.timeoutMs }),
+    ...defined({ timeoutMs: c.timeoutMs }),
   };
 }
 

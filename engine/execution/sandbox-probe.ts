@@ -7,6 +7,7 @@ import { NeoError } from '../util/errors.js';
 import { sandboxOf, type SandboxKind } from './sandbox.js';
 import { spawnProcess } from './spawn.js';
 import { BWRAP } from './sandbox-bwrap.js';
+import { defined } from '../util/defined.js';
 
 export interface SandboxAvailability {
   kind: SandboxKind;
@@ -43,9 +44,11 @@ export function probeSandbox(kind: SandboxKind, env: NodeJS.ProcessEnv = process
 export async function requireSandbox(kind: SandboxKind, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const found = await probeSandbox(kind, env);
   if (found.available) return;
-  throw new NeoError('SANDBOX_UNAVAILABLE', `the ${kind} sandbox is asked for but unavailable: ${found.detail}`, {
-    ...(found.hint === undefined ? {} : { hint: found.hint }),
-  });
+  throw new NeoError(
+    'SANDBOX_UNAVAILABLE',
+    `the ${kind} sandbox is asked for but unavailable: ${found.detail}`,
+    defined({ hint: found.hint }),
+  );
 }
 
 async function probeBwrap(env: NodeJS.ProcessEnv): Promise<SandboxAvailability> {

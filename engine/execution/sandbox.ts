@@ -7,6 +7,7 @@
  */
 import { spawnProcess, type ProcessResult, type RunningProcess, type SpawnOptions } from './spawn.js';
 import { bwrapArgv, bwrapSetupFailure } from './sandbox-bwrap.js';
+import { defined } from '../util/defined.js';
 
 export type SandboxKind = 'bwrap' | 'none';
 export const SANDBOX_KINDS: readonly SandboxKind[] = ['none', 'bwrap'];
@@ -65,7 +66,7 @@ function adapter(kind: SandboxKind, wrap: Sandbox['wrap'], setupFailure?: (r: Pr
       ...options,
       cwd: kind === 'none' ? spec.cwd : '/',
       env: spec.env,
-      ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),
+      ...defined({ timeoutMs: spec.timeoutMs }),
     });
   return {
     kind,

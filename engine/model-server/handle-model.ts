@@ -14,6 +14,7 @@ import { chatWire } from './wire-chat.js';
 import { geminiWire } from './wire-gemini.js';
 import { responsesWire } from './wire-responses.js';
 import type { WireFormat } from './wire.js';
+import { defined } from '../util/defined.js';
 
 /** One request in flight, as the handlers see it. */
 export interface Exchange {
@@ -127,7 +128,7 @@ function summarize(plan: Plan): ReplySummary {
   return {
     kind: 'reply',
     status: 200,
-    ...(plan.text === undefined ? {} : { text: plan.text }),
+    ...defined({ text: plan.text }),
     ...(plan.tools.length === 0 ? {} : { tools: plan.tools.map((t) => t.name) }),
     ...(plan.timing.stall === undefined ? {} : { stall: true }),
   };

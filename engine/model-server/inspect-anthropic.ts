@@ -7,6 +7,7 @@ import {
   type RequestView,
   type ToolResultView,
 } from './request-view.js';
+import { defined } from '../util/defined.js';
 
 /** Reduces an Anthropic Messages request body (POST /v1/messages) to a {@link RequestView}. */
 export function inspectAnthropic(body: Record<string, unknown>): RequestView {
@@ -40,8 +41,7 @@ export function inspectAnthropic(body: Record<string, unknown>): RequestView {
       toolResults.push({
         text: textOf(part.content),
         isError: part.is_error === true,
-        ...(tool === undefined ? {} : { tool }),
-        ...(callId === undefined ? {} : { callId }),
+        ...defined({ tool, callId }),
       });
     }
   }
@@ -51,7 +51,7 @@ export function inspectAnthropic(body: Record<string, unknown>): RequestView {
     model: asString(body.model) ?? 'neo-scripted',
     stream: body.stream === true,
     tools,
-    ...(lastUser === undefined ? {} : { lastUser }),
+    ...defined({ lastUser }),
     toolResults,
     texts,
     ...(isRecord(format) && format.type === 'json_schema' ? { jsonSchema: format.schema } : {}),

@@ -7,6 +7,7 @@ import {
   type RequestView,
   type ToolResultView,
 } from './request-view.js';
+import { defined } from '../util/defined.js';
 
 /** Reduces an OpenAI Chat Completions request body (POST /v1/chat/completions) to a {@link RequestView}. */
 export function inspectChat(body: Record<string, unknown>): RequestView {
@@ -42,8 +43,7 @@ export function inspectChat(body: Record<string, unknown>): RequestView {
     toolResults.push({
       text: textOf(message.content),
       isError: false,
-      ...(tool === undefined ? {} : { tool }),
-      ...(callId === undefined ? {} : { callId }),
+      ...defined({ tool, callId }),
     });
   }
   const format = isRecord(body.response_format) ? body.response_format : undefined;
@@ -54,10 +54,10 @@ export function inspectChat(body: Record<string, unknown>): RequestView {
     model: asString(body.model) ?? 'neo-scripted',
     stream: body.stream === true,
     tools,
-    ...(lastUser === undefined ? {} : { lastUser }),
+    ...defined({ lastUser }),
     toolResults,
     texts: messages.map((m) => textOf(m.content)),
-    ...(schema === undefined ? {} : { jsonSchema: schema }),
+    ...defined({ jsonSchema: schema }),
     ...(format?.type === 'json_object' ? { jsonObject: true } : {}),
     includeUsage: options?.include_usage === true,
   };

@@ -7,6 +7,7 @@ import {
   type RequestView,
   type ToolResultView,
 } from './request-view.js';
+import { defined } from '../util/defined.js';
 
 /**
  * Reduces a Gemini `generateContent` / `streamGenerateContent` request body to a
@@ -48,7 +49,7 @@ export function inspectGemini(body: Record<string, unknown>, model: string, stre
       toolResults.push({
         text,
         isError: isRecord(payload) && payload.error !== undefined,
-        ...(tool === undefined ? {} : { tool }),
+        ...defined({ tool }),
       });
     }
   }
@@ -60,10 +61,10 @@ export function inspectGemini(body: Record<string, unknown>, model: string, stre
     model,
     stream,
     tools,
-    ...(lastUser === undefined ? {} : { lastUser }),
+    ...defined({ lastUser }),
     toolResults,
     texts: [system, ...contents.map((c) => textOf(asList(c.parts)))],
-    ...(schema === undefined ? {} : { jsonSchema: schema }),
+    ...defined({ jsonSchema: schema }),
     ...(schema === undefined && config.responseMimeType === 'application/json' ? { jsonObject: true } : {}),
   };
 }

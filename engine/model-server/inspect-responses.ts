@@ -7,6 +7,7 @@ import {
   type RequestView,
   type ToolResultView,
 } from './request-view.js';
+import { defined } from '../util/defined.js';
 
 const ASSISTANT_ITEMS = new Set([
   'function_call',
@@ -48,8 +49,7 @@ export function inspectResponses(body: Record<string, unknown>): RequestView {
     toolResults.push({
       text: textOf(item.output),
       isError: false,
-      ...(tool === undefined ? {} : { tool }),
-      ...(callId === undefined ? {} : { callId }),
+      ...defined({ tool, callId }),
     });
   }
   const format = isRecord(body.text) ? body.text.format : undefined;
@@ -58,7 +58,7 @@ export function inspectResponses(body: Record<string, unknown>): RequestView {
     model: asString(body.model) ?? 'neo-scripted',
     stream: body.stream === true,
     tools: offeredTools(asList(body.tools)),
-    ...(lastUser === undefined ? {} : { lastUser }),
+    ...defined({ lastUser }),
     toolResults,
     texts: [
       asString(body.instructions) ?? '',

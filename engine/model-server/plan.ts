@@ -3,6 +3,7 @@ import type { HttpError, ModelScript, Reply, Stall, Usage } from '../generated/m
 import type { RequestView } from './request-view.js';
 import { sampleFromSchema } from './structured.js';
 import { detectCwd, estimateTokens, fillDeep, fillTemplate } from './text.js';
+import { defined } from '../util/defined.js';
 
 /** One tool call, ready to put on the wire. */
 export interface PlannedToolCall {
@@ -90,7 +91,7 @@ export function planReply(reply: Reply | undefined, context: PlanContext): Plan 
     const kind = call.kind ?? offered?.kind ?? 'function';
     const args = fillDeep(call.arguments ?? {}, vars);
     return {
-      ...(call.id === undefined ? {} : { id: call.id }),
+      ...defined({ id: call.id }),
       name: call.name,
       kind,
       input: typeof args === 'string' ? args : JSON.stringify(args),
@@ -103,8 +104,7 @@ export function planReply(reply: Reply | undefined, context: PlanContext): Plan 
   return {
     kind: 'reply',
     ...base,
-    ...(reasoning === undefined ? {} : { reasoning }),
-    ...(text === undefined ? {} : { text }),
+    ...defined({ reasoning, text }),
     tools,
     stop,
     usage: planUsage(effective.usage ?? defaults.usage, context.requestChars, produced, reasoning),
@@ -124,14 +124,14 @@ export function planAux(context: PlanContext): Plan {
         ? JSON.stringify({ text })
         : text;
   return planReply(
-    { text: body, ...(aux.usage === undefined ? {} : { usage: aux.usage }) },
+    { text: body, ...defined({ usage: aux.usage }) },
     { ...context, script: { ...context.script, defaults: {} } },
   );
 }
 
 function templateVars(context: PlanContext): Record<string, string> {
   const cwd = detectCwd(context.view.texts);
-  return { ...(cwd === undefined ? {} : { cwd }), ...(context.script.vars ?? {}), ...context.vars };
+  return { ...defined({ cwd }), ...(context.script.vars ?? {}), ...context.vars };
 }
 
 function errorPlan(error: HttpError, base: Omit<PlanBase, never>): ErrorPlan {
@@ -140,8 +140,7 @@ function errorPlan(error: HttpError, base: Omit<PlanBase, never>): ErrorPlan {
     ...base,
     status: error.status,
     message: error.message ?? `scripted error ${error.status}`,
-    ...(error.type === undefined ? {} : { type: error.type }),
-    ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
+    ...defined({ type: error.type, retryAfter: error.retryAfter }),
   };
 }
 

@@ -10,6 +10,7 @@ import { redactHeaders, redactQuery, RequestLog, type LoggedRequest } from './re
 import { sendJson } from './respond.js';
 import { route } from './routes.js';
 import { TurnBook, type TurnBookState } from './turn-book.js';
+import { defined } from '../util/defined.js';
 
 /** Options for {@link startModelServer}. */
 export interface ModelServerOptions {
@@ -62,10 +63,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       hint: 'use 127.0.0.1 (the default), ::1 or localhost',
     });
   }
-  const log = new RequestLog({
-    ...(options.log === undefined ? {} : { file: options.log }),
-    ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
-  });
+  const log = new RequestLog(defined({ file: options.log, onRequest: options.onRequest }));
   const shared = {
     book: new TurnBook(options.script),
     nonce: options.nonce ?? `neo${randomBytes(4).toString('hex')}`,

@@ -1,5 +1,6 @@
 import type { ErrorPlan, PlannedToolCall, ReplyPlan } from './plan.js';
 import type { RequestView } from './request-view.js';
+import { defined } from '../util/defined.js';
 
 /** One streamed event. `content` marks a content fragment (a stall with `true` stops after the first). */
 export interface WireEvent {
@@ -26,7 +27,7 @@ export function serializeEvent(event: WireEvent): string {
 /** An event whose data is JSON. */
 export function jsonEvent(event: string | undefined, data: unknown, content = false): WireEvent {
   return {
-    ...(event === undefined ? {} : { event }),
+    ...defined({ event }),
     data: JSON.stringify(data),
     ...(content ? { content: true } : {}),
   };

@@ -27,6 +27,7 @@ import { RoundHistoryLog } from './round-history.js';
 import { TurnLog } from './turn-log.js';
 import { redactDeep, type Redact } from '../util/redact.js';
 import type { SessionClock } from './clock.js';
+import { defined } from '../util/defined.js';
 
 /** What the registry does with a session's side effects. */
 export interface SessionHooks {
@@ -216,7 +217,7 @@ export class LiveSession {
       clarificationId,
       toolName: pending.toolName,
       allow: decision.allow,
-      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+      ...defined({ reason: decision.reason }),
     };
     this.history.pinClarification(round, entry);
     if (!decision.allow && decision.reason !== undefined && decision.reason.trim() !== '') {
@@ -231,7 +232,7 @@ export class LiveSession {
       toolName: pending.toolName,
       decision: d,
       by,
-      ...(pending.ask === undefined ? {} : { ask: pending.ask }),
+      ...defined({ ask: pending.ask }),
     });
     this.send({ type: 'op.answer', clarificationId });
     return pending;
@@ -322,10 +323,7 @@ export class LiveSession {
     const written = this.emit(event.type === 'gate_decision' ? gateRecord(event) : event);
     switch (event.type) {
       case 'started':
-        this.#hooks.started(this, {
-          ...(event.externalSessionId !== undefined ? { externalSessionId: event.externalSessionId } : {}),
-          ...(event.model !== undefined ? { model: event.model } : {}),
-        });
+        this.#hooks.started(this, defined({ externalSessionId: event.externalSessionId, model: event.model }));
         break;
       case 'text':
         this.#turn.addText(event.text);
@@ -360,7 +358,7 @@ export class LiveSession {
   async #onClarify(event: Extract<AgentEvent, { type: 'clarify' }>, written: Promise<boolean>): Promise<void> {
     this.#pending.set(event.clarificationId, {
       toolName: event.toolName,
-      ...(event.ask === undefined ? {} : { ask: event.ask }),
+      ...defined({ ask: event.ask }),
     });
     this.#actor.send({ type: 'agent.clarify', clarificationId: event.clarificationId });
     this.#log.info('code_session_clarification_raised', {
@@ -374,7 +372,7 @@ export class LiveSession {
       clarificationId: event.clarificationId,
       toolName: event.toolName,
       input: event.input,
-      ...(event.ask === undefined ? {} : { ask: event.ask }),
+      ...defined({ ask: event.ask }),
     });
   }
 
@@ -413,7 +411,7 @@ export class LiveSession {
       this.#queue.push({
         kind: 'error',
         message: failure.message,
-        ...(failure.code === undefined ? {} : { code: failure.code }),
+        ...defined({ code: failure.code }),
         ...diffField(turnDiff),
       });
     else if (maxRounds === undefined) {
@@ -449,7 +447,7 @@ export class LiveSession {
     const n: Notification = {
       kind: 'error',
       message,
-      ...(code === undefined ? {} : { code }),
+      ...defined({ code }),
       ...(transient === true ? { transient } : {}),
       ...diffField(turnDiff),
     };

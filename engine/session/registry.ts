@@ -13,6 +13,7 @@ import { isLiveState, statusOf, type ReleaseReason, type SessionStateName } from
 import { METRICS, type MetricsSink } from './metrics.js';
 import type { CodeSessionStore } from './store/session-store.js';
 import { newRun } from './store/record.js';
+import { defined } from '../util/defined.js';
 
 /** How long release waits for a transport's stop and for the event stream to drain. */
 const STOP_GRACE_MS = 10_000;
@@ -77,8 +78,7 @@ export class SessionRegistry {
       sessionId: session.id,
       backendId: session.backendId,
       cwd: session.cwd,
-      ...(info.model !== undefined ? { model: info.model } : {}),
-      ...(info.effort !== undefined ? { effort: info.effort } : {}),
+      ...defined({ model: info.model, effort: info.effort }),
       maxPosture: context.maxPosture,
       posture: context.posture,
       maxRounds: context.maxRounds,
@@ -99,8 +99,7 @@ export class SessionRegistry {
       posture: context.posture,
       maxPosture: context.maxPosture,
       maxRounds: context.maxRounds,
-      ...(info.model !== undefined ? { model: info.model } : {}),
-      ...(info.effort !== undefined ? { effort: info.effort } : {}),
+      ...defined({ model: info.model, effort: info.effort }),
     };
     await session.begin(1, created);
     this.#log.info('code_session_created', {
@@ -145,7 +144,7 @@ export class SessionRegistry {
       maxPosture: context.maxPosture,
       maxRounds: context.maxRounds,
       roundsElapsed: context.roundsElapsed,
-      ...(options.resumeSessionId !== undefined ? { resumeSessionId: options.resumeSessionId } : {}),
+      ...defined({ resumeSessionId: options.resumeSessionId }),
     });
     this.#log.info('code_session_adopted', { sessionId: session.id, nextSeq });
   }
@@ -202,8 +201,7 @@ export class SessionRegistry {
     const released = {
       type: 'released' as const,
       reason,
-      ...(verdict.outcome !== undefined ? { outcome: verdict.outcome } : {}),
-      ...(verdict.note !== undefined ? { note: verdict.note } : {}),
+      ...defined({ outcome: verdict.outcome, note: verdict.note }),
     };
     await session.close(released);
     this.#live.delete(session.id);
@@ -213,9 +211,7 @@ export class SessionRegistry {
       status: statusOf('released', final),
       state: 'released',
       roundsElapsed: context.roundsElapsed,
-      ...(context.costUsd !== undefined ? { costUsd: context.costUsd } : {}),
-      ...(verdict.outcome !== undefined ? { outcome: verdict.outcome } : {}),
-      ...(verdict.note !== undefined ? { note: verdict.note } : {}),
+      ...defined({ costUsd: context.costUsd, outcome: verdict.outcome, note: verdict.note }),
     });
     await this.store.closeSession(session.id);
     this.#metrics.increment(METRICS.released, { reason });
@@ -273,7 +269,7 @@ export class SessionRegistry {
     await deliverDurably(session, () =>
       session.agent.answer(clarificationId, {
         allow: decision.allow,
-        ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+        ...defined({ reason: decision.reason }),
       }),
     );
     return pending;
@@ -368,7 +364,7 @@ export class SessionRegistry {
       state,
       posture: context.posture,
       roundsElapsed: context.roundsElapsed,
-      ...(context.costUsd !== undefined ? { costUsd: context.costUsd } : {}),
+      ...defined({ costUsd: context.costUsd }),
     });
   }
 }

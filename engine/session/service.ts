@@ -26,6 +26,7 @@ import { startSession } from './ops/start.js';
 import { parseOpInput } from './parse-input.js';
 import { SessionRegistry, type ReleasedHook } from './registry.js';
 import { CodeSessionStore } from './store/session-store.js';
+import { defined } from '../util/defined.js';
 
 export interface SessionServiceOptions {
   /** NEO_HOME. */
@@ -93,13 +94,13 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   const metrics = guardedMetrics(options.metrics);
   const store = new CodeSessionStore(options.home, {
     log,
-    ...(options.fsync !== undefined ? { fsync: options.fsync } : {}),
+    ...defined({ fsync: options.fsync }),
   });
   const registry = new SessionRegistry({
     store,
     log,
     metrics,
-    ...(options.onReleased === undefined ? {} : { onReleased: options.onReleased }),
+    ...defined({ onReleased: options.onReleased }),
   });
   const transports = options.transports ?? defaultTransports;
   const clock = options.clock ?? realClock;
@@ -124,9 +125,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
         idleTimeoutMs: options.idleTimeoutMs,
         defaultCwd: executeOptions.cwd ?? options.defaultCwd ?? process.cwd(),
         caller,
-        ...(options.trackRecord !== undefined ? { trackRecord: options.trackRecord } : {}),
-        ...(executeOptions.signal !== undefined ? { signal: executeOptions.signal } : {}),
-        ...(executeOptions.env !== undefined ? { env: executeOptions.env } : {}),
+        ...defined({ trackRecord: options.trackRecord, signal: executeOptions.signal, env: executeOptions.env }),
       };
       const result = await dispatch(ctx, parsed);
       metrics.increment(METRICS.ops, { op, outcome: 'ok' });

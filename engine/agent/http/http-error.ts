@@ -5,6 +5,7 @@
  * a short excerpt; the raw body stays on the error, never in its message.
  */
 import { ModelHttpError } from '../errors.js';
+import { defined } from '../../util/defined.js';
 
 const EXCERPT_CHARS = 200;
 const MESSAGE_CHARS = 500;
@@ -36,7 +37,7 @@ export function parseErrorBody(body: string): ParsedErrorBody | undefined {
   const type = [e.type, e.status, e.code].find((v): v is string => typeof v === 'string' && v !== '');
   const message = typeof e.message === 'string' ? e.message : undefined;
   if (type === undefined && message === undefined) return undefined;
-  return { ...(type !== undefined ? { type } : {}), ...(message !== undefined ? { message } : {}) };
+  return defined({ type, message });
 }
 
 /** Whitespace collapsed to single spaces, cut to `max` characters. */
@@ -67,7 +68,7 @@ export function httpErrorLine(
   }
   if ((status === 401 || status === 403) && options.credentialEnv !== undefined)
     line += ` (check ${options.credentialEnv})`;
-  return { line, ...(parsed?.type !== undefined ? { errorType: parsed.type } : {}) };
+  return { line, ...defined({ errorType: parsed?.type }) };
 }
 
 /** Retry-After (seconds or an HTTP date) or OpenAI's `retry-after-ms`, in milliseconds. */
@@ -97,8 +98,7 @@ export function httpError(
   return new ModelHttpError(line, {
     status,
     rawBody: body,
-    ...(errorType !== undefined ? { errorType } : {}),
-    ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+    ...defined({ errorType, retryAfterMs: wait }),
   });
 }
 

@@ -8,6 +8,7 @@
 import { cancelledError, ModelError } from '../errors.js';
 import { httpError } from './http-error.js';
 import { postStream, type OpenResponse, type PostRequest } from './stream-request.js';
+import { defined } from '../../util/defined.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -48,7 +49,7 @@ export async function openWithRetry(
       if (response.status < 400) return response;
       const body = await response.text();
       throw httpError(request.provider, response.status, response.headers, body, {
-        ...(options.credentialEnv !== undefined ? { credentialEnv: options.credentialEnv } : {}),
+        ...defined({ credentialEnv: options.credentialEnv }),
         statusText: response.statusText,
       });
     } catch (error) {

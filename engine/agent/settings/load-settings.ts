@@ -26,6 +26,7 @@ import { BUILTIN_PROVIDERS, DEFAULT_BASE_URL, DEFAULT_PROVIDER_ORDER } from './b
 import { readDotenv } from './dotenv.js';
 import { expandReferences, referencedNames, secretReference, type EnvLookup } from './expand.js';
 import type { Secret } from './secret.js';
+import { defined } from '../../util/defined.js';
 
 type ProviderConfig = NonNullable<Config['providers']>[string];
 
@@ -73,7 +74,7 @@ export async function loadAgentSettings(options: LoadSettingsOptions): Promise<A
   const provider = resolveProvider(name, providers, lookup, secrets);
   const settings: AgentSettings = {
     provider,
-    ...(agent.model !== undefined ? { model: agent.model } : {}),
+    ...defined({ model: agent.model }),
     maxTurns: agent.maxTurns ?? SETTING_DEFAULTS.maxTurns,
     idleTimeoutMs: duration(agent.idleTimeout, SETTING_DEFAULTS.idleTimeoutMs, 'agent.idleTimeout'),
     headersTimeoutMs: duration(agent.headersTimeout, SETTING_DEFAULTS.headersTimeoutMs, 'agent.headersTimeout'),

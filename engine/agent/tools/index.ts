@@ -11,6 +11,7 @@ import { bashOutputTool, killShellTool } from './shell-tools.js';
 import type { BackgroundShells } from './shells.js';
 import { loadSkillTool } from './skill-tool.js';
 import { writeFileTool } from './write-file.js';
+import { defined } from '../../util/defined.js';
 
 export { BackgroundShells, type ShellInfo } from './shells.js';
 export { postureApprover, toolAsk, type AskPermission, type GateReport } from './posture.js';
@@ -38,7 +39,7 @@ export function builtinTools(options: BuiltinToolOptions): AgentTool[] {
     execTool({ cwd: options.cwd, env: options.env, shells: options.shells, timeoutMs: options.execTimeoutMs }),
     bashOutputTool(options.shells),
     killShellTool(options.shells),
-    grepTool({ cwd: options.cwd, ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}) }),
+    grepTool({ cwd: options.cwd, ...defined({ ripgrep: options.ripgrep }) }),
     globTool(options.cwd),
   ];
   if (options.skills !== undefined && options.skills.length > 0) tools.push(loadSkillTool(options.skills));

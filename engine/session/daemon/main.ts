@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import { JsonLinesLog, teeLogs } from '../../observability/index.js';
 import { formatLogLine, type SessionLog } from '../log.js';
 import { DaemonAlreadyRunning, DEFAULT_DAEMON_IDLE_MS, startSessionDaemon, type DaemonOptions } from './server.js';
+import { defined } from '../../util/defined.js';
 
 /** Every log line timestamped, into the daemon's log file (its stderr). */
 function fileLog(stream: Writable): SessionLog {
@@ -34,7 +35,7 @@ export async function runSessionDaemon(options: {
     daemon = await startSessionDaemon({
       home: options.home,
       log,
-      ...(options.service === undefined ? {} : { service: options.service }),
+      ...defined({ service: options.service }),
       idleMs: Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_DAEMON_IDLE_MS,
     });
   } catch (error) {

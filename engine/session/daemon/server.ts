@@ -14,6 +14,7 @@ import { createSessionService, type SessionService, type SessionServiceOptions }
 import { daemonPaths } from './paths.js';
 import { privateSocketDir } from './socket-guard.js';
 import { encodeError, lineReader, type DaemonRequest, type DaemonResponse, type DaemonStatus } from './protocol.js';
+import { defined } from '../../util/defined.js';
 
 /** Five idle minutes with no live session and the daemon exits. */
 export const DEFAULT_DAEMON_IDLE_MS = 5 * 60_000;
@@ -154,8 +155,7 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
             {
               signal,
               cwd: request.cwd,
-              ...(definitions === undefined ? {} : { definitions }),
-              ...(request.env === undefined ? {} : { env: request.env }),
+              ...defined({ definitions, env: request.env }),
             },
           );
           return { id: request.id, ok: true, result };

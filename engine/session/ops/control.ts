@@ -18,14 +18,14 @@ import { resolveGuideSwitch } from '../../routing/index.js';
 import { checkSetPosture } from '../posture-rules.js';
 import { deliverDurably, postureChanged } from '../registry.js';
 import { liveSession, type OpContext } from './context.js';
+import { defined } from '../../util/defined.js';
 
 /** Resolves the pending clarification; a deny's reason is carried into the next turn's guidance. */
 export async function answer(ctx: OpContext, input: AnswerInput): Promise<AnswerResult> {
   const session = await liveSession(ctx, input.sessionId);
   const decision = {
     allow: input.allow,
-    ...(input.reason !== undefined ? { reason: input.reason } : {}),
-    ...(input.note !== undefined ? { note: input.note } : {}),
+    ...defined({ reason: input.reason, note: input.note }),
   };
   const { toolName } = await ctx.registry.resolveClarification(
     session.id,
@@ -121,10 +121,7 @@ export async function interrupt(ctx: OpContext, input: InterruptInput): Promise<
 /** Releases the session with the driver's verdict. Idempotent for the caller's own sessions. */
 export async function stop(ctx: OpContext, input: StopInput): Promise<StopResult> {
   const session = ctx.registry.find(input.sessionId);
-  const verdict = {
-    ...(input.outcome !== undefined ? { outcome: input.outcome } : {}),
-    ...(input.note !== undefined ? { note: input.note } : {}),
-  };
+  const verdict = defined({ outcome: input.outcome, note: input.note });
   if (session !== undefined && session.ownerScope === ctx.caller.scope) {
     if (ctx.registry.isReleasing(session.id)) {
       await ctx.registry.release(session, 'explicit');

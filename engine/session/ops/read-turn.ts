@@ -3,6 +3,7 @@ import { METRICS } from '../metrics.js';
 import type { Notification } from '../notifications.js';
 import type { RoundHistory } from '../round-history.js';
 import { liveSession, type OpContext } from './context.js';
+import { defined } from '../../util/defined.js';
 
 /** Blocks until the session's next notification and maps it to exactly one result kind. */
 export async function readTurn(ctx: OpContext, input: ReadTurnInput): Promise<ReadTurnResult> {
@@ -26,7 +27,7 @@ export function toReadTurnResult(n: Notification, history: RoundHistory, include
         clarificationId: n.clarificationId,
         toolName: n.toolName,
         input: n.input,
-        ...(n.ask === undefined ? {} : { ask: n.ask }),
+        ...defined({ ask: n.ask }),
       };
     case 'turn_complete': {
       const result: ReadTurnResult = { kind: 'turn_complete', actions: n.actions, text: n.text, roundHistory: history };

@@ -15,6 +15,7 @@ import { METRICS } from '../metrics.js';
 import { resolveStart, type BackendCatalog, type ResolvedStart, type SessionDefaults } from '../posture-rules.js';
 import type { CodeSessionRecord } from '../store/record.js';
 import type { OpContext } from './context.js';
+import { defined } from '../../util/defined.js';
 
 /** Ten minutes without an agent event is a stall unless a config or the service says otherwise. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
@@ -122,8 +123,7 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
       const info = {
         brief: input.brief,
         taskTags: input.taskTags ?? [],
-        ...(resolved.model !== undefined ? { model: resolved.model } : {}),
-        ...(resolved.effort !== undefined ? { effort: resolved.effort } : {}),
+        ...defined({ model: resolved.model, effort: resolved.effort }),
       };
       await ctx.registry.create(session, info);
     }
@@ -189,13 +189,13 @@ function withOwnerPolicy(scope: ScopeConstraints | undefined, set: DefinitionSet
       hint: `the owner policy caps every session; change the request or ${owner.file}`,
     });
   const n = narrowed.knobs;
-  return {
-    ...(n.maxPosture === undefined ? {} : { maxPosture: n.maxPosture }),
-    ...(n.backend === undefined ? {} : { backend: n.backend }),
-    ...(n.maxRounds === undefined ? {} : { maxRounds: n.maxRounds }),
-    ...(n.allowedTools === undefined ? {} : { allowedTools: n.allowedTools }),
-    ...(adoptRecordId === undefined ? {} : { adoptRecordId }),
-  };
+  return defined({
+    maxPosture: n.maxPosture,
+    backend: n.backend,
+    maxRounds: n.maxRounds,
+    allowedTools: n.allowedTools,
+    adoptRecordId,
+  });
 }
 
 /** Backend descriptors of a definition set, with their ids filled in. */

@@ -26,6 +26,7 @@ import {
   type ProviderCode,
   type Tuning,
 } from '../shared/index.js';
+import { defined } from '../../util/defined.js';
 
 type Json = Record<string, unknown>;
 
@@ -80,7 +81,7 @@ export class AcpSession extends CliSession {
       args: [...plan.baseArgs, ...(target.args ?? [])],
       cwd: plan.cwd,
       env: plan.env,
-      ...(plan.sandbox === undefined ? {} : { sandbox: plan.sandbox }),
+      ...defined({ sandbox: plan.sandbox }),
     });
     const session = new AcpSession(backendId, proc, options, tuning);
     const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, async () => {

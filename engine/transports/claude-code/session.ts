@@ -25,6 +25,7 @@ import {
   providerFailureMessage,
   type Tuning,
 } from '../shared/index.js';
+import { defined } from '../../util/defined.js';
 
 type Json = Record<string, unknown>;
 type ModelInfo = {
@@ -72,7 +73,7 @@ export class ClaudeCodeSession extends CliSession {
       args,
       cwd: plan.cwd,
       env: plan.env,
-      ...(plan.sandbox === undefined ? {} : { sandbox: plan.sandbox }),
+      ...defined({ sandbox: plan.sandbox }),
     });
     const session = new ClaudeCodeSession(backendId, proc, options, tuning);
     session.#env = plan.env;
@@ -209,12 +210,12 @@ export class ClaudeCodeSession extends CliSession {
       code,
       `claude got ${what} from the model provider and is retrying${attempt}`,
       () =>
-        providerFailureMessage(this.backendId, code!, `claude got ${what} (${said || 'no detail'})${attempt}`, {
-          ...(status === undefined ? {} : { status }),
-          ...(this.#options.descriptor.command?.authHint === undefined
-            ? {}
-            : { authHint: this.#options.descriptor.command.authHint }),
-        }),
+        providerFailureMessage(
+          this.backendId,
+          code!,
+          `claude got ${what} (${said || 'no detail'})${attempt}`,
+          defined({ status, authHint: this.#options.descriptor.command?.authHint }),
+        ),
       () => {
         this.#dropResult = true;
         this.#control.request('interrupt', {}).catch(() => undefined);
@@ -265,10 +266,7 @@ export class ClaudeCodeSession extends CliSession {
       const authHint = this.#options.descriptor.command?.authHint;
       this.failTurn(
         code,
-        providerFailureMessage(this.backendId, code, resultDetail(result), {
-          ...(status === undefined ? {} : { status }),
-          ...(authHint === undefined ? {} : { authHint }),
-        }),
+        providerFailureMessage(this.backendId, code, resultDetail(result), defined({ status, authHint })),
       );
       return;
     }

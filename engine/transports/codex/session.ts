@@ -21,6 +21,7 @@ import {
   providerFailureMessage,
   type Tuning,
 } from '../shared/index.js';
+import { defined } from '../../util/defined.js';
 
 type Json = Record<string, unknown>;
 type Decision = { allow: boolean; reason?: string };
@@ -86,7 +87,7 @@ export class CodexSession extends CliSession {
       args: [...plan.baseArgs, ...(target.args ?? [])],
       cwd: plan.cwd,
       env: plan.env,
-      ...(plan.sandbox === undefined ? {} : { sandbox: plan.sandbox }),
+      ...defined({ sandbox: plan.sandbox }),
     });
     const session = new CodexSession(backendId, proc, options, tuning, posture);
     const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, () =>
@@ -244,7 +245,7 @@ export class CodexSession extends CliSession {
         const spent = this.#usage.observe(params.tokenUsage);
         if (spent === undefined || !this.turnActive) return;
         const cost = usdForUsage(this.#options.descriptor.pricing, this.#model, spent);
-        this.emit({ type: 'usage', usage: spent, ...(cost === undefined ? {} : { costUsd: cost }) });
+        this.emit({ type: 'usage', usage: spent, ...defined({ costUsd: cost }) });
         return;
       }
       case 'error':
@@ -280,10 +281,12 @@ export class CodexSession extends CliSession {
   #failureMessage(failure: ReturnType<typeof codexFailure>): string {
     if (failure.code === undefined) return `codex turn failed: ${failure.detail}`;
     const authHint = this.#options.descriptor.command?.authHint;
-    return providerFailureMessage(this.backendId, failure.code, failure.detail, {
-      ...(failure.status === undefined ? {} : { status: failure.status }),
-      ...(authHint === undefined ? {} : { authHint }),
-    });
+    return providerFailureMessage(
+      this.backendId,
+      failure.code,
+      failure.detail,
+      defined({ status: failure.status, authHint }),
+    );
   }
 
   #onTurnCompleted(turn: Json): void {

@@ -19,6 +19,7 @@ import {
 import { findRepoRoot } from '../../definitions/index.js';
 import { realRoot } from '../../execution/index.js';
 import type { StartSessionOptions } from '../types.js';
+import { defined } from '../../util/defined.js';
 
 export interface SessionContext {
   system: string;
@@ -41,8 +42,7 @@ export async function sessionContext(
   ]);
   const system = buildSystemPrompt({
     cwd: options.cwd,
-    ...(options.appendSystemPrompt !== undefined ? { append: options.appendSystemPrompt } : {}),
-    ...(options.provision?.instructions !== undefined ? { instructions: options.provision.instructions } : {}),
+    ...defined({ append: options.appendSystemPrompt, instructions: options.provision?.instructions }),
     agentsMd: agentsMdSection(agentsMd),
     skills: skillCatalog(skills),
   });
@@ -61,7 +61,7 @@ export async function sessionContext(
     shells,
     execTimeoutMs: settings.execTimeoutMs,
     skills,
-    ...(ripgrep !== undefined ? { ripgrep } : {}),
+    ...defined({ ripgrep }),
   });
   const tools = selectTools(all, options.allowedTools, options.disallowedTools);
   return { system, skills, tools, shells };

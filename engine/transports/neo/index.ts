@@ -7,6 +7,7 @@ import { packageVersion } from '../../util/package-root.js';
 import type { AgentSession, Availability, StartSessionOptions, Transport } from '../types.js';
 import type { NeoTransportDeps } from './deps.js';
 import { NeoSession } from './session.js';
+import { defined } from '../../util/defined.js';
 
 export type { NeoTransportDeps } from './deps.js';
 export { NeoSession } from './session.js';
@@ -38,7 +39,7 @@ async function probeNeo(deps: NeoTransportDeps): Promise<Availability> {
       cwd: process.cwd(),
       home: deps.home ?? neoHome(env),
       env,
-      ...(deps.configs !== undefined ? { configs: deps.configs } : {}),
+      ...defined({ configs: deps.configs }),
     });
     const p = settings.provider;
     return {
@@ -52,6 +53,6 @@ async function probeNeo(deps: NeoTransportDeps): Promise<Availability> {
     const message = error instanceof Error ? error.message : String(error);
     const hint = error instanceof NeoError ? error.hint : undefined;
     const status = code === 'AGENT_SECRET_MISSING' || code === 'AGENT_NO_PROVIDER' ? 'unauthenticated' : 'probe-failed';
-    return { available: false, status, detail: message, ...(hint !== undefined ? { hint } : {}) };
+    return { available: false, status, detail: message, ...defined({ hint }) };
   }
 }

@@ -34,6 +34,7 @@ import type { AgentEvent, AgentSession, StartSessionOptions, Usage } from '../ty
 import { sessionContext, type SessionContext } from './context.js';
 import type { NeoTransportDeps } from './deps.js';
 import { loadResumedTranscript } from './resume.js';
+import { defined } from '../../util/defined.js';
 
 type Decision = { allow: boolean; reason?: string };
 
@@ -79,7 +80,7 @@ export class NeoSession implements AgentSession {
       cwd: options.cwd,
       home,
       env,
-      ...(deps.configs !== undefined ? { configs: deps.configs } : {}),
+      ...defined({ configs: deps.configs }),
     });
     const model = resolveModel(options.model, settings, options.descriptor);
     const saved =
@@ -121,8 +122,7 @@ export class NeoSession implements AgentSession {
       onEvent: (event) => session.#onAgentEvent(event),
       // The session reports whole blocks, never deltas, so the loop need not make them.
       deltas: false,
-      ...(deps.provider !== undefined ? { provider: deps.provider } : {}),
-      ...(deps.retryHooks !== undefined ? { retryHooks: deps.retryHooks } : {}),
+      ...defined({ provider: deps.provider, retryHooks: deps.retryHooks }),
     });
     session.events.push({ type: 'started', externalSessionId: options.sessionId, model });
     if (options.provision !== undefined)
@@ -147,8 +147,7 @@ export class NeoSession implements AgentSession {
           : undefined;
       this.#pendingSwitch = {
         ...this.#pendingSwitch,
-        ...(model !== undefined ? { model } : {}),
-        ...(switchTo.effort !== undefined ? { effort: switchTo.effort } : {}),
+        ...defined({ model, effort: switchTo.effort }),
       };
     }
     const expanded = await expandSkillMentions(text, this.#context.skills);
@@ -217,9 +216,7 @@ export class NeoSession implements AgentSession {
     const run = async (): Promise<void> => {
       let outcome: AgentEvent;
       try {
-        outcome = this.#completed(
-          await this.#agent.send(text, { signal: controller.signal, ...(pin !== undefined ? { pin } : {}) }),
-        );
+        outcome = this.#completed(await this.#agent.send(text, { signal: controller.signal, ...defined({ pin }) }));
       } catch (error) {
         outcome = this.#failed(error);
       }
@@ -300,7 +297,7 @@ export class NeoSession implements AgentSession {
         if (usd === undefined) this.#turnPriced = false;
         else this.#turnCost += usd;
         // Each model call's spending as it happens, so a budget can stop the turn that crosses it.
-        return this.#emit({ type: 'usage', usage, ...(usd === undefined ? {} : { costUsd: usd }) });
+        return this.#emit({ type: 'usage', usage, ...defined({ costUsd: usd }) });
       }
       case 'compacted':
         return this.#emit({
@@ -348,7 +345,7 @@ export class NeoSession implements AgentSession {
       await saveTranscript(dir, {
         provider: this.#settings.provider.name,
         model: this.#agent.model,
-        ...(this.#agent.effort !== undefined ? { effort: this.#agent.effort } : {}),
+        ...defined({ effort: this.#agent.effort }),
         messages: this.#agent.messages,
         usage: this.#agent.usage,
       });

@@ -1,5 +1,6 @@
 import type { Action, Cost, Script } from '../../generated/script.js';
 import { toolActions } from './tool-actions.js';
+import { defined } from '../../util/defined.js';
 
 /** A recorded session turned into a script, with what could not be carried over. */
 export interface FromEventsResult {
@@ -216,9 +217,7 @@ function recordedResults(events: readonly unknown[]): Map<string, { output: stri
 function orderKeys(script: Script): Script {
   const { description, model, externalSessionId, turns } = script;
   return {
-    ...(description !== undefined ? { description } : {}),
-    ...(model !== undefined ? { model } : {}),
-    ...(externalSessionId !== undefined ? { externalSessionId } : {}),
+    ...defined({ description, model, externalSessionId }),
     turns,
   };
 }

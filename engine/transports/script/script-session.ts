@@ -8,6 +8,7 @@ import { saveProgress } from './progress.js';
 import type { PlayTurn, ScriptPlan } from './script-model.js';
 import { abortable, playTurn, TurnAbort, type Decision, type TurnControls, type TurnOutcome } from './turn-player.js';
 import type { Workspace } from './workspace.js';
+import { defined } from '../../util/defined.js';
 
 export interface ScriptSessionOptions {
   plan: ScriptPlan;
@@ -156,7 +157,7 @@ export class ScriptSession implements AgentSession {
           type: 'turn_complete',
           numTurns: ordinal,
           ...figures,
-          ...(outcome.text === undefined ? {} : { text: outcome.text }),
+          ...defined({ text: outcome.text }),
         });
         return false;
       case 'interrupted':
@@ -182,7 +183,7 @@ export class ScriptSession implements AgentSession {
       signal,
       workspace: this.#options.workspace,
       env: this.#options.env,
-      ...(this.#options.sandbox === undefined ? {} : { sandbox: this.#options.sandbox }),
+      ...defined({ sandbox: this.#options.sandbox }),
       posture: () => this.#posture,
       emit: (event) => this.events.push(event),
       ask: (clarificationId, ask, input) => {
@@ -257,7 +258,7 @@ function costFigures(turn: PlayTurn): { costUsd?: number; usage?: Usage } {
   if (cost.cachedInputTokens !== undefined) usage.cachedInputTokens = cost.cachedInputTokens;
   if (cost.reasoningTokens !== undefined) usage.reasoningTokens = cost.reasoningTokens;
   return {
-    ...(cost.usd === undefined ? {} : { costUsd: cost.usd }),
+    ...defined({ costUsd: cost.usd }),
     ...(Object.keys(usage).length === 0 ? {} : { usage }),
   };
 }

@@ -4,6 +4,7 @@ import type { AgentEvent, SessionSandbox } from '../types.js';
 import { describeResult, startCommand } from './run-command.js';
 import type { Step } from './script-model.js';
 import { ToolFailure, type Workspace } from './workspace.js';
+import { defined } from '../../util/defined.js';
 
 /** Why a turn stopped early: the driver interrupted it, or the session is being stopped. */
 export class TurnAbort extends Error {
@@ -229,7 +230,7 @@ async function runStep(step: Extract<Step, { kind: 'run' }>, controls: TurnContr
   const command = startCommand(step.command, {
     cwd,
     env,
-    ...(controls.sandbox === undefined ? {} : { sandbox: controls.sandbox }),
+    ...defined({ sandbox: controls.sandbox }),
   });
   let done;
   try {

@@ -5,6 +5,8 @@
  */
 
 /** A JSON-RPC error object, thrown by request() and by request handlers. */
+import { defined } from '../../util/defined.js';
+
 export class JsonRpcError extends Error {
   readonly code: number;
   readonly data: unknown;
@@ -50,7 +52,7 @@ export class JsonRpcPeer {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, method });
-      if (!this.#write({ id, method, ...(params === undefined ? {} : { params }) })) {
+      if (!this.#write({ id, method, ...defined({ params }) })) {
         this.#pending.delete(id);
         reject(new Error(`cannot send ${method}: the agent's stdin is closed`));
       }
@@ -58,7 +60,7 @@ export class JsonRpcPeer {
   }
 
   notify(method: string, params?: unknown): void {
-    this.#write({ method, ...(params === undefined ? {} : { params }) });
+    this.#write({ method, ...defined({ params }) });
   }
 
   /** Methods of requests still waiting for a response. */
@@ -105,7 +107,7 @@ export class JsonRpcPeer {
             : new JsonRpcError(RPC_INTERNAL_ERROR, error instanceof Error ? error.message : String(error));
         this.#write({
           id,
-          error: { code: rpc.code, message: rpc.message, ...(rpc.data === undefined ? {} : { data: rpc.data }) },
+          error: { code: rpc.code, message: rpc.message, ...defined({ data: rpc.data }) },
         });
       },
     );

@@ -2,6 +2,7 @@ import type { Backend, Posture } from '../../definitions/index.js';
 import { NeoError } from '../../util/errors.js';
 import type { SessionSandbox, StartSessionOptions } from '../types.js';
 import { binaryEnvVar, requestedBinary, resolveBinary } from './binary.js';
+import { defined } from '../../util/defined.js';
 
 type PostureTarget = NonNullable<Backend['postureMap'][Posture]>;
 
@@ -30,7 +31,7 @@ export function planLaunch(backendId: string, options: StartSessionOptions): Lau
     baseArgs: [...(descriptor.command?.args ?? [])],
     env,
     cwd: options.cwd,
-    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+    ...defined({ sandbox: options.sandbox }),
   };
 }
 
