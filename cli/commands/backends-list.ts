@@ -6,6 +6,7 @@ import { MATRIX_HEADER, matrixRow } from '../backend-matrix.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { loadSetForCommand } from '../load-set.js';
+import { defined } from '../../engine/util/defined.js';
 
 /**
  * `neo backends list`: every backend descriptor as a capability matrix, with a live
@@ -25,7 +26,7 @@ export async function run(io: CommandIO, options: { json?: boolean; probe?: bool
         layer: d.layer,
         file: d.file,
         ...(probes === undefined ? {} : { availability: probes[i] }),
-        ...(track[i] === undefined ? {} : { trackRecord: track[i] }),
+        ...defined({ trackRecord: track[i] }),
         ...d.data,
       })),
     );

@@ -3,6 +3,7 @@ import { checkId, checkIdOrPrefix } from '../../engine/util/ids.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
+import { defined } from '../../engine/util/defined.js';
 
 export async function run(
   io: CommandIO,
@@ -21,7 +22,7 @@ export async function run(
     runId,
     step,
     decision: options.decision,
-    ...(options.note === undefined ? {} : { note: options.note }),
+    ...defined({ note: options.note }),
   });
   if (options.json) {
     writeJson(io.stdout, {
@@ -55,7 +56,7 @@ async function answerPersonaQuestion(
 ): Promise<number> {
   const question = await answerQuestion(neoHome(io.env), runId, key, {
     decision: options.decision,
-    ...(options.note === undefined ? {} : { note: options.note }),
+    ...defined({ note: options.note }),
   });
   if (options.json) {
     writeJson(io.stdout, { runId, step: key, decision: options.decision, question: question.prompt });

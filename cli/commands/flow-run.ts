@@ -20,6 +20,7 @@ import { terminalPrompter } from '../flow/prompt.js';
 import { interruptOnSignals } from '../flow/signals.js';
 import { attachRun } from '../serve/attach.js';
 import { exitCodeOf, jsonErrors, printSummary } from '../flow/summary.js';
+import { defined } from '../../engine/util/defined.js';
 
 interface RunFlags {
   input?: string[];
@@ -58,9 +59,9 @@ async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Prom
       sessionHost,
       signal,
       ...(interactive ? { prompter: terminalPrompter(io, output) } : {}),
-      ...(options.backend === undefined ? {} : { backend: options.backend }),
+      ...defined({ backend: options.backend }),
       ...(options.yes ? { yes: true } : {}),
-      ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+      ...defined({ isolation: options.isolation }),
       ...(options.watch ? { watch: true } : {}),
     });
     output.close();
@@ -87,8 +88,7 @@ export async function runMetrics(
     });
   const metrics = await processMetrics({
     env: io.env,
-    ...(metricsPort === undefined ? {} : { metricsPort }),
-    ...(forward === undefined ? {} : { forward }),
+    ...defined({ metricsPort, forward }),
   });
   if (metrics.url !== undefined) writeLine(io.stderr, `neo: metrics on ${metrics.url}`);
   return metrics;
@@ -119,7 +119,7 @@ async function dryRun(
     cwd: io.cwd,
     home,
     requireBackend: false,
-    ...(options.backend === undefined ? {} : { backendOverride: options.backend }),
+    ...defined({ backendOverride: options.backend }),
   });
   const resolved = resolveInputs(plan.inputs, inputs, textInputs);
   if (resolved.problems.length > 0) {

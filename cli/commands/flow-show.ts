@@ -11,6 +11,7 @@ import { EXIT } from '../exit-codes.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, ICONS } from '../flow/view.js';
+import { defined } from '../../engine/util/defined.js';
 
 export async function run(
   io: CommandIO,
@@ -62,8 +63,7 @@ export async function run(
     const evidence = evidenceOf({
       status,
       outputs: st?.outputs ?? {},
-      ...(st?.verdict === undefined ? {} : { verdict: st.verdict }),
-      ...(st?.skipReason === undefined ? {} : { skipReason: st.skipReason }),
+      ...defined({ verdict: st?.verdict, skipReason: st?.skipReason }),
       ...(st?.startedAt === undefined ? {} : { startedAt: Date.parse(st.startedAt) }),
       ...(st?.endedAt === undefined ? {} : { endedAt: Date.parse(st.endedAt) }),
     });

@@ -7,6 +7,7 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalSafe } from '../../engine/util/terminal-text.js';
 import { writeJson, writeLine, type CommandIO } from '../io.js';
+import { defined } from '../../engine/util/defined.js';
 
 /**
  * `neo learn distill`: one pass of the lessons distiller with neo's own agent (the cheap model
@@ -26,7 +27,7 @@ export async function run(
       home,
       backends: set.ids('backend'),
       distil: agentDistil({ home, cwd: io.cwd, env: io.env }),
-      ...(since === undefined ? {} : { since }),
+      ...defined({ since }),
       ...(options.dryRun ? { dryRun: true } : {}),
       log: (level, event, fields) => log.write(level, event, fields),
     });

@@ -3,13 +3,14 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalSafe } from '../../engine/util/terminal-text.js';
 import { table, writeJson, writeLine, type CommandIO } from '../io.js';
+import { defined } from '../../engine/util/defined.js';
 
 /** `neo learn lessons`: every stored lesson with its confidence, evidence and scope. */
 export async function run(io: CommandIO, options: { json?: boolean }): Promise<number> {
   const file = await readLessonsFile(neoHome(io.env));
   const lessons = [...file.lessons].sort((a, b) => b.confidence - a.confidence);
   if (options.json) {
-    writeJson(io.stdout, { ...(file.cursor === undefined ? {} : { cursor: file.cursor }), lessons });
+    writeJson(io.stdout, { ...defined({ cursor: file.cursor }), lessons });
     return EXIT.ok;
   }
   if (lessons.length === 0) {

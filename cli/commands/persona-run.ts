@@ -14,6 +14,7 @@ import { flowOutput } from '../flow/output.js';
 import { terminalPrompter } from '../flow/prompt.js';
 import { interruptOnSignals } from '../flow/signals.js';
 import { personaRunView } from '../persona/view.js';
+import { defined } from '../../engine/util/defined.js';
 
 interface RunFlags {
   brief?: string;
@@ -73,7 +74,7 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
     persona: persona.view.id,
     cwd,
     setHash: set.hash,
-    ...(options.backend === undefined ? {} : { backend: options.backend }),
+    ...defined({ backend: options.backend }),
   });
   let result: PersonaRunResult | undefined;
   let failure: { code: string; message: string } | undefined;
@@ -91,8 +92,7 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
         ? {}
         : { caller: { source: '--backend', knobs: { backend: options.backend }, backendOverride: true } }),
       ...(options.script === undefined ? {} : { backendOptions: { script: resolve(io.cwd, options.script) } }),
-      ...(options.model === undefined ? {} : { agentModel: options.model }),
-      ...(options.effort === undefined ? {} : { effort: options.effort }),
+      ...defined({ agentModel: options.model, effort: options.effort }),
       ...(options.tag === undefined || options.tag.length === 0 ? {} : { taskTags: options.tag }),
       ...(interactive ? { terminal: terminalAsk(io, output) } : {}),
       env: io.env,

@@ -2,6 +2,7 @@ import { UsageError } from '../../engine/util/errors.js';
 import { EXIT } from '../exit-codes.js';
 import { writeJson, writeLine, type CommandIO } from '../io.js';
 import { resolveSessionId, sessionOp } from '../session/client.js';
+import { defined } from '../../engine/util/defined.js';
 
 export async function run(
   io: CommandIO,
@@ -22,8 +23,7 @@ export async function run(
     sessionId,
     clarificationId,
     allow: options.allow === true,
-    ...(options.reason !== undefined ? { reason: options.reason } : {}),
-    ...(options.note !== undefined ? { note: options.note } : {}),
+    ...defined({ reason: options.reason, note: options.note }),
   };
   const result = await sessionOp(io, input);
   if (options.json) writeJson(io.stdout, result);

@@ -4,6 +4,7 @@ import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { EXIT, exitCodeFor, exitCodeForCause } from '../exit-codes.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, ICONS, type FlowView } from './view.js';
+import { defined } from '../../engine/util/defined.js';
 
 /** The code of what ended a run unsuccessfully: the failed step's own code, not its wrapper's. */
 export function causeOf(outcome: Pick<RunOutcome, 'status' | 'reason'>): string | undefined {
@@ -80,10 +81,12 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
     const evidence = evidenceOf({
       status,
       outputs: st?.outputs ?? {},
-      ...(st?.verdict === undefined ? {} : { verdict: st.verdict }),
-      ...(st?.skipReason === undefined ? {} : { skipReason: st.skipReason }),
-      ...(line?.startedAt === undefined ? {} : { startedAt: line.startedAt }),
-      ...(line?.endedAt === undefined ? {} : { endedAt: line.endedAt }),
+      ...defined({
+        verdict: st?.verdict,
+        skipReason: st?.skipReason,
+        startedAt: line?.startedAt,
+        endedAt: line?.endedAt,
+      }),
     });
     const icon = ICONS[status] ?? '?';
     writeLine(

@@ -1,4 +1,5 @@
 import { formatDuration, type CompiledPlan, type FlowObservation, type StepError } from '../../engine/flow/index.js';
+import { defined } from '../../engine/util/defined.js';
 
 /** What the terminal shows for one step of one run. */
 export interface StepLine {
@@ -53,9 +54,7 @@ export class FlowView {
             id: step.id,
             kind: step.kind,
             status: persisted?.status ?? 'pending',
-            ...(step.agent?.backend === undefined ? {} : { backend: step.agent.backend }),
-            ...(step.agent?.model === undefined ? {} : { model: step.agent.model }),
-            ...(persisted?.verdict === undefined ? {} : { verdict: persisted.verdict }),
+            ...defined({ backend: step.agent?.backend, model: step.agent?.model, verdict: persisted?.verdict }),
           },
         );
       }

@@ -5,6 +5,7 @@
  */
 import type { CompiledPlan, FlowObservation, RunObserver, RunRecord } from '../../engine/flow/index.js';
 import type { PersonaObservation, PersonaRunResult } from '../../engine/persona/index.js';
+import { defined } from '../../engine/util/defined.js';
 
 export interface PersonaRunView {
   observe(o: PersonaObservation): void;
@@ -129,7 +130,7 @@ export function personaRunView(
         status: v?.outcome === 'success' ? 'succeeded' : 'failed',
         outputs,
         ...(v === undefined ? {} : { verdict: v.outcome }),
-        ...(failure === undefined ? {} : { error: failure }),
+        ...defined({ error: failure }),
       });
     },
   };
@@ -158,7 +159,7 @@ function plan(info: { persona: string; cwd: string; backend?: string }): Compile
         agent: {
           brief: '',
           persona: info.persona,
-          ...(info.backend === undefined ? {} : { backend: info.backend }),
+          ...defined({ backend: info.backend }),
           maxPosture: 'acceptEdits',
           initialPosture: 'default',
           taskTags: [],

@@ -23,6 +23,7 @@ import {
   postureWithin,
   relativeInside,
 } from '../posture/index.js';
+import { defined } from '../util/defined.js';
 
 /** The kind of a step, from which of its keys are set. */
 export type StepKind = 'agent' | 'run' | 'approval' | 'flow';
@@ -77,8 +78,7 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
       message,
       span: source.spanOf(source.locate(segments.map(String)).node),
       pointer: toPointer(segments),
-      ...(hint === undefined ? {} : { hint }),
-      ...(related === undefined ? {} : { related }),
+      ...defined({ hint, related }),
     });
   };
   const steps = data.steps;
@@ -429,7 +429,7 @@ function checkExpressionField(
     message: `in \`${pointerToFieldPath(toPointer(segments))}\`: ${problem.message}`,
     span: spanInside(source, node, text, problem.offset + problem.start, problem.offset + problem.end),
     pointer: toPointer(segments),
-    ...(problem.hint === undefined ? {} : { hint: problem.hint }),
+    ...defined({ hint: problem.hint }),
   }));
 }
 

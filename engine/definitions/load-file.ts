@@ -9,6 +9,7 @@ import { stripUntrusted } from './privileged.js';
 import { readDefinitionText } from './read-text.js';
 import { checkSchema } from './schema-check.js';
 import { YamlSource } from './source.js';
+import { defined } from '../util/defined.js';
 
 /** The result of loading one file: a definition when it is valid, and every problem found. */
 export interface FileLoad {
@@ -163,7 +164,7 @@ export function makeDefinition(
 ): AnyDefinition {
   let parsed: YamlSource | undefined;
   const { body, ...rest } = fields;
-  const definition = { ...rest, ...(body === undefined ? {} : { body }) } as Record<string, unknown>;
+  const definition = { ...rest, ...defined({ body }) } as Record<string, unknown>;
   Object.defineProperty(definition, 'source', { enumerable: false, get: () => (parsed ??= source()) });
   return definition as unknown as AnyDefinition;
 }

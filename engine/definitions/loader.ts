@@ -14,6 +14,7 @@ import { contentHash } from '../util/content-hash.js';
 import { outsideRepository } from './containment.js';
 import { checkReferences, type ReferenceCache } from './references.js';
 import { TrustStore } from './trust.js';
+import { defined } from '../util/defined.js';
 
 export interface LoaderOptions {
   /** Where to look for the project layer (default: process.cwd()). */
@@ -178,7 +179,7 @@ export class DefinitionLoader {
       kind: entry.kind,
       layer: entry.layer,
       trusted,
-      ...(entry.defaultId === undefined ? {} : { defaultId: entry.defaultId }),
+      ...defined({ defaultId: entry.defaultId }),
     });
   }
 

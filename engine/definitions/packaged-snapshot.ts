@@ -4,6 +4,7 @@ import { writeJsonAtomic } from '../util/atomic-file.js';
 import type { AnyDefinition } from './definition.js';
 import type { SourceSpan } from './diagnostic.js';
 import type { DefinitionKind } from './kinds.js';
+import { defined } from '../util/defined.js';
 
 /**
  * The packaged layer never changes after install, yet parsing its YAML is most of a cold start.
@@ -78,7 +79,7 @@ export async function writePackagedSnapshot(
       size: info.size,
       mtimeMs: info.mtimeMs,
       data: d.data,
-      ...(d.body === undefined ? {} : { body: d.body }),
+      ...defined({ body: d.body }),
       idSpan,
     };
   }

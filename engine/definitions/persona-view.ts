@@ -3,6 +3,7 @@ import type { Definition } from './definition.js';
 import { toList } from '../util/string-list.js';
 import type { SessionKnobs } from './policy.js';
 import type { Posture } from '../generated/common.js';
+import { defined } from '../util/defined.js';
 
 /** Claude Code's permissionMode → neo posture. */
 export const PERMISSION_MODE_POSTURE: Record<NonNullable<Persona['permissionMode']>, Posture> = {
@@ -62,10 +63,9 @@ export function personaView(definition: Definition<'persona'>): PersonaView {
     instructions: (definition.body ?? '').trim(),
     driver: data.driver === true,
     decide: data.decide ?? 'rules',
-    ...(data.policy === undefined ? {} : { policy: data.policy }),
-    ...(model === undefined ? {} : { model }),
+    ...defined({ policy: data.policy, model }),
     knobs,
-    ...(disallowed === undefined ? {} : { disallowedTools: disallowed }),
+    ...defined({ disallowedTools: disallowed }),
     taskTags: data.taskTags ?? [],
   };
 }

@@ -4,6 +4,7 @@ import type { Diagnostic } from './diagnostic.js';
 import { makeDefinition, sourceOf } from './load-file.js';
 import type { LoadResult } from './loader.js';
 import { readDefinitionText } from './read-text.js';
+import { defined } from '../util/defined.js';
 
 /** A definition without its parsed source: what crosses a thread boundary. */
 export type PlainDefinition = Omit<AnyDefinition, 'source'>;
@@ -60,7 +61,7 @@ function plain(definition: AnyDefinition): PlainDefinition {
     layer,
     file,
     data,
-    ...(body === undefined ? {} : { body }),
+    ...defined({ body }),
     idSpan,
     digest,
     trusted,

@@ -5,6 +5,7 @@
  */
 import { createConfiguredAgent, isModelClass, loadAgentSettings } from '../agent/index.js';
 import type { DistilModel } from './distiller.js';
+import { defined } from '../util/defined.js';
 
 export const DISTIL_MODEL_CLASS = 'cheap';
 
@@ -20,7 +21,7 @@ export function agentDistil(options: {
     const settings = await loadAgentSettings({
       cwd: options.cwd,
       home: options.home,
-      ...(options.env === undefined ? {} : { env: options.env }),
+      ...defined({ env: options.env }),
     });
     const unmapped =
       isModelClass(DISTIL_MODEL_CLASS) &&

@@ -10,6 +10,7 @@ import { decayLesson, evictLessons, upsertLesson, type Lesson } from './lesson.j
 import { readLessonsFile, writeLessonsFile } from './lessons-file.js';
 import { invalidateLessonBlocks } from './lesson-block.js';
 import { readOutcomes } from './outcomes-file.js';
+import { defined } from '../util/defined.js';
 
 /** Asks the model; resolves with its text answer. */
 export type DistilModel = (prompt: { system: string; message: string }) => Promise<string>;
@@ -95,7 +96,7 @@ export async function runDistillPass(options: DistillOptions): Promise<DistillRe
   if (options.dryRun !== true) {
     await writeLessonsFile(options.home, {
       version: 1,
-      ...(cursor === undefined ? {} : { cursor }),
+      ...defined({ cursor }),
       distilledAt: new Date(now).toISOString(),
       lessons: kept,
     });

@@ -12,6 +12,7 @@ import { readJsonl, JsonlAppender } from '../util/jsonl.js';
 import { agentDistil } from './distil-agent.js';
 import { runDistillPass, type DistilModel, type DistillOptions } from './distiller.js';
 import { readLessonsFile } from './lessons-file.js';
+import { defined } from '../util/defined.js';
 
 export const DEFAULT_LESSONS_CRON = '0 4 * * *';
 export const DISTILL_THROTTLE_MS = 20 * 60 * 60 * 1000;
@@ -73,7 +74,7 @@ export async function scheduledPass(o: ScheduledPassOptions): Promise<AuditLine>
       agentDistil({
         home: o.home,
         cwd: o.cwd,
-        ...(o.env === undefined ? {} : { env: o.env }),
+        ...defined({ env: o.env }),
         signal: controller.signal,
         spent: (u) => spent(u.tokens),
       });

@@ -8,6 +8,7 @@
 import type { Effort } from '../definitions/index.js';
 import type { CodeSessionRecord, PersistedSessionEvent, StopOutcome } from '../session/index.js';
 import { countInterventions, type Interventions } from './interventions.js';
+import { defined } from '../util/defined.js';
 
 /** A line of `learning/harness-outcomes.jsonl`. */
 export interface HarnessOutcomeRecord {
@@ -58,19 +59,17 @@ export function buildOutcomeRecord(
     sessionId: record.sessionId,
     recordedAt: context.recordedAt,
     scope: context.scope,
-    ...(context.persona === undefined ? {} : { persona: context.persona }),
+    ...defined({ persona: context.persona }),
     backendId: record.backendId,
-    ...(model === undefined ? {} : { model }),
-    ...(effort === undefined ? {} : { effort }),
+    ...defined({ model, effort }),
     taskTags: [...record.taskTags],
     rounds: record.roundsElapsed,
     durationMs: durationOf(record, events),
-    ...(cost === undefined ? {} : { costUsd: cost }),
+    ...defined({ costUsd: cost }),
     outcome,
     outcomeSource: record.outcome === undefined ? 'inferred' : 'driver',
     interventions: countInterventions(events),
-    ...(failureReason === undefined ? {} : { failureReason }),
-    ...(record.note === undefined ? {} : { driverNote: record.note }),
+    ...defined({ failureReason, driverNote: record.note }),
   };
 }
 

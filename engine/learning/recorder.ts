@@ -7,6 +7,7 @@ import type { CodeSessionRecord, PersistedSessionEvent } from '../session/index.
 import { buildOutcomeRecord, type HarnessOutcomeRecord } from './outcome.js';
 import { appendOutcome } from './outcomes-file.js';
 import { trackRecords } from './track-records.js';
+import { defined } from '../util/defined.js';
 
 /** The slice of the session store the recorder reads. */
 export interface SessionRecordSource {
@@ -55,8 +56,7 @@ export async function recordScopeOutcomes(options: RecordScopeOptions): Promise<
     const outcome = buildOutcomeRecord(record, events, {
       scope: options.scope,
       recordedAt: now().toISOString(),
-      ...(options.persona === undefined ? {} : { persona: options.persona }),
-      ...(failureReason === undefined ? {} : { failureReason }),
+      ...defined({ persona: options.persona, failureReason }),
     });
     records.push(outcome);
     if (await appendOutcome(options.home, outcome)) appended++;

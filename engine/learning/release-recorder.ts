@@ -13,6 +13,7 @@ import type { ReleasedHook } from '../session/index.js';
 import { buildOutcomeRecord, type HarnessOutcomeRecord } from './outcome.js';
 import { appendOutcome } from './outcomes-file.js';
 import { trackRecords } from './track-records.js';
+import { defined } from '../util/defined.js';
 
 export interface ReleaseRecorderOptions {
   home: string;
@@ -43,7 +44,7 @@ export function releaseRecorder(options: ReleaseRecorderOptions): ReleasedHook {
     const outcome = buildOutcomeRecord(record, events, {
       scope,
       recordedAt: now().toISOString(),
-      ...(failureReason === undefined ? {} : { failureReason }),
+      ...defined({ failureReason }),
     });
     if (!(await appendOutcome(options.home, outcome))) return;
     trackRecords(options.home).invalidate();

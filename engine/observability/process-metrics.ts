@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { noopMetrics, teeMetrics, type MetricsSink } from './metrics-sink.js';
 import { OtlpSink, otlpMetricsUrl } from './otlp.js';
 import { PrometheusSink } from './prometheus.js';
+import { defined } from '../util/defined.js';
 
 export interface ProcessMetrics {
   sink: MetricsSink;
@@ -56,8 +57,7 @@ export async function processMetrics(options: {
   const sink = teeMetrics(options.forward, prometheus, otlp);
   return {
     sink: sink === noopMetrics ? noopMetrics : sink,
-    ...(endpoint === undefined ? {} : { url: endpoint }),
-    ...(otlp === undefined ? {} : { otlp }),
+    ...defined({ url: endpoint, otlp }),
     async close() {
       await otlp?.shutdown();
       if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -10,6 +10,7 @@ import { answerQuestion, pendingQuestion } from '../persona/index.js';
 import { readJsonOrNull } from '../util/atomic-file.js';
 import { isIdOf } from './ids.js';
 import { currentRunState } from './run-state.js';
+import { defined } from '../util/defined.js';
 
 export interface InboxItem {
   kind: 'flow' | 'question';
@@ -75,7 +76,7 @@ export async function readQuestions(home: string): Promise<InboxItem[]> {
         runId,
         key,
         prompt: question.prompt,
-        ...(question.detail === undefined ? {} : { detail: question.detail }),
+        ...defined({ detail: question.detail }),
         decisions: question.decisions.map((d) => ({ id: d.id, label: d.label, fail: false })),
         live: true,
       });

@@ -4,6 +4,7 @@
  * HTTP status. Routes throw typed errors; only this file decides statuses.
  */
 import { NeoError, UsageError } from '../util/errors.js';
+import { defined } from '../util/defined.js';
 
 export interface ApiError {
   code: string;
@@ -58,7 +59,7 @@ export function errorBody(error: unknown): { ok: false; error: ApiError } {
   if (error instanceof NeoError) {
     return {
       ok: false,
-      error: { code: error.code, message: error.message, ...(error.hint === undefined ? {} : { hint: error.hint }) },
+      error: { code: error.code, message: error.message, ...defined({ hint: error.hint }) },
     };
   }
   return {

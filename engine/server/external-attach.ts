@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { CodeSessionRecord } from '../session/index.js';
+import { defined } from '../util/defined.js';
 
 export interface ExternalAttachTemplate {
   commandTemplate: string;
@@ -40,6 +41,6 @@ export function renderExternalAttach(
   return {
     available: true,
     command: shell.quote(filled),
-    ...(template.note === undefined ? {} : { note: template.note }),
+    ...defined({ note: template.note }),
   };
 }

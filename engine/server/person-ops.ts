@@ -6,6 +6,7 @@
  * itself and, over the attach socket, in a flow or persona process.
  */
 import type { SessionService } from '../session/index.js';
+import { defined } from '../util/defined.js';
 
 export type PersonCommand =
   | { type: 'guide'; sessionId: string; text: string }
@@ -38,8 +39,7 @@ export async function runPersonCommand(service: PersonPort, command: PersonComma
       sessionId: command.sessionId,
       clarificationId: command.clarificationId,
       allow: command.allow,
-      ...(command.reason === undefined ? {} : { reason: command.reason }),
-      ...(command.note === undefined ? {} : { note: command.note }),
+      ...defined({ reason: command.reason, note: command.note }),
     },
     { scope },
   );

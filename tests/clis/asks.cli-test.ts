@@ -13,6 +13,7 @@ import { serveModel } from './harness/model-serve.js';
 import { processesIn } from './harness/processes.js';
 import { sandbox, type Sandbox } from './harness/sandbox.js';
 import { packagedBackend, startSession, type Driven } from './harness/session.js';
+import { defined } from '../../engine/util/defined.js';
 
 type Json = Record<string, unknown>;
 
@@ -118,7 +119,7 @@ for (const c of capture ? CASES : []) {
           posture: 'default',
           env,
           brief: 'asks round one',
-          ...(c.model === undefined ? {} : { model: c.model }),
+          ...defined({ model: c.model }),
         });
         const read: ToolAsk[] = [];
         try {

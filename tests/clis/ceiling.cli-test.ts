@@ -19,6 +19,7 @@ import { claudeEnv, codexEnv, copilotEnv } from './harness/envs.js';
 import { serveModel } from './harness/model-serve.js';
 import { processesIn } from './harness/processes.js';
 import { sandbox, type Sandbox } from './harness/sandbox.js';
+import { defined } from '../../engine/util/defined.js';
 
 const NEO = join(ROOT, 'dist', 'bin', 'neo.js');
 
@@ -157,9 +158,9 @@ function clarifications(
     if (event.type === 'clarification')
       out.push({
         allow: event.decision.allow,
-        ...(event.by === undefined ? {} : { by: event.by }),
+        ...defined({ by: event.by }),
         ...(event.ask === undefined ? {} : { kind: event.ask.kind, paths: event.ask.paths }),
-        ...(event.ask?.command === undefined ? {} : { command: event.ask.command }),
+        ...defined({ command: event.ask?.command }),
       });
   return out;
 }

@@ -9,6 +9,7 @@ import { serveModel } from './harness/model-serve.js';
 import { processesIn } from './harness/processes.js';
 import { sandbox } from './harness/sandbox.js';
 import { packagedBackend, startSession } from './harness/session.js';
+import { defined } from '../../engine/util/defined.js';
 
 const SCRIPT = join(ROOT, 'tests', 'fixtures', 'model-scripts', 'provider-faults.yaml');
 
@@ -79,7 +80,7 @@ for (const id of Object.keys(EXPECTED) as CliId[]) {
           const { session, reader } = await startSession(backend, {
             cwd: box.repo,
             posture: 'acceptEdits',
-            ...(setup.model === undefined ? {} : { model: setup.model }),
+            ...defined({ model: setup.model }),
             env: tapped(setup.env, setup.backend, wire),
             brief: `${fault.replace('-', ' ')}: say something`,
             options: { idleTimeoutMs: 120_000, unreachableGiveUpMs: 3_000 },

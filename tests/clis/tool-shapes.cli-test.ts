@@ -9,6 +9,7 @@ import { serveModel } from './harness/model-serve.js';
 import { processesIn } from './harness/processes.js';
 import { sandbox } from './harness/sandbox.js';
 import { packagedBackend, startSession } from './harness/session.js';
+import { defined } from '../../engine/util/defined.js';
 
 const SCRIPT = join(ROOT, 'tests', 'fixtures', 'model-scripts', 'tool-shapes.yaml');
 
@@ -22,7 +23,7 @@ async function runTurn(id: CliId, cli: { bin: string }, prompt: string, allow: b
   const { session, reader } = await startSession(backend, {
     cwd: box.repo,
     posture: allow ? 'acceptEdits' : 'default',
-    ...(setup.model === undefined ? {} : { model: setup.model }),
+    ...defined({ model: setup.model }),
     env: tapped(setup.env, setup.backend, wire),
     brief: prompt,
     options: { idleTimeoutMs: 120_000 },

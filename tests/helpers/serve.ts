@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startServer, type RunningServer, type ServeOptions } from '../../engine/server/index.js';
 import { silentLog } from '../../engine/session/index.js';
 import { tempDir } from './temp.js';
+import { defined } from '../../engine/util/defined.js';
 
 /** A server on a free loopback port with its own NEO_HOME and a stand-in web UI. */
 export async function startTestServer(
@@ -43,7 +44,7 @@ export function apiOf(server: RunningServer): Api {
     const response = await fetch(`${server.origin}${path}`, {
       method: init.method ?? (body === undefined ? 'GET' : 'POST'),
       headers,
-      ...(body === undefined ? {} : { body }),
+      ...defined({ body }),
     });
     const text = await response.text();
     let parsed: ApiResponse['body'];

@@ -15,6 +15,7 @@ import { socketHint, socketProblem } from '../../util/private-socket.js';
 import { serverPaths } from '../paths.js';
 import { runPersonCommand, type PersonPort } from '../person-ops.js';
 import type { DownMessage, UpMessage } from './protocol.js';
+import { defined } from '../../util/defined.js';
 
 /** A service whose sessions a person may reach through the server. */
 export type AttachableService = PersonPort & {
@@ -87,11 +88,10 @@ class Attachment implements ServerAttachment {
           kind: 'metric',
           op: 'increment',
           name,
-          ...(labels === undefined ? {} : { labels }),
-          ...(value === undefined ? {} : { value }),
+          ...defined({ labels, value }),
         }),
       observe: (name, value, labels) =>
-        this.#send({ kind: 'metric', op: 'observe', name, value, ...(labels === undefined ? {} : { labels }) }),
+        this.#send({ kind: 'metric', op: 'observe', name, value, ...defined({ labels }) }),
     };
   }
 
@@ -117,11 +117,7 @@ class Attachment implements ServerAttachment {
           runId,
           progress: {
             step: p.step,
-            ...(p.item === undefined ? {} : { item: p.item }),
-            ...(p.round === undefined ? {} : { round: p.round }),
-            ...(p.tool === undefined ? {} : { tool: p.tool }),
-            ...(p.costUsd === undefined ? {} : { costUsd: p.costUsd }),
-            ...(p.note === undefined ? {} : { note: p.note }),
+            ...defined({ item: p.item, round: p.round, tool: p.tool, costUsd: p.costUsd, note: p.note }),
           },
         },
       });

@@ -4,6 +4,7 @@ import { answerApproval, readInbox } from '../approvals.js';
 import { readBody } from '../bodies.js';
 import type { ServerContext } from '../context.js';
 import { checkedId } from '../ids.js';
+import { defined } from '../../util/defined.js';
 
 export function approvalRoutes(app: Hono, ctx: ServerContext): void {
   app.get('/api/approvals', async (c) => c.json({ ok: true, data: { items: await readInbox(ctx.home) } }));
@@ -17,7 +18,7 @@ export function approvalRoutes(app: Hono, ctx: ServerContext): void {
       runId,
       key,
       decision: body.decision,
-      ...(body.reason === undefined ? {} : { reason: body.reason }),
+      ...defined({ reason: body.reason }),
       by: 'web',
     });
     return c.json({ ok: true, data: answered });

@@ -25,6 +25,7 @@ import { HttpError } from '../envelope.js';
 import { checkedId } from '../ids.js';
 import { currentRunState } from '../run-state.js';
 import { intParam } from './query.js';
+import { defined } from '../../util/defined.js';
 
 const MAX_EVENTS = 10_000;
 
@@ -58,7 +59,7 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
           group: s.group,
           needs: s.needs,
           ...(s.agent === undefined ? {} : { backend: s.agent.backend, persona: s.agent.persona }),
-          ...(s.approval === undefined ? {} : { approval: s.approval }),
+          ...defined({ approval: s.approval }),
         })),
         state,
         seq,
@@ -85,7 +86,7 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
       runId,
       key,
       decision: body.decision,
-      ...(body.reason === undefined ? {} : { reason: body.reason }),
+      ...defined({ reason: body.reason }),
       by: 'web',
     });
     return c.json({ ok: true, data: answered });

@@ -16,6 +16,7 @@ import { isLiveIn, runPersonCommand, type PersonCommand } from '../person-ops.js
 import { SessionFeed } from '../session-feed.js';
 import { sseResponse } from '../sse.js';
 import { intParam } from './query.js';
+import { defined } from '../../util/defined.js';
 
 /** Most events one read returns. */
 const MAX_EVENTS = 10_000;
@@ -68,7 +69,7 @@ export function sessionRoutes(app: Hono, ctx: ServerContext): void {
         more,
         live: where(sessionId) !== undefined,
         ...(attach.available
-          ? { externalAttach: { command: attach.command, ...(attach.note === undefined ? {} : { note: attach.note }) } }
+          ? { externalAttach: { command: attach.command, ...defined({ note: attach.note }) } }
           : { externalAttachUnavailable: attach.reason }),
       },
     });
@@ -89,8 +90,7 @@ export function sessionRoutes(app: Hono, ctx: ServerContext): void {
       sessionId,
       clarificationId: body.clarificationId,
       allow: body.allow,
-      ...(body.reason === undefined ? {} : { reason: body.reason }),
-      ...(body.note === undefined ? {} : { note: body.note }),
+      ...defined({ reason: body.reason, note: body.note }),
     });
     return c.json({ ok: true, data: result });
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approveRun, type FlowObservation } from '../../../engine/flow/index.js';
 import { project, resume, run } from './helpers.js';
+import { defined } from '../../../engine/util/defined.js';
 
 const PLAN = `
 name: gate
@@ -20,7 +21,7 @@ steps:
 function answerWhenWaiting(home: string, decision: string, note?: string) {
   return (o: FlowObservation) => {
     if (o.type === 'progress' && o.progress.note?.startsWith('waiting for approval')) {
-      void approveRun({ home, runId: o.runId, step: 'ship', decision, ...(note === undefined ? {} : { note }) });
+      void approveRun({ home, runId: o.runId, step: 'ship', decision, ...defined({ note }) });
     }
   };
 }

@@ -9,6 +9,7 @@ import type { RunningServer } from '../../../engine/server/index.js';
 import { silentLog } from '../../../engine/session/index.js';
 import { rawRequest, startTestServer } from '../../helpers/serve.js';
 import { tempDir } from '../../helpers/temp.js';
+import { defined } from '../../../engine/util/defined.js';
 
 const SCRIPT = `
 turns:
@@ -204,7 +205,7 @@ describe('code-session routes (seed 004 §5)', () => {
           {
             startedAt: '2026-01-01T00:00:00.000Z',
             ownerScopeId: 'owner',
-            ...(externalSessionId === undefined ? {} : { externalSessionId }),
+            ...defined({ externalSessionId }),
           },
         ],
         version: 1,

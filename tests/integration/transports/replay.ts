@@ -5,6 +5,7 @@ import { binaryEnvVar } from '../../../engine/transports/shared/binary.js';
 import { EventReader } from '../../contract/event-reader.js';
 import { FAKE_CLI_DIR } from '../../contract/fake-backends.js';
 import { tempDir } from '../../helpers/temp.js';
+import { defined } from '../../../engine/util/defined.js';
 
 export const CAPTURES = join(FAKE_CLI_DIR, '..', 'cli-captures');
 const REPLAY = join(FAKE_CLI_DIR, 'replay-cli.mjs');
@@ -43,7 +44,7 @@ export async function replay(
     brief: `${name}: say something`,
     posture: options.posture ?? 'acceptEdits',
     descriptor: definition.data,
-    ...(model === undefined ? {} : { model }),
+    ...defined({ model }),
     env: {
       PATH: process.env.PATH,
       HOME: join(home, 'home'),

@@ -6,6 +6,7 @@ import { checkedId, isIdOf } from '../../../engine/server/ids.js';
 import { allowedHosts, isLoopback } from '../../../engine/server/hosts.js';
 import { tokenMatches } from '../../../engine/server/token.js';
 import type { SessionLiveEvent } from '../../../engine/session/index.js';
+import { defined } from '../../../engine/util/defined.js';
 
 const live = (seq: number, event: SessionLiveEvent['event'], sessionId = 'cs_a'): SessionLiveEvent => ({
   sessionId,
@@ -86,7 +87,7 @@ describe('terminal attach', () => {
     runs: ids.map((id) => ({
       startedAt: 't',
       ownerScopeId: 's',
-      ...(id === undefined ? {} : { externalSessionId: id }),
+      ...defined({ externalSessionId: id }),
     })),
   });
 

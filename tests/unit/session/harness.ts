@@ -11,6 +11,7 @@ import {
 import { backendData, testDefinitions } from '../../fixtures/session/definitions.js';
 import { FakeTransport } from '../../fixtures/session/fake-transport.js';
 import { tempDir } from '../../helpers/temp.js';
+import { defined } from '../../../engine/util/defined.js';
 
 const open: SessionService[] = [];
 afterEach(async () => {
@@ -66,9 +67,7 @@ export async function harness(
     metrics,
     log,
     defaultCwd: cwd,
-    ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
-    ...(options.clock !== undefined ? { clock: options.clock } : {}),
-    ...(options.trackRecord !== undefined ? { trackRecord: options.trackRecord } : {}),
+    ...defined({ idleTimeoutMs: options.idleTimeoutMs, clock: options.clock, trackRecord: options.trackRecord }),
   });
   open.push(service);
   return { home, cwd, service, transport: transports.values().next().value!, transports, metrics, log };
