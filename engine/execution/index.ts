@@ -41,14 +41,7 @@ export {
 } from './git-snapshot.js';
 export { parsePorcelainZ, parseNumstatZ, parseNameStatusZ, type StatusEntry } from './git-parse.js';
 export { acquireOwnerLock, type HeldLock, type LockOwner } from './owner-lock.js';
-export {
-  sandboxOf,
-  SANDBOX_KINDS,
-  type Sandbox,
-  type SandboxBind,
-  type SandboxKind,
-  type SandboxSpec,
-  type SandboxSpawnOptions,
-} from './sandbox.js';
+export { sandboxOf, SANDBOX_KINDS, type Sandbox, type SandboxSpawnOptions } from './sandbox.js';
+export type { SandboxBind, SandboxKind, SandboxSpec } from './sandbox-spec.js';
 export { probeSandbox, requireSandbox, type SandboxAvailability } from './sandbox-probe.js';
 export { confinedSpec, configHomePath, programBind, type Confinement } from './sandbox-confine.js';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { ProcessResult } from './spawn.js';
-import type { SandboxSpec } from './sandbox.js';
+import type { SandboxSpec } from './sandbox-spec.js';
 
 /** The program, found on PATH. */
 export const BWRAP = 'bwrap';

@@ -8,7 +8,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, sep } from 'node:path';
-import type { SandboxBind, SandboxSpec } from './sandbox.js';
+import type { SandboxBind, SandboxSpec } from './sandbox-spec.js';
 import { defined } from '../util/defined.js';
 
 export interface Confinement {

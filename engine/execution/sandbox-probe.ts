@@ -4,7 +4,8 @@
  * run never falls back to running unconfined.
  */
 import { NeoError } from '../util/errors.js';
-import { sandboxOf, type SandboxKind } from './sandbox.js';
+import { sandboxOf } from './sandbox.js';
+import type { SandboxKind } from './sandbox-spec.js';
 import { spawnProcess } from './spawn.js';
 import { BWRAP } from './sandbox-bwrap.js';
 import { defined } from '../util/defined.js';
