@@ -1,4 +1,4 @@
-import { driverAlive, formatDuration, listRuns, tidyRuns, type RunRecord } from '../../engine/flow/index.js';
+import { formatDuration, listRunsSettled, tidyRuns } from '../../engine/flow/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
@@ -6,7 +6,7 @@ import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '
 export async function run(io: CommandIO, options: { json?: boolean }): Promise<number> {
   const home = neoHome(io.env);
   for (const line of await tidyRuns(home)) writeLine(io.stderr, `note: ${line}`);
-  const runs = (await listRuns(home)).map(shownStatus);
+  const runs = await listRunsSettled(home);
   if (options.json) {
     writeJson(
       io.stdout,
@@ -59,10 +59,4 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
     ]),
   );
   return EXIT.ok;
-}
-
-/** A run whose driving process died mid-run says `running` in its record; it is interrupted (resumable). */
-function shownStatus(record: RunRecord): RunRecord {
-  const open = record.status === 'running' || record.status === 'waiting';
-  return open && !driverAlive(record) ? { ...record, status: 'interrupted' } : record;
 }

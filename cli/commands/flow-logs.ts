@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DECISIONS_FILE, readRunRecord, runDir } from '../../engine/flow/index.js';
+import { DECISIONS_FILE, readRunSettled, runDir } from '../../engine/flow/index.js';
 import { LOG_LEVELS, readLogLines, type LogLevel } from '../../engine/observability/index.js';
 import { formatLogLine } from '../../engine/session/index.js';
 import { UsageError } from '../../engine/util/errors.js';
@@ -17,7 +17,7 @@ export async function run(io: CommandIO, runId: string, options: { level?: strin
       hint: `one of ${LOG_LEVELS.join(', ')}`,
     });
   const home = neoHome(io.env);
-  const record = await readRunRecord(home, runId);
+  const record = await readRunSettled(home, runId);
   const path = join(runDir(home, record.runId), DECISIONS_FILE);
   const lines = await readLogLines(path, level).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];

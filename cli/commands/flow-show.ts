@@ -1,7 +1,7 @@
 import {
   formatDuration,
   readRunEvents,
-  readRunRecord,
+  readRunSettled,
   readRunSnapshot,
   runDir,
   type StepState,
@@ -19,7 +19,7 @@ export async function run(
   options: { json?: boolean; diff?: boolean; events?: boolean },
 ): Promise<number> {
   const home = neoHome(io.env);
-  const stored = await readRunRecord(home, runId);
+  const stored = await readRunSettled(home, runId);
   const storedSnapshot = await readRunSnapshot(home, stored.runId);
   const storedEvents = options.events || options.json ? await readRunEvents(runDir(home, stored.runId)) : [];
   if (options.json) {

@@ -42,6 +42,7 @@ export { requirePlanSandboxes, plannedSandboxes } from './runtime/require-sandbo
 export { listRuns, readRunRecord, readRunSnapshot, driverAlive } from './store/runs.js';
 export { readRunEvents } from './store/run-store.js';
 export { tidyRuns } from './store/tidy.js';
+export { isAbandoned, listRunsSettled, readRunSettled, settleAbandoned } from './runtime/abandoned.js';
 export { runDir, type RunRecord, type WorkspaceRecord, type PinnedDefinition } from './store/run-files.js';
 export type { Isolation } from './workspace/index.js';
 export type { AgentStepDriver, AgentTask, AgentContext, SessionPort, GateRun } from './agent/driver.js';

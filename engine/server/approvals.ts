@@ -5,7 +5,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { approveRun, driverAlive, listRuns, runDir, type CompiledPlan } from '../flow/index.js';
+import { approveRun, driverAlive, listRunsSettled, runDir, type CompiledPlan } from '../flow/index.js';
 import { answerQuestion, pendingQuestion } from '../persona/index.js';
 import { readJsonOrNull } from '../util/atomic-file.js';
 import { isIdOf } from './ids.js';
@@ -32,13 +32,15 @@ export interface InboxItem {
  */
 export async function readInbox(home: string): Promise<InboxItem[]> {
   const items: InboxItem[] = [];
-  for (const record of await listRuns(home)) {
+  for (const record of await listRunsSettled(home)) {
     if (record.status === 'succeeded' || record.status === 'failed') continue;
     const plan = await readJsonOrNull<CompiledPlan>(join(runDir(home, record.runId), 'plan.json'));
     const approvals = plan?.steps.filter((s) => s.kind === 'approval' && s.approval !== undefined) ?? [];
     if (approvals.length === 0) continue;
     const { state } = await currentRunState(home, record.runId);
-    if (state === null || state.status !== 'running') continue;
+    // A run whose driver was killed while it waited is interrupted with its approval still open:
+    // the answer waits for the resume.
+    if (state === null || (state.status !== 'running' && state.status !== 'interrupted')) continue;
     for (const step of approvals) {
       const units = state.steps[step.id]?.units ?? [state.steps[step.id]];
       units.forEach((unit, index) => {

@@ -66,9 +66,10 @@ describe('crash and resume: SIGKILL `neo flow run` at random points of a 6-step 
         expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
         const raw = (await readFile(join(home, 'runs', runId, 'events.jsonl'), 'utf8')).trim().split('\n');
         expect(raw).toHaveLength(events.length);
-        // The resume's own events follow the killed process's, starting with run.resumed (or, for a
-        // process killed before its first event, run.started).
-        expect(events[before.length]?.type).toBe(before.length === 0 ? 'run.started' : 'run.resumed');
+        // The resume's own events follow the killed process's: the interruption it found, then
+        // run.resumed (or, for a process killed before its first event, run.started).
+        const resumedWith = before.length === 0 ? ['run.started'] : ['run.interrupted', 'run.resumed'];
+        expect(events.slice(before.length, before.length + resumedWith.length).map((e) => e.type)).toEqual(resumedWith);
         const restarted = events
           .slice(before.length)
           .filter((e) => e.type === 'step.started')

@@ -11,7 +11,9 @@ import type { PinnedDefinition, RunRecord } from '../store/run-files.js';
 import { RunStore } from '../store/run-store.js';
 import { driverAlive, readRunRecord } from '../store/runs.js';
 import { tidyRuns } from '../store/tidy.js';
+import { takeOverNotice } from '../store/lock-file.js';
 import { borrowedWorkspace, reopenWorkspace } from '../workspace/index.js';
+import { settleAbandoned } from './abandoned.js';
 import { AgentServices } from './agents.js';
 import { drive } from './drive.js';
 import { driverFields } from './record.js';
@@ -72,6 +74,11 @@ async function resumeWith(
   // What the dead driver left running (its agent CLI, a command it ran) is stopped before
   // anything touches the workspace again: a resumed step must never run beside its orphan.
   if (child === undefined) for (const line of await tidyRuns(options.home, found.runId)) notice('warning', line);
+  // A driver killed with -9 could not record its end: the interruption is recorded first, so the
+  // log says why the run stopped before it says it resumed.
+  await settleAbandoned(options.home, found, {
+    onTakeOver: (holder) => notice('info', takeOverNotice(`run ${found.runId}`, holder)),
+  });
   const { store, record, plan: pinned, events } = await RunStore.open(options.home, found.runId);
   const runId = record.runId;
   const rerun = options.rerun ?? [];

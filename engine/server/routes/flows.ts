@@ -8,9 +8,10 @@ import type { Hono } from 'hono';
 import { join } from 'node:path';
 import {
   driverAlive,
-  listRuns,
+  listRunsSettled,
   readRunEvents,
   readRunRecord,
+  readRunSettled,
   runDir,
   stepGraph,
   type CompiledPlan,
@@ -36,14 +37,14 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
   const driven = (record: RunRecord) => ctx.attach.ownerOfRun(record.runId) !== undefined || driverAlive(record);
 
   app.get('/api/flows/runs', async (c) => {
-    const runs = await listRuns(home);
+    const runs = await listRunsSettled(home);
     const live = runs.filter((r) => r.pid !== undefined && driven(r)).map((r) => r.runId);
     return c.json({ ok: true, data: { runs, live } });
   });
 
   app.get('/api/flows/runs/:id', async (c) => {
     const runId = checkedId('run', c.req.param('id'));
-    const record = await readRunRecord(home, runId);
+    const record = await readRunSettled(home, runId);
     const plan = await readJsonOrNull<CompiledPlan>(join(runDir(home, runId), 'plan.json'));
     if (plan === null) throw new NeoError('FLOW_RUN_NOT_FOUND', `run \`${runId}\` has no plan.json`);
     const { state, seq } = await currentRunState(home, runId);
@@ -95,7 +96,7 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
   app.post('/api/flows/runs/:id/cancel', async (c) => {
     const runId = checkedId('run', c.req.param('id'));
     await readBody(c.req.raw, 'empty');
-    const record = await readRunRecord(home, runId);
+    const record = await readRunSettled(home, runId);
     const owner = ctx.attach.ownerOfRun(runId);
     if (owner !== undefined) {
       await owner.send({ type: 'cancel', runId });
