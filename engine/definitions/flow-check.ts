@@ -20,8 +20,9 @@ import {
   commandRuleProblem,
   effortWithin,
   isGitPath,
-  postureWithin,
   relativeInside,
+  underCeiling,
+  type Ceiling,
 } from '../posture/index.js';
 import { defined } from '../util/defined.js';
 
@@ -227,7 +228,11 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
 
 type Err = (code: string, message: string, segments: Array<string | number>, hint?: string) => void;
 
-/** A step may only narrow the flow's ceilings (posture, rounds, effort); asking for more is an error, not a clamp. */
+/**
+ * A step may only narrow the flow's ceilings (posture, rounds, effort); asking for more is an error, not a clamp.
+ * Its postures meet the one ceiling rule (engine/posture `underCeiling`); the code stays DEF_STEP_WIDENS, as for
+ * rounds and effort: a definition error located at the field, which `neo validate` reports before anything runs.
+ */
 function checkStepNarrows(
   flow: Flow,
   step: Step,
@@ -235,29 +240,20 @@ function checkStepNarrows(
   err: Err,
 ): void {
   const defaults = flow.defaults ?? {};
-  const ceiling = defaults.maxPosture ?? DEFAULT_MAX_POSTURE;
-  const where =
-    defaults.maxPosture === undefined
-      ? `the default ceiling ${ceiling}`
-      : `the flow's ceiling ${ceiling} (defaults.maxPosture)`;
-  if (step.maxPosture !== undefined && !postureWithin(step.maxPosture, ceiling)) {
-    err(
-      'DEF_STEP_WIDENS',
-      `step \`${step.id}\` asks maxPosture ${step.maxPosture}, above ${where}`,
-      at('maxPosture'),
-      'a step may only narrow the flow: raise `defaults.maxPosture` if the flow needs it',
-    );
-  }
-  const stepCeiling =
-    step.maxPosture !== undefined && postureWithin(step.maxPosture, ceiling) ? step.maxPosture : ceiling;
-  if (step.posture !== undefined && !postureWithin(step.posture, stepCeiling)) {
-    err(
-      'DEF_STEP_WIDENS',
-      `step \`${step.id}\` starts in posture ${step.posture}, above its ceiling ${stepCeiling}`,
-      at('posture'),
-      'lower `posture`, or raise the ceiling where it is set',
-    );
-  }
+  const flowCeiling: Ceiling = {
+    posture: defaults.maxPosture ?? DEFAULT_MAX_POSTURE,
+    name: defaults.maxPosture === undefined ? 'the default ceiling' : "the flow's ceiling",
+    hint: 'a step may only narrow the flow: raise `defaults.maxPosture` if the flow needs it',
+  };
+  const max = underCeiling('maxPosture', step.maxPosture, flowCeiling);
+  if (!max.ok) err('DEF_STEP_WIDENS', `step \`${step.id}\`: ${max.message}`, at('maxPosture'), max.hint);
+  const stepCeiling = max.ok ? max.posture : flowCeiling.posture;
+  const start = underCeiling('posture', step.posture, {
+    posture: stepCeiling,
+    name: 'its ceiling',
+    hint: 'lower `posture`, or raise the ceiling where it is set',
+  });
+  if (!start.ok) err('DEF_STEP_WIDENS', `step \`${step.id}\`: ${start.message}`, at('posture'), start.hint);
   if (step.maxRounds !== undefined && defaults.maxRounds !== undefined && step.maxRounds > defaults.maxRounds) {
     err(
       'DEF_STEP_WIDENS',

@@ -1,5 +1,5 @@
 import type { Budgets, Posture } from '../generated/common.js';
-import { postureRank, postureWithin } from '../posture/index.js';
+import { DEFAULT_MAX_POSTURE, minPosture, postureWithin } from '../posture/index.js';
 import { durationMs } from '../util/duration.js';
 
 /** The round cap when neither a request, a config nor a scope sets one. */
@@ -47,7 +47,7 @@ export function narrowKnobs(layers: ReadonlyArray<{ source: string; knobs: Sessi
       const value = next[key];
       if (value === undefined) continue;
       const current = knobs[key];
-      if (current === undefined || postureRank(value) <= postureRank(current)) {
+      if (current === undefined || postureWithin(value, current)) {
         knobs[key] = value;
         provenance[key] = source;
       } else {
@@ -109,13 +109,8 @@ export function narrowKnobs(layers: ReadonlyArray<{ source: string; knobs: Sessi
       provenance.budgets = source;
     }
   }
-  // The starting posture can never sit above the ceiling.
-  if (
-    knobs.initialPosture !== undefined &&
-    knobs.maxPosture !== undefined &&
-    !postureWithin(knobs.initialPosture, knobs.maxPosture)
-  ) {
-    knobs.initialPosture = knobs.maxPosture;
-  }
+  // The starting posture is a default: held down to the ceiling, the default one when no layer sets one.
+  if (knobs.initialPosture !== undefined)
+    knobs.initialPosture = minPosture(knobs.initialPosture, knobs.maxPosture ?? DEFAULT_MAX_POSTURE);
   return { knobs, provenance, conflicts, widened };
 }

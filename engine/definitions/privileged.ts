@@ -2,7 +2,7 @@ import type { Posture } from '../generated/common.js';
 import type { Diagnostic } from './diagnostic.js';
 import { toPointer, pointerToFieldPath } from './diagnostic.js';
 import type { DefinitionKind } from './kinds.js';
-import { postureRank } from '../posture/index.js';
+import { isPosture, postureWithin } from '../posture/index.js';
 import type { YamlSource } from './source.js';
 
 /** The hint every untrusted-layer warning carries. */
@@ -16,7 +16,7 @@ export const UNTRUSTED_CEILING: Posture = 'acceptEdits';
 
 /** Whether an untrusted layer may not ask for `posture`. */
 export function aboveUntrustedCeiling(posture: unknown): boolean {
-  return typeof posture === 'string' && postureRank(posture as Posture) > postureRank(UNTRUSTED_CEILING);
+  return isPosture(posture) && !postureWithin(posture, UNTRUSTED_CEILING);
 }
 
 /** Provider fields that decide where a request goes and what credentials ride along. */

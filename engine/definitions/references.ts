@@ -4,7 +4,7 @@ import type { Diagnostic } from './diagnostic.js';
 import { toPointer } from './diagnostic.js';
 import { checkFlow } from './flow-check.js';
 import type { AnyDefinition } from './definition.js';
-import { commandRuleProblem, postureWithin } from '../posture/index.js';
+import { DEFAULT_MAX_POSTURE, commandRuleProblem, minPosture, underCeiling } from '../posture/index.js';
 import { narrowKnobs } from './policy.js';
 import { personaView } from './persona-view.js';
 
@@ -91,6 +91,7 @@ function checkOne(set: DefinitionSet, definition: AnyDefinition): Diagnostic[] {
           out.push(...ref(set, definition, 'backend', id, ['rules', 'prefer', i])),
         );
         out.push(...widening(set, definition));
+        out.push(...startAboveCeiling(set, definition));
         out.push(...commandRules(definition));
         break;
       }
@@ -157,7 +158,7 @@ function widening(set: DefinitionSet, definition: AnyDefinition & { kind: 'perso
     { source: `policy ${policy.id}`, knobs: { ...policy.data, allowedTools: undefined } as never },
     { source: `persona ${view.id}`, knobs: view.knobs },
   ]);
-  const out: Diagnostic[] = merged.widened.map((w) => ({
+  return merged.widened.map((w) => ({
     code: 'DEF_POLICY_WIDENED',
     severity: 'warning' as const,
     message: `\`${w.knob}: ${String(w.value)}\` would widen policy \`${policy.id}\` (${String(w.kept)}); the policy's value applies`,
@@ -165,18 +166,34 @@ function widening(set: DefinitionSet, definition: AnyDefinition & { kind: 'perso
     pointer: toPointer([w.knob]),
     hint: 'a persona can only narrow the policy it names',
   }));
-  if (
-    merged.knobs.initialPosture &&
-    view.knobs.maxPosture &&
-    !postureWithin(view.knobs.initialPosture ?? 'plan', view.knobs.maxPosture)
-  ) {
-    out.push({
+}
+
+/**
+ * A persona's `initialPosture` is a default, so above its ceiling (its `maxPosture` under its policy's, else the
+ * default ceiling) it is held down, not refused: a warning where it is written. The comparison is the one ceiling
+ * rule (engine/posture `underCeiling`); the code is a definition warning's, since nothing is refused.
+ */
+function startAboveCeiling(set: DefinitionSet, definition: AnyDefinition & { kind: 'persona' }): Diagnostic[] {
+  const view = personaView(definition);
+  const policy = view.policy === undefined ? undefined : set.get('policy', view.policy);
+  const ceilings = [policy?.data.maxPosture, view.knobs.maxPosture].filter((p) => p !== undefined);
+  const ceiling = ceilings.length === 0 ? DEFAULT_MAX_POSTURE : ceilings.reduce(minPosture);
+  // Claude Code's `permissionMode` is the initial posture when `initialPosture` is not written.
+  const field = definition.data.initialPosture === undefined ? 'permissionMode' : 'initialPosture';
+  const asked = field === 'initialPosture' ? field : 'the posture of permissionMode';
+  const verdict = underCeiling(asked, view.knobs.initialPosture, {
+    posture: ceiling,
+    name: ceilings.length === 0 ? 'the default ceiling' : "this persona's ceiling",
+  });
+  if (verdict.ok) return [];
+  return [
+    {
       code: 'DEF_POSTURE_ORDER',
       severity: 'warning',
-      message: `initialPosture \`${view.knobs.initialPosture}\` is above maxPosture \`${view.knobs.maxPosture}\`; sessions start at the ceiling`,
-      span: definition.source.spanOf(definition.source.locate(['initialPosture']).node),
-      pointer: '/initialPosture',
-    });
-  }
-  return out;
+      message: `${verdict.message}; its sessions start at \`${ceiling}\``,
+      span: definition.source.spanOf(definition.source.locate([field]).node),
+      pointer: toPointer([field]),
+      hint: `start at \`${ceiling}\` or less, or raise \`maxPosture\``,
+    },
+  ];
 }

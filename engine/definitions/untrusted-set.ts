@@ -10,7 +10,7 @@ import type { DefinitionSet } from './definition-set.js';
 import { toPointer, type Diagnostic } from './diagnostic.js';
 import { ownKnobLayers, overriddenTrusted } from './effective.js';
 import { makeDefinition } from './load-file.js';
-import { postureRank } from '../posture/index.js';
+import { postureWithin } from '../posture/index.js';
 import { DEFAULT_MAX_ROUNDS, narrowKnobs, type SessionKnobs } from './policy.js';
 import { TRUST_HINT, UNTRUSTED_CEILING, UNTRUSTED_CODE, aboveUntrustedCeiling } from './privileged.js';
 
@@ -108,7 +108,7 @@ export function narrowUntrustedConfigs(configs: readonly Definition<'config'>[])
     if (
       defaults.maxPosture !== undefined &&
       trusted.maxPosture !== undefined &&
-      postureRank(defaults.maxPosture) > postureRank(trusted.maxPosture)
+      !postureWithin(defaults.maxPosture, trusted.maxPosture)
     )
       widening.push('maxPosture');
     if (defaults.maxRounds !== undefined && trusted.maxRounds !== undefined && defaults.maxRounds > trusted.maxRounds)

@@ -4,7 +4,7 @@
  * escalations, interrupts. Pure.
  */
 import type { Posture } from '../definitions/index.js';
-import { postureRank } from '../posture/index.js';
+import { postureWithin } from '../posture/index.js';
 import type { PersistedSessionEvent } from '../session/index.js';
 
 export interface Interventions {
@@ -31,7 +31,7 @@ export function countInterventions(events: readonly PersistedSessionEvent[]): In
         counts.clarifications++;
         break;
       case 'posture':
-        if (posture !== undefined && postureRank(event.mode) > postureRank(posture)) counts.postureEscalations++;
+        if (posture !== undefined && !postureWithin(event.mode, posture)) counts.postureEscalations++;
         posture = event.mode;
         break;
       case 'interrupt':

@@ -35,7 +35,7 @@ steps:
     const result = await runNeo(['flow', 'validate', 'plan.yaml'], { cwd: dir, env: { NEO_HOME: home } });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(
-      'plan.yaml:4:51: error[DEF_STEP_WIDENS]: step `a` starts in posture full, above its ceiling default',
+      'plan.yaml:4:51: error[DEF_STEP_WIDENS]: step `a`: posture `full` is above its ceiling `default`',
     );
     expect(result.stderr).toContain('plan.yaml:5:19: error[DEF_EXPR_IN_RUN]: `${{ }}` is not allowed in `run:`');
     const run = await runNeo(['flow', 'run', 'plan.yaml'], { cwd: dir, env: { NEO_HOME: home } });

@@ -4,7 +4,7 @@ import { optionalDurationMs } from '../../util/duration.js';
 import { toList } from '../../util/string-list.js';
 import type { KnobLayer, PlanLookup } from './lookup.js';
 import type { AgentSettings, GateSpec } from './plan.js';
-import { DEFAULT_MAX_POSTURE, effortWithin, postureWithin } from '../../posture/index.js';
+import { DEFAULT_MAX_POSTURE, effortWithin, underCeiling } from '../../posture/index.js';
 import { defined } from '../../util/defined.js';
 
 /**
@@ -133,6 +133,11 @@ export function compileAgent(
   return settings;
 }
 
+/**
+ * The step's starting posture through the one ceiling rule (engine/posture `underCeiling`): the step's own
+ * `posture` is a request, refused above the ceiling; unasked, the persona's or the flow's default (else the
+ * ceiling) is held down to it (seed 004 §3: defaults clamp, requests reject).
+ */
 function pickInitialPosture(
   step: Step,
   personaLayers: readonly KnobLayer[],
@@ -140,20 +145,17 @@ function pickInitialPosture(
   ceiling: Posture,
   problem: (code: string, message: string, hint?: string) => void,
 ): Posture {
-  if (step.posture !== undefined) {
-    if (!postureWithin(step.posture, ceiling))
-      problem(
-        'FLOW_STEP_WIDENS',
-        `step \`${step.id}\` starts in posture ${step.posture}, above its ceiling ${ceiling}`,
-        'lower `posture` or raise the ceiling where it is set',
-      );
-    return step.posture;
-  }
   const fromPersona = [...personaLayers].reverse().find((l) => l.knobs.initialPosture !== undefined)
     ?.knobs.initialPosture;
-  const wanted = fromPersona ?? flowDefault ?? ceiling;
-  // A default start above the ceiling is clamped (seed 004 §3: defaults clamp, requests reject).
-  return postureWithin(wanted, ceiling) ? wanted : ceiling;
+  const verdict = underCeiling(
+    'posture',
+    step.posture,
+    { posture: ceiling, name: 'its ceiling', hint: 'lower `posture` or raise the ceiling where it is set' },
+    fromPersona ?? flowDefault ?? ceiling,
+  );
+  if (verdict.ok) return verdict.posture;
+  problem('FLOW_STEP_WIDENS', `step \`${step.id}\`: ${verdict.message}`, verdict.hint);
+  return step.posture!;
 }
 
 function compileGate(verify: NonNullable<Step['verify']>): GateSpec {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { effectivePersonaKnobs, loadDefinitions, TrustStore } from '../../../engine/definitions/index.js';
+import { effectivePersonaKnobs, loadDefinitions, narrowKnobs, TrustStore } from '../../../engine/definitions/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
 const packaged = fileURLToPath(new URL('../../fixtures/definitions/packaged/', import.meta.url));
@@ -91,6 +91,19 @@ describe('layers', () => {
     expect(effective.knobs).toEqual({ maxPosture: 'default', initialPosture: 'default', maxRounds: 5 });
     expect(effective.provenance.maxPosture).toMatch(/^owner policy/);
     expect(effective.provenance.maxRounds).toMatch(/^owner policy/);
+  });
+
+  it("a persona's start above every ceiling written is held down to the default ceiling, and said so", async () => {
+    const { home, repo } = await setup({
+      'home/agents/bold.md': persona('bold', 'permissionMode: bypassPermissions\n'),
+    });
+    const { set, diagnostics } = await loadDefinitions({ packaged, home, cwd: repo });
+    expect(diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(['warning DEF_POSTURE_ORDER']);
+    // No maxPosture anywhere is the default ceiling, never none: a start above it is a default, clamped like one.
+    expect(effectivePersonaKnobs(set, set.get('persona', 'bold')!).knobs).toEqual({ initialPosture: 'acceptEdits' });
+    expect(narrowKnobs([{ source: 'persona', knobs: { initialPosture: 'full' } }]).knobs.initialPosture).toBe(
+      'acceptEdits',
+    );
   });
 
   it('a project policy cannot take the reserved owner id', async () => {

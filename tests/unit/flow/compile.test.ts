@@ -117,7 +117,7 @@ steps:
     ).toEqual(["FLOW_STEP_WIDENS a: step `a` asks effort max, above the flow's medium"]);
     expect(problems('name: n\ndefaults: { backend: script }\nsteps: [ { id: a, brief: b, posture: full } ]')).toEqual([
       'FLOW_STEP_WIDENS a: step `a` asks maxPosture full, above the acceptEdits a wider layer (flow defaults) allows',
-      'FLOW_STEP_WIDENS a: step `a` starts in posture full, above its ceiling acceptEdits',
+      'FLOW_STEP_WIDENS a: step `a`: posture `full` is above its ceiling `acceptEdits`',
     ]);
   });
 

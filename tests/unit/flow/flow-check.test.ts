@@ -24,7 +24,7 @@ describe('flow checks added for flows', () => {
         'name: w\ndefaults: { maxPosture: default, maxRounds: 3, effort: low }\nsteps:\n  - id: a\n    brief: go\n    maxPosture: full\n    maxRounds: 9\n    effort: high\n',
       ),
     ).toEqual([
-      "6:17 DEF_STEP_WIDENS step `a` asks maxPosture full, above the flow's ceiling default (defaults.maxPosture)",
+      "6:17 DEF_STEP_WIDENS step `a`: maxPosture `full` is above the flow's ceiling `default`",
       "7:16 DEF_STEP_WIDENS step `a` asks maxRounds 9, above the flow's 3",
       "8:13 DEF_STEP_WIDENS step `a` asks effort high, above the flow's low",
     ]);
