@@ -1,5 +1,6 @@
 import { readdir, readFile, symlink, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
@@ -117,5 +118,41 @@ describe('neo flow run holds the ceilings', () => {
     expect(cmdError.error!.message).toBe(
       `step \`cmd\` has cwd \`out\`, which is not a folder it may work in: out is outside the workspace ${dir} (it leads to ${outside})`,
     );
+  });
+});
+
+describe('neo persona run holds a start to the default ceiling', () => {
+  it('a persona that starts above every ceiling written (bypassPermissions, no maxPosture) starts at acceptEdits, warned, not refused', async () => {
+    const root = await tempDir('neo-e2e-ceil-');
+    const home = join(root, 'home');
+    const repo = join(root, 'repo');
+    await writeTree(root, {
+      'home/agents/bold.md': '---\ndescription: bold\npermissionMode: bypassPermissions\n---\nDo it.\n',
+      'repo/write.yaml': 'turns:\n  - actions:\n      - write: { path: out.txt, content: "changed\\n" }\n',
+      'repo/README.md': 'x\n',
+    });
+    await execa('git', ['init', '-q'], { cwd: repo });
+    await execa('git', ['add', '-A'], { cwd: repo });
+    await execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init'], { cwd: repo });
+    const env = { NEO_HOME: home, NEO_SESSION_DAEMON_IDLE_MS: '1500' };
+    try {
+      const validate = await runNeo(['validate', join(home, 'agents', 'bold.md')], { cwd: repo, env });
+      expect(validate.stdout + validate.stderr).toContain(
+        'warning[DEF_POSTURE_ORDER]: the posture of permissionMode `full` is above the default ceiling `acceptEdits`',
+      );
+      const run = await runNeo(
+        ['persona', 'run', 'bold', '--brief', 'x', '--backend', 'script', '--script', 'write.yaml'],
+        {
+          cwd: repo,
+          env,
+        },
+      );
+      expect(run.stderr).not.toContain('POSTURE_CEILING_EXCEEDED');
+      expect(await readFile(join(repo, 'out.txt'), 'utf8')).toBe('changed\n');
+      const created = (await sessionEvents(home)).find((e) => e.type === 'created');
+      expect(created).toMatchObject({ posture: 'acceptEdits', maxPosture: 'acceptEdits' });
+    } finally {
+      await runNeo(['session', 'daemon', '--stop'], { env });
+    }
   });
 });
