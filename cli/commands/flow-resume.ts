@@ -1,19 +1,28 @@
 import { readRunRecord, resumeRun } from '../../engine/flow/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
+import type { ProcessMetrics } from '../../engine/observability/index.js';
 import type { CommandIO } from '../io.js';
+import { metricsPort, openMetrics } from '../metrics-port.js';
 import { flowOutput } from '../flow/output.js';
 import { terminalPrompter } from '../flow/prompt.js';
 import { interruptOnSignals } from '../flow/signals.js';
 import { attachRun } from '../serve/attach.js';
 import { exitCodeOf, jsonErrors, printSummary } from '../flow/summary.js';
 
-type ResumeFlags = { rerun?: string[]; rebaseDefinitions?: boolean; yes?: boolean; json?: boolean };
+type ResumeFlags = {
+  rerun?: string[];
+  rebaseDefinitions?: boolean;
+  yes?: boolean;
+  json?: boolean;
+  metricsPort?: string;
+};
 
 export function run(io: CommandIO, runId: string, options: ResumeFlags): Promise<number> {
   return jsonErrors(io, options.json === true, () => resume(io, runId, options));
 }
 
 async function resume(io: CommandIO, runId: string, options: ResumeFlags): Promise<number> {
+  const port = metricsPort(options.metricsPort);
   // The id (or a unique prefix) is resolved against the store before anything opens a path.
   const record = await readRunRecord(neoHome(io.env), runId);
   const output = flowOutput(io, { json: options.json === true });
@@ -21,14 +30,16 @@ async function resume(io: CommandIO, runId: string, options: ResumeFlags): Promi
   const { signal, dispose, interrupt } = interruptOnSignals(io);
   const home = neoHome(io.env);
   const attached = await attachRun(home, `neo flow resume ${runId}`, output.observer, interrupt);
+  let metrics: ProcessMetrics | undefined;
   try {
+    metrics = await openMetrics(io, port, attached?.sessionHost.metrics);
     const outcome = await resumeRun({
       home,
       cwd: io.cwd,
       runId: record.runId,
       rerun: options.rerun ?? [],
       observer: attached?.observer ?? output.observer,
-      ...(attached === undefined ? {} : { sessionHost: attached.sessionHost }),
+      sessionHost: { ...attached?.sessionHost, metrics: metrics.sink },
       signal,
       ...(interactive ? { prompter: terminalPrompter(io, output) } : {}),
       ...(options.rebaseDefinitions ? { rebaseDefinitions: true } : {}),
@@ -40,6 +51,7 @@ async function resume(io: CommandIO, runId: string, options: ResumeFlags): Promi
   } finally {
     output.close();
     dispose();
+    await metrics?.close();
     await attached?.close();
   }
 }

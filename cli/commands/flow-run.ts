@@ -9,10 +9,11 @@ import {
   type CompiledPlan,
   type Isolation,
 } from '../../engine/flow/index.js';
-import { processMetrics, type MetricsSink, type ProcessMetrics } from '../../engine/observability/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
+import type { ProcessMetrics } from '../../engine/observability/index.js';
 import { EXIT } from '../exit-codes.js';
+import { metricsPort, openMetrics } from '../metrics-port.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { readInputs } from '../flow/inputs.js';
 import { flowOutput } from '../flow/output.js';
@@ -40,15 +41,17 @@ export function run(io: CommandIO, planFile: string, options: RunFlags): Promise
 
 async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Promise<number> {
   const home = neoHome(io.env);
+  const port = metricsPort(options.metricsPort);
   const { inputs, textInputs } = await readInputs(io.cwd, options.input ?? [], options.inputs);
   if (options.dryRun) return dryRun(io, home, planFile, inputs, textInputs, options);
   const output = flowOutput(io, { json: options.json === true });
   const interactive = options.json !== true && io.stdout.isTTY === true && process.stdin.isTTY === true;
   const { signal, dispose, interrupt } = interruptOnSignals(io);
   const attached = await attachRun(home, `neo flow run ${planFile}`, output.observer, interrupt);
-  const metrics = await runMetrics(io, options.metricsPort, attached?.sessionHost.metrics);
-  const sessionHost = { ...attached?.sessionHost, metrics: metrics.sink };
+  let metrics: ProcessMetrics | undefined;
   try {
+    metrics = await openMetrics(io, port, attached?.sessionHost.metrics);
+    const sessionHost = { ...attached?.sessionHost, metrics: metrics.sink };
     const outcome = await startRun({
       home,
       cwd: io.cwd,
@@ -70,28 +73,9 @@ async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Prom
   } finally {
     output.close();
     dispose();
-    await metrics.close();
+    await metrics?.close();
     await attached?.close();
   }
-}
-
-/** The run's metric sinks: the server's, `--metrics-port`'s endpoint, OTLP when configured. */
-export async function runMetrics(
-  io: CommandIO,
-  port: string | undefined,
-  forward: MetricsSink | undefined,
-): Promise<ProcessMetrics> {
-  const metricsPort = port === undefined ? undefined : Number(port);
-  if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort < 65536))
-    throw new UsageError('CLI_BAD_PORT', `--metrics-port ${port} is not a port number`, {
-      hint: 'give 0 (any free port) up to 65535',
-    });
-  const metrics = await processMetrics({
-    env: io.env,
-    ...defined({ metricsPort, forward }),
-  });
-  if (metrics.url !== undefined) writeLine(io.stderr, `neo: metrics on ${metrics.url}`);
-  return metrics;
 }
 
 /** What a real run would refuse: a sandbox asked for that this machine cannot provide. */

@@ -8,6 +8,7 @@ import { createSessionService, stderrLog } from '../../engine/session/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
+import { metricsPort, openMetrics } from '../metrics-port.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
 import { flowOutput } from '../flow/output.js';
@@ -25,6 +26,7 @@ interface RunFlags {
   effort?: Effort;
   tag?: string[];
   json?: boolean;
+  metricsPort?: string;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
   if (options.brief === undefined || options.brief.trim() === '')
     throw new UsageError('CLI_NO_BRIEF', 'a brief is required', { hint: 'pass --brief "what to do"' });
   const home = neoHome(io.env);
+  const port = metricsPort(options.metricsPort);
   const cwd = resolve(io.cwd, options.cwd ?? '.');
   const loaded = await loadDefinitions({ cwd, home });
   if (hasErrors(loaded.diagnostics))
@@ -56,6 +59,11 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
   const { signal, dispose, interrupt } = interruptOnSignals(io);
   const attachment = await attachToServer(home, `neo persona run ${persona.view.id}`);
   attachment?.onCancel(() => interrupt('cancelled from the control plane'));
+  const metrics = await openMetrics(io, port, attachment?.metrics).catch(async (error: unknown) => {
+    dispose();
+    await attachment?.close();
+    throw error;
+  });
   const records = trackRecords(home);
   const runId = `persona-${persona.view.id}-${Date.now().toString(36)}`;
   // This run's decisions as JSON lines with levels (NEO_HOME/logs/<runId>.jsonl).
@@ -66,7 +74,7 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
     defaultCwd: cwd,
     log: teeLogs(stderrLog, decisions),
     trackRecord: (backend) => records.lines(backend),
-    ...(attachment === undefined ? {} : { metrics: attachment.metrics }),
+    metrics: metrics.sink,
   });
   attachment?.bindSessions(service);
   const view = personaRunView(output.observer, {
@@ -98,7 +106,7 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
       env: io.env,
       signal,
       observe: (o) => view.observe(o),
-      ...(attachment === undefined ? {} : { metrics: attachment.metrics }),
+      metrics: metrics.sink,
     });
   } catch (error) {
     const e = error as { code?: string; message?: string };
@@ -110,6 +118,7 @@ export async function run(io: CommandIO, id: string | undefined, options: RunFla
     await service.close();
     await decisions.close();
     dispose();
+    await metrics.close();
     await attachment?.close();
   }
   printSummary(io, result, json);

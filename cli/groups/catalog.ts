@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { metricsPortOption } from '../metrics-port.js';
 import type { ProgramContext } from '../program-context.js';
 
 /** personas, backends, capabilities. */
@@ -40,6 +41,7 @@ export function registerCatalogCommands(program: Command, { lazy }: ProgramConte
       [],
     )
     .option('--json', 'print one JSON object per event (NDJSON)')
+    .addOption(metricsPortOption('the persona run'))
     .action(lazy(() => import('./catalog-commands.js').then((m) => m.personaRun)));
   personas
     .command('graph')

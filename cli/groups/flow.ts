@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { exitCodesHelp } from '../exit-codes.js';
+import { metricsPortOption } from '../metrics-port.js';
 import type { ProgramContext } from '../program-context.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -21,10 +22,7 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
     .option('--dry-run', "print each step's effective backend, model, effort, posture, budget and gate; run nothing")
     .option('--watch', 'apply edits of the plan and its personas to steps that have not started')
     .option('--backend <id>', "every agent step's backend (e.g. script)")
-    .option(
-      '--metrics-port <port>',
-      'serve Prometheus metrics on 127.0.0.1:<port>/metrics while the run lasts (0: any free port)',
-    )
+    .addOption(metricsPortOption('the run'))
     .option('--yes', 'answer every approval with its first passing decision (for CI); recorded in the run')
     .addOption(
       new Option(
@@ -41,8 +39,9 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
     .option('--rerun <step>', 'run a finished step (and what depends on it) again (repeatable)', collect, [])
     .option('--rebase-definitions', 'use the current definition files instead of the pinned plan')
     .option('--yes', 'answer every approval with its first passing decision')
-    .addHelpText('after', exitCodesHelp())
     .option('--json', 'print one JSON object per event (NDJSON)')
+    .addOption(metricsPortOption('the resumed run'))
+    .addHelpText('after', exitCodesHelp())
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowResume)));
   flow
     .command('approve')
