@@ -6,7 +6,8 @@ import type { RunRecord, WorkspaceRecord } from '../store/run-files.js';
 import type { Isolation, WorkspaceSummary } from '../workspace/index.js';
 import type { AgentServices } from './agents.js';
 import type { ApprovalPrompter } from './approvals.js';
-import type { ParentLink } from './drive.js';
+import type { DriveResult, ParentLink } from './drive.js';
+import { defined } from '../../util/defined.js';
 import type { SessionHost } from './session-host.js';
 import type { RunObserver } from './observer.js';
 
@@ -58,6 +59,19 @@ export interface RunOutcome {
   plan: CompiledPlan;
   record: RunRecord;
   summary?: WorkspaceSummary;
+}
+
+/** What a run that `drive` settled tells its caller (a start, a resume). */
+export function outcomeOf(result: DriveResult): RunOutcome {
+  return {
+    runId: result.record.runId,
+    status: result.state.status,
+    ...defined({ reason: result.state.reason }),
+    state: result.state,
+    plan: result.plan,
+    record: result.record,
+    ...defined({ summary: result.summary }),
+  };
 }
 
 /** What a sub-flow takes from its parent. */

@@ -19,7 +19,7 @@ import { drive } from './drive.js';
 import { driverFields } from './record.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
 import { assertCompiled, compileFlowFile, flowAt, loadPlanDefinitions, planHash } from './load-plan.js';
-import type { ChildContext, ResumeOptions, RunOutcome } from './options.js';
+import { outcomeOf, type ChildContext, type ResumeOptions, type RunOutcome } from './options.js';
 import { runSubflow } from './subflow.js';
 import { defined } from '../../util/defined.js';
 
@@ -205,15 +205,7 @@ async function resumeWith(
         link,
       ),
   });
-  return {
-    runId,
-    status: result.state.status,
-    ...defined({ reason: result.state.reason }),
-    state: result.state,
-    plan: result.plan,
-    record: result.record,
-    ...defined({ summary: result.summary }),
-  };
+  return outcomeOf(result);
 }
 
 /** The definitions to resume with: the plan file's, or the base layers when the file is gone. */

@@ -20,7 +20,7 @@ import type { CompiledPlan } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
 import { assertCompiled, compileFlowFile, planHash, type LoadedPlan } from './load-plan.js';
 import { readyPlan } from './plan-cache.js';
-import type { ChildContext, RunOutcome, StartOptions } from './options.js';
+import { outcomeOf, type ChildContext, type RunOutcome, type StartOptions } from './options.js';
 import { runSubflow } from './subflow.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
 import { defined } from '../../util/defined.js';
@@ -189,16 +189,7 @@ export async function startCompiled(
       ? {}
       : { watch: watcherFor(context.loaded, file, backend, options, runId, context.onSet) }),
   };
-  const result = await drive(input);
-  return {
-    runId,
-    status: result.state.status,
-    ...defined({ reason: result.state.reason }),
-    state: result.state,
-    plan: result.plan,
-    record: result.record,
-    ...defined({ summary: result.summary }),
-  };
+  return outcomeOf(await drive(input));
 }
 
 function compileChecked(

@@ -26,7 +26,6 @@ import {
   type ProviderCode,
   type Tuning,
 } from '../shared/index.js';
-import { defined } from '../../util/defined.js';
 
 type Json = Record<string, unknown>;
 
@@ -76,13 +75,7 @@ export class AcpSession extends CliSession {
   static async open(backendId: string, options: StartSessionOptions, tuning: Tuning): Promise<AcpSession> {
     const target = postureTarget(backendId, options.descriptor, options.posture);
     const plan = planLaunch(backendId, options);
-    const proc = CliProcess.spawn({
-      file: plan.file,
-      args: [...plan.baseArgs, ...(target.args ?? [])],
-      cwd: plan.cwd,
-      env: plan.env,
-      ...defined({ sandbox: plan.sandbox }),
-    });
+    const proc = CliProcess.spawn({ ...plan, args: [...plan.baseArgs, ...(target.args ?? [])] });
     const session = new AcpSession(backendId, proc, options, tuning);
     const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, async () => {
       const result = await session.#openSession();

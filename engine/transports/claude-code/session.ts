@@ -68,13 +68,7 @@ export class ClaudeCodeSession extends CliSession {
     const refusal = bypassRefusal(target.mode, plan.env, process.getuid?.());
     if (refusal !== undefined) throw new NeoError('TRANSPORT_POSTURE_REFUSED', refusal);
     const { args, provision } = buildClaudeArgs(options, target);
-    const proc = CliProcess.spawn({
-      file: plan.file,
-      args,
-      cwd: plan.cwd,
-      env: plan.env,
-      ...defined({ sandbox: plan.sandbox }),
-    });
+    const proc = CliProcess.spawn({ ...plan, args });
     const session = new ClaudeCodeSession(backendId, proc, options, tuning);
     session.#env = plan.env;
     await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, async () => {

@@ -82,13 +82,7 @@ export class CodexSession extends CliSession {
     const target = postureTarget(backendId, options.descriptor, options.posture);
     const posture = codexPosture(options.posture, target);
     const plan = planLaunch(backendId, options);
-    const proc = CliProcess.spawn({
-      file: plan.file,
-      args: [...plan.baseArgs, ...(target.args ?? [])],
-      cwd: plan.cwd,
-      env: plan.env,
-      ...defined({ sandbox: plan.sandbox }),
-    });
+    const proc = CliProcess.spawn({ ...plan, args: [...plan.baseArgs, ...(target.args ?? [])] });
     const session = new CodexSession(backendId, proc, options, tuning, posture);
     const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, () =>
       session.#openThread(),
