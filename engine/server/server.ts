@@ -7,7 +7,6 @@
 import { realpathSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createConnection } from 'node:net';
 import { isIP } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +23,7 @@ import {
 } from '../session/index.js';
 import { NeoError, UsageError } from '../util/errors.js';
 import { packageRoot, packageVersion } from '../util/package-root.js';
+import { socketAnswers } from '../util/private-socket.js';
 import { createApp } from './app.js';
 import { watchQuestions } from './approvals-watch.js';
 import { listenForAttach } from './attach/server.js';
@@ -81,7 +81,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Only this user can reach a socket in a private folder: that is the peer check.
   const unsafe = await socketFolderProblem(paths.attachSocket, { create: true });
   if (unsafe !== undefined) throw unsafeAttachSocket(paths.attachSocket, unsafe);
-  if (await answers(paths.attachSocket))
+  if (await socketAnswers(paths.attachSocket))
     throw new NeoError('SERVER_ALREADY_RUNNING', `\`neo serve\` already runs for ${home}`, {
       hint: `see ${paths.state} for its URL; one server per NEO_HOME`,
     });
@@ -260,15 +260,4 @@ function ownArgv(): string[] | undefined {
   } catch {
     return undefined;
   }
-}
-
-function answers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection(path);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }

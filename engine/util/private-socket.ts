@@ -7,6 +7,7 @@
  * before talking: the server the folder it creates, before it listens; the client the folder and
  * that the socket file is a socket this user owns, before it connects.
  */
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { lstat, mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -78,4 +79,16 @@ export async function socketProblem(socket: string): Promise<string | undefined>
 /** The hint every refusal carries. */
 export function socketHint(socket: string): string {
   return `only you may own and open ${dirname(socket)} (chmod 700, owned by you, not another user's link); remove it if someone else made it`;
+}
+
+/** Whether something answers on `path` (a live server), as opposed to a stale socket file. */
+export function socketAnswers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }

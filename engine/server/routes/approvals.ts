@@ -9,18 +9,21 @@ import { defined } from '../../util/defined.js';
 export function approvalRoutes(app: Hono, ctx: ServerContext): void {
   app.get('/api/approvals', async (c) => c.json({ ok: true, data: { items: await readInbox(ctx.home) } }));
 
-  app.post('/api/approvals/:runId/:key', async (c) => {
-    const runId = checkedId('run', c.req.param('runId'));
-    const key = checkedId('approval', c.req.param('key'));
-    const body = await readBody(c.req.raw, 'decision');
-    const answered = await answerApproval({
-      home: ctx.home,
-      runId,
-      key,
-      decision: body.decision,
-      ...defined({ reason: body.reason }),
-      by: 'web',
-    });
-    return c.json({ ok: true, data: answered });
+  app.post('/api/approvals/:runId/:key', async (c) =>
+    c.json(await answerFromWeb(ctx.home, c.req.param('runId'), c.req.param('key'), c.req.raw)),
+  );
+}
+
+/** Answers approval `key` of run `runId` with the request's `{decision, reason?}`, as the web UI (both routes). */
+export async function answerFromWeb(home: string, runId: string, key: string, request: Request) {
+  const ids = { runId: checkedId('run', runId), key: checkedId('approval', key) };
+  const body = await readBody(request, 'decision');
+  const answered = await answerApproval({
+    home,
+    ...ids,
+    decision: body.decision,
+    ...defined({ reason: body.reason }),
+    by: 'web',
   });
+  return { ok: true, data: answered } as const;
 }

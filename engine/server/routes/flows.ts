@@ -19,12 +19,12 @@ import {
 } from '../../flow/index.js';
 import { readJsonOrNull } from '../../util/atomic-file.js';
 import { NeoError } from '../../util/errors.js';
-import { answerApproval } from '../approvals.js';
 import { readBody } from '../bodies.js';
 import type { ServerContext } from '../context.js';
 import { HttpError } from '../envelope.js';
 import { checkedId } from '../ids.js';
 import { currentRunState } from '../run-state.js';
+import { answerFromWeb } from './approvals.js';
 import { intParam } from './query.js';
 import { defined } from '../../util/defined.js';
 
@@ -78,20 +78,9 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
     return c.json({ ok: true, data: { events: events.slice(0, limit), more: events.length > limit } });
   });
 
-  app.post('/api/flows/runs/:id/approvals/:key', async (c) => {
-    const runId = checkedId('run', c.req.param('id'));
-    const key = checkedId('approval', c.req.param('key'));
-    const body = await readBody(c.req.raw, 'decision');
-    const answered = await answerApproval({
-      home,
-      runId,
-      key,
-      decision: body.decision,
-      ...defined({ reason: body.reason }),
-      by: 'web',
-    });
-    return c.json({ ok: true, data: answered });
-  });
+  app.post('/api/flows/runs/:id/approvals/:key', async (c) =>
+    c.json(await answerFromWeb(home, c.req.param('id'), c.req.param('key'), c.req.raw)),
+  );
 
   app.post('/api/flows/runs/:id/cancel', async (c) => {
     const runId = checkedId('run', c.req.param('id'));

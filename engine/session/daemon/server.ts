@@ -4,7 +4,7 @@
  * records at boot, serves op requests, and exits once idle with no live session.
  */
 import { chmod, rm } from 'node:fs/promises';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { loadDefinitions, loadDefinitionsOffThread, type DefinitionSet } from '../../definitions/index.js';
 import { acquireOwnerLock, describeProcess, sweepOrphanedProcesses } from '../../execution/index.js';
 import { packageBuild, packageVersion } from '../../util/package-root.js';
@@ -15,6 +15,7 @@ import { daemonPaths } from './paths.js';
 import { privateSocketDir } from './socket-guard.js';
 import { encodeError, lineReader, type DaemonRequest, type DaemonResponse, type DaemonStatus } from './protocol.js';
 import { defined } from '../../util/defined.js';
+import { socketAnswers } from '../../util/private-socket.js';
 
 /** Five idle minutes with no live session and the daemon exits. */
 export const DEFAULT_DAEMON_IDLE_MS = 5 * 60_000;
@@ -220,16 +221,4 @@ export async function startSessionDaemon(options: DaemonOptions): Promise<Runnin
 function needsDefinitions(input: unknown): boolean {
   const op = typeof input === 'object' && input !== null ? (input as { op?: unknown }).op : undefined;
   return op === 'start' || op === 'list-backends';
-}
-
-/** Whether something answers on `path` (a live daemon), as opposed to a stale socket file. */
-export function socketAnswers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection(path);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
