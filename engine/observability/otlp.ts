@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import type { Counter, Histogram } from '@opentelemetry/api';
 import type { MeterProvider } from '@opentelemetry/sdk-metrics';
-import { fitsFamily, METRIC_FAMILIES } from './families.js';
+import { FamilyTable } from './family-table.js';
 import type { MetricLabels, MetricsSink } from './metrics-sink.js';
 
 /** Where OTLP metrics go according to the standard variables; undefined when export is off. */
@@ -26,9 +26,7 @@ const SHUTDOWN_MS = 3000;
 export class OtlpSink implements MetricsSink {
   readonly url: string;
   readonly #provider: MeterProvider;
-  readonly #counters = new Map<string, { metric: Counter; labels: readonly string[] }>();
-  readonly #histograms = new Map<string, { metric: Histogram; labels: readonly string[] }>();
-  dropped = 0;
+  readonly #table: FamilyTable<Counter, Histogram>;
 
   constructor(options: { url: string; serviceName?: string; exportIntervalMs?: number }) {
     this.url = options.url;
@@ -48,36 +46,23 @@ export class OtlpSink implements MetricsSink {
       ],
     });
     const meter = this.#provider.getMeter('neo');
-    for (const family of METRIC_FAMILIES) {
-      if (family.kind === 'counter')
-        this.#counters.set(family.name, {
-          metric: meter.createCounter(family.name, { description: family.help }),
-          labels: family.labels,
-        });
-      else
-        this.#histograms.set(family.name, {
-          metric: meter.createHistogram(family.name, { description: family.help }),
-          labels: family.labels,
-        });
-    }
+    this.#table = new FamilyTable({
+      counter: (family) => meter.createCounter(family.name, { description: family.help }),
+      histogram: (family) => meter.createHistogram(family.name, { description: family.help }),
+    });
+  }
+
+  /** Records the families' rule dropped. */
+  get dropped(): number {
+    return this.#table.dropped;
   }
 
   increment(name: string, labels: MetricLabels = {}, value = 1): void {
-    const counter = this.#counters.get(name);
-    if (counter === undefined || !fitsFamily(labels, counter.labels) || !(value >= 0)) {
-      this.dropped++;
-      return;
-    }
-    counter.metric.add(value, labels);
+    this.#table.counter(name, labels, value)?.add(value, labels);
   }
 
   observe(name: string, value: number, labels: MetricLabels = {}): void {
-    const histogram = this.#histograms.get(name);
-    if (histogram === undefined || !fitsFamily(labels, histogram.labels) || !Number.isFinite(value)) {
-      this.dropped++;
-      return;
-    }
-    histogram.metric.record(value, labels);
+    this.#table.histogram(name, labels, value)?.record(value, labels);
   }
 
   /** Exports what is pending now. */

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Counter, Histogram, Registry } from 'prom-client';
-import { fitsFamily, METRIC_FAMILIES } from './families.js';
+import type { MetricFamily } from './families.js';
+import { FamilyTable } from './family-table.js';
 import type { MetricLabels, MetricsSink } from './metrics-sink.js';
 
 /** Buckets that fit both round counts and millisecond durations (1 … ~1 h). */
@@ -13,47 +14,35 @@ const BUCKETS = [1, 2, 4, 8, 16, 32, 100, 1_000, 10_000, 60_000, 300_000, 1_800_
  */
 export class PrometheusSink implements MetricsSink {
   readonly registry: Registry;
-  readonly #counters = new Map<string, { metric: Counter<string>; labels: readonly string[] }>();
-  readonly #histograms = new Map<string, { metric: Histogram<string>; labels: readonly string[] }>();
-  dropped = 0;
+  readonly #table: FamilyTable<Counter<string>, Histogram<string>>;
 
   constructor() {
     // Required, not imported: prom-client is CommonJS and loads only where metrics are served.
     const client = createRequire(import.meta.url)('prom-client') as typeof import('prom-client');
     this.registry = new client.Registry();
-    for (const family of METRIC_FAMILIES) {
-      const common = {
-        name: family.name,
-        help: family.help,
-        labelNames: [...family.labels],
-        registers: [this.registry],
-      };
-      if (family.kind === 'counter')
-        this.#counters.set(family.name, { metric: new client.Counter(common), labels: family.labels });
-      else
-        this.#histograms.set(family.name, {
-          metric: new client.Histogram({ ...common, buckets: BUCKETS }),
-          labels: family.labels,
-        });
-    }
+    const common = (family: MetricFamily) => ({
+      name: family.name,
+      help: family.help,
+      labelNames: [...family.labels],
+      registers: [this.registry],
+    });
+    this.#table = new FamilyTable({
+      counter: (family) => new client.Counter(common(family)),
+      histogram: (family) => new client.Histogram({ ...common(family), buckets: BUCKETS }),
+    });
+  }
+
+  /** Records the families' rule dropped. */
+  get dropped(): number {
+    return this.#table.dropped;
   }
 
   increment(name: string, labels: MetricLabels = {}, value = 1): void {
-    const counter = this.#counters.get(name);
-    if (counter === undefined || !fitsFamily(labels, counter.labels) || !(value >= 0)) {
-      this.dropped++;
-      return;
-    }
-    counter.metric.inc(labels, value);
+    this.#table.counter(name, labels, value)?.inc(labels, value);
   }
 
   observe(name: string, value: number, labels: MetricLabels = {}): void {
-    const histogram = this.#histograms.get(name);
-    if (histogram === undefined || !fitsFamily(labels, histogram.labels) || !Number.isFinite(value)) {
-      this.dropped++;
-      return;
-    }
-    histogram.metric.observe(labels, value);
+    this.#table.histogram(name, labels, value)?.observe(labels, value);
   }
 
   /** The Prometheus text exposition. */
