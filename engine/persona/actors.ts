@@ -8,32 +8,43 @@ import type { Effort, Posture } from '../definitions/index.js';
 import type {
   BackendListing,
   CallerContext,
-  ListBackendsResult,
+  CodeSessionInput,
+  CodeSessionOutputs,
   ReadTurnResult,
   ScopeConstraints,
-  StartResult,
+  SessionLiveEvent,
+  StartInput,
 } from '../session/index.js';
 import type { Checker } from './check.js';
-import type {
-  Answer,
-  DecideInput,
-  Decider,
-  Judgement,
-  SelectInput,
-  SessionInfo,
-  StartPlan,
-  Verdict,
-  VerifyInput,
+import {
+  VERDICT_CODES,
+  type Answer,
+  type DecideInput,
+  type Decider,
+  type Judgement,
+  type SelectInput,
+  type SessionInfo,
+  type StartPlan,
+  type StartRejection,
+  type Verdict,
+  type VerifyInput,
 } from './decisions.js';
+import { UsageError } from '../util/errors.js';
 import { checkAttemptsLeft, type JudgeActorInput, type JudgeActorOutput, type VerifyActorOutput } from './machine.js';
 import type { PersonaObserver } from './observation.js';
 
-/** The slice of the session service a persona drives with. */
+/** The slice of the session service a persona drives with: the typed op tool and the event seam. */
 export interface PersonaSessionPort {
-  execute(input: unknown, caller: CallerContext): Promise<unknown>;
+  execute<I extends CodeSessionInput>(input: I, caller: CallerContext): Promise<CodeSessionOutputs[I['op']]>;
   setScopeConstraints(scope: string, constraints: ScopeConstraints): void;
   releaseAllOwnedBy(scope: string): Promise<void>;
-  onSessionEvent(listener: (event: import('../session/index.js').SessionLiveEvent) => void): () => void;
+  onSessionEvent(listener: (event: SessionLiveEvent) => void): () => void;
+}
+
+/** Why a finished answer is refused although the work was judged done (no change, a broken JSON answer). */
+export interface Refusal {
+  code: string;
+  message: string;
 }
 
 export interface ActorDeps {
@@ -48,6 +59,10 @@ export interface ActorDeps {
   backendOptions?: Record<string, unknown>;
   observe: PersonaObserver;
   mayContinue?: () => string | undefined;
+  /** The caller's last word on work judged done, given the agent's final answer: undefined accepts it. */
+  accept?: (text: string) => Promise<Refusal | undefined>;
+  /** Ask list-backends before select (false: the decider's start is fixed, a listing is not needed). */
+  listBackends: boolean;
   /** Told about each session this persona opened, and each diff and verdict. */
   track: {
     listing: BackendListing[];
@@ -58,11 +73,12 @@ export interface ActorDeps {
 }
 
 export function personaActors(d: ActorDeps) {
-  const exec = <T>(input: Record<string, unknown>) => d.sessions.execute(input, d.caller) as Promise<T>;
+  const exec = <I extends CodeSessionInput>(input: I) => d.sessions.execute(input, d.caller);
   let rounds = 0;
   return {
     listBackends: fromPromise<BackendListing[], void>(async () => {
-      const result = await exec<ListBackendsResult>({ op: 'list-backends' });
+      if (!d.listBackends) return [];
+      const result = await exec({ op: 'list-backends' });
       d.track.listing = result.backends;
       return result.backends;
     }),
@@ -74,27 +90,27 @@ export function personaActors(d: ActorDeps) {
     start: fromPromise<SessionInfo, StartPlan>(async ({ input: plan }) => {
       registerConstraintsFor(d, plan.backend);
       try {
-        const result = await exec<StartResult>(startInput(d, plan));
+        const result = await exec(startInput(d, plan));
         const session: SessionInfo = { ...result, cwd: d.cwd };
         d.track.opened(session);
         d.observe({ type: 'started', session });
         return session;
       } catch (error) {
         const e = error as { code?: string; message?: string; hint?: string };
-        d.observe({
-          type: 'rejected',
-          rejection: {
-            backend: plan.backend,
-            code: e.code ?? 'PERSONA_START_FAILED',
-            message: e.message ?? String(error),
-            ...(e.hint === undefined ? {} : { hint: e.hint }),
-          },
-        });
-        throw error;
+        const rejection: StartRejection = {
+          backend: plan.backend ?? 'default',
+          code: e.code ?? VERDICT_CODES.startFailed,
+          message: e.message ?? String(error),
+          ...(e.hint === undefined ? {} : { hint: e.hint }),
+          // A bad request or a CLI that is not installed fails the same way on every try.
+          transient: !(error instanceof UsageError) && e.code !== 'TRANSPORT_BINARY_MISSING',
+        };
+        d.observe({ type: 'rejected', rejection });
+        throw Object.assign(new Error(rejection.message), rejection);
       }
     }),
     read: fromPromise<ReadTurnResult, SessionInfo>(async ({ input: session }) => {
-      const result = await exec<ReadTurnResult>({ op: 'read-turn', sessionId: session.sessionId, includeDiff: true });
+      const result = await exec({ op: 'read-turn', sessionId: session.sessionId, includeDiff: true });
       if (result.kind === 'turn_complete') rounds++;
       d.track.turn(result);
       d.observe({
@@ -130,7 +146,13 @@ export function personaActors(d: ActorDeps) {
         ...(check === undefined ? {} : { check }),
       });
       const stopWhy = judgement.kind === 'guide' ? d.mayContinue?.() : undefined;
-      if (stopWhy !== undefined) judgement = { kind: 'stop', outcome: 'aborted', note: stopWhy };
+      if (stopWhy !== undefined)
+        judgement = { kind: 'stop', outcome: 'aborted', note: stopWhy, code: VERDICT_CODES.budgetSpent };
+      if (judgement.kind === 'stop' && judgement.outcome === 'success') {
+        const refused = await d.accept?.(input.turn.text);
+        if (refused !== undefined)
+          judgement = { kind: 'stop', outcome: 'failed', note: refused.message, code: refused.code };
+      }
       d.observe({ type: 'judged', judgement });
       return { judgement, ...(check === undefined ? {} : { check }) };
     }),
@@ -150,11 +172,20 @@ export function personaActors(d: ActorDeps) {
       const t = input.terminal;
       const worthChecking = (t.kind === 'ended' && t.ok) || t.kind === 'max_rounds';
       const check = worthChecking ? await runCheck(d, signal) : undefined;
-      const verdict = await d.decider.verify({ ...input, ...(check === undefined ? {} : { check }) });
+      let verdict = await d.decider.verify({ ...input, ...(check === undefined ? {} : { check }) });
+      if (verdict.outcome === 'success') {
+        const refused = await d.accept?.('text' in t ? t.text : '');
+        if (refused !== undefined)
+          verdict = { outcome: 'failed', note: refused.message, failureReason: refused.message, code: refused.code };
+      }
       return { verdict, ...(check === undefined ? {} : { check }) };
     }),
-    stop: fromPromise<void, { session: SessionInfo; verdict: Verdict }>(async ({ input }) => {
+    stop: fromPromise<void, { session: SessionInfo; verdict: Verdict; interruptTurn: boolean }>(async ({ input }) => {
       d.track.stopped(input.session, input.verdict);
+      if (input.interruptTurn) {
+        // Best effort: the turn may have ended meanwhile, and the stop below releases it anyway.
+        await exec({ op: 'interrupt', sessionId: input.session.sessionId }).catch(() => undefined);
+      }
       await exec({
         op: 'stop',
         sessionId: input.session.sessionId,
@@ -178,7 +209,7 @@ async function runCheck(d: ActorDeps, signal: AbortSignal) {
  * a backend the scope's allowedTools are left out of its constraints and reported; the posture
  * ceiling still holds.
  */
-function registerConstraintsFor(d: ActorDeps, backend: string): void {
+function registerConstraintsFor(d: ActorDeps, backend: string | undefined): void {
   const tools = d.constraints.allowedTools;
   const descriptor = d.track.listing.find((l) => l.id === backend)?.descriptor;
   if (tools !== undefined && descriptor !== undefined && !descriptor.honorsAllowedTools) {
@@ -194,12 +225,12 @@ function registerConstraintsFor(d: ActorDeps, backend: string): void {
   d.sessions.setScopeConstraints(d.caller.scope, d.constraints);
 }
 
-function startInput(d: ActorDeps, plan: StartPlan): Record<string, unknown> {
+function startInput(d: ActorDeps, plan: StartPlan): StartInput {
   const appendSystemPrompt = plan.appendSystemPrompt ?? d.appendSystemPrompt;
   return {
     op: 'start',
     brief: plan.brief,
-    backend: plan.backend,
+    ...(plan.backend === undefined ? {} : { backend: plan.backend }),
     cwd: d.cwd,
     // The ceiling is the scope's (registered above): a start repeats it only when it asks for less.
     ...(plan.maxPosture === undefined ? {} : { maxPosture: plan.maxPosture }),

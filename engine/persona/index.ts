@@ -66,6 +66,9 @@ export {
   type FlowAgentTask,
   type FlowAgentContext,
   type FlowStepOutcome,
-  type FallbackStepDriver,
+  type FlowGateRun,
 } from './step-driver.js';
+export { FLOW_DEFAULT_PERSONA } from './step-rules.js';
+export { drivePersona, type DriveOptions } from './drive.js';
+export { checkOutputSchema, extractJson, type SchemaCheck } from './output-schema.js';
 export type { PersonaObservation, PersonaObserver } from './observation.js';

@@ -15,6 +15,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { BackendListing, ReadTurnResult } from '../session/index.js';
 import {
+  VERDICT_CODES,
+  checkResultText,
   honestVerdict,
   type Answer,
   type CheckResult,
@@ -38,6 +40,8 @@ export interface PersonaMachineInput {
   maxCheckAttempts: number;
   /** Starts to try before giving up (each rejection goes back to select). */
   maxStartAttempts: number;
+  /** Success needs a passing check (a driver); false: a flow step without a gate, whose flow proves it. */
+  requireCheck: boolean;
 }
 
 export interface PersonaContext extends PersonaMachineInput {
@@ -58,6 +62,8 @@ export interface PersonaContext extends PersonaMachineInput {
   clarifications: number;
   /** The agent's last answer text. */
   text: string;
+  /** An abort came while the agent's turn ran: the stop interrupts it first. */
+  interruptTurn?: boolean;
 }
 
 /** What the machine settles with. */
@@ -73,7 +79,8 @@ export interface PersonaOutcome {
   rejections: StartRejection[];
 }
 
-export type PersonaEvent = { type: 'abort'; reason: string };
+/** An abort; `failed`: the drive itself failed (its agent went silent), nobody stopped it. */
+export type PersonaEvent = { type: 'abort'; reason: string; failed?: { code: string } };
 
 export interface JudgeActorInput {
   turn: TurnComplete;
@@ -101,7 +108,17 @@ export function checkAttemptsLeft(failedChecksBefore: number, maxCheckAttempts: 
   return maxCheckAttempts <= 0 || failedChecksBefore + 1 < maxCheckAttempts;
 }
 
-const failure = (reason: string, note = reason): Verdict => ({ outcome: 'failed', note, failureReason: reason });
+const failure = (reason: string, code: string = VERDICT_CODES.failed, transient?: boolean): Verdict => ({
+  outcome: 'failed',
+  note: reason,
+  failureReason: reason,
+  code,
+  ...(transient === undefined ? {} : { transient }),
+});
+const aborted = (event: PersonaEvent): Verdict =>
+  event.failed === undefined
+    ? { outcome: 'aborted', note: event.reason, failureReason: event.reason, code: VERDICT_CODES.aborted }
+    : failure(event.reason, event.failed.code, true);
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export const personaMachine = setup({
@@ -124,7 +141,7 @@ export const personaMachine = setup({
     >,
     verify: missing('verify') as unknown as ReturnType<typeof fromPromise<VerifyActorOutput, VerifyInput>>,
     stop: missing('stop') as unknown as ReturnType<
-      typeof fromPromise<void, { session: SessionInfo; verdict: Verdict }>
+      typeof fromPromise<void, { session: SessionInfo; verdict: Verdict; interruptTurn: boolean }>
     >,
   },
   guards: {
@@ -161,7 +178,7 @@ export const personaMachine = setup({
         target: '.stop',
         description: 'abort',
         actions: assign({
-          verdict: ({ event }) => ({ outcome: 'aborted', note: event.reason, failureReason: event.reason }),
+          verdict: ({ event }) => aborted(event),
         }),
       },
       {
@@ -169,7 +186,7 @@ export const personaMachine = setup({
         target: '.settled',
         description: 'abort',
         actions: assign({
-          verdict: ({ event }) => ({ outcome: 'aborted', note: event.reason, failureReason: event.reason }),
+          verdict: ({ event }) => aborted(event),
         }),
       },
     ],
@@ -225,7 +242,11 @@ export const personaMachine = setup({
               const rejection = rejectionOf(context.plan!.backend, event.error);
               return {
                 rejections: [...context.rejections, rejection],
-                verdict: failure(`could not start a session: ${rejection.code}: ${rejection.message}`),
+                verdict: failure(
+                  `could not start the agent session: ${rejection.message}`,
+                  rejection.code,
+                  rejection.transient,
+                ),
               };
             }),
           },
@@ -233,6 +254,16 @@ export const personaMachine = setup({
       },
     },
     read: {
+      // An abort while the agent works (Ctrl-C, a budget crossed mid-turn, a stall) interrupts
+      // its turn before the stop: a CLI left running would go on spending.
+      on: {
+        abort: {
+          guard: 'hasSession',
+          target: 'stop',
+          description: 'abort',
+          actions: assign({ verdict: ({ event }) => aborted(event), interruptTurn: true }),
+        },
+      },
       invoke: {
         id: 'read',
         src: 'read',
@@ -341,16 +372,20 @@ export const personaMachine = setup({
               const verdict =
                 judgement.kind === 'guide'
                   ? failure(
-                      `the check \`${check?.command ?? '?'}\` still fails after ${counts.failedChecks} attempt${counts.failedChecks === 1 ? '' : 's'}`,
+                      `the check \`${check?.command ?? '?'}\` still fails after ${counts.failedChecks} attempt${counts.failedChecks === 1 ? '' : 's'}${check === undefined ? '' : ` (${checkResultText(check)})`}`,
+                      VERDICT_CODES.checkFailed,
                     )
                   : honestVerdict(
                       {
                         outcome: judgement.outcome,
                         note: judgement.note,
-                        ...(judgement.outcome === 'success' ? {} : { failureReason: judgement.note }),
+                        ...(judgement.outcome === 'success'
+                          ? {}
+                          : { failureReason: judgement.note, code: judgement.code ?? VERDICT_CODES.failed }),
                       },
                       check ?? context.check,
                       context.hasCheck,
+                      context.requireCheck,
                     );
               return { judgement, ...counts, verdict };
             }),
@@ -390,7 +425,7 @@ export const personaMachine = setup({
           target: 'stop',
           actions: assign(({ context, event }) => ({
             ...checked(context, event.output.check),
-            verdict: honestVerdict(event.output.verdict, event.output.check, context.hasCheck),
+            verdict: honestVerdict(event.output.verdict, event.output.check, context.hasCheck, context.requireCheck),
           })),
         },
         onError: {
@@ -403,7 +438,11 @@ export const personaMachine = setup({
       invoke: {
         id: 'stop',
         src: 'stop',
-        input: ({ context }) => ({ session: context.session!, verdict: context.verdict! }),
+        input: ({ context }) => ({
+          session: context.session!,
+          verdict: context.verdict!,
+          interruptTurn: context.interruptTurn === true,
+        }),
         onDone: { target: 'settled' },
         // The settle sweep releases the session whatever happened here.
         onError: { target: 'settled' },
@@ -432,12 +471,13 @@ function checked(
   return { check, checkRuns: context.checkRuns + 1, failedChecks: context.failedChecks + (check.passed ? 0 : 1) };
 }
 
-function rejectionOf(backend: string, error: unknown): StartRejection {
-  const e = error as { code?: unknown; message?: unknown; hint?: unknown };
+function rejectionOf(backend: string | undefined, error: unknown): StartRejection {
+  const e = error as { code?: unknown; message?: unknown; hint?: unknown; transient?: unknown };
   return {
-    backend,
-    code: typeof e?.code === 'string' ? e.code : 'PERSONA_START_FAILED',
+    backend: backend ?? 'default',
+    code: typeof e?.code === 'string' ? e.code : VERDICT_CODES.startFailed,
     message: typeof e?.message === 'string' ? e.message : String(error),
     ...(typeof e?.hint === 'string' ? { hint: e.hint } : {}),
+    ...(typeof e?.transient === 'boolean' ? { transient: e.transient } : {}),
   };
 }

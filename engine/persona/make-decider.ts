@@ -1,6 +1,7 @@
 /** Builds the decider a persona names (`decide: rules | llm | human`). */
-import type { DefinitionSet, Effort } from '../definitions/index.js';
+import type { DefinitionSet, Effort, Posture } from '../definitions/index.js';
 import { lessonBlock } from '../learning/index.js';
+import type { CodeSessionInput } from '../session/index.js';
 import type { PersonaSessionPort } from './actors.js';
 import type { ClarifyRules as PersonaRules } from '../posture/index.js';
 import type { Decider, DeciderKind } from './decisions.js';
@@ -73,7 +74,7 @@ export async function makeDecider(o: MakeDeciderOptions): Promise<Decider> {
       keyPrefix: o.questionPrefix,
       signal: o.signal,
     });
-  const exec = (input: Record<string, unknown>) => o.sessions.execute(input, { scope: o.scope });
+  const exec = <I extends CodeSessionInput>(input: I) => o.sessions.execute(input, { scope: o.scope });
   return new LlmDecider({
     instructions: o.persona.view.instructions,
     ...(o.persona.view.model === undefined ? {} : { model: o.persona.view.model }),
@@ -92,7 +93,9 @@ export async function makeDecider(o: MakeDeciderOptions): Promise<Decider> {
     agent:
       o.agent ?? configuredDriverAgent({ home: o.home, cwd: o.cwd, ...(o.env === undefined ? {} : { env: o.env }) }),
     side: (sessionId) => ({
-      setPosture: (posture) => exec({ op: 'set-posture', sessionId, posture }),
+      // The model's word, unchecked here: the session service parses every op input loudly and
+      // its refusal goes back to the model.
+      setPosture: (posture) => exec({ op: 'set-posture', sessionId, posture: posture as Posture }),
       interrupt: () => exec({ op: 'interrupt', sessionId }),
     }),
     signal: o.signal,

@@ -8,14 +8,12 @@
 import type { Effort, Posture, Routing } from '../definitions/index.js';
 import { routingAdvice } from '../routing/index.js';
 import { shapeBrief } from './brief.js';
-import {
-  POSTURE_GATE,
-  matchClarifyRules,
-  toolAskFromInput,
-  type ClarifyRules as PersonaRules,
-} from '../posture/index.js';
+import { answerAsk, toolAskFromInput, type ClarifyRules as PersonaRules } from '../posture/index.js';
+import { isPermanentProviderCode, PROVIDER_CODES } from '../transports/index.js';
 import {
   DEFAULT_GATE_GUIDANCE,
+  VERDICT_CODES,
+  checkResultText,
   fillGuidance,
   type Answer,
   type DecideInput,
@@ -49,6 +47,17 @@ export interface RulesDeciderOptions {
   successRate?: (backendId: string) => number | undefined;
   /** Where an `ask` goes; without one an ask is denied. */
   human?: { asker: HumanAsker; runId: string; keyPrefix: string; signal: AbortSignal };
+  /**
+   * The caller fixed the start (a flow step): the pinned backend, or the session service's
+   * default when none is pinned, with the brief as written; no listing, no routing advice.
+   */
+  fixedStart?: { maxRounds?: number; allowedTools?: string[] };
+  /** Tool names that edit files on the session's backend (read from its descriptor). */
+  editToolNames?: readonly string[];
+  /** The command rules the rules allow, named when a command is refused. */
+  allowCommands?: readonly string[];
+  /** Runs of a failing check before the verdict is `failed` (0: no bound), for the guidance. */
+  maxCheckAttempts?: number;
 }
 
 export class RulesDecider implements Decider {
@@ -62,6 +71,7 @@ export class RulesDecider implements Decider {
 
   async select(input: SelectInput): Promise<StartPlan> {
     const o = this.#o;
+    if (o.fixedStart !== undefined) return this.#fixedPlan(o.fixedStart);
     const choice = chooseBackend({
       listing: input.listing,
       rules: o.rules,
@@ -99,17 +109,32 @@ export class RulesDecider implements Decider {
     };
   }
 
+  #fixedPlan(fixed: NonNullable<RulesDeciderOptions['fixedStart']>): StartPlan {
+    const o = this.#o;
+    return {
+      ...(o.pin === undefined ? {} : { backend: o.pin }),
+      brief: o.brief,
+      taskTags: o.taskTags,
+      initialPosture: o.initialPosture,
+      ...(fixed.maxRounds === undefined ? {} : { maxRounds: fixed.maxRounds }),
+      ...(fixed.allowedTools === undefined ? {} : { allowedTools: fixed.allowedTools }),
+      ...(o.agentModel === undefined ? {} : { agentModel: o.agentModel }),
+      ...(o.effort === undefined ? {} : { effort: o.effort }),
+      ...(o.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: o.appendSystemPrompt }),
+      why: o.pin === undefined ? "the session service's default backend" : `the step's backend ${o.pin}`,
+    };
+  }
+
   async decide(input: DecideInput): Promise<Answer> {
     const clarification = input.clarification;
-    const ask = clarification.ask ?? toolAskFromInput(clarification.toolName, clarification.input);
-    if (POSTURE_GATE[input.session.maxPosture][ask.kind] === 'deny') {
-      return {
-        allow: false,
-        reason: 'this session runs in posture plan: it may read and plan, never edit files or run commands',
-        by: 'posture',
-      };
-    }
-    const verdict = matchClarifyRules(ask, this.#o.rules, input.session.cwd);
+    const ask =
+      clarification.ask ?? toolAskFromInput(clarification.toolName, clarification.input, this.#o.editToolNames);
+    const verdict = answerAsk(ask, {
+      posture: input.session.maxPosture,
+      workspace: input.session.cwd,
+      rules: this.#o.rules,
+      ...(this.#o.allowCommands === undefined ? {} : { allowCommands: this.#o.allowCommands }),
+    });
     if (verdict.decision !== 'ask')
       return { allow: verdict.decision === 'allow', reason: verdict.reason, by: verdict.rule };
     const human = this.#o.human;
@@ -150,13 +175,17 @@ export class RulesDecider implements Decider {
         outcome: 'success',
         note: `\`${check.command}\` passed${check.flaky ? ' (after a flaky first run)' : ''}`,
       };
-    const text = fillGuidance(this.#o.rules.gateGuidance ?? DEFAULT_GATE_GUIDANCE, check);
+    const text = fillGuidance(this.#o.rules.gateGuidance ?? DEFAULT_GATE_GUIDANCE, check, {
+      n: input.attempt,
+      of: this.#o.maxCheckAttempts ?? 0,
+    });
     if (input.attemptsLeft)
       return { kind: 'guide', text, why: `\`${check.command}\` failed (attempt ${input.attempt})` };
     return {
       kind: 'stop',
       outcome: 'failed',
-      note: `\`${check.command}\` still fails after ${input.attempt} attempts`,
+      note: `the check \`${check.command}\` still fails after ${input.attempt} attempt${input.attempt === 1 ? '' : 's'} (${checkResultText(check)})`,
+      code: VERDICT_CODES.checkFailed,
     };
   }
 
@@ -170,19 +199,28 @@ export function verdictFor(input: VerifyInput): Verdict {
   const t = input.terminal;
   const check = input.check;
   if (t.kind === 'error') {
-    const reason = t.stalled ? `stalled: ${t.message}` : `agent error: ${t.message}`;
-    return { outcome: 'failed', note: reason, failureReason: reason };
+    const reason = t.stalled ? `stalled: ${t.message}` : `the agent failed: ${clip(t.message)}`;
+    // A provider failure keeps the transport's code: a rejected key is not a generic agent error,
+    // and retrying cannot fix it.
+    const provider = Object.values(PROVIDER_CODES).find((c) => c === t.code);
+    const code = t.stalled ? VERDICT_CODES.stalled : (provider ?? VERDICT_CODES.agentError);
+    return { outcome: 'failed', note: reason, failureReason: reason, code, transient: !isPermanentProviderCode(code) };
   }
   if (t.kind === 'ended' && !t.ok) {
     const reason = `the agent ended the session with a failure${t.text ? `: ${clip(t.text)}` : ''}`;
-    return { outcome: 'failed', note: reason, failureReason: reason };
+    return { outcome: 'failed', note: reason, failureReason: reason, code: VERDICT_CODES.agentFailed, transient: true };
   }
   if (check !== undefined && !check.passed) {
     const reason =
       t.kind === 'max_rounds'
-        ? `used all ${t.rounds} rounds and \`${check.command}\` still fails`
-        : `\`${check.command}\` fails after the agent ended the session`;
-    return { outcome: 'failed', note: reason, failureReason: reason };
+        ? `the agent used all ${t.rounds} rounds and the check \`${check.command}\` still fails`
+        : `the check \`${check.command}\` fails after the agent ended the session (${checkResultText(check)})`;
+    return {
+      outcome: 'failed',
+      note: reason,
+      failureReason: reason,
+      code: t.kind === 'max_rounds' ? VERDICT_CODES.maxRounds : VERDICT_CODES.checkFailed,
+    };
   }
   const how = check === undefined ? 'nothing verified it' : `\`${check.command}\` passed`;
   return {
@@ -193,5 +231,5 @@ export function verdictFor(input: VerifyInput): Verdict {
 
 function clip(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
 }

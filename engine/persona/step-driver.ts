@@ -1,30 +1,46 @@
 /**
- * The flow engine's agent-step driver, persona side. A step naming a DRIVER persona is driven by
- * that persona's flow machine (its deciders, its constraints, its sweep, its outcome records);
- * every other step — a non-driver persona as the driven agent's role, or no persona — goes to
- * the flow's built-in rules driver unchanged.
+ * The flow engine's one agent-step driver: every agent step is a drive of the persona flow
+ * machine. A step naming a DRIVER persona is driven by that persona (its deciders, constraints,
+ * sweep and outcome records); every other step — a non-driver persona as the driven agent's
+ * role, or no persona — by the step's own rules (step-rules.ts). Around either drive the step
+ * adds what only a flow has: the baseline run of its gate, the run's budget, its idle timeout,
+ * its live figures, and its acceptance checks (a required change, an output schema).
  *
  * The flow engine depends on this layer, not the reverse, so the types here mirror the flow's
  * AgentStepDriver contract structurally (engine/flow/agent/driver.ts) instead of importing it.
  */
 import type { DefinitionSet, Effort, Posture } from '../definitions/index.js';
 import type { MetricsSink } from '../observability/index.js';
-import { TurnUsage } from '../session/index.js';
-import type { PersonaSessionPort } from './actors.js';
+import type { ClarifyRule } from '../posture/index.js';
+import { NeoError, UsageError } from '../util/errors.js';
+import type { PersonaSessionPort, Refusal } from './actors.js';
 import type { Checker } from './check.js';
-import type { CheckResult } from './decisions.js';
+import { VERDICT_CODES } from './decisions.js';
+import type { PersonaRunResult } from './drive.js';
 import type { DriverAgentFactory } from './llm-decider.js';
 import { loadPersona } from './load-persona.js';
-import type { PersonaObservation } from './observation.js';
-import { runPersona, type PersonaRunResult } from './run-persona.js';
+import { checkOutputSchema } from './output-schema.js';
+import { runPersona } from './run-persona.js';
+import { driveStepRules } from './step-rules.js';
+import { StepWatch } from './step-watch.js';
 
-interface StepError {
+export interface StepError {
   code: string;
   message: string;
+  hint?: string;
   transient?: boolean;
 }
 
-/** The flow's agent task, as far as a persona reads it. */
+/** A verify gate as the flow normalized it. */
+export interface FlowGate {
+  run: string;
+  attempts: number;
+  flakeCheck: boolean;
+  baseline: boolean;
+  timeoutMs?: number;
+}
+
+/** The flow's agent task, as far as a drive reads it. */
 export interface FlowAgentTask {
   runId: string;
   step: string;
@@ -39,9 +55,15 @@ export interface FlowAgentTask {
     initialPosture: Posture;
     maxRounds?: number;
     allowedTools?: string[];
+    appendSystemPrompt?: string;
     script?: string;
     taskTags: string[];
-    verify?: { run: string; attempts: number; flakeCheck: boolean; baseline: boolean; timeoutMs?: number };
+    verify?: FlowGate;
+    requireChange: boolean;
+    outputSchema?: Record<string, unknown>;
+    allowCommands: string[];
+    denyRules?: ClarifyRule[];
+    editToolNames: string[];
     provenance: Record<string, string>;
   };
   brief: string;
@@ -49,11 +71,22 @@ export interface FlowAgentTask {
   idleTimeoutMs?: number;
 }
 
-/** The flow's agent context, as far as a persona uses it. */
+/** One run of a verify gate, as the flow reports it. */
+export interface FlowGateRun {
+  passed: boolean;
+  exitCode: number | undefined;
+  tail: string;
+  timedOut: boolean;
+  flaky?: boolean;
+  durationMs: number;
+}
+
+/** The flow's agent context, as far as a drive uses it. */
 export interface FlowAgentContext {
-  sessions: Pick<PersonaSessionPort, 'execute' | 'onSessionEvent' | 'releaseAllOwnedBy'> &
-    Partial<Pick<PersonaSessionPort, 'setScopeConstraints'>>;
+  sessions: PersonaSessionPort;
+  /** Aborted on Ctrl-C, a step timeout or a run stop; `reason` is a StepError. */
   signal: AbortSignal;
+  /** Whether the run may start another turn; checked before the start and each guidance. */
   budget(): StepError | undefined;
   charge(cost: { turns: number; tokens: number; costUsd: number }): void;
   progress(update: {
@@ -65,15 +98,11 @@ export interface FlowAgentContext {
     filesChanged?: number;
     costUsd?: number;
     note?: string;
+    notice?: string;
   }): void;
-  runGate(gate: NonNullable<FlowAgentTask['settings']['verify']>): Promise<{
-    passed: boolean;
-    exitCode: number | undefined;
-    tail: string;
-    timedOut: boolean;
-    flaky?: boolean;
-    durationMs: number;
-  }>;
+  runGate(gate: FlowGate): Promise<FlowGateRun>;
+  /** The step's change so far: from its base to the work tree now. */
+  stepDiff(): Promise<{ files: unknown[] }>;
   now(): number;
 }
 
@@ -84,20 +113,21 @@ export interface FlowStepOutcome {
   error?: StepError;
 }
 
-/** The flow's built-in driver, for steps a persona does not drive. */
-export interface FallbackStepDriver {
-  drive(task: FlowAgentTask, context: FlowAgentContext): Promise<FlowStepOutcome>;
-}
-
 export interface PersonaStepDriverOptions {
   home: string;
   /** The definition set the run pinned. */
   definitions: () => DefinitionSet;
-  fallback: FallbackStepDriver;
   /** The llm decider's agent (tests); default: neo's own agent from neo.yaml. */
   agent?: DriverAgentFactory;
-  /** Dispatch and settle metrics of the personas it runs. */
+  /** Dispatch and settle metrics of the driver personas it runs. */
   metrics?: MetricsSink;
+}
+
+/** What the step found before and after its drive, for its outputs. */
+interface Evidence {
+  baseline?: { passed: boolean; exitCode: number | undefined };
+  json?: unknown;
+  budget?: StepError;
 }
 
 export class PersonaStepDriver {
@@ -108,109 +138,158 @@ export class PersonaStepDriver {
   }
 
   async drive(task: FlowAgentTask, ctx: FlowAgentContext): Promise<FlowStepOutcome> {
-    const set = this.#o.definitions();
-    const id = task.settings.persona;
-    const definition = id === undefined ? undefined : set.get('persona', id);
-    if (definition === undefined || definition.data.driver !== true) return this.#o.fallback.drive(task, ctx);
-    const sessions = ctx.sessions;
-    if (sessions.setScopeConstraints === undefined) {
-      // Fail closed: a driver whose ceiling cannot be registered never starts.
-      return {
-        status: 'failed',
-        verdict: 'failed',
-        outputs: {},
-        error: {
-          code: 'PERSONA_NO_CONSTRAINTS',
-          message:
-            'the session service of this run cannot register scope constraints; a driver persona cannot run without them',
-        },
-      };
-    }
+    const port = ctx.sessions;
     const s = task.settings;
     const gate = s.verify;
-    const checker: Checker | undefined =
-      gate === undefined
-        ? undefined
-        : {
-            command: gate.run,
-            maxAttempts: gate.attempts,
-            run: async () => gateCheck(gate.run, await ctx.runGate(gate)),
-          };
-    const watch = new IdleWatch(ctx, task.idleTimeoutMs);
-    const stepLabel = `${task.step}${task.item === undefined ? '' : `[${task.item}]`}`;
+    const evidence: Evidence = {};
+    const watch = new StepWatch(ctx, task.idleTimeoutMs);
     try {
-      const result = await runPersona({
-        home: this.#o.home,
-        set,
-        persona: loadPersona(set, id),
+      if (gate?.baseline === true) {
+        watch.pause();
+        const run = await ctx.runGate(gate);
+        evidence.baseline = { passed: run.passed, exitCode: run.exitCode };
+      }
+      if (ctx.signal.aborted) return failed(abortError(ctx.signal), {});
+      const over = ctx.budget();
+      if (over !== undefined) return failed(over, {});
+
+      const checker: Checker | undefined =
+        gate === undefined
+          ? undefined
+          : {
+              command: gate.run,
+              maxAttempts: gate.attempts,
+              run: async () => {
+                const run = await ctx.runGate(gate);
+                return {
+                  command: gate.run,
+                  passed: run.passed,
+                  ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
+                  timedOut: run.timedOut,
+                  tail: run.tail,
+                  ...(run.flaky ? { flaky: true } : {}),
+                  durationMs: run.durationMs,
+                };
+              },
+            };
+      const common = {
         brief: task.brief,
         cwd: task.cwd,
-        sessions: sessions as PersonaSessionPort,
-        scope: `persona:${task.runId}:${task.exec}`,
+        sessions: port,
         runId: task.runId,
-        questionPrefix: `${stepLabel}-`,
-        caller: {
-          source: `step ${task.step}`,
-          knobs: {
-            maxPosture: s.maxPosture,
-            initialPosture: s.initialPosture,
-            ...(s.maxRounds === undefined ? {} : { maxRounds: s.maxRounds }),
-            ...(s.backend === undefined ? {} : { backend: s.backend }),
-            ...(s.allowedTools === undefined ? {} : { allowedTools: s.allowedTools }),
-          },
-          backendOverride: s.provenance.backend === '--backend',
-        },
-        taskTags: s.taskTags,
-        ...(s.model === undefined ? {} : { agentModel: s.model }),
-        ...(s.effort === undefined ? {} : { effort: s.effort }),
-        ...(s.script === undefined ? {} : { backendOptions: { script: s.script } }),
         ...(checker === undefined ? {} : { checker }),
+        ...(s.script === undefined ? {} : { backendOptions: { script: s.script } }),
         signal: watch.signal,
-        observe: (o) => watch.observe(o),
-        mayContinue: () => ctx.budget()?.message,
-        ...(this.#o.agent === undefined ? {} : { agent: this.#o.agent }),
-        ...(this.#o.metrics === undefined ? {} : { metrics: this.#o.metrics }),
-      });
-      return outcomeOf(result, watch, ctx.signal, id!);
-    } catch (error) {
-      const e = error as { code?: string; message?: string };
-      return {
-        status: 'failed',
-        verdict: 'failed',
-        outputs: {},
-        error: { code: e.code ?? 'PERSONA_FAILED', message: e.message ?? String(error) },
+        observe: watch.observe.bind(watch),
+        mayContinue: () => {
+          evidence.budget = ctx.budget();
+          return evidence.budget?.message;
+        },
+        accept: (text: string) => acceptance(s, ctx, text, evidence),
       };
+      const set = this.#o.definitions();
+      const persona = s.persona === undefined ? undefined : set.get('persona', s.persona);
+      let result: PersonaRunResult;
+      if (persona?.data.driver === true) {
+        const stepLabel = `${task.step}${task.item === undefined ? '' : `[${task.item}]`}`;
+        result = await runPersona({
+          ...common,
+          home: this.#o.home,
+          set,
+          persona: loadPersona(set, s.persona),
+          scope: `persona:${task.runId}:${task.exec}`,
+          questionPrefix: `${stepLabel}-`,
+          caller: {
+            source: `step ${task.step}`,
+            knobs: {
+              maxPosture: s.maxPosture,
+              initialPosture: s.initialPosture,
+              ...(s.maxRounds === undefined ? {} : { maxRounds: s.maxRounds }),
+              ...(s.backend === undefined ? {} : { backend: s.backend }),
+              ...(s.allowedTools === undefined ? {} : { allowedTools: s.allowedTools }),
+            },
+            backendOverride: s.provenance.backend === '--backend',
+          },
+          taskTags: s.taskTags,
+          ...(s.model === undefined ? {} : { agentModel: s.model }),
+          ...(s.effort === undefined ? {} : { effort: s.effort }),
+          ...(this.#o.agent === undefined ? {} : { agent: this.#o.agent }),
+          ...(this.#o.metrics === undefined ? {} : { metrics: this.#o.metrics }),
+        });
+      } else {
+        result = await driveStepRules({ ...common, home: this.#o.home, scope: `flow:${task.runId}:${task.exec}` }, s);
+      }
+      return outcomeOf(result, { task, watch, signal: ctx.signal, evidence, driver: persona?.data.driver === true });
+    } catch (error) {
+      return failed(thrownError(error), {});
     } finally {
       watch.close();
     }
   }
 }
 
-function gateCheck(command: string, run: Awaited<ReturnType<FlowAgentContext['runGate']>>): CheckResult {
-  return {
-    command,
-    passed: run.passed,
-    ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
-    timedOut: run.timedOut,
-    tail: run.tail,
-    ...(run.flaky ? { flaky: true } : {}),
-    durationMs: run.durationMs,
-  };
+/**
+ * The step's last word on work its drive judged done: a step that must change files changed
+ * some, and an answer that must match a schema does (its JSON becomes the step's `json`).
+ */
+async function acceptance(
+  s: FlowAgentTask['settings'],
+  ctx: FlowAgentContext,
+  text: string,
+  evidence: Evidence,
+): Promise<Refusal | undefined> {
+  if (s.requireChange) {
+    let changed: number;
+    try {
+      changed = (await ctx.stepDiff()).files.length;
+    } catch (error) {
+      return {
+        code: 'FLOW_DIFF_FAILED',
+        message: `could not measure the step's change: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+    if (changed === 0)
+      return {
+        code: 'FLOW_NO_CHANGE',
+        message:
+          'the agent changed no file, and this step requires a change (set requireChange: false for review-only steps)',
+      };
+  }
+  if (s.outputSchema !== undefined) {
+    const checked = await checkOutputSchema(text, s.outputSchema);
+    if (!checked.ok) return { code: 'FLOW_OUTPUT_SCHEMA', message: checked.message };
+    evidence.json = checked.value;
+  }
+  return undefined;
 }
 
-function outcomeOf(result: PersonaRunResult, watch: IdleWatch, signal: AbortSignal, persona: string): FlowStepOutcome {
+/** The flow's code for each verdict code of the machine; others (a provider's, FLOW_*) pass as they are. */
+const FLOW_CODES: Readonly<Record<string, string>> = {
+  [VERDICT_CODES.checkFailed]: 'FLOW_GATE_FAILED',
+  [VERDICT_CODES.maxRounds]: 'FLOW_MAX_ROUNDS',
+  [VERDICT_CODES.agentFailed]: 'FLOW_AGENT_FAILED',
+  [VERDICT_CODES.agentError]: 'FLOW_AGENT_ERROR',
+  [VERDICT_CODES.stalled]: 'FLOW_STEP_STALLED',
+};
+
+function outcomeOf(
+  result: PersonaRunResult,
+  o: { task: FlowAgentTask; watch: StepWatch; signal: AbortSignal; evidence: Evidence; driver: boolean },
+): FlowStepOutcome {
   const v = result.verdict;
   const check = result.outcome.check;
+  const gate = o.task.settings.verify;
   const outputs: Record<string, unknown> = {
     text: result.outcome.text,
     verdict: v.outcome,
     note: v.note,
-    persona,
+    ...(o.driver ? { persona: o.task.settings.persona } : {}),
     backend: result.session?.backend,
     ...(result.model === undefined ? {} : { model: result.model }),
     sessionId: result.session?.sessionId,
-    rounds: result.outcome.rounds,
-    costUsd: result.costUsd,
+    rounds: o.watch.rounds,
+    costUsd: o.watch.costUsd,
+    ...(o.evidence.baseline === undefined ? {} : { baseline: o.evidence.baseline }),
     ...(check === undefined
       ? {}
       : {
@@ -219,113 +298,61 @@ function outcomeOf(result: PersonaRunResult, watch: IdleWatch, signal: AbortSign
             passed: check.passed,
             exitCode: check.exitCode ?? null,
             attempt: result.outcome.checkRuns,
-            attempts: result.outcome.checkRuns,
+            attempts: gate?.attempts ?? result.outcome.checkRuns,
+            ...(check.flaky ? { flaky: true } : {}),
+            ...(check.timedOut ? { timedOut: true } : {}),
             tail: check.tail,
           },
         }),
   };
-  if (v.outcome === 'success') return { status: 'succeeded', verdict: 'success', outputs };
-  const reason = signal.aborted ? (signal.reason as StepError | undefined) : undefined;
-  const error: StepError = watch.stalled
-    ? {
-        code: 'FLOW_STEP_STALLED',
-        message: `the agent sent no event for ${Math.round((watch.idleMs ?? 0) / 100) / 10}s: stalled`,
-        transient: true,
-      }
-    : reason !== undefined && typeof reason.code === 'string'
-      ? { code: reason.code, message: reason.message ?? reason.code }
-      : { code: `PERSONA_${v.outcome.toUpperCase()}`, message: v.failureReason ?? v.note };
-  return { status: 'failed', verdict: watch.stalled ? 'stalled' : v.outcome, outputs, error };
+  if (v.outcome === 'success') {
+    const json = o.evidence.json === undefined ? {} : { json: o.evidence.json };
+    return { status: 'succeeded', verdict: 'success', outputs: { ...outputs, verdict: 'success', ...json } };
+  }
+  if (o.watch.stalled) return failed(stalledError(o.watch.idleMs), outputs, 'stalled');
+  if (o.signal.aborted) return failed(abortError(o.signal), outputs, 'aborted');
+  if (o.evidence.budget !== undefined && v.outcome === 'aborted') return failed(o.evidence.budget, outputs);
+  const code = FLOW_CODES[v.code ?? ''] ?? v.code ?? `PERSONA_${v.outcome.toUpperCase()}`;
+  const preexisting =
+    code === 'FLOW_GATE_FAILED' && o.evidence.baseline?.passed === false
+      ? '; it already failed before the agent started'
+      : '';
+  // A refused start keeps the session service's hint (how to install the CLI, which backend to pin).
+  const hint = result.outcome.rejections.findLast((r) => r.code === code)?.hint;
+  const error: StepError = {
+    code,
+    message: `${v.failureReason ?? v.note}${preexisting}`,
+    ...(hint === undefined || result.session !== undefined ? {} : { hint }),
+    ...(v.transient === true ? { transient: true } : {}),
+  };
+  const verdict = code === 'FLOW_STEP_STALLED' ? 'stalled' : code === 'FLOW_NO_CHANGE' ? 'no-change' : 'failed';
+  return failed(error, outputs, verdict);
 }
 
-/**
- * Progress and ledger charges for the flow, and the step's idle (stall) timeout when the flow
- * sets one: time spent running the check or waiting for a person is not the agent being silent.
- */
-class IdleWatch {
-  readonly #controller = new AbortController();
-  readonly signal: AbortSignal;
-  readonly idleMs: number | undefined;
-  readonly #ctx: FlowAgentContext;
-  #last: number;
-  #paused = false;
-  #timer: NodeJS.Timeout | undefined;
-  #rounds = 0;
-  #cost = 0;
-  #files = new Set<string>();
-  readonly #turn = new TurnUsage();
-  stalled = false;
+function failed(error: StepError, outputs: Record<string, unknown>, verdict = 'failed'): FlowStepOutcome {
+  return { status: 'failed', verdict, error, outputs: { ...outputs, verdict } };
+}
 
-  constructor(ctx: FlowAgentContext, idleMs: number | undefined) {
-    this.#ctx = ctx;
-    this.idleMs = idleMs;
-    this.signal = AbortSignal.any([ctx.signal, this.#controller.signal]);
-    this.#last = ctx.now();
-    if (idleMs !== undefined) {
-      this.#timer = setInterval(
-        () => {
-          if (this.#paused || this.stalled || ctx.now() - this.#last < idleMs) return;
-          this.stalled = true;
-          this.#controller.abort({ code: 'FLOW_STEP_STALLED', message: 'stalled' });
-        },
-        Math.max(20, Math.min(1000, Math.floor(idleMs / 4))),
-      );
-      this.#timer.unref();
-    }
-  }
+function stalledError(idleMs: number | undefined): StepError {
+  const after = idleMs === undefined ? 'its idle timeout' : `${Math.round(idleMs / 100) / 10}s`;
+  return { code: 'FLOW_STEP_STALLED', message: `the agent sent no event for ${after}: stalled`, transient: true };
+}
 
-  observe(o: PersonaObservation): void {
-    this.#last = this.#ctx.now();
-    this.#paused = false;
-    switch (o.type) {
-      case 'started':
-        this.#ctx.progress({ backend: o.session.backend, round: 1, maxRounds: o.session.maxRounds });
-        return;
-      case 'waiting':
-        this.#paused = true;
-        this.#ctx.progress({ note: `waiting for approval: ${o.command}` });
-        return;
-      case 'notice':
-        if (o.message.startsWith('checking')) this.#paused = true;
-        this.#ctx.progress({ note: o.message });
-        return;
-      case 'answered':
-        this.#ctx.progress({ note: `${o.answer.allow ? 'allowed' : 'denied'} ${o.toolName}` });
-        return;
-      case 'turn':
-        return;
-      case 'agent': {
-        const e = o.live.event;
-        if (e.type === 'tool_use') this.#ctx.progress({ tool: e.name, round: this.#rounds + 1 });
-        else if (e.type === 'started' && e.model !== undefined) this.#ctx.progress({ model: e.model });
-        else if (e.type === 'turn_diff') {
-          for (const f of e.diff.files) this.#files.add(f.path);
-          this.#ctx.progress({ filesChanged: this.#files.size });
-        } else if (e.type === 'usage') {
-          // A model call inside the turn: charged now, so a budget can stop the turn it crosses.
-          const spent = this.#turn.during(e);
-          this.#cost += spent.costUsd;
-          this.#ctx.charge({ turns: 0, ...spent });
-          this.#ctx.progress({ costUsd: this.#cost });
-        } else if (e.type === 'turn_complete' || e.type === 'ended') {
-          // An `ended` that closes a turn carries that turn's figures (numTurns says so).
-          const turns = e.type === 'turn_complete' || e.numTurns !== undefined ? 1 : 0;
-          const spent = this.#turn.end(e);
-          this.#rounds += turns;
-          this.#cost += spent.costUsd;
-          this.#ctx.charge({ turns, ...spent });
-          this.#ctx.progress({ round: this.#rounds, costUsd: this.#cost });
-        } else if (e.type === 'error' && e.transient !== true) {
-          this.#turn.reset();
-        }
-        return;
-      }
-      default:
-        return;
-    }
-  }
+function abortError(signal: AbortSignal): StepError {
+  const reason = signal.reason as Partial<StepError> | undefined;
+  if (reason !== undefined && typeof reason.code === 'string')
+    return { code: reason.code, message: reason.message ?? reason.code };
+  return { code: 'FLOW_INTERRUPTED', message: 'interrupted' };
+}
 
-  close(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-  }
+/** An error a drive threw (a persona that cannot be dispatched, a broken definition). */
+function thrownError(error: unknown): StepError {
+  if (error instanceof NeoError)
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+      ...(error instanceof UsageError ? {} : { transient: true }),
+    };
+  return { code: 'PERSONA_FAILED', message: error instanceof Error ? error.message : String(error), transient: true };
 }

@@ -4,6 +4,7 @@
  * clarification rules. No `node:*`, no I/O: every other area asks it. The impure half — turning
  * paths into real paths — is engine/execution/paths.ts.
  */
+export { answerAsk, type AnswerRules } from './answer.js';
 export type { AskKind, ToolAsk } from './ask.js';
 export { askCommand, askPaths, toolAskFromInput, type AskCommand } from './ask-input.js';
 export { readCommandArgv, readCommandLine, operatorsOf, type CommandLine, type CommandToken } from './command-line.js';

@@ -46,8 +46,8 @@ export function matchClarifyRules(ask: ToolAsk, rules: ClarifyRules, root: strin
  */
 export const DEFAULT_RULES: ClarifyRules = {
   clarify: [
-    { decision: 'allow', kind: 'edit', path: '**' },
-    { decision: 'allow', kind: 'read', path: '**' },
+    { decision: 'allow', kind: 'edit', path: '**', reason: 'edits inside the workspace are allowed' },
+    { decision: 'allow', kind: 'read', path: '**', reason: 'reads inside the workspace are allowed' },
   ],
   otherwise: 'deny',
 };

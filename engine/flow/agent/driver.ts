@@ -1,12 +1,20 @@
-import type { CallerContext, SessionLiveEvent } from '../../session/index.js';
+import type { FlowGateRun } from '../../persona/index.js';
+import type {
+  CallerContext,
+  CodeSessionInput,
+  CodeSessionOutputs,
+  ScopeConstraints,
+  SessionLiveEvent,
+} from '../../session/index.js';
 import type { ExecutionOutcome, ExecutionProgress } from '../core/execution.js';
 import type { AgentSettings, GateSpec } from '../core/plan.js';
 import type { StepError } from '../core/state.js';
 import type { StepDiff } from './diff-fold.js';
 
-/** The slice of the session service an agent step uses (seed 004's ops plus the event seam). */
+/** The slice of the session service an agent step uses: seed 004's typed ops, scope constraints and the event seam. */
 export interface SessionPort {
-  execute(input: unknown, caller: CallerContext): Promise<unknown>;
+  execute<I extends CodeSessionInput>(input: I, caller: CallerContext): Promise<CodeSessionOutputs[I['op']]>;
+  setScopeConstraints(scope: string, constraints: ScopeConstraints): void;
   onSessionEvent(listener: (event: SessionLiveEvent) => void): () => void;
   releaseAllOwnedBy(scope: string): Promise<void>;
 }
@@ -25,17 +33,8 @@ export interface AgentTask {
   idleTimeoutMs?: number;
 }
 
-/** The result of one run of a verify gate. */
-export interface GateRun {
-  passed: boolean;
-  exitCode: number | undefined;
-  /** The last lines of its output. */
-  tail: string;
-  timedOut: boolean;
-  /** Failed once, passed on the flake check's rerun. */
-  flaky?: boolean;
-  durationMs: number;
-}
+/** The result of one run of a verify gate (the driver's own type: it reads what the flow reports). */
+export type GateRun = FlowGateRun;
 
 /** What a driver may do besides talking to the session. */
 export interface AgentContext {
@@ -55,9 +54,9 @@ export interface AgentContext {
 }
 
 /**
- * Drives one agent step's code session from start to an honest verdict. The built-in
- * {@link RulesDriver} answers with fixed rules; the driving-personas layer replaces it with a
- * persona's own deciders behind this same interface.
+ * Drives one agent step's code session from start to an honest verdict. The one implementation
+ * is the persona layer's step driver (engine/persona/step-driver.ts): every step is a drive of
+ * the persona flow machine, by its driver persona or by the step's own rules.
  */
 export interface AgentStepDriver {
   drive(task: AgentTask, context: AgentContext): Promise<Omit<ExecutionOutcome, 'exec'>>;

@@ -66,15 +66,3 @@ export async function runGate(gate: GateSpec, site: GateSite): Promise<GateRun> 
   const second = await once();
   return second.passed ? { ...second, flaky: true } : second;
 }
-
-/** The guidance a failing gate sends back to the same session. */
-export function gateGuidance(gate: GateSpec, run: GateRun, attempt: number): string {
-  const how = run.timedOut ? 'timed out' : `exited ${run.exitCode ?? 'abnormally'}`;
-  return [
-    `The check \`${gate.run}\` ${how} (attempt ${attempt} of ${gate.attempts}). Fix the cause; do not weaken or skip the check.`,
-    'Last lines of its output:',
-    '```',
-    run.tail,
-    '```',
-  ].join('\n');
-}

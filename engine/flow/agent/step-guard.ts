@@ -1,7 +1,14 @@
 import { realpath } from 'node:fs/promises';
 import { resolveRealPath } from '../../execution/index.js';
 import { askPaths, classifyToolName, isGitPath, lexicalPath, relativeInside } from '../../posture/index.js';
-import { capUnifiedDiff, workspacePath, type SessionLiveEvent, type TurnDiff } from '../../session/index.js';
+import {
+  capUnifiedDiff,
+  workspacePath,
+  type ReadTurnResult,
+  type SessionLiveEvent,
+  type StartResult,
+  type TurnDiff,
+} from '../../session/index.js';
 import { errorMessage, NeoError } from '../../util/errors.js';
 import type { ExecutionOutcome } from '../core/execution.js';
 import type { StepError } from '../core/state.js';
@@ -58,20 +65,17 @@ export class StepGuard {
     this.#fold = new DiffFold((path) => workspacePath(init.root, lexicalPath(init.cwd, path)));
     this.signal = AbortSignal.any([signal, this.#controller.signal]);
     this.#unsubscribe = sessions.onSessionEvent((live) => this.#onEvent(live));
-    const constraints = (sessions as { setScopeConstraints?: (...args: never[]) => unknown }).setScopeConstraints;
     this.sessions = {
       execute: async (input, caller) => {
         const result = await sessions.execute(input, caller);
-        const op = (input as { op?: unknown }).op;
-        if (op === 'start') this.#claim((result as { sessionId: string }).sessionId);
-        if (op === 'read-turn' && (result as { kind?: unknown }).kind !== 'clarification') await this.#turnEnded();
+        if (input.op === 'start') this.#claim((result as StartResult).sessionId);
+        if (input.op === 'read-turn' && (result as ReadTurnResult).kind !== 'clarification') await this.#turnEnded();
         return result;
       },
+      setScopeConstraints: (scope, constraints) => sessions.setScopeConstraints(scope, constraints),
       onSessionEvent: (listener) => sessions.onSessionEvent(listener),
       releaseAllOwnedBy: (scope) => sessions.releaseAllOwnedBy(scope),
-      // A driver persona registers its constraints through the same port.
-      ...(constraints === undefined ? {} : { setScopeConstraints: constraints.bind(sessions) }),
-    } as SessionPort;
+    };
   }
 
   /**

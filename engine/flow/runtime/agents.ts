@@ -44,17 +44,13 @@ export class AgentServices {
     await this.#log?.close();
   }
 
-  /** Driver personas drive their own steps; every other agent step gets the built-in rules. */
+  /** Every agent step is a drive of the persona machine: by its driver persona, or by the step's own rules. */
   async #defaultDriver(): Promise<AgentStepDriver> {
-    const [{ RulesDriver }, { PersonaStepDriver }] = await Promise.all([
-      import('../agent/rules-driver.js'),
-      import('../../persona/index.js'),
-    ]);
+    const { PersonaStepDriver } = await import('../../persona/index.js');
     const metrics = this.#overrides.host?.metrics;
     return new PersonaStepDriver({
       home: this.#home,
       definitions: this.#set,
-      fallback: new RulesDriver(),
       ...defined({ metrics }),
     });
   }

@@ -408,14 +408,8 @@ function agentSandbox(
  */
 function sandboxedSessions(sessions: SessionPort, sandbox: SessionSandbox): SessionPort {
   return {
-    ...sessions,
-    execute: (input, caller) =>
-      sessions.execute(
-        typeof input === 'object' && input !== null && (input as { op?: unknown }).op === 'start'
-          ? { ...input, sandbox }
-          : input,
-        caller,
-      ),
+    execute: (input, caller) => sessions.execute(input.op === 'start' ? { ...input, sandbox } : input, caller),
+    setScopeConstraints: (scope, constraints) => sessions.setScopeConstraints(scope, constraints),
     onSessionEvent: (listener) => sessions.onSessionEvent(listener),
     releaseAllOwnedBy: (scope) => sessions.releaseAllOwnedBy(scope),
   };

@@ -92,7 +92,7 @@ describe('neo persona run', () => {
     expect(events.at(-1)).toMatchObject({
       type: 'summary',
       verdict: 'failed',
-      failureReason: 'used all 1 rounds and `node check.js` still fails',
+      failureReason: 'the agent used all 1 rounds and the check `node check.js` still fails',
       backend: 'script',
       rounds: 1,
     });

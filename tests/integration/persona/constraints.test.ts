@@ -6,7 +6,12 @@
 import { describe, expect, test } from 'vitest';
 import type { Transport, StartSessionOptions } from '../../../engine/transports/index.js';
 import { ScriptTransport } from '../../../engine/transports/script/index.js';
-import { createSessionService, silentLog, type StartResult } from '../../../engine/session/index.js';
+import {
+  createSessionService,
+  silentLog,
+  type CodeSessionInput,
+  type StartResult,
+} from '../../../engine/session/index.js';
 import { dispatchKnobs, loadPersona, runPersona } from '../../../engine/persona/index.js';
 import { fixerPersona, writeScenario } from '../../fixtures/persona/scenario.js';
 import { backendData, testDefinitions } from '../../fixtures/session/definitions.js';
@@ -20,8 +25,8 @@ describe('constraints in', () => {
     const script = await writeScenario(h.cwd, h.scripts);
     const calls: string[] = [];
     const port = {
-      execute: (input: unknown, caller: { scope: string }) => {
-        calls.push(`execute ${(input as { op: string }).op} as ${caller.scope}`);
+      execute: <I extends CodeSessionInput>(input: I, caller: { scope: string }) => {
+        calls.push(`execute ${input.op} as ${caller.scope}`);
         return h.service.execute(input, caller);
       },
       setScopeConstraints: (scope: string, c: object) => {

@@ -1,7 +1,7 @@
 /**
- * The persona side of the flow engine's agent-step driver: a step naming a driver persona is
- * driven by that persona (its rules, constraints, sweep and outcome records); any other step goes
- * to the flow's built-in rules driver.
+ * The flow engine's one agent-step driver: a step naming a driver persona is driven by that
+ * persona (its rules, constraints, sweep and outcome records); any other step by the step's own
+ * rules through the same persona machine.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,20 +9,19 @@ import { stringify } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { loadDefinitions } from '../../../engine/definitions/index.js';
 import { startRun } from '../../../engine/flow/index.js';
-import { RulesDriver } from '../../../engine/flow/agent/rules-driver.js';
 import { readOutcomes } from '../../../engine/learning/index.js';
 import { PersonaStepDriver } from '../../../engine/persona/index.js';
 import { CHECK_JS, fixerPersona, SCENARIO_SCRIPT } from '../../fixtures/persona/scenario.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
-async function project(step: Record<string, unknown>) {
+async function project(step: Record<string, unknown>, script: object = SCENARIO_SCRIPT) {
   const dir = await tempDir('neo-persona-flow-');
   const home = await tempDir('neo-persona-flow-home-');
   await writeTree(home, { 'agents/fixer.md': fixerPersona() });
   await writeTree(dir, {
     'check.js': CHECK_JS,
     'src/value.txt': 'start\n',
-    'scenario.yaml': stringify(SCENARIO_SCRIPT),
+    'scenario.yaml': stringify(script),
     'plan.yaml': stringify({
       name: 'persona-step',
       defaults: { backend: 'script', maxPosture: 'acceptEdits', maxRounds: 4 },
@@ -30,15 +29,9 @@ async function project(step: Record<string, unknown>) {
     }),
   });
   const { set } = await loadDefinitions({ cwd: dir, home });
-  const fallback = new RulesDriver();
-  let fellBack = 0;
-  const driver = new PersonaStepDriver({
-    home,
-    definitions: () => set,
-    fallback: { drive: (task, ctx) => (fellBack++, fallback.drive(task as never, ctx as never)) },
-  });
-  const run = () => startRun({ home, cwd: dir, planFile: 'plan.yaml', isolation: 'copy', driver: driver as never });
-  return { dir, home, run, fellBack: () => fellBack };
+  const driver = new PersonaStepDriver({ home, definitions: () => set });
+  const run = () => startRun({ home, cwd: dir, planFile: 'plan.yaml', isolation: 'copy', driver });
+  return { dir, home, run };
 }
 
 describe('a flow step naming a driver persona', () => {
@@ -46,7 +39,6 @@ describe('a flow step naming a driver persona', () => {
     const p = await project({ persona: 'fixer', verify: { run: 'node check.js', attempts: 3 } });
     const outcome = await p.run();
     expect(outcome.status).toBe('succeeded');
-    expect(p.fellBack()).toBe(0);
     const step = outcome.state.steps.fix!;
     expect(step.verdict).toBe('success');
     expect(step.outputs).toMatchObject({
@@ -75,10 +67,36 @@ describe('a flow step naming a driver persona', () => {
     ]);
   });
 
-  test("any other step goes to the flow's own rules driver", async () => {
-    const p = await project({ verify: { run: 'node check.js', attempts: 3 }, allowCommands: ['node check.js'] });
+  test("a driver persona's success still meets the step's acceptance: an answer that breaks its outputSchema fails", async () => {
+    const p = await project({
+      persona: 'fixer',
+      verify: { run: 'node check.js', attempts: 3 },
+      outputSchema: { type: 'object', required: ['fixed'] },
+    });
     const outcome = await p.run();
-    expect(p.fellBack()).toBe(1);
+    const step = outcome.state.steps.fix!;
+    expect(outcome.status).toBe('failed');
+    expect(step.error).toMatchObject({ code: 'FLOW_OUTPUT_SCHEMA' });
+    expect(step.outputs).toMatchObject({ persona: 'fixer', gate: { passed: true } });
+    // The session is stopped with the step's verdict, and that is what is learned.
+    const records = await readOutcomes(p.home);
+    expect(records.map((r) => [r.persona, r.outcome])).toEqual([['fixer', 'failed']]);
+  });
+
+  test("any other step is driven by the step's own rules (the flow-default persona)", async () => {
+    // The second turn answers the flow's own gate guidance (no persona template here).
+    const [first, second] = SCENARIO_SCRIPT.turns;
+    const script = {
+      ...SCENARIO_SCRIPT,
+      turns: [first, { ...second, when: { guidanceContains: 'exited 1 (attempt 1 of 3)' } }],
+    };
+    const p = await project(
+      { verify: { run: 'node check.js', attempts: 3 }, allowCommands: ['node check.js'] },
+      script,
+    );
+    const outcome = await p.run();
+    expect(outcome.state.steps.fix!.error).toBeUndefined();
+    expect(outcome.status).toBe('succeeded');
     expect(outcome.state.steps.fix!.outputs).not.toHaveProperty('persona');
     // The flow's own driver records the step's outcome (its gate's verdict), with no persona.
     const records = await readOutcomes(p.home);

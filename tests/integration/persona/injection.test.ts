@@ -95,7 +95,7 @@ describe('an injected persona body', () => {
     const script = await writeScenario(h.cwd, h.scripts, ONE_WRITE);
     const { result } = await h.run('fixer', { backendOptions: { script } });
     expect(result.verdict.outcome).toBe('failed');
-    expect(result.verdict.failureReason).toMatch(/^could not start a session: POSTURE_CEILING_EXCEEDED/);
+    expect(result.verdict.failureReason).toMatch(/^could not start the agent session: maxPosture `full` is above/);
     expect(result.sessionIds).toEqual([]);
     expect(await h.service.store.list()).toEqual([]);
   });

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { CodeSessionInput } from '../../../engine/session/index.js';
 import { binaryEnvVar } from '../../../engine/transports/shared/binary.js';
 import { FAKE_BINARIES, readWireLog } from '../../contract/fake-backends.js';
 import { personaHarness } from './harness.js';
@@ -43,8 +44,8 @@ async function walk(maxPosture: string) {
   const starts: Array<Record<string, unknown>> = [];
   const constraints: object[] = [];
   const port = {
-    execute: (input: unknown, caller: { scope: string }) => {
-      if ((input as { op: string }).op === 'start') starts.push(input as Record<string, unknown>);
+    execute: <I extends CodeSessionInput>(input: I, caller: { scope: string }) => {
+      if (input.op === 'start') starts.push({ ...input });
       return h.service.execute(input, caller, { env });
     },
     setScopeConstraints: (scope: string, c: object) => {

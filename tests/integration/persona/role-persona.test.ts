@@ -69,6 +69,7 @@ describe('a role persona', () => {
         outcome: 'partial',
         note: 'the agent finished its turn (not verified: no verify command)',
         failureReason: 'not verified: this persona and step have no verify command',
+        code: 'PERSONA_NOT_VERIFIED',
       });
       expect(result.records).toEqual([
         expect.objectContaining({ persona: 'writer', taskTags: ['docs'], outcome: 'partial', outcomeSource: 'driver' }),

@@ -137,6 +137,7 @@ describe('a rules persona drives the script backend', () => {
       outcome: 'aborted',
       note: 'budget spent: $0.0100 of maxCostUsd 0.01',
       failureReason: 'budget spent: $0.0100 of maxCostUsd 0.01',
+      code: 'PERSONA_BUDGET_SPENT',
     });
     expect(await readOutcomes(h.home)).toEqual([
       expect.objectContaining({

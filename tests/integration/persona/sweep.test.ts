@@ -68,6 +68,7 @@ describe('sweep out', () => {
       outcome: 'aborted',
       note: 'stopped by the test',
       failureReason: 'stopped by the test',
+      code: 'PERSONA_ABORTED',
     });
     expect(alive(pid)).toBe(false);
     expect(h.service.liveSessionIds()).toEqual([]);
@@ -92,8 +93,9 @@ describe('sweep out', () => {
     const { result, seen } = await h.run('fixer', { backendOptions: { script } });
     expect(result.verdict).toEqual({
       outcome: 'failed',
-      note: 'used all 2 rounds and `node check.js` still fails',
-      failureReason: 'used all 2 rounds and `node check.js` still fails',
+      note: 'the agent used all 2 rounds and the check `node check.js` still fails',
+      failureReason: 'the agent used all 2 rounds and the check `node check.js` still fails',
+      code: 'PERSONA_MAX_ROUNDS',
     });
     expect(seen.filter((o) => o.type === 'turn').map((o) => o.type === 'turn' && o.kind)).toEqual([
       'clarification',
@@ -112,7 +114,12 @@ describe('sweep out', () => {
     const controller = new AbortController();
     controller.abort('cancelled early');
     const { result, seen } = await h.run('fixer', { backendOptions: { script }, signal: controller.signal });
-    expect(result.verdict).toEqual({ outcome: 'aborted', note: 'cancelled early', failureReason: 'cancelled early' });
+    expect(result.verdict).toEqual({
+      outcome: 'aborted',
+      note: 'cancelled early',
+      failureReason: 'cancelled early',
+      code: 'PERSONA_ABORTED',
+    });
     expect(result.sessionIds).toEqual([]);
     expect(seen.some((o) => o.type === 'started')).toBe(false);
     expect(h.service.registry.scopeConstraints(result.scope)).toBeUndefined();

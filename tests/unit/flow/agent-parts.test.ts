@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DiffFold } from '../../../engine/flow/agent/diff-fold.js';
-import { checkOutputSchema, extractJson } from '../../../engine/flow/agent/output-schema.js';
+import { checkOutputSchema, extractJson } from '../../../engine/persona/output-schema.js';
 import { budgetExceeded } from '../../../engine/flow/core/budget.js';
 
 describe('agent step parts', () => {

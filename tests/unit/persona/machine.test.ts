@@ -3,6 +3,7 @@
  * and the rules no decider can bend (honest verdicts, spent check attempts, bounded restarts,
  * fail-safe denies, aborts).
  */
+import { UsageError } from '../../../engine/util/errors.js';
 import { createActor, fromPromise, toPromise } from 'xstate';
 import { describe, expect, test } from 'vitest';
 import {
@@ -87,7 +88,7 @@ function drive(s: Script) {
     } as never,
   });
   const actor = createActor(machine, {
-    input: { hasCheck: true, maxCheckAttempts: 0, maxStartAttempts: 3, ...s.input },
+    input: { hasCheck: true, maxCheckAttempts: 0, maxStartAttempts: 3, requireCheck: true, ...s.input },
   });
   actor.subscribe((snap) => {
     const value = String(snap.value);
@@ -168,11 +169,13 @@ describe('the persona flow machine', () => {
       outcome: 'failed',
       note: 'trust me',
       failureReason: 'the check `npm test` fails (exit 1)',
+      code: 'PERSONA_CHECK_FAILED',
     });
     expect((await drive({ turns: [TC], judge: () => claimed, input: { hasCheck: false } }).done).verdict).toEqual({
       outcome: 'partial',
       note: 'trust me (not verified: no verify command)',
       failureReason: 'not verified: this persona and step have no verify command',
+      code: 'PERSONA_NOT_VERIFIED',
     });
     expect(
       (
@@ -194,13 +197,14 @@ describe('the persona flow machine', () => {
     expect(r.ops).toEqual(['start', 'guide again', 'stop failed']);
     expect(out.verdict).toEqual({
       outcome: 'failed',
-      note: 'the check `npm test` still fails after 2 attempts',
-      failureReason: 'the check `npm test` still fails after 2 attempts',
+      note: 'the check `npm test` still fails after 2 attempts (exit 1)',
+      failureReason: 'the check `npm test` still fails after 2 attempts (exit 1)',
+      code: 'PERSONA_CHECK_FAILED',
     });
   });
 
   test('a rejected start goes back to select, a bounded number of times', async () => {
-    const rejection = Object.assign(new Error('above the ceiling'), { code: 'POSTURE_CEILING_EXCEEDED' });
+    const rejection = new UsageError('POSTURE_CEILING_EXCEEDED', 'above the ceiling');
     const ok = drive({
       turns: [TC],
       starts: [rejection, undefined],
@@ -214,8 +218,9 @@ describe('the persona flow machine', () => {
     const out = await never.done;
     expect(out.verdict).toEqual({
       outcome: 'failed',
-      note: 'could not start a session: POSTURE_CEILING_EXCEEDED: above the ceiling',
-      failureReason: 'could not start a session: POSTURE_CEILING_EXCEEDED: above the ceiling',
+      note: 'could not start the agent session: above the ceiling',
+      failureReason: 'could not start the agent session: above the ceiling',
+      code: 'POSTURE_CEILING_EXCEEDED',
     });
     expect(out.rejections).toHaveLength(3);
     expect(never.ops).toEqual([]);
@@ -237,6 +242,7 @@ describe('the persona flow machine', () => {
       outcome: 'failed',
       note: 'no available backend fits this persona',
       failureReason: 'no available backend fits this persona',
+      code: 'PERSONA_FAILED',
     });
     expect(r.states).toEqual(['listBackends', 'select', 'settled']);
   });
@@ -253,7 +259,12 @@ describe('the persona flow machine', () => {
     });
     r.actor.send({ type: 'abort', reason: 'Ctrl-C' });
     const out = await r.done;
-    expect(out.verdict).toEqual({ outcome: 'aborted', note: 'Ctrl-C', failureReason: 'Ctrl-C' });
+    expect(out.verdict).toEqual({
+      outcome: 'aborted',
+      note: 'Ctrl-C',
+      failureReason: 'Ctrl-C',
+      code: 'PERSONA_ABORTED',
+    });
     expect(r.ops).toEqual(['start', 'stop aborted']);
   });
 });

@@ -94,7 +94,8 @@ describe('the rules decider', () => {
     expect(await d.judge({ turn, session: SESSION, check: failing, attemptsLeft: false, attempt: 3 })).toEqual({
       kind: 'stop',
       outcome: 'failed',
-      note: '`npm test` still fails after 3 attempts',
+      note: 'the check `npm test` still fails after 3 attempts (exit 1)',
+      code: 'PERSONA_CHECK_FAILED',
     });
     expect(
       await d.judge({
@@ -151,8 +152,9 @@ describe('the rules decider', () => {
     ).toEqual({ outcome: 'success', note: 'the agent ended the session; `npm test` passed' });
     expect(verdictFor({ terminal: { kind: 'ended', ok: true, text: '' }, session: s, check: failing })).toEqual({
       outcome: 'failed',
-      note: '`npm test` fails after the agent ended the session',
-      failureReason: '`npm test` fails after the agent ended the session',
+      note: 'the check `npm test` fails after the agent ended the session (exit 1)',
+      failureReason: 'the check `npm test` fails after the agent ended the session (exit 1)',
+      code: 'PERSONA_CHECK_FAILED',
     });
     expect(verdictFor({ terminal: { kind: 'ended', ok: false, text: 'gave up' }, session: s })).toMatchObject({
       outcome: 'failed',
@@ -160,9 +162,13 @@ describe('the rules decider', () => {
     });
     expect(
       verdictFor({ terminal: { kind: 'error', message: 'no event for 600s', stalled: true }, session: s }),
-    ).toMatchObject({ outcome: 'failed', failureReason: 'stalled: no event for 600s' });
+    ).toMatchObject({ outcome: 'failed', failureReason: 'stalled: no event for 600s', code: 'PERSONA_STALLED' });
     expect(
       verdictFor({ terminal: { kind: 'max_rounds', ok: true, text: '', rounds: 4 }, session: s, check: failing }),
-    ).toMatchObject({ outcome: 'failed', failureReason: 'used all 4 rounds and `npm test` still fails' });
+    ).toMatchObject({
+      outcome: 'failed',
+      failureReason: 'the agent used all 4 rounds and the check `npm test` still fails',
+      code: 'PERSONA_MAX_ROUNDS',
+    });
   });
 });

@@ -1,20 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { builtinAnswer, type BuiltinRules } from '../../../engine/flow/core/clarify-rules.js';
-import { toolAskFromInput } from '../../../engine/posture/index.js';
+import { answerAsk, rulesAllowingCommands, toolAskFromInput, type Posture } from '../../../engine/posture/index.js';
 
-const rules: BuiltinRules = {
+type StepRules = { posture: Posture; workspace: string; allowCommands: string[] };
+const rules: StepRules = {
   posture: 'acceptEdits',
   workspace: '/ws/project',
   allowCommands: ['npm test', 'node --test*'],
 };
-const answer = (toolName: string, input: unknown, r: BuiltinRules = rules) =>
-  builtinAnswer(toolAskFromInput(toolName, input, ['write']), r);
+/** A flow step's rules (the flow-default persona's): the defaults plus its allowed commands. */
+const answer = (toolName: string, input: unknown, r: StepRules = rules) => {
+  const verdict = answerAsk(toolAskFromInput(toolName, input, ['write']), {
+    posture: r.posture,
+    workspace: r.workspace,
+    rules: rulesAllowingCommands(r.allowCommands),
+    allowCommands: r.allowCommands,
+  });
+  return { allow: verdict.decision === 'allow', reason: verdict.reason };
+};
 
-describe('built-in clarification rules', () => {
+describe("a flow step's clarification rules", () => {
   it('allows an edit inside the workspace and denies one outside, or any edit in plan posture', () => {
     expect(answer('write', { path: 'src/a.js' })).toEqual({
       allow: true,
-      reason: 'edit inside the workspace (src/a.js)',
+      reason: 'edits inside the workspace are allowed',
     });
     expect(answer('Edit', { file_path: '/ws/project/../secrets' })).toEqual({
       allow: false,
@@ -22,7 +30,7 @@ describe('built-in clarification rules', () => {
     });
     expect(answer('write', { path: 'a' }, { ...rules, posture: 'plan' })).toEqual({
       allow: false,
-      reason: 'this step runs in posture plan: it may read and plan, never edit files or run commands',
+      reason: 'this session runs in posture plan: it may read and plan, never edit files or run commands',
     });
     expect(answer('apply_patch', { patch: '*** Begin Patch\n*** Update File: src/x.ts\n@@' }).allow).toBe(true);
     expect(answer('write', {})).toEqual({
