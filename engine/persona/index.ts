@@ -60,14 +60,8 @@ export {
   type HumanAsker,
   type TerminalAsk,
 } from './questions.js';
-export {
-  PersonaStepDriver,
-  type PersonaStepDriverOptions,
-  type FlowAgentTask,
-  type FlowAgentContext,
-  type FlowStepOutcome,
-  type FlowGateRun,
-} from './step-driver.js';
+export { PersonaStepDriver, type PersonaStepDriverOptions } from './step-driver.js';
+export type { FlowAgentTask, FlowAgentContext, FlowStepOutcome, FlowGateRun } from './step-contract.js';
 export { FLOW_DEFAULT_PERSONA } from './step-rules.js';
 export { drivePersona, type DriveOptions } from './drive.js';
 export { checkOutputSchema, extractJson, type SchemaCheck } from './output-schema.js';

@@ -13,7 +13,7 @@ import type { Checker } from './check.js';
 import { drivePersona, type PersonaRunResult } from './drive.js';
 import type { PersonaObserver } from './observation.js';
 import { RulesDecider } from './rules-decider.js';
-import type { FlowAgentTask } from './step-driver.js';
+import type { FlowAgentTask } from './step-contract.js';
 
 /** The id the default rules persona goes by in logs and decision records. */
 export const FLOW_DEFAULT_PERSONA = 'flow-default';

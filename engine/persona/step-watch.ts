@@ -9,7 +9,7 @@
 import { TurnUsage } from '../session/index.js';
 import { VERDICT_CODES } from './decisions.js';
 import type { PersonaObservation } from './observation.js';
-import type { FlowAgentContext } from './step-driver.js';
+import type { FlowAgentContext } from './step-contract.js';
 
 export class StepWatch {
   readonly #controller = new AbortController();
