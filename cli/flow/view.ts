@@ -1,23 +1,24 @@
-import { formatDuration, type CompiledPlan, type FlowObservation, type StepError } from '../../engine/flow/index.js';
+import {
+  formatDuration,
+  type CompiledPlan,
+  type ExecutionProgress,
+  type FlowObservation,
+  type StepError,
+} from '../../engine/flow/index.js';
 import { defined } from '../../engine/util/defined.js';
 
-/** What the terminal shows for one step of one run. */
-export interface StepLine {
+/** What the terminal shows for one step of one run: its state, and the last progress its execution reported. */
+export interface StepLine extends Pick<
+  ExecutionProgress,
+  'backend' | 'model' | 'round' | 'maxRounds' | 'tool' | 'filesChanged' | 'costUsd' | 'note'
+> {
   id: string;
   kind: string;
   status: string;
-  backend?: string;
-  model?: string;
-  round?: number;
-  maxRounds?: number;
-  tool?: string;
-  filesChanged?: number;
-  costUsd?: number;
   startedAt?: number;
   endedAt?: number;
   verdict?: string;
   error?: StepError;
-  note?: string;
   skipReason?: string;
   attempt?: number;
   items?: { total: number; done: number; failed: number };

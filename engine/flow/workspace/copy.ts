@@ -1,10 +1,10 @@
-import { access, copyFile, mkdir, readdir, readlink, symlink } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readlink, symlink } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { NeoError } from '../../util/errors.js';
 import { checkId } from '../../util/ids.js';
 import { mkdirPrivate } from '../../util/private-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
-import type { Workspace } from './workspace.js';
+import { requireKept, type Workspace } from './workspace.js';
 
 /** A plain copy of the project under NEO_HOME/workspaces/<runId> (for folders without git). */
 export async function createCopy(options: { projectDir: string; home: string; runId: string }): Promise<Workspace> {
@@ -40,13 +40,7 @@ async function copyTree(from: string, to: string, skip: (path: string) => boolea
 
 /** The copy of a run being resumed. */
 export async function reopenCopy(record: WorkspaceRecord): Promise<Workspace> {
-  try {
-    await access(record.path);
-  } catch {
-    throw new NeoError('FLOW_WORKSPACE_MISSING', `the run's copy ${record.root} is gone`, {
-      hint: 'it cannot be resumed; start a new run',
-    });
-  }
+  await requireKept(record, 'copy');
   return copyWorkspace(record);
 }
 

@@ -1,3 +1,5 @@
+import { access } from 'node:fs/promises';
+import { NeoError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 
 export type Isolation = WorkspaceRecord['isolation'];
@@ -19,4 +21,15 @@ export interface WorkspaceSummary {
   /** Files that differ from where the run started. */
   changedFiles?: number;
   commit?: string;
+}
+
+/** A resumed run's own workspace (`what`: its copy, its worktree) is still there, else FLOW_WORKSPACE_MISSING. */
+export async function requireKept(record: WorkspaceRecord, what: string): Promise<void> {
+  try {
+    await access(record.path);
+  } catch {
+    throw new NeoError('FLOW_WORKSPACE_MISSING', `the run's ${what} ${record.root} is gone`, {
+      hint: 'it cannot be resumed; start a new run',
+    });
+  }
 }

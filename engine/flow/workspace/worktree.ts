@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { GitRepo } from '../../execution/index.js';
 import { errorMessage, NeoError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
-import type { Workspace, WorkspaceSummary } from './workspace.js';
+import { requireKept, type Workspace, type WorkspaceSummary } from './workspace.js';
 import { worktreeStateLine } from './worktree-state.js';
 import { checkId } from '../../util/ids.js';
 import { mkdirPrivate } from '../../util/private-store.js';
@@ -74,13 +74,7 @@ export async function createWorktree(options: {
 
 /** The worktree of a run being resumed. */
 export async function reopenWorktree(record: WorkspaceRecord): Promise<Workspace> {
-  try {
-    await access(record.path);
-  } catch {
-    throw new NeoError('FLOW_WORKSPACE_MISSING', `the run's worktree ${record.root} is gone`, {
-      hint: 'it cannot be resumed; start a new run',
-    });
-  }
+  await requireKept(record, 'worktree');
   return worktreeWorkspace(record, []);
 }
 

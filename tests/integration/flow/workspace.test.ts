@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approveRun } from '../../../engine/flow/index.js';
 import { project, run } from './helpers.js';
+import { reopenWorkspace } from '../../../engine/flow/workspace/index.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const EDIT = `
 name: edit
@@ -85,5 +87,18 @@ steps:
     });
     expect(await readFile(join(dir, 'file.txt'), 'utf8')).toBe('original\n');
     expect(await readFile(join(outcome.record.workspace!.path, 'file.txt'), 'utf8')).toBe('changed\n');
+  });
+});
+
+describe('a resumed run whose own workspace is gone', () => {
+  it('is refused with FLOW_WORKSPACE_MISSING naming its copy or worktree, never recreated', async () => {
+    const gone = join(await tempDir(), 'gone');
+    for (const isolation of ['copy', 'worktree'] as const) {
+      const record = { isolation, path: gone, root: gone, projectDir: gone };
+      await expect(reopenWorkspace(record, gone, 'r1')).rejects.toMatchObject({
+        code: 'FLOW_WORKSPACE_MISSING',
+        message: `the run's ${isolation} ${gone} is gone`,
+      });
+    }
   });
 });
