@@ -1,3 +1,5 @@
+import { isRecord } from '../util/json-shape.js';
+
 /** The wire format a request spoke. */
 export type ApiKind = 'anthropic' | 'responses' | 'chat' | 'gemini';
 
@@ -39,10 +41,8 @@ export interface RequestView {
   includeUsage?: boolean;
 }
 
-/** Narrows to a plain object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** Narrows to a plain object (the one test, util/json-shape.ts; the model server's readers import it from here). */
+export { isRecord };
 
 /** A list, or empty for anything else. */
 export function asList(value: unknown): unknown[] {

@@ -26,6 +26,7 @@ export const PURE = [
   'engine/util/defined.ts',
   'engine/util/did-you-mean.ts',
   'engine/util/duration.ts',
+  'engine/util/json-shape.ts',
   'engine/util/excerpt.ts',
   'engine/util/step-graph.ts',
   'engine/util/string-list.ts',

@@ -14,6 +14,7 @@ import { defined } from '../../util/defined.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
 import type { OpenResponse } from '../http/stream-request.js';
 import type { CompleteOptions, HttpProviderConfig, Provider } from './provider.js';
+import { isRecord } from '../../util/json-shape.js';
 
 const STOP_REASONS: Record<string, StopReason> = {
   end_turn: 'end_turn',
@@ -146,7 +147,7 @@ function blockToWire(block: ContentBlock): Record<string, unknown>[] {
       return [{ type: 'thinking', thinking: block.text, signature: typeof signature === 'string' ? signature : '' }];
     }
     case 'tool_use':
-      return [{ type: 'tool_use', id: block.id, name: block.name, input: isObject(block.input) ? block.input : {} }];
+      return [{ type: 'tool_use', id: block.id, name: block.name, input: isRecord(block.input) ? block.input : {} }];
     case 'tool_result':
       return [
         {
@@ -157,8 +158,4 @@ function blockToWire(block: ContentBlock): Record<string, unknown>[] {
         },
       ];
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -6,6 +6,7 @@ import type { OpenResponse } from '../http/stream-request.js';
 import type { HttpProviderConfig } from './provider.js';
 import { defined } from '../../util/defined.js';
 import { memoByIdentity } from '../../util/memo-by-identity.js';
+import { asRecord } from '../../util/json-shape.js';
 
 /** POSTs `body` to `url` under the config's timeouts and retry policy. */
 export function openCall(
@@ -79,7 +80,7 @@ export function isJsonResponse(response: OpenResponse): boolean {
 
 /** A narrowing accessor for untyped JSON. */
 export function obj(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return asRecord(value) ?? {};
 }
 
 export function str(value: unknown): string | undefined {

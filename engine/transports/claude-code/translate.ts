@@ -1,6 +1,7 @@
 import { askPaths } from '../../posture/index.js';
 import { PROVIDER_CODES, providerCode, type ProviderCode } from '../shared/provider-failure.js';
 import type { AgentEvent, Usage } from '../types.js';
+import { asRecord } from '../../util/json-shape.js';
 
 type Json = Record<string, unknown>;
 
@@ -123,5 +124,5 @@ function resultText(content: unknown): string {
 }
 
 export function asObject(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+  return asRecord(value);
 }

@@ -1,6 +1,7 @@
 import type { Action, Cost, Script } from '../../generated/script.js';
 import { toolActions } from './tool-actions.js';
 import { defined } from '../../util/defined.js';
+import { isRecord } from '../../util/json-shape.js';
 
 /** A recorded session turned into a script, with what could not be carried over. */
 export interface FromEventsResult {
@@ -224,8 +225,4 @@ function orderKeys(script: Script): Script {
 
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
