@@ -45,7 +45,8 @@ export class NeoSession implements AgentSession {
   readonly #settings: AgentSettings;
   readonly #context: SessionContext;
   readonly #redact: (text: string) => string;
-  readonly #clarifications = new Map<string, (decision: Decision) => void>();
+  /** Asks waiting for answer(): what was asked, and how to settle it. */
+  readonly #clarifications = new Map<string, { ask: ToolAsk; respond: (decision: Decision) => void }>();
   #agent!: Agent;
   #posture: Posture;
   #turn: { controller: AbortController; done: Promise<void> } | undefined;
@@ -156,8 +157,8 @@ export class NeoSession implements AgentSession {
   }
 
   async answer(clarificationId: string, decision: Decision): Promise<void> {
-    const respond = this.#clarifications.get(clarificationId);
-    if (respond === undefined) {
+    const open = this.#clarifications.get(clarificationId);
+    if (open === undefined) {
       throw new NeoError(
         'TRANSPORT_UNKNOWN_CLARIFICATION',
         `${this.#backendId} has no pending clarification ${clarificationId}`,
@@ -167,7 +168,7 @@ export class NeoSession implements AgentSession {
       );
     }
     this.#clarifications.delete(clarificationId);
-    respond(decision);
+    open.respond(decision);
   }
 
   async setPosture(posture: Posture): Promise<void> {
@@ -311,26 +312,51 @@ export class NeoSession implements AgentSession {
     }
   }
 
-  /** Raises a clarify event and waits for answer(); an interrupt or stop withdraws it as a deny. */
+  /**
+   * Raises a clarify event and waits for answer(). An interrupt or a stop (the turn's signal)
+   * closes it unanswered: recorded, and denied.
+   */
   #ask(ask: ToolAsk, input: Record<string, unknown>, signal: AbortSignal): Promise<Decision> {
     const clarificationId = `cl_${randomBytes(8).toString('hex')}`;
     return new Promise<Decision>((resolve) => {
-      const onAbort = (): void => {
-        this.#clarifications.delete(clarificationId);
-        resolve({ allow: false, reason: 'the turn was interrupted' });
-      };
-      this.#clarifications.set(clarificationId, (decision) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(decision);
+      const onAbort = (): void => this.#closeUnanswered(clarificationId, 'the turn was interrupted');
+      this.#clarifications.set(clarificationId, {
+        ask,
+        respond: (decision) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(decision);
+        },
       });
       signal.addEventListener('abort', onAbort, { once: true });
       this.#emit({ type: 'clarify', clarificationId, toolName: ask.toolName, input, ask });
     });
   }
 
+  /** Asks still open when a turn failed belong to it: closed unanswered, like an interrupt's. */
   #withdrawClarifications(): void {
-    for (const respond of this.#clarifications.values()) respond({ allow: false, reason: 'the turn ended' });
-    this.#clarifications.clear();
+    for (const clarificationId of [...this.#clarifications.keys()])
+      this.#closeUnanswered(clarificationId, 'the turn ended');
+  }
+
+  /**
+   * An open ask closed without an answer is on record like any answer (a `gate_decision` by the
+   * interrupt, `cancelled`, as the CLI transports record theirs), then denied; the agent is told why.
+   */
+  #closeUnanswered(clarificationId: string, told: string): void {
+    const open = this.#clarifications.get(clarificationId);
+    if (open === undefined) return;
+    this.#clarifications.delete(clarificationId);
+    this.#emit({
+      type: 'gate_decision',
+      clarificationId,
+      toolName: open.ask.toolName,
+      ask: open.ask,
+      allow: false,
+      reason: 'cancelled',
+      posture: this.#posture,
+      by: 'interrupt',
+    });
+    open.respond({ allow: false, reason: told });
   }
 
   /** Every string leaving the session passes the redactor: no secret reaches an event or the store. */

@@ -146,4 +146,48 @@ describe('postures on the neo backend', () => {
     });
     expect(await exists(join(h.repo, 'never.txt'))).toBe(false);
   });
+
+  it('an ask an interrupt cancels is on record: a gate_decision by the interrupt, before the turn ends', async () => {
+    h = await harness(
+      { turns: [{ tools: [{ name: 'exec', arguments: { command: 'touch never.txt' } }] }, { text: 'after' }] },
+      { posture: 'default' },
+    );
+    const reader = await h.start();
+    const ask = (await reader.until('clarify')).at(-1) as Extract<AgentEvent, { type: 'clarify' }>;
+    await reader.session.interrupt();
+    const events = await reader.until('turn_complete');
+    expect(events.filter((e) => e.type === 'gate_decision')).toEqual([
+      {
+        type: 'gate_decision',
+        clarificationId: ask.clarificationId,
+        toolName: 'exec',
+        ask: ask.ask,
+        allow: false,
+        reason: 'cancelled',
+        posture: 'default',
+        by: 'interrupt',
+      },
+    ]);
+    expect(events.findIndex((e) => e.type === 'gate_decision')).toBeLessThan(events.length - 1);
+  });
+
+  it('an ask still open when the session stops is on record too', async () => {
+    h = await harness(
+      { turns: [{ tools: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'x' } }] }, { text: 'after' }] },
+      { posture: 'default' },
+    );
+    const reader = await h.start();
+    const ask = (await reader.until('clarify')).at(-1) as Extract<AgentEvent, { type: 'clarify' }>;
+    await reader.session.stop();
+    const rest = await reader.rest();
+    expect(rest.filter((e) => e.type === 'gate_decision')).toEqual([
+      expect.objectContaining({
+        clarificationId: ask.clarificationId,
+        allow: false,
+        reason: 'cancelled',
+        by: 'interrupt',
+      }),
+    ]);
+    expect(await exists(join(h.repo, 'x.txt'))).toBe(false);
+  });
 });
