@@ -3,8 +3,9 @@
  * registry (and its journal) before this returns, carries a tag every descendant inherits, and
  * ends in one result shape whose flags say how it ended.
  *
- * It uses node:child_process, not execa: importing execa costs more (~200 ms, 12 MB) than
- * `node -e 0` takes to run, and a flow's command step spawns on its critical path. The contract
+ * It uses node:child_process, not execa: importing execa costs more than `node -e 0` takes to
+ * run (figure in docs/architecture.md, Performance notes), and a flow's command step spawns on
+ * its critical path. The contract
  * is the same: an argv array — a shell runs only when argv says so (`['/bin/sh', '-c', text]`
  * with the text as one argument, never spliced) — and values only through the environment.
  */
