@@ -97,6 +97,8 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
     );
   }
 
+  // The brief goes to the agent as written (the caller asked for it); what is kept is redacted.
+  const redact = environmentRedactor(ctx.env ?? process.env);
   const session = new LiveSession({
     sessionId,
     ownerScope: ctx.caller.scope,
@@ -113,7 +115,7 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
     clock: ctx.clock,
     hooks: ctx.registry.hooks,
     log: ctx.log,
-    redact: environmentRedactor(ctx.env ?? process.env),
+    redact,
   });
   try {
     if (adoptId !== undefined) {
@@ -121,7 +123,7 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
       ctx.registry.clearAdoptConstraint(ctx.caller.scope);
     } else {
       const info = {
-        brief: input.brief,
+        brief: redact(input.brief),
         taskTags: input.taskTags ?? [],
         ...defined({ model: resolved.model, effort: resolved.effort }),
       };
