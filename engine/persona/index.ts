@@ -61,8 +61,5 @@ export {
   type TerminalAsk,
 } from './questions.js';
 export { PersonaStepDriver, type PersonaStepDriverOptions } from './step-driver.js';
-export type { FlowAgentTask, FlowAgentContext, FlowStepOutcome, FlowGateRun } from './step-contract.js';
-export { FLOW_DEFAULT_PERSONA } from './step-rules.js';
-export { drivePersona, type DriveOptions } from './drive.js';
-export { checkOutputSchema, extractJson, type SchemaCheck } from './output-schema.js';
+export type { FlowGateRun } from './step-contract.js';
 export type { PersonaObservation, PersonaObserver } from './observation.js';

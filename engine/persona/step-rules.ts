@@ -16,7 +16,7 @@ import { RulesDecider } from './rules-decider.js';
 import type { FlowAgentTask } from './step-contract.js';
 
 /** The id the default rules persona goes by in logs and decision records. */
-export const FLOW_DEFAULT_PERSONA = 'flow-default';
+const FLOW_DEFAULT_PERSONA = 'flow-default';
 
 export interface StepDrive {
   home: string;
