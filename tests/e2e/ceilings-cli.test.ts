@@ -1,8 +1,8 @@
 import { readdir, readFile, symlink, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
+import { commitAll } from '../helpers/git.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { onlyRunId, readEvents } from './flow-helpers.js';
 
@@ -131,9 +131,7 @@ describe('neo persona run holds a start to the default ceiling', () => {
       'repo/write.yaml': 'turns:\n  - actions:\n      - write: { path: out.txt, content: "changed\\n" }\n',
       'repo/README.md': 'x\n',
     });
-    await execa('git', ['init', '-q'], { cwd: repo });
-    await execa('git', ['add', '-A'], { cwd: repo });
-    await execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init'], { cwd: repo });
+    await commitAll(repo);
     const env = { NEO_HOME: home, NEO_SESSION_DAEMON_IDLE_MS: '1500' };
     try {
       const validate = await runNeo(['validate', join(home, 'agents', 'bold.md')], { cwd: repo, env });

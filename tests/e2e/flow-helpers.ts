@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NEO_BIN } from '../helpers/cli.js';
 import { watchFolder } from '../helpers/leaks.js';
+import { commitAll } from '../helpers/git.js';
 import { tempDir } from '../helpers/temp.js';
 
 export const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -13,9 +14,7 @@ export async function repoWithExamples(...names: string[]): Promise<{ repo: stri
   const root = await tempDir('neo-e2e-');
   const repo = join(root, 'repo');
   for (const name of names) await cp(join(EXAMPLES, name), join(repo, name), { recursive: true });
-  await git(repo, 'init', '-q', '-b', 'main');
-  await git(repo, 'add', '-A');
-  await git(repo, '-c', 'user.name=test', '-c', 'user.email=test@example.com', 'commit', '-qm', 'examples');
+  await commitAll(repo, 'examples');
   return { repo, home: join(root, 'home') };
 }
 

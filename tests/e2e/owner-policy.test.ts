@@ -5,9 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
+import { commitAll } from '../helpers/git.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -31,9 +31,7 @@ async function repoWithPlan(): Promise<{ home: string; repo: string; env: Record
     'repo/write.yaml': 'turns:\n  - actions:\n      - write: { path: out.txt, content: "changed\\n" }\n',
     'repo/README.md': 'x\n',
   });
-  await execa('git', ['init', '-q'], { cwd: repo });
-  await execa('git', ['add', '-A'], { cwd: repo });
-  await execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init'], { cwd: repo });
+  await commitAll(repo);
   const env = { NEO_HOME: home, NEO_SESSION_DAEMON_IDLE_MS: '1500' };
   cleanups.push(() => runNeo(['session', 'daemon', '--stop'], { env }));
   return { home, repo, env };

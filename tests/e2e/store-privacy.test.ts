@@ -13,6 +13,7 @@ import { attachToServer } from '../../engine/server/attach/client.js';
 import { serverPaths } from '../../engine/server/paths.js';
 import { contentHash } from '../../engine/util/content-hash.js';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
+import { commitAll } from '../helpers/git.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -55,9 +56,7 @@ async function scriptRepo(root: string): Promise<string> {
     ].join('\n'),
     'write.yaml': 'turns:\n  - actions:\n      - write: { path: out.txt, content: "a brief, a diff\\n" }\n',
   });
-  await execa('git', ['init', '-q'], { cwd: repo });
-  await execa('git', ['add', '-A'], { cwd: repo });
-  await execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init'], { cwd: repo });
+  await commitAll(repo);
   return repo;
 }
 

@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -9,6 +8,7 @@ import {
   type RunEvent,
   type StartOptions,
 } from '../../../engine/flow/index.js';
+import { commitAll } from '../../helpers/git.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
 /** A temp project (optionally a git repo with one commit) and its own NEO_HOME. */
@@ -24,13 +24,7 @@ export async function project(
   return { dir, home };
 }
 
-export async function commitAll(dir: string): Promise<void> {
-  await execa('git', ['init', '-q', '-b', 'main'], { cwd: dir });
-  await execa('git', ['add', '-A'], { cwd: dir });
-  await execa('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', 'commit', '-qm', 'init'], {
-    cwd: dir,
-  });
-}
+export { commitAll };
 
 /** Starts a run of `plan.yaml` in `dir`, collecting every observation. */
 export async function run(dir: string, home: string, options: Partial<StartOptions> = {}) {
