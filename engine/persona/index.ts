@@ -61,5 +61,12 @@ export {
   type TerminalAsk,
 } from './questions.js';
 export { PersonaStepDriver, type PersonaStepDriverOptions } from './step-driver.js';
-export type { FlowGateRun } from './step-contract.js';
+export type {
+  FlowAgentContext,
+  FlowAgentTask,
+  FlowGateRun,
+  StepGate,
+  StepProgress,
+  StepSettings,
+} from './step-contract.js';
 export type { PersonaObservation, PersonaObserver } from './observation.js';

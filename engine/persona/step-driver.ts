@@ -18,7 +18,7 @@ import type { DriverAgentFactory } from './llm-decider.js';
 import { loadPersona } from './load-persona.js';
 import { checkOutputSchema } from './output-schema.js';
 import { runPersona } from './run-persona.js';
-import type { FlowAgentContext, FlowAgentTask, FlowStepOutcome, StepError } from './step-contract.js';
+import type { FlowAgentContext, FlowAgentTask, FlowStepOutcome, StepError, StepSettings } from './step-contract.js';
 import { driveStepRules } from './step-rules.js';
 import { StepWatch } from './step-watch.js';
 
@@ -142,7 +142,7 @@ export class PersonaStepDriver {
  * some, and an answer that must match a schema does (its JSON becomes the step's `json`).
  */
 async function acceptance(
-  s: FlowAgentTask['settings'],
+  s: StepSettings,
   ctx: FlowAgentContext,
   text: string,
   evidence: Evidence,

@@ -13,7 +13,7 @@ import type { Checker } from './check.js';
 import { drivePersona, type PersonaRunResult } from './drive.js';
 import type { PersonaObserver } from './observation.js';
 import { RulesDecider } from './rules-decider.js';
-import type { FlowAgentTask } from './step-contract.js';
+import type { StepSettings } from './step-contract.js';
 
 /** The id the default rules persona goes by in logs and decision records. */
 const FLOW_DEFAULT_PERSONA = 'flow-default';
@@ -33,7 +33,7 @@ export interface StepDrive {
   accept: (text: string) => Promise<Refusal | undefined>;
 }
 
-export function driveStepRules(d: StepDrive, s: FlowAgentTask['settings']): Promise<PersonaRunResult> {
+export function driveStepRules(d: StepDrive, s: StepSettings): Promise<PersonaRunResult> {
   const commands = [...s.allowCommands, ...(s.verify === undefined ? [] : [s.verify.run])];
   const allowing = rulesAllowingCommands(commands);
   const rules = { ...allowing, clarify: [...(s.denyRules ?? []), ...(allowing.clarify ?? [])] };

@@ -1,4 +1,4 @@
-import type { FlowGateRun } from '../../persona/index.js';
+import type { FlowAgentContext, FlowAgentTask, FlowGateRun } from '../../persona/index.js';
 import type {
   CallerContext,
   CodeSessionInput,
@@ -6,9 +6,8 @@ import type {
   ScopeConstraints,
   SessionLiveEvent,
 } from '../../session/index.js';
-import type { ExecutionOutcome, ExecutionProgress } from '../core/execution.js';
+import type { ExecutionOutcome } from '../core/execution.js';
 import type { AgentSettings, GateSpec } from '../core/plan.js';
-import type { StepError } from '../core/state.js';
 import type { StepDiff } from './diff-fold.js';
 
 /** The slice of the session service an agent step uses: seed 004's typed ops, scope constraints and the event seam. */
@@ -19,38 +18,21 @@ export interface SessionPort {
   releaseAllOwnedBy(scope: string): Promise<void>;
 }
 
-/** One agent step execution to drive. */
-export interface AgentTask {
-  runId: string;
-  step: string;
-  item?: number;
-  exec: string;
+/** One agent step execution to drive: the drive's task with the flow's full settings. */
+export interface AgentTask extends FlowAgentTask {
   settings: AgentSettings;
-  /** The rendered brief. */
-  brief: string;
-  /** Where the agent works (absolute). */
-  cwd: string;
-  idleTimeoutMs?: number;
 }
 
 /** The result of one run of a verify gate (the driver's own type: it reads what the flow reports). */
 export type GateRun = FlowGateRun;
 
-/** What a driver may do besides talking to the session. */
-export interface AgentContext {
+/** What a driver may do besides talking to the session: the drive's context, with the flow's types. */
+export interface AgentContext extends FlowAgentContext {
   sessions: SessionPort;
-  /** Aborted on Ctrl-C, a step timeout or a run stop; `reason` is a StepError. */
-  signal: AbortSignal;
-  /** Whether the run may start another turn; checked before the start and each guidance. */
-  budget(): StepError | undefined;
-  /** Charges the run's ledger. */
-  charge(cost: { turns: number; tokens: number; costUsd: number }): void;
-  progress(update: Omit<ExecutionProgress, 'exec' | 'step'>): void;
   /** Runs a verify command in the workspace. */
   runGate(gate: GateSpec): Promise<GateRun>;
   /** The step's change so far: from its base (recorded at its first start) to the work tree now. */
   stepDiff(): Promise<StepDiff>;
-  now(): number;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { StepProgress } from '../../persona/index.js';
 import type { StepKind } from './plan.js';
 import type { StepError } from './state.js';
 
@@ -42,18 +43,8 @@ export interface ExecutionOutcome {
 }
 
 /** Progress an execution reports while it runs (not persisted; for the live view). */
-export interface ExecutionProgress {
+export interface ExecutionProgress extends StepProgress {
   exec: string;
   step: string;
   item?: number;
-  backend?: string;
-  model?: string;
-  round?: number;
-  maxRounds?: number;
-  tool?: string;
-  filesChanged?: number;
-  costUsd?: number;
-  note?: string;
-  /** What the agent's backend reported while the turn goes on (a retry, a denied ask), as it happens. */
-  notice?: string;
 }

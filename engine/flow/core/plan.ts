@@ -1,4 +1,4 @@
-import type { ClarifyRule, Effort, Posture } from '../../definitions/index.js';
+import type { StepGate, StepSettings } from '../../persona/index.js';
 
 /** A step's kind, from which of its keys are set. */
 export type StepKind = 'agent' | 'run' | 'approval' | 'flow';
@@ -13,16 +13,10 @@ export interface SandboxSetting {
   source: string;
 }
 
-/** A verify gate, normalized. */
-export interface GateSpec {
-  run: string;
+/** A verify gate, normalized: what a drive reads, and where it runs. */
+export interface GateSpec extends StepGate {
   /** Its sandbox (absent in a plan compiled before sandboxes: none). */
   sandbox?: SandboxSetting;
-  /** Agent attempts, counting the first. */
-  attempts: number;
-  flakeCheck: boolean;
-  baseline: boolean;
-  timeoutMs?: number;
 }
 
 /** One named decision of an approval. */
@@ -33,44 +27,19 @@ export interface Decision {
   fail: boolean;
 }
 
-/** What an agent step runs with, after every layer narrowed it. */
-export interface AgentSettings {
-  brief: string;
-  persona?: string;
-  /** undefined when nothing names one (a run then needs `--backend`). */
-  backend?: string;
-  model?: string;
-  effort?: Effort;
-  maxPosture: Posture;
-  initialPosture: Posture;
-  maxRounds?: number;
-  allowedTools?: string[];
+/** What an agent step runs with, after every layer narrowed it: what a drive reads, and the flow's own. */
+export interface AgentSettings extends StepSettings {
+  verify?: GateSpec;
   /** Tools the persona limits itself to that this backend cannot enforce (reported, not silently dropped). */
   unenforcedTools?: string[];
-  /** A non-driver persona's body: the driven agent's role. */
-  appendSystemPrompt?: string;
-  /** The script backend's script, absolute. */
-  script?: string;
-  taskTags: string[];
-  verify?: GateSpec;
-  requireChange: boolean;
   /** Append the distilled lessons to the brief (as untrusted data). */
   lessons?: boolean;
-  outputSchema?: Record<string, unknown>;
-  /** Commands the built-in driver allows when the agent asks. */
-  allowCommands: string[];
-  /** The persona's deny rules: the built-in driver denies a matching ask before any other rule. */
-  denyRules?: ClarifyRule[];
-  /** Tool names that edit files on this backend. */
-  editToolNames: string[];
   /** Paths the agent must not change (the persona's and the step's globs); its gate judges them as they were. */
   protect?: string[];
   /** An edit to a protected path is reported but does not fail the step. */
   allowProtectedEdits?: boolean;
   /** Config homes the backend names (`~/.codex`): the only part of the home its CLI sees in a sandbox. */
   configHomes?: string[];
-  /** Where each knob came from, for --dry-run. */
-  provenance: Record<string, string>;
 }
 
 /** One step, normalized: defaults applied, durations in ms, paths absolute. */
