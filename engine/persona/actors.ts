@@ -4,7 +4,7 @@
  * asks the decider, or runs the check. Nothing here decides anything the machine checks.
  */
 import { fromPromise } from 'xstate';
-import type { Effort, Posture } from '../definitions/index.js';
+import type { Posture } from '../definitions/index.js';
 import type {
   BackendListing,
   CallerContext,
@@ -32,6 +32,7 @@ import {
 import { UsageError } from '../util/errors.js';
 import { checkAttemptsLeft, type JudgeActorInput, type JudgeActorOutput, type VerifyActorOutput } from './machine.js';
 import type { PersonaObserver } from './observation.js';
+import { defined } from '../util/defined.js';
 
 /** The slice of the session service a persona drives with: the typed op tool and the event seam. */
 export interface PersonaSessionPort {
@@ -101,7 +102,7 @@ export function personaActors(d: ActorDeps) {
           backend: plan.backend ?? 'default',
           code: e.code ?? VERDICT_CODES.startFailed,
           message: e.message ?? String(error),
-          ...(e.hint === undefined ? {} : { hint: e.hint }),
+          ...defined({ hint: e.hint }),
           // A bad request or a CLI that is not installed fails the same way on every try.
           transient: !(error instanceof UsageError) && e.code !== 'TRANSPORT_BINARY_MISSING',
         };
@@ -130,7 +131,7 @@ export function personaActors(d: ActorDeps) {
         clarificationId: clarification.clarificationId,
         allow: answer.allow,
         reason: answer.reason,
-        ...(answer.note === undefined ? {} : { note: answer.note }),
+        ...defined({ note: answer.note }),
       });
       d.observe({ type: 'answered', toolName: clarification.toolName, answer });
     }),
@@ -143,7 +144,7 @@ export function personaActors(d: ActorDeps) {
         session: input.session,
         attemptsLeft,
         attempt: input.failedChecks + 1,
-        ...(check === undefined ? {} : { check }),
+        ...defined({ check }),
       });
       const stopWhy = judgement.kind === 'guide' ? d.mayContinue?.() : undefined;
       if (stopWhy !== undefined)
@@ -154,7 +155,7 @@ export function personaActors(d: ActorDeps) {
           judgement = { kind: 'stop', outcome: 'failed', note: refused.message, code: refused.code };
       }
       d.observe({ type: 'judged', judgement });
-      return { judgement, ...(check === undefined ? {} : { check }) };
+      return { judgement, ...defined({ check }) };
     }),
     guide: fromPromise<void, { session: SessionInfo; judgement: Extract<Judgement, { kind: 'guide' }> }>(
       async ({ input }) => {
@@ -163,8 +164,7 @@ export function personaActors(d: ActorDeps) {
           op: 'guide',
           sessionId: input.session.sessionId,
           text: j.text,
-          ...(j.agentModel === undefined ? {} : { agentModel: j.agentModel }),
-          ...(j.effort === undefined ? {} : { effort: j.effort as Effort }),
+          ...defined({ agentModel: j.agentModel, effort: j.effort }),
         });
       },
     ),
@@ -172,13 +172,13 @@ export function personaActors(d: ActorDeps) {
       const t = input.terminal;
       const worthChecking = (t.kind === 'ended' && t.ok) || t.kind === 'max_rounds';
       const check = worthChecking ? await runCheck(d, signal) : undefined;
-      let verdict = await d.decider.verify({ ...input, ...(check === undefined ? {} : { check }) });
+      let verdict = await d.decider.verify({ ...input, ...defined({ check }) });
       if (verdict.outcome === 'success') {
         const refused = await d.accept?.('text' in t ? t.text : '');
         if (refused !== undefined)
           verdict = { outcome: 'failed', note: refused.message, failureReason: refused.message, code: refused.code };
       }
-      return { verdict, ...(check === undefined ? {} : { check }) };
+      return { verdict, ...defined({ check }) };
     }),
     stop: fromPromise<void, { session: SessionInfo; verdict: Verdict; interruptTurn: boolean }>(async ({ input }) => {
       d.track.stopped(input.session, input.verdict);
@@ -230,17 +230,19 @@ function startInput(d: ActorDeps, plan: StartPlan): StartInput {
   return {
     op: 'start',
     brief: plan.brief,
-    ...(plan.backend === undefined ? {} : { backend: plan.backend }),
+    ...defined({ backend: plan.backend }),
     cwd: d.cwd,
     // The ceiling is the scope's (registered above): a start repeats it only when it asks for less.
-    ...(plan.maxPosture === undefined ? {} : { maxPosture: plan.maxPosture }),
+    ...defined({ maxPosture: plan.maxPosture }),
     initialPosture: plan.initialPosture ?? d.initialPosture,
-    ...(plan.maxRounds === undefined ? {} : { maxRounds: plan.maxRounds }),
-    ...(plan.agentModel === undefined ? {} : { agentModel: plan.agentModel }),
-    ...(plan.effort === undefined ? {} : { effort: plan.effort }),
-    ...(plan.allowedTools === undefined ? {} : { allowedTools: plan.allowedTools }),
+    ...defined({
+      maxRounds: plan.maxRounds,
+      agentModel: plan.agentModel,
+      effort: plan.effort,
+      allowedTools: plan.allowedTools,
+    }),
     ...(appendSystemPrompt === undefined || appendSystemPrompt === '' ? {} : { appendSystemPrompt }),
     ...(plan.taskTags.length === 0 ? {} : { taskTags: plan.taskTags }),
-    ...(d.backendOptions === undefined ? {} : { backendOptions: d.backendOptions }),
+    ...defined({ backendOptions: d.backendOptions }),
   };
 }

@@ -8,6 +8,7 @@ import { lastLines, spawnProcess } from '../execution/index.js';
 import { UsageError } from '../util/errors.js';
 import { readCommandLine } from '../posture/index.js';
 import type { CheckResult } from './decisions.js';
+import { defined } from '../util/defined.js';
 
 /** Runs the check; `maxAttempts` failing runs end in `failed` (0: until the rounds run out). */
 export interface Checker {
@@ -53,7 +54,7 @@ export function commandChecker(
       return {
         command,
         passed: !result.failed,
-        ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
+        ...defined({ exitCode: result.exitCode }),
         timedOut: result.timedOut,
         tail: lastLines(result.all, CHECK_TAIL_LINES) || (result.spawnError === undefined ? '' : result.spawnError),
         durationMs: result.durationMs,

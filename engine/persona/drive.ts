@@ -21,6 +21,7 @@ import type { Checker } from './check.js';
 import type { Decider, SessionInfo, Verdict } from './decisions.js';
 import { personaMachine, type PersonaOutcome } from './machine.js';
 import type { PersonaObserver } from './observation.js';
+import { defined } from '../util/defined.js';
 
 /** Events of a session kept until the drive knows it is its own (a start's first turn). */
 const EARLY_EVENTS_MAX = 500;
@@ -123,9 +124,7 @@ export async function drivePersona(o: DriveOptions): Promise<PersonaRunResult> {
       cwd: o.cwd,
       constraints,
       initialPosture: o.initialPosture,
-      ...(o.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: o.appendSystemPrompt }),
-      ...(o.backendOptions === undefined ? {} : { backendOptions: o.backendOptions }),
-      ...(o.accept === undefined ? {} : { accept: o.accept }),
+      ...defined({ appendSystemPrompt: o.appendSystemPrompt, backendOptions: o.backendOptions, accept: o.accept }),
       listBackends: o.listBackends ?? true,
       observe,
       mayContinue,
@@ -204,8 +203,7 @@ export async function drivePersona(o: DriveOptions): Promise<PersonaRunResult> {
     scope,
     runId: o.runId,
     sessionIds: opened.map((s) => s.sessionId),
-    ...(outcome.session === undefined ? {} : { session: outcome.session }),
-    ...(model === undefined ? {} : { model }),
+    ...defined({ session: outcome.session, model }),
     records,
     costUsd: records.length > 0 ? records.reduce((n, r) => n + (r.costUsd ?? 0), 0) : meter.costUsd,
     tokens: meter.tokens,

@@ -32,6 +32,7 @@ import {
   turnMessage,
 } from './llm-messages.js';
 import { codeSessionTool, OpToolState, type DecisionMode, type SideOps, type ToolDecision } from './op-tool.js';
+import { defined } from '../util/defined.js';
 
 /** The slice of neo's agent the decider drives. */
 export interface DriverAgent {
@@ -90,13 +91,9 @@ export class LlmDecider implements Decider {
       backend: s.backend ?? this.#o.constraints.backend!,
       brief: s.brief,
       taskTags: tags,
-      ...(s.agentModel === undefined ? {} : { agentModel: s.agentModel }),
-      ...(s.effort === undefined ? {} : { effort: s.effort }),
-      ...(s.maxPosture === undefined ? {} : { maxPosture: s.maxPosture }),
+      ...defined({ agentModel: s.agentModel, effort: s.effort, maxPosture: s.maxPosture }),
       initialPosture: s.initialPosture ?? this.#o.initialPosture,
-      ...(s.maxRounds === undefined ? {} : { maxRounds: s.maxRounds }),
-      ...(s.allowedTools === undefined ? {} : { allowedTools: s.allowedTools }),
-      ...(s.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: s.appendSystemPrompt }),
+      ...defined({ maxRounds: s.maxRounds, allowedTools: s.allowedTools, appendSystemPrompt: s.appendSystemPrompt }),
       why: `chosen by the llm driver (${this.#o.model ?? 'default model'})`,
     };
   }
@@ -111,7 +108,7 @@ export class LlmDecider implements Decider {
     return {
       allow: decision.allow,
       reason: decision.reason ?? (decision.allow ? 'allowed by the driver' : 'denied by the driver'),
-      ...(decision.note === undefined ? {} : { note: decision.note }),
+      ...defined({ note: decision.note }),
       by: 'llm',
     };
   }
@@ -127,8 +124,7 @@ export class LlmDecider implements Decider {
       return {
         kind: 'guide',
         text: decision.text,
-        ...(decision.agentModel === undefined ? {} : { agentModel: decision.agentModel }),
-        ...(decision.effort === undefined ? {} : { effort: decision.effort }),
+        ...defined({ agentModel: decision.agentModel, effort: decision.effort }),
         why: 'the llm driver guided',
       };
     if (decision.op === 'stop')
@@ -160,7 +156,7 @@ export class LlmDecider implements Decider {
       constraints: o.constraints,
       initialPosture: o.initialPosture,
       taskTags: o.taskTags,
-      ...(o.verify === undefined ? {} : { verify: o.verify }),
+      ...defined({ verify: o.verify }),
       listing: input.listing,
       lessons: o.lessons,
     });
@@ -170,7 +166,7 @@ export class LlmDecider implements Decider {
     this.#state.side = this.#o.side(session.sessionId);
     this.#state.expect(mode, {
       sessionId: session.sessionId,
-      ...(clarificationId === undefined ? {} : { clarificationId }),
+      ...defined({ clarificationId }),
     });
   }
 
@@ -209,7 +205,7 @@ export class LlmDecider implements Decider {
     this.#agent ??= this.#o.agent({
       system: this.#o.instructions,
       tools: [codeSessionTool(this.#state)],
-      ...(this.#o.model === undefined ? {} : { model: this.#o.model }),
+      ...defined({ model: this.#o.model }),
     });
     return this.#agent;
   }
@@ -235,7 +231,7 @@ export function configuredDriverAgent(options: {
     const settings = await loadAgentSettings({
       cwd: options.cwd,
       home: options.home,
-      ...(options.env === undefined ? {} : { env: options.env }),
+      ...defined({ env: options.env }),
     });
     const mapped =
       model !== undefined &&
@@ -244,6 +240,6 @@ export function configuredDriverAgent(options: {
       settings.model !== undefined
         ? undefined
         : model;
-    return createConfiguredAgent({ settings, system, tools, ...(mapped === undefined ? {} : { model: mapped }) });
+    return createConfiguredAgent({ settings, system, tools, ...defined({ model: mapped }) });
   };
 }

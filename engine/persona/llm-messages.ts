@@ -8,6 +8,7 @@ import type { ScopeConstraints, BackendListing } from '../session/index.js';
 import type { Posture } from '../definitions/index.js';
 import { DEFAULT_MAX_POSTURE } from '../posture/index.js';
 import type { CheckResult, Clarification, StartRejection, Terminal, TurnComplete, SessionInfo } from './decisions.js';
+import { defined } from '../util/defined.js';
 
 export interface FirstMessageInput {
   brief: string;
@@ -41,8 +42,7 @@ export function firstMessage(m: FirstMessageInput): string {
     costProfile: l.descriptor.costProfile,
     strengths: l.descriptor.strengths ?? [],
     weaknesses: l.descriptor.weaknesses ?? [],
-    ...(l.trackRecord === undefined ? {} : { trackRecord: l.trackRecord }),
-    ...(l.routingGuidance === undefined ? {} : { routingGuidance: l.routingGuidance }),
+    ...defined({ trackRecord: l.trackRecord, routingGuidance: l.routingGuidance }),
   }));
   const notes = m.listing
     .filter((l) => l.descriptor.briefingNotes !== undefined)

@@ -32,6 +32,7 @@ import {
   type Verdict,
   type VerifyInput,
 } from './decisions.js';
+import { defined } from '../util/defined.js';
 
 export interface PersonaMachineInput {
   /** A verify command exists (the flow step's gate or the persona's `rules.verify`). */
@@ -113,7 +114,7 @@ const failure = (reason: string, code: string = VERDICT_CODES.failed, transient?
   note: reason,
   failureReason: reason,
   code,
-  ...(transient === undefined ? {} : { transient }),
+  ...defined({ transient }),
 });
 const aborted = (event: PersonaEvent): Verdict =>
   event.failed === undefined
@@ -452,9 +453,7 @@ export const personaMachine = setup({
   },
   output: ({ context }) => ({
     verdict: context.verdict ?? failure('the persona settled without a verdict'),
-    ...(context.plan === undefined ? {} : { plan: context.plan }),
-    ...(context.session === undefined ? {} : { session: context.session }),
-    ...(context.check === undefined ? {} : { check: context.check }),
+    ...defined({ plan: context.plan, session: context.session, check: context.check }),
     checkRuns: context.checkRuns,
     rounds: context.rounds,
     clarifications: context.clarifications,

@@ -12,6 +12,7 @@ import type { LoadedPersona } from './load-persona.js';
 import type { PersonaObserver } from './observation.js';
 import { pendingQuestionAsker, type HumanAsker, type TerminalAsk } from './questions.js';
 import { RulesDecider } from './rules-decider.js';
+import { defined } from '../util/defined.js';
 
 export interface MakeDeciderOptions {
   kind: DeciderKind;
@@ -45,7 +46,7 @@ export async function makeDecider(o: MakeDeciderOptions): Promise<Decider> {
     o.human ??
     pendingQuestionAsker({
       home: o.home,
-      ...(o.terminal === undefined ? {} : { terminal: o.terminal }),
+      ...defined({ terminal: o.terminal }),
       onWaiting: (question, command) =>
         o.observe({ type: 'waiting', runId: question.runId, key: question.key, prompt: question.prompt, command }),
     });
@@ -53,14 +54,12 @@ export async function makeDecider(o: MakeDeciderOptions): Promise<Decider> {
     rules: o.rules,
     brief: o.brief,
     taskTags: o.taskTags,
-    ...(o.dispatch.constraints.backend === undefined ? {} : { pin: o.dispatch.constraints.backend }),
+    ...defined({ pin: o.dispatch.constraints.backend }),
     initialPosture: o.dispatch.initialPosture,
     wantsToolLimit: o.dispatch.constraints.allowedTools !== undefined,
-    ...(o.agentModel === undefined ? {} : { agentModel: o.agentModel }),
-    ...(o.effort === undefined ? {} : { effort: o.effort }),
-    ...(o.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: o.appendSystemPrompt }),
+    ...defined({ agentModel: o.agentModel, effort: o.effort, appendSystemPrompt: o.appendSystemPrompt }),
     routings: o.set.list('routing').map((d) => ({ id: d.id, data: d.data })),
-    ...(o.verify === undefined ? {} : { verify: o.verify }),
+    ...defined({ verify: o.verify }),
     successRate: o.successRate,
     human: { asker, runId: o.runId, keyPrefix: o.questionPrefix, signal: o.signal },
   });
@@ -77,21 +76,20 @@ export async function makeDecider(o: MakeDeciderOptions): Promise<Decider> {
   const exec = <I extends CodeSessionInput>(input: I) => o.sessions.execute(input, { scope: o.scope });
   return new LlmDecider({
     instructions: o.persona.view.instructions,
-    ...(o.persona.view.model === undefined ? {} : { model: o.persona.view.model }),
+    ...defined({ model: o.persona.view.model }),
     brief: o.brief,
     cwd: o.cwd,
     constraints: o.dispatch.constraints,
     initialPosture: o.dispatch.initialPosture,
     taskTags: o.taskTags,
-    ...(o.verify === undefined ? {} : { verify: o.verify }),
+    ...defined({ verify: o.verify }),
     // A pinned backend gets its own lessons; otherwise those of every backend the driver may pick.
     lessons: await lessonBlock(o.home, {
       backendIds:
         o.dispatch.constraints.backend === undefined ? o.set.ids('backend') : [o.dispatch.constraints.backend],
       taskTags: o.taskTags,
     }),
-    agent:
-      o.agent ?? configuredDriverAgent({ home: o.home, cwd: o.cwd, ...(o.env === undefined ? {} : { env: o.env }) }),
+    agent: o.agent ?? configuredDriverAgent({ home: o.home, cwd: o.cwd, ...defined({ env: o.env }) }),
     side: (sessionId) => ({
       // The model's word, unchecked here: the session service parses every op input loudly and
       // its refusal goes back to the model.

@@ -11,6 +11,7 @@ import type { Effort } from '../definitions/index.js';
 import { EFFORTS, POSTURES } from '../posture/index.js';
 import { OPS, parseOpInput, type BackendListing, type CodeSessionInput, type StopOutcome } from '../session/index.js';
 import { NeoError } from '../util/errors.js';
+import { defined } from '../util/defined.js';
 
 /** What the machine is waiting for, and so which decision op the model may use now. */
 export type DecisionMode = 'select' | 'decide' | 'judge' | 'verify';
@@ -177,8 +178,7 @@ async function handle(state: OpToolState, given: Record<string, unknown>): Promi
       state.decision = {
         op: 'answer',
         allow: input.allow,
-        ...(input.reason === undefined ? {} : { reason: input.reason }),
-        ...(input.note === undefined ? {} : { note: input.note }),
+        ...defined({ reason: input.reason, note: input.note }),
       };
       return ok(`recorded: ${input.allow ? 'allow' : 'deny'}. End your turn now.`);
     case 'guide':
@@ -187,8 +187,7 @@ async function handle(state: OpToolState, given: Record<string, unknown>): Promi
       state.decision = {
         op: 'guide',
         text: input.text,
-        ...(input.agentModel === undefined ? {} : { agentModel: input.agentModel }),
-        ...(input.effort === undefined ? {} : { effort: input.effort }),
+        ...defined({ agentModel: input.agentModel, effort: input.effort }),
       };
       return ok('recorded: guidance. neo sends it and reads the next turn; end your turn now.');
     case 'stop':
@@ -198,7 +197,7 @@ async function handle(state: OpToolState, given: Record<string, unknown>): Promi
       state.decision = {
         op: 'stop',
         outcome: input.outcome,
-        ...(input.note === undefined ? {} : { note: input.note }),
+        ...defined({ note: input.note }),
       };
       return ok(
         'recorded: stop. neo checks the verdict against the verify result and stops the session; end your turn now.',

@@ -12,6 +12,7 @@ import { userInfo } from 'node:os';
 import { readJsonOrNull, writeJsonAtomic } from '../util/atomic-file.js';
 import { UsageError } from '../util/errors.js';
 import { checkId, isId } from '../util/ids.js';
+import { defined } from '../util/defined.js';
 
 /** One question. */
 export interface Question {
@@ -110,7 +111,7 @@ export async function answerQuestion(
     });
   await writeJsonAtomic(answerFile(home, runId, key), {
     decision: answer.decision,
-    ...(answer.note === undefined ? {} : { note: answer.note }),
+    ...defined({ note: answer.note }),
     by: answer.by ?? `cli (${safeUser()})`,
     at: new Date().toISOString(),
   } satisfies HumanAnswer);

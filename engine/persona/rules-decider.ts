@@ -27,6 +27,7 @@ import {
 } from './decisions.js';
 import type { HumanAsker } from './questions.js';
 import { chooseBackend } from './select-backend.js';
+import { defined } from '../util/defined.js';
 
 export interface RulesDeciderOptions {
   rules: PersonaRules;
@@ -75,11 +76,11 @@ export class RulesDecider implements Decider {
     const choice = chooseBackend({
       listing: input.listing,
       rules: o.rules,
-      ...(o.pin === undefined ? {} : { pin: o.pin }),
+      ...defined({ pin: o.pin }),
       posture: o.initialPosture,
       wantsToolLimit: o.wantsToolLimit,
       rejections: input.rejections,
-      ...(o.successRate === undefined ? {} : { successRate: o.successRate }),
+      ...defined({ successRate: o.successRate }),
     });
     const listing = input.listing.find((l) => l.id === choice.backend)!;
     const advice =
@@ -99,12 +100,10 @@ export class RulesDecider implements Decider {
     ].join('; ');
     return {
       backend: choice.backend,
-      brief: shapeBrief(o.brief, o.verify === undefined ? {} : { verify: o.verify }),
+      brief: shapeBrief(o.brief, defined({ verify: o.verify })),
       taskTags: o.taskTags,
       initialPosture: o.initialPosture,
-      ...(agentModel === undefined ? {} : { agentModel }),
-      ...(effort === undefined ? {} : { effort }),
-      ...(o.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: o.appendSystemPrompt }),
+      ...defined({ agentModel, effort, appendSystemPrompt: o.appendSystemPrompt }),
       why,
     };
   }
@@ -112,15 +111,17 @@ export class RulesDecider implements Decider {
   #fixedPlan(fixed: NonNullable<RulesDeciderOptions['fixedStart']>): StartPlan {
     const o = this.#o;
     return {
-      ...(o.pin === undefined ? {} : { backend: o.pin }),
+      ...defined({ backend: o.pin }),
       brief: o.brief,
       taskTags: o.taskTags,
       initialPosture: o.initialPosture,
-      ...(fixed.maxRounds === undefined ? {} : { maxRounds: fixed.maxRounds }),
-      ...(fixed.allowedTools === undefined ? {} : { allowedTools: fixed.allowedTools }),
-      ...(o.agentModel === undefined ? {} : { agentModel: o.agentModel }),
-      ...(o.effort === undefined ? {} : { effort: o.effort }),
-      ...(o.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: o.appendSystemPrompt }),
+      ...defined({
+        maxRounds: fixed.maxRounds,
+        allowedTools: fixed.allowedTools,
+        agentModel: o.agentModel,
+        effort: o.effort,
+        appendSystemPrompt: o.appendSystemPrompt,
+      }),
       why: o.pin === undefined ? "the session service's default backend" : `the step's backend ${o.pin}`,
     };
   }
@@ -133,7 +134,7 @@ export class RulesDecider implements Decider {
       posture: input.session.maxPosture,
       workspace: input.session.cwd,
       rules: this.#o.rules,
-      ...(this.#o.allowCommands === undefined ? {} : { allowCommands: this.#o.allowCommands }),
+      ...defined({ allowCommands: this.#o.allowCommands }),
     });
     if (verdict.decision !== 'ask')
       return { allow: verdict.decision === 'allow', reason: verdict.reason, by: verdict.rule };

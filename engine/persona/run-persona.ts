@@ -18,6 +18,7 @@ import type { LoadedPersona } from './load-persona.js';
 import { makeDecider } from './make-decider.js';
 import type { PersonaObserver } from './observation.js';
 import type { HumanAsker, TerminalAsk } from './questions.js';
+import { defined } from '../util/defined.js';
 
 export type { PersonaRunResult } from './drive.js';
 
@@ -97,7 +98,7 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
       : (o.checker ??
         (rules.verify === undefined
           ? undefined
-          : commandChecker(rules.verify, { cwd: o.cwd, ...(o.env === undefined ? {} : { env: o.env }) })));
+          : commandChecker(rules.verify, { cwd: o.cwd, ...defined({ env: o.env }) })));
   const taskTags = [...new Set([...view.taskTags, ...(o.taskTags ?? [])])];
   const appendSystemPrompt = view.driver || view.instructions === '' ? undefined : view.instructions;
   // The persona's own model is the driven agent's only for a role persona (a driver's is its own).
@@ -127,19 +128,15 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
       questionPrefix: o.questionPrefix ?? '',
       dispatch,
       taskTags,
-      ...(agentModel === undefined ? {} : { agentModel }),
-      ...(effort === undefined ? {} : { effort }),
-      ...(appendSystemPrompt === undefined ? {} : { appendSystemPrompt }),
+      ...defined({ agentModel, effort, appendSystemPrompt }),
       ...(checker === undefined ? {} : { verify: checker.command }),
       successRate: (id) => stats.get(id)?.successRate,
-      ...(o.human === undefined ? {} : { human: o.human }),
-      ...(o.terminal === undefined ? {} : { terminal: o.terminal }),
-      ...(o.agent === undefined ? {} : { agent: o.agent }),
+      ...defined({ human: o.human, terminal: o.terminal, agent: o.agent }),
       sessions,
       scope,
       signal,
       observe,
-      ...(o.env === undefined ? {} : { env: o.env }),
+      ...defined({ env: o.env }),
     }));
   return drivePersona({
     home: o.home,
@@ -150,19 +147,16 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
     runId,
     constraints: dispatch.constraints,
     initialPosture: dispatch.initialPosture,
-    ...(dispatch.knobs.budgets === undefined ? {} : { budgets: dispatch.knobs.budgets }),
+    ...defined({ budgets: dispatch.knobs.budgets }),
     decider,
-    ...(checker === undefined ? {} : { checker }),
-    ...(o.accept === undefined ? {} : { accept: o.accept }),
-    ...(appendSystemPrompt === undefined ? {} : { appendSystemPrompt }),
-    ...(o.backendOptions === undefined ? {} : { backendOptions: o.backendOptions }),
+    ...defined({ checker, accept: o.accept, appendSystemPrompt, backendOptions: o.backendOptions }),
     signal,
     observe,
-    ...(o.mayContinue === undefined ? {} : { mayContinue: o.mayContinue }),
+    ...defined({ mayContinue: o.mayContinue }),
     record: o.record !== false,
-    ...(o.store === undefined ? {} : { store: o.store }),
+    ...defined({ store: o.store }),
     maxStartAttempts: o.maxStartAttempts ?? 3,
-    ...(o.metrics === undefined ? {} : { metrics: o.metrics }),
+    ...defined({ metrics: o.metrics }),
   });
 }
 

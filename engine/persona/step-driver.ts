@@ -21,6 +21,7 @@ import { runPersona } from './run-persona.js';
 import type { FlowAgentContext, FlowAgentTask, FlowStepOutcome, StepError, StepSettings } from './step-contract.js';
 import { driveStepRules } from './step-rules.js';
 import { StepWatch } from './step-watch.js';
+import { defined } from '../util/defined.js';
 
 export interface PersonaStepDriverOptions {
   home: string;
@@ -73,7 +74,7 @@ export class PersonaStepDriver {
                 return {
                   command: gate.run,
                   passed: run.passed,
-                  ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
+                  ...defined({ exitCode: run.exitCode }),
                   timedOut: run.timedOut,
                   tail: run.tail,
                   ...(run.flaky ? { flaky: true } : {}),
@@ -86,7 +87,7 @@ export class PersonaStepDriver {
         cwd: task.cwd,
         sessions: port,
         runId: task.runId,
-        ...(checker === undefined ? {} : { checker }),
+        ...defined({ checker }),
         ...(s.script === undefined ? {} : { backendOptions: { script: s.script } }),
         signal: watch.signal,
         observe: watch.observe.bind(watch),
@@ -113,17 +114,12 @@ export class PersonaStepDriver {
             knobs: {
               maxPosture: s.maxPosture,
               initialPosture: s.initialPosture,
-              ...(s.maxRounds === undefined ? {} : { maxRounds: s.maxRounds }),
-              ...(s.backend === undefined ? {} : { backend: s.backend }),
-              ...(s.allowedTools === undefined ? {} : { allowedTools: s.allowedTools }),
+              ...defined({ maxRounds: s.maxRounds, backend: s.backend, allowedTools: s.allowedTools }),
             },
             backendOverride: s.provenance.backend === '--backend',
           },
           taskTags: s.taskTags,
-          ...(s.model === undefined ? {} : { agentModel: s.model }),
-          ...(s.effort === undefined ? {} : { effort: s.effort }),
-          ...(this.#o.agent === undefined ? {} : { agent: this.#o.agent }),
-          ...(this.#o.metrics === undefined ? {} : { metrics: this.#o.metrics }),
+          ...defined({ agentModel: s.model, effort: s.effort, agent: this.#o.agent, metrics: this.#o.metrics }),
         });
       } else {
         result = await driveStepRules({ ...common, home: this.#o.home, scope: `flow:${task.runId}:${task.exec}` }, s);
@@ -194,11 +190,11 @@ function outcomeOf(
     note: v.note,
     ...(o.driver ? { persona: o.task.settings.persona } : {}),
     backend: result.session?.backend,
-    ...(result.model === undefined ? {} : { model: result.model }),
+    ...defined({ model: result.model }),
     sessionId: result.session?.sessionId,
     rounds: o.watch.rounds,
     costUsd: o.watch.costUsd,
-    ...(o.evidence.baseline === undefined ? {} : { baseline: o.evidence.baseline }),
+    ...defined({ baseline: o.evidence.baseline }),
     ...(check === undefined
       ? {}
       : {
@@ -215,7 +211,7 @@ function outcomeOf(
         }),
   };
   if (v.outcome === 'success') {
-    const json = o.evidence.json === undefined ? {} : { json: o.evidence.json };
+    const json = defined({ json: o.evidence.json });
     return { status: 'succeeded', verdict: 'success', outputs: { ...outputs, verdict: 'success', ...json } };
   }
   if (o.watch.stalled) return failed(stalledError(o.watch.idleMs), outputs, 'stalled');
@@ -260,7 +256,7 @@ function thrownError(error: unknown): StepError {
     return {
       code: error.code,
       message: error.message,
-      ...(error.hint === undefined ? {} : { hint: error.hint }),
+      ...defined({ hint: error.hint }),
       ...(error instanceof UsageError ? {} : { transient: true }),
     };
   return { code: 'PERSONA_FAILED', message: error instanceof Error ? error.message : String(error), transient: true };

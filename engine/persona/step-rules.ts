@@ -14,6 +14,7 @@ import { drivePersona, type PersonaRunResult } from './drive.js';
 import type { PersonaObserver } from './observation.js';
 import { RulesDecider } from './rules-decider.js';
 import type { StepSettings } from './step-contract.js';
+import { defined } from '../util/defined.js';
 
 /** The id the default rules persona goes by in logs and decision records. */
 const FLOW_DEFAULT_PERSONA = 'flow-default';
@@ -41,17 +42,12 @@ export function driveStepRules(d: StepDrive, s: StepSettings): Promise<PersonaRu
     rules,
     brief: d.brief,
     taskTags: s.taskTags,
-    ...(s.backend === undefined ? {} : { pin: s.backend }),
+    ...defined({ pin: s.backend }),
     initialPosture: s.initialPosture,
     wantsToolLimit: s.allowedTools !== undefined,
-    ...(s.model === undefined ? {} : { agentModel: s.model }),
-    ...(s.effort === undefined ? {} : { effort: s.effort }),
-    ...(s.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: s.appendSystemPrompt }),
+    ...defined({ agentModel: s.model, effort: s.effort, appendSystemPrompt: s.appendSystemPrompt }),
     routings: [],
-    fixedStart: {
-      ...(s.maxRounds === undefined ? {} : { maxRounds: s.maxRounds }),
-      ...(s.allowedTools === undefined ? {} : { allowedTools: s.allowedTools }),
-    },
+    fixedStart: defined({ maxRounds: s.maxRounds, allowedTools: s.allowedTools }),
     editToolNames: s.editToolNames,
     allowCommands: commands,
     maxCheckAttempts: s.verify?.attempts ?? 0,
@@ -65,17 +61,15 @@ export function driveStepRules(d: StepDrive, s: StepSettings): Promise<PersonaRu
     runId: d.runId,
     constraints: {
       maxPosture: s.maxPosture,
-      ...(s.backend === undefined ? {} : { backend: s.backend }),
-      ...(s.maxRounds === undefined ? {} : { maxRounds: s.maxRounds }),
-      ...(s.allowedTools === undefined ? {} : { allowedTools: s.allowedTools }),
+      ...defined({ backend: s.backend, maxRounds: s.maxRounds, allowedTools: s.allowedTools }),
     },
     initialPosture: s.initialPosture,
     decider,
-    ...(d.checker === undefined ? {} : { checker: d.checker }),
+    ...defined({ checker: d.checker }),
     requireCheck: false,
     accept: d.accept,
     listBackends: false,
-    ...(d.backendOptions === undefined ? {} : { backendOptions: d.backendOptions }),
+    ...defined({ backendOptions: d.backendOptions }),
     signal: d.signal,
     observe: d.observe,
     mayContinue: d.mayContinue,

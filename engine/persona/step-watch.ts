@@ -10,6 +10,7 @@ import { TurnUsage } from '../session/index.js';
 import { VERDICT_CODES } from './decisions.js';
 import type { PersonaObservation } from './observation.js';
 import type { FlowAgentContext } from './step-contract.js';
+import { defined } from '../util/defined.js';
 
 export class StepWatch {
   readonly #controller = new AbortController();
@@ -87,7 +88,7 @@ export class StepWatch {
 
   #onEvent(e: Extract<PersonaObservation, { type: 'agent' }>['live']['event']): void {
     const progress = this.#ctx.progress;
-    const maxRounds = this.#maxRounds === undefined ? {} : { maxRounds: this.#maxRounds };
+    const maxRounds = defined({ maxRounds: this.#maxRounds });
     if (e.type === 'tool_use') progress({ tool: e.name, round: this.rounds + 1, ...maxRounds });
     else if (e.type === 'started' && e.model !== undefined) progress({ model: e.model });
     else if (e.type === 'turn_diff') {

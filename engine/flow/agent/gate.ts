@@ -6,6 +6,7 @@ import { runCommand } from '../runtime/command.js';
 import type { RunSite } from '../runtime/confine.js';
 import type { GateSpec } from '../core/plan.js';
 import type { GateRun } from './driver.js';
+import { defined } from '../../util/defined.js';
 
 /** Lines of a failing check's output that go back to the agent. */
 export const GATE_TAIL_LINES = 60;
@@ -43,8 +44,8 @@ export async function runGate(gate: GateSpec, site: GateSite): Promise<GateRun> 
             : site.cwd,
         env: site.env,
         signal: site.signal,
-        sandbox: { setting, site: site.run, ...(copy === undefined ? {} : { tree: copy }) },
-        ...(gate.timeoutMs === undefined ? {} : { timeoutMs: gate.timeoutMs }),
+        sandbox: { setting, site: site.run, ...defined({ tree: copy }) },
+        ...defined({ timeoutMs: gate.timeoutMs }),
       });
       const restored =
         edited.length === 0
