@@ -3,7 +3,8 @@
  * very process — gone, a zombie, or a pid the kernel gave to someone else — is stale: the lock is
  * taken over, and the caller is told whose it was so it can say so.
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isSameProcess, selfIdentity } from './identity.js';
 import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../util/private-store.js';
@@ -44,13 +45,7 @@ export function acquireOwnerLock<T extends object>(
   };
   let tookOverFrom: (T & LockOwner) | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
-      try {
-        writeSync(fd, JSON.stringify(info));
-      } finally {
-        closeSync(fd);
-      }
+    if (createWhole(path, JSON.stringify(info))) {
       let released = false;
       return {
         path,
@@ -62,22 +57,69 @@ export function acquireOwnerLock<T extends object>(
           if (holder !== null && holder.pid === info.pid && holder.at === info.at) removeFile(path);
         },
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = readHolder<T>(path);
-      if (holder !== null && isSameProcess({ pid: holder.pid, ...defined({ start: holder.start }) })) {
-        const ours = holder.pid === self.pid && options.isOurs?.(holder) === true;
-        if (!ours) throw options.busy(holder);
-      } else if (holder !== null) {
-        tookOverFrom = holder;
-      }
-      removeFile(path);
     }
+    const text = readText(path);
+    if (text === undefined) continue; // released meanwhile
+    const holder = parseHolder<T>(text);
+    if (holder !== null && isSameProcess({ pid: holder.pid, ...defined({ start: holder.start }) })) {
+      const ours = holder.pid === self.pid && options.isOurs?.(holder) === true;
+      if (!ours) throw options.busy(holder);
+    } else if (holder !== null) {
+      tookOverFrom = holder;
+    }
+    removeIfUnchanged(path, text);
   }
   throw new Error(`could not take the lock ${path}`);
 }
 
-/** Deletes a lock file that may already be gone. */
+/**
+ * Creates the lock file with its whole content, or returns false when one exists: the content is
+ * written aside and hard-linked into place (exclusive, like `wx`), so no other process ever reads
+ * a lock file half written and takes it for garbage.
+ */
+function createWhole(path: string, content: string): boolean {
+  const aside = asidePath(path, 'new');
+  writeFileSync(aside, content, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+  try {
+    linkSync(aside, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  } finally {
+    removeFile(aside);
+  }
+}
+
+/**
+ * Removes the lock file judged stale, and only that one: it is moved aside (one process wins the
+ * rename) and compared with what was judged; a fresh lock another process put there meanwhile is
+ * linked back, so two processes that found the same stale lock never both take it.
+ */
+function removeIfUnchanged(path: string, judged: string): void {
+  const aside = asidePath(path, 'stale');
+  try {
+    renameSync(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // someone else removed it
+    throw error;
+  }
+  try {
+    if (readText(aside) !== judged) linkSync(aside, path);
+  } catch (error) {
+    // EEXIST: a third process took the free path meanwhile; the lock it holds stands.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    removeFile(aside);
+  }
+}
+
+/** A private name next to the lock, unique to this process and call. */
+function asidePath(path: string, what: 'new' | 'stale'): string {
+  return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.${what}`;
+}
+
+/** Deletes a file that may already be gone. */
 function removeFile(path: string): void {
   try {
     unlinkSync(path);
@@ -86,9 +128,22 @@ function removeFile(path: string): void {
   }
 }
 
-function readHolder<T>(path: string): (T & LockOwner) | null {
+function readText(path: string): string | undefined {
   try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as T & LockOwner;
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function readHolder<T>(path: string): (T & LockOwner) | null {
+  const text = readText(path);
+  return text === undefined ? null : parseHolder<T>(text);
+}
+
+function parseHolder<T>(text: string): (T & LockOwner) | null {
+  try {
+    const value = JSON.parse(text) as T & LockOwner;
     return typeof value === 'object' && value !== null && typeof value.pid === 'number' ? value : null;
   } catch {
     return null;
