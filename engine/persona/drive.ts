@@ -101,7 +101,10 @@ export async function drivePersona(o: DriveOptions): Promise<PersonaRunResult> {
   // here, so it is shown and counted once the session is, never dropped.
   const early = new Map<string, SessionLiveEvent[]>();
   const unsubscribe = sessions.onSessionEvent((live) => {
-    if (live.event.type === 'created' || live.event.type === 'adopted') created.add(live.sessionId);
+    // Only this scope's sessions: drives that share a session service (a flow's parallel steps)
+    // must not keep each other's events.
+    const ours = live.ownerScope === undefined || live.ownerScope === scope;
+    if (ours && (live.event.type === 'created' || live.event.type === 'adopted')) created.add(live.sessionId);
     if (opened.some((s) => s.sessionId === live.sessionId)) return deliver(live);
     if (!created.has(live.sessionId)) return;
     const waiting = early.get(live.sessionId) ?? [];

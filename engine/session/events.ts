@@ -67,4 +67,6 @@ export interface PersistedSessionEvent {
 /** What onSessionEvent listeners receive: the persisted line plus the session id. */
 export interface SessionLiveEvent extends PersistedSessionEvent {
   sessionId: string;
+  /** The scope that owns the session (live only: not in events.jsonl; neo serve's feed carries it): a listener can keep to its own. */
+  ownerScope?: string;
 }

@@ -344,7 +344,7 @@ export class SessionRegistry {
 
   #write(session: LiveSession, line: PersistedSessionEvent): Promise<boolean> {
     if (this.#listeners.size > 0) {
-      const live: SessionLiveEvent = { sessionId: session.id, ...line };
+      const live: SessionLiveEvent = { sessionId: session.id, ownerScope: session.ownerScope, ...line };
       for (const listener of this.#listeners) {
         try {
           listener(live);
