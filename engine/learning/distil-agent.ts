@@ -3,7 +3,6 @@
  * provider that leaves the class unmapped falls back to `agent.model`). No tools: the answer is
  * text, read as data by parseDistillAnswer.
  */
-import { createConfiguredAgent, isModelClass, loadAgentSettings } from '../agent/index.js';
 import type { DistilModel } from './distiller.js';
 import { defined } from '../util/defined.js';
 
@@ -18,6 +17,10 @@ export function agentDistil(options: {
   spent?: (usage: { model: string; tokens: number }) => void;
 }): DistilModel {
   return async ({ system, message }) => {
+    // Loaded when a distillation runs, not with the learning area: the flow's start-up path reads
+    // lessons (lessons-brief.ts), and the agent with its dependencies (yaml) would cost every
+    // `neo flow run` tens of milliseconds it never uses.
+    const { createConfiguredAgent, isModelClass, loadAgentSettings } = await import('../agent/index.js');
     const settings = await loadAgentSettings({
       cwd: options.cwd,
       home: options.home,
