@@ -3,8 +3,8 @@
  * very process — gone, a zombie, or a pid the kernel gave to someone else — is stale: the lock is
  * taken over, and the caller is told whose it was so it can say so.
  */
-import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isSameProcess, selfIdentity } from './identity.js';
 import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../util/private-store.js';
@@ -44,7 +44,8 @@ export function acquireOwnerLock<T extends object>(
     at: new Date().toISOString(),
   };
   let tookOverFrom: (T & LockOwner) | undefined;
-  for (let attempt = 0; attempt < 3; attempt++) {
+  // Racing takeovers of one stale lock wait a moment for the claim's winner (a few μs of work).
+  for (let attempt = 0; attempt < 100; attempt++) {
     if (createWhole(path, JSON.stringify(info))) {
       let released = false;
       return {
@@ -67,7 +68,7 @@ export function acquireOwnerLock<T extends object>(
     } else if (holder !== null) {
       tookOverFrom = holder;
     }
-    removeIfUnchanged(path, text);
+    if (!removeIfUnchanged(path, text)) pause(2);
   }
   throw new Error(`could not take the lock ${path}`);
 }
@@ -91,31 +92,51 @@ function createWhole(path: string, content: string): boolean {
   }
 }
 
+/** A takeover claim older than this was left by a process that died mid-takeover. */
+const CLAIM_ABANDONED_MS = 10_000;
+
 /**
- * Removes the lock file judged stale, and only that one: it is moved aside (one process wins the
- * rename) and compared with what was judged; a fresh lock another process put there meanwhile is
- * linked back, so two processes that found the same stale lock never both take it.
+ * Removes the lock file judged stale, and only that one. The remover first claims that very
+ * content: it hard-links the lock to a name derived from the judged text (exclusive: one process
+ * wins), then checks the linked file still holds that text — so it is the stale file, not a fresh
+ * lock someone put there meanwhile — and only then unlinks the lock. Everyone else who judged the
+ * same file finds the claim taken and retries; one who claims later links the fresh lock and backs
+ * off. No window exists in which the path is free while another process's lock is set aside.
  */
-function removeIfUnchanged(path: string, judged: string): void {
-  const aside = asidePath(path, 'stale');
+function removeIfUnchanged(path: string, judged: string): boolean {
+  const claim = `${path}.${createHash('sha256').update(judged).digest('hex').slice(0, 16)}.claim`;
   try {
-    renameSync(path, aside);
+    linkSync(path, claim);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // someone else removed it
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return true; // removed meanwhile
+    if (code !== 'EEXIST') throw error;
+    if (claimAbandoned(claim)) removeFile(claim);
+    return false; // another process is removing it
   }
   try {
-    if (readText(aside) !== judged) linkSync(aside, path);
-  } catch (error) {
-    // EEXIST: a third process took the free path meanwhile; the lock it holds stands.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (readText(claim) === judged) removeFile(path);
   } finally {
-    removeFile(aside);
+    removeFile(claim);
+  }
+  return true;
+}
+
+/** Blocks this thread for `ms` (lock taking is synchronous by design). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function claimAbandoned(claim: string): boolean {
+  try {
+    return Date.now() - statSync(claim).mtimeMs > CLAIM_ABANDONED_MS;
+  } catch {
+    return false;
   }
 }
 
 /** A private name next to the lock, unique to this process and call. */
-function asidePath(path: string, what: 'new' | 'stale'): string {
+function asidePath(path: string, what: 'new'): string {
   return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.${what}`;
 }
 
