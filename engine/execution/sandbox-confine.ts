@@ -25,6 +25,8 @@ export interface Confinement {
   configHomes?: readonly string[];
   /** Further host paths to keep readable although they lie in a hidden tree (a worktree's repository metadata). */
   readable?: readonly string[];
+  /** Further binds, applied after the workspace's (a path inside it shown read-only, a tree moved in). */
+  binds?: readonly SandboxBind[];
   network: boolean;
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
@@ -39,6 +41,7 @@ export function confinedSpec(c: Confinement): SandboxSpec {
     ...(c.configHomes ?? []).map((path) => ({ path, write: true, optional: true })),
     ...(c.runDir === undefined ? [] : [{ path: c.runDir, write: true }]),
     { path: c.workspace, write: true, ...defined({ at: c.workspaceAt }) },
+    ...(c.binds ?? []),
   ];
   // Name resolution on a host whose resolv.conf points into /run (systemd-resolved).
   if (c.network) binds.push({ path: '/run/systemd/resolve', optional: true });

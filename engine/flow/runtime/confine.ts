@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Confinement } from '../../execution/index.js';
+import type { Confinement, SandboxBind } from '../../execution/index.js';
 import type { SandboxSetting } from '../core/plan.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { defined } from '../../util/defined.js';
@@ -22,7 +22,15 @@ export interface RunSite {
 export function runConfinement(
   site: RunSite,
   setting: SandboxSetting,
-  process: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; tree?: string; configHomes?: readonly string[] },
+  process: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    timeoutMs?: number;
+    tree?: string;
+    configHomes?: readonly string[];
+    /** Further binds on top (a gate's protected paths and dependency folders, read-only). */
+    binds?: readonly SandboxBind[];
+  },
 ): Confinement {
   const { workspace } = site;
   const gitDir = workspace.gitDir ?? join(workspace.root, '.git');
@@ -37,7 +45,7 @@ export function runConfinement(
       join(gitDir, 'config'),
       join(gitDir, 'hooks'),
     ],
-    ...defined({ configHomes: process.configHomes }),
+    ...defined({ configHomes: process.configHomes, binds: process.binds }),
     network: setting.network,
     env: process.env,
     ...defined({ timeoutMs: process.timeoutMs }),
