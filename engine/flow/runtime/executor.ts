@@ -17,7 +17,7 @@ import type { WorkspaceRecord } from '../store/run-files.js';
 import { waitForApproval, type ApprovalPrompter } from './approvals.js';
 import { configHomePath, confinedSpec, confinePath, lastLines, type ProcessResult } from '../../execution/index.js';
 import { BudgetGuard } from './budget-guard.js';
-import { runCommand, type CommandSpec } from './command.js';
+import { processLimitNote, runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
 import { defined } from '../../util/defined.js';
 
@@ -247,7 +247,7 @@ async function runStep(
     stderr: tail(result.stderr),
     ...(await readOutputFile(outputFile)),
   };
-  const error = commandError(step.run!.command, result);
+  const error = commandError(step.run!.command, result, step.sandbox);
   if (error !== undefined) return { status: 'failed', outputs, error };
   return withUntil({ status: 'succeeded', outputs }, step, cwd, spec, signal, deps);
 }
@@ -423,12 +423,20 @@ function sandboxOfStep(step: PlanStep, deps: ExecutorDeps): Pick<CommandSpec, 's
   };
 }
 
-function commandError(command: string, result: ProcessResult): StepError | undefined {
+function commandError(command: string, result: ProcessResult, setting?: SandboxSetting): StepError | undefined {
   if (result.spawnError !== undefined)
     return {
       code: 'FLOW_SPAWN_FAILED',
       message: `\`${command}\` could not start: ${result.spawnError}`,
       transient: true,
+    };
+  // Before the timeout: a flood stopped at its cap is what happened, whatever ended it.
+  const limited = processLimitNote(result, setting);
+  if (limited !== undefined)
+    return {
+      code: 'FLOW_STEP_PROCESS_LIMIT',
+      message: `\`${command}\` ${limited}`,
+      hint: 'a command that needs more processes says so with `maxProcesses:` on its step',
     };
   if (result.timedOut)
     return { code: 'FLOW_STEP_TIMEOUT', message: `\`${command}\` ran past its timeout and was killed` };
