@@ -192,12 +192,14 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
       if (pid !== undefined) {
         // Leftovers are cleaned up, not a cause: the result still says how the leader ended.
         // A bound's are always: nothing it held outlives the result.
-        if (options.killLeftovers || bound !== undefined) {
-          const leftovers = Math.min(grace, 1_000);
+        const leftovers = Math.min(grace, 1_000);
+        // A cgroup lists all that is left, wherever it went: no scan of every process is needed.
+        if (bound?.kind === 'cgroup') cleanup = bound.release(leftovers).then(() => leaderExited(pid));
+        else if (options.killLeftovers || bound !== undefined)
           cleanup = killTree({ pgid: pid, tag }, leftovers)
             .then(() => bound?.release(leftovers))
             .then(() => leaderExited(pid));
-        } else leaderExited(pid);
+        else leaderExited(pid);
       }
       resolve();
     });
