@@ -122,6 +122,28 @@ describe('the environment of a confined process is an allowlist', () => {
     );
   });
 
+  it("an agent step's loop check is a command: off the network unless the step says so (its CLI's network is not its own)", async () => {
+    const CONNECT = `require('net').connect(Number(process.env.NEO_INPUT_PORT), '127.0.0.1').on('data', () => process.exit(0)).on('error', () => process.exit(3));\n`;
+    const flow = (name: string, network: string) =>
+      `name: ${name}\ndefaults: { backend: script, maxPosture: acceptEdits }\nsandbox: bwrap\ninputs: { port: { type: string } }\nsteps:\n  - id: fix\n    brief: write a note\n    script: writes.yaml\n${network}    loop: { untilRun: 'node connect.cjs', maxIterations: 1 }\n`;
+    const { neo } = await project({
+      'connect.cjs': CONNECT,
+      'writes.yaml': 'turns:\n  - actions:\n      - write: { path: note.txt, content: "a note\\n" }\n',
+      'offline.flow.yaml': flow('offline', ''),
+      'online.flow.yaml': flow('online', '    network: true\n'),
+    });
+    const input = ['--input', `port=${port}`];
+    const offline = await neo(['flow', 'run', 'offline.flow.yaml', '--json', ...input]);
+    expect(summary(offline.stdout), offline.stdout + offline.stderr).toMatchObject({
+      cause: 'FLOW_LOOP_EXHAUSTED',
+      exitCode: 1,
+    });
+    const online = await neo(['flow', 'run', 'online.flow.yaml', '--json', ...input]);
+    expect(summary(online.stdout), online.stdout + online.stderr).toMatchObject({ status: 'succeeded', exitCode: 0 });
+    const dry = await neo(['flow', 'run', 'offline.flow.yaml', '--dry-run', ...input]);
+    expect(dry.stdout).toMatch(/loop check in bwrap \(flow\)/);
+  });
+
   it('a declared secret that is unset refuses the run before anything runs (exit 2)', async () => {
     const { home, neo } = await project({
       'unset.flow.yaml': `name: unset\nsandbox: bwrap\nsteps:\n  - { id: touch, run: 'echo ran > ran.txt' }\n  - { id: deploy, needs: [touch], run: 'true', secrets: [DEPLOY_TOKEN] }\n`,

@@ -20,7 +20,7 @@ export function compileSandbox(
   lookup: PlanLookup,
   problems: CompileProblem[],
   parent?: CompileOptions['parent'],
-): { step: SandboxSetting; gate?: SandboxSetting } {
+): { step: SandboxSetting; gate?: SandboxSetting; check?: SandboxSetting } {
   const required = requiredBy(flow, step, lookup);
   const inherited = parent?.sandbox.kind === 'bwrap' ? parent : undefined;
   const pick = (own: Step['sandbox'], ownSource: string, network: boolean, what: string): SandboxSetting => {
@@ -59,11 +59,17 @@ export function compileSandbox(
     isAgent ? 'the agent' : 'the command',
   );
   const commands = step.run !== undefined || isAgent ? commandLimits(flow, step) : {};
+  // An agent step's loop check is a command like a gate, not its CLI: no network unless asked.
+  const check =
+    isAgent && step.loop?.untilRun !== undefined
+      ? { check: { ...pick(step.sandbox, `step ${step.id}`, step.network === true, 'the loop check'), ...commands } }
+      : {};
   const verify = step.verify;
-  if (verify === undefined) return { step: { ...own, ...commands } };
+  if (verify === undefined) return { step: { ...own, ...commands }, ...check };
   const gate: { sandbox?: Step['sandbox']; network?: boolean } = typeof verify === 'string' ? {} : verify;
   return {
     step: { ...own, ...commands },
+    ...check,
     gate: {
       ...pick(
         gate.sandbox ?? step.sandbox,

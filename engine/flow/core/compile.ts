@@ -111,6 +111,7 @@ function compileStep(
   };
   const sandbox = compileSandbox(flow, step, lookup, problems, options.parent);
   out.sandbox = sandbox.step;
+  if (out.loop !== undefined && sandbox.check !== undefined) out.loop.untilSandbox = sandbox.check;
   if (kind === 'agent') {
     out.agent = compileAgent(flow, step, lookup, options, problems);
     if (out.agent.verify !== undefined && sandbox.gate !== undefined) out.agent.verify.sandbox = sandbox.gate;

@@ -94,6 +94,7 @@ function describeStep(step: PlanStep): StepDescription {
   if (step.foreach !== undefined)
     control.push(`foreach${step.foreach.maxParallel === undefined ? '' : ` ×${step.foreach.maxParallel}`}`);
   if (step.loop !== undefined) control.push(`loop ≤${step.loop.maxIterations}`);
+  if (step.loop?.untilSandbox !== undefined) control.push(`loop check in ${describeSandbox(step.loop.untilSandbox)}`);
   if (step.retry !== undefined) control.push(`retry ${step.retry.attempts}× ${step.retry.on}`);
   if (step.continueOnError) control.push('continueOnError');
   const base: StepDescription = {

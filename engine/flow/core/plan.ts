@@ -73,7 +73,13 @@ export interface PlanStep {
   join: JoinRule;
   if?: string;
   foreach?: { items: unknown[] | string; maxParallel?: number };
-  loop?: { until?: string; untilRun?: string; maxIterations: number };
+  loop?: {
+    until?: string;
+    untilRun?: string;
+    maxIterations: number;
+    /** An agent step's `untilRun` check: a command, with the network only when the step asks (its own `sandbox` is its CLI's). */
+    untilSandbox?: SandboxSetting;
+  };
   retry?: { attempts: number; backoffMs: number; on: 'transient' | 'any' };
   timeoutMs?: number;
   idleTimeoutMs?: number;

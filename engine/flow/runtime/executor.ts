@@ -340,7 +340,13 @@ async function withUntil(
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const check = step.loop?.untilRun;
   if (check === undefined || outcome.status !== 'succeeded') return outcome;
-  const result = await runCommand({ command: check, cwd, env: spec.env, signal, ...sandboxOfStep(step, deps) });
+  const result = await runCommand({
+    command: check,
+    cwd,
+    env: spec.env,
+    signal,
+    ...sandboxOfStep(step, deps, step.loop?.untilSandbox ?? step.sandbox),
+  });
   return { ...outcome, untilPassed: result.exitCode === 0 };
 }
 
@@ -416,10 +422,14 @@ function sandboxedSessions(sessions: SessionPort, sandbox: SessionSandbox): Sess
 }
 
 /** The sandbox a step's own commands run in (none for a plan compiled before sandboxes). */
-function sandboxOfStep(step: PlanStep, deps: ExecutorDeps): Pick<CommandSpec, 'sandbox'> {
-  if (step.sandbox === undefined) return {};
+function sandboxOfStep(
+  step: PlanStep,
+  deps: ExecutorDeps,
+  setting: SandboxSetting | undefined = step.sandbox,
+): Pick<CommandSpec, 'sandbox'> {
+  if (setting === undefined) return {};
   return {
-    sandbox: { setting: step.sandbox, site: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir } },
+    sandbox: { setting, site: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir } },
   };
 }
 
