@@ -4,11 +4,14 @@
  * timeout and a process bound, sub-flows inherit their parent step's sandbox, and `--dry-run`
  * says what will really happen, sub-flow steps included.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runNeo } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { NEO_BIN, runNeo } from '../helpers/cli.js';
+import { watchFolder } from '../helpers/leaks.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { git } from './flow-helpers.js';
 
@@ -320,5 +323,44 @@ if node -e "require('net').connect(Number(process.env.NEO_INPUT_PORT), '127.0.0.
     }
     expect(claims.get('sub/offline')).toMatch(/^bwrap \(parent step sub/);
     expect(claims.get('open/offline')).toMatch(/^none/);
+  });
+});
+
+/** Whether this test process can run neo as an ordinary user (`nobody`), as CI's root can. */
+function canDropToNobody(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  try {
+    execFileSync('setpriv', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.runIf(canDropToNobody())('an ordinary user, who may not make a cgroup, is bounded by RLIMIT_NPROC', () => {
+  it('neo doctor says so, and a flood in bwrap stops at the cap with nothing left', async () => {
+    const root = await tempDir('neo-e2e-procs-nobody-');
+    chmodSync(root, 0o777);
+    const marker = '94.5';
+    await writeTree(root, {
+      'flood.flow.yaml': `name: flood\nsandbox: bwrap\nsteps:\n  - id: flood\n    timeout: 20s\n    maxProcesses: 64\n    run: 'i=0; while [ $i -lt 300 ]; do sleep ${marker} & i=$((i+1)); done; wait'\n`,
+    });
+    chmodSync(join(root, 'flood.flow.yaml'), 0o644);
+    const home = join(root, 'home');
+    watchFolder(home);
+    const asNobody = (args: string[]) =>
+      execa('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, NEO_BIN, ...args], {
+        cwd: root,
+        env: { NO_COLOR: '1', NEO_HOME: home, HOME: root, PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        reject: false,
+        timeout: 60_000,
+      });
+    const doctor = await asNobody(['doctor']);
+    expect(doctor.stdout).toMatch(/process bound: RLIMIT_NPROC via prlimit/);
+    const result = await asNobody(['flow', 'run', 'flood.flow.yaml', '--isolation', 'copy', '--json']);
+    // The shell's fork was refused by the cap (the rlimit cannot tell neo it was the cause).
+    expect(summary(result.stdout), result.stdout + result.stderr).toMatchObject({ status: 'failed', exitCode: 1 });
+    expect(result.stdout).toMatch(/Cannot fork/);
+    expect(processesWith(marker)).toEqual([]);
   });
 });
