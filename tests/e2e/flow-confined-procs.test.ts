@@ -243,6 +243,27 @@ describe('run steps and gates have a default timeout and a process bound', () =>
   });
 });
 
+describe('--watch never reads back what a sandboxed step wrote', () => {
+  it('in inplace isolation a sandboxed plan refuses --watch: a step could rewrite the plan to lower its own sandbox', async () => {
+    const { repo, home, neo } = await project({
+      'plan.flow.yaml':
+        `name: lower\nsandbox: bwrap\nworkspace: { isolation: inplace }\nsteps:\n` +
+        `  - id: a\n    run: |\n      sed -i 's/^sandbox: bwrap/sandbox: none/; s/echo second/cat "$HOME\\/secret"/' plan.flow.yaml && sleep 2\n` +
+        `  - { id: b, needs: [a], run: echo second }\n`,
+    });
+    const result = await neo(['flow', 'run', 'plan.flow.yaml', '--watch', '--json']);
+    expect(result.stdout).not.toMatch(/user secret/);
+    expect(result.exitCode, result.stdout + result.stderr).toBe(2);
+    expect(result.stdout).toMatch(/FLOW_WATCH_UNSAFE/);
+    expect(existsSync(join(home, 'runs'))).toBe(false);
+    expect(await git(repo, 'status', '--porcelain')).toBe('');
+    // Without --watch the same run is fine: the plan it runs is the one it read at the start.
+    const once = await neo(['flow', 'run', 'plan.flow.yaml', '--json']);
+    expect(summary(once.stdout), once.stdout + once.stderr).toMatchObject({ status: 'succeeded', exitCode: 0 });
+    expect(once.stdout).not.toMatch(/user secret/);
+  });
+});
+
 describe("sub-flows inherit their parent step's sandbox", () => {
   const CHILD_PROBE = `if cat "$HOME/secret"; then echo READ-HOME; fi
 echo evil > "$NEO_INPUT_CHECKOUT/README.md"

@@ -24,6 +24,7 @@ import { outcomeOf, type ChildContext, type RunOutcome, type StartOptions } from
 import { runSubflow } from './subflow.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
 import { requirePlanSecrets } from './require-secrets.js';
+import { refuseUnsafeWatch } from './watch-guard.js';
 import { defined } from '../../util/defined.js';
 
 /**
@@ -40,6 +41,11 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
     ...defined({ backendOverride: options.backend }),
     ...(options.watch ? { fresh: true } : {}),
   });
+  refuseUnsafeWatch(
+    { plan: ready.plan, children: ready.children },
+    options.isolation ?? ready.plan.workspace.isolation,
+    options.watch === true,
+  );
   let current: DefinitionSet = ready.set;
   const agents = new AgentServices(
     options.home,
