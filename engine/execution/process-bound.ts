@@ -18,6 +18,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmdirSync,
   statSync,
   writeFileSync,
@@ -47,6 +48,20 @@ export interface ProcessBound {
 }
 
 const PREFIX = 'neo-';
+/**
+ * This process's PID namespace, in every cgroup name it makes: a pid means nothing in another
+ * namespace, so only cgroups named in this one are ever judged stale here.
+ */
+let pidNamespace: string | undefined;
+function ownPidNamespace(): string {
+  if (pidNamespace !== undefined) return pidNamespace;
+  try {
+    pidNamespace = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? '0';
+  } catch {
+    pidNamespace = '0';
+  }
+  return pidNamespace;
+}
 let probed: { info: ProcessBoundInfo; dir?: string } | undefined;
 let counter = 0;
 
@@ -159,7 +174,7 @@ function tryCgroup(dir: string): string | undefined {
 
 function cgroupBound(dir: string, max: number): ProcessBound {
   const self = selfIdentity();
-  const path = join(dir, `${PREFIX}${self.pid}-${self.start ?? 0}-${counter++}`);
+  const path = join(dir, `${PREFIX}${ownPidNamespace()}-${self.pid}-${self.start ?? 0}-${counter++}`);
   mkdirSync(path);
   try {
     writeFileSync(join(path, 'pids.max'), String(max));
@@ -264,9 +279,9 @@ function sweepStale(dir: string): void {
     return;
   }
   for (const name of names) {
-    const match = /^neo-(\d+)-(\d+)-\d+$/.exec(name);
-    if (match === null) continue;
-    const owner = { pid: Number(match[1]), ...(match[2] === '0' ? {} : { start: Number(match[2]) }) };
+    const match = /^neo-(\d+)-(\d+)-(\d+)-\d+$/.exec(name);
+    if (match === null || match[1] !== ownPidNamespace()) continue;
+    const owner = { pid: Number(match[2]), ...(match[3] === '0' ? {} : { start: Number(match[3]) }) };
     if (isSameProcess(owner)) continue;
     const path = join(dir, name);
     writeQuietly(join(path, 'pids.max'), '0');

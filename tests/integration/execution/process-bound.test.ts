@@ -29,7 +29,7 @@ function marked(marker: string): number[] {
 /** This process's bound cgroups still on the host. */
 function ownCgroups(): string[] {
   if (cgroupDir === undefined) return [];
-  return readdirSync(cgroupDir).filter((name) => name.startsWith(`neo-${process.pid}-`));
+  return readdirSync(cgroupDir).filter((name) => new RegExp(`^neo-\\d+-${process.pid}-`).test(name));
 }
 
 describe.runIf(bound.kind === 'cgroup')('a pids cgroup per process', () => {
