@@ -17,7 +17,7 @@ import type { WorkspaceRecord } from '../store/run-files.js';
 import { waitForApproval, type ApprovalPrompter } from './approvals.js';
 import { configHomePath, confinedSpec, confinePath, lastLines, type ProcessResult } from '../../execution/index.js';
 import { BudgetGuard } from './budget-guard.js';
-import { runCommand, type CommandSpec } from './command.js';
+import { processLimitNote, runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
 import { defined } from '../../util/defined.js';
 
@@ -247,7 +247,7 @@ async function runStep(
     stderr: tail(result.stderr),
     ...(await readOutputFile(outputFile)),
   };
-  const error = commandError(step.run!.command, result);
+  const error = commandError(step.run!.command, result, step.sandbox);
   if (error !== undefined) return { status: 'failed', outputs, error };
   return withUntil({ status: 'succeeded', outputs }, step, cwd, spec, signal, deps);
 }
@@ -340,7 +340,13 @@ async function withUntil(
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const check = step.loop?.untilRun;
   if (check === undefined || outcome.status !== 'succeeded') return outcome;
-  const result = await runCommand({ command: check, cwd, env: spec.env, signal, ...sandboxOfStep(step, deps) });
+  const result = await runCommand({
+    command: check,
+    cwd,
+    env: spec.env,
+    signal,
+    ...sandboxOfStep(step, deps, step.loop?.untilSandbox ?? step.sandbox),
+  });
   return { ...outcome, untilPassed: result.exitCode === 0 };
 }
 
@@ -416,19 +422,31 @@ function sandboxedSessions(sessions: SessionPort, sandbox: SessionSandbox): Sess
 }
 
 /** The sandbox a step's own commands run in (none for a plan compiled before sandboxes). */
-function sandboxOfStep(step: PlanStep, deps: ExecutorDeps): Pick<CommandSpec, 'sandbox'> {
-  if (step.sandbox === undefined) return {};
+function sandboxOfStep(
+  step: PlanStep,
+  deps: ExecutorDeps,
+  setting: SandboxSetting | undefined = step.sandbox,
+): Pick<CommandSpec, 'sandbox'> {
+  if (setting === undefined) return {};
   return {
-    sandbox: { setting: step.sandbox, site: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir } },
+    sandbox: { setting, site: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir } },
   };
 }
 
-function commandError(command: string, result: ProcessResult): StepError | undefined {
+function commandError(command: string, result: ProcessResult, setting?: SandboxSetting): StepError | undefined {
   if (result.spawnError !== undefined)
     return {
       code: 'FLOW_SPAWN_FAILED',
       message: `\`${command}\` could not start: ${result.spawnError}`,
       transient: true,
+    };
+  // Before the timeout: a flood stopped at its cap is what happened, whatever ended it.
+  const limited = processLimitNote(result, setting);
+  if (limited !== undefined)
+    return {
+      code: 'FLOW_STEP_PROCESS_LIMIT',
+      message: `\`${command}\` ${limited}`,
+      hint: 'a command that needs more processes says so with `maxProcesses:` on its step',
     };
   if (result.timedOut)
     return { code: 'FLOW_STEP_TIMEOUT', message: `\`${command}\` ran past its timeout and was killed` };
