@@ -181,6 +181,35 @@ describe("gate artifacts are evidence, never the agent's change", () => {
   });
 });
 
+describe('what goes back to the model', () => {
+  it("a failing gate's tail is redacted and capped before it becomes the agent's guidance", async () => {
+    const secret = 'sk-e2e-gate-0123456789abcdef';
+    // The second turn plays only if the guidance carries the secret itself.
+    const script = `turns:\n  - actions:\n      - write: { path: src/sum.js, content: ${JSON.stringify(RIGHT)} }\n  - when: { guidanceContains: [${JSON.stringify(secret)}] }\n    actions:\n      - write: { path: leaked.txt, content: "the model saw it" }\n  - actions:\n      - say: I tried again.\n`;
+    const { home, repo } = await project({
+      'token.txt': `${secret}\n`,
+      'leak.yaml': script,
+      'f.flow.yaml': flow(
+        'leak.yaml',
+        '{ run: \'yes x | head -c 20000 | tr -d "\\n"; echo; cat token.txt; exit 1\', attempts: 2 }',
+      ),
+    });
+    const result = await runNeo(['flow', 'run', 'f.flow.yaml', '--json'], {
+      cwd: repo,
+      env: { NEO_HOME: home, NEO_E2E_API_KEY: secret },
+    });
+    expect(summary(result.stdout), result.stdout).toMatchObject({ cause: 'FLOW_GATE_FAILED', exitCode: 3 });
+    const runId = await onlyRunId(home);
+    expect(existsSync(join(home, 'worktrees', runId, 'leaked.txt'))).toBe(false);
+    const tail = (
+      JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { steps: Array<{ outputs: { gate: { tail: string } } }> }
+    ).steps[0]!.outputs.gate.tail;
+    expect(tail).toMatch(/\[redacted \$\{NEO_E2E_API_KEY\}\]$/);
+    expect(tail.length).toBeLessThanOrEqual(8 * 1024 + 1);
+    expect(result.stdout).not.toContain(secret);
+  });
+});
+
 describe('the verdict that counts is on the final tree', () => {
   let sync: string | undefined;
   afterEach(() => {

@@ -172,10 +172,10 @@ export class StepGate {
     }
   }
 
-  /** What goes back to the agent's model and into the record: capped, secrets redacted. */
+  /** What goes back to the agent's model and into the record: secrets redacted, then capped (a cut never splits a secret). */
   #tail(text: string): string {
-    const capped = text.length <= GATE_TAIL_CHARS ? text : `…${text.slice(-GATE_TAIL_CHARS)}`;
-    return this.#redact(capped);
+    const redacted = this.#redact(text);
+    return redacted.length <= GATE_TAIL_CHARS ? redacted : `…${redacted.slice(-GATE_TAIL_CHARS)}`;
   }
 
   /** A success stands for the final tree only if a passing gate judged that very tree. */
