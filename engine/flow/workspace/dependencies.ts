@@ -30,7 +30,7 @@ export const DEPENDENCY_FOLDER_NAMES: ReadonlySet<string> = new Set([
 const MAX_SEARCH_DEPTH = 4;
 
 /** A walk yields to the event loop after this many entries, so a big tree never stalls a run. */
-const ENTRIES_PER_SLICE = 2000;
+const ENTRIES_PER_SLICE = 1000;
 
 /** One dependency folder's stamp. */
 export interface FolderStamp {
