@@ -14,8 +14,8 @@
  * rewrite a test before the runner reads it. Unconfined (`sandbox: none`) the tree is where it
  * is, the dependency folders are links to the workspace's, and nothing is read-only.
  */
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { GitRepo, SandboxBind } from '../../execution/index.js';
 import { NeoError } from '../../util/errors.js';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../util/private-store.js';
@@ -157,7 +157,7 @@ export class GateTrees {
       const binds = options.confined ? await this.#confinedBinds(dir, files, guarded) : [];
       if (!options.confined) await this.#unconfinedLinks(dir, guarded);
       // The step's folder may hold only ignored files: made, so the gate can start there.
-      const rel = relative(this.#workspace.root, options.cwd);
+      const rel = await relativeInside(this.#workspace.root, options.cwd);
       await makeFolders(dir, rel);
       const inTree = join(dir, rel);
       return { dir, judged, binds, cwd: options.confined ? options.cwd : inTree, dispose };
@@ -176,7 +176,11 @@ export class GateTrees {
     else if (gitDir !== undefined) await writeFile(join(dir, '.git'), `gitdir: ${gitDir}\n`);
     for (const folder of this.#base.dependencies)
       if (folder.digest !== 'missing') binds.push({ path: join(root, folder.path) });
-    for (const path of readOnlyPaths(files, guarded)) binds.push({ path: join(dir, path), at: join(root, path) });
+    for (const path of readOnlyPaths(files, guarded)) {
+      // A link is left as it is: a bind would follow it (its folder, when bound whole, holds it).
+      if ((await lstat(join(dir, path))).isSymbolicLink()) continue;
+      binds.push({ path: join(dir, path), at: join(root, path) });
+    }
     return binds;
   }
 
@@ -217,6 +221,13 @@ export function readOnlyPaths(files: readonly string[], guarded: readonly string
     out.add(top);
   }
   return [...out].sort();
+}
+
+/** `path` relative to `root`, links resolved on both sides ('' when it is not inside). */
+async function relativeInside(root: string, path: string): Promise<string> {
+  const real = async (p: string) => realpath(p).catch(() => p);
+  const rel = relative(await real(root), await real(path));
+  return rel.startsWith('..') || isAbsolute(rel) ? '' : rel;
 }
 
 /**

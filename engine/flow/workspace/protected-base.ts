@@ -1,23 +1,25 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { NeoError } from '../../util/errors.js';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../util/private-store.js';
 import { macMatches, macOf, storeKey } from '../../util/store-key.js';
+import { DEPENDENCY_FOLDER_NAMES, isDependencyFolder } from './dependencies.js';
 
-/** Folders never walked for protected paths (unless a glob names them). */
-const SKIPPED = ['.git', 'node_modules'];
+/** Folders never walked for protected paths (unless a glob names them): git's, and dependency folders. */
+const SKIPPED = ['.git', ...DEPENDENCY_FOLDER_NAMES];
 
 /** What the manifest's MAC covers besides its body: the kind of record. */
 const MANIFEST_KIND = 'neo protected originals v1';
 
-/** One recorded original. */
+/** One recorded original: a file's digest and mode, or a link's target (`sha256` is then `symlink <target>`). */
 interface Original {
   sha256: string;
   /** Its permission bits (an executable test script stays executable). */
   mode: number;
+  link?: string;
 }
 
 interface Manifest {
@@ -41,6 +43,8 @@ export class ProtectedBase {
   readonly #manifest: Manifest;
   readonly #match: (path: string) => boolean;
   readonly #skip: readonly string[];
+  /** A virtualenv by its marker, whatever its name, unless a glob names a `pyvenv.cfg`. */
+  readonly #skipVenvs: boolean;
 
   private constructor(root: string, dir: string, manifest: Manifest, globs: readonly string[]) {
     this.#root = root;
@@ -48,6 +52,7 @@ export class ProtectedBase {
     this.#manifest = manifest;
     this.#match = picomatch([...globs], { dot: true });
     this.#skip = SKIPPED.filter((name) => !globs.some((glob) => glob.includes(name)));
+    this.#skipVenvs = !globs.some((glob) => glob.includes('pyvenv.cfg'));
   }
 
   /**
@@ -72,9 +77,15 @@ export class ProtectedBase {
     await rm(dir, { recursive: true, force: true });
     await mkdirPrivate(join(dir, 'files'));
     const files: Record<string, Original> = {};
-    for (const path of await base.#walk(options.root)) {
-      const content = await readNoFollow(join(options.root, path));
-      const info = await lstat(join(options.root, path));
+    for (const path of await base.#walk(options.root, true)) {
+      const full = join(options.root, path);
+      const info = await lstat(full);
+      if (info.isSymbolicLink()) {
+        const link = await readlink(full);
+        files[path] = { sha256: `symlink ${link}`, mode: 0, link };
+        continue;
+      }
+      const content = await readNoFollow(full);
       files[path] = { sha256: digest(content), mode: info.mode & 0o777 };
       await mkdirPrivate(dirname(join(dir, 'files', path)));
       await writeFile(join(dir, 'files', path), content, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
@@ -117,12 +128,16 @@ export class ProtectedBase {
     for (const path of present)
       if (this.#match(path) && !Object.hasOwn(files, path)) await rm(join(tree, path), { force: true });
     for (const [path, original] of Object.entries(files)) {
+      if (original.link !== undefined) {
+        await symlink(original.link, await clearInside(tree, path));
+        continue;
+      }
       const content = await readNoFollow(join(this.#dir, 'files', path)).catch(() => undefined);
       if (content === undefined || digest(content) !== original.sha256)
         throw tampered(
           `the recorded original of ${path} is ${content === undefined ? 'gone' : 'not the one recorded'}`,
         );
-      await writeInside(tree, path, content, original.mode);
+      await writeNew(await clearInside(tree, path), content, original.mode);
     }
     return Object.keys(files);
   }
@@ -141,7 +156,7 @@ export class ProtectedBase {
         const full = join(dir, entry.name);
         const path = relative(root, full).split(sep).join('/');
         if (entry.isDirectory()) {
-          if (!this.#skip.includes(entry.name)) await visit(full);
+          if (!this.#skip.includes(entry.name) && !(this.#skipVenvs && isDependencyFolder(full))) await visit(full);
         } else if ((entry.isFile() || (links && entry.isSymbolicLink())) && this.#match(path)) out.push(path);
       }
     };
@@ -151,11 +166,11 @@ export class ProtectedBase {
 }
 
 /**
- * Writes `content` at `path` under `root` as a new regular file: every folder on the way that is
- * not a real folder (a link the agent planted, a file) is replaced by one, whatever is at the
- * path itself is removed, and the file is created exclusively without following a link.
+ * Makes `path` under `root` free for a new entry: every folder on the way that is not a real
+ * folder (a link the agent planted, a file) is replaced by one, and whatever is at the path
+ * itself is removed (a link as a link). Returns the full path.
  */
-async function writeInside(root: string, path: string, content: Buffer, mode: number): Promise<void> {
+async function clearInside(root: string, path: string): Promise<string> {
   const parts = path.split('/');
   if (parts.some((part) => part === '' || part === '.' || part === '..'))
     throw tampered(`the manifest names ${JSON.stringify(path)}, which is not a path inside the workspace`);
@@ -169,6 +184,11 @@ async function writeInside(root: string, path: string, content: Buffer, mode: nu
   }
   const target = join(root, path);
   await rm(target, { recursive: true, force: true });
+  return target;
+}
+
+/** Creates `target` as a new regular file, exclusively, never through a link. */
+async function writeNew(target: string, content: Buffer, mode: number): Promise<void> {
   const handle = await open(
     target,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,

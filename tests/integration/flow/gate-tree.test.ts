@@ -105,8 +105,12 @@ describe("the gate's fresh tree", () => {
     await writeFile(join(outside, 't.js'), 'outside\n');
     const { root, open } = await workspace(
       { 'src/a.js': 'a\n', 'test/t.js': 'original\n', 'test/u.js': 'u\n', 'package.json': '{}\n' },
-      { git: true },
+      { git: false },
     );
+    // A link among the tests, and a virtualenv whose own package.json is not the project's
+    // (outside git: the same view through a private index).
+    await symlink('t.js', join(root, 'test/link.js'));
+    await writeTree(root, { '.venv/pyvenv.cfg': 'home = /usr/bin\n', '.venv/lib/package.json': '{}\n' });
     const trees = await open(['test/**', '**/package.json']);
     await writeFile(join(root, 'test/extra.js'), 'added\n');
     await rm(join(root, 'package.json'));
@@ -118,6 +122,8 @@ describe("the gate's fresh tree", () => {
     const tree = await trees.fresh({ confined: true, cwd: root });
     expect(lstatSync(join(tree.dir, 'test')).isDirectory()).toBe(true);
     expect(read(join(tree.dir, 'test/t.js'))).toBe('original\n');
+    expect(readlinkSync(join(tree.dir, 'test/link.js'))).toBe('t.js');
+    expect(existsSync(join(tree.dir, '.venv'))).toBe(false);
     expect(read(join(tree.dir, 'package.json'))).toBe('{}\n');
     expect(existsSync(join(tree.dir, 'test/extra.js'))).toBe(false);
     expect(read(join(tree.dir, 'src/a.js'))).toBe('edited\n');
