@@ -141,11 +141,11 @@ export class StepGate {
     return this.#protected === undefined ? judged : protectedVerdict(judged, this.#protected, settings);
   }
 
-  async #once(gate: GateSpec): Promise<JudgedRun> {
+  async #once(gate: GateSpec, options: { exact?: boolean } = {}): Promise<JudgedRun> {
     if (this.#trees === undefined) throw new Error('a gate ran for a step without `verify`');
     const setting = gate.sandbox ?? { kind: 'none' as const, network: true, source: 'default' };
     const edited = this.#protected === undefined ? [] : await this.#protected.changes();
-    const tree = await this.#trees.fresh({ confined: setting.kind !== 'none', cwd: this.#site.cwd });
+    const tree = await this.#trees.fresh({ confined: setting.kind !== 'none', cwd: this.#site.cwd, ...options });
     try {
       const result = await runCommand({
         command: gate.run,
@@ -183,10 +183,11 @@ export class StepGate {
     try {
       const moved = await trees.dependencyChanges();
       if (moved.length > 0) return failedWith(outcome, stepErrorOf(dependenciesChanged(moved)));
-      const now = await trees.snapshot();
+      // Every file hashed: no stat is trusted for the verdict that counts.
+      const now = await trees.snapshot({ exact: true });
       if (now.id === this.#judged?.id) return outcome;
       const changed = this.#judged === undefined ? [] : changedPaths(this.#judged, now);
-      const rerun = await this.#once(gate);
+      const rerun = await this.#once(gate, { exact: true });
       const previous = (outcome.outputs.gate ?? {}) as Record<string, unknown>;
       const gateOut = {
         ...previous,

@@ -108,14 +108,17 @@ export class PrivateSnapshots {
   /**
    * The work tree's content now: each file's mode and blob id by path (its objects kept in the
    * private store), and with `into`, written out there as plain files (from the same index, so
-   * what is written is exactly what was hashed).
+   * what is written is exactly what was hashed). The stat cache trusts a file whose size, mtime,
+   * ctime and inode are unchanged, but git compares times to the second: a rewrite within the
+   * second of the last look, its mtime put back, passes for unchanged. `exact` hashes every
+   * file instead (no stat trusted): what a verdict that counts is taken on.
    */
-  async snapshot(options: { into?: string } = {}): Promise<Snapshot> {
+  async snapshot(options: { into?: string; exact?: boolean } = {}): Promise<Snapshot> {
     const cache = join(this.#dir, 'index');
     const index = join(this.#dir, `index-${randomBytes(6).toString('hex')}`);
     try {
       // The stat cache keeps its mtime: an entry as new as the index is re-read (racy git).
-      const seed = (await exists(cache)) ? cache : this.#seed;
+      const seed = options.exact === true ? undefined : (await exists(cache)) ? cache : this.#seed;
       if (seed !== undefined && (await exists(seed))) await copyKeepingTime(seed, index);
       const env = { GIT_INDEX_FILE: index };
       const excluded = this.#exclude.map((path) => `:(exclude,literal)${path}`);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GateTrees, gateUnitDir, readOnlyPaths } from '../../../engine/flow/workspace/gate-tree.js';
 import { ProtectedBase } from '../../../engine/flow/workspace/protected-base.js';
+import { changedPaths } from '../../../engine/flow/workspace/private-snapshot.js';
 import type { WorkspaceRecord } from '../../../engine/flow/store/run-files.js';
 import { commitAll } from '../../helpers/git.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
@@ -173,17 +174,23 @@ describe("the gate's fresh tree", () => {
     });
   });
 
-  it("names the same content with the same id, and sees an edit that kept a file's size and mtime", async () => {
+  it('names the same content with the same id; an exact snapshot sees an edit that kept size and mtime', async () => {
     const { root, open } = await workspace({ 'a.js': 'one\n' }, { git: true });
-    // Older than any index neo writes: git trusts its stat, so only the ctime can tell.
     await execa('touch', ['-d', '2020-01-01T00:00:00Z', join(root, 'a.js')]);
     const trees = await open();
     const first = await trees.snapshot();
     expect((await trees.snapshot()).id).toBe(first.id);
+    expect((await trees.snapshot({ exact: true })).id).toBe(first.id);
     const before = statSync(join(root, 'a.js'), { bigint: true });
+    // Within the second git compares times to, its mtime put back: only hashing it tells.
     await rewriteKeepingTimes(join(root, 'a.js'), 'two\n');
-    expect(statSync(join(root, 'a.js'), { bigint: true }).mtimeNs).toBe(before.mtimeNs);
-    expect((await trees.snapshot()).id).not.toBe(first.id);
+    expect(statSync(join(root, 'a.js'), { bigint: true })).toMatchObject({
+      size: before.size,
+      mtimeNs: before.mtimeNs,
+    });
+    const exact = await trees.snapshot({ exact: true });
+    expect(exact.id).not.toBe(first.id);
+    expect(changedPaths(first, exact)).toEqual(['a.js']);
   });
 
   it('outside git: every file but the dependency folders (found by name or pyvenv.cfg); .gitignore still applies', async () => {
@@ -214,5 +221,13 @@ describe('readOnlyPaths', () => {
     expect(readOnlyPaths(['a/x', 'a/y', 'b/z', 'c'], ['a/x', 'a/y', 'c'])).toEqual(['a', 'c']);
     expect(readOnlyPaths(['a/x', 'a/y', 'a/sub/w', 'c'], ['a/x', 'a/y'])).toEqual(['a/x', 'a/y']);
     expect(readOnlyPaths(['t/a/x', 't/b/y', 'src/z'], ['t/a/x', 't/b/y'])).toEqual(['t']);
+  });
+
+  it('past its cap, binds the folders of the deepest protected files instead (their neighbours read-only too)', () => {
+    const files = ['a/b/x.test', 'a/b/x', 'a/c/y.test', 'a/c/y', 'd/z.test', 'd/z', 'top.test'];
+    const guarded = files.filter((f) => f.endsWith('.test'));
+    expect(readOnlyPaths(files, guarded)).toEqual(['a/b/x.test', 'a/c/y.test', 'd/z.test', 'top.test']);
+    expect(readOnlyPaths(files, guarded, 3)).toEqual(['a', 'd', 'top.test']);
+    expect(readOnlyPaths(files, guarded, 1)).toEqual(['a', 'd', 'top.test']);
   });
 });
