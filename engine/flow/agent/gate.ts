@@ -7,9 +7,14 @@ import type { AgentSettings, GateSpec } from '../core/plan.js';
 import type { StepError } from '../core/state.js';
 import { runCommand } from '../runtime/command.js';
 import type { RunSite } from '../runtime/confine.js';
-import { dependenciesChanged, GateTrees, gateUnitDir } from '../workspace/gate-tree.js';
-import { ProtectedBase } from '../workspace/protected-base.js';
-import { changedPaths, type Snapshot } from '../workspace/private-snapshot.js';
+import {
+  changedPaths,
+  dependenciesChanged,
+  GateTrees,
+  gateUnitDir,
+  ProtectedBase,
+  type Snapshot,
+} from '../workspace/index.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import type { GateRun } from './driver.js';
 import { defined } from '../../util/defined.js';
