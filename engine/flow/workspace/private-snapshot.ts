@@ -28,6 +28,8 @@ const STRICT: ReadonlyArray<readonly [string, string]> = [
   ['core.untrackedCache', 'false'],
   ['core.symlinks', 'true'],
   ['core.autocrlf', 'false'],
+  // Its index and objects are NEO_HOME's: private, as the rest of the store.
+  ['core.sharedRepository', '0600'],
 ];
 
 type Run = (args: readonly string[], env?: Record<string, string>) => Promise<GitRun>;
@@ -101,7 +103,7 @@ export class PrivateSnapshots {
     const overrides = [...STRICT, ['core.bare', 'false'] as const];
     const run: Run = (args, extra) => runGit(root, args, { env: { ...env, ...extra }, overrides });
     if ((await stat(join(gitDir, 'HEAD')).catch(() => undefined)) === undefined)
-      must(['init'], await runGit(dir, ['init', '--quiet', '--bare', gitDir]));
+      must(['init'], await runGit(dir, ['init', '--quiet', '--bare', '--shared=0600', '--template=', gitDir]));
     return new PrivateSnapshots(run, dir, undefined, exclude);
   }
 
