@@ -59,6 +59,8 @@ export function isDependencyFolder(dir: string): boolean {
 export async function findDependencyFolders(
   root: string,
   git?: { repo: GitRepo; env?: Record<string, string> },
+  /** Absolute folders never searched outside git (NEO_HOME inside the project). */
+  skip: readonly string[] = [],
 ): Promise<string[]> {
   if (git !== undefined) {
     const listed = await git.repo.output(
@@ -81,7 +83,7 @@ export async function findDependencyFolders(
       return;
     }
     for (const entry of entries) {
-      if (!entry.isDirectory() || entry.name === '.git') continue;
+      if (!entry.isDirectory() || entry.name === '.git' || skip.includes(join(dir, entry.name))) continue;
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (isDependencyFolder(join(dir, entry.name))) found.push(path);
       else if (depth < MAX_SEARCH_DEPTH) visit(join(dir, entry.name), path, depth + 1);

@@ -103,7 +103,7 @@ export class GateTrees {
     const key = storeKey(home);
     let base = await readBase(join(dir, 'base.json'), key);
     if (base?.scope !== scope || base.startedAt !== startedAt) {
-      const folders = await findDependencyFolders(root, repo === undefined ? undefined : { repo });
+      const folders = await findDependencyFolders(root, repo === undefined ? undefined : { repo }, [home]);
       base = { scope, startedAt, dependencies: await stampFolders(root, folders) };
       const body = JSON.stringify(base);
       await writeFile(join(dir, 'base.json'), `${JSON.stringify({ body, mac: macOf(key, BASE_KIND, body) })}\n`, {
