@@ -199,7 +199,11 @@ export class GateTrees {
       await rm(at, { recursive: true, force: true });
       await symlink(join(root, folder.path), at);
     }
-    for (const path of guarded) await chmod(join(dir, path), 0o444).catch(() => undefined);
+    for (const path of guarded) {
+      const file = join(dir, path);
+      // chmod follows a link: a protected link is left alone.
+      if ((await lstat(file)).isFile()) await chmod(file, 0o444);
+    }
   }
 }
 
