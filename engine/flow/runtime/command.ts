@@ -1,4 +1,4 @@
-import { confinedEnv, confinedSpec, sandboxOf, type ProcessResult } from '../../execution/index.js';
+import { confinedEnv, confinedSpec, sandboxOf, type ProcessResult, type SandboxBind } from '../../execution/index.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_MAX_PROCESSES } from '../core/command-limits.js';
 import type { SandboxSetting } from '../core/plan.js';
 import { runConfinement, type RunSite } from './confine.js';
@@ -17,8 +17,11 @@ export interface CommandSpec {
   signal?: AbortSignal;
   /** Called with each chunk of output (stdout and stderr). */
   onOutput?: (chunk: string) => void;
-  /** Where it runs: the sandbox and the run it belongs to (absent: unconfined). */
-  sandbox?: { setting: SandboxSetting; site: RunSite; tree?: string };
+  /**
+   * Where it runs: the sandbox and the run it belongs to (absent: unconfined); a gate's fresh
+   * `tree` shown at the workspace's path, and `binds` over it (read-only protected paths).
+   */
+  sandbox?: { setting: SandboxSetting; site: RunSite; tree?: string; binds?: readonly SandboxBind[] };
 }
 
 const KILL_GRACE_MS = 2000;
@@ -39,7 +42,7 @@ export function runCommand(spec: CommandSpec): Promise<ProcessResult> {
       : runConfinement(spec.sandbox.site, setting, {
           cwd: spec.cwd,
           env,
-          ...defined({ tree: spec.sandbox.tree }),
+          ...defined({ tree: spec.sandbox.tree, binds: spec.sandbox.binds }),
         });
   return sandboxOf(setting.kind).run(
     ['/bin/sh', '-c', spec.command],
