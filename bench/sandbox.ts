@@ -31,7 +31,7 @@ writeFileSync(join(ws, 'tests', 'a.test.ts'), 'test\n');
 
 try {
   await requireSandbox('bwrap');
-  const site: RunSite = { workspace: { isolation: 'copy', path: ws, root: ws, projectDir: ws }, home, runDir };
+  const site: RunSite = { workspace: { isolation: 'copy', path: ws, root: ws, projectDir: ws }, home };
   const step = async (kind: 'bwrap' | 'none') => {
     const started = performance.now();
     const result = await runCommand({

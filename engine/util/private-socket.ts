@@ -15,17 +15,33 @@ import { contentHash } from './content-hash.js';
 
 /** A unix socket path must fit in sun_path (108 bytes on Linux, 104 on macOS). */
 const MAX_SOCKET_PATH = 100;
+/** Where a socket goes when NEO_HOME's path is too long for one. */
+const FALLBACK_ROOT = '/tmp';
 
 /**
  * `<home>/<name>.sock` (NEO_HOME is private, 0700). A NEO_HOME too long for a socket path falls
- * back to `<tmp>/neo-<uid>/<name>-<hash of home>.sock`, a folder of this user's own: never a
- * predictable name in the shared temp folder that another user could take first.
+ * back to `/tmp/neo-<uid>/<name>-<hash of home>.sock`, a folder of this user's own: never a
+ * predictable name in the shared temp folder that another user could take first. `/tmp`, not
+ * TMPDIR: every sandbox gets a private `/tmp` of its own, so a socket there is out of a confined
+ * process's sight wherever TMPDIR points (the sandbox also hides the folder by name, see
+ * {@link privateSocketFolders}).
  */
 export function privateSocketPath(home: string, name: string): string {
   const inHome = join(home, `${name}.sock`);
   if (Buffer.byteLength(inHome) <= MAX_SOCKET_PATH) return inHome;
-  const uid = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
-  return join(tmpdir(), `neo-${uid}`, `${name}-${contentHash(home).slice(0, 16)}.sock`);
+  return join(FALLBACK_ROOT, uidFolder(), `${name}-${contentHash(home).slice(0, 16)}.sock`);
+}
+
+/**
+ * Every folder outside NEO_HOME where a neo socket of this user may listen: the fallback, and
+ * `$TMPDIR/neo-<uid>` where an earlier neo put it. A sandbox hides them all.
+ */
+export function privateSocketFolders(): string[] {
+  return [...new Set([join(FALLBACK_ROOT, uidFolder()), join(tmpdir(), uidFolder())])];
+}
+
+function uidFolder(): string {
+  return `neo-${typeof process.getuid === 'function' ? String(process.getuid()) : 'user'}`;
 }
 
 /** The current user, or undefined where there are no unix users (Windows). */

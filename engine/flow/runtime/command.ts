@@ -1,4 +1,4 @@
-import { confinedSpec, sandboxOf, type ProcessResult } from '../../execution/index.js';
+import { confinedSpec, sandboxOf, type ProcessResult, type SandboxBind } from '../../execution/index.js';
 import type { SandboxSetting } from '../core/plan.js';
 import { runConfinement, type RunSite } from './confine.js';
 import { defined } from '../../util/defined.js';
@@ -16,7 +16,7 @@ export interface CommandSpec {
   /** Called with each chunk of output (stdout and stderr). */
   onOutput?: (chunk: string) => void;
   /** Where it runs: the sandbox and the run it belongs to (absent: unconfined). */
-  sandbox?: { setting: SandboxSetting; site: RunSite; tree?: string };
+  sandbox?: { setting: SandboxSetting; site: RunSite; tree?: string; binds?: readonly SandboxBind[] };
 }
 
 const KILL_GRACE_MS = 2000;
@@ -35,7 +35,7 @@ export function runCommand(spec: CommandSpec): Promise<ProcessResult> {
       : runConfinement(spec.sandbox.site, setting, {
           cwd: spec.cwd,
           env,
-          ...defined({ tree: spec.sandbox.tree }),
+          ...defined({ tree: spec.sandbox.tree, binds: spec.sandbox.binds }),
         });
   return sandboxOf(setting.kind).run(
     ['/bin/sh', '-c', spec.command],
