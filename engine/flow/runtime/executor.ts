@@ -9,6 +9,7 @@ import type { AgentSettings, CompiledPlan, PlanStep, SandboxSetting } from '../c
 import type { SessionSandbox } from '../../transports/index.js';
 import { runConfinement } from './confine.js';
 import { ProtectedBase } from '../workspace/protected-base.js';
+import { GitMetaWatch, gitMetaEscape } from '../workspace/git-meta.js';
 import { unitKey, type StepError } from '../core/state.js';
 import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
@@ -156,7 +157,6 @@ async function agentStep(
       startedAt: deps.startedAt(spec) ?? spec.exec,
       cwd,
       editToolNames: settings.editToolNames,
-      guardGit: settings.maxPosture !== 'full',
       sessions,
       signal,
     });
@@ -233,6 +233,8 @@ async function runStep(
   signal: AbortSignal,
   deps: ExecutorDeps,
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
+  // What git runs is never a step's to set: its metadata is compared with the step's start.
+  const git = await GitMetaWatch.open(deps.workspace);
   // $NEO_OUTPUT lives in a fresh folder of its own: the run's folder is never in a step's reach.
   const output = openStepOutput(deps.home);
   let result: ProcessResult;
@@ -256,6 +258,9 @@ async function runStep(
     stderr: tail(result.stderr),
     ...('outputs' in written ? written.outputs : {}),
   };
+  const tampered = git.tampered();
+  if (tampered.length > 0)
+    return { status: 'failed', verdict: 'escaped', outputs, error: gitMetaEscape(deps.workspace.root, tampered) };
   const error = commandError(step.run!.command, result) ?? ('error' in written ? written.error : undefined);
   if (error !== undefined) return { status: 'failed', outputs, error };
   return withUntil({ status: 'succeeded', outputs }, step, cwd, spec, signal, deps);
@@ -349,7 +354,11 @@ async function withUntil(
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const check = step.loop?.untilRun;
   if (check === undefined || outcome.status !== 'succeeded') return outcome;
+  const git = await GitMetaWatch.open(deps.workspace);
   const result = await runCommand({ command: check, cwd, env: spec.env, signal, ...sandboxOfStep(step, deps) });
+  const tampered = git.tampered();
+  if (tampered.length > 0)
+    return { ...outcome, status: 'failed', verdict: 'escaped', error: gitMetaEscape(deps.workspace.root, tampered) };
   return { ...outcome, untilPassed: result.exitCode === 0 };
 }
 
