@@ -6,9 +6,11 @@
  */
 import { chmod, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_BINARIES } from '../contract/fake-backends.js';
-import { runNeo } from '../helpers/cli.js';
+import { NEO_BIN, runNeo } from '../helpers/cli.js';
+import { watchFolder } from '../helpers/leaks.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { git } from './flow-helpers.js';
 
@@ -126,5 +128,38 @@ for (const sock of found) {
     expect(result.stdout).not.toContain('daemon said');
     const list = await neo(['sessions', 'list', '--json']);
     expect(list.stdout).not.toContain('pwn');
+  });
+});
+
+describe('a descriptor neo inherited', () => {
+  it('reaches a confined step as /dev/null: it cannot write through it, nor through /proc/self/fd', async () => {
+    const root = await tempDir('neo-e2e-fd-');
+    const outside = join(root, 'outside.log');
+    await writeFile(outside, '');
+    const repo = await repoIn(root, {
+      'plan.yaml':
+        "name: fd\nsandbox: bwrap\nsteps:\n  - { id: a, run: 'for f in /proc/self/fd/*; do readlink $f; done; echo pwned > /proc/self/fd/30; true' }\n",
+    });
+    const home = join(root, 'neo-home');
+    watchFolder(home);
+    // neo started with fd 30 open on a file outside the sandbox's reach (a log, a CI runner's pipe).
+    const result = await execa(
+      '/bin/bash',
+      ['-c', 'exec 30>>"$OUT"; exec "$0" "$@"', process.execPath, NEO_BIN, 'flow', 'run', 'plan.yaml', '--json'],
+      {
+        cwd: repo,
+        env: { NO_COLOR: '1', NEO_HOME: home, OUT: outside },
+        reject: false,
+      },
+    );
+    const out = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as {
+      status: string;
+      steps: Array<{ outputs: { stdout: string } }>;
+    };
+    expect(out.status, result.stdout).toBe('succeeded');
+    expect(await readFile(outside, 'utf8')).toBe('');
+    // Its inherited descriptors lead nowhere (/dev/null at their numbers): not to the file, nor to a pipe.
+    expect(out.steps[0]!.outputs.stdout).toContain('/dev/null');
+    expect(out.steps[0]!.outputs.stdout).not.toMatch(/outside\.log|pipe:/);
   });
 });

@@ -2,9 +2,11 @@
  * GitMetaWatch on real repositories: what decides what git runs, compared with a step's start,
  * and the layout files that lead git where no untampered work tree does.
  */
-import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { execa } from 'execa';
+import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GitRepo } from '../../../engine/execution/index.js';
 import { GitMetaWatch, gitLayout } from '../../../engine/flow/workspace/git-meta.js';
 import type { WorkspaceRecord } from '../../../engine/flow/store/run-files.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
@@ -87,5 +89,29 @@ describe('GitMetaWatch', () => {
     await mkdir(join(root, '.git'));
     await symlink('/etc', join(source, '.git', 'hooks', 'post-checkout'));
     expect(watch.tampered()).toEqual([join(root, '.git'), join(source, '.git', 'hooks', 'post-checkout')].sort());
+  });
+
+  it("a FIFO planted as a worktree's .git is named, never opened (nothing waits on it)", async () => {
+    const source = await repo();
+    const root = join(source, '..', 'wt');
+    await git(source, 'worktree', 'add', '-q', '-b', 'neo/x', root);
+    const gitDir = join(source, '.git', 'worktrees', 'wt');
+    const commonDir = join(source, '.git');
+    const record: WorkspaceRecord = {
+      isolation: 'worktree',
+      path: root,
+      root,
+      projectDir: source,
+      repo: source,
+      gitDir,
+      commonDir,
+    };
+    const watch = await GitMetaWatch.open(record);
+    await rm(join(root, '.git'));
+    await execa('mkfifo', [join(root, '.git')]);
+    expect(watch.tampered()).toEqual([join(root, '.git')]);
+    await expect(GitRepo.pinned({ top: root, gitDir, commonDir }).verify()).rejects.toMatchObject({
+      code: 'GIT_DIR_CHANGED',
+    });
   });
 });
