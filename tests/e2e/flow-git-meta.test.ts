@@ -112,4 +112,30 @@ describe('inside bwrap the git metadata is read-only', () => {
     for (const what of ['.git', 'commondir', 'config']) expect(result.stdout).toContain(`refused ${what}`);
     expect(readFileSync(join(out.workspace.root, '.git'), 'utf8')).toMatch(/^gitdir: .*\/repo\/\.git\/worktrees\//);
   });
+
+  it('a .git a step plants (in a copy) never makes a later sandbox show a hidden folder it names', async () => {
+    const { root } = await project({
+      'plan.yaml': [
+        'name: plant',
+        'sandbox: bwrap',
+        'steps:',
+        `  - { id: plant, continueOnError: true, run: 'mkdir -p .git/objects && echo "$HOME" > .git/commondir && echo "gitdir: $HOME" > .git/gitdir' }`,
+        `  - { id: read, needs: [plant], join: all_done, run: 'cat "$HOME/.ssh/id_rsa" || echo hidden' }`,
+        '',
+      ].join('\n'),
+    });
+    await writeTree(join(root, 'user'), { '.ssh/id_rsa': 'PRIVATE KEY\n' });
+    const result = await runNeo(['flow', 'run', 'plan.yaml', '--isolation', 'copy', '--json'], {
+      cwd: join(root, 'repo'),
+      env: { NEO_HOME: join(root, 'neo-home'), HOME: join(root, 'user') },
+    });
+    expect(result.stdout).not.toContain('PRIVATE KEY');
+    const out = summary(result.stdout);
+    expect(out.steps.map((s) => [s.id, s.status, s.error?.code ?? null])).toEqual([
+      ['plant', 'failed', 'FLOW_ESCAPE'],
+      // The planted layout still misleads git: every later step fails too, after running blind.
+      ['read', 'failed', 'FLOW_ESCAPE'],
+    ]);
+    expect(result.stdout).toMatch(/"stdout":"hidden\\n"/);
+  });
 });

@@ -48,6 +48,31 @@ export function gitLayout(workspace: WorkspaceRecord): GitLayout {
 }
 
 /**
+ * What a sandbox shows read-only of a workspace's git metadata: a worktree's `.git` file and the
+ * git dirs recorded when neo created it (git needs them readable wherever they lie), or the
+ * `.git` entry at the root and whatever git dir it leads to inside the workspace (binding those
+ * read-only only takes write access away). Never a folder that workspace content names elsewhere
+ * — a `.git` file, a `commondir`, a link planted by a step — since a bind shows what the sandbox
+ * hides: each path is taken only as its real path, inside the workspace's real root.
+ */
+export function gitReadOnly(workspace: WorkspaceRecord): string[] {
+  const layout = gitLayout(workspace);
+  const recorded = workspace.gitDir !== undefined && workspace.commonDir !== undefined;
+  const root = realOrUndefined(workspace.root);
+  const out = new Set<string>();
+  for (const path of [layout.dotGit, layout.gitDir, layout.commonDir]) {
+    if (path === undefined) continue;
+    if (recorded && path !== layout.dotGit) {
+      out.add(path);
+      continue;
+    }
+    const real = realOrUndefined(path);
+    if (root !== undefined && real !== undefined && (real === root || real.startsWith(root + sep))) out.add(real);
+  }
+  return [...out];
+}
+
+/**
  * A stamp of the git metadata of a run's workspace (and, for a copy, of the repository it was
  * copied from), taken when a step starts; {@link changes} names what differs since.
  */
@@ -213,6 +238,14 @@ function signatureOf(path: string): string | undefined {
   return `f:${info.ino}:${info.mode}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
 }
 
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 function samePath(a: string, b: string): boolean {
   if (a === b) return true;
   try {
@@ -222,7 +255,9 @@ function samePath(a: string, b: string): boolean {
   }
 }
 
+/** A folder's entries; none for a link (a `modules` or `worktrees` linked to `/` is not walked). */
 function listing(folder: string): string[] {
+  if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
   try {
     return readdirSync(folder).sort();
   } catch {

@@ -7,7 +7,7 @@ import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitRepo } from '../../../engine/execution/index.js';
-import { GitMetaWatch, gitLayout } from '../../../engine/flow/workspace/git-meta.js';
+import { GitMetaWatch, gitLayout, gitReadOnly } from '../../../engine/flow/workspace/git-meta.js';
 import type { WorkspaceRecord } from '../../../engine/flow/store/run-files.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 import { git } from '../../e2e/flow-helpers.js';
@@ -113,5 +113,42 @@ describe('GitMetaWatch', () => {
     await expect(GitRepo.pinned({ top: root, gitDir, commonDir }).verify()).rejects.toMatchObject({
       code: 'GIT_DIR_CHANGED',
     });
+  });
+});
+
+describe('gitReadOnly: what a sandbox shows of the git metadata', () => {
+  it("a worktree's .git file and its recorded git dirs, wherever they lie", async () => {
+    const source = await repo();
+    const root = join(source, '..', 'wt');
+    await git(source, 'worktree', 'add', '-q', '-b', 'neo/x', root);
+    const gitDir = join(source, '.git', 'worktrees', 'wt');
+    const commonDir = join(source, '.git');
+    const record: WorkspaceRecord = {
+      isolation: 'worktree',
+      path: root,
+      root,
+      projectDir: source,
+      repo: source,
+      gitDir,
+      commonDir,
+    };
+    expect(gitReadOnly(record)).toEqual([join(root, '.git'), gitDir, commonDir]);
+  });
+
+  it('never a folder that workspace content names outside the workspace, nor a link planted as .git', async () => {
+    const base = await tempDir('neo-gitro-');
+    const root = join(base, 'copy');
+    const secret = join(base, 'home');
+    await mkdir(join(root, '.git'), { recursive: true });
+    await mkdir(secret);
+    await writeFile(join(root, '.git', 'commondir'), `${secret}\n`);
+    const record: WorkspaceRecord = { isolation: 'copy', path: root, root, projectDir: root };
+    expect(gitReadOnly(record)).toEqual([join(root, '.git')]);
+    await rm(join(root, '.git'), { recursive: true });
+    await symlink(secret, join(root, '.git'));
+    expect(gitReadOnly(record)).toEqual([]);
+    await rm(join(root, '.git'));
+    await writeFile(join(root, '.git'), `gitdir: ${secret}\n`);
+    expect(gitReadOnly(record)).toEqual([join(root, '.git')]);
   });
 });
