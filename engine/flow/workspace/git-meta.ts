@@ -49,13 +49,17 @@ export function gitLayout(workspace: WorkspaceRecord): GitLayout {
 
 /**
  * What a sandbox shows read-only of a workspace's git metadata: a worktree's `.git` file and the
- * git dirs recorded when neo created it (git needs them readable wherever they lie), or the
- * `.git` entry at the root and whatever git dir it leads to inside the workspace (binding those
- * read-only only takes write access away). Never a folder that workspace content names elsewhere
- * — a `.git` file, a `commondir`, a link planted by a step — since a bind shows what the sandbox
- * hides: each path is taken only as its real path, inside the workspace's real root.
+ * git dirs recorded when neo created it (git needs them readable wherever they lie), or, in place
+ * in a repository, the `.git` entry at the root and whatever git dir it leads to inside the
+ * workspace (binding those read-only only takes write access away). Never a folder that workspace
+ * content names elsewhere — a `.git` file, a `commondir`, a link planted by a step — since a bind
+ * shows what the sandbox hides: each path is taken only as its real path, inside the workspace's
+ * real root. A workspace that started without git (a copy, a folder in place) gets nothing: a
+ * `.git` there is a step's own, which the check after the step names, and binding it would race
+ * a parallel step that swaps it for a link.
  */
 export function gitReadOnly(workspace: WorkspaceRecord): string[] {
+  if (workspace.isolation === 'copy' || (workspace.isolation === 'inplace' && workspace.repo === undefined)) return [];
   const layout = gitLayout(workspace);
   const recorded = workspace.gitDir !== undefined && workspace.commonDir !== undefined;
   const root = realOrUndefined(workspace.root);

@@ -3,7 +3,7 @@
  * and the layout files that lead git where no untampered work tree does.
  */
 import { execa } from 'execa';
-import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitRepo } from '../../../engine/execution/index.js';
@@ -136,19 +136,25 @@ describe('gitReadOnly: what a sandbox shows of the git metadata', () => {
   });
 
   it('never a folder that workspace content names outside the workspace, nor a link planted as .git', async () => {
-    const base = await tempDir('neo-gitro-');
-    const root = join(base, 'copy');
-    const secret = join(base, 'home');
-    await mkdir(join(root, '.git'), { recursive: true });
+    const root = await repo();
+    const secret = join(root, '..', 'home');
     await mkdir(secret);
-    await writeFile(join(root, '.git', 'commondir'), `${secret}\n`);
-    const record: WorkspaceRecord = { isolation: 'copy', path: root, root, projectDir: root };
+    const record = inplace(root);
     expect(gitReadOnly(record)).toEqual([join(root, '.git')]);
-    await rm(join(root, '.git'), { recursive: true });
+    await writeFile(join(root, '.git', 'commondir'), `${secret}\n`);
+    expect(gitReadOnly(record)).toEqual([join(root, '.git')]);
+    await rename(join(root, '.git'), join(root, '..', 'moved-git'));
     await symlink(secret, join(root, '.git'));
     expect(gitReadOnly(record)).toEqual([]);
     await rm(join(root, '.git'));
     await writeFile(join(root, '.git'), `gitdir: ${secret}\n`);
     expect(gitReadOnly(record)).toEqual([join(root, '.git')]);
+  });
+
+  it('a workspace that started without git gets nothing bound, whatever a step planted', async () => {
+    const root = join(await tempDir('neo-gitro-'), 'copy');
+    await mkdir(join(root, '.git'), { recursive: true });
+    expect(gitReadOnly({ isolation: 'copy', path: root, root, projectDir: root })).toEqual([]);
+    expect(gitReadOnly({ isolation: 'inplace', path: root, root, projectDir: root })).toEqual([]);
   });
 });
