@@ -10,7 +10,7 @@
 import { lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { GitRepo, gitMarker } from '../../execution/index.js';
+import { gitMarker } from '../../execution/index.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import type { StepError } from '../core/state.js';
 
@@ -41,6 +41,11 @@ export function gitLayout(workspace: WorkspaceRecord): GitLayout {
   const dotGit = join(workspace.root, '.git');
   if (workspace.gitDir !== undefined && workspace.commonDir !== undefined)
     return { dotGit, gitDir: workspace.gitDir, commonDir: workspace.commonDir };
+  return layoutAt(dotGit);
+}
+
+/** Where the `.git` entry `dotGit` leads: its git dir, and the common dir its `commondir` names. */
+function layoutAt(dotGit: string): GitLayout {
   const gitDir = gitDirOf(dotGit);
   if (gitDir === undefined) return { dotGit };
   const common = readLine(join(gitDir, 'commondir'));
@@ -172,14 +177,11 @@ function misleads(layout: GitLayout): string[] {
   return out;
 }
 
-/** The layout of the repository holding a copy's source folder, if any. */
+/** The layout of the repository holding a copy's source folder, if any (found as git would, without running it). */
 async function sourceLayout(projectDir: string): Promise<GitLayout | undefined> {
   const real = await realpath(projectDir).catch(() => undefined);
-  if (real === undefined || gitMarker(real) === undefined) return undefined;
-  const repo = await GitRepo.discover(real);
-  if (repo === undefined) return undefined;
-  const { top, gitDir, commonDir } = repo.location;
-  return { dotGit: join(top, '.git'), gitDir, commonDir };
+  const top = real === undefined ? undefined : gitMarker(real);
+  return top === undefined ? undefined : layoutAt(join(top, '.git'));
 }
 
 function stampLayouts(layouts: readonly GitLayout[]): Map<string, string> {
