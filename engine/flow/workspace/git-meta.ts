@@ -4,7 +4,7 @@
  * the `worktrees/` and `modules/` entries' own such files, and a work tree's `.git` entry — of
  * every repository a run's steps could reach. Planted there, a `core.fsmonitor`, a hook or a
  * `commondir` leading to a config of one's own runs a command at the user's next `git status`.
- * Inside every sandbox it is read-only (`gitLayout` names what `runConfinement` binds so);
+ * Inside every sandbox it is read-only (`gitReadOnly` names what `runConfinement` binds so);
  * after every step, confined or not, {@link GitMetaWatch} compares it with the step's start.
  */
 import { lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
@@ -83,7 +83,7 @@ export function gitReadOnly(workspace: WorkspaceRecord): string[] {
 
 /**
  * A stamp of the git metadata of a run's workspace (and, for a copy, of the repository it was
- * copied from), taken when a step starts; {@link changes} names what differs since.
+ * copied from), taken when a step starts; {@link GitMetaWatch.tampered} names what differs since.
  */
 export class GitMetaWatch {
   readonly #layouts: GitLayout[];
@@ -134,9 +134,7 @@ export class GitMetaWatch {
   }
 }
 
-/**
- * The step error of a tampered git metadata: the step fails whatever else it did.
- */
+/** The error of a step that tampered with git metadata: it fails whatever else it did. */
 export function gitMetaEscape(root: string, paths: readonly string[]): StepError {
   const shown = paths.slice(0, 10).join(', ') + (paths.length > 10 ? ', …' : '');
   return {
@@ -192,11 +190,8 @@ function stampLayouts(layouts: readonly GitLayout[]): Map<string, string> {
     if (signature !== undefined) stamp.set(path, signature);
     return signature?.startsWith('d:') === true;
   };
-  const walk = (folder: string, skip?: ReadonlySet<string>) => {
-    for (const name of listing(folder)) {
-      if (skip?.has(name)) continue;
-      if (record(join(folder, name))) walk(join(folder, name), skip);
-    }
+  const walk = (folder: string) => {
+    for (const name of listing(folder)) if (record(join(folder, name))) walk(join(folder, name));
   };
   const gitDir = (dir: string) => {
     record(dir);
