@@ -3,8 +3,8 @@
  * read-write; NEO_HOME hidden whole (the run's records, its key, its session daemon's socket);
  * the user's home hidden but for the config homes a backend descriptor names; /run (where
  * daemons' sockets live: a database, D-Bus, docker) and the folder neo's own sockets fall back
- * to hidden; the repository's git metadata readable, so git works on a worktree whose
- * repository lives in the hidden home. What is hidden stays hidden whatever is bound (the
+ * to hidden; the workspace's git metadata read-only, shown even where it lies in a hidden tree
+ * (git works on a worktree whose repository lives in the hidden home). What is hidden stays hidden whatever is bound (the
  * sandbox hides again what a bind would show). Every caller builds its spec here, so the rule is
  * stated once.
  */
@@ -25,7 +25,7 @@ export interface Confinement {
   neoHome: string;
   /** Config homes a backend names (its credentials, its session files): readable and writable. */
   configHomes?: readonly string[];
-  /** Further host paths to keep readable although they lie in a hidden tree (a worktree's repository metadata). */
+  /** Host paths shown read-only, over the workspace or although they lie in a hidden tree (the workspace's git metadata). */
   readable?: readonly string[];
   /** Further binds, applied after the workspace's (a path inside it shown read-only, a tree moved in, a step's output folder). */
   binds?: readonly SandboxBind[];
