@@ -1,6 +1,8 @@
 /**
  * neo sandbox benchmark. (1) A `run: true` step's command in bwrap versus the same unconfined,
- * interleaved: the difference is the sandbox's own start cost per step (goal ≤ 15 ms). (2) The
+ * interleaved: the difference is the sandbox's own start cost per step (goal ≤ 15 ms); both run
+ * inside the process bound, whose own cost (a pids cgroup made, joined and removed) is measured
+ * apart: `sh -c true` spawned with and without `maxProcesses`. (2) The
  * fresh copy a protected step's gate runs on, for a workspace of `files` files, versus `cp -r`
  * of the same tree (goal ratio ≤ 1.5): reflinks where the filesystem has them, never hard links.
  * Sizes: --reps=40 --files=1000 --copies=10.
@@ -9,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { requireSandbox, spawnProcess } from '../engine/execution/index.js';
+import { probeProcessBound, requireSandbox, spawnProcess } from '../engine/execution/index.js';
 import { runCommand } from '../engine/flow/runtime/command.js';
 import type { RunSite } from '../engine/flow/runtime/confine.js';
 import { ProtectedBase } from '../engine/flow/workspace/protected-base.js';
@@ -52,6 +54,28 @@ try {
   );
   report({ name: 'run step `true`, bwrap vs unconfined', neo: start.neo, baseline: start.baseline, unit: 'ms' });
   console.log(`sandbox start cost per step: ${(start.neo - start.baseline).toFixed(1)} ms (goal ≤ 15 ms)`);
+
+  const spawnTrue = async (maxProcesses?: number) => {
+    const started = performance.now();
+    const result = await spawnProcess(['/bin/sh', '-c', 'true'], {
+      cwd: ws,
+      env: process.env,
+      ...(maxProcesses === undefined ? {} : { maxProcesses }),
+    }).result;
+    if (result.exitCode !== 0) throw new Error(result.spawnError ?? result.stderr);
+    return performance.now() - started;
+  };
+  const bounded = await interleave(
+    size.reps,
+    () => spawnTrue(1024),
+    () => spawnTrue(),
+  );
+  report({
+    name: `sh -c true, process bound (${probeProcessBound().kind}) vs none`,
+    neo: bounded.neo,
+    baseline: bounded.baseline,
+    unit: 'ms',
+  });
 
   const base = await ProtectedBase.open({ root: ws, runDir, key: 'bench', startedAt: 'now', globs: ['tests/**'] });
   const copyTo = join(root, 'copy');

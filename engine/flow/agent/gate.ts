@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { lastLines } from '../../execution/index.js';
 import type { ProtectedBase } from '../workspace/protected-base.js';
-import { runCommand } from '../runtime/command.js';
+import { processLimitNote, runCommand } from '../runtime/command.js';
 import type { RunSite } from '../runtime/confine.js';
 import type { GateSpec } from '../core/plan.js';
 import type { GateRun } from './driver.js';
@@ -51,10 +51,13 @@ export async function runGate(gate: GateSpec, site: GateSite): Promise<GateRun> 
         edited.length === 0
           ? ''
           : `neo: protected paths were checked as they were before your change (edits to them do not count): ${edited.join(', ')}\n`;
+      const limited = processLimitNote(result, setting);
       return {
-        passed: result.exitCode === 0 && !result.timedOut,
+        passed: result.exitCode === 0 && !result.timedOut && limited === undefined,
         exitCode: result.exitCode,
-        tail: result.spawnError ?? `${restored}${lastLines(result.all, GATE_TAIL_LINES)}`,
+        tail:
+          result.spawnError ??
+          `${restored}${lastLines(result.all, GATE_TAIL_LINES)}${limited === undefined ? '' : `\nneo: the check ${limited}`}`,
         timedOut: result.timedOut,
         durationMs: result.durationMs,
       } satisfies GateRun;

@@ -1,6 +1,7 @@
 import type { Flow, Posture, SessionKnobs, Step } from '../../definitions/index.js';
 import type { CompileOptions, CompileProblem } from './compile-types.js';
 import { optionalDurationMs } from '../../util/duration.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from './command-limits.js';
 import { toList } from '../../util/string-list.js';
 import type { KnobLayer, PlanLookup } from './lookup.js';
 import type { AgentSettings, GateSpec } from './plan.js';
@@ -112,6 +113,7 @@ export function compileAgent(
     taskTags: [...new Set([...(persona?.taskTags ?? []), ...(step.taskTags ?? [])])],
     ...(step.verify === undefined ? {} : { verify: compileGate(step.verify) }),
     requireChange: step.requireChange ?? true,
+    ...(info?.inProcess === true ? { inProcess: true } : {}),
     ...(step.lessons === true ? { lessons: true } : {}),
     ...(step.outputSchema === undefined ? {} : { outputSchema: step.outputSchema as Record<string, unknown> }),
     allowCommands: [...(toList(defaults.allowCommands) ?? []), ...(toList(step.allowCommands) ?? [])],
@@ -159,14 +161,14 @@ function pickInitialPosture(
 }
 
 function compileGate(verify: NonNullable<Step['verify']>): GateSpec {
-  if (typeof verify === 'string') return { run: verify, attempts: 1, flakeCheck: false, baseline: false };
-  const timeoutMs = optionalDurationMs(verify.timeout);
+  if (typeof verify === 'string')
+    return { run: verify, attempts: 1, flakeCheck: false, baseline: false, timeoutMs: DEFAULT_COMMAND_TIMEOUT_MS };
   return {
     run: verify.run,
     attempts: verify.attempts ?? 1,
     flakeCheck: verify.flakeCheck === true,
     baseline: verify.baseline === true,
-    ...defined({ timeoutMs }),
+    timeoutMs: optionalDurationMs(verify.timeout) ?? DEFAULT_COMMAND_TIMEOUT_MS,
   };
 }
 

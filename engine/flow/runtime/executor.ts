@@ -24,7 +24,7 @@ import {
 } from '../../execution/index.js';
 import { openStepOutput, readStepOutput } from './step-output.js';
 import { BudgetGuard } from './budget-guard.js';
-import { runCommand, type CommandSpec } from './command.js';
+import { processLimitNote, runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
 import { defined } from '../../util/defined.js';
 
@@ -245,7 +245,7 @@ async function runStep(
       cwd,
       env: { ...spec.env, NEO_OUTPUT: output.file },
       signal,
-      ...sandboxOfStep(step, deps, [output.bind]),
+      ...sandboxOfStep(step, deps, step.sandbox, [output.bind]),
       ...defined({ timeoutMs: step.timeoutMs, idleTimeoutMs: step.idleTimeoutMs }),
     });
   } finally {
@@ -261,7 +261,8 @@ async function runStep(
   const tampered = git.tampered();
   if (tampered.length > 0)
     return { status: 'failed', verdict: 'escaped', outputs, error: gitMetaEscape(deps.workspace.root, tampered) };
-  const error = commandError(step.run!.command, result) ?? ('error' in written ? written.error : undefined);
+  const error =
+    commandError(step.run!.command, result, step.sandbox) ?? ('error' in written ? written.error : undefined);
   if (error !== undefined) return { status: 'failed', outputs, error };
   return withUntil({ status: 'succeeded', outputs }, step, cwd, spec, signal, deps);
 }
@@ -355,7 +356,13 @@ async function withUntil(
   const check = step.loop?.untilRun;
   if (check === undefined || outcome.status !== 'succeeded') return outcome;
   const git = await GitMetaWatch.open(deps.workspace);
-  const result = await runCommand({ command: check, cwd, env: spec.env, signal, ...sandboxOfStep(step, deps) });
+  const result = await runCommand({
+    command: check,
+    cwd,
+    env: spec.env,
+    signal,
+    ...sandboxOfStep(step, deps, step.loop?.untilSandbox ?? step.sandbox),
+  });
   const tampered = git.tampered();
   if (tampered.length > 0)
     return { ...outcome, status: 'failed', verdict: 'escaped', error: gitMetaEscape(deps.workspace.root, tampered) };
@@ -437,20 +444,29 @@ function sandboxedSessions(sessions: SessionPort, sandbox: SessionSandbox): Sess
 function sandboxOfStep(
   step: PlanStep,
   deps: ExecutorDeps,
+  setting: SandboxSetting | undefined = step.sandbox,
   binds?: readonly SandboxBind[],
 ): Pick<CommandSpec, 'sandbox'> {
-  if (step.sandbox === undefined) return {};
+  if (setting === undefined) return {};
   return {
-    sandbox: { setting: step.sandbox, site: { workspace: deps.workspace, home: deps.home }, ...defined({ binds }) },
+    sandbox: { setting, site: { workspace: deps.workspace, home: deps.home }, ...defined({ binds }) },
   };
 }
 
-function commandError(command: string, result: ProcessResult): StepError | undefined {
+function commandError(command: string, result: ProcessResult, setting?: SandboxSetting): StepError | undefined {
   if (result.spawnError !== undefined)
     return {
       code: 'FLOW_SPAWN_FAILED',
       message: `\`${command}\` could not start: ${result.spawnError}`,
       transient: true,
+    };
+  // Before the timeout: a flood stopped at its cap is what happened, whatever ended it.
+  const limited = processLimitNote(result, setting);
+  if (limited !== undefined)
+    return {
+      code: 'FLOW_STEP_PROCESS_LIMIT',
+      message: `\`${command}\` ${limited}`,
+      hint: 'a command that needs more processes says so with `maxProcesses:` on its step',
     };
   if (result.timedOut)
     return { code: 'FLOW_STEP_TIMEOUT', message: `\`${command}\` ran past its timeout and was killed` };
