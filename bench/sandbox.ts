@@ -42,7 +42,7 @@ await git('-c', 'user.name=b', '-c', 'user.email=b@example.com', 'commit', '-qm'
 
 try {
   await requireSandbox('bwrap');
-  const site: RunSite = { workspace: { isolation: 'copy', path: ws, root: ws, projectDir: ws }, home, runDir };
+  const site: RunSite = { workspace: { isolation: 'copy', path: ws, root: ws, projectDir: ws }, home };
   const step = async (kind: 'bwrap' | 'none') => {
     const started = performance.now();
     const result = await runCommand({

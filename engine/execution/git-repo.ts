@@ -138,6 +138,8 @@ async function gitDirOf(top: string): Promise<string | undefined> {
   try {
     const info = await stat(entry);
     if (info.isDirectory()) return await realpath(entry);
+    // A FIFO or a device planted as `.git` is never opened: reading one could wait forever.
+    if (!info.isFile()) return undefined;
     const line = /^gitdir: (.*)$/m.exec(await readFile(entry, 'utf8'))?.[1]?.trim();
     return line === undefined ? undefined : await realpath(resolve(top, line));
   } catch {

@@ -4,34 +4,58 @@
  * network too unless asked), and the tree killed with the sandbox (`--die-with-parent`, its own
  * PID namespace: when the sandbox's init dies the kernel kills everything left in it).
  */
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { ProcessResult } from './spawn.js';
-import type { SandboxSpec } from './sandbox-spec.js';
+import type { SandboxBind, SandboxSpec } from './sandbox-spec.js';
 
 /** The program, found on PATH. */
 export const BWRAP = 'bwrap';
 
 /** The argv that runs `argv` in bwrap as `spec` says. */
 export function bwrapArgv(argv: readonly string[], spec: SandboxSpec): string[] {
-  const out = [BWRAP, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  const hidden: string[] = ['/tmp'];
-  for (const path of [...new Set(spec.hide)].sort(byDepth)) {
-    // A tree already hidden needs no second mount, and a path that does not exist cannot be a
-    // mount point on the read-only host (nothing there to hide either).
-    if (hidden.some((h) => within(h, path)) || !existsSync(path)) continue;
-    hidden.push(path);
-    out.push('--tmpfs', path);
-  }
-  // Parents before children, so a bind inside another bind (or inside a hidden tree) shows.
-  const binds = [...spec.binds].sort((a, b) => byDepth(a.at ?? a.path, b.at ?? b.path));
-  for (const bind of binds)
-    out.push(`${bind.write ? '--bind' : '--ro-bind'}${bind.optional ? '-try' : ''}`, bind.path, bind.at ?? bind.path);
+  const out = [BWRAP, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...mountArgs(spec)];
   // The host's TMPDIR may lie in a hidden tree; inside, /tmp is private and writable.
   out.push('--setenv', 'TMPDIR', '/tmp', '--unshare-all');
   if (spec.network) out.push('--share-net');
   // A new session: the confined tree cannot push input into the caller's terminal (TIOCSTI).
   out.push('--die-with-parent', '--new-session', '--chdir', spec.cwd, '--', ...argv);
+  return out;
+}
+
+type Mount = { hide: true; at: string } | { hide: false; at: string; bind: SandboxBind };
+
+/**
+ * The hidden trees and the binds as one list of mounts, shallowest first: what lies deeper is
+ * mounted later, over what holds it. So a bind inside a hidden tree shows (the workspace in the
+ * hidden home), and a hidden tree inside a bind is hidden again (NEO_HOME inside a project
+ * folder, the home inside an install tree someone bound): what is hidden stays hidden whatever
+ * is bound above it. At one path the hide comes first, so a bind asked for by that very path
+ * shows.
+ */
+function mountArgs(spec: SandboxSpec): string[] {
+  const mounts: Mount[] = [
+    ...[...new Set(['/tmp', ...spec.hide])].map((at): Mount => ({ hide: true, at })),
+    ...spec.binds.map((bind): Mount => ({ hide: false, at: bind.at ?? bind.path, bind })),
+  ];
+  mounts.sort((a, b) => byDepth(a.at, b.at) || Number(a.hide === false) - Number(b.hide === false));
+  const done: Mount[] = [];
+  const out: string[] = [];
+  for (const mount of mounts) {
+    if (mount.hide) {
+      // The mount that shows this path so far: the deepest one done that holds it.
+      const cover = done.findLast((m) => within(m.at, mount.at));
+      if (cover?.hide === true) continue; // hidden already
+      // A path that does not exist cannot be a mount point on the read-only host (and holds nothing).
+      const source = cover === undefined ? mount.at : cover.bind.path + mount.at.slice(cover.at.length);
+      if (!isFolder(source)) continue;
+      out.push('--tmpfs', mount.at);
+    } else {
+      const { bind } = mount;
+      out.push(`${bind.write ? '--bind' : '--ro-bind'}${bind.optional ? '-try' : ''}`, bind.path, mount.at);
+    }
+    done.push(mount);
+  }
   return out;
 }
 
@@ -53,4 +77,8 @@ function byDepth(a: string, b: string): number {
 
 function within(parent: string, path: string): boolean {
   return path === parent || path.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+}
+
+function isFolder(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }

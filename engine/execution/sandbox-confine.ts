@@ -1,15 +1,19 @@
 /**
  * The one rule of what a confined process of a run sees: the host read-only; the workspace
- * read-write; NEO_HOME hidden but for the run's own folder; the user's home hidden but for the
- * config homes a backend descriptor names; /run (where daemons' sockets live: a database, D-Bus,
- * docker) hidden; the repository's git metadata readable, so git works on a worktree whose
- * repository lives in the hidden home. Every caller builds its spec here, so the rule is stated once.
+ * read-write; NEO_HOME hidden whole (the run's records, its key, its session daemon's socket);
+ * the user's home hidden but for the config homes a backend descriptor names; /run (where
+ * daemons' sockets live: a database, D-Bus, docker) and the folder neo's own sockets fall back
+ * to hidden; the workspace's git metadata read-only, shown even where it lies in a hidden tree
+ * (git works on a worktree whose repository lives in the hidden home). What is hidden stays hidden whatever is bound (the
+ * sandbox hides again what a bind would show). Every caller builds its spec here, so the rule is
+ * stated once.
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, sep } from 'node:path';
 import type { SandboxBind, SandboxSpec } from './sandbox-spec.js';
 import { defined } from '../util/defined.js';
+import { privateSocketFolders } from '../util/private-socket.js';
 
 export interface Confinement {
   /** The tree the process may change (the workspace root). */
@@ -19,13 +23,11 @@ export interface Confinement {
   cwd: string;
   /** NEO_HOME: hidden. */
   neoHome: string;
-  /** The run's own folder (its outputs, logs): readable and writable. */
-  runDir?: string;
   /** Config homes a backend names (its credentials, its session files): readable and writable. */
   configHomes?: readonly string[];
-  /** Further host paths to keep readable although they lie in a hidden tree (a worktree's repository metadata). */
+  /** Host paths shown read-only, over the workspace or although they lie in a hidden tree (the workspace's git metadata). */
   readable?: readonly string[];
-  /** Further binds, applied after the workspace's (a path inside it shown read-only, a tree moved in). */
+  /** Further binds, applied after the workspace's (a path inside it shown read-only, a tree moved in, a step's output folder). */
   binds?: readonly SandboxBind[];
   network: boolean;
   env: NodeJS.ProcessEnv;
@@ -35,11 +37,11 @@ export interface Confinement {
 /** The spec for `confinement`; the user's home is the environment's HOME (else the OS's). */
 export function confinedSpec(c: Confinement): SandboxSpec {
   const home = c.env.HOME !== undefined && c.env.HOME !== '' ? c.env.HOME : homedir();
-  const hide = [home, c.neoHome, '/run'];
+  // Real paths: a hidden tree must be recognised inside a bind, which is a real path too.
+  const hide = [home, c.neoHome, '/run', ...privateSocketFolders()].filter((path) => path !== '').map(realOrSelf);
   const binds: SandboxBind[] = [
     ...(c.readable ?? []).map((path) => ({ path, optional: true })),
     ...(c.configHomes ?? []).map((path) => ({ path, write: true, optional: true })),
-    ...(c.runDir === undefined ? [] : [{ path: c.runDir, write: true }]),
     { path: c.workspace, write: true, ...defined({ at: c.workspaceAt }) },
     ...(c.binds ?? []),
   ];
@@ -74,11 +76,13 @@ export function configHomePath(name: string, env: NodeJS.ProcessEnv): string | u
 /**
  * The program a confined process runs stays readable wherever it is installed: a CLI under /tmp
  * (a CI checkout's `.neo-cache`) or under the hidden home would otherwise vanish from inside. Its
- * install tree is the folder above its outermost `node_modules` (a package needs its siblings),
- * else the folder it lies in; read-only like the rest of the host, and left alone when a bind
+ * install tree is its outermost `node_modules` folder (a package needs its siblings), else the
+ * folder it lies in — and never a folder that holds or is a hidden tree (a CLI installed by `npm
+ * install` in the home folder has its `node_modules` there, not the home itself; a program lying
+ * in the home is shown alone). Read-only like the rest of the host, and left alone when a bind
  * already shows it (a read-only bind inside the workspace would take the agent's write access).
  */
-export function programBind(file: string, binds: readonly SandboxBind[]): SandboxBind[] {
+export function programBind(file: string, binds: readonly SandboxBind[], hide: readonly string[] = []): SandboxBind[] {
   if (!isAbsolute(file)) return []; // found on PATH inside, as outside
   let real: string;
   try {
@@ -88,7 +92,17 @@ export function programBind(file: string, binds: readonly SandboxBind[]): Sandbo
   }
   const parts = real.split(sep);
   const outermost = parts.indexOf('node_modules');
-  const root = outermost > 1 ? parts.slice(0, outermost).join(sep) : dirname(real);
+  const tree = outermost > 0 ? parts.slice(0, outermost + 1).join(sep) : dirname(real);
+  const hidden = hide.flatMap((path) => [path, realOrSelf(path)]);
+  const root = hidden.some((path) => path === tree || path.startsWith(tree + sep)) ? real : tree;
   const shown = binds.some((b) => root === b.path || root.startsWith(b.path + sep));
   return shown ? [] : [{ path: root }];
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

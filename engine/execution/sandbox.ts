@@ -40,6 +40,7 @@ function adapter(kind: SandboxKind, wrap: Sandbox['wrap'], setupFailure?: (r: Pr
       ...options,
       cwd: kind === 'none' ? spec.cwd : '/',
       env: spec.env,
+      shutInherited: kind !== 'none',
       ...defined({ timeoutMs: spec.timeoutMs }),
     });
   return {

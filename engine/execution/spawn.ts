@@ -12,6 +12,7 @@
 import { spawn as spawnChild } from 'node:child_process';
 import { basename } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { shutInheritedStdio } from './inherited-fds.js';
 import { readStat, TAG_VARIABLE } from './proc.js';
 import { boundProcess, type ProcessBound } from './process-bound.js';
 import { killTree } from './process-group.js';
@@ -52,6 +53,8 @@ export interface SpawnOptions {
   maxProcesses?: number;
   /** What it is, for the journal and messages (default: the program's name). Never secrets. */
   label?: string;
+  /** Descriptors neo inherited reach it as /dev/null (a confined process: see inherited-fds.ts). */
+  shutInherited?: boolean;
 }
 
 /** How a process ended: flags, not strings to match (execa's names where execa has the flag). */
@@ -125,6 +128,7 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
       options.stdin ?? 'ignore',
       output === 'tail' || output === 'stream' ? 'pipe' : output,
       output === 'tail' || output === 'stream' ? 'pipe' : output,
+      ...(options.shutInherited === true ? shutInheritedStdio() : []),
     ],
     detached: true,
   });

@@ -17,15 +17,39 @@ import { contentHash } from './content-hash.js';
 const MAX_SOCKET_PATH = 100;
 
 /**
+ * The temp folder whose `neo-<uid>` folder holds a socket when NEO_HOME's path is too long for
+ * one: `/tmp` whatever TMPDIR says, or `NEO_SOCKET_TMPDIR` (tests point it at a folder of their
+ * own so they can make it unsafe without touching anyone's real one).
+ */
+function fallbackRoot(): string {
+  const set = process.env.NEO_SOCKET_TMPDIR;
+  return set !== undefined && set !== '' ? set : '/tmp';
+}
+
+/**
  * `<home>/<name>.sock` (NEO_HOME is private, 0700). A NEO_HOME too long for a socket path falls
- * back to `<tmp>/neo-<uid>/<name>-<hash of home>.sock`, a folder of this user's own: never a
- * predictable name in the shared temp folder that another user could take first.
+ * back to `/tmp/neo-<uid>/<name>-<hash of home>.sock` (see {@link fallbackRoot}), a folder of
+ * this user's own: never a predictable name in the shared temp folder that another user could
+ * take first. `/tmp`, not TMPDIR: every sandbox gets a private `/tmp` of its own, so a socket
+ * there is out of a confined process's sight wherever TMPDIR points (the sandbox also hides the
+ * folder by name, see {@link privateSocketFolders}).
  */
 export function privateSocketPath(home: string, name: string): string {
   const inHome = join(home, `${name}.sock`);
   if (Buffer.byteLength(inHome) <= MAX_SOCKET_PATH) return inHome;
-  const uid = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
-  return join(tmpdir(), `neo-${uid}`, `${name}-${contentHash(home).slice(0, 16)}.sock`);
+  return join(fallbackRoot(), uidFolder(), `${name}-${contentHash(home).slice(0, 16)}.sock`);
+}
+
+/**
+ * Every folder outside NEO_HOME where a neo socket of this user may listen: the fallback (and the
+ * default one), and `$TMPDIR/neo-<uid>` where an earlier neo put it. A sandbox hides them all.
+ */
+export function privateSocketFolders(): string[] {
+  return [...new Set([join(fallbackRoot(), uidFolder()), join('/tmp', uidFolder()), join(tmpdir(), uidFolder())])];
+}
+
+function uidFolder(): string {
+  return `neo-${typeof process.getuid === 'function' ? String(process.getuid()) : 'user'}`;
 }
 
 /** The current user, or undefined where there are no unix users (Windows). */

@@ -93,7 +93,8 @@ describe('an agent step in bwrap: its CLI and the commands it runs are confined'
     expect(summary(boxed.stdout), boxed.stdout).toMatchObject({ status: 'succeeded', exitCode: 0 });
     const events = readFileSync(join(home, 'code-sessions', sessionOf(home), 'events.jsonl'), 'utf8');
     expect(events).toMatch(/No such file or directory\\nno-home/);
-    expect(events).toMatch(/runs/); // NEO_HOME shows its run folder only
+    // NEO_HOME shows only the folders that lead to the workspace bound inside it, not its run folder.
+    expect(events).toMatch(/no-home\\nworktrees\\n/);
     expect(events).not.toMatch(/code-sessions/);
     expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe('hello\n');
     expect(existsSync(join(userHome, 'planted'))).toBe(false);

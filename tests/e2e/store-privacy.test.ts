@@ -147,7 +147,7 @@ describe('the session daemon socket', () => {
     const tmp = join(root, 'tmp');
     await mkdir(tmp);
     await chmod(tmp, 0o1777);
-    const env = { NEO_HOME: home, TMPDIR: tmp, NEO_SESSION_DAEMON_IDLE_MS: '1500' };
+    const env = { NEO_HOME: home, NEO_SOCKET_TMPDIR: tmp, NEO_SESSION_DAEMON_IDLE_MS: '1500' };
     cleanups.push(() => runNeo(['session', 'daemon', '--stop'], { env }));
     return { root, home, repo, tmp, env };
   }
@@ -232,9 +232,11 @@ describe("neo serve's attach socket", () => {
     const tmp = join(root, 'tmp');
     await mkdir(tmp);
     await chmod(tmp, 0o1777);
-    const previous = process.env.TMPDIR;
-    process.env.TMPDIR = tmp;
-    cleanups.push(async () => (previous === undefined ? delete process.env.TMPDIR : (process.env.TMPDIR = previous)));
+    const previous = process.env.NEO_SOCKET_TMPDIR;
+    process.env.NEO_SOCKET_TMPDIR = tmp;
+    cleanups.push(async () =>
+      previous === undefined ? delete process.env.NEO_SOCKET_TMPDIR : (process.env.NEO_SOCKET_TMPDIR = previous),
+    );
     const socket = serverPaths(home).attachSocket;
     expect(socket).toBe(join(tmp, `neo-${process.getuid!()}`, `serve-${contentHash(home).slice(0, 16)}.sock`));
     await mkdir(join(tmp, `neo-${process.getuid!()}`), { mode: 0o777 });

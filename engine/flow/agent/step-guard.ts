@@ -12,7 +12,7 @@ import {
 import { errorMessage, NeoError } from '../../util/errors.js';
 import type { ExecutionOutcome } from '../core/execution.js';
 import type { StepError } from '../core/state.js';
-import { OutsideWatch, StepBase, type StepPlace } from '../workspace/index.js';
+import { GitMetaWatch, OutsideWatch, StepBase, type StepPlace } from '../workspace/index.js';
 import { DiffFold, summarize, type StepDiff } from './diff-fold.js';
 import type { SessionPort } from './driver.js';
 
@@ -25,8 +25,9 @@ const MAX_UNCLAIMED_EVENTS = 2000;
  * What every agent step runs inside, whatever its backend and driver: its base and net diff,
  * and the escape check. It watches the step's sessions through the session port it hands the
  * driver: each edit tool call naming a path outside the workspace, and at each turn's end the
- * user's checkout, the repository's config and hooks and NEO_HOME's user layer (OutsideWatch)
- * and the workspace's `.git` (still the recorded one). An escape aborts the step with
+ * user's checkout and NEO_HOME's user layer (OutsideWatch), the git metadata of every repository
+ * the run touches, whatever the step's posture (GitMetaWatch), and the workspace's `.git` (still
+ * the recorded one). An escape aborts the step with
  * FLOW_ESCAPE naming the paths, and no outcome that escaped is ever a success.
  */
 export class StepGuard {
@@ -34,6 +35,7 @@ export class StepGuard {
   readonly sessions: SessionPort;
   readonly #base: StepBase | undefined;
   readonly #outside: OutsideWatch;
+  readonly #git: GitMetaWatch;
   readonly #root: string;
   readonly #cwd: string;
   readonly #editToolNames: readonly string[];
@@ -50,6 +52,7 @@ export class StepGuard {
     init: {
       base: StepBase | undefined;
       outside: OutsideWatch;
+      git: GitMetaWatch;
       root: string;
       cwd: string;
       editToolNames: readonly string[];
@@ -59,6 +62,7 @@ export class StepGuard {
   ) {
     this.#base = init.base;
     this.#outside = init.outside;
+    this.#git = init.git;
     this.#root = init.root;
     this.#cwd = init.cwd;
     this.#editToolNames = init.editToolNames;
@@ -86,21 +90,20 @@ export class StepGuard {
     options: StepPlace & {
       cwd: string;
       editToolNames: readonly string[];
-      /** The step's ceiling is below full: its workspace's git config and hooks must not change either. */
-      guardGit: boolean;
       sessions: SessionPort;
       signal: AbortSignal;
     },
   ): Promise<StepGuard> {
     try {
-      const [base, outside, root, cwd] = await Promise.all([
+      const [base, outside, git, root, cwd] = await Promise.all([
         StepBase.open(options),
         OutsideWatch.open(options),
+        GitMetaWatch.open(options.workspace),
         realpath(options.workspace.root),
         realpath(options.cwd),
       ]);
       return new StepGuard(
-        { base, outside, root, cwd, editToolNames: options.editToolNames },
+        { base, outside, git, root, cwd, editToolNames: options.editToolNames },
         options.sessions,
         options.signal,
       );
@@ -195,12 +198,14 @@ export class StepGuard {
       });
     }
     const changed = await this.#outside.changes();
-    const paths = [...new Set([...this.#escaped, ...changed])].sort();
+    const git = this.#git.tampered();
+    const paths = [...new Set([...this.#escaped, ...changed, ...git])].sort();
     if (paths.length === 0) return;
     const shown = paths.slice(0, 10);
-    const where = paths.some((path) => isGitPath(relativeInside(this.#root, path) ?? ''))
-      ? `outside its workspace ${this.#root} or in its git metadata (git runs the programs named there)`
-      : `outside its workspace ${this.#root}`;
+    const where =
+      git.length > 0 || paths.some((path) => isGitPath(relativeInside(this.#root, path) ?? ''))
+        ? `outside its workspace ${this.#root} or in its git metadata (git runs the programs named there)`
+        : `outside its workspace ${this.#root}`;
     this.#fail({
       code: 'FLOW_ESCAPE',
       message: `the agent changed ${paths.length} path${paths.length === 1 ? '' : 's'} ${where}: ${shown.join(', ')}${paths.length > 10 ? ', …' : ''}`,

@@ -1,6 +1,3 @@
-import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
 import { StepGate } from '../agent/gate.js';
@@ -10,11 +7,20 @@ import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core
 import type { AgentSettings, CompiledPlan, PlanStep, SandboxSetting } from '../core/plan.js';
 import type { SessionSandbox } from '../../transports/index.js';
 import { runConfinement } from './confine.js';
+import { GitMetaWatch, gitMetaEscape } from '../workspace/git-meta.js';
 import { unitKey, type StepError } from '../core/state.js';
 import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { waitForApproval, type ApprovalPrompter } from './approvals.js';
-import { configHomePath, confinedSpec, confinePath, lastLines, type ProcessResult } from '../../execution/index.js';
+import {
+  configHomePath,
+  confinedSpec,
+  confinePath,
+  lastLines,
+  type ProcessResult,
+  type SandboxBind,
+} from '../../execution/index.js';
+import { openStepOutput, readStepOutput } from './step-output.js';
 import { BudgetGuard } from './budget-guard.js';
 import { processLimitNote, runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
@@ -141,7 +147,6 @@ async function agentStep(
       startedAt: deps.startedAt(spec) ?? spec.exec,
       cwd,
       editToolNames: settings.editToolNames,
-      guardGit: settings.maxPosture !== 'full',
       sessions,
       signal,
     });
@@ -160,7 +165,7 @@ async function agentStep(
         cwd,
         env: spec.env,
         signal: guard.signal,
-        run: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir },
+        run: { workspace: deps.workspace, home: deps.home },
       },
       refuse: (error) => refused.abort(error),
     });
@@ -220,27 +225,36 @@ async function runStep(
   signal: AbortSignal,
   deps: ExecutorDeps,
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
-  const outputFile = join(
-    deps.store.dir,
-    'outputs',
-    `${unitKey(spec.step, spec.item).replace(/[^\w.-]/g, '_')}.${spec.exec.split('#')[1] ?? '0'}.env`,
-  );
-  deps.store.outputsDir();
-  const result = await runCommand({
-    command: step.run!.command,
-    cwd,
-    env: { ...spec.env, NEO_OUTPUT: outputFile },
-    signal,
-    ...sandboxOfStep(step, deps),
-    ...defined({ timeoutMs: step.timeoutMs, idleTimeoutMs: step.idleTimeoutMs }),
-  });
+  // What git runs is never a step's to set: its metadata is compared with the step's start.
+  const git = await GitMetaWatch.open(deps.workspace);
+  // $NEO_OUTPUT lives in a fresh folder of its own: the run's folder is never in a step's reach.
+  const output = openStepOutput(deps.home);
+  let result: ProcessResult;
+  let written: ReturnType<typeof readStepOutput>;
+  try {
+    result = await runCommand({
+      command: step.run!.command,
+      cwd,
+      env: { ...spec.env, NEO_OUTPUT: output.file },
+      signal,
+      ...sandboxOfStep(step, deps, step.sandbox, [output.bind]),
+      ...defined({ timeoutMs: step.timeoutMs, idleTimeoutMs: step.idleTimeoutMs }),
+    });
+  } finally {
+    // Read once and removed, whatever happened: no output folder outlives its step.
+    written = readStepOutput(output);
+  }
   const outputs: Record<string, unknown> = {
     exitCode: result.exitCode ?? null,
     stdout: tail(result.stdout),
     stderr: tail(result.stderr),
-    ...(await readOutputFile(outputFile)),
+    ...('outputs' in written ? written.outputs : {}),
   };
-  const error = commandError(step.run!.command, result, step.sandbox);
+  const tampered = git.tampered();
+  if (tampered.length > 0)
+    return { status: 'failed', verdict: 'escaped', outputs, error: gitMetaEscape(deps.workspace.root, tampered) };
+  const error =
+    commandError(step.run!.command, result, step.sandbox) ?? ('error' in written ? written.error : undefined);
   if (error !== undefined) return { status: 'failed', outputs, error };
   return withUntil({ status: 'succeeded', outputs }, step, cwd, spec, signal, deps);
 }
@@ -333,6 +347,7 @@ async function withUntil(
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const check = step.loop?.untilRun;
   if (check === undefined || outcome.status !== 'succeeded') return outcome;
+  const git = await GitMetaWatch.open(deps.workspace);
   const result = await runCommand({
     command: check,
     cwd,
@@ -340,6 +355,9 @@ async function withUntil(
     signal,
     ...sandboxOfStep(step, deps, step.loop?.untilSandbox ?? step.sandbox),
   });
+  const tampered = git.tampered();
+  if (tampered.length > 0)
+    return { ...outcome, status: 'failed', verdict: 'escaped', error: gitMetaEscape(deps.workspace.root, tampered) };
   return { ...outcome, untilPassed: result.exitCode === 0 };
 }
 
@@ -367,7 +385,7 @@ function agentSandbox(
   const configHomes = (settings.configHomes ?? []).flatMap((name) => configHomePath(name, env) ?? []);
   const spec = confinedSpec(
     runConfinement(
-      { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir },
+      { workspace: deps.workspace, home: deps.home },
       { ...setting, network: true },
       {
         cwd,
@@ -392,15 +410,16 @@ function sandboxedSessions(sessions: SessionPort, sandbox: SessionSandbox): Sess
   };
 }
 
-/** The sandbox a step's own commands run in (none for a plan compiled before sandboxes). */
+/** The sandbox a step's own commands run in (none for a plan compiled before sandboxes), with `binds` on top. */
 function sandboxOfStep(
   step: PlanStep,
   deps: ExecutorDeps,
   setting: SandboxSetting | undefined = step.sandbox,
+  binds?: readonly SandboxBind[],
 ): Pick<CommandSpec, 'sandbox'> {
   if (setting === undefined) return {};
   return {
-    sandbox: { setting, site: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir } },
+    sandbox: { setting, site: { workspace: deps.workspace, home: deps.home }, ...defined({ binds }) },
   };
 }
 
@@ -433,24 +452,6 @@ function commandError(command: string, result: ProcessResult, setting?: SandboxS
   const how =
     result.exitCode === undefined ? `was killed by ${result.signal ?? 'a signal'}` : `exited ${result.exitCode}`;
   return { code: 'FLOW_COMMAND_FAILED', message: `\`${command}\` ${how}${last ? `: ${last}` : ''}` };
-}
-
-/** `key=value` lines a command wrote to $NEO_OUTPUT become outputs. */
-async function readOutputFile(path: string): Promise<Record<string, string>> {
-  // Most commands write no outputs: a sync stat is far cheaper than a failed async read.
-  if (statSync(path, { throwIfNoEntry: false }) === undefined) return {};
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    return {};
-  }
-  const out: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    const match = /^([A-Za-z_][A-Za-z0-9_-]*)=(.*)$/.exec(line);
-    if (match) out[match[1]!] = match[2]!;
-  }
-  return out;
 }
 
 function tail(text: string): string {

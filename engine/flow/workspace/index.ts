@@ -6,6 +6,7 @@ import { GitRepo, gitMarker } from '../../execution/index.js';
 import { lockInPlace, relockInPlace } from './inplace.js';
 import type { Isolation, Workspace } from './workspace.js';
 import { createWorktree, reopenWorktree } from './worktree.js';
+import { GitMetaWatch, tamperedLines } from './git-meta.js';
 import { defined } from '../../util/defined.js';
 
 export type { Isolation, Workspace, WorkspaceSummary } from './workspace.js';
@@ -22,9 +23,20 @@ export {
   stampFolders,
   type FolderStamp,
 } from './dependencies.js';
+export { GitMetaWatch } from './git-meta.js';
 
 /** Prepares a new run's workspace; worktree is the default in a git repository, copy elsewhere. */
 export async function prepareWorkspace(options: {
+  projectDir: string;
+  home: string;
+  runId: string;
+  isolation?: Isolation;
+  base?: string;
+}): Promise<Workspace> {
+  return watchGit(await createWorkspace(options));
+}
+
+async function createWorkspace(options: {
   projectDir: string;
   home: string;
   runId: string;
@@ -74,10 +86,34 @@ async function committedRepo(dir: string): Promise<GitRepo | undefined> {
 }
 
 /** Re-opens the workspace a run recorded, for a resume. */
-export function reopenWorkspace(record: WorkspaceRecord, home: string, runId: string): Promise<Workspace> {
-  if (record.isolation === 'worktree') return reopenWorktree(record);
-  if (record.isolation === 'inplace') return relockInPlace(record, home, runId);
-  return reopenCopy(record);
+export async function reopenWorkspace(record: WorkspaceRecord, home: string, runId: string): Promise<Workspace> {
+  if (record.isolation === 'worktree') return watchGit(await reopenWorktree(record));
+  if (record.isolation === 'inplace') return watchGit(await relockInPlace(record, home, runId));
+  return watchGit(await reopenCopy(record));
+}
+
+/**
+ * The workspace, finished only when its git metadata is as it was when this process took it
+ * (and leads nowhere a work tree's never does): otherwise no git runs there — nothing is
+ * committed — and the summary says so instead of suggesting a git command.
+ */
+async function watchGit(workspace: Workspace): Promise<Workspace> {
+  const git = await GitMetaWatch.open(workspace.record);
+  return {
+    ...workspace,
+    async finish(outcome) {
+      const tampered = git.tampered();
+      if (tampered.length === 0) return workspace.finish(outcome);
+      await workspace.release();
+      const { record } = workspace;
+      return {
+        lines: [
+          `workspace${record.isolation === 'inplace' ? ' (in place)' : ''}: ${record.path}`,
+          ...tamperedLines(record.root, tampered),
+        ],
+      };
+    },
+  };
 }
 
 /** A sub-flow works in its parent's workspace and owns nothing of it. */

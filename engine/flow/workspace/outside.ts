@@ -2,14 +2,11 @@ import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitRepo, changedPaths, gitMarker, snapshotTree, type SnapshotStore } from '../../execution/index.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
-import { workspaceRepo } from './step-base.js';
 import { stampChanges, stampTree, type TreeStamp } from './tree-stamp.js';
 import { defined } from '../../util/defined.js';
 
 /** NEO_HOME's user layer and trust: what an escaped agent could change to raise its own ceiling later. */
 const HOME_ENTRIES = ['trust.json', 'policy.yaml', 'neo.yaml', '.env', 'definitions', 'agents', 'flows'];
-/** A repository's files that name programs git runs (config, hooks, attributes). */
-const GIT_META = ['config', 'config.worktree', 'hooks', 'info'];
 
 interface CheckoutTree {
   repo: GitRepo;
@@ -21,10 +18,11 @@ interface CheckoutTree {
 
 /**
  * What lies outside a run's workspace and must not change while an agent step runs: the user's
- * checkout the workspace came from (a worktree's repository, a copy's project folder), that
- * repository's config, hooks and attributes, and NEO_HOME's user layer. A baseline when the
- * step starts; {@link changes} names what moved since. It sits above every backend, so a CLI
- * that writes outside without asking is caught as surely as one that asks.
+ * checkout the workspace came from (a worktree's repository, a copy's project folder) and
+ * NEO_HOME's user layer (the git metadata of every repository the run touches is
+ * `GitMetaWatch`'s). A baseline when the step starts; {@link changes} names what moved since. It
+ * sits above every backend, so a CLI that writes outside without asking is caught as surely as
+ * one that asks.
  */
 export class OutsideWatch {
   readonly #checkout: CheckoutTree | undefined;
@@ -39,25 +37,12 @@ export class OutsideWatch {
     this.#stamp = stamp;
   }
 
-  /**
-   * With `guardGit` (an agent below full posture, which may not write `.git`), an in-place
-   * workspace's own git config, hooks and attributes are watched too: git runs the programs they
-   * name at the user's next git command, and a CLI that writes without asking could plant them.
-   */
-  static async open(options: {
-    workspace: WorkspaceRecord;
-    home: string;
-    runDir: string;
-    guardGit?: boolean;
-  }): Promise<OutsideWatch> {
+  static async open(options: { workspace: WorkspaceRecord; home: string; runDir: string }): Promise<OutsideWatch> {
     const { workspace, home } = options;
     const store: SnapshotStore = { dir: join(options.runDir, 'snapshots'), exclude: [home, workspace.root] };
     const stampPaths = HOME_ENTRIES.map((name) => join(home, name));
     let checkout: CheckoutTree | undefined;
-    if (workspace.isolation === 'inplace' && workspace.repo !== undefined && options.guardGit === true) {
-      const repo = await workspaceRepo(workspace, home);
-      if (repo !== undefined) stampPaths.push(...gitMeta(repo));
-    } else if (workspace.isolation !== 'inplace') {
+    if (workspace.isolation !== 'inplace') {
       const source = workspace.isolation === 'worktree' ? workspace.repo : workspace.projectDir;
       const real = source === undefined ? undefined : await realpath(source).catch(() => undefined);
       const repo = real === undefined || gitMarker(real) === undefined ? undefined : await GitRepo.discover(real);
@@ -69,7 +54,6 @@ export class OutsideWatch {
           ...defined({ within }),
           tree: await snapshotTree(repo, store, within),
         };
-        stampPaths.push(...gitMeta(repo));
       } else if (real !== undefined) stampPaths.push(real);
     }
     // neo's own folder may sit inside the project (its records change all the time): only its user layer counts.
@@ -92,10 +76,4 @@ export class OutsideWatch {
     }
     return [...new Set(changed)].sort();
   }
-}
-
-/** The files of a repository that name programs git runs: its config, hooks and `info/`. */
-function gitMeta(repo: GitRepo): string[] {
-  const { gitDir, commonDir } = repo.location;
-  return [...GIT_META.map((name) => join(commonDir, name)), join(gitDir, 'config.worktree')];
 }

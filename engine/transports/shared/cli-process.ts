@@ -50,7 +50,12 @@ export class CliProcess {
     const box = options.sandbox ?? { kind: 'none' as const, binds: [], hide: [], network: true };
     const child = sandboxOf(box.kind).spawn(
       [options.file, ...options.args],
-      { ...box, binds: [...programBind(options.file, box.binds), ...box.binds], cwd: options.cwd, env: options.env },
+      {
+        ...box,
+        binds: [...programBind(options.file, box.binds, box.hide), ...box.binds],
+        cwd: options.cwd,
+        env: options.env,
+      },
       {
         stdin: 'pipe',
         output: 'stream',

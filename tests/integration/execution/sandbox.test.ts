@@ -4,13 +4,14 @@
  * not trying.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   confinedSpec,
   probeSandbox,
+  programBind,
   requireSandbox,
   sandboxOf,
   type Confinement,
@@ -24,6 +25,7 @@ let checkout: string;
 let home: string;
 let neoHome: string;
 let runDir: string;
+let outDir: string;
 let server: Server;
 let port: number;
 
@@ -34,7 +36,8 @@ beforeAll(async () => {
   home = join(base, 'home');
   neoHome = join(base, 'neo-home');
   runDir = join(neoHome, 'runs', 'r1');
-  for (const dir of [ws, checkout, home, runDir]) await mkdir(dir, { recursive: true });
+  outDir = join(neoHome, 'io', 'out-1');
+  for (const dir of [ws, checkout, home, runDir, outDir]) await mkdir(dir, { recursive: true });
   await writeFile(join(checkout, 'main.ts'), 'original\n');
   await writeFile(join(home, 'secret'), 'home secret\n');
   await writeFile(join(neoHome, 'secret'), 'neo secret\n');
@@ -51,7 +54,7 @@ const confinement = (over: Partial<Confinement> = {}): Confinement => ({
   workspace: ws,
   cwd: ws,
   neoHome,
-  runDir,
+  binds: [{ path: outDir, write: true }],
   network: false,
   env: { ...process.env, HOME: home, NEO_HOME: neoHome },
   timeoutMs: 20_000,
@@ -70,11 +73,11 @@ describe('bwrap works here', () => {
 });
 
 describe('escape attempts in bwrap are refused and reported', () => {
-  it('the workspace and the run folder are writable (the control)', async () => {
-    const result = await inBwrap(`echo made > made.txt && echo out > ${runDir}/out.env`);
+  it("the workspace and a step's own output folder are writable (the control)", async () => {
+    const result = await inBwrap(`echo made > made.txt && echo out > ${outDir}/output`);
     expect(result.exitCode).toBe(0);
     expect(readFileSync(join(ws, 'made.txt'), 'utf8')).toBe('made\n');
-    expect(readFileSync(join(runDir, 'out.env'), 'utf8')).toBe('out\n');
+    expect(readFileSync(join(outDir, 'output'), 'utf8')).toBe('out\n');
   });
 
   it('writing to the checkout outside the workspace fails: the host is read-only', async () => {
@@ -91,10 +94,13 @@ describe('escape attempts in bwrap are refused and reported', () => {
     expect(existsSync(join(home, 'planted'))).toBe(false);
   });
 
-  it("NEO_HOME is hidden but for the run's own folder", async () => {
-    const result = await inBwrap(`cat "$NEO_HOME/secret"; echo evil > "$NEO_HOME/planted"; ls "$NEO_HOME/runs"`);
+  it("NEO_HOME is hidden, the run's own folder too; only the output folder bound shows", async () => {
+    const result = await inBwrap(
+      `cat "$NEO_HOME/secret"; echo evil > "$NEO_HOME/planted"; ls "$NEO_HOME/runs"; ls "$NEO_HOME"`,
+    );
     expect(result.stderr).toMatch(/secret: No such file/);
-    expect(result.stdout).toBe('r1\n');
+    expect(result.stderr).toMatch(/runs': No such file/);
+    expect(result.stdout).toBe('io\nplanted\n');
     expect(existsSync(join(neoHome, 'planted'))).toBe(false);
     expect(readFileSync(join(neoHome, 'secret'), 'utf8')).toBe('neo secret\n');
   });
@@ -119,6 +125,78 @@ describe('escape attempts in bwrap are refused and reported', () => {
     const result = await inBwrap('while :; do sleep 600 & done', { env, timeoutMs: 1_500 });
     expect(result).toMatchObject({ timedOut: true, failed: true });
     await expect.poll(() => processesMarked(mark), { timeout: 5_000 }).toEqual([]);
+  });
+});
+
+describe('what is hidden stays hidden whatever is bound', () => {
+  // The usual layout: NEO_HOME in the home, a CLI installed by `npm install` in the home folder.
+  const layout = async () => {
+    const userHome = join(base, 'user-home');
+    const homeNeo = join(userHome, '.neo');
+    const bin = join(userHome, 'node_modules', '.bin', 'tool');
+    await mkdir(join(userHome, '.ssh'), { recursive: true });
+    await mkdir(join(homeNeo, 'code-sessions', 'cs_1'), { recursive: true });
+    await mkdir(join(userHome, 'node_modules', 'tool'), { recursive: true });
+    await mkdir(join(userHome, 'node_modules', '.bin'), { recursive: true });
+    await writeFile(join(userHome, '.ssh', 'id_rsa'), 'PRIVATE KEY\n');
+    const tool = join(userHome, 'node_modules', 'tool', 'tool.sh');
+    await writeFile(tool, '#!/bin/sh\ncat "$HOME/.ssh/id_rsa"; ls -A "$NEO_HOME"; echo ran\n');
+    await chmod(tool, 0o755);
+    await symlink('../tool/tool.sh', bin).catch(() => undefined);
+    const spec = confinedSpec(
+      confinement({ neoHome: homeNeo, env: { ...process.env, HOME: userHome, NEO_HOME: homeNeo } }),
+    );
+    return { userHome, homeNeo, bin, spec };
+  };
+
+  it('a CLI installed under the home runs, and sees neither ~/.ssh nor NEO_HOME', async () => {
+    const { bin, spec } = await layout();
+    const binds = [...programBind(bin, spec.binds, spec.hide), ...spec.binds];
+    const result = await sandboxOf('bwrap').run([bin], { ...spec, binds }, { graceMs: 300 });
+    expect(result.stderr).toMatch(/id_rsa: No such file/);
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'ran\n' });
+  });
+
+  it('a bind that holds hidden trees shows what it holds but them (the control reads a file beside them)', async () => {
+    const { userHome, spec } = await layout();
+    await writeFile(join(userHome, 'notes.txt'), 'visible\n');
+    const binds = [...spec.binds, { path: userHome }];
+    const result = await sandboxOf('bwrap').run(
+      ['/bin/sh', '-c', 'cat "$HOME/notes.txt"; cat "$HOME/.ssh/id_rsa"; ls -A "$NEO_HOME"'],
+      { ...spec, binds },
+      { graceMs: 300 },
+    );
+    // The home itself is bound by name (so it shows); NEO_HOME inside it is hidden again.
+    expect(result.stdout).toBe('visible\nPRIVATE KEY\n');
+    const above = await sandboxOf('bwrap').run(
+      ['/bin/sh', '-c', 'cat "$HOME/notes.txt"; cat "$HOME/.ssh/id_rsa"; ls -A "$NEO_HOME"'],
+      { ...spec, binds: [...spec.binds, { path: base }] },
+      { graceMs: 300 },
+    );
+    expect(above.stderr).toMatch(/notes.txt: No such file/);
+    expect(above.stderr).toMatch(/id_rsa: No such file/);
+    expect(above.stdout).toBe('');
+  });
+
+  it("neo's own socket folder outside NEO_HOME (TMPDIR elsewhere) is hidden: nothing to find, nothing to connect to", async () => {
+    const tmp = join(base, 'tmpdir');
+    const folder = join(tmp, `neo-${process.getuid!()}`);
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const socket = join(folder, 'session-daemon-0123456789abcdef.sock');
+    const daemon = createServer((c) => c.end('daemon\n'));
+    await new Promise<void>((resolve) => daemon.listen(socket, resolve));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      const script = `ls -A ${folder}; node -e "require('net').connect('${socket}').on('data', d => process.stdout.write(d)).on('error', e => { console.error(e.code); process.exit(3) })"`;
+      const result = await inBwrap(script);
+      expect(result.stderr).toMatch(/ENOENT/);
+      expect(result).toMatchObject({ exitCode: 3, stdout: '' });
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      daemon.close();
+    }
   });
 });
 

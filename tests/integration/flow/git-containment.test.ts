@@ -5,24 +5,30 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp.js';
 import { commitAll, project, run } from './helpers.js';
 
-/** A step with every power (a command, as an agent at full posture has) plants programs for neo's git. */
-const planting = (trap: string) => `
-name: plant
+/**
+ * Programs planted for neo's git in the repository itself (as a repository's own config may
+ * carry them, or a tool the user ran): a command with every power writes them before the run.
+ */
+const PLANT = (trap: string) => `
+set -e
+common=$(git rev-parse --git-common-dir)
+git config core.fsmonitor "touch ${trap}/fsmonitor; false"
+git config filter.evil.clean "touch ${trap}/clean; cat"
+git config filter.evil.process "touch ${trap}/process"
+git config core.hooksPath "$common/evil-hooks"
+mkdir -p "$common/hooks" "$common/evil-hooks"
+for hook in pre-commit commit-msg post-commit prepare-commit-msg; do
+  printf '#!/bin/sh\ntouch ${trap}/%s\n' "$hook" > "$common/hooks/$hook"
+  cp "$common/hooks/$hook" "$common/evil-hooks/$hook"
+  chmod +x "$common/hooks/$hook" "$common/evil-hooks/$hook"
+done
+`;
+
+const changing = `
+name: change
 steps:
-  - id: plant
+  - id: change
     run: |
-      set -e
-      common=$(git rev-parse --git-common-dir)
-      git config core.fsmonitor "touch ${trap}/fsmonitor; false"
-      git config filter.evil.clean "touch ${trap}/clean; cat"
-      git config filter.evil.process "touch ${trap}/process"
-      git config core.hooksPath "$common/evil-hooks"
-      mkdir -p "$common/hooks" "$common/evil-hooks"
-      for hook in pre-commit commit-msg post-commit prepare-commit-msg; do
-        printf '#!/bin/sh\\ntouch ${trap}/%s\\n' "$hook" > "$common/hooks/$hook"
-        cp "$common/hooks/$hook" "$common/evil-hooks/$hook"
-        chmod +x "$common/hooks/$hook" "$common/evil-hooks/$hook"
-      done
       echo '* filter=evil' > .gitattributes
       echo changed > file.txt
 `;
@@ -41,9 +47,10 @@ steps:
 `;
 
 describe("the worktree commit: neo's git is never a command runner", () => {
-  it('runs no hook, fsmonitor or filter a step planted in the repository, and still commits', async () => {
+  it('runs no hook, fsmonitor or filter the repository carries, and still commits', async () => {
     const trap = await tempDir('neo-trap-');
-    const { dir, home } = await project({ 'plan.yaml': planting(trap), 'file.txt': 'original\n' }, { git: true });
+    const { dir, home } = await project({ 'plan.yaml': changing, 'file.txt': 'original\n' }, { git: true });
+    await execa('/bin/sh', ['-c', PLANT(trap)], { cwd: dir });
     const { outcome } = await run(dir, home, { isolation: 'worktree' });
     expect(await readdir(trap)).toEqual([]);
     expect(outcome.status).toBe('succeeded');
@@ -54,13 +61,31 @@ describe("the worktree commit: neo's git is never a command runner", () => {
     expect(show.stdout).toBe('changed');
   });
 
+  it('a step that plants them during the run fails, naming what it changed; nothing runs or is committed', async () => {
+    const trap = await tempDir('neo-trap-');
+    const plan = `name: plant\nsteps:\n  - id: plant\n    run: |\n${PLANT(trap)
+      .trim()
+      .split('\n')
+      .map((line) => `      ${line}`)
+      .join('\n')}\n`;
+    const { dir, home } = await project({ 'plan.yaml': plan, 'file.txt': 'original\n' }, { git: true });
+    const { outcome } = await run(dir, home, { isolation: 'worktree' });
+    expect(await readdir(trap)).toEqual([]);
+    expect(outcome.state.steps.plant).toMatchObject({ status: 'failed', error: { code: 'FLOW_ESCAPE' } });
+    expect(outcome.state.steps.plant!.error!.message).toContain(join(dir, '.git', 'config'));
+    expect(outcome.summary?.commit).toBeUndefined();
+    expect(outcome.summary?.lines.join('\n')).toMatch(/git metadata changed during the run: .*\.git\/config/);
+  });
+
   it('commits nothing through a .git entry rewritten during the run, and says why', async () => {
     const trap = await tempDir('neo-trap-');
     const { dir, home } = await project({ 'plan.yaml': redirecting(trap), 'file.txt': 'original\n' }, { git: true });
     const { outcome } = await run(dir, home, { isolation: 'worktree' });
     expect(await readdir(trap)).toEqual([]);
     expect(outcome.summary?.commit).toBeUndefined();
-    expect(outcome.summary?.lines.join('\n')).toMatch(/not committed: .*\.git now points at .*evil; neo recorded /);
+    expect(outcome.state.steps.redirect).toMatchObject({ status: 'failed', error: { code: 'FLOW_ESCAPE' } });
+    expect(outcome.summary?.lines.join('\n')).toMatch(/git metadata changed during the run: .*\/\.git\b/);
+    expect(outcome.summary?.lines.join('\n')).not.toMatch(/git -C/);
   });
 });
 
@@ -85,7 +110,7 @@ steps:
 }
 
 describe("an agent at full posture plants programs for neo's git: none of them runs", () => {
-  it('in place: fsmonitor, a filter and hooks in .git; the turn diff and the step diff run none', async () => {
+  it('in place: fsmonitor, a filter and hooks in .git; the turn diff and the step diff run none, and the step fails', async () => {
     const trap = await tempDir('neo-trap-');
     const { outcome } = await agentRun(
       [
@@ -99,7 +124,8 @@ describe("an agent at full posture plants programs for neo's git: none of them r
     );
     expect(await readdir(trap)).toEqual([]);
     const work = outcome.state.steps.work!;
-    expect(work.status).toBe('succeeded');
+    expect(work).toMatchObject({ status: 'failed', verdict: 'escaped', error: { code: 'FLOW_ESCAPE' } });
+    expect(work.error!.message).toMatch(/git metadata.*\.git\/config.*\.git\/hooks\/post-commit/);
     expect((work.outputs!.diff as { files: Array<{ path: string }> }).files.map((f) => f.path)).toEqual([
       '.gitattributes',
       'file.txt',
@@ -140,6 +166,7 @@ steps:
     run: rm -rf .git
   - id: work
     needs: [unmake]
+    join: all_done
     brief: Write.
     script: ${script}
     requireChange: false
@@ -149,6 +176,8 @@ steps:
     const outer = join(dir, '..');
     await commitAll(outer);
     const { outcome } = await run(dir, home, { isolation: 'inplace' });
+    // Removing .git is itself a change of the git metadata: the step that did it fails.
+    expect(outcome.state.steps.unmake).toMatchObject({ status: 'failed', error: { code: 'FLOW_ESCAPE' } });
     expect(outcome.state.steps.work).toMatchObject({
       status: 'failed',
       error: { code: 'FLOW_CONTAINMENT_UNAVAILABLE' },

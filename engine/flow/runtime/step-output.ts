@@ -1,0 +1,108 @@
+/**
+ * A run step's `$NEO_OUTPUT`: a file in a fresh folder of its own under NEO_HOME/io, the one
+ * thing of NEO_HOME a confined step sees (bound read-write alone; the run's folder is never in
+ * reach). neo reads it back once, as data: without following a link, only when it is a regular
+ * file with a single name, at most {@link MAX_OUTPUT_BYTES}; then the folder goes. What the step
+ * put there is evidence of what it did, never a path neo follows to a file of the host.
+ */
+import { closeSync, constants, fstatSync, lstatSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SandboxBind } from '../../execution/index.js';
+import { mkdirPrivateSync } from '../../util/private-store.js';
+import type { StepError } from '../core/state.js';
+
+/** The most a step's output file may hold. */
+export const MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/** One execution's output folder. */
+export interface StepOutputBox {
+  /** The file the step writes (`$NEO_OUTPUT`). */
+  file: string;
+  /** Its folder: the bind a confined step gets. */
+  bind: SandboxBind;
+  readonly dir: string;
+  readonly ino: number;
+}
+
+/** A fresh, private output folder for one execution (mkdtemp: a name nobody could have planted). */
+export function openStepOutput(home: string): StepOutputBox {
+  const io = join(home, 'io');
+  mkdirPrivateSync(io);
+  const dir = mkdtempSync(join(io, 'out-'));
+  return { file: join(dir, 'output'), bind: { path: dir, write: true }, dir, ino: lstatSync(dir).ino };
+}
+
+/**
+ * The `key=value` lines of the step's output file (none when it wrote none), or the error that
+ * fails the step: a link, a FIFO, a socket, a folder, a hard link to another file, or a file past
+ * the cap. The folder is removed in every case (links inside are removed, never followed).
+ */
+export function readStepOutput(box: StepOutputBox): { outputs: Record<string, string> } | { error: StepError } {
+  try {
+    const text = readOnce(box);
+    return typeof text === 'string' ? { outputs: parseOutputs(text) } : { error: text };
+  } finally {
+    rmSync(box.dir, { recursive: true, force: true });
+  }
+}
+
+function readOnce(box: StepOutputBox): string | StepError {
+  // The folder itself must still be the one made (an unconfined step could swap in a link).
+  const folder = lstatSync(box.dir, { throwIfNoEntry: false });
+  if (folder === undefined || !folder.isDirectory() || folder.ino !== box.ino)
+    return invalid('lies in a folder that was replaced');
+  let fd: number;
+  try {
+    // O_NONBLOCK: a FIFO opens at once instead of waiting for a writer; fstat then refuses it.
+    fd = openSync(box.file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return '';
+    return invalid(code === 'ELOOP' ? 'is not a regular file (a symbolic link)' : `cannot be read (${code})`);
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return invalid(`is not a regular file (${kindOf(info)})`);
+    if (info.nlink !== 1) return invalid('is not a regular file of its own (it has another name: a hard link)');
+    // Read one byte past the cap: a file still growing is measured by what was read, not by the stat.
+    const buffer = Buffer.alloc(Math.min(info.size, MAX_OUTPUT_BYTES) + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+      if (length === buffer.length) break;
+    }
+    if (length > MAX_OUTPUT_BYTES || info.size > MAX_OUTPUT_BYTES)
+      return {
+        code: 'FLOW_OUTPUT_INVALID',
+        message: `$NEO_OUTPUT holds more than ${MAX_OUTPUT_BYTES / (1024 * 1024)} MB`,
+        hint: 'write small `key=value` lines to $NEO_OUTPUT; leave large results in a file of the workspace and name it',
+      };
+    return buffer.toString('utf8', 0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `key=value` lines become outputs; anything else is ignored. */
+export function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const match = /^([A-Za-z_][A-Za-z0-9_-]*)=(.*)$/.exec(line);
+    if (match) out[match[1]!] = match[2]!;
+  }
+  return out;
+}
+
+function invalid(what: string): StepError {
+  return {
+    code: 'FLOW_OUTPUT_INVALID',
+    message: `$NEO_OUTPUT ${what}: neo reads only a regular file the step wrote there`,
+    hint: 'write `key=value` lines to $NEO_OUTPUT itself (`echo key=value >> "$NEO_OUTPUT"`); neo never follows a link or opens a device there',
+  };
+}
+
+function kindOf(info: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
+  return info.isDirectory() ? 'a folder' : info.isFIFO() ? 'a FIFO' : info.isSocket() ? 'a socket' : 'a device';
+}
