@@ -1,7 +1,7 @@
 /**
  * The one rule of what a confined process of a run sees: the host read-only; the workspace
- * read-write; NEO_HOME hidden but for the run's own folder; the user's home hidden but for the
- * config homes a backend descriptor names; /run (where daemons' sockets live: a database, D-Bus,
+ * read-write; NEO_HOME hidden but for the run's own folder; the user's home hidden (an agent CLI
+ * gets a home of its own instead, engine/transports/shared/agent-home.ts); /run (where daemons' sockets live: a database, D-Bus,
  * docker) hidden; the repository's git metadata readable, so git works on a worktree whose
  * repository lives in the hidden home. Every caller builds its spec here, so the rule is stated once.
  */
@@ -21,8 +21,6 @@ export interface Confinement {
   neoHome: string;
   /** The run's own folder (its outputs, logs): readable and writable. */
   runDir?: string;
-  /** Config homes a backend names (its credentials, its session files): readable and writable. */
-  configHomes?: readonly string[];
   /** Further host paths to keep readable although they lie in a hidden tree (a worktree's repository metadata). */
   readable?: readonly string[];
   /** Further binds, applied after the workspace's (a path inside it shown read-only, a tree moved in). */
@@ -38,7 +36,6 @@ export function confinedSpec(c: Confinement): SandboxSpec {
   const hide = [home, c.neoHome, '/run'];
   const binds: SandboxBind[] = [
     ...(c.readable ?? []).map((path) => ({ path, optional: true })),
-    ...(c.configHomes ?? []).map((path) => ({ path, write: true, optional: true })),
     ...(c.runDir === undefined ? [] : [{ path: c.runDir, write: true }]),
     { path: c.workspace, write: true, ...defined({ at: c.workspaceAt }) },
     ...(c.binds ?? []),

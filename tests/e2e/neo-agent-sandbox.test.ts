@@ -36,9 +36,16 @@ function running(marker: string): number[] {
   return out;
 }
 
-async function project(turns: unknown[]) {
+const TEST = "const assert = require('node:assert');\nassert.strictEqual(require('../sum.js')(2, 3), 5);\n";
+
+async function project(
+  turns: unknown[],
+  step = '    requireChange: false\n',
+  files: Record<string, string> = {},
+  at?: string,
+) {
   server = await startModelServer({ script: { turns: turns as never } });
-  const root = await tempDir('neo-e2e-neo-box-');
+  const root = at ?? (await tempDir('neo-e2e-neo-box-'));
   const repo = join(root, 'repo');
   const home = join(root, 'neo-home');
   const userHome = join(root, 'user');
@@ -51,9 +58,9 @@ async function project(turns: unknown[]) {
       'steps:',
       '  - id: work',
       '    brief: do the work',
-      '    requireChange: false',
-      '',
+      step,
     ].join('\n'),
+    ...files,
   });
   await writeTree(home, {
     'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
@@ -67,7 +74,7 @@ async function project(turns: unknown[]) {
       cwd: repo,
       env: { NEO_HOME: home, HOME: userHome, CHECKOUT: repo, NEO_TEST_KEY: 'sk-test' },
     });
-  return { repo, userHome, neo, server };
+  return { repo, home, userHome, neo, server };
 }
 
 const summary = (stdout: string) =>
@@ -121,5 +128,36 @@ describe("neo's own agent in bwrap", () => {
     expect(summary(result.stdout), result.stdout + result.stderr).toMatchObject({ status: 'succeeded', exitCode: 0 });
     expect(running('sleep 3218')).toEqual([]);
     expect(running('sleep 3217')).toEqual([]);
+  });
+
+  it('a background shell that keeps rewriting every copy of the test it can reach does not change the verdict', async () => {
+    // The agent leaves the code wrong; its background job replaces each test/sum.test.js under
+    // NEO_HOME's runs (the gate's copy, the protected originals) with one that passes.
+    const weaken =
+      'while :; do find "$NEOHOME/runs" -path "*/test/sum.test.js" 2>/dev/null | while read -r f; do printf "process.exit(0)\\n" > "$f"; done; sleep 0.02; done';
+    const root = await tempDir('neo-e2e-neo-box-home-');
+    const { repo, neo } = await project(
+      [
+        {
+          tools: [
+            {
+              name: 'exec',
+              arguments: { command: `NEOHOME=${join(root, 'neo-home')}; ${weaken}`, run_in_background: true },
+            },
+          ],
+        },
+        { text: 'the tests pass now' },
+      ],
+      "    protect: ['test/**']\n    verify: node test/sum.test.js\n    requireChange: false\n",
+      { 'sum.js': 'module.exports = (a, b) => a - b;\n', 'test/sum.test.js': TEST },
+      root,
+    );
+    const result = await neo();
+    expect(summary(result.stdout), result.stdout + result.stderr).toMatchObject({
+      status: 'failed',
+      cause: 'FLOW_GATE_FAILED',
+      exitCode: 3,
+    });
+    expect(readFileSync(join(repo, 'test', 'sum.test.js'), 'utf8')).toBe(TEST);
   });
 });

@@ -27,7 +27,6 @@ export function runConfinement(
     env: NodeJS.ProcessEnv;
     timeoutMs?: number;
     tree?: string;
-    configHomes?: readonly string[];
     /** Further binds on top (a gate's protected paths and dependency folders, read-only). */
     binds?: readonly SandboxBind[];
   },
@@ -45,7 +44,7 @@ export function runConfinement(
       join(gitDir, 'config'),
       join(gitDir, 'hooks'),
     ],
-    ...defined({ configHomes: process.configHomes, binds: process.binds }),
+    ...defined({ binds: process.binds }),
     network: setting.network,
     env: process.env,
     ...defined({ timeoutMs: process.timeoutMs }),

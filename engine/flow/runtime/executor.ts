@@ -15,7 +15,7 @@ import { unitKey, type StepError } from '../core/state.js';
 import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { waitForApproval, type ApprovalPrompter } from './approvals.js';
-import { configHomePath, confinedSpec, confinePath, lastLines, type ProcessResult } from '../../execution/index.js';
+import { confinedSpec, confinePath, lastLines, type ProcessResult } from '../../execution/index.js';
 import { BudgetGuard } from './budget-guard.js';
 import { runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
@@ -184,7 +184,7 @@ async function agentStep(
         sessions:
           step.sandbox === undefined
             ? guard.sessions
-            : sandboxedSessions(guard.sessions, agentSandbox(step.sandbox, settings, cwd, deps)),
+            : sandboxedSessions(guard.sessions, agentSandbox(step.sandbox, cwd, deps)),
         signal: budget.signal,
         budget: () => deps.budget(),
         charge: (cost) => {
@@ -377,26 +377,16 @@ function safeKey(key: string): string {
 }
 
 /**
- * The sandbox of an agent step's CLI: the network on (it must reach its model), the run's
- * confinement, and of the user's home only the config homes its backend names.
+ * The sandbox of an agent step's CLI: the network on (it must reach its model) and the run's
+ * confinement. Of the user's home it sees nothing: the transport adds the session's own home
+ * (engine/transports/shared/agent-home.ts), seeded with what the CLI needs to reach its model.
  */
-function agentSandbox(
-  setting: SandboxSetting,
-  settings: AgentSettings,
-  cwd: string,
-  deps: ExecutorDeps,
-): SessionSandbox {
-  const env = process.env;
-  const configHomes = (settings.configHomes ?? []).flatMap((name) => configHomePath(name, env) ?? []);
+function agentSandbox(setting: SandboxSetting, cwd: string, deps: ExecutorDeps): SessionSandbox {
   const spec = confinedSpec(
     runConfinement(
       { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir },
       { ...setting, network: true },
-      {
-        cwd,
-        env,
-        configHomes,
-      },
+      { cwd, env: process.env },
     ),
   );
   return { kind: setting.kind, binds: [...spec.binds], hide: [...spec.hide], network: true };

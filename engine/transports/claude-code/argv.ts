@@ -70,8 +70,9 @@ export function buildClaudeArgs(options: StartSessionOptions, target: PostureTar
 }
 
 /**
- * Claude Code refuses bypassPermissions as root unless IS_SANDBOX=1. neo refuses first, with
- * the reason, instead of letting the CLI die at startup.
+ * Claude Code refuses bypassPermissions as root unless IS_SANDBOX=1, which neo sets only when it
+ * confines the CLI itself. neo refuses first, with the reason, instead of letting the CLI die at
+ * startup.
  */
 export function bypassRefusal(
   mode: string | undefined,
@@ -80,5 +81,5 @@ export function bypassRefusal(
 ): string | undefined {
   if (mode !== 'bypassPermissions') return undefined;
   if (uid !== 0 || env.IS_SANDBOX === '1') return undefined;
-  return 'Claude Code refuses bypassPermissions (posture full) when running as root; run neo as a normal user, or set IS_SANDBOX=1 in the session environment if this machine is a disposable sandbox';
+  return 'Claude Code refuses bypassPermissions (posture full) when running as root; run neo as a normal user, or run the step under `sandbox: bwrap` (neo then tells Claude Code it is sandboxed; an IS_SANDBOX of your own is not passed on)';
 }
