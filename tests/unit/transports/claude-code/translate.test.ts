@@ -158,8 +158,8 @@ describe('claude argv', () => {
     ]);
   });
 
-  it('refuses bypassPermissions only as root without IS_SANDBOX=1', () => {
-    expect(bypassRefusal('bypassPermissions', {}, 0)).toContain('IS_SANDBOX=1');
+  it('refuses bypassPermissions only as root without IS_SANDBOX=1 (which neo sets only when it confines claude)', () => {
+    expect(bypassRefusal('bypassPermissions', {}, 0)).toContain('sandbox: bwrap');
     expect(bypassRefusal('bypassPermissions', { IS_SANDBOX: '1' }, 0)).toBeUndefined();
     expect(bypassRefusal('bypassPermissions', {}, 1000)).toBeUndefined();
     expect(bypassRefusal('acceptEdits', {}, 0)).toBeUndefined();
