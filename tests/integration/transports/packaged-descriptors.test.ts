@@ -96,6 +96,10 @@ describe('packaged descriptors drive their adapters', () => {
         expect(argv.slice(8)).toEqual([
           '--settings',
           '{"permissions":{"ask":["Bash"]}}',
+          '--setting-sources',
+          'user',
+          '--add-dir',
+          expect.stringMatching(/neo-pkg-cwd-/),
           '--permission-mode',
           mode,
           ...(posture === 'full' ? ['--allow-dangerously-skip-permissions'] : []),
