@@ -4,11 +4,14 @@ import {
   describePlan,
   readyPlan,
   requirePlanSandboxes,
+  requirePlanSecrets,
   resolveInputs,
   startRun,
-  type CompiledPlan,
   type Isolation,
+  type PlanTree,
+  type StepDescription,
 } from '../../engine/flow/index.js';
+import { probeProcessBound } from '../../engine/execution/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import type { ProcessMetrics } from '../../engine/observability/index.js';
@@ -78,14 +81,28 @@ async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Prom
   }
 }
 
-/** What a real run would refuse: a sandbox asked for that this machine cannot provide. */
-async function sandboxWarnings(plan: CompiledPlan): Promise<string[]> {
-  try {
-    await requirePlanSandboxes(plan);
-    return [];
-  } catch (error) {
+/**
+ * What a real run would refuse: a sandbox asked for that this machine cannot provide (in the plan
+ * or a sub-flow), a declared secret that is not set.
+ */
+async function sandboxWarnings(tree: PlanTree, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const refusal = (error: unknown) => {
     const e = error as { message?: string; hint?: string };
     return [`warning: a real run would refuse to start: ${e.message}`, ...(e.hint ? [`  hint: ${e.hint}`] : [])];
+  };
+  const plans = (t: PlanTree): PlanTree['plan'][] => [t.plan, ...Object.values(t.children).flatMap(plans)];
+  for (const plan of plans(tree)) {
+    try {
+      await requirePlanSandboxes(plan, env);
+    } catch (error) {
+      return refusal(error);
+    }
+  }
+  try {
+    requirePlanSecrets(tree, env);
+    return [];
+  } catch (error) {
+    return refusal(error);
   }
 }
 
@@ -98,7 +115,7 @@ async function dryRun(
   textInputs: Set<string>,
   options: RunFlags,
 ): Promise<number> {
-  const { plan, set, file } = await readyPlan({
+  const { plan, children, set, file } = await readyPlan({
     planFile,
     cwd: io.cwd,
     home,
@@ -114,7 +131,9 @@ async function dryRun(
       first.hint === undefined ? {} : { hint: first.hint },
     );
   }
-  const described = describePlan(plan);
+  const tree = { plan, children };
+  const described = describePlan(plan, children);
+  const bound = probeProcessBound();
   const untrusted = untrustedNotice(set, {
     cwd: io.cwd,
     repo: findRepoRoot(dirname(file), { exclude: home }),
@@ -126,7 +145,8 @@ async function dryRun(
       inputs: resolved.values,
       projectDir: plan.projectDir,
       isolation: options.isolation ?? plan.workspace.isolation ?? 'worktree (git) / copy',
-      sandboxWarnings: await sandboxWarnings(plan),
+      processBound: bound.detail,
+      sandboxWarnings: await sandboxWarnings(tree, io.env),
     });
     return EXIT.ok;
   }
@@ -149,9 +169,9 @@ async function dryRun(
       p.dim('GATE / WHAT'),
     ],
   ];
-  for (const s of described.steps) {
+  const add = (s: StepDescription, path: string) => {
     rows.push([
-      `${s.group === 'finally' ? 'finally ' : ''}${s.id}`,
+      `${path === '' ? '' : '  '.repeat(path.split('/').length - 1)}${s.group === 'finally' ? 'finally ' : ''}${path}${s.id}`,
       s.kind,
       s.kind === 'agent' ? (s.backend ?? p.yellow('(none: pass --backend)')) : '-',
       s.model ?? '-',
@@ -162,13 +182,22 @@ async function dryRun(
       [
         s.gate ? `gate ${s.gate}${s.gateSandbox === undefined ? '' : ` in ${s.gateSandbox}`}` : s.does,
         ...(s.protect === undefined ? [] : [`protect ${s.protect.join(', ')}`]),
+        ...(s.confines === undefined ? [] : [`confines ${s.confines}`]),
         ...s.limits,
         ...s.control,
       ].join(' · '),
     ]);
-  }
+    for (const child of s.subflow?.steps ?? []) add(child, `${path}${s.id}/`);
+  };
+  for (const s of described.steps) add(s, '');
   writeLine(io.stdout, table(rows));
-  for (const line of await sandboxWarnings(plan)) writeLine(io.stdout, p.yellow(line));
+  writeLine(
+    io.stdout,
+    bound.kind === 'none'
+      ? p.yellow(`warning: no process bound on this machine (${bound.detail})`)
+      : p.dim(`process bound: ${bound.detail}`),
+  );
+  for (const line of await sandboxWarnings(tree, io.env)) writeLine(io.stdout, p.yellow(line));
   const inputNames = Object.entries(resolved.values);
   if (inputNames.length > 0)
     writeLine(io.stdout, `inputs: ${inputNames.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`);

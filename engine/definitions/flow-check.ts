@@ -15,6 +15,7 @@ import type { DefinitionSet } from './definition-set.js';
 import type { Diagnostic, SourceSpan } from './diagnostic.js';
 import { pointerToFieldPath, toPointer } from './diagnostic.js';
 import type { YamlSource } from './source.js';
+import { checkProtect } from './protect-check.js';
 import {
   DEFAULT_MAX_POSTURE,
   commandRuleProblem,
@@ -177,6 +178,7 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
       checkStepNarrows(data, step, at, err);
       checkStepCwd(step, at, err);
       checkCommandRules(step.allowCommands, at('allowCommands'), err);
+      out.push(...checkProtect(source, step.protect, at('protect')));
       if (step.loop !== undefined && step.loop.until === undefined && step.loop.untilRun === undefined) {
         err(
           'DEF_LOOP_CONDITION',

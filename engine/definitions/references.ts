@@ -7,6 +7,7 @@ import type { AnyDefinition } from './definition.js';
 import { DEFAULT_MAX_POSTURE, commandRuleProblem, minPosture, underCeiling } from '../posture/index.js';
 import { narrowKnobs } from './policy.js';
 import { personaView } from './persona-view.js';
+import { checkProtect } from './protect-check.js';
 
 /** Remembers each definition's reference diagnostics and what they depended on. */
 export type ReferenceCache = WeakMap<AnyDefinition, { key: string; diagnostics: Diagnostic[] }>;
@@ -93,6 +94,7 @@ function checkOne(set: DefinitionSet, definition: AnyDefinition): Diagnostic[] {
         out.push(...widening(set, definition));
         out.push(...startAboveCeiling(set, definition));
         out.push(...commandRules(definition));
+        out.push(...checkProtect(definition.source, data.protect, ['protect']));
         break;
       }
       case 'policy':

@@ -25,6 +25,7 @@ export {
 } from './process-group.js';
 export { journalProcessesIn, killLiveGroupsNow, liveGroups, stopLiveGroups } from './registry.js';
 export { spawnProcess, type ProcessResult, type RunningProcess, type SpawnOptions } from './spawn.js';
+export { probeProcessBound, type ProcessBoundInfo, type ProcessBoundKind } from './process-bound.js';
 export { sweepOrphanedProcesses, type SweptOwner } from './sweep.js';
 export { lastLines, TailBuffer } from './tail-buffer.js';
 export { spawnDetached } from './detached.js';

@@ -13,6 +13,7 @@ import { spawn as spawnChild } from 'node:child_process';
 import { basename } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { readStat, TAG_VARIABLE } from './proc.js';
+import { boundProcess, type ProcessBound } from './process-bound.js';
 import { killTree } from './process-group.js';
 import { leaderExited, nextTag, trackGroup } from './registry.js';
 import { TailBuffer } from './tail-buffer.js';
@@ -43,6 +44,12 @@ export interface SpawnOptions {
   graceMs?: number;
   /** Once the leader exits, kill what it left in its group (a `cmd &` holding the pipes open). */
   killLeftovers?: boolean;
+  /**
+   * Run it inside a process bound of this many processes (`process-bound.ts`): a fork the cap
+   * refuses kills the tree (`processLimited`), and what is left in the bound when the leader
+   * exits is killed with it, wherever it went (a setsid daemon, a cleared environment).
+   */
+  maxProcesses?: number;
   /** What it is, for the journal and messages (default: the program's name). Never secrets. */
   label?: string;
 }
@@ -59,6 +66,8 @@ export interface ProcessResult {
   idleTimedOut: boolean;
   /** Killed because the caller's signal aborted. */
   isCanceled: boolean;
+  /** Its process bound refused a fork (`maxProcesses`): killed, or ended having been refused. */
+  processLimited: boolean;
   /** Ended by a signal, whoever sent it. */
   isTerminated: boolean;
   /** It could not start at all (ENOENT, EACCES, a missing cwd). */
@@ -87,6 +96,8 @@ export interface RunningProcess {
 
 const TAIL_CHARS = 64 * 1024;
 const GRACE_MS = 2_000;
+/** How often a cgroup bound is asked whether its cap refused a fork. */
+const BOUND_POLL_MS = 100;
 
 /**
  * Starts `argv` (the final argv: a sandbox wrapper, when there is one, has already wrapped it).
@@ -94,8 +105,15 @@ const GRACE_MS = 2_000;
  */
 export function spawnProcess(argv: readonly string[], options: SpawnOptions): RunningProcess {
   const started = Date.now();
-  const [file, ...args] = argv;
-  if (file === undefined) throw new Error('spawnProcess needs a program');
+  const program = argv[0];
+  if (program === undefined) throw new Error('spawnProcess needs a program');
+  let bound: ProcessBound | undefined;
+  try {
+    bound = options.maxProcesses === undefined ? undefined : boundProcess(options.maxProcesses);
+  } catch (error) {
+    return notStarted(`its process bound could not be set up: ${(error as Error).message}`, started);
+  }
+  const [file = program, ...args] = bound?.wrap(argv) ?? argv;
   const output = options.output ?? 'tail';
   const tag = nextTag();
   const inherited = options.env[TAG_VARIABLE];
@@ -117,7 +135,7 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
       pgid: pid,
       ...optional('start', readStat(pid)?.start),
       tag,
-      label: options.label ?? basename(file),
+      label: options.label ?? basename(program),
       at: new Date(started).toISOString(),
     });
   }
@@ -127,15 +145,25 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
     output === 'tail'
       ? { out: new TailBuffer(tailChars), err: new TailBuffer(tailChars), all: new TailBuffer(tailChars) }
       : undefined;
-  let reason: 'timeout' | 'idle' | 'abort' | 'kill' | undefined;
+  let reason: 'timeout' | 'idle' | 'abort' | 'kill' | 'processLimit' | undefined;
   let spawnError: string | undefined;
   let killing: Promise<void> | undefined;
   const killAll = (why: NonNullable<typeof reason>, graceMs = grace): Promise<void> => {
     reason ??= why;
     if (pid === undefined) return Promise.resolve();
-    killing ??= killTree({ pgid: pid, tag }, graceMs);
+    // A flood is stopped from growing before the tree is signalled.
+    if (why === 'processLimit') bound?.freeze();
+    killing ??= killTree({ pgid: pid, tag }, graceMs).then(() => bound?.release(graceMs));
     return killing;
   };
+  // Only a cgroup tells that its cap refused a fork; it is asked while the process runs.
+  const watchBound =
+    bound?.kind === 'cgroup'
+      ? setInterval(() => {
+          if (bound.hit()) void killAll('processLimit');
+        }, BOUND_POLL_MS).unref()
+      : undefined;
+  let cleanup: Promise<void> = Promise.resolve();
 
   let idleTimer: NodeJS.Timeout | undefined;
   const armIdle = () => {
@@ -163,8 +191,14 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
     child.once('exit', () => {
       if (pid !== undefined) {
         // Leftovers are cleaned up, not a cause: the result still says how the leader ended.
-        if (options.killLeftovers)
-          void killTree({ pgid: pid, tag }, Math.min(grace, 1_000)).then(() => leaderExited(pid));
+        // A bound's are always: nothing it held outlives the result.
+        const leftovers = Math.min(grace, 1_000);
+        // A cgroup lists all that is left, wherever it went: no scan of every process is needed.
+        if (bound?.kind === 'cgroup') cleanup = bound.release(leftovers).then(() => leaderExited(pid));
+        else if (options.killLeftovers || bound !== undefined)
+          cleanup = killTree({ pgid: pid, tag }, leftovers)
+            .then(() => bound?.release(leftovers))
+            .then(() => leaderExited(pid));
         else leaderExited(pid);
       }
       resolve();
@@ -172,18 +206,23 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
     child.once('error', () => resolve());
   });
   const result = new Promise<ProcessResult>((resolve) => {
-    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+    const finish = async (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timeout);
       clearTimeout(idleTimer);
+      clearInterval(watchBound);
       options.signal?.removeEventListener('abort', onAbort);
+      await cleanup;
+      await killing;
       const exitCode = code ?? undefined;
+      const processLimited = reason === 'processLimit' || (bound?.hit() ?? false);
       resolve({
         exitCode,
         signal: signal ?? undefined,
-        failed: spawnError !== undefined || exitCode !== 0 || reason !== undefined,
+        failed: spawnError !== undefined || exitCode !== 0 || reason !== undefined || processLimited,
         timedOut: reason === 'timeout',
         idleTimedOut: reason === 'idle',
         isCanceled: reason === 'abort',
+        processLimited,
         isTerminated: signal !== null,
         spawnError,
         stdout: tails?.out.text() ?? '',
@@ -194,10 +233,10 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
     };
     child.once('error', (error) => {
       spawnError = error.message;
-      // A process that never started has no 'close' to wait for.
-      if (pid === undefined) finish(null, null);
+      // A process that never started has no 'close' to wait for (nor anything in its bound).
+      if (pid === undefined) void Promise.resolve(bound?.release(0)).then(() => finish(null, null));
     });
-    child.once('close', finish);
+    child.once('close', (code, signal) => void finish(code, signal));
   });
   armIdle();
   if (options.signal?.aborted) onAbort();
@@ -214,6 +253,34 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
       await killAll('kill', graceMs);
       await result;
     },
+  };
+}
+
+/** A process that could not even be attempted: its result, at once. */
+function notStarted(why: string, started: number): RunningProcess {
+  const result: ProcessResult = {
+    exitCode: undefined,
+    signal: undefined,
+    failed: true,
+    timedOut: false,
+    idleTimedOut: false,
+    isCanceled: false,
+    processLimited: false,
+    isTerminated: false,
+    spawnError: why,
+    stdout: '',
+    stderr: '',
+    all: '',
+    durationMs: Date.now() - started,
+  };
+  return {
+    pid: undefined,
+    stdin: null,
+    stdout: null,
+    stderr: null,
+    exited: Promise.resolve(),
+    result: Promise.resolve(result),
+    kill: () => Promise.resolve(),
   };
 }
 

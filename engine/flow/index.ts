@@ -39,6 +39,7 @@ export {
 } from './runtime/load-plan.js';
 export { readyPlan, type ReadyPlan } from './runtime/plan-cache.js';
 export { requirePlanSandboxes, plannedSandboxes } from './runtime/require-sandbox.js';
+export { requirePlanSecrets, declaredSecrets } from './runtime/require-secrets.js';
 export { listRuns, readRunRecord, readRunSnapshot, driverAlive } from './store/runs.js';
 export { readRunEvents } from './store/run-store.js';
 export { tidyRuns } from './store/tidy.js';
@@ -47,7 +48,7 @@ export { runDir, type RunRecord, type WorkspaceRecord, type PinnedDefinition } f
 export type { Isolation } from './workspace/index.js';
 export type { AgentStepDriver, AgentTask, AgentContext, SessionPort, GateRun } from './agent/driver.js';
 export type { CompileProblem } from './core/compile-types.js';
-export type { CompiledPlan, PlanStep, AgentSettings, StepKind, SandboxSetting } from './core/plan.js';
+export type { CompiledPlan, PlanStep, PlanTree, AgentSettings, StepKind, SandboxSetting } from './core/plan.js';
 export type { RunEvent, RunEventBody } from './core/events.js';
 export type { RunState, StepState, UnitState, StepError, Ledger } from './core/state.js';
 export type { ExecutionProgress } from './core/execution.js';

@@ -98,7 +98,7 @@ export interface Persona {
   effort?: "low" | "medium" | "high" | "max";
   budgets?: Budgets;
   /**
-   * Paths (globs, relative to the workspace) the agent must not change: its gate runs on a fresh copy of its result with these restored from the step's base, and an edit to one fails the step unless `allowProtectedEdits: true`.
+   * Paths the agent must not change: globs relative to the workspace, and presets `@node`, `@python`, `@go`, `@rust` naming what that ecosystem's test runner reads besides the tests (manifests, lockfiles, package-manager and runner configuration, conftest.py, build.rs; `neo flow run --dry-run` prints the expanded list). The gate judges a fresh tree with these as they were at the step's base, read-only, and an edit to one fails the step unless `allowProtectedEdits: true`.
    */
   protect?: string | string[];
   /**

@@ -56,3 +56,10 @@ export {
   classifyToolName,
   isCommandTool,
 } from './tool-names.js';
+export {
+  PROTECT_PRESETS,
+  PROTECT_PRESET_NAMES,
+  expandProtect,
+  isProtectPreset,
+  presetGlobs,
+} from './protect-presets.js';

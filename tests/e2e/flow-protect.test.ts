@@ -25,7 +25,8 @@ async function project(files: Record<string, string>) {
   return {
     repo,
     home,
-    run: (flow: string) => runNeo(['flow', 'run', flow, '--json'], { cwd: repo, env: { NEO_HOME: home } }),
+    run: (flow: string, args = ['--json']) =>
+      runNeo(['flow', 'run', flow, ...args], { cwd: repo, env: { NEO_HOME: home } }),
   };
 }
 
@@ -66,5 +67,22 @@ describe('protect: the gate judges the originals', () => {
     const honest = await run('honest.flow.yaml');
     expect(last(honest.stdout), honest.stdout).toMatchObject({ status: 'succeeded', exitCode: 0 });
     expect(readFileSync(join(repo, 'test/sum.test.js'), 'utf8')).toBe(TEST);
+  });
+});
+
+describe('protect presets', () => {
+  it('--dry-run shows a preset expanded; an unknown one is a located definition error with the nearest name', async () => {
+    const { run } = await project({
+      'good.flow.yaml': flow('good', 'fix.yaml', '    protect: ["@node", "test/**"]\n'),
+      'bad.flow.yaml': flow('bad', 'fix.yaml', '    protect: ["@pyhton", "test/**"]\n'),
+      'fix.yaml': script('sum.js', 'module.exports = (a, b) => a + b;\n'),
+    });
+    const dry = await run('good.flow.yaml', ['--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/protect \*\*\/package\.json, \*\*\/package-lock\.json, .*\*\*\/\.npmrc, .* test\/\*\*/);
+    const bad = await run('bad.flow.yaml', []);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.flow\.yaml:8:15: error\[DEF_PROTECT_PRESET\]: `@pyhton` is not a protect preset/);
+    expect(bad.stderr).toMatch(/did you mean `@python`\?/);
   });
 });

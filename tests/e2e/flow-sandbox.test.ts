@@ -45,9 +45,10 @@ describe('run steps and gates in bwrap', () => {
   it('a run step writes its workspace and $NEO_OUTPUT, never the checkout; off the network unless it says so', async () => {
     const { repo, neo } = await project({
       'connect.cjs': CONNECT_JS,
-      'ok.flow.yaml': `name: ok\nsandbox: bwrap\nsteps:\n  - { id: a, run: 'echo made > made.txt && echo answer=42 >> "$NEO_OUTPUT"' }\n  - { id: net, needs: [a], network: true, run: '${CONNECT}' }\n`,
-      'escape.flow.yaml': `name: escape\nsandbox: bwrap\nsteps:\n  - { id: a, run: 'echo evil > "$CHECKOUT/README.md"' }\n`,
-      'offline.flow.yaml': `name: offline\nsandbox: bwrap\nsteps:\n  - { id: a, run: '${CONNECT}' }\n`,
+      // A sandboxed command keeps only the variables it names (`secrets:`) of neo's environment.
+      'ok.flow.yaml': `name: ok\nsandbox: bwrap\nsteps:\n  - { id: a, run: 'echo made > made.txt && echo answer=42 >> "$NEO_OUTPUT"' }\n  - { id: net, needs: [a], network: true, secrets: [PORT], run: '${CONNECT}' }\n`,
+      'escape.flow.yaml': `name: escape\nsandbox: bwrap\nsecrets: [CHECKOUT]\nsteps:\n  - { id: a, run: 'echo evil > "$CHECKOUT/README.md"' }\n`,
+      'offline.flow.yaml': `name: offline\nsandbox: bwrap\nsecrets: [PORT]\nsteps:\n  - { id: a, run: '${CONNECT}' }\n`,
     });
     const ok = await neo(['flow', 'run', 'ok.flow.yaml', '--json']);
     expect(summary(ok.stdout), ok.stderr).toMatchObject({ status: 'succeeded', exitCode: 0 });

@@ -1,10 +1,18 @@
 import type { Flow, Posture, SessionKnobs, Step } from '../../definitions/index.js';
 import type { CompileOptions, CompileProblem } from './compile-types.js';
 import { optionalDurationMs } from '../../util/duration.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from './command-limits.js';
 import { toList } from '../../util/string-list.js';
 import type { KnobLayer, PlanLookup } from './lookup.js';
 import type { AgentSettings, GateSpec } from './plan.js';
-import { DEFAULT_MAX_POSTURE, effortWithin, underCeiling } from '../../posture/index.js';
+import {
+  DEFAULT_MAX_POSTURE,
+  PROTECT_PRESET_NAMES,
+  effortWithin,
+  expandProtect,
+  underCeiling,
+} from '../../posture/index.js';
+import { didYouMean } from '../../util/did-you-mean.js';
 import { defined } from '../../util/defined.js';
 
 /**
@@ -112,12 +120,13 @@ export function compileAgent(
     taskTags: [...new Set([...(persona?.taskTags ?? []), ...(step.taskTags ?? [])])],
     ...(step.verify === undefined ? {} : { verify: compileGate(step.verify) }),
     requireChange: step.requireChange ?? true,
+    ...(info?.inProcess === true ? { inProcess: true } : {}),
     ...(step.lessons === true ? { lessons: true } : {}),
     ...(step.outputSchema === undefined ? {} : { outputSchema: step.outputSchema as Record<string, unknown> }),
     allowCommands: [...(toList(defaults.allowCommands) ?? []), ...(toList(step.allowCommands) ?? [])],
     ...defined({ denyRules: persona?.denyRules }),
     editToolNames: info?.editToolNames ?? [],
-    ...protectOf(persona?.protect, toList(step.protect), step.allowProtectedEdits),
+    ...protectOf(persona?.protect, toList(step.protect), step.allowProtectedEdits, problem),
     provenance: provenanceOf(
       narrowed.provenance,
       options.backendOverride !== undefined
@@ -158,25 +167,39 @@ function pickInitialPosture(
 }
 
 function compileGate(verify: NonNullable<Step['verify']>): GateSpec {
-  if (typeof verify === 'string') return { run: verify, attempts: 1, flakeCheck: false, baseline: false };
-  const timeoutMs = optionalDurationMs(verify.timeout);
+  if (typeof verify === 'string')
+    return { run: verify, attempts: 1, flakeCheck: false, baseline: false, timeoutMs: DEFAULT_COMMAND_TIMEOUT_MS };
   return {
     run: verify.run,
     attempts: verify.attempts ?? 1,
     flakeCheck: verify.flakeCheck === true,
     baseline: verify.baseline === true,
-    ...defined({ timeoutMs }),
+    timeoutMs: optionalDurationMs(verify.timeout) ?? DEFAULT_COMMAND_TIMEOUT_MS,
   };
 }
 
+/**
+ * The step's protected globs: its persona's and its own, each `@preset` expanded (what
+ * `--dry-run` shows). An unknown preset is a problem here too, for a plan that skipped
+ * validation (definitions report it located, with the nearest name).
+ */
 function protectOf(
   persona: readonly string[] | undefined,
   own: readonly string[] | undefined,
   allow: boolean | undefined,
+  problem: (code: string, message: string, hint?: string) => void,
 ): Pick<AgentSettings, 'protect' | 'allowProtectedEdits'> {
-  const protect = [...new Set([...(persona ?? []), ...(own ?? [])])];
-  if (protect.length === 0) return {};
-  return { protect, ...(allow === true ? { allowProtectedEdits: true } : {}) };
+  const { globs, unknown } = expandProtect([...(persona ?? []), ...(own ?? [])].map((entry) => entry.trim()));
+  for (const entry of unknown) {
+    const suggestion = didYouMean(entry, PROTECT_PRESET_NAMES);
+    problem(
+      'DEF_PROTECT_PRESET',
+      `\`${entry}\` is not a protect preset`,
+      suggestion ? `did you mean \`${suggestion}\`?` : `presets: ${PROTECT_PRESET_NAMES.join(', ')}`,
+    );
+  }
+  if (globs.length === 0) return {};
+  return { protect: globs, ...(allow === true ? { allowProtectedEdits: true } : {}) };
 }
 
 function pushPolicy(layers: KnobLayer[], lookup: PlanLookup, id: string | undefined, label: string): void {

@@ -1,37 +1,53 @@
 import type { Flow, Step } from '../../definitions/index.js';
-import type { CompileProblem } from './compile-types.js';
+import { DEFAULT_MAX_PROCESSES } from './command-limits.js';
+import type { CompileOptions, CompileProblem } from './compile-types.js';
 import type { KnobLayer, PlanLookup } from './lookup.js';
 import type { SandboxSetting } from './plan.js';
 
 /**
  * Where a step's commands, gate and agent CLI run. The sandbox is the step's, else the flow's,
- * else `bwrap` when a policy requires it (the owner's, the flow's `defaults.policy`, an agent
- * step's own and its persona's), else `none`. A step or gate that says `none` where a policy
- * requires `bwrap` is refused, never run unconfined. The network is off for commands and gates
- * unless asked, and always on for an agent CLI, which must reach its model.
+ * else — for a sub-flow — `bwrap` when the parent step that runs it is in bwrap, else `bwrap`
+ * when a policy requires it (the owner's, the flow's `defaults.policy`, an agent step's own and
+ * its persona's), else `none`. A step or gate that says `none` where a policy requires `bwrap`,
+ * or under a parent step in bwrap, is refused, never run unconfined. The network is off for
+ * commands and gates unless asked, and always on for an agent CLI, which must reach its model.
+ * A command's setting (a run step's, a gate's, an agent step's loop check) also carries the
+ * secrets it keeps by name and its process bound.
  */
 export function compileSandbox(
   flow: Flow,
   step: Step,
   lookup: PlanLookup,
   problems: CompileProblem[],
-): { step: SandboxSetting; gate?: SandboxSetting } {
+  parent?: CompileOptions['parent'],
+): { step: SandboxSetting; gate?: SandboxSetting; check?: SandboxSetting } {
   const required = requiredBy(flow, step, lookup);
+  const inherited = parent?.sandbox.kind === 'bwrap' ? parent : undefined;
   const pick = (own: Step['sandbox'], ownSource: string, network: boolean, what: string): SandboxSetting => {
     const [kind, source] =
       own !== undefined
         ? [own, ownSource]
         : flow.sandbox !== undefined
           ? [flow.sandbox, 'flow']
-          : required !== undefined
-            ? (['bwrap', required] as const)
-            : (['none', 'default'] as const);
+          : inherited !== undefined
+            ? (['bwrap', `parent step ${inherited.step}, from ${inherited.sandbox.source}`] as const)
+            : required !== undefined
+              ? (['bwrap', required] as const)
+              : (['none', 'default'] as const);
+    const unsandboxed = `${what} of step \`${step.id}\` would run unsandboxed (\`sandbox: none\`, from ${source})`;
     if (kind === 'none' && required !== undefined)
       problems.push({
         code: 'FLOW_SANDBOX_REQUIRED',
         step: step.id,
-        message: `${what} of step \`${step.id}\` would run unsandboxed (\`sandbox: none\`, from ${source}), but ${required} requires \`sandbox: bwrap\``,
+        message: `${unsandboxed}, but ${required} requires \`sandbox: bwrap\``,
         hint: 'drop `sandbox: none`: a policy that requires the sandbox cannot be lowered by a flow',
+      });
+    else if (kind === 'none' && inherited !== undefined)
+      problems.push({
+        code: 'FLOW_SANDBOX_REQUIRED',
+        step: step.id,
+        message: `${unsandboxed}, but its parent step \`${inherited.step}\` runs in bwrap`,
+        hint: 'a sub-flow runs at least as confined as the step that runs it: drop `sandbox: none` from the sub-flow',
       });
     return { kind, network, source };
   };
@@ -42,17 +58,36 @@ export function compileSandbox(
     isAgent || step.network === true,
     isAgent ? 'the agent' : 'the command',
   );
+  const commands = step.run !== undefined || isAgent ? commandLimits(flow, step) : {};
+  // An agent step's loop check is a command like a gate, not its CLI: no network unless asked.
+  const check =
+    isAgent && step.loop?.untilRun !== undefined
+      ? { check: { ...pick(step.sandbox, `step ${step.id}`, step.network === true, 'the loop check'), ...commands } }
+      : {};
   const verify = step.verify;
-  if (verify === undefined) return { step: own };
+  if (verify === undefined) return { step: { ...own, ...commands }, ...check };
   const gate: { sandbox?: Step['sandbox']; network?: boolean } = typeof verify === 'string' ? {} : verify;
   return {
-    step: own,
-    gate: pick(
-      gate.sandbox ?? step.sandbox,
-      gate.sandbox !== undefined ? `step ${step.id} verify` : `step ${step.id}`,
-      gate.network ?? step.network === true,
-      'the gate',
-    ),
+    step: { ...own, ...commands },
+    ...check,
+    gate: {
+      ...pick(
+        gate.sandbox ?? step.sandbox,
+        gate.sandbox !== undefined ? `step ${step.id} verify` : `step ${step.id}`,
+        gate.network ?? step.network === true,
+        'the gate',
+      ),
+      ...commands,
+    },
+  };
+}
+
+/** The secrets a step's commands keep (the flow's, then the step's) and their process bound. */
+function commandLimits(flow: Flow, step: Step): Pick<SandboxSetting, 'secrets' | 'maxProcesses'> {
+  const secrets = [...new Set([...(flow.secrets ?? []), ...(step.secrets ?? [])])];
+  return {
+    ...(secrets.length === 0 ? {} : { secrets }),
+    maxProcesses: step.maxProcesses ?? flow.defaults?.maxProcesses ?? DEFAULT_MAX_PROCESSES,
   };
 }
 

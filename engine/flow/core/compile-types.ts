@@ -8,9 +8,13 @@ export interface CompileProblem {
   hint?: string;
 }
 
+import type { SandboxSetting } from './plan.js';
+
 export interface CompileOptions {
   /** `--backend X`: every agent step's backend. */
   backendOverride?: string;
   /** Refuse agent steps that end up with no backend (true for a real run). */
   requireBackend?: boolean;
+  /** A sub-flow's: the step that runs it and that step's sandbox, which the sub-flow's steps may raise, never lower. */
+  parent?: { step: string; sandbox: SandboxSetting };
 }

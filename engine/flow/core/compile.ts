@@ -2,6 +2,7 @@ import type { Flow, Step } from '../../definitions/index.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { compileAgent } from './compile-agent.js';
 import { compileSandbox } from './compile-sandbox.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from './command-limits.js';
 import { optionalDurationMs } from '../../util/duration.js';
 import { transitiveNeeds } from './graph-order.js';
 import type { CompileOptions, CompileProblem } from './compile-types.js';
@@ -72,7 +73,9 @@ function compileStep(
 ): PlanStep {
   const kind = stepKind(step);
   const defaults = flow.defaults ?? {};
-  const timeoutMs = optionalDurationMs(step.timeout ?? defaults.timeout);
+  // A run step's command always has a timeout: one that never ends holds the run forever.
+  const timeoutMs =
+    optionalDurationMs(step.timeout ?? defaults.timeout) ?? (kind === 'run' ? DEFAULT_COMMAND_TIMEOUT_MS : undefined);
   const idleTimeoutMs = optionalDurationMs(step.idleTimeout ?? defaults.idleTimeout);
   const out: PlanStep = {
     id: step.id,
@@ -106,8 +109,9 @@ function compileStep(
     env: stringEnv(step.env),
     ...defined({ cwd: step.cwd }),
   };
-  const sandbox = compileSandbox(flow, step, lookup, problems);
+  const sandbox = compileSandbox(flow, step, lookup, problems, options.parent);
   out.sandbox = sandbox.step;
+  if (out.loop !== undefined && sandbox.check !== undefined) out.loop.untilSandbox = sandbox.check;
   if (kind === 'agent') {
     out.agent = compileAgent(flow, step, lookup, options, problems);
     if (out.agent.verify !== undefined && sandbox.gate !== undefined) out.agent.verify.sandbox = sandbox.gate;

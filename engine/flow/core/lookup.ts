@@ -32,6 +32,8 @@ export interface PersonaInfo {
 /** What the compiler needs to know about a backend. */
 export interface BackendInfo {
   id: string;
+  /** It runs inside neo, with no CLI process of its own (neo's agent, the script player). */
+  inProcess?: boolean;
   editToolNames: string[];
   honorsAllowedTools: boolean;
   /** The adapter protocol (`script` replays the step's `script:`; other agents ignore it). */

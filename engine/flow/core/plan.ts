@@ -11,6 +11,19 @@ export interface SandboxSetting {
   kind: 'none' | 'bwrap';
   network: boolean;
   source: string;
+  /**
+   * Names of variables of neo's environment its commands keep inside the sandbox (the flow's and
+   * the step's `secrets:`); an unconfined command has neo's whole environment anyway.
+   */
+  secrets?: string[];
+  /** Most processes its commands may have at once (absent in a plan compiled before the bound: the default). */
+  maxProcesses?: number;
+}
+
+/** A compiled plan and, by step id, the compiled plans of its sub-flow steps, as they will run. */
+export interface PlanTree {
+  plan: CompiledPlan;
+  children: Record<string, PlanTree>;
 }
 
 /** A verify gate, normalized: what a drive reads, and where it runs. */
@@ -32,6 +45,11 @@ export interface AgentSettings extends StepSettings {
   verify?: GateSpec;
   /** Tools the persona limits itself to that this backend cannot enforce (reported, not silently dropped). */
   unenforcedTools?: string[];
+  /**
+   * The agent runs inside neo (neo's own agent, the script player): a sandbox holds the commands
+   * it runs, not the agent, whose file tools neo holds to the workspace by path.
+   */
+  inProcess?: boolean;
   /** Append the distilled lessons to the brief (as untrusted data). */
   lessons?: boolean;
   /** Paths the agent must not change (the persona's and the step's globs); its gate judges them as they were. */
@@ -53,7 +71,13 @@ export interface PlanStep {
   join: JoinRule;
   if?: string;
   foreach?: { items: unknown[] | string; maxParallel?: number };
-  loop?: { until?: string; untilRun?: string; maxIterations: number };
+  loop?: {
+    until?: string;
+    untilRun?: string;
+    maxIterations: number;
+    /** An agent step's `untilRun` check: a command, with the network only when the step asks (its own `sandbox` is its CLI's). */
+    untilSandbox?: SandboxSetting;
+  };
   retry?: { attempts: number; backoffMs: number; on: 'transient' | 'any' };
   timeoutMs?: number;
   idleTimeoutMs?: number;

@@ -1,4 +1,5 @@
-import { confinedSpec, sandboxOf, type ProcessResult } from '../../execution/index.js';
+import { confinedEnv, confinedSpec, sandboxOf, type ProcessResult, type SandboxBind } from '../../execution/index.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_MAX_PROCESSES } from '../core/command-limits.js';
 import type { SandboxSetting } from '../core/plan.js';
 import { runConfinement, type RunSite } from './confine.js';
 import { defined } from '../../util/defined.js';
@@ -7,43 +8,85 @@ import { defined } from '../../util/defined.js';
 export interface CommandSpec {
   command: string;
   cwd: string;
-  /** Added to the process environment. */
+  /** What neo sets for it (NEO_*, the step's `env:`), over the environment its sandbox allows. */
   env: Record<string, string>;
+  /** Default: {@link DEFAULT_COMMAND_TIMEOUT_MS}; a command never runs without one. */
   timeoutMs?: number;
   /** Kill the command when it writes nothing for this long. */
   idleTimeoutMs?: number;
   signal?: AbortSignal;
   /** Called with each chunk of output (stdout and stderr). */
   onOutput?: (chunk: string) => void;
-  /** Where it runs: the sandbox and the run it belongs to (absent: unconfined). */
-  sandbox?: { setting: SandboxSetting; site: RunSite; tree?: string };
+  /**
+   * Where it runs: the sandbox and the run it belongs to (absent: unconfined); a gate's fresh
+   * `tree` shown at the workspace's path, and `binds` over it (read-only protected paths).
+   */
+  sandbox?: { setting: SandboxSetting; site: RunSite; tree?: string; binds?: readonly SandboxBind[] };
 }
 
 const KILL_GRACE_MS = 2000;
+const UNCONFINED: SandboxSetting = { kind: 'none', network: true, source: 'default' };
 
 /**
  * Runs `/bin/sh -c <command>` (the plan author's own command as the shell's single argument)
- * through its sandbox and the process module: its own group, bounded tails, and a timeout, an
- * idle timeout or an abort kills the whole tree.
+ * through its sandbox and the process module: its own group, bounded tails, a process bound,
+ * and a timeout, an idle timeout, an abort or the bound refusing a fork kills the whole tree.
+ * Whatever it started is ended when it exits: nothing of a command outlives its result.
  */
 export function runCommand(spec: CommandSpec): Promise<ProcessResult> {
-  const env = { ...process.env, ...spec.env };
-  const setting = spec.sandbox?.setting ?? { kind: 'none', network: true, source: 'default' };
+  const setting = spec.sandbox?.setting ?? UNCONFINED;
+  const env = commandEnvironment(setting, spec.env);
   const confinement =
     spec.sandbox === undefined
       ? { workspace: spec.cwd, cwd: spec.cwd, neoHome: '', network: true, env }
       : runConfinement(spec.sandbox.site, setting, {
           cwd: spec.cwd,
           env,
-          ...defined({ tree: spec.sandbox.tree }),
+          ...defined({ tree: spec.sandbox.tree, binds: spec.sandbox.binds }),
         });
   return sandboxOf(setting.kind).run(
     ['/bin/sh', '-c', spec.command],
-    confinedSpec({ ...confinement, ...defined({ timeoutMs: spec.timeoutMs }) }),
+    confinedSpec({ ...confinement, timeoutMs: spec.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS }),
     {
       graceMs: KILL_GRACE_MS,
       label: setting.kind === 'none' ? 'sh -c' : `${setting.kind}: sh -c`,
+      killLeftovers: true,
+      maxProcesses: maxProcessesOf(setting),
       ...defined({ idleTimeoutMs: spec.idleTimeoutMs, signal: spec.signal, onOutput: spec.onOutput }),
     },
   );
+}
+
+/**
+ * The environment of a command. In a sandbox: the allowlist (`confinedEnv`), the secrets its
+ * step and flow declare by name, then what neo sets — a provider key, a token or a database URL
+ * in neo's environment never reaches it unasked, even with the network on. Unconfined
+ * (`sandbox: none`): neo's whole environment, as the user's own shell would give it; stripping
+ * it there would protect nothing (an unconfined process can read its parent's environment from
+ * /proc) and would break the user's own commands.
+ */
+export function commandEnvironment(
+  setting: SandboxSetting,
+  set: Record<string, string>,
+  source: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  if (setting.kind === 'none') return { ...definedValues(source), ...set };
+  return confinedEnv(source, { keep: setting.secrets ?? [], set });
+}
+
+/** The most processes a command of this setting may have (a plan compiled before the bound: the default). */
+export function maxProcessesOf(setting: SandboxSetting | undefined): number {
+  return setting?.maxProcesses ?? DEFAULT_MAX_PROCESSES;
+}
+
+/** `hit its limit of 1024 processes and was killed`, when the command's bound refused a fork. */
+export function processLimitNote(result: ProcessResult, setting: SandboxSetting | undefined): string | undefined {
+  if (!result.processLimited) return undefined;
+  return `hit its limit of ${maxProcessesOf(setting)} processes and was killed`;
+}
+
+function definedValues(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
+  return out;
 }

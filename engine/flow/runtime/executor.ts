@@ -3,21 +3,20 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
-import { runGate } from '../agent/gate.js';
+import { StepGate } from '../agent/gate.js';
 import { StepGuard } from '../agent/step-guard.js';
 import type { BudgetMoment } from '../core/budget.js';
 import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core/execution.js';
 import type { AgentSettings, CompiledPlan, PlanStep, SandboxSetting } from '../core/plan.js';
 import type { SessionSandbox } from '../../transports/index.js';
 import { runConfinement } from './confine.js';
-import { ProtectedBase } from '../workspace/protected-base.js';
 import { unitKey, type StepError } from '../core/state.js';
 import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { waitForApproval, type ApprovalPrompter } from './approvals.js';
 import { confinedSpec, confinePath, lastLines, type ProcessResult } from '../../execution/index.js';
 import { BudgetGuard } from './budget-guard.js';
-import { runCommand, type CommandSpec } from './command.js';
+import { processLimitNote, runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
 import { defined } from '../../util/defined.js';
 
@@ -130,18 +129,10 @@ async function agentStep(
   const { driver, sessions } = await deps.agents();
   const key = `${unitKey(spec.step, spec.item)}.${spec.iteration}`;
   let guard: StepGuard;
-  let guarded: ProtectedBase | undefined;
+  let gate: StepGate;
+  // A gate that cannot be trusted (a dependency folder the agent changed) stops the step with its own code.
+  const refused = new AbortController();
   try {
-    guarded =
-      settings.protect === undefined
-        ? undefined
-        : await ProtectedBase.open({
-            root: deps.workspace.root,
-            runDir: deps.store.dir,
-            key,
-            startedAt: deps.startedAt(spec) ?? spec.exec,
-            globs: settings.protect,
-          });
     guard = await StepGuard.open({
       workspace: deps.workspace,
       home: deps.home,
@@ -155,19 +146,30 @@ async function agentStep(
       signal,
     });
   } catch (error) {
-    const e = error as { code?: string; message?: string; hint?: string };
-    return {
-      status: 'failed',
-      outputs: {},
-      error: {
-        code: e.code ?? 'FLOW_EXECUTOR_ERROR',
-        message: e.message ?? String(error),
-        ...(e.hint ? { hint: e.hint } : {}),
+    return { status: 'failed', outputs: {}, error: stepErrorOf(error) };
+  }
+  try {
+    gate = await StepGate.open({
+      workspace: deps.workspace,
+      home: deps.home,
+      runId: deps.runId,
+      key,
+      startedAt: deps.startedAt(spec) ?? spec.exec,
+      settings,
+      site: {
+        cwd,
+        env: spec.env,
+        signal: guard.signal,
+        run: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir },
       },
-    };
+      refuse: (error) => refused.abort(error),
+    });
+  } catch (error) {
+    guard.close();
+    return { status: 'failed', outputs: {}, error: stepErrorOf(error) };
   }
   // Inside the step guard: a budget crossed mid-turn stops the turn like any other abort.
-  const budget = new BudgetGuard(guard.signal, (moment) => deps.budget(moment));
+  const budget = new BudgetGuard(AbortSignal.any([guard.signal, refused.signal]), (moment) => deps.budget(moment));
   try {
     const outcome = await driver.drive(
       {
@@ -198,21 +200,12 @@ async function agentStep(
             step: spec.step,
             ...defined({ item: spec.item }),
           }),
-        runGate: (gate) =>
-          runGate(gate, {
-            cwd,
-            env: spec.env,
-            signal: guard.signal,
-            run: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir },
-            ...(guarded === undefined
-              ? {}
-              : { protect: { base: guarded, copyDir: join(deps.store.dir, 'gate-copy', safeKey(key)) } }),
-          }),
+        runGate: (verify) => gate.run(verify),
         stepDiff: () => guard.stepDiff(),
         now: () => Date.now(),
       },
     );
-    const judged = guarded === undefined ? outcome : await protectedVerdict(outcome, guarded, settings);
+    const judged = await gate.verdict(outcome, settings);
     return withUntil(await guard.settle(budget.verdict(judged)), step, cwd, spec, signal, deps);
   } finally {
     budget.close();
@@ -247,7 +240,7 @@ async function runStep(
     stderr: tail(result.stderr),
     ...(await readOutputFile(outputFile)),
   };
-  const error = commandError(step.run!.command, result);
+  const error = commandError(step.run!.command, result, step.sandbox);
   if (error !== undefined) return { status: 'failed', outputs, error };
   return withUntil({ status: 'succeeded', outputs }, step, cwd, spec, signal, deps);
 }
@@ -340,40 +333,24 @@ async function withUntil(
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const check = step.loop?.untilRun;
   if (check === undefined || outcome.status !== 'succeeded') return outcome;
-  const result = await runCommand({ command: check, cwd, env: spec.env, signal, ...sandboxOfStep(step, deps) });
+  const result = await runCommand({
+    command: check,
+    cwd,
+    env: spec.env,
+    signal,
+    ...sandboxOfStep(step, deps, step.loop?.untilSandbox ?? step.sandbox),
+  });
   return { ...outcome, untilPassed: result.exitCode === 0 };
 }
 
-/**
- * An agent step that changed a protected path: reported in its outputs, and — unless the step
- * allows it — failed with FLOW_PROTECTED_EDIT naming the paths, whatever else it achieved (the
- * gate already judged the originals).
- */
-async function protectedVerdict(
-  outcome: Omit<ExecutionOutcome, 'exec'>,
-  base: ProtectedBase,
-  settings: AgentSettings,
-): Promise<Omit<ExecutionOutcome, 'exec'>> {
-  const edited = await base.changes();
-  if (edited.length === 0) return outcome;
-  const outputs = { ...outcome.outputs, protectedEdits: edited };
-  if (settings.allowProtectedEdits) return { ...outcome, outputs };
-  const shown = edited.slice(0, 10).join(', ') + (edited.length > 10 ? ', …' : '');
-  const gate = outcome.error === undefined ? '' : ` (and: ${outcome.error.message})`;
+/** A typed error thrown while a step's baselines were taken, as the step's error. */
+function stepErrorOf(error: unknown): StepError {
+  const e = error as { code?: string; message?: string; hint?: string };
   return {
-    status: 'failed',
-    verdict: 'protected-edit',
-    outputs: { ...outputs, verdict: 'protected-edit' },
-    error: {
-      code: 'FLOW_PROTECTED_EDIT',
-      message: `the agent changed protected path${edited.length === 1 ? '' : 's'} ${shown}${gate}`,
-      hint: 'the step protects these paths (`protect:`); its gate judged the originals. Fix the code, not the check — or set `allowProtectedEdits: true` on the step',
-    },
+    code: e.code ?? 'FLOW_EXECUTOR_ERROR',
+    message: e.message ?? String(error),
+    ...(e.hint ? { hint: e.hint } : {}),
   };
-}
-
-function safeKey(key: string): string {
-  return key.replace(/[^\w.-]/g, '_');
 }
 
 /**
@@ -406,19 +383,31 @@ function sandboxedSessions(sessions: SessionPort, sandbox: SessionSandbox): Sess
 }
 
 /** The sandbox a step's own commands run in (none for a plan compiled before sandboxes). */
-function sandboxOfStep(step: PlanStep, deps: ExecutorDeps): Pick<CommandSpec, 'sandbox'> {
-  if (step.sandbox === undefined) return {};
+function sandboxOfStep(
+  step: PlanStep,
+  deps: ExecutorDeps,
+  setting: SandboxSetting | undefined = step.sandbox,
+): Pick<CommandSpec, 'sandbox'> {
+  if (setting === undefined) return {};
   return {
-    sandbox: { setting: step.sandbox, site: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir } },
+    sandbox: { setting, site: { workspace: deps.workspace, home: deps.home, runDir: deps.store.dir } },
   };
 }
 
-function commandError(command: string, result: ProcessResult): StepError | undefined {
+function commandError(command: string, result: ProcessResult, setting?: SandboxSetting): StepError | undefined {
   if (result.spawnError !== undefined)
     return {
       code: 'FLOW_SPAWN_FAILED',
       message: `\`${command}\` could not start: ${result.spawnError}`,
       transient: true,
+    };
+  // Before the timeout: a flood stopped at its cap is what happened, whatever ended it.
+  const limited = processLimitNote(result, setting);
+  if (limited !== undefined)
+    return {
+      code: 'FLOW_STEP_PROCESS_LIMIT',
+      message: `\`${command}\` ${limited}`,
+      hint: 'a command that needs more processes says so with `maxProcesses:` on its step',
     };
   if (result.timedOut)
     return { code: 'FLOW_STEP_TIMEOUT', message: `\`${command}\` ran past its timeout and was killed` };

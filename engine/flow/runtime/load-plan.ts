@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import {
   formatDiagnostics,
   loadDefinitions,
@@ -18,9 +18,9 @@ import { contentHash } from '../../util/content-hash.js';
 import { UsageError } from '../../util/errors.js';
 import { toList } from '../../util/string-list.js';
 import { compilePlan } from '../core/compile.js';
-import type { CompileProblem } from '../core/compile-types.js';
+import type { CompileOptions, CompileProblem } from '../core/compile-types.js';
 import type { PlanLookup } from '../core/lookup.js';
-import type { CompiledPlan } from '../core/plan.js';
+import type { CompiledPlan, PlanTree } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
 import { defined } from '../../util/defined.js';
 
@@ -91,12 +91,19 @@ export function flowAt(set: DefinitionSet, file: string): Definition<'flow'> | u
   );
 }
 
-/** Compiles one flow file of a loaded set. Problems are returned, not thrown. */
+/**
+ * Compiles one flow file of a loaded set, and each sub-flow its steps run as it will run there
+ * (under the sandbox of the step that runs it), so a sub-flow that would lower its parent's
+ * sandbox is refused with the plan, before anything runs, and `--dry-run` can show its steps. A
+ * sub-flow already on the way down (a flow that runs itself) is compiled when it starts. Problems
+ * are returned, not thrown.
+ */
 export function compileFlowFile(
   set: DefinitionSet,
   file: string,
-  options: { backendOverride?: string; requireBackend?: boolean },
-): { plan: CompiledPlan; problems: CompileProblem[]; pinned: PinnedDefinition[] } {
+  options: { backendOverride?: string; requireBackend?: boolean; parent?: CompileOptions['parent'] },
+  path: readonly string[] = [file],
+): { plan: CompiledPlan; problems: CompileProblem[]; pinned: PinnedDefinition[]; children: Record<string, PlanTree> } {
   const flow = flowAt(set, file);
   if (flow === undefined)
     throw new UsageError('FLOW_PLAN_INVALID', `${file} did not load as a flow`, {
@@ -107,9 +114,34 @@ export function compileFlowFile(
     flow.data,
     file,
     lookup,
-    defined({ backendOverride: options.backendOverride, requireBackend: options.requireBackend }),
+    defined({
+      backendOverride: options.backendOverride,
+      requireBackend: options.requireBackend,
+      parent: options.parent,
+    }),
   );
-  return { plan, problems, pinned: pinnedDefinitions(set, flow, plan) };
+  const children: Record<string, PlanTree> = {};
+  for (const step of plan.steps) {
+    const sub = step.flow?.file;
+    if (sub === undefined || path.includes(sub)) continue;
+    const child = compileFlowFile(
+      set,
+      sub,
+      {
+        ...defined({ backendOverride: options.backendOverride, requireBackend: options.requireBackend }),
+        parent: { step: step.id, sandbox: step.sandbox ?? { kind: 'none', network: false, source: 'default' } },
+      },
+      [...path, sub],
+    );
+    children[step.id] = { plan: child.plan, children: child.children };
+    for (const problem of child.problems)
+      problems.push({
+        code: problem.code,
+        message: `sub-flow step \`${step.id}\` (${relative(dirname(file), sub)}): ${problem.message}`,
+        ...defined({ hint: problem.hint }),
+      });
+  }
+  return { plan, problems, pinned: pinnedDefinitions(set, flow, plan), children };
 }
 
 /** A stable hash of a compiled plan (what a run pins). */
@@ -171,6 +203,8 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): 
       if (definition === undefined) return undefined;
       return {
         id,
+        // The descriptor launches no CLI: the agent runs in neo's own process.
+        ...(definition.data.command === undefined ? { inProcess: true } : {}),
         editToolNames: definition.data.editToolNames ?? [],
         honorsAllowedTools: definition.data.honorsAllowedTools !== false,
         protocol: definition.data.protocol,

@@ -1,6 +1,6 @@
 import type { DefinitionSet } from '../../definitions/index.js';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
-import type { CompiledPlan } from '../core/plan.js';
+import type { CompiledPlan, SandboxSetting } from '../core/plan.js';
 import type { RunState, StepError } from '../core/state.js';
 import type { RunRecord, WorkspaceRecord } from '../store/run-files.js';
 import type { Isolation, WorkspaceSummary } from '../workspace/index.js';
@@ -82,4 +82,6 @@ export interface ChildContext {
   link: ParentLink;
   runId: string;
   backend?: string;
+  /** The parent step that runs it: its sandbox is the floor of every step of the sub-flow. */
+  parentStep?: { id: string; sandbox?: SandboxSetting };
 }

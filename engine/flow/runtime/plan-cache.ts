@@ -3,7 +3,7 @@ import { loadDefinitions, readDefinitionText, type DefinitionSet } from '../../d
 import { readJsonOrNullSync, writeJsonAtomic } from '../../util/atomic-file.js';
 import { contentHash } from '../../util/content-hash.js';
 import { packageVersion } from '../../util/package-root.js';
-import type { CompiledPlan } from '../core/plan.js';
+import type { CompiledPlan, PlanTree } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
 import {
   assertClean,
@@ -20,6 +20,8 @@ export interface ReadyPlan {
   file: string;
   plan: CompiledPlan;
   pinned: PinnedDefinition[];
+  /** Its sub-flow steps' plans, compiled as they will run (none on a cache hit: plans with sub-flows are not cached). */
+  children: Record<string, PlanTree>;
   /** The layers without the plan (what agents and the manifest use). */
   set: DefinitionSet;
   /** The full load, when it happened (absent on a cache hit). */
@@ -63,7 +65,7 @@ export async function readyPlan(options: {
   if (!options.fresh && text !== undefined) {
     const hit = readJsonOrNullSync<{ plan: CompiledPlan; pinned: PinnedDefinition[] }>(path);
     if (hit?.plan !== undefined && Array.isArray(hit.pinned))
-      return { file, plan: hit.plan, pinned: hit.pinned, set: base.set };
+      return { file, plan: hit.plan, pinned: hit.pinned, children: {}, set: base.set };
   }
   const loaded = await loadPlanDefinitions({ planFile: file, cwd: options.cwd, home: options.home });
   assertClean(loaded, options.cwd);
@@ -78,6 +80,7 @@ export async function readyPlan(options: {
     file,
     plan: compiled.plan,
     pinned: compiled.pinned,
+    children: compiled.children,
     set: loaded.subflows.length === 0 ? base.set : loaded.set,
     loaded,
   };

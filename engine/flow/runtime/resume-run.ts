@@ -18,6 +18,7 @@ import { AgentServices } from './agents.js';
 import { drive } from './drive.js';
 import { driverFields } from './record.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
+import { requirePlanSecrets } from './require-secrets.js';
 import { assertCompiled, compileFlowFile, flowAt, loadPlanDefinitions, planHash } from './load-plan.js';
 import { outcomeOf, type ChildContext, type ResumeOptions, type RunOutcome } from './options.js';
 import { runSubflow } from './subflow.js';
@@ -137,6 +138,7 @@ async function resumeWith(
     }
   }
   await requirePlanSandboxes(plan);
+  requirePlanSecrets({ plan, children: {} });
   if (record.workspace === undefined) throw new NeoError('STORE_CORRUPT', `run ${runId} has no workspace record`);
   const workspace =
     child !== undefined

@@ -16,13 +16,15 @@ import { AgentServices } from './agents.js';
 import { drive, type DriveInput } from './drive.js';
 import { newRunId } from './ids.js';
 import { driverFields } from './record.js';
-import type { CompiledPlan } from '../core/plan.js';
+import type { CompiledPlan, PlanTree } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
 import { assertCompiled, compileFlowFile, planHash, type LoadedPlan } from './load-plan.js';
 import { readyPlan } from './plan-cache.js';
 import { outcomeOf, type ChildContext, type RunOutcome, type StartOptions } from './options.js';
 import { runSubflow } from './subflow.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
+import { requirePlanSecrets } from './require-secrets.js';
+import { refuseUnsafeWatch } from './watch-guard.js';
 import { defined } from '../../util/defined.js';
 
 /**
@@ -39,6 +41,11 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
     ...defined({ backendOverride: options.backend }),
     ...(options.watch ? { fresh: true } : {}),
   });
+  refuseUnsafeWatch(
+    { plan: ready.plan, children: ready.children },
+    options.isolation ?? ready.plan.workspace.isolation,
+    options.watch === true,
+  );
   let current: DefinitionSet = ready.set;
   const agents = new AgentServices(
     options.home,
@@ -48,7 +55,7 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
   try {
     return await startCompiled(ready.file, ready.set, options, {
       agents,
-      compiled: { plan: ready.plan, pinned: ready.pinned },
+      compiled: { plan: ready.plan, pinned: ready.pinned, children: ready.children },
       ...(options.watch && ready.loaded !== undefined
         ? { loaded: ready.loaded, onSet: (set: DefinitionSet) => (current = set) }
         : {}),
@@ -68,11 +75,11 @@ export async function startCompiled(
     child?: ChildContext;
     loaded?: LoadedPlan;
     onSet?: (set: DefinitionSet) => void;
-    compiled?: { plan: CompiledPlan; pinned: PinnedDefinition[] };
+    compiled?: { plan: CompiledPlan; pinned: PinnedDefinition[]; children: Record<string, PlanTree> };
   },
 ): Promise<RunOutcome> {
   const backend = options.backend ?? context.child?.backend;
-  const { plan, pinned } = context.compiled ?? compileChecked(set, file, backend);
+  const { plan, pinned, children } = context.compiled ?? compileChecked(set, file, backend, context.child?.parentStep);
   const { values: inputs, problems: inputProblems } = resolveInputs(
     plan.inputs,
     options.inputs ?? {},
@@ -87,6 +94,7 @@ export async function startCompiled(
   }
   // Nothing starts (no workspace, no run record) where a sandbox asked for cannot be had.
   await requirePlanSandboxes(plan);
+  requirePlanSecrets({ plan, children });
   const runId = context.child?.runId ?? newRunId();
   const workspace: Workspace =
     context.child !== undefined
@@ -196,13 +204,23 @@ function compileChecked(
   set: DefinitionSet,
   file: string,
   backend: string | undefined,
-): { plan: CompiledPlan; pinned: PinnedDefinition[] } {
-  const { plan, problems, pinned } = compileFlowFile(set, file, {
+  parentStep: ChildContext['parentStep'],
+): { plan: CompiledPlan; pinned: PinnedDefinition[]; children: Record<string, PlanTree> } {
+  const { plan, problems, pinned, children } = compileFlowFile(set, file, {
     ...defined({ backendOverride: backend }),
     requireBackend: true,
+    // A sub-flow runs under the sandbox of the step that runs it (a plan from before: none).
+    ...(parentStep === undefined
+      ? {}
+      : {
+          parent: {
+            step: parentStep.id,
+            sandbox: parentStep.sandbox ?? { kind: 'none', network: false, source: 'default' },
+          },
+        }),
   });
   assertCompiled(problems, file);
-  return { plan, pinned };
+  return { plan, pinned, children };
 }
 
 /** `--watch`: a valid edit reaches steps that have not started; an invalid one is reported and ignored. */

@@ -48,6 +48,7 @@ export async function runSubflow(
     link,
     runId,
     ...defined({ backend: parent.backend }),
+    parentStep: { id: step.id, ...defined({ sandbox: step.sandbox }) },
   };
   let outcome: Pick<RunOutcome, 'runId' | 'status' | 'reason' | 'state'>;
   try {

@@ -11,6 +11,17 @@ import { defined } from '../../util/defined.js';
 export type { Isolation, Workspace, WorkspaceSummary } from './workspace.js';
 export { StepBase, type StepPlace } from './step-base.js';
 export { OutsideWatch } from './outside.js';
+export { GateTrees, gateUnitDir, dependenciesChanged, type GateTree } from './gate-tree.js';
+export { ProtectedBase } from './protected-base.js';
+export { changedPaths, type Snapshot } from './private-snapshot.js';
+export {
+  DEPENDENCY_FOLDER_NAMES,
+  changedFolders,
+  findDependencyFolders,
+  isDependencyFolder,
+  stampFolders,
+  type FolderStamp,
+} from './dependencies.js';
 
 /** Prepares a new run's workspace; worktree is the default in a git repository, copy elsewhere. */
 export async function prepareWorkspace(options: {

@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { project, run, trace } from './helpers.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const SCRIPTS = fileURLToPath(new URL('../../fixtures/flows/scripts/', import.meta.url));
 
@@ -167,7 +168,9 @@ finally:
   });
 
   it('a flake check reruns a failing gate once: passing the second time is a pass, marked flaky', async () => {
-    const check = 'n=$(cat .n 2>/dev/null || echo 0); echo $((n+1)) > .n; [ $n -ge 1 ]';
+    // Each gate run judges a fresh tree, so the check keeps its count outside the workspace.
+    const counter = join(await tempDir('neo-flake-'), 'n');
+    const check = `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n+1)) > ${counter}; [ $n -ge 1 ]`;
     const { dir, home } = await project({
       'plan.yaml': agentPlan('writes-file.yaml', `    verify: { run: '${check}', flakeCheck: true }`),
     });
@@ -176,6 +179,7 @@ finally:
       status: 'succeeded',
       outputs: { gate: { passed: true, flaky: true, attempt: 1 } },
     });
+    await rm(counter);
     const strict = await project({ 'plan.yaml': agentPlan('writes-file.yaml', `    verify: { run: '${check}' }`) });
     expect((await run(strict.dir, strict.home)).outcome.state.steps.work).toMatchObject({
       status: 'failed',
