@@ -129,13 +129,46 @@ export function enforcementTable(backends: readonly BackendDef[]): string[] {
     "What neo decides itself, what it leaves to the CLI's own mode or sandbox, and what neither enforces (a rule the",
     'agent can step around there). Every answer neo gives to an ask is recorded in the session as a clarification.',
     '',
-    '| backend | neo enforces | delegated to the CLI | advisory |',
-    '|---|---|---|---|',
+    'The last column is enforced by neo on every backend, with any `sandbox:`: an agent is untrusted, so its',
+    "environment is an allowlist — PATH, HOME, locale, TERM, CI, the proxy and CA variables, its own provider's",
+    "credentials and endpoint — and never the key of another provider, a CI token or a database URL from neo's",
+    "environment; every switch that makes a CLI trust its workspace or skip its own checks is neo's to set (pinned), never",
+    'inherited. Under `sandbox: bwrap` the CLI also gets a home of its own per session (HOME, XDG_* and its own',
+    "variable point into `NEO_HOME/code-sessions/<id>/home`, kept for that session's resume, shown to no other sandbox,",
+    "never read by neo), seeded with only the files named; the user's own config homes are not shown to it at all.",
+    "Unconfined, the CLI reads the user's own config where its variables say.",
+    '',
+    '| backend | neo enforces | delegated to the CLI | advisory | environment and config home |',
+    '|---|---|---|---|---|',
     ...sorted.map(({ id, data }) => {
       const e = data.enforcement;
-      return `| ${id} | ${md(e?.neo ?? 'not stated')} | ${md(e?.delegated ?? 'not stated')} | ${md(e?.advisory ?? 'nothing')} |`;
+      return `| ${id} | ${md(e?.neo ?? 'not stated')} | ${md(e?.delegated ?? 'not stated')} | ${md(e?.advisory ?? 'nothing')} | ${md(isolationCell(data))} |`;
     }),
   ];
+}
+
+/** What of neo's environment and of the user's config a backend's agent gets, from its descriptor. */
+export function isolationCell(b: Backend): string {
+  const names = (list: readonly string[]) => list.map((n) => `\`${n}\``).join(', ');
+  if (b.command === undefined) return 'runs inside neo; the commands it runs get the allowlist only';
+  const parts: string[] = [];
+  const auth = b.command.authEnv ?? [];
+  parts.push(auth.length > 0 ? `credentials ${names(auth)}` : 'no credential variable');
+  const named = (b.configHome ?? []).filter((entry) => entry.namesEnv !== undefined);
+  if (named.length > 0) parts.push('and the one its own config names');
+  const keep = b.environment?.keep ?? [];
+  if (keep.length > 0) parts.push(`keeps ${names(keep)}`);
+  const pin = Object.entries(b.environment?.pin ?? {});
+  if (pin.length > 0) parts.push(`pins ${pin.map(([k, v]) => `\`${k}=${v}\``).join(', ')}`);
+  const seeds = (b.configHome ?? []).flatMap((entry) =>
+    entry.file === true
+      ? entry.variable === undefined
+        ? []
+        : [`the file \`$${entry.variable}\``]
+      : (entry.seed ?? []).map((file) => `\`${entry.at}/${file}\``),
+  );
+  parts.push(`confined: its own home, seeded with ${seeds.length > 0 ? seeds.join(', ') : 'nothing'}`);
+  return parts.join('; ');
 }
 
 function renderBackend({ id, data: b }: BackendDef, line: (text?: string) => void): void {
@@ -246,7 +279,7 @@ error's \`stderrTail\`.
 |---|---|---|
 | \`TRANSPORT_BINARY_MISSING\` | the executable is not installed; the hint names the install command and \`NEO_<ID>_BIN\` | not started |
 | \`TRANSPORT_START_FAILED\` | the CLI died or stayed silent during its startup handshake | not started |
-| \`TRANSPORT_POSTURE_UNSUPPORTED\` / \`TRANSPORT_POSTURE_REFUSED\` | the descriptor or the agent cannot express the posture; Claude Code refuses \`full\` as root without \`IS_SANDBOX=1\` | not started / unchanged |
+| \`TRANSPORT_POSTURE_UNSUPPORTED\` / \`TRANSPORT_POSTURE_REFUSED\` | the descriptor or the agent cannot express the posture; Claude Code refuses \`full\` as root unless neo confines it (\`sandbox: bwrap\`: neo then sets \`IS_SANDBOX=1\`; the user's own is not passed on) | not started / unchanged |
 | \`TRANSPORT_EFFORT_UNSUPPORTED\` / \`TRANSPORT_MODEL_UNSUPPORTED\` | the agent does not offer that effort level or model | not started / unchanged |
 | \`TRANSPORT_UNAUTHENTICATED\` | the agent is not logged in, or its model provider rejected the key (401/403): never waited out — neo interrupts a CLI that retries it | turn failed |
 | \`TRANSPORT_PROVIDER_UNREACHABLE\` | nothing answers at the model provider's address; neo gives up once the CLI has retried for \`unreachableGiveUpMs\` (default 60 s) | turn failed |

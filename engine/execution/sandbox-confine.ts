@@ -1,12 +1,12 @@
 /**
  * The one rule of what a confined process of a run sees: the host read-only; the workspace
  * read-write; NEO_HOME hidden whole (the run's records, its key, its session daemon's socket);
- * the user's home hidden but for the config homes a backend descriptor names; /run (where
- * daemons' sockets live: a database, D-Bus, docker) and the folder neo's own sockets fall back
- * to hidden; the workspace's git metadata read-only, shown even where it lies in a hidden tree
- * (git works on a worktree whose repository lives in the hidden home). What is hidden stays hidden whatever is bound (the
- * sandbox hides again what a bind would show). Every caller builds its spec here, so the rule is
- * stated once.
+ * the user's home hidden (an agent CLI gets a home of its own instead,
+ * engine/transports/shared/agent-home.ts); /run (where daemons' sockets live: a database, D-Bus,
+ * docker) and the folder neo's own sockets fall back to hidden; the workspace's git metadata
+ * read-only, shown even where it lies in a hidden tree (git works on a worktree whose repository
+ * lives in the hidden home). What is hidden stays hidden whatever is bound (the sandbox hides
+ * again what a bind would show). Every caller builds its spec here, so the rule is stated once.
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -23,8 +23,6 @@ export interface Confinement {
   cwd: string;
   /** NEO_HOME: hidden. */
   neoHome: string;
-  /** Config homes a backend names (its credentials, its session files): readable and writable. */
-  configHomes?: readonly string[];
   /** Host paths shown read-only, over the workspace or although they lie in a hidden tree (the workspace's git metadata). */
   readable?: readonly string[];
   /** Further binds, applied after the workspace's (a path inside it shown read-only, a tree moved in, a step's output folder). */
@@ -41,7 +39,6 @@ export function confinedSpec(c: Confinement): SandboxSpec {
   const hide = [home, c.neoHome, '/run', ...privateSocketFolders()].filter((path) => path !== '').map(realOrSelf);
   const binds: SandboxBind[] = [
     ...(c.readable ?? []).map((path) => ({ path, optional: true })),
-    ...(c.configHomes ?? []).map((path) => ({ path, write: true, optional: true })),
     { path: c.workspace, write: true, ...defined({ at: c.workspaceAt }) },
     ...(c.binds ?? []),
   ];

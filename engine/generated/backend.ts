@@ -45,7 +45,7 @@ export interface Backend {
      */
     authHint?: string;
     /**
-     * Environment variables that carry credentials (names only; values are never stored).
+     * Environment variables that carry its own provider's credentials (names only; values are never stored): the only credentials of neo's environment the CLI gets.
      */
     authEnv?: string[];
   };
@@ -143,9 +143,49 @@ export interface Backend {
    */
   briefingNotes?: string;
   /**
-   * Where the CLI keeps its configuration, credentials and sessions: paths under the user's home (`.codex`), absolute, or `${VAR}` (used when the variable is set, e.g. `${CODEX_HOME}`). In a sandbox these are all of the home the CLI sees (read-write); the rest of the home is hidden.
+   * What of the user's own configuration a confined session of this CLI starts with. Under a sandbox the CLI gets a home of its own per code session (`NEO_HOME/code-sessions/<id>/home`, kept for that session's resume, never shown to any other sandbox, never read by neo): HOME and XDG_* point into it, and each entry here is a folder (or file) in it, seeded from the user's copy with only the files named in `seed` (regular files, links not followed, 1 MiB at most each). The user's own config homes are never shown to the CLI. Unconfined (`sandbox: none`) the CLI uses the user's own, and the variables named here are kept in its environment.
    */
-  configHomes?: string[];
+  configHome?: {
+    /**
+     * Where it is in a home, relative (`.codex`); also where the user's copy is read from when neither `variable` nor `from` names another place.
+     */
+    at: string;
+    /**
+     * The CLI's own variable for this place (`CODEX_HOME`): when set in neo's environment it names the user's copy, and the confined CLI gets it pointed at the session's copy.
+     */
+    variable?: string;
+    /**
+     * Where the user's copy is when `variable` is unset: absolute, under the home when relative, `${VAR}` expanded (skipped when a variable it names is unset; `at` is used then).
+     */
+    from?: string;
+    /**
+     * `variable` names a file, not a folder (OpenCode's OPENCODE_CONFIG): the file is copied to `at`, and only when the variable is set.
+     */
+    file?: boolean;
+    /**
+     * A regular expression whose first group, matched in the user's copy of the seeded files, names a variable the CLI reads its credential from (Codex's `env_key = "NAME"`, OpenCode's `{env:NAME}`): that variable is kept too.
+     */
+    namesEnv?: string;
+    /**
+     * The files copied from the user's copy into the session's: what the CLI needs to authenticate and reach its model, nothing else (never its hooks, trust lists or history).
+     */
+    seed?: string[];
+  }[];
+  /**
+   * The CLI's environment is an allowlist: the base every confined process gets (PATH, HOME, locale, TERM, CI), the proxy and CA variables any CLI needs to reach its model, `command.authEnv` (its own provider's credentials), the variables `configHome` names, `keep`, then `env` and `pin`. Nothing else of neo's environment (another provider's key, a token, a switch) reaches it, sandboxed or not.
+   */
+  environment?: {
+    /**
+     * Endpoint and configuration variables the CLI reads besides its credentials (a base URL, a model, a switch that turns its telemetry off), kept when set.
+     */
+    keep?: string[];
+    /**
+     * Variables neo sets itself, over anything inherited or set elsewhere: every switch that would make the CLI trust a workspace or skip its own checks, set to the safe value (a switch whose safe state is unset is simply never kept).
+     */
+    pin?: {
+      [k: string]: string;
+    };
+  };
   /**
    * Hosts the CLI must reach (its model provider), for an egress filter; in a sandbox an agent CLI has the network today.
    */
@@ -229,7 +269,7 @@ export interface Backend {
     [k: string]: string;
   };
   /**
-   * Extra environment for the child process (values may be ${ENV} references).
+   * Variables set for the child process (values may be ${ENV} references, read from neo's environment), after the allowlist and before `environment.pin`.
    */
   env?: {
     [k: string]: string;

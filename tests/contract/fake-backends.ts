@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Backend, Posture } from '../../engine/definitions/index.js';
 import type { StartSessionOptions, Transport } from '../../engine/transports/index.js';
@@ -109,21 +109,46 @@ export interface FakeRun {
   extraEnv?: NodeJS.ProcessEnv;
 }
 
-/** StartSessionOptions that point the adapter at the fake through NEO_<ID>_BIN. */
+let wrappers = 0;
+
+/**
+ * An executable in `dir` that runs `fake` with the fakes' own knobs (FAKE_*, REPLAY_*) of `env`
+ * set. A CLI's environment is an allowlist (engine/transports/shared/agent-env.ts), so the knobs
+ * a test sets for neo never reach the fake by themselves: the wrapper, named as the backend's
+ * NEO_<ID>_BIN, carries them.
+ */
+export function fakeWithEnv(fake: string, env: NodeJS.ProcessEnv, dir: string): string {
+  const knobs = Object.entries(env).filter(
+    (entry): entry is [string, string] => /^(FAKE_|REPLAY_)/.test(entry[0]) && entry[1] !== undefined,
+  );
+  const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+  const file = join(dir, `${basename(fake, '.mjs')}-${process.pid}-${++wrappers}.sh`);
+  writeFileSync(
+    file,
+    `#!/bin/sh\n${knobs.map(([name, value]) => `export ${name}=${quote(value)}\n`).join('')}exec ${quote(fake)} "$@"\n`,
+  );
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** StartSessionOptions that point the adapter at the fake through NEO_<ID>_BIN (a wrapper carrying its knobs). */
 export function fakeStartOptions(
   protocol: FakeProtocol,
   run: FakeRun,
   overrides: Partial<StartSessionOptions> = {},
 ): StartSessionOptions {
   const descriptor = overrides.descriptor ?? FAKE_DESCRIPTORS[protocol];
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: run.home,
-    [binaryEnvVar(FAKE_IDS[protocol])]: FAKE_BINARIES[protocol],
+  const knobs: NodeJS.ProcessEnv = {
     FAKE_CLI_HOME: join(run.home, 'fake-state'),
     FAKE_CLI_LOG: run.log,
     FAKE_CLI_BEHAVIOUR: run.behaviour ?? 'normal',
     ...run.extraEnv,
+  };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: run.home,
+    [binaryEnvVar(FAKE_IDS[protocol])]: fakeWithEnv(FAKE_BINARIES[protocol], knobs, run.home),
+    ...knobs,
   };
   return {
     sessionId: 'cs_test',

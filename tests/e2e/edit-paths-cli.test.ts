@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAKE_CLI_DIR } from '../contract/fake-backends.js';
+import { FAKE_CLI_DIR, fakeWithEnv } from '../contract/fake-backends.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 
@@ -30,8 +30,11 @@ describe('neo flow run outside git: the edit-path fallback reads each CLI’s ow
         cwd: dir,
         env: {
           NEO_HOME: join(root, 'home'),
-          [`NEO_${backend.toUpperCase()}_BIN`]: REPLAY,
-          REPLAY_CAPTURE: join(CAPTURES, cli, 'edits.jsonl'),
+          [`NEO_${backend.toUpperCase()}_BIN`]: fakeWithEnv(
+            REPLAY,
+            { REPLAY_CAPTURE: join(CAPTURES, cli, 'edits.jsonl') },
+            root,
+          ),
         },
       });
       const completed = result.stdout

@@ -3,7 +3,7 @@ import { access, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { FAKE_BINARIES } from '../contract/fake-backends.js';
+import { FAKE_BINARIES, fakeWithEnv } from '../contract/fake-backends.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { git, onlyRunId, readEvents, spawnNeo } from './flow-helpers.js';
@@ -168,12 +168,17 @@ steps:
       cwd: repo,
       env: {
         NEO_HOME: home,
-        NEO_DROID_BIN: FAKE_BINARIES.acp,
+        NEO_DROID_BIN: fakeWithEnv(
+          FAKE_BINARIES.acp,
+          {
+            FAKE_ACP_MODES: 'normal,spec,auto-low,auto-medium,auto-high',
+            FAKE_CLI_HOME: join(home, 'fake-state'),
+            FAKE_CLI_BEHAVIOUR: 'silent-write',
+            FAKE_CLI_WRITE_TO: elsewhere,
+          },
+          await tempDir('neo-fake-bin-'),
+        ),
         FACTORY_API_KEY: 'fk-test',
-        FAKE_ACP_MODES: 'normal,spec,auto-low,auto-medium,auto-high',
-        FAKE_CLI_HOME: join(home, 'fake-state'),
-        FAKE_CLI_BEHAVIOUR: 'silent-write',
-        FAKE_CLI_WRITE_TO: elsewhere,
       },
     });
     expect(await readFile(elsewhere, 'utf8')).toBe('hello from fake acp\n');
@@ -327,12 +332,17 @@ steps:
       cwd: repo,
       env: {
         NEO_HOME: home,
-        NEO_DROID_BIN: FAKE_BINARIES.acp,
+        NEO_DROID_BIN: fakeWithEnv(
+          FAKE_BINARIES.acp,
+          {
+            FAKE_ACP_MODES: 'normal,spec,auto-low,auto-medium,auto-high',
+            FAKE_CLI_HOME: join(home, 'fake-state'),
+            FAKE_CLI_BEHAVIOUR: 'silent-write',
+            FAKE_CLI_WRITE_TO: hook,
+          },
+          await tempDir('neo-fake-bin-'),
+        ),
         FACTORY_API_KEY: 'fk-test',
-        FAKE_ACP_MODES: 'normal,spec,auto-low,auto-medium,auto-high',
-        FAKE_CLI_HOME: join(home, 'fake-state'),
-        FAKE_CLI_BEHAVIOUR: 'silent-write',
-        FAKE_CLI_WRITE_TO: hook,
       },
     });
     expect(await readFile(hook, 'utf8')).toBe('hello from fake acp\n');

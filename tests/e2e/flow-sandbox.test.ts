@@ -80,15 +80,18 @@ describe('run steps and gates in bwrap', () => {
 
 describe('an agent step in bwrap: its CLI and the commands it runs are confined', () => {
   it("the script backend's commands see the workspace, not the user's home, NEO_HOME or the checkout", async () => {
-    const probe =
-      'echo made > made.txt; cat "$HOME/secret" || echo no-home; ls "$NEO_HOME" ; echo evil > "$CHECKOUT/README.md" || echo no-checkout';
+    // The paths are written into the probe: an agent's commands get an allowlisted environment.
+    const probe = (home: string, repo: string) =>
+      `echo made > made.txt; cat "$HOME/secret" || echo no-home; ls "${home}" ; echo evil > "${repo}/README.md" || echo no-checkout`;
     const flow = (sandbox: string) =>
       `name: agent\ndefaults: { backend: script, maxPosture: acceptEdits }\nsandbox: ${sandbox}\nsteps:\n  - id: work\n    brief: probe\n    script: probe.yaml\n    allowCommands: ['sh probe.sh']\n    verify: 'test -f made.txt'\n`;
     const { repo, home, userHome, neo } = await project({
-      'probe.sh': `${probe}\n`,
       'probe.yaml': 'turns:\n  - actions:\n      - run: { command: [sh, probe.sh] }\n',
       'boxed.flow.yaml': flow('bwrap'),
     });
+    await writeTree(repo, { 'probe.sh': `${probe(home, repo)}\n` });
+    await git(repo, 'add', '-A');
+    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'probe');
     const boxed = await neo(['flow', 'run', 'boxed.flow.yaml', '--json']);
     expect(summary(boxed.stdout), boxed.stdout).toMatchObject({ status: 'succeeded', exitCode: 0 });
     const events = readFileSync(join(home, 'code-sessions', sessionOf(home), 'events.jsonl'), 'utf8');

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAKE_CLI_DIR } from '../contract/fake-backends.js';
+import { FAKE_CLI_DIR, fakeWithEnv } from '../contract/fake-backends.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 
@@ -24,8 +24,7 @@ describe('neo flow run: a provider error is an error', () => {
       cwd: dir,
       env: {
         NEO_HOME: join(root, 'home'),
-        NEO_COPILOT_BIN: REPLAY,
-        REPLAY_CAPTURE: join(CAPTURES, 'copilot', 'unauthorized.jsonl'),
+        NEO_COPILOT_BIN: fakeWithEnv(REPLAY, { REPLAY_CAPTURE: join(CAPTURES, 'copilot', 'unauthorized.jsonl') }, root),
       },
     });
     // Exit 5: the agent's provider failed.
@@ -49,10 +48,12 @@ describe('neo session read: the backend’s retries show while the read waits', 
     const env = {
       NEO_HOME: home,
       NEO_SESSION_DAEMON_IDLE_MS: '1500',
-      NEO_COPILOT_BIN: REPLAY,
-      REPLAY_CAPTURE: join(CAPTURES, 'copilot', 'unauthorized.jsonl'),
       // The captured gaps (about 5 s between Copilot's retries), at a third of the speed.
-      REPLAY_PACE: '0.3',
+      NEO_COPILOT_BIN: fakeWithEnv(
+        REPLAY,
+        { REPLAY_CAPTURE: join(CAPTURES, 'copilot', 'unauthorized.jsonl'), REPLAY_PACE: '0.3' },
+        root,
+      ),
     };
     try {
       const started = await runNeo(
@@ -85,8 +86,7 @@ describe('neo persona run: the backend’s retries show as they happen, as in a 
       cwd: dir,
       env: {
         NEO_HOME: join(root, 'home'),
-        NEO_COPILOT_BIN: REPLAY,
-        REPLAY_CAPTURE: join(CAPTURES, 'copilot', 'unauthorized.jsonl'),
+        NEO_COPILOT_BIN: fakeWithEnv(REPLAY, { REPLAY_CAPTURE: join(CAPTURES, 'copilot', 'unauthorized.jsonl') }, root),
       },
     });
     expect(result.exitCode).not.toBe(0);

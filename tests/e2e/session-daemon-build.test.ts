@@ -33,7 +33,8 @@ describe('the session daemon and the command that talks to it', () => {
     const start = (name: string, probe: string) =>
       writeFile(
         join(cwd, `${name}.yaml`),
-        `turns:\n  - - run: { command: 'echo "$NEO_ENV_PROBE" > ${name}.txt' }\n`,
+        // TZ: a variable every agent command keeps (its environment is an allowlist).
+        `turns:\n  - - run: { command: 'echo "$TZ" > ${name}.txt' }\n`,
       ).then(() =>
         runNeo(
           [
@@ -50,7 +51,7 @@ describe('the session daemon and the command that talks to it', () => {
             '--posture',
             'full',
           ],
-          { cwd, env: { NEO_HOME: home, NEO_ENV_PROBE: probe }, timeout: 30_000 },
+          { cwd, env: { NEO_HOME: home, TZ: probe }, timeout: 30_000 },
         ),
       );
     expect((await start('first', 'one')).exitCode).toBe(0);

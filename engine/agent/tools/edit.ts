@@ -2,12 +2,12 @@
  * edit: exact search and replace. `old_string` must occur exactly once unless `replace_all` is
  * set, so an edit never lands in the wrong place; an empty `old_string` creates a new file.
  */
-import { chmod, readFile, stat } from 'node:fs/promises';
-import { writeFileAtomic } from '../../util/atomic-file.js';
+import type { FileHandle } from 'node:fs/promises';
 import type { AgentTool } from '../tool.js';
 import { optionalBool, requireString, ToolInputError } from '../tool.js';
 import { looksBinary } from './binary.js';
 import { confinedPath, displayPath } from './paths.js';
+import { openInside, writeInside } from './pinned-io.js';
 
 export function editTool(cwd: string): AgentTool {
   return {
@@ -35,19 +35,15 @@ export function editTool(cwd: string): AgentTool {
       if (typeof oldString !== 'string') throw new ToolInputError('"old_string" must be a string');
       if (typeof newString !== 'string') throw new ToolInputError('"new_string" must be a string');
       const replaceAll = optionalBool(input, 'replace_all') ?? false;
-      let bytes: Buffer | undefined;
-      try {
-        bytes = await readFile(path);
-      } catch {
-        bytes = undefined;
-      }
+      const read = await readProven(cwd, path);
+      const bytes = read?.bytes;
       if (oldString === '') {
         if (bytes !== undefined)
           return {
             output: `${shown} already exists; give old_string to edit it, or use write_file to replace it`,
             isError: true,
           };
-        await writeFileAtomic(path, newString);
+        await writeInside(cwd, path, newString);
         return { output: `created ${shown}`, isError: false };
       }
       if (bytes === undefined) return { output: `no such file: ${shown}`, isError: true };
@@ -65,13 +61,29 @@ export function editTool(cwd: string): AgentTool {
       }
       // split/join, not String.replace: `$` sequences in new_string must stay literal.
       const updated = replaceAll ? text.split(oldString).join(newString) : spliceOnce(text, oldString, newString);
-      const { mode } = await stat(path);
-      await writeFileAtomic(path, updated);
-      // The rename replaced the inode: keep the old file's permissions (an executable script stays executable).
-      await chmod(path, mode & 0o7777);
+      // The rename replaces the inode: the new one keeps the old file's permissions (an executable script stays executable).
+      await writeInside(cwd, path, updated, read!.mode);
       return { output: `edited ${shown}: replaced ${count} occurrence${count === 1 ? '' : 's'}`, isError: false };
     },
   };
+}
+
+/** The file's bytes and permissions, read from the one open file proven inside `cwd`; undefined when there is none. */
+async function readProven(cwd: string, path: string): Promise<{ bytes: Buffer; mode: number } | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await openInside(cwd, path);
+  } catch (error) {
+    if (error instanceof ToolInputError) throw error;
+    return undefined;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    return { bytes: await handle.readFile(), mode: info.mode & 0o7777 };
+  } finally {
+    await handle.close();
+  }
 }
 
 function occurrences(text: string, needle: string): number {

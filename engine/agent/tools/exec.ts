@@ -1,15 +1,16 @@
 /**
- * exec: runs a shell command in its own process group, in the working directory, with a timeout
- * that kills the whole group. With `run_in_background` it returns a shell id at once instead
- * (see bash_output and kill_shell). The command is the model's own shell text, handed to the
- * shell as one argv element — exactly what the tool is for — and never spliced into another.
+ * exec: runs a shell command in its own process group, in the working directory and the
+ * session's sandbox, with a timeout that kills the whole group. With `run_in_background` it
+ * returns a shell id at once instead (see bash_output and kill_shell). The command is the model's
+ * own shell text, handed to the shell as one argv element — exactly what the tool is for — and
+ * never spliced into another.
  */
-import { spawnProcess } from '../../execution/index.js';
+import { defined } from '../../util/defined.js';
 import { formatMs } from '../errors.js';
 import type { AgentTool } from '../tool.js';
 import { optionalBool, optionalInt, requireString } from '../tool.js';
 import { CappedCollector } from './capped-collector.js';
-import { commandShell } from './shell-env.js';
+import { commandShell, spawnCommand, type CommandSandbox } from './shell-env.js';
 import type { BackgroundShells } from './shells.js';
 
 const MAX_TIMEOUT_MS = 10 * 60_000;
@@ -21,6 +22,8 @@ export interface ExecToolOptions {
   shells: BackgroundShells;
   /** The default foreground timeout. */
   timeoutMs: number;
+  /** Where commands run (the session's sandbox); absent: unconfined. */
+  sandbox?: CommandSandbox;
 }
 
 export function execTool(options: ExecToolOptions): AgentTool {
@@ -42,7 +45,11 @@ export function execTool(options: ExecToolOptions): AgentTool {
     async run(input, context) {
       const command = requireString(input, 'command');
       if (optionalBool(input, 'run_in_background') === true) {
-        const shell = await options.shells.start(command, { cwd: options.cwd, env: options.env });
+        const shell = await options.shells.start(command, {
+          cwd: options.cwd,
+          env: options.env,
+          ...defined({ sandbox: options.sandbox }),
+        });
         return {
           output: `started background shell ${shell.id} (pid ${shell.pid}); read its output with bash_output {"shell_id":"${shell.id}"}, stop it with kill_shell`,
           isError: false,
@@ -63,13 +70,11 @@ async function runForeground(
   // `exec 2>&1` first: stderr joins stdout in the shell itself, so the two stay in write order
   // (two pipes merged here would interleave by arrival instead).
   const collected = new CappedCollector(COLLECT_BYTES);
-  const result = await spawnProcess([commandShell(options.env), '-c', `exec 2>&1\n${command}`], {
-    cwd: options.cwd,
-    env: options.env,
+  const where = { cwd: options.cwd, env: options.env, timeoutMs, ...defined({ sandbox: options.sandbox }) };
+  const result = await spawnCommand([commandShell(options.env), '-c', `exec 2>&1\n${command}`], where, {
     onOutput: (chunk) => collected.push(chunk),
     // The collector keeps what the model sees; the result's own tails are not read.
     tailChars: 1024,
-    timeoutMs,
     signal,
     // A leftover `cmd &` in the group would hold the output pipe open forever: once the shell
     // itself exits, whatever it left behind is killed.

@@ -3,7 +3,7 @@
  * PATH (fast, honours .gitignore); otherwise a pure-Node search that skips .git, node_modules and
  * binary files (it does not read .gitignore).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { spawnProcess } from '../../execution/index.js';
@@ -12,6 +12,7 @@ import { optionalBool, optionalInt, optionalString, requireString } from '../too
 import { looksBinary } from './binary.js';
 import { fileFilter } from './glob-match.js';
 import { confinedPath, displayPath } from './paths.js';
+import { openInside } from './pinned-io.js';
 import { walkFiles } from './walk.js';
 
 const DEFAULT_MAX = 200;
@@ -156,7 +157,8 @@ async function nodeGrep(cwd: string, query: GrepQuery): Promise<GrepResult> {
   const files = isFile ? single(query.root) : walkAbsolute(query.root, filter);
   const lines: string[] = [];
   for await (const file of files) {
-    const bytes = await readFile(file).catch(() => undefined);
+    // Read from the open file proven inside the working directory (a folder swapped for a link meanwhile is skipped).
+    const bytes = await readInsideOrNot(cwd, file);
     if (bytes === undefined || bytes.length > MAX_FILE_BYTES || looksBinary(bytes)) continue;
     const shown = displayPath(cwd, file);
     const text = bytes.toString('utf8').split('\n');
@@ -172,6 +174,18 @@ async function nodeGrep(cwd: string, query: GrepQuery): Promise<GrepResult> {
     }
   }
   return { lines, more: false };
+}
+
+async function readInsideOrNot(cwd: string, file: string): Promise<Buffer | undefined> {
+  const handle = await openInside(cwd, file).catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    return await handle.readFile();
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function* single(file: string): AsyncGenerator<string> {

@@ -9,21 +9,24 @@ import { grepTool } from './grep.js';
 import { readFileTool } from './read-file.js';
 import { bashOutputTool, killShellTool } from './shell-tools.js';
 import type { BackgroundShells } from './shells.js';
+import type { CommandSandbox } from './shell-env.js';
 import { loadSkillTool } from './skill-tool.js';
 import { writeFileTool } from './write-file.js';
 import { defined } from '../../util/defined.js';
 
 export { BackgroundShells, type ShellInfo } from './shells.js';
 export { postureApprover, toolAsk, type AskPermission, type GateReport } from './posture.js';
-export { scrubbedEnv } from './shell-env.js';
+export { commandEnv, type CommandSandbox } from './shell-env.js';
 export { globToRegExp } from './glob-match.js';
 export { findRipgrep } from './grep.js';
 
 export interface BuiltinToolOptions {
   cwd: string;
-  /** The environment commands run with (secrets already scrubbed). */
+  /** The environment commands run with (already the allowlist: commandEnv). */
   env: NodeJS.ProcessEnv;
   shells: BackgroundShells;
+  /** Where commands run (the session's sandbox); absent: unconfined. */
+  sandbox?: CommandSandbox;
   execTimeoutMs: number;
   skills?: readonly Skill[];
   /** The ripgrep binary; null forces the pure-Node search. */
@@ -36,7 +39,13 @@ export function builtinTools(options: BuiltinToolOptions): AgentTool[] {
     readFileTool(options.cwd),
     writeFileTool(options.cwd),
     editTool(options.cwd),
-    execTool({ cwd: options.cwd, env: options.env, shells: options.shells, timeoutMs: options.execTimeoutMs }),
+    execTool({
+      cwd: options.cwd,
+      env: options.env,
+      shells: options.shells,
+      timeoutMs: options.execTimeoutMs,
+      ...defined({ sandbox: options.sandbox }),
+    }),
     bashOutputTool(options.shells),
     killShellTool(options.shells),
     grepTool({ cwd: options.cwd, ...defined({ ripgrep: options.ripgrep }) }),

@@ -1,10 +1,11 @@
 /** read_file: a text file's lines, numbered, optionally a range; binary files are refused. */
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { AgentTool, ToolResult } from '../tool.js';
 import { optionalInt, requireString, ToolInputError } from '../tool.js';
 import { pathExists } from '../../util/path-exists.js';
 import { looksBinary } from './binary.js';
 import { confinedPath, displayPath } from './paths.js';
+import { openInside } from './pinned-io.js';
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
@@ -32,7 +33,7 @@ export function readFileTool(cwd: string): AgentTool {
       const limit = optionalInt(input, 'limit', 1) ?? DEFAULT_LIMIT;
       // Only the messages name the file, so its display path is worked out only for them.
       const shown = (): string => displayPath(cwd, path);
-      const text = await readText(path, shown);
+      const text = await readText(cwd, path, shown);
       if (typeof text !== 'string') return text;
       if (text === '') return { output: `${shown()} is empty`, isError: false };
       const { lines, total } = lineRange(text, offset, limit);
@@ -74,8 +75,8 @@ function lineRange(text: string, first: number, count: number): { lines: string[
 }
 
 /** The file's text, or a result saying why it is not shown. */
-async function readText(path: string, shown: () => string): Promise<string | ToolResult> {
-  const bytes = await readWhole(path, shown);
+async function readText(cwd: string, path: string, shown: () => string): Promise<string | ToolResult> {
+  const bytes = await readWhole(cwd, path, shown);
   if (typeof bytes === 'string') return { output: bytes, isError: true };
   if (looksBinary(bytes))
     return { output: `${shown()} is a binary file (${bytes.length} bytes); not shown`, isError: true };
@@ -84,14 +85,16 @@ async function readText(path: string, shown: () => string): Promise<string | Too
 
 /**
  * The file's bytes, or why it cannot be shown. One open file serves the checks and the read, so
- * the size checked is the size of the file read. The open runs on the thread pool: a FIFO waits
- * there for its writer without stalling the event loop.
+ * the size checked is the size of the file read, and the file read is the one proven to lie in
+ * the working directory. The open runs on the thread pool: a FIFO waits there for its writer
+ * without stalling the event loop.
  */
-async function readWhole(path: string, shown: () => string): Promise<Buffer | string> {
+async function readWhole(cwd: string, path: string, shown: () => string): Promise<Buffer | string> {
   let handle: FileHandle;
   try {
-    handle = await open(path, 'r');
+    handle = await openInside(cwd, path);
   } catch (error) {
+    if (error instanceof ToolInputError) throw error;
     // A file that exists but cannot be opened says why; anything else is not there.
     if (!(await pathExists(path))) return `no such file: ${shown()}`;
     throw error;

@@ -1,14 +1,14 @@
 /**
- * Background shells: commands started with `run_in_background`, each in its own process group,
- * stdout and stderr going to a per-shell log file, stdin closed. `readNew` returns only output
+ * Background shells: commands started with `run_in_background`, each in its own process group
+ * and the session's sandbox, stdout and stderr going to a per-shell log file, stdin closed. `readNew` returns only output
  * produced since the last read (an offset per shell; a replaced log file is detected by its
  * device and inode). `killAll` runs when the session stops, so no command outlives it.
  */
 import { closeSync, openSync } from 'node:fs';
 import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { groupAlive, spawnProcess, type RunningProcess } from '../../execution/index.js';
-import { commandShell } from './shell-env.js';
+import { groupAlive, type RunningProcess } from '../../execution/index.js';
+import { commandShell, spawnCommand, type CommandSandbox } from './shell-env.js';
 
 export interface ShellInfo {
   id: string;
@@ -41,7 +41,10 @@ export class BackgroundShells {
   }
 
   /** Starts `command` in the background; resolves once it is spawned. */
-  async start(command: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<ShellInfo> {
+  async start(
+    command: string,
+    options: { cwd: string; env: NodeJS.ProcessEnv; sandbox?: CommandSandbox },
+  ): Promise<ShellInfo> {
     if (this.#closed) throw new Error('the session is stopping; no new background shells');
     await mkdir(this.#dir, { recursive: true });
     const id = `sh_${this.#next++}`;
@@ -50,10 +53,8 @@ export class BackgroundShells {
     let child: RunningProcess;
     try {
       // The log's file descriptor goes straight to the child, so output lands in the file with no
-      // trip through this process.
-      child = spawnProcess([commandShell(options.env), '-c', command], {
-        cwd: options.cwd,
-        env: options.env,
+      // trip through this process (and the log stays out of the sandbox's sight).
+      child = spawnCommand([commandShell(options.env), '-c', command], options, {
         output: fd,
         label: 'background shell',
       });

@@ -1,9 +1,9 @@
 /** write_file: creates or replaces a file atomically (temp file, fsync, rename). */
-import { chmod, stat } from 'node:fs/promises';
-import { writeFileAtomic } from '../../util/atomic-file.js';
+import { stat } from 'node:fs/promises';
 import type { AgentTool } from '../tool.js';
 import { requireString, ToolInputError } from '../tool.js';
 import { confinedPath, displayPath } from './paths.js';
+import { writeInside } from './pinned-io.js';
 
 export function writeFileTool(cwd: string): AgentTool {
   return {
@@ -34,9 +34,8 @@ export function writeFileTool(cwd: string): AgentTool {
         // a new file
       }
       const existed = mode !== undefined;
-      await writeFileAtomic(path, content);
-      // The rename replaced the inode: keep the old file's permissions.
-      if (mode !== undefined) await chmod(path, mode);
+      // The rename replaces the inode: the new one gets the old file's permissions.
+      await writeInside(cwd, path, content, mode);
       return {
         output: `${existed ? 'replaced' : 'created'} ${displayPath(cwd, path)} (${Buffer.byteLength(content)} bytes)`,
         isError: false,

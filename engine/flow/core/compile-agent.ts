@@ -127,7 +127,6 @@ export function compileAgent(
     ...defined({ denyRules: persona?.denyRules }),
     editToolNames: info?.editToolNames ?? [],
     ...protectOf(persona?.protect, toList(step.protect), step.allowProtectedEdits, problem),
-    ...(info?.configHomes === undefined || info.configHomes.length === 0 ? {} : { configHomes: info.configHomes }),
     provenance: provenanceOf(
       narrowed.provenance,
       options.backendOverride !== undefined

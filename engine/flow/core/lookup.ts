@@ -38,8 +38,6 @@ export interface BackendInfo {
   honorsAllowedTools: boolean;
   /** The adapter protocol (`script` replays the step's `script:`; other agents ignore it). */
   protocol: string;
-  /** Its config homes (`~/.codex`): all of the user's home its CLI sees in a sandbox. */
-  configHomes?: string[];
 }
 
 /**

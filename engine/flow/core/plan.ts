@@ -56,8 +56,6 @@ export interface AgentSettings extends StepSettings {
   protect?: string[];
   /** An edit to a protected path is reported but does not fail the step. */
   allowProtectedEdits?: boolean;
-  /** Config homes the backend names (`~/.codex`): the only part of the home its CLI sees in a sandbox. */
-  configHomes?: string[];
 }
 
 /** One step, normalized: defaults applied, durations in ms, paths absolute. */

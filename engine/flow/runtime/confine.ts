@@ -27,7 +27,6 @@ export function runConfinement(
     env: NodeJS.ProcessEnv;
     timeoutMs?: number;
     tree?: string;
-    configHomes?: readonly string[];
     /** Further binds on top (a run step's output folder; a gate's protected paths and dependency folders, read-only). */
     binds?: readonly SandboxBind[];
   },
@@ -39,7 +38,7 @@ export function runConfinement(
     cwd: process.cwd,
     neoHome: site.home,
     readable: gitReadOnly(workspace),
-    ...defined({ configHomes: process.configHomes, binds: process.binds }),
+    ...defined({ binds: process.binds }),
     network: setting.network,
     env: process.env,
     ...defined({ timeoutMs: process.timeoutMs }),

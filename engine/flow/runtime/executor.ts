@@ -4,7 +4,7 @@ import { StepGate } from '../agent/gate.js';
 import { StepGuard } from '../agent/step-guard.js';
 import type { BudgetMoment } from '../core/budget.js';
 import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core/execution.js';
-import type { AgentSettings, CompiledPlan, PlanStep, SandboxSetting } from '../core/plan.js';
+import type { CompiledPlan, PlanStep, SandboxSetting } from '../core/plan.js';
 import type { SessionSandbox } from '../../transports/index.js';
 import { runConfinement } from './confine.js';
 import { GitMetaWatch, gitMetaEscape } from '../workspace/git-meta.js';
@@ -12,14 +12,7 @@ import { unitKey, type StepError } from '../core/state.js';
 import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { waitForApproval, type ApprovalPrompter } from './approvals.js';
-import {
-  configHomePath,
-  confinedSpec,
-  confinePath,
-  lastLines,
-  type ProcessResult,
-  type SandboxBind,
-} from '../../execution/index.js';
+import { confinedSpec, confinePath, lastLines, type ProcessResult, type SandboxBind } from '../../execution/index.js';
 import { openStepOutput, readStepOutput } from './step-output.js';
 import { BudgetGuard } from './budget-guard.js';
 import { processLimitNote, runCommand, type CommandSpec } from './command.js';
@@ -191,7 +184,7 @@ async function agentStep(
         sessions:
           step.sandbox === undefined
             ? guard.sessions
-            : sandboxedSessions(guard.sessions, agentSandbox(step.sandbox, settings, cwd, deps)),
+            : sandboxedSessions(guard.sessions, agentSandbox(step.sandbox, cwd, deps)),
         signal: budget.signal,
         budget: () => deps.budget(),
         charge: (cost) => {
@@ -372,26 +365,16 @@ function stepErrorOf(error: unknown): StepError {
 }
 
 /**
- * The sandbox of an agent step's CLI: the network on (it must reach its model), the run's
- * confinement, and of the user's home only the config homes its backend names.
+ * The sandbox of an agent step's CLI: the network on (it must reach its model) and the run's
+ * confinement. Of the user's home it sees nothing: the transport adds the session's own home
+ * (engine/transports/shared/agent-home.ts), seeded with what the CLI needs to reach its model.
  */
-function agentSandbox(
-  setting: SandboxSetting,
-  settings: AgentSettings,
-  cwd: string,
-  deps: ExecutorDeps,
-): SessionSandbox {
-  const env = process.env;
-  const configHomes = (settings.configHomes ?? []).flatMap((name) => configHomePath(name, env) ?? []);
+function agentSandbox(setting: SandboxSetting, cwd: string, deps: ExecutorDeps): SessionSandbox {
   const spec = confinedSpec(
     runConfinement(
       { workspace: deps.workspace, home: deps.home },
       { ...setting, network: true },
-      {
-        cwd,
-        env,
-        configHomes,
-      },
+      { cwd, env: process.env },
     ),
   );
   return { kind: setting.kind, binds: [...spec.binds], hide: [...spec.hide], network: true };

@@ -208,7 +208,6 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): 
         editToolNames: definition.data.editToolNames ?? [],
         honorsAllowedTools: definition.data.honorsAllowedTools !== false,
         protocol: definition.data.protocol,
-        ...defined({ configHomes: definition.data.configHomes }),
       };
     },
     backendIds: () => set.ids('backend'),

@@ -4,22 +4,26 @@ import type { Posture } from '../../definitions/index.js';
 import { confinePath } from '../../execution/index.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
 import { JsonRpcError, RPC_INTERNAL_ERROR, RPC_INVALID_PARAMS } from '../shared/index.js';
+import { readInside, writeInside, type FsBox } from './confined-fs.js';
 
 type Json = Record<string, unknown>;
 
 /**
  * The client half of ACP's file methods, answered within the posture: reads anywhere under
  * the session's cwd, writes there too (never under .git) unless the posture is plan; `full` may
- * touch any path.
+ * touch any path. For a confined agent (`box`) the read or write itself runs in the agent's own
+ * sandbox (confined-fs.ts), so neo never reaches further on its behalf than the agent could.
  * Agents that get these methods route their edits through neo instead of their own tools.
  */
 export class AcpFileSystem {
   readonly #cwd: string;
   readonly #posture: () => Posture;
+  readonly #box: FsBox | undefined;
 
-  constructor(cwd: string, posture: () => Posture) {
+  constructor(cwd: string, posture: () => Posture, box?: FsBox) {
     this.#cwd = resolve(cwd);
     this.#posture = posture;
+    this.#box = box;
   }
 
   /** fs/read_text_file {path, line?, limit?} → {content}. */
@@ -27,15 +31,13 @@ export class AcpFileSystem {
     const path = await this.#allowed(params.path, 'read');
     let content: string;
     try {
-      content = await readFile(path, 'utf8');
+      content = this.#box === undefined ? await readFile(path, 'utf8') : await readInside(this.#box, path);
     } catch (error) {
       // A file that does not exist yet reads as empty, as Zed (the reference ACP client) answers:
       // agents read before they write, and Gemini CLI fails every new file on an error reply.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { content: '' };
-      throw new JsonRpcError(
-        RPC_INTERNAL_ERROR,
-        `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      );
+      const why = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+      throw new JsonRpcError(RPC_INTERNAL_ERROR, `cannot read ${path}: ${why}`);
     }
     const line = typeof params.line === 'number' && params.line >= 1 ? params.line : 1;
     const limit = typeof params.limit === 'number' && params.limit >= 0 ? params.limit : undefined;
@@ -51,7 +53,11 @@ export class AcpFileSystem {
     const path = await this.#allowed(params.path, 'write');
     if (typeof params.content !== 'string')
       throw new JsonRpcError(RPC_INVALID_PARAMS, 'fs/write_text_file needs string content');
-    await writeFileAtomic(path, params.content);
+    if (this.#box === undefined) await writeFileAtomic(path, params.content);
+    else
+      await writeInside(this.#box, path, params.content).catch((error: unknown) => {
+        throw new JsonRpcError(RPC_INTERNAL_ERROR, `cannot write ${path}: ${(error as Error).message}`);
+      });
     return {};
   }
 

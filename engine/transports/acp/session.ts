@@ -23,6 +23,7 @@ import {
   handshake,
   providerCode,
   providerFailureMessage,
+  type LaunchPlan,
   type ProviderCode,
   type Tuning,
 } from '../shared/index.js';
@@ -57,11 +58,20 @@ export class AcpSession extends CliSession {
   #dropPromptEnd = false;
   #flushTimer: NodeJS.Timeout | undefined;
 
-  private constructor(backendId: string, proc: CliProcess, options: StartSessionOptions, tuning: Tuning) {
+  private constructor(
+    backendId: string,
+    proc: CliProcess,
+    options: StartSessionOptions,
+    tuning: Tuning,
+    plan: LaunchPlan,
+  ) {
     super({ backendId, proc, posture: options.posture, tuning, cwd: options.cwd });
     this.#options = options;
     this.#updates = new UpdateTranslator(backendId);
-    this.#fs = new AcpFileSystem(options.cwd, () => this.posture);
+    // A confined agent's file methods run in its own sandbox, never with neo's reach.
+    const box =
+      plan.confined && plan.sandbox !== undefined ? { sandbox: plan.sandbox, cwd: plan.cwd, env: plan.env } : undefined;
+    this.#fs = new AcpFileSystem(options.cwd, () => this.posture, box);
     proc.onStderrLine((line) => this.#onStderr(line));
     this.#rpc = new JsonRpcPeer({
       send: (line) => proc.writeLine(line),
@@ -74,9 +84,9 @@ export class AcpSession extends CliSession {
   /** Spawns the agent, initializes, opens (or loads) the session, applies posture and model, prompts. */
   static async open(backendId: string, options: StartSessionOptions, tuning: Tuning): Promise<AcpSession> {
     const target = postureTarget(backendId, options.descriptor, options.posture);
-    const plan = planLaunch(backendId, options);
+    const plan = await planLaunch(backendId, options);
     const proc = CliProcess.spawn({ ...plan, args: [...plan.baseArgs, ...(target.args ?? [])] });
-    const session = new AcpSession(backendId, proc, options, tuning);
+    const session = new AcpSession(backendId, proc, options, tuning, plan);
     const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, async () => {
       const result = await session.#openSession();
       const modeId = resolveModeId(backendId, options.posture, target, options.descriptor.modes, session.#modes);

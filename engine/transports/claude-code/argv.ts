@@ -22,6 +22,24 @@ export const PROTOCOL_ARGS = [
  */
 export const ASK_EVERY_COMMAND = ['--settings', JSON.stringify({ permissions: { ask: ['Bash'] } })];
 
+/**
+ * Settings come from the CLI's own config home only, never from the workspace: a repository's
+ * `.claude/settings.json` (or `settings.local.json`) would otherwise run its hooks — any command,
+ * asked of no one, at any posture —, point the CLI at another model endpoint with its `env`, and
+ * approve its own `.mcp.json` servers. The workspace is what the agent writes; nothing in it
+ * configures the agent.
+ */
+export const USER_SETTINGS_ONLY = ['--setting-sources', 'user'];
+
+/**
+ * The repository's CLAUDE.md is instructions, not configuration: with the project's settings left
+ * out it is read as an added directory's (CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD, set by the
+ * descriptor's `env`), so Claude Code still follows it.
+ */
+export function instructionsFrom(cwd: string): string[] {
+  return ['--add-dir', cwd];
+}
+
 /** What a start asks of the CLI beyond the protocol, and what provisioning it applied. */
 export interface ClaudeArgs {
   args: string[];
@@ -38,6 +56,8 @@ export function buildClaudeArgs(options: StartSessionOptions, target: PostureTar
   const args = [
     ...protocol,
     ...ASK_EVERY_COMMAND,
+    ...USER_SETTINGS_ONLY,
+    ...instructionsFrom(options.cwd),
     '--permission-mode',
     target.mode ?? 'default',
     ...(target.args ?? []),
@@ -70,8 +90,9 @@ export function buildClaudeArgs(options: StartSessionOptions, target: PostureTar
 }
 
 /**
- * Claude Code refuses bypassPermissions as root unless IS_SANDBOX=1. neo refuses first, with
- * the reason, instead of letting the CLI die at startup.
+ * Claude Code refuses bypassPermissions as root unless IS_SANDBOX=1, which neo sets only when it
+ * confines the CLI itself. neo refuses first, with the reason, instead of letting the CLI die at
+ * startup.
  */
 export function bypassRefusal(
   mode: string | undefined,
@@ -80,5 +101,5 @@ export function bypassRefusal(
 ): string | undefined {
   if (mode !== 'bypassPermissions') return undefined;
   if (uid !== 0 || env.IS_SANDBOX === '1') return undefined;
-  return 'Claude Code refuses bypassPermissions (posture full) when running as root; run neo as a normal user, or set IS_SANDBOX=1 in the session environment if this machine is a disposable sandbox';
+  return 'Claude Code refuses bypassPermissions (posture full) when running as root; run neo as a normal user, or run the step under `sandbox: bwrap` (neo then tells Claude Code it is sandboxed; an IS_SANDBOX of your own is not passed on)';
 }

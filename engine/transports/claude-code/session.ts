@@ -64,7 +64,10 @@ export class ClaudeCodeSession extends CliSession {
   /** Spawns the CLI, runs the initialize handshake, applies effort, and sends the brief. */
   static async open(backendId: string, options: StartSessionOptions, tuning: Tuning): Promise<ClaudeCodeSession> {
     const target = postureTarget(backendId, options.descriptor, options.posture);
-    const plan = planLaunch(backendId, options);
+    const plan = await planLaunch(backendId, options);
+    // In neo's sandbox Claude Code is where IS_SANDBOX says it is; anywhere else neo never sets
+    // it, and the user's own is not inherited (the environment is an allowlist).
+    if (plan.confined) plan.env = { ...plan.env, IS_SANDBOX: '1' };
     const refusal = bypassRefusal(target.mode, plan.env, process.getuid?.());
     if (refusal !== undefined) throw new NeoError('TRANSPORT_POSTURE_REFUSED', refusal);
     const { args, provision } = buildClaudeArgs(options, target);

@@ -81,7 +81,7 @@ export class CodexSession extends CliSession {
   static async open(backendId: string, options: StartSessionOptions, tuning: Tuning): Promise<CodexSession> {
     const target = postureTarget(backendId, options.descriptor, options.posture);
     const posture = codexPosture(options.posture, target);
-    const plan = planLaunch(backendId, options);
+    const plan = await planLaunch(backendId, options);
     const proc = CliProcess.spawn({ ...plan, args: [...plan.baseArgs, ...(target.args ?? [])] });
     const session = new CodexSession(backendId, proc, options, tuning, posture);
     const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, () =>

@@ -9,7 +9,7 @@ import {
   builtinTools,
   discoverAgentsMd,
   discoverSkills,
-  scrubbedEnv,
+  commandEnv,
   selectTools,
   skillCatalog,
   type AgentSettings,
@@ -50,18 +50,16 @@ export async function sessionContext(
   // live in a private temp folder removed when the session stops (the transcript keeps the
   // redacted output the model read).
   const shells = new BackgroundShells(await mkdtemp(join(tmpdir(), 'neo-shells-')), { removeDir: true });
-  const env = scrubbedEnv(
-    baseEnv,
-    settings.secrets.map((s) => s.name),
-  );
   const all = builtinTools({
     // The tools confine every path to the real working directory (a symlinked cwd included).
     cwd: await realRoot(options.cwd),
-    env,
+    // The allowlist, never neo's environment: the agent's own key and every other secret stay out.
+    env: commandEnv(baseEnv),
     shells,
     execTimeoutMs: settings.execTimeoutMs,
     skills,
-    ...defined({ ripgrep }),
+    // exec and background shells run in the session's sandbox, like every command of the run.
+    ...defined({ ripgrep, sandbox: options.sandbox }),
   });
   const tools = selectTools(all, options.allowedTools, options.disallowedTools);
   return { system, skills, tools, shells };

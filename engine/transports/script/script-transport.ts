@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Definition } from '../../definitions/index.js';
+import { confinedEnv } from '../../execution/index.js';
 import { contentHash } from '../../util/content-hash.js';
 import { UsageError } from '../../util/errors.js';
 import { packageVersion } from '../../util/package-root.js';
@@ -66,7 +67,8 @@ export class ScriptTransport implements Transport {
       workspace: new Workspace(options.cwd),
       brief: options.brief,
       posture: options.posture,
-      env: options.env ?? process.env,
+      // Its commands are an agent's commands: the allowlist, never neo's environment, in any sandbox.
+      env: confinedEnv(options.env ?? process.env),
       externalSessionId,
       model: plan.script.model ?? options.model ?? 'script',
       nextTurn,

@@ -12,7 +12,16 @@ export {
   RPC_METHOD_NOT_FOUND,
   type JsonRpcPeerOptions,
 } from './json-rpc.js';
-export { binaryMissing, childEnv, planLaunch, postureEnv, postureTarget, type LaunchPlan } from './launch.js';
+export { binaryMissing, planLaunch, postureEnv, postureTarget, type LaunchPlan } from './launch.js';
+export { agentEnv, configHomeVariables, REACH_ENV_NAMES } from './agent-env.js';
+export {
+  namedVariables,
+  prepareAgentHome,
+  readUserFile,
+  userCopy,
+  type AgentHome,
+  type ConfigHomeEntry,
+} from './agent-home.js';
 export { binaryEnvVar, resolveBinary, type ResolvedBinary } from './binary.js';
 export { gateAsk } from './posture-gate.js';
 export {

@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import type { Backend, Posture } from '../../definitions/index.js';
 import { NeoError } from '../../util/errors.js';
 import type { SessionSandbox, StartSessionOptions } from '../types.js';
+import { agentEnv } from './agent-env.js';
+import { namedVariables, prepareAgentHome, type AgentHome } from './agent-home.js';
 import { binaryEnvVar, requestedBinary, resolveBinary } from './binary.js';
-import { defined } from '../../util/defined.js';
 
 type PostureTarget = NonNullable<Backend['postureMap'][Posture]>;
 
@@ -11,28 +13,57 @@ export interface LaunchPlan {
   file: string;
   /** The descriptor's protocol-selecting args (command.args). */
   baseArgs: string[];
+  /** The CLI's whole environment: the allowlist (agent-env.ts), never neo's own. */
   env: NodeJS.ProcessEnv;
   cwd: string;
   sandbox?: SessionSandbox;
+  /** It runs in a sandbox (not `none`), with a home of its own. */
+  confined: boolean;
 }
 
 /**
- * Resolves the executable and environment for a session. A missing binary is the one clear
- * TRANSPORT_BINARY_MISSING error, naming the install command and the override variable.
+ * Resolves the executable and environment for a session. Confined, the CLI gets a home of its
+ * own for this session (agent-home.ts), bound read-write into its sandbox and nowhere else. A
+ * missing binary is the one clear TRANSPORT_BINARY_MISSING error, naming the install command
+ * and the override variable.
  */
-export function planLaunch(backendId: string, options: StartSessionOptions): LaunchPlan {
+export async function planLaunch(backendId: string, options: StartSessionOptions): Promise<LaunchPlan> {
   const descriptor = options.descriptor;
   const baseEnv = options.env ?? process.env;
-  const env = { ...childEnv(baseEnv, descriptor.env), ...postureEnv(descriptor.postureMap[options.posture]) };
-  const resolved = resolveBinary(backendId, descriptor, env, options.cwd);
-  if (resolved === undefined) throw binaryMissing(backendId, descriptor, env);
+  // The executable is neo's to find, in neo's environment (NEO_<ID>_BIN, PATH).
+  const resolved = resolveBinary(backendId, descriptor, baseEnv, options.cwd);
+  if (resolved === undefined) throw binaryMissing(backendId, descriptor, baseEnv);
+  const box = options.sandbox;
+  const confined = box !== undefined && box.kind !== 'none';
+  const entries = descriptor.configHome ?? [];
+  const home = confined ? await prepareAgentHome(agentHomeDir(options), entries, baseEnv) : undefined;
+  const env = agentEnv(descriptor, baseEnv, {
+    named: await namedVariables(entries, baseEnv),
+    posture: postureEnv(descriptor.postureMap[options.posture]),
+    ...(home === undefined ? {} : { home: home.env }),
+  });
   return {
     file: resolved.path,
     baseArgs: [...(descriptor.command?.args ?? [])],
     env,
     cwd: options.cwd,
-    ...defined({ sandbox: options.sandbox }),
+    confined,
+    ...(box === undefined ? {} : { sandbox: home === undefined ? box : withHome(box, home) }),
   };
+}
+
+/** The session's own home: a folder of its session's store folder, kept for its resume. */
+function agentHomeDir(options: StartSessionOptions): string {
+  if (options.sessionDir === undefined)
+    throw new NeoError('TRANSPORT_START_FAILED', 'a confined session needs its session folder for its own home', {
+      hint: 'start it through the session service, which gives every session its folder under NEO_HOME/code-sessions',
+    });
+  return join(options.sessionDir, 'home');
+}
+
+/** The sandbox with the session's home shown read-write (the only home the CLI sees). */
+function withHome(box: SessionSandbox, home: AgentHome): SessionSandbox {
+  return { ...box, binds: [...box.binds, { path: home.dir, write: true }] };
 }
 
 /** The TRANSPORT_BINARY_MISSING error for a backend. */
@@ -65,15 +96,6 @@ export function postureTarget(backendId: string, descriptor: Backend, posture: P
     );
   }
   return target;
-}
-
-/** The child's environment: the session's env plus the descriptor's `env`, with ${VAR} resolved. */
-export function childEnv(base: NodeJS.ProcessEnv, extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base };
-  for (const [key, value] of Object.entries(extra ?? {})) {
-    env[key] = value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => base[name] ?? '');
-  }
-  return env;
 }
 
 /**

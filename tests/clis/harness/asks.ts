@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseJsonl } from '../../../engine/util/jsonl.js';
 import { ROOT } from './clis.js';
 import type { Sandbox } from './sandbox.js';
@@ -15,12 +15,27 @@ export interface TappedLine {
 }
 
 /**
+ * An executable (beside `log`) that runs `bin` behind the wire tap. The tap's own settings ride
+ * in the script: a CLI's environment is an allowlist, so WIRE_TAP_* set for neo never reach it.
+ */
+export function tapWrapper(bin: string, log: string): string {
+  const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+  const file = join(dirname(log), `wire-tap-${process.pid}-${Date.now()}.sh`);
+  writeFileSync(
+    file,
+    `#!/bin/sh\nexport WIRE_TAP_BIN=${quote(bin)} WIRE_TAP_LOG=${quote(log)}\nexec ${quote(WIRE_TAP)} "$@"\n`,
+  );
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/**
  * The environment that runs `bin` behind the wire tap: the adapter starts the tap (through the
  * backend's NEO_<ID>_BIN), and the tap runs the real CLI and logs every protocol line.
  */
 export function tapped(binVar: string, bin: string, box: Sandbox): { env: NodeJS.ProcessEnv; log: string } {
   const log = join(box.root, 'wire.jsonl');
-  return { env: { [binVar]: WIRE_TAP, WIRE_TAP_BIN: bin, WIRE_TAP_LOG: log }, log };
+  return { env: { [binVar]: tapWrapper(bin, log) }, log };
 }
 
 /** The JSON messages the CLI wrote (dir out), in order. */

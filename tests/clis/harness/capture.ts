@@ -2,10 +2,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { binaryEnvVar } from '../../../engine/transports/shared/binary.js';
+import { tapWrapper } from './asks.js';
 import { ROOT } from './clis.js';
 import type { Sandbox } from './sandbox.js';
 
-const TAP = join(ROOT, 'tests', 'clis', 'harness', 'wire-tap.mjs');
 export const CAPTURES = join(ROOT, 'tests', 'fixtures', 'cli-captures');
 
 /** A loopback URL nothing listens on (a port bound, then released). */
@@ -21,7 +21,7 @@ export async function unreachableUrl(): Promise<string> {
 export function tapped(env: NodeJS.ProcessEnv, backend: string, log: string): NodeJS.ProcessEnv {
   const binVar = binaryEnvVar(backend);
   writeFileSync(log, '');
-  return { ...env, [binVar]: TAP, WIRE_TAP_BIN: env[binVar], WIRE_TAP_LOG: log };
+  return { ...env, [binVar]: tapWrapper(env[binVar]!, log) };
 }
 
 /**

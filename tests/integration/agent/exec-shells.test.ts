@@ -47,15 +47,17 @@ describe('exec', () => {
     await until(() => !isAlive(child), 'the backgrounded child to die');
   });
 
-  it('does not pass the agent’s secrets to commands', async () => {
+  it('passes commands only the allowlisted environment: no key, token or URL of neo’s', async () => {
     const cwd = await tempDir();
-    const { scrubbedEnv } = await import('../../../engine/agent/index.js');
-    const env = scrubbedEnv({ ...process.env, NEO_TEST_KEY: 'sk-should-not-leak' }, ['NEO_TEST_KEY']);
+    const { commandEnv } = await import('../../../engine/agent/index.js');
+    const env = commandEnv({ ...process.env, NEO_TEST_KEY: 'sk-should-not-leak', GITHUB_TOKEN: 'ghp_nope', LANG: 'C' });
     const t = setup(cwd, new BackgroundShells(join(cwd, '.shells')), env);
-    expect(await t.exec!.run({ command: 'echo "key=${NEO_TEST_KEY:-unset}"' }, { signal })).toEqual({
-      output: 'key=unset',
-      isError: false,
-    });
+    expect(
+      await t.exec!.run(
+        { command: 'echo "key=${NEO_TEST_KEY:-unset} gh=${GITHUB_TOKEN:-unset} lang=$LANG"' },
+        { signal },
+      ),
+    ).toEqual({ output: 'key=unset gh=unset lang=C', isError: false });
   });
 });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { CodeSessionInput } from '../../../engine/session/index.js';
 import { binaryEnvVar } from '../../../engine/transports/shared/binary.js';
-import { FAKE_BINARIES, readWireLog } from '../../contract/fake-backends.js';
+import { FAKE_BINARIES, fakeWithEnv, readWireLog } from '../../contract/fake-backends.js';
 import { personaHarness } from './harness.js';
 
 function persona(maxPosture: string): string {
@@ -35,9 +35,11 @@ async function walk(maxPosture: string) {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: h.home,
-    [binaryEnvVar('claude-code')]: FAKE_BINARIES['claude-code'],
-    FAKE_CLI_HOME: join(h.home, 'fake-state'),
-    FAKE_CLI_LOG: log,
+    [binaryEnvVar('claude-code')]: fakeWithEnv(
+      FAKE_BINARIES['claude-code'],
+      { FAKE_CLI_HOME: join(h.home, 'fake-state'), FAKE_CLI_LOG: log },
+      h.home,
+    ),
   };
   // The backend probe (list-backends) reads neo's own environment, the start the caller's.
   for (const [key, value] of Object.entries(env)) vi.stubEnv(key, value);

@@ -17,7 +17,9 @@ describe('docs/backends.md', () => {
     expect(flows).toContain('[Enforcement in docs/backends.md](backends.md#enforcement)');
     expect(flows).not.toContain('| backend | neo enforces |');
     const table = enforcementTable([{ id: 'fake-acp', data: FAKE_DESCRIPTORS.acp }]);
-    expect(table.at(-1)).toBe('| fake-acp | not stated | not stated | nothing |');
+    expect(table.at(-1)).toBe(
+      '| fake-acp | not stated | not stated | nothing | no credential variable; confined: its own home, seeded with nothing |',
+    );
     expect(await packagedBackendsDoc()).toContain([...enforcementTable([]).slice(0, 2)].join('\n'));
   });
 

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kinds, lastOf } from '../../contract/event-reader.js';
 import { FAKE_DESCRIPTORS } from '../../contract/fake-backends.js';
@@ -47,6 +48,10 @@ describe('claude-code adapter (fake claude)', () => {
         'stdio',
         '--settings',
         '{"permissions":{"ask":["Bash"]}}',
+        '--setting-sources',
+        'user',
+        '--add-dir',
+        run.cwd,
         '--permission-mode',
         'default',
         '--model',
@@ -243,16 +248,28 @@ describe('claude-code adapter (fake claude)', () => {
   });
 
   it.runIf(isRoot)(
-    'posture full as root without IS_SANDBOX=1 is refused before launch; with it, claude runs bypassPermissions',
+    'posture full as root is refused before launch unless neo confines claude (an IS_SANDBOX of the user’s is not passed on)',
     async () => {
-      const run = await fakeRun('claude-code');
+      const run = await fakeRun('claude-code', 'normal', { IS_SANDBOX: '1' });
       await expect(run.start({ posture: 'full' })).rejects.toMatchObject({
         code: 'TRANSPORT_POSTURE_REFUSED',
-        message: expect.stringContaining('IS_SANDBOX=1'),
+        message: expect.stringContaining('sandbox: bwrap'),
       });
       expect(run.argvs()).toEqual([]);
-      const sandboxed = await fakeRun('claude-code', 'normal', { IS_SANDBOX: '1' });
-      const { session, reader } = await sandboxed.start({ posture: 'full' });
+      const sandboxed = await fakeRun('claude-code');
+      const { session, reader } = await sandboxed.start({
+        posture: 'full',
+        sessionDir: join(sandboxed.home, 'session'),
+        sandbox: {
+          kind: 'bwrap',
+          binds: [
+            { path: sandboxed.cwd, write: true },
+            { path: sandboxed.home, write: true },
+          ],
+          hide: [],
+          network: false,
+        },
+      });
       try {
         const events = await reader.untilType('turn_complete');
         expect(events.some((e) => e.type === 'clarify')).toBe(false);

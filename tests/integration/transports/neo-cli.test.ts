@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runNeo } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp.js';
-import { FAKE_BINARIES } from '../../contract/fake-backends.js';
+import { FAKE_BINARIES, fakeWithEnv } from '../../contract/fake-backends.js';
 
 const homes: string[] = [];
 afterEach(async () => {
@@ -33,6 +33,7 @@ honorsAllowedTools: false
 costProfile: metered
 modelSelection: per-session
 editToolNames: [edit, delete, move]
+environment: { keep: [FAKE_CLI_HOME] }
 `;
 
 describe('neo backends / neo session over the real adapters', () => {
@@ -153,8 +154,11 @@ describe('neo backends / neo session over the real adapters', () => {
       const env = {
         NEO_HOME: home,
         NEO_SESSION_DAEMON_IDLE_MS: '1500',
-        NEO_CLAUDE_CODE_BIN: FAKE_BINARIES['claude-code'],
-        FAKE_CLI_HOME: join(home, 'fake-state'),
+        NEO_CLAUDE_CODE_BIN: fakeWithEnv(
+          FAKE_BINARIES['claude-code'],
+          { FAKE_CLI_HOME: join(home, 'fake-state') },
+          home,
+        ),
       };
       const json = async (...args: string[]) => {
         const result = await runNeo([...args, '--json'], { cwd: repo, env });

@@ -4,7 +4,7 @@ import { loadDefinitions, type Backend, type DefinitionSet, type Posture } from 
 import { createTransport, type StartSessionOptions } from '../../../engine/transports/index.js';
 import { binaryEnvVar } from '../../../engine/transports/shared/binary.js';
 import { EventReader, lastOf } from '../../contract/event-reader.js';
-import { FAKE_BINARIES, readWireLog } from '../../contract/fake-backends.js';
+import { FAKE_BINARIES, fakeWithEnv, readWireLog } from '../../contract/fake-backends.js';
 import { tempDir } from '../../helpers/temp.js';
 
 /** The mode ids each real ACP agent announces (research/transports.md §0, §4.4, §5.4, §6.3). */
@@ -22,7 +22,13 @@ beforeAll(async () => {
   set = (await loadDefinitions({ cwd: home, home })).set;
 });
 
-async function openPackaged(id: string, posture: Posture, fakeBin: string, extraEnv: NodeJS.ProcessEnv = {}) {
+async function openPackaged(
+  id: string,
+  posture: Posture,
+  fakeBin: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+  confined = false,
+) {
   const definition = set.get('backend', id)!;
   const cwd = await tempDir('neo-pkg-cwd-');
   const home = await tempDir('neo-pkg-home-');
@@ -37,12 +43,27 @@ async function openPackaged(id: string, posture: Posture, fakeBin: string, extra
     env: {
       PATH: process.env.PATH,
       HOME: home,
-      [binaryEnvVar(id)]: fakeBin,
-      FAKE_CLI_HOME: join(home, 'state'),
-      FAKE_CLI_LOG: log,
+      [binaryEnvVar(id)]: fakeWithEnv(
+        fakeBin,
+        { FAKE_CLI_HOME: join(home, 'state'), FAKE_CLI_LOG: log, ...extraEnv },
+        home,
+      ),
       ...extraEnv,
     },
     options: { idleTimeoutMs: 20_000, startTimeoutMs: 20_000, killGraceMs: 1_000 },
+    // In bwrap the fake's folders (its wire log) stay visible and writable.
+    ...(confined && {
+      sessionDir: join(home, 'session'),
+      sandbox: {
+        kind: 'bwrap' as const,
+        binds: [
+          { path: cwd, write: true },
+          { path: home, write: true },
+        ],
+        hide: [],
+        network: false,
+      },
+    }),
   };
   const session = await transport.start(options);
   return { session, reader: new EventReader(session), log, descriptor: definition.data };
@@ -57,9 +78,14 @@ function received(log: string): Array<Record<string, unknown> & { method?: strin
 describe('packaged descriptors drive their adapters', () => {
   it('claude-code: the descriptor args select the protocol once, and every posture maps to a --permission-mode', async () => {
     for (const posture of ['plan', 'default', 'acceptEdits', 'full'] as const) {
-      const { session, reader, log } = await openPackaged('claude-code', posture, FAKE_BINARIES['claude-code'], {
-        IS_SANDBOX: '1',
-      });
+      // full runs confined: in neo's sandbox neo tells Claude Code so (IS_SANDBOX), even as root.
+      const { session, reader, log } = await openPackaged(
+        'claude-code',
+        posture,
+        FAKE_BINARIES['claude-code'],
+        {},
+        posture === 'full',
+      );
       try {
         await reader.untilType('started');
         const argv = readWireLog(log).find((r) => r.dir === 'argv')!.argv!;
@@ -70,6 +96,10 @@ describe('packaged descriptors drive their adapters', () => {
         expect(argv.slice(8)).toEqual([
           '--settings',
           '{"permissions":{"ask":["Bash"]}}',
+          '--setting-sources',
+          'user',
+          '--add-dir',
+          expect.stringMatching(/neo-pkg-cwd-/),
           '--permission-mode',
           mode,
           ...(posture === 'full' ? ['--allow-dangerously-skip-permissions'] : []),

@@ -3,7 +3,7 @@ import { loadDefinitions, type DefinitionSet, type Posture } from '../../../engi
 import { createTransport, type AgentSession } from '../../../engine/transports/index.js';
 import { binaryEnvVar } from '../../../engine/transports/shared/binary.js';
 import { EventReader } from '../../contract/event-reader.js';
-import { FAKE_CLI_DIR } from '../../contract/fake-backends.js';
+import { FAKE_CLI_DIR, fakeWithEnv } from '../../contract/fake-backends.js';
 import { tempDir } from '../../helpers/temp.js';
 import { defined } from '../../../engine/util/defined.js';
 
@@ -48,9 +48,11 @@ export async function replay(
     env: {
       PATH: process.env.PATH,
       HOME: join(home, 'home'),
-      [binaryEnvVar(backend)]: REPLAY,
-      REPLAY_CAPTURE: join(CAPTURES, cli, `${name}.jsonl`),
-      REPLAY_PACE: String(options.pace ?? 0),
+      [binaryEnvVar(backend)]: fakeWithEnv(
+        REPLAY,
+        { REPLAY_CAPTURE: join(CAPTURES, cli, `${name}.jsonl`), REPLAY_PACE: String(options.pace ?? 0) },
+        home,
+      ),
     },
     options: { idleTimeoutMs: 20_000, startTimeoutMs: 20_000, killGraceMs: 1_000, ...options.tuning },
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Backend } from '../../../../engine/definitions/index.js';
 import {
   ASK_EVERY_COMMAND,
+  USER_SETTINGS_ONLY,
   buildClaudeArgs,
   bypassRefusal,
   PROTOCOL_ARGS,
@@ -142,7 +143,15 @@ describe('claude argv', () => {
   it('uses the descriptor protocol args when it names them, else the built-in ones', () => {
     const base = { sessionId: 's', cwd: '/', brief: 'b', posture: 'default' as const };
     expect(buildClaudeArgs({ ...base, descriptor }, { mode: 'plan' })).toEqual({
-      args: [...PROTOCOL_ARGS, ...ASK_EVERY_COMMAND, '--permission-mode', 'plan'],
+      args: [
+        ...PROTOCOL_ARGS,
+        ...ASK_EVERY_COMMAND,
+        ...USER_SETTINGS_ONLY,
+        '--add-dir',
+        '/',
+        '--permission-mode',
+        'plan',
+      ],
       provision: undefined,
     });
     const custom = { ...descriptor, command: { bin: 'claude', args: ['--print', '--verbose'] } };
@@ -151,6 +160,10 @@ describe('claude argv', () => {
       '--verbose',
       '--settings',
       '{"permissions":{"ask":["Bash"]}}',
+      '--setting-sources',
+      'user',
+      '--add-dir',
+      '/',
       '--permission-mode',
       'default',
       '--resume',
@@ -158,8 +171,8 @@ describe('claude argv', () => {
     ]);
   });
 
-  it('refuses bypassPermissions only as root without IS_SANDBOX=1', () => {
-    expect(bypassRefusal('bypassPermissions', {}, 0)).toContain('IS_SANDBOX=1');
+  it('refuses bypassPermissions only as root without IS_SANDBOX=1 (which neo sets only when it confines claude)', () => {
+    expect(bypassRefusal('bypassPermissions', {}, 0)).toContain('sandbox: bwrap');
     expect(bypassRefusal('bypassPermissions', { IS_SANDBOX: '1' }, 0)).toBeUndefined();
     expect(bypassRefusal('bypassPermissions', {}, 1000)).toBeUndefined();
     expect(bypassRefusal('acceptEdits', {}, 0)).toBeUndefined();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Backend } from '../../../../engine/definitions/index.js';
 import { binaryEnvVar, resolveBinary } from '../../../../engine/transports/shared/binary.js';
-import { childEnv, planLaunch, postureEnv, postureTarget } from '../../../../engine/transports/shared/launch.js';
+import { planLaunch, postureEnv, postureTarget } from '../../../../engine/transports/shared/launch.js';
 import { clearProbeCache, extractVersion, probeCli } from '../../../../engine/transports/shared/probe.js';
 import { EventChannel } from '../../../../engine/transports/shared/event-channel.js';
 import { formatSeconds, readTuning } from '../../../../engine/transports/shared/tuning.js';
@@ -92,35 +92,49 @@ describe('binary resolution and probing', () => {
 });
 
 describe('launch plans', () => {
-  it('builds the child env from the session env, the descriptor env and the posture env', async () => {
+  it('builds the child env from the allowlist, its own credential, the descriptor env and the posture env', async () => {
     const dir = await tempDir();
     const bin = await fakeBin(dir, 'agent-x', 'true');
-    const plan = planLaunch('agent-x', {
+    const plan = await planLaunch('agent-x', {
       sessionId: 's',
       cwd: dir,
       brief: 'b',
       posture: 'default',
       descriptor,
-      env: { PATH: dir, HOME: '/home/u' },
+      env: {
+        PATH: dir,
+        HOME: '/home/u',
+        AGENT_KEY: 'mine',
+        OTHER_API_KEY: 'not its provider',
+        GITHUB_TOKEN: 'a CI token',
+        NEO_AGENT_X_BIN: bin,
+      },
     });
     expect(plan).toEqual({
       file: bin,
       baseArgs: [],
       cwd: dir,
-      env: { PATH: dir, HOME: '/home/u', AGENT_HOME: '/home/u/.agent', RULES: '{"edit":"ask"}', PLAIN: 'yes' },
+      confined: false,
+      env: {
+        PATH: dir,
+        HOME: '/home/u',
+        AGENT_KEY: 'mine',
+        AGENT_HOME: '/home/u/.agent',
+        RULES: '{"edit":"ask"}',
+        PLAIN: 'yes',
+      },
     });
-    expect(childEnv({}, { A: '${MISSING}-x' })).toEqual({ A: '-x' });
     expect(postureEnv(undefined)).toEqual({});
   });
 
-  it('fails closed on an unmapped posture and names the missing binary with its install command', () => {
+  it('fails closed on an unmapped posture and names the missing binary with its install command', async () => {
     expect(() => postureTarget('agent-x', descriptor, 'full')).toThrow(
       expect.objectContaining({
         code: 'TRANSPORT_POSTURE_UNSUPPORTED',
         message: 'agent-x cannot express posture full (its descriptor maps: default)',
       }),
     );
-    expect(() =>
+    await expect(
       planLaunch('agent-x', {
         sessionId: 's',
         cwd: '/',
@@ -129,7 +143,7 @@ describe('launch plans', () => {
         descriptor,
         env: { PATH: '' },
       }),
-    ).toThrow(
+    ).rejects.toThrow(
       expect.objectContaining({
         code: 'TRANSPORT_BINARY_MISSING',
         message: 'agent-x: executable "agent-x" not found',
