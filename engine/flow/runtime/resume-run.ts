@@ -110,6 +110,7 @@ async function resumeWith(
   if (changed.length > 0 && child === undefined) {
     if (options.rebaseDefinitions) {
       const compiled = compileFlowFile(set, record.planFile, {
+        home: options.home,
         ...defined({ backendOverride: record.options.backend }),
         requireBackend: true,
       });

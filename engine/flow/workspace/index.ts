@@ -1,5 +1,5 @@
 /** Workspaces: where a run's steps work (worktree, in place, or a copy). */
-import { NeoError } from '../../util/errors.js';
+import { UsageError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { createCopy, reopenCopy } from './copy.js';
 import { GitRepo, gitMarker } from '../../execution/index.js';
@@ -22,6 +22,7 @@ export {
   stampFolders,
   type FolderStamp,
 } from './dependencies.js';
+export { defaultProjectDir } from './project-dir.js';
 
 /** Prepares a new run's workspace; worktree is the default in a git repository, copy elsewhere. */
 export async function prepareWorkspace(options: {
@@ -39,7 +40,7 @@ export async function prepareWorkspace(options: {
   const isolation = options.isolation ?? (committed === undefined ? 'copy' : 'worktree');
   if (isolation === 'worktree') {
     if (committed === undefined) {
-      throw new NeoError(
+      throw new UsageError(
         'FLOW_WORKSPACE_NOT_GIT',
         `${options.projectDir} is not in a git repository with a commit, so it cannot have a worktree`,
         {
