@@ -43,6 +43,7 @@ export { requirePlanSecrets, declaredSecrets } from './runtime/require-secrets.j
 export { listRuns, readRunRecord, readRunSnapshot, driverAlive } from './store/runs.js';
 export { readRunEvents } from './store/run-store.js';
 export { tidyRuns } from './store/tidy.js';
+export { cleanRuns, type CleanCriteria, type CleanItem } from './runtime/clean.js';
 export { isAbandoned, listRunsSettled, readRunSettled, settleAbandoned } from './runtime/abandoned.js';
 export { runDir, type RunRecord, type WorkspaceRecord, type PinnedDefinition } from './store/run-files.js';
 export type { Isolation } from './workspace/index.js';

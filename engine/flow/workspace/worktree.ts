@@ -4,7 +4,7 @@ import { GitRepo } from '../../execution/index.js';
 import { errorMessage, NeoError, UsageError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { requireKept, type Workspace, type WorkspaceSummary } from './workspace.js';
-import { worktreeStateLine } from './worktree-state.js';
+import { worktreeStateLines } from './worktree-state.js';
 import { checkId } from '../../util/ids.js';
 import { mkdirPrivate } from '../../util/private-store.js';
 import { defined } from '../../util/defined.js';
@@ -145,6 +145,6 @@ async function summarize(
     source !== undefined &&
     (await source.run(['merge-base', '--is-ancestor', record.branch ?? 'HEAD', 'HEAD'])).ok;
   const left = commit === undefined && dirty !== '';
-  lines.push(worktreeStateLine({ status, dirty: left, commits: count, merged, ...record }));
+  lines.push(...worktreeStateLines({ status, runId, dirty: left, commits: count, merged, ...record }));
   return { lines, changedFiles, ...defined({ commit }) };
 }
