@@ -1,4 +1,5 @@
 import {
+  failureOutput,
   formatDuration,
   readRunEvents,
   readRunSettled,
@@ -10,7 +11,7 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
-import { evidenceOf, ICONS } from '../flow/view.js';
+import { evidenceOf, failureOutputLines, ICONS } from '../flow/view.js';
 import { defined } from '../../engine/util/defined.js';
 
 export async function run(
@@ -52,7 +53,10 @@ export async function run(
     );
   if (record.segments.some((s) => s.yes))
     writeLine(io.stdout, `  ${p.yellow('approvals were pre-approved with --yes')}`);
-  if (record.reason) writeLine(io.stdout, `  ${p.red('reason')}: ${record.reason.code}: ${record.reason.message}`);
+  if (record.reason) {
+    writeLine(io.stdout, `  ${p.red('reason')}: ${record.reason.code}: ${record.reason.message}`);
+    if (record.reason.hint !== undefined) writeLine(io.stdout, `  ${p.cyan('hint')}: ${record.reason.hint}`);
+  }
   for (const line of record.summary?.lines ?? (record.workspace ? [`workspace: ${record.workspace.path}`] : []))
     writeLine(io.stdout, `  ${line}`);
   const steps = snapshot?.state.steps ?? {};
@@ -78,6 +82,20 @@ export async function run(
     ]);
   }
   writeLine(io.stdout, table(rows));
+  // Why each failed step failed, in its check's or command's own words (a foreach item's too),
+  // and what to do about it.
+  for (const [id, st] of Object.entries(steps)) {
+    const units =
+      st.units === undefined ? [[id, st] as const] : st.units.map((unit, i) => [`${id}[${i}]`, unit] as const);
+    for (const [key, unit] of units) {
+      const lines = failureOutputLines(failureOutput(unit.status, unit.outputs), p.dim);
+      const hint = unit.status === 'failed' ? unit.error?.hint : undefined;
+      if (lines.length === 0 && hint === undefined) continue;
+      writeLine(io.stdout, `  ${p.red(ICONS.failed ?? '✗')} ${key}: ${lines[0] ?? `${unit.error?.code}`}`);
+      for (const line of lines.slice(1)) writeLine(io.stdout, `      ${line}`);
+      if (hint !== undefined) writeLine(io.stdout, `      ${p.cyan('hint')}: ${hint}`);
+    }
+  }
   for (const waiting of record.waiting ?? []) {
     writeLine(
       io.stdout,

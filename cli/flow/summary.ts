@@ -1,9 +1,9 @@
-import { formatDuration, type RunOutcome } from '../../engine/flow/index.js';
+import { failureOutput, formatDuration, type RunOutcome } from '../../engine/flow/index.js';
 import { NeoError } from '../../engine/util/errors.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { EXIT, exitCodeFor, exitCodeForCause } from '../exit-codes.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
-import { evidenceOf, ICONS, type FlowView } from './view.js';
+import { evidenceOf, failureOutputLines, ICONS, type FlowView } from './view.js';
 import { defined } from '../../engine/util/defined.js';
 
 /** The code of what ended a run unsuccessfully: the failed step's own code, not its wrapper's. */
@@ -32,7 +32,9 @@ export async function jsonErrors<T>(io: CommandIO, json: boolean, work: () => Pr
     if (json) {
       const cause = error instanceof NeoError ? error.code : 'CLI_INTERNAL';
       const message = error instanceof Error ? error.message : String(error);
-      io.stdout.write(`${JSON.stringify({ type: 'error', cause, exitCode: exitCodeFor(error), message })}\n`);
+      // The hint the terminal prints (how to install bwrap, which command fixes it) belongs here too.
+      const hint = error instanceof NeoError && error.hint !== undefined ? { hint: error.hint } : {};
+      io.stdout.write(`${JSON.stringify({ type: 'error', cause, exitCode: exitCodeFor(error), message, ...hint })}\n`);
     }
     throw error;
   }
@@ -97,6 +99,8 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
       writeLine(io.stdout, `      ${p.red(st.error.code)}: ${st.error.message}`);
       if (st.error.hint !== undefined) writeLine(io.stdout, `      ${p.cyan('hint')}: ${st.error.hint}`);
     }
+    for (const line of failureOutputLines(failureOutput(status, st?.outputs), p.dim))
+      writeLine(io.stdout, `      ${line}`);
   }
   if (outcome.reason !== undefined && outcome.status !== 'interrupted')
     writeLine(io.stdout, `  ${p.red('reason')}: ${outcome.reason.message}`);

@@ -1,5 +1,7 @@
 import {
+  failureOutputHeading,
   formatDuration,
+  type FailureOutput,
   type CompiledPlan,
   type ExecutionProgress,
   type FlowObservation,
@@ -199,4 +201,14 @@ export function liveLine(line: StepLine, now: number): string {
     if (line.error && line.status !== 'skipped') parts.push(`${line.error.code}: ${line.error.message}`);
   }
   return parts.join('  ');
+}
+
+/**
+ * A failed step's own output under its error, as the summary and `neo flow show` print it: a
+ * heading, then each line behind a bar. The text is the run's record: the caller has already
+ * passed it through the terminal sanitiser.
+ */
+export function failureOutputLines(output: FailureOutput | undefined, dim: (text: string) => string): string[] {
+  if (output === undefined) return [];
+  return [dim(failureOutputHeading(output)), ...output.lines.map((line) => `${dim('│')} ${line}`)];
 }

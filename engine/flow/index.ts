@@ -54,6 +54,7 @@ export type { RunEvent, RunEventBody } from './core/events.js';
 export type { RunState, StepState, UnitState, StepError, Ledger } from './core/state.js';
 export type { ExecutionProgress } from './core/execution.js';
 export { describePlan, type StepDescription } from './core/describe.js';
+export { failureOutput, failureOutputHeading, type FailureOutput } from './core/failure-output.js';
 export { renderGraph, stepGraph, type GraphNode, type GraphEdge } from './core/graph.js';
 export { reduce } from './core/reduce.js';
 export { initialRunState } from './core/state.js';

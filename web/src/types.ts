@@ -76,7 +76,7 @@ export interface UnitState {
   endedAt?: string;
   outputs?: Record<string, unknown>;
   verdict?: string;
-  error?: { code: string; message: string };
+  error?: { code: string; message: string; hint?: string };
   units?: UnitState[];
 }
 

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { Badge, ErrorLine, money, Section, useReload, useStream } from '../components/common';
 import { DiffView } from '../components/diff-view';
+import { failureOutput, failureOutputHeading } from '../../../engine/flow/core/failure-output.js';
 import { StepGraph } from '../components/step-graph';
 import { link } from '../router';
 import type { Decision, Diff, RunDetail, UnitState } from '../types';
@@ -117,8 +118,10 @@ function StepPanel({
           {unit.error ? (
             <div class="bad">
               {unit.error.code}: {unit.error.message}
+              {unit.error.hint ? <div class="hint">hint: {unit.error.hint}</div> : null}
             </div>
           ) : null}
+          <FailureOutput status={unit.status} outputs={unit.outputs} />
           {step.kind === 'approval' && unit.status === 'running' && step.approval ? (
             <ApprovalForm
               prompt={step.approval.prompt}
@@ -162,6 +165,18 @@ export function ApprovalForm({
           {d.label}
         </button>
       ))}
+    </div>
+  );
+}
+
+/** Why a failed step failed, in its check's or command's own last lines (the rule is the CLI's). */
+function FailureOutput({ status, outputs }: { status: string; outputs: Record<string, unknown> | undefined }) {
+  const output = failureOutput(status, outputs);
+  if (output === undefined) return null;
+  return (
+    <div class="failure-output" data-testid="failure-output">
+      <div class="dim">{failureOutputHeading(output)}</div>
+      <pre>{output.lines.join('\n')}</pre>
     </div>
   );
 }
