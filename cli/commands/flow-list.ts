@@ -1,4 +1,14 @@
-import { formatDuration, listRunsSettled, runDir, tidyRuns, type RunRecord } from '../../engine/flow/index.js';
+import {
+  costLabel,
+  formatDuration,
+  listRunsSettled,
+  readRunPlan,
+  readRunSnapshot,
+  runDir,
+  simulatedCostUsd,
+  tidyRuns,
+  type RunRecord,
+} from '../../engine/flow/index.js';
 import { diskUse, formatBytes } from '../../engine/util/disk-use.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
@@ -9,6 +19,7 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
   for (const line of await tidyRuns(home)) writeLine(io.stderr, `note: ${line}`);
   const runs = await listRunsSettled(home);
   const disk = await Promise.all(runs.map((r) => runDiskUse(home, r)));
+  const simulated = await Promise.all(runs.map((r) => simulatedOf(home, r)));
   if (options.json) {
     writeJson(
       io.stdout,
@@ -22,6 +33,7 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
         parent: r.parent ?? null,
         workspace: r.workspace?.path ?? null,
         diskBytes: disk[i],
+        simulatedCostUsd: simulated[i],
       })),
     );
     return EXIT.ok;
@@ -42,7 +54,7 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
       color(r.status),
       r.createdAt.replace('T', ' ').slice(0, 19),
       formatDuration(r.ledger.wallMs),
-      `$${r.ledger.costUsd.toFixed(4)}`,
+      costLabel(r.ledger.costUsd, simulated[i]),
       `${done}/${steps.length}`,
       formatBytes(disk[i]!),
     ];
@@ -75,4 +87,11 @@ async function runDiskUse(home: string, record: RunRecord): Promise<number> {
     record.parent === undefined && record.workspace?.isolation !== 'inplace' ? record.workspace?.root : undefined;
   const seen = new Set<string>();
   return (await diskUse(runDir(home, record.runId), seen)) + (own === undefined ? 0 : await diskUse(own, seen));
+}
+
+/** The part of a run's cost its scripted backends reported (nothing was spent on it). */
+async function simulatedOf(home: string, record: RunRecord): Promise<number> {
+  if (record.ledger.costUsd === 0) return 0;
+  const [plan, snapshot] = await Promise.all([readRunPlan(home, record.runId), readRunSnapshot(home, record.runId)]);
+  return plan === null || snapshot === null ? 0 : simulatedCostUsd(plan, snapshot.state.steps);
 }

@@ -1,6 +1,9 @@
 import {
+  costLabel,
   failureOutput,
   formatDuration,
+  readRunPlan,
+  simulatedCostUsd,
   readRunEvents,
   readRunSettled,
   readRunSnapshot,
@@ -22,6 +25,7 @@ export async function run(
   const home = neoHome(io.env);
   const stored = await readRunSettled(home, runId);
   const storedSnapshot = await readRunSnapshot(home, stored.runId);
+  const plan = await readRunPlan(home, stored.runId);
   const storedEvents = options.events || options.json ? await readRunEvents(runDir(home, stored.runId)) : [];
   if (options.json) {
     writeJson(io.stdout, { record: stored, state: storedSnapshot?.state ?? null, events: storedEvents });
@@ -42,7 +46,7 @@ export async function run(
   writeLine(io.stdout, `  plan: ${record.planFile}`);
   writeLine(
     io.stdout,
-    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · $${record.ledger.costUsd.toFixed(4)} · ${record.ledger.turns} turns · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
+    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · ${costLabel(record.ledger.costUsd, plan === null ? 0 : simulatedCostUsd(plan, snapshot?.state.steps ?? {}))} · ${record.ledger.turns} turns · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
   );
   if (Object.keys(record.inputs).length > 0)
     writeLine(
@@ -67,6 +71,7 @@ export async function run(
     const evidence = evidenceOf({
       status,
       outputs: st?.outputs ?? {},
+      simulated: plan?.steps.find((s) => s.id === id)?.agent?.simulated === true,
       ...defined({ verdict: st?.verdict, skipReason: st?.skipReason }),
       ...(st?.startedAt === undefined ? {} : { startedAt: Date.parse(st.startedAt) }),
       ...(st?.endedAt === undefined ? {} : { endedAt: Date.parse(st.endedAt) }),

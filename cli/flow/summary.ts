@@ -1,4 +1,10 @@
-import { failureOutput, formatDuration, type RunOutcome } from '../../engine/flow/index.js';
+import {
+  costLabel,
+  failureOutput,
+  formatDuration,
+  simulatedCostUsd,
+  type RunOutcome,
+} from '../../engine/flow/index.js';
 import { NeoError } from '../../engine/util/errors.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { EXIT, exitCodeFor, exitCodeForCause } from '../exit-codes.js';
@@ -62,7 +68,7 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
       };
     });
     io.stdout.write(
-      `${JSON.stringify({ type: 'summary', runId: outcome.runId, status: outcome.status, cause: causeOf(outcome) ?? null, exitCode: exitCodeOf(outcome), reason: outcome.reason ?? null, ledger: state.ledger, workspace: record.workspace ?? null, lines: outcome.summary?.lines ?? [], steps, ...(resume ? { resume } : {}) })}\n`,
+      `${JSON.stringify({ type: 'summary', runId: outcome.runId, status: outcome.status, cause: causeOf(outcome) ?? null, exitCode: exitCodeOf(outcome), reason: outcome.reason ?? null, ledger: state.ledger, simulatedCostUsd: simulatedCostUsd(outcome.plan, state.steps), workspace: record.workspace ?? null, lines: outcome.summary?.lines ?? [], steps, ...(resume ? { resume } : {}) })}\n`,
     );
     return;
   }
@@ -73,7 +79,7 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
   writeLine(io.stdout);
   writeLine(
     io.stdout,
-    `${head} ${p.bold(outcome.plan.name)} ${outcome.status} in ${formatDuration(ledger.wallMs)} · $${ledger.costUsd.toFixed(4)} · ${ledger.turns} turn${ledger.turns === 1 ? '' : 's'}${ledger.tokens > 0 ? ` · ${ledger.tokens} tokens` : ''} · run ${outcome.runId}`,
+    `${head} ${p.bold(outcome.plan.name)} ${outcome.status} in ${formatDuration(ledger.wallMs)} · ${costLabel(ledger.costUsd, simulatedCostUsd(outcome.plan, state.steps))} · ${ledger.turns} turn${ledger.turns === 1 ? '' : 's'}${ledger.tokens > 0 ? ` · ${ledger.tokens} tokens` : ''} · run ${outcome.runId}`,
   );
   const lines = view.runs.get(outcome.runId)?.steps;
   for (const step of outcome.plan.steps) {
@@ -83,6 +89,7 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
     const evidence = evidenceOf({
       status,
       outputs: st?.outputs ?? {},
+      simulated: step.agent?.simulated === true,
       ...defined({
         verdict: st?.verdict,
         skipReason: st?.skipReason,

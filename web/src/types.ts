@@ -93,9 +93,13 @@ export interface RunDetail {
     group: string;
     needs: string[];
     backend?: string;
+    /** Its backend replays a script: the costs it reports were never spent. */
+    simulated?: boolean;
     approval?: { prompt: string; decisions: Decision[] };
   }>;
   state: { status: string; steps: Record<string, UnitState>; ledger: RunRecord['ledger'] } | null;
+  /** The part of the cost scripted backends reported. */
+  simulatedCostUsd?: number;
   seq: number;
   live: boolean;
 }

@@ -128,6 +128,7 @@ export function compileAgent(
     editToolNames: info?.editToolNames ?? [],
     ...protectOf(persona?.protect, toList(step.protect), step.allowProtectedEdits, problem),
     ...(info?.configHomes === undefined || info.configHomes.length === 0 ? {} : { configHomes: info.configHomes }),
+    ...(info?.protocol === 'script' ? { simulated: true as const } : {}),
     provenance: provenanceOf(
       narrowed.provenance,
       options.backendOverride !== undefined

@@ -58,6 +58,8 @@ export interface AgentSettings extends StepSettings {
   allowProtectedEdits?: boolean;
   /** Config homes the backend names (`~/.codex`): the only part of the home its CLI sees in a sandbox. */
   configHomes?: string[];
+  /** The backend replays a script (no model, nothing spent): the costs it reports are the script's, simulated. */
+  simulated?: true;
 }
 
 /** One step, normalized: defaults applied, durations in ms, paths absolute. */

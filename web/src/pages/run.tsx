@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { Badge, ErrorLine, money, Section, useReload, useStream } from '../components/common';
+import { Badge, ErrorLine, Section, useReload, useStream } from '../components/common';
 import { DiffView } from '../components/diff-view';
 import { failureOutput, failureOutputHeading } from '../../../engine/flow/core/failure-output.js';
+import { costLabel } from '../../../engine/flow/core/cost-label.js';
 import { StepGraph } from '../components/step-graph';
 import { link } from '../router';
 import type { Decision, Diff, RunDetail, UnitState } from '../types';
@@ -47,7 +48,7 @@ export function RunPage({ id }: { id: string }) {
         <div class="facts-inline">
           <Badge value={r.status === 'waiting' && d.live ? 'waiting' : status} />{' '}
           {d.live ? <span class="live-dot" title="live" /> : null}
-          <span>{money(d.state?.ledger.costUsd ?? r.ledger.costUsd)}</span>
+          <span>{costLabel(d.state?.ledger.costUsd ?? r.ledger.costUsd, d.simulatedCostUsd ?? 0)}</span>
           <span>{d.state?.ledger.turns ?? r.ledger.turns} turns</span>
           {r.reason ? (
             <span class="bad">
@@ -108,7 +109,9 @@ function StepPanel({
               </span>
             ) : null}
             {unit.executions > 1 ? <span>{unit.executions} runs</span> : null}
-            {typeof unit.outputs?.costUsd === 'number' ? <span>{money(unit.outputs.costUsd)}</span> : null}
+            {typeof unit.outputs?.costUsd === 'number' ? (
+              <span>{costLabel(unit.outputs.costUsd, step.simulated === true ? unit.outputs.costUsd : 0)}</span>
+            ) : null}
             {typeof unit.outputs?.rounds === 'number' ? <span>{unit.outputs.rounds} rounds</span> : null}
             {typeof unit.outputs?.sessionId === 'string' ? (
               <a {...link(`/sessions/${unit.outputs.sessionId}`)}>session</a>
