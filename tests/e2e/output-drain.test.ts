@@ -2,7 +2,7 @@
  * A slow reader gets all of neo's output: `neo flow show --json | jq` used to receive 65,536
  * bytes (a pipe's buffer) and a clean exit, because neo exited with the rest still queued.
  */
-import { execa } from 'execa';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
@@ -10,24 +10,24 @@ import { watchFolder } from '../helpers/leaks.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { onlyRunId } from './flow-helpers.js';
 
-/** Runs neo with its stdout read only after a second's pause, like a busy `jq`; returns what arrived. */
+/**
+ * Runs neo with its stdout read only after a second's pause, like a busy `jq`; returns what
+ * arrived and how neo exited. node:child_process, not execa: execa reads a child's stdout on
+ * its own even when told not to buffer it, which is no slow reader at all.
+ */
 async function throughSlowReader(args: string[], cwd: string, home: string) {
   watchFolder(home);
-  const child = execa(process.execPath, [NEO_BIN, ...args], {
+  const child = spawn(process.execPath, [NEO_BIN, ...args], {
     cwd,
-    env: { NO_COLOR: '1', NEO_HOME: home },
-    reject: false,
-    buffer: { stdout: false },
+    env: { ...process.env, NO_COLOR: '1', NEO_HOME: home },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  child.stdout.pause();
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const chunks: Buffer[] = [];
-  const read = new Promise<void>((resolve) =>
-    setTimeout(() => {
-      child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
-      child.stdout!.once('end', () => resolve());
-    }, 1000),
-  );
-  const [result] = await Promise.all([child, read]);
-  return { exitCode: result.exitCode, stdout: Buffer.concat(chunks).toString('utf8') };
+  for await (const chunk of child.stdout) chunks.push(chunk as Buffer);
+  return { exitCode: await exited, stdout: Buffer.concat(chunks).toString('utf8') };
 }
 
 describe('output through a slow pipe', () => {
