@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { drained } from './drain.js';
 import { guardTheEnd } from './end-guard.js';
 import { formatError } from './format-error.js';
 import { exitCodeFor, EXIT } from './exit-codes.js';
@@ -40,17 +41,23 @@ function isCommanderError(error: unknown): boolean {
 
 const guard = guardTheEnd(process.stderr, ['neo', ...process.argv.slice(2, 4)].join(' '));
 
+/** Exits once stdout and stderr have reached their readers, however slow (a pipe into jq). */
+async function exitDrained(code: number): Promise<never> {
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  process.exit(code);
+}
+
 main().then(
   (code) => {
     guard.settled();
     // Exit explicitly: a command may leave a watcher or a child's pipe open on purpose.
-    process.exit(code);
+    void exitDrained(code);
   },
   (error: unknown) => {
     guard.settled();
     process.stderr.write(
       `neo: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
-    process.exit(EXIT.internal);
+    void exitDrained(EXIT.internal);
   },
 );

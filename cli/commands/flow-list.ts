@@ -1,4 +1,15 @@
-import { formatDuration, listRunsSettled, tidyRuns } from '../../engine/flow/index.js';
+import {
+  costLabel,
+  formatDuration,
+  listRunsSettled,
+  readRunPlan,
+  readRunSnapshot,
+  runDir,
+  simulatedCostUsd,
+  tidyRuns,
+  type RunRecord,
+} from '../../engine/flow/index.js';
+import { diskUse, formatBytes } from '../../engine/util/disk-use.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
@@ -7,10 +18,12 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
   const home = neoHome(io.env);
   for (const line of await tidyRuns(home)) writeLine(io.stderr, `note: ${line}`);
   const runs = await listRunsSettled(home);
+  const disk = await Promise.all(runs.map((r) => runDiskUse(home, r)));
+  const simulated = await Promise.all(runs.map((r) => simulatedOf(home, r)));
   if (options.json) {
     writeJson(
       io.stdout,
-      runs.map((r) => ({
+      runs.map((r, i) => ({
         runId: r.runId,
         flow: r.flow,
         status: r.status,
@@ -19,6 +32,8 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
         ledger: r.ledger,
         parent: r.parent ?? null,
         workspace: r.workspace?.path ?? null,
+        diskBytes: disk[i],
+        simulatedCostUsd: simulated[i],
       })),
     );
     return EXIT.ok;
@@ -30,7 +45,7 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
   const p = painter(useColor(io.stdout, io.env));
   const color = (status: string) =>
     status === 'succeeded' ? p.green(status) : status === 'failed' ? p.red(status) : p.yellow(status);
-  const rows = runs.map((r) => {
+  const rows = runs.map((r, i) => {
     const steps = Object.values(r.steps);
     const done = steps.filter((s) => s.status === 'succeeded' || s.status === 'skipped').length;
     return [
@@ -39,8 +54,9 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
       color(r.status),
       r.createdAt.replace('T', ' ').slice(0, 19),
       formatDuration(r.ledger.wallMs),
-      `$${r.ledger.costUsd.toFixed(4)}`,
+      costLabel(r.ledger.costUsd, simulated[i]),
       `${done}/${steps.length}`,
+      formatBytes(disk[i]!),
     ];
   });
   writeLine(
@@ -54,9 +70,28 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
         p.dim('TIME'),
         p.dim('COST'),
         p.dim('STEPS'),
+        p.dim('DISK'),
       ],
       ...rows,
     ]),
   );
   return EXIT.ok;
+}
+
+/**
+ * What a run takes on disk: its folder, plus its own worktree or copy (a sub-flow borrows its
+ * parent's; an in-place run's workspace is the checkout, not the run's). `neo flow clean` frees it.
+ */
+async function runDiskUse(home: string, record: RunRecord): Promise<number> {
+  const own =
+    record.parent === undefined && record.workspace?.isolation !== 'inplace' ? record.workspace?.root : undefined;
+  const seen = new Set<string>();
+  return (await diskUse(runDir(home, record.runId), seen)) + (own === undefined ? 0 : await diskUse(own, seen));
+}
+
+/** The part of a run's cost its scripted backends reported (nothing was spent on it). */
+async function simulatedOf(home: string, record: RunRecord): Promise<number> {
+  if (record.ledger.costUsd === 0) return 0;
+  const [plan, snapshot] = await Promise.all([readRunPlan(home, record.runId), readRunSnapshot(home, record.runId)]);
+  return plan === null || snapshot === null ? 0 : simulatedCostUsd(plan, snapshot.state.steps);
 }

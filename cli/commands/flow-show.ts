@@ -1,5 +1,9 @@
 import {
+  costLabel,
+  failureOutput,
   formatDuration,
+  readRunPlan,
+  simulatedCostUsd,
   readRunEvents,
   readRunSettled,
   readRunSnapshot,
@@ -10,7 +14,7 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
-import { evidenceOf, ICONS } from '../flow/view.js';
+import { evidenceOf, failureOutputLines, ICONS } from '../flow/view.js';
 import { defined } from '../../engine/util/defined.js';
 
 export async function run(
@@ -21,6 +25,7 @@ export async function run(
   const home = neoHome(io.env);
   const stored = await readRunSettled(home, runId);
   const storedSnapshot = await readRunSnapshot(home, stored.runId);
+  const plan = await readRunPlan(home, stored.runId);
   const storedEvents = options.events || options.json ? await readRunEvents(runDir(home, stored.runId)) : [];
   if (options.json) {
     writeJson(io.stdout, { record: stored, state: storedSnapshot?.state ?? null, events: storedEvents });
@@ -41,7 +46,7 @@ export async function run(
   writeLine(io.stdout, `  plan: ${record.planFile}`);
   writeLine(
     io.stdout,
-    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · $${record.ledger.costUsd.toFixed(4)} · ${record.ledger.turns} turns · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
+    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · ${costLabel(record.ledger.costUsd, plan === null ? 0 : simulatedCostUsd(plan, snapshot?.state.steps ?? {}))} · ${record.ledger.turns} turns · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
   );
   if (Object.keys(record.inputs).length > 0)
     writeLine(
@@ -52,7 +57,10 @@ export async function run(
     );
   if (record.segments.some((s) => s.yes))
     writeLine(io.stdout, `  ${p.yellow('approvals were pre-approved with --yes')}`);
-  if (record.reason) writeLine(io.stdout, `  ${p.red('reason')}: ${record.reason.code}: ${record.reason.message}`);
+  if (record.reason) {
+    writeLine(io.stdout, `  ${p.red('reason')}: ${record.reason.code}: ${record.reason.message}`);
+    if (record.reason.hint !== undefined) writeLine(io.stdout, `  ${p.cyan('hint')}: ${record.reason.hint}`);
+  }
   for (const line of record.summary?.lines ?? (record.workspace ? [`workspace: ${record.workspace.path}`] : []))
     writeLine(io.stdout, `  ${line}`);
   const steps = snapshot?.state.steps ?? {};
@@ -63,6 +71,7 @@ export async function run(
     const evidence = evidenceOf({
       status,
       outputs: st?.outputs ?? {},
+      simulated: plan?.steps.find((s) => s.id === id)?.agent?.simulated === true,
       ...defined({ verdict: st?.verdict, skipReason: st?.skipReason }),
       ...(st?.startedAt === undefined ? {} : { startedAt: Date.parse(st.startedAt) }),
       ...(st?.endedAt === undefined ? {} : { endedAt: Date.parse(st.endedAt) }),
@@ -78,6 +87,20 @@ export async function run(
     ]);
   }
   writeLine(io.stdout, table(rows));
+  // Why each failed step failed, in its check's or command's own words (a foreach item's too),
+  // and what to do about it.
+  for (const [id, st] of Object.entries(steps)) {
+    const units =
+      st.units === undefined ? [[id, st] as const] : st.units.map((unit, i) => [`${id}[${i}]`, unit] as const);
+    for (const [key, unit] of units) {
+      const lines = failureOutputLines(failureOutput(unit.status, unit.outputs), p.dim);
+      const hint = unit.status === 'failed' ? unit.error?.hint : undefined;
+      if (lines.length === 0 && hint === undefined) continue;
+      writeLine(io.stdout, `  ${p.red(ICONS.failed ?? '✗')} ${key}: ${lines[0] ?? `${unit.error?.code}`}`);
+      for (const line of lines.slice(1)) writeLine(io.stdout, `      ${line}`);
+      if (hint !== undefined) writeLine(io.stdout, `      ${p.cyan('hint')}: ${hint}`);
+    }
+  }
   for (const waiting of record.waiting ?? []) {
     writeLine(
       io.stdout,

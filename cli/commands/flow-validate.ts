@@ -14,6 +14,7 @@ export async function run(
   const compiled =
     errors.length === 0
       ? compileFlowFile(loaded.set, loaded.file, {
+          home: neoHome(io.env),
           ...(options.backend === undefined ? {} : { backendOverride: options.backend, requireBackend: true }),
         })
       : undefined;

@@ -1,4 +1,4 @@
-import { probeSandbox } from '../../engine/execution/index.js';
+import { GitRepo, gitMarker, probeSandbox } from '../../engine/execution/index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import {
@@ -64,6 +64,7 @@ ${sandboxLines(sandboxWorks)}steps:
 
 export async function run(io: CommandIO, dir: string | undefined, options: { force?: boolean }): Promise<number> {
   const repo = findRepoRoot(resolve(io.cwd, dir ?? '.'), { exclude: neoHome(io.env) });
+  const dirty = await requireCommittedRepo(repo);
   const files: Array<[string, string]> = [
     [join(repo, '.neo', 'personas', 'project-helper.md'), PERSONA],
     [join(repo, '.neo', 'flows', 'check-and-fix.flow.yaml'), ''],
@@ -87,12 +88,67 @@ export async function run(io: CommandIO, dir: string | undefined, options: { for
     writeLine(io.stdout, `created ${relative(io.cwd, file) || file}`);
   }
   writeLine(io.stdout, `next: \`neo validate\`, then \`neo flow run ${relative(io.cwd, flowFile)}\``);
-  writeLine(io.stdout, 'editor: to check every file under .neo/ as you type, add to .vscode/settings.json:');
+  writeLine(
+    io.stdout,
+    `  its steps work on ${repo} in a git worktree of your last commit (your checkout is never touched)${dirty ? '; commit what you want the agent to see first: uncommitted changes are not in the worktree' : ''}`,
+  );
+  writeLine(
+    io.stdout,
+    'editor (the YAML extension, redhat.vscode-yaml): to check every file under .neo/ as you type, add to .vscode/settings.json:',
+  );
   writeLine(io.stdout, JSON.stringify({ 'yaml.schemas': editorMapping(repo) }, null, 2));
+  for (const line of personaBinding(repo)) writeLine(io.stdout, line);
   return EXIT.ok;
 }
 
-/** Relative when the schema sits inside the repo (a local install), absolute otherwise. */
+/**
+ * A flow runs in a git worktree of the project's last commit, so a folder without git or a
+ * repository without a commit cannot run one: refused before anything is written, with the
+ * commands that fix it. Returns whether the repository has uncommitted changes.
+ */
+async function requireCommittedRepo(repo: string): Promise<boolean> {
+  if (gitMarker(repo) === undefined) {
+    throw new UsageError(
+      'CLI_INIT_NOT_GIT',
+      `${repo} is not in a git repository: neo runs each flow in a git worktree of your last commit, so your checkout is never touched`,
+      {
+        hint: `make it one first: cd ${repo} && git init && git add -A && git commit -m "initial commit"; then \`neo init\` again`,
+      },
+    );
+  }
+  const git = await GitRepo.discover(repo);
+  // git itself cannot run here: a run then works on a copy and says so; nothing to judge now.
+  if (git === undefined) return false;
+  const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  if (!head.ok || head.stdout.trim() === '') {
+    throw new UsageError(
+      'CLI_INIT_NO_COMMIT',
+      `${git.location.top} has no commit yet: a flow's worktree starts from your last commit`,
+      {
+        hint: `commit your files first: cd ${git.location.top} && git add -A && git commit -m "initial commit"; then \`neo init\` again`,
+      },
+    );
+  }
+  return (await git.run(['status', '--porcelain'])).stdout.trim() !== '';
+}
+
+/**
+ * Persona files are Markdown, which the YAML extension does not read: their frontmatter is
+ * checked by remark-lint-frontmatter-schema (remark's linter, the VS Code extension
+ * unifiedjs.vscode-remark), given the schema as a file. Offered when the schema is a file in the
+ * project (neo-flow installed there); a URL is not a schema that linter loads.
+ */
+function personaBinding(repo: string): string[] {
+  const ref = modelineRef(join(repo, '.remarkrc.mjs'), SCHEMA_FILES.persona, repo);
+  if (ref.includes('://'))
+    return [
+      `personas (.neo/personas/*.md): install neo-flow in this project (npm install --save-dev neo-flow) to check their frontmatter in the editor too`,
+    ];
+  return [
+    'personas (.neo/personas/*.md): their frontmatter is checked by remark-lint-frontmatter-schema (VS Code: unifiedjs.vscode-remark); in .remarkrc.mjs:',
+    `  plugins: [remarkFrontmatter, [remarkLintFrontmatterSchema, { schemas: { ${JSON.stringify(ref)}: ['.neo/personas/*.md'] } }]]`,
+  ];
+}
 
 /**
  * The YAML extension's `yaml.schemas` mapping for a project's `.neo/` folders (paths relative to

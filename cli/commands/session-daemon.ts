@@ -30,7 +30,7 @@ export async function run(io: CommandIO, options: { stop?: boolean; status?: boo
     service: {
       trackRecord: (backend) => records.lines(backend),
       // A person's session has no judge: its outcome is inferred from what happened.
-      onReleased: releaseRecorder({ home, verdict: 'inferred' }),
+      onReleased: releaseRecorder({ home, verdict: 'person' }),
     },
   });
 }

@@ -1,9 +1,15 @@
-import { formatDuration, type RunOutcome } from '../../engine/flow/index.js';
+import {
+  costLabel,
+  failureOutput,
+  formatDuration,
+  simulatedCostUsd,
+  type RunOutcome,
+} from '../../engine/flow/index.js';
 import { NeoError } from '../../engine/util/errors.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { EXIT, exitCodeFor, exitCodeForCause } from '../exit-codes.js';
 import { painter, useColor, writeLine, type CommandIO } from '../io.js';
-import { evidenceOf, ICONS, type FlowView } from './view.js';
+import { evidenceOf, failureOutputLines, ICONS, type FlowView } from './view.js';
 import { defined } from '../../engine/util/defined.js';
 
 /** The code of what ended a run unsuccessfully: the failed step's own code, not its wrapper's. */
@@ -32,7 +38,9 @@ export async function jsonErrors<T>(io: CommandIO, json: boolean, work: () => Pr
     if (json) {
       const cause = error instanceof NeoError ? error.code : 'CLI_INTERNAL';
       const message = error instanceof Error ? error.message : String(error);
-      io.stdout.write(`${JSON.stringify({ type: 'error', cause, exitCode: exitCodeFor(error), message })}\n`);
+      // The hint the terminal prints (how to install bwrap, which command fixes it) belongs here too.
+      const hint = error instanceof NeoError && error.hint !== undefined ? { hint: error.hint } : {};
+      io.stdout.write(`${JSON.stringify({ type: 'error', cause, exitCode: exitCodeFor(error), message, ...hint })}\n`);
     }
     throw error;
   }
@@ -60,7 +68,7 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
       };
     });
     io.stdout.write(
-      `${JSON.stringify({ type: 'summary', runId: outcome.runId, status: outcome.status, cause: causeOf(outcome) ?? null, exitCode: exitCodeOf(outcome), reason: outcome.reason ?? null, ledger: state.ledger, workspace: record.workspace ?? null, lines: outcome.summary?.lines ?? [], steps, ...(resume ? { resume } : {}) })}\n`,
+      `${JSON.stringify({ type: 'summary', runId: outcome.runId, status: outcome.status, cause: causeOf(outcome) ?? null, exitCode: exitCodeOf(outcome), reason: outcome.reason ?? null, ledger: state.ledger, simulatedCostUsd: simulatedCostUsd(outcome.plan, state.steps), workspace: record.workspace ?? null, lines: outcome.summary?.lines ?? [], steps, ...(resume ? { resume } : {}) })}\n`,
     );
     return;
   }
@@ -71,7 +79,7 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
   writeLine(io.stdout);
   writeLine(
     io.stdout,
-    `${head} ${p.bold(outcome.plan.name)} ${outcome.status} in ${formatDuration(ledger.wallMs)} · $${ledger.costUsd.toFixed(4)} · ${ledger.turns} turn${ledger.turns === 1 ? '' : 's'}${ledger.tokens > 0 ? ` · ${ledger.tokens} tokens` : ''} · run ${outcome.runId}`,
+    `${head} ${p.bold(outcome.plan.name)} ${outcome.status} in ${formatDuration(ledger.wallMs)} · ${costLabel(ledger.costUsd, simulatedCostUsd(outcome.plan, state.steps))} · ${ledger.turns} turn${ledger.turns === 1 ? '' : 's'}${ledger.tokens > 0 ? ` · ${ledger.tokens} tokens` : ''} · run ${outcome.runId}`,
   );
   const lines = view.runs.get(outcome.runId)?.steps;
   for (const step of outcome.plan.steps) {
@@ -81,6 +89,7 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
     const evidence = evidenceOf({
       status,
       outputs: st?.outputs ?? {},
+      simulated: step.agent?.simulated === true,
       ...defined({
         verdict: st?.verdict,
         skipReason: st?.skipReason,
@@ -97,6 +106,8 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
       writeLine(io.stdout, `      ${p.red(st.error.code)}: ${st.error.message}`);
       if (st.error.hint !== undefined) writeLine(io.stdout, `      ${p.cyan('hint')}: ${st.error.hint}`);
     }
+    for (const line of failureOutputLines(failureOutput(status, st?.outputs), p.dim))
+      writeLine(io.stdout, `      ${line}`);
   }
   if (outcome.reason !== undefined && outcome.status !== 'interrupted')
     writeLine(io.stdout, `  ${p.red('reason')}: ${outcome.reason.message}`);

@@ -1,5 +1,8 @@
 import {
+  costLabel,
+  failureOutputHeading,
   formatDuration,
+  type FailureOutput,
   type CompiledPlan,
   type ExecutionProgress,
   type FlowObservation,
@@ -23,6 +26,8 @@ export interface StepLine extends Pick<
   attempt?: number;
   items?: { total: number; done: number; failed: number };
   outputs?: Record<string, unknown>;
+  /** Its backend replays a script: the costs it reports were never spent. */
+  simulated?: boolean;
 }
 
 /** One run (the top one or a sub-flow) as the terminal shows it. */
@@ -56,6 +61,7 @@ export class FlowView {
             kind: step.kind,
             status: persisted?.status ?? 'pending',
             ...defined({ backend: step.agent?.backend, model: step.agent?.model, verdict: persisted?.verdict }),
+            ...(step.agent?.simulated === true ? { simulated: true } : {}),
           },
         );
       }
@@ -149,7 +155,10 @@ export const ICONS: Record<string, string> = {
 
 /** The evidence of a finished step: verdict, gate, diff, cost, time. */
 export function evidenceOf(
-  line: Pick<StepLine, 'verdict' | 'outputs' | 'startedAt' | 'endedAt' | 'error' | 'skipReason' | 'status'>,
+  line: Pick<
+    StepLine,
+    'verdict' | 'outputs' | 'startedAt' | 'endedAt' | 'error' | 'skipReason' | 'status' | 'simulated'
+  >,
 ): string[] {
   const out: string[] = [];
   const o = line.outputs ?? {};
@@ -174,7 +183,7 @@ export function evidenceOf(
     out.push(o.preapproved === true ? 'pre-approved with --yes' : `by ${String(o.by ?? '?')}`);
     if (typeof o.note === 'string' && o.preapproved !== true) out.push(JSON.stringify(o.note));
   }
-  if (typeof o.costUsd === 'number') out.push(`$${o.costUsd.toFixed(4)}`);
+  if (typeof o.costUsd === 'number') out.push(costLabel(o.costUsd, line.simulated === true ? o.costUsd : 0));
   if (typeof o.count === 'number') out.push(`${o.count} items, ${String(o.failed ?? 0)} failed`);
   if (line.startedAt !== undefined && line.endedAt !== undefined)
     out.push(formatDuration(line.endedAt - line.startedAt));
@@ -190,7 +199,7 @@ export function liveLine(line: StepLine, now: number): string {
     if (line.round !== undefined) parts.push(`round ${line.round}${line.maxRounds ? `/${line.maxRounds}` : ''}`);
     if (line.tool) parts.push(line.tool);
     if (line.filesChanged) parts.push(`${line.filesChanged} file${line.filesChanged === 1 ? '' : 's'} changed`);
-    if (line.costUsd) parts.push(`$${line.costUsd.toFixed(4)}`);
+    if (line.costUsd) parts.push(costLabel(line.costUsd, line.simulated === true ? line.costUsd : 0));
     if (line.items) parts.push(`${line.items.done}/${line.items.total} items`);
     if (line.startedAt !== undefined) parts.push(formatDuration(now - line.startedAt));
     if (line.note) parts.push(line.note);
@@ -199,4 +208,14 @@ export function liveLine(line: StepLine, now: number): string {
     if (line.error && line.status !== 'skipped') parts.push(`${line.error.code}: ${line.error.message}`);
   }
   return parts.join('  ');
+}
+
+/**
+ * A failed step's own output under its error, as the summary and `neo flow show` print it: a
+ * heading, then each line behind a bar. The text is the run's record: the caller has already
+ * passed it through the terminal sanitiser.
+ */
+export function failureOutputLines(output: FailureOutput | undefined, dim: (text: string) => string): string[] {
+  if (output === undefined) return [];
+  return [dim(failureOutputHeading(output)), ...output.lines.map((line) => `${dim('│')} ${line}`)];
 }

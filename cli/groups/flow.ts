@@ -5,7 +5,7 @@ import type { ProgramContext } from '../program-context.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** neo flow run | resume | approve | list | show | graph | validate. */
+/** neo flow run | resume | approve | list | clean | show | logs | graph | validate. */
 export function registerFlowCommands(program: Command, { lazy }: ProgramContext): void {
   const flow = program
     .command('flow')
@@ -57,6 +57,18 @@ export function registerFlowCommands(program: Command, { lazy }: ProgramContext)
     .description('runs, newest first')
     .option('--json', 'print JSON')
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowList)));
+  flow
+    .command('clean')
+    .description(
+      "remove finished runs' worktrees, neo/<runId> branches and run folders; never a live run, nor work kept nowhere else without --force",
+    )
+    .argument('[runIds...]', 'only these runs (a unique prefix is enough); every run when none is named')
+    .option('--older-than <age>', 'only runs last changed longer ago than this (7d, 12h, 30m)')
+    .option('--status <status>', 'only runs in this status: succeeded, failed, interrupted (repeatable)', collect, [])
+    .option('--force', 'also remove uncommitted work, commits merged into no branch, and copies')
+    .option('--dry-run', 'say what would be removed; remove nothing')
+    .option('--json', 'print JSON')
+    .action(lazy(() => import('./flow-commands.js').then((m) => m.flowClean)));
   flow
     .command('show')
     .description('one run: its steps, verdicts, evidence, costs and diffs')

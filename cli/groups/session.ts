@@ -76,7 +76,7 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .option('--json', 'print JSON')
     .action(lazy(() => import('./session-commands.js').then((m) => m.sessionBackends)));
   session
-    .command('daemon', { hidden: true })
+    .command('daemon')
     .description('run the session daemon (started on demand by `session start`)')
     .option('--stop', 'ask the running daemon to stop every session and exit')
     .option('--status', 'print the running daemon status')

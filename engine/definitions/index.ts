@@ -28,7 +28,7 @@ export async function watchDefinitions(
   const { watchDefinitions: start } = await import('./watch.js');
   return start(...args);
 }
-export { modelineRef, schemaPath, SCHEMA_FILES, SCHEMA_URL_BASE } from './schema-files.js';
+export { modelineRef, schemaPath, schemaUrl, SCHEMA_FILES } from './schema-files.js';
 export type { Backend } from '../generated/backend.js';
 export type { Persona } from '../generated/persona.js';
 export type { Policy } from '../generated/policy.js';

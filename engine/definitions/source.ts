@@ -64,11 +64,19 @@ export class YamlSource {
   syntaxDiagnostics(): Diagnostic[] {
     const out: Diagnostic[] = [];
     let tooDeep = false;
-    for (const error of [...this.doc.errors, ...this.doc.warnings]) {
+    const errors = [...this.doc.errors, ...this.doc.warnings];
+    // Where the parser overflowed, what it says while unwinding (a stack overflow once per level,
+    // an indentation error per level of an unclosed `[[[[…`) is that one problem: said once.
+    const overflowAt = errors.find((e) => YAML_ERROR_CODES[e.code] === 'DEF_YAML_TOO_DEEP')?.pos[0];
+    const said = new Set<string>();
+    for (const error of errors) {
       const [start, end] = error.pos;
       const code = YAML_ERROR_CODES[error.code] ?? 'DEF_YAML_SYNTAX';
-      // The parser reports a stack overflow once per level it unwinds: one diagnostic says it.
-      if (code === 'DEF_YAML_TOO_DEEP' && tooDeep) continue;
+      if (overflowAt !== undefined && start === overflowAt && code !== 'DEF_YAML_TOO_DEEP') continue;
+      // The same problem at the same place is one diagnostic, however often the parser says it.
+      const key = `${code}:${start}:${end}`;
+      if (said.has(key) || (code === 'DEF_YAML_TOO_DEEP' && tooDeep)) continue;
+      said.add(key);
       tooDeep ||= code === 'DEF_YAML_TOO_DEEP';
       out.push({
         code,

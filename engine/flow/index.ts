@@ -43,6 +43,8 @@ export { requirePlanSecrets, declaredSecrets } from './runtime/require-secrets.j
 export { listRuns, readRunRecord, readRunSnapshot, driverAlive } from './store/runs.js';
 export { readRunEvents } from './store/run-store.js';
 export { tidyRuns } from './store/tidy.js';
+export { readRunPlan } from './runtime/run-plan.js';
+export { cleanRuns, type CleanCriteria, type CleanItem } from './runtime/clean.js';
 export { isAbandoned, listRunsSettled, readRunSettled, settleAbandoned } from './runtime/abandoned.js';
 export { runDir, type RunRecord, type WorkspaceRecord, type PinnedDefinition } from './store/run-files.js';
 export type { Isolation } from './workspace/index.js';
@@ -53,6 +55,9 @@ export type { RunEvent, RunEventBody } from './core/events.js';
 export type { RunState, StepState, UnitState, StepError, Ledger } from './core/state.js';
 export type { ExecutionProgress } from './core/execution.js';
 export { describePlan, type StepDescription } from './core/describe.js';
+export { costLabel } from './core/cost-label.js';
+export { simulatedCostUsd } from './core/simulated-cost.js';
+export { failureOutput, failureOutputHeading, type FailureOutput } from './core/failure-output.js';
 export { renderGraph, stepGraph, type GraphNode, type GraphEdge } from './core/graph.js';
 export { reduce } from './core/reduce.js';
 export { initialRunState } from './core/state.js';

@@ -1,8 +1,9 @@
 /**
  * One outcome record per code session a persona drove (seed 004 §7): what ran (backend, concrete
  * model, effort, tags), what it cost (rounds, time, dollars summed across turns), how it ended
- * (the driver's verdict, else inferred — inference never claims `partial`, which only a driver
- * can judge) and how much a person had to step in. Built from the durable record and its events,
+ * (the verdict of who drove it — a persona, a flow's gate, or the person who stopped it — else
+ * inferred: inference never claims `partial`, which only a judge can) and how much a person had
+ * to step in. Built from the durable record and its events,
  * never from memory, so a released session is described exactly as it happened. Pure.
  */
 import type { Effort } from '../definitions/index.js';
@@ -28,7 +29,8 @@ export interface HarnessOutcomeRecord {
   /** Summed across turns; absent when the backend reported none. */
   costUsd?: number;
   outcome: StopOutcome;
-  outcomeSource: 'driver' | 'inferred';
+  /** Who judged it: a driver (a persona, a flow's gate), the person who stopped it, or nobody (inferred). */
+  outcomeSource: 'driver' | 'person' | 'inferred';
   interventions: Interventions;
   failureReason?: string;
   driverNote?: string;
@@ -39,6 +41,8 @@ export interface OutcomeContext {
   persona?: string;
   /** The driver's one-line reason for a verdict that is not success. */
   failureReason?: string;
+  /** Who gave the record's verdict, when it has one (default: a driver). */
+  judge?: 'driver' | 'person';
   recordedAt: string;
 }
 
@@ -67,7 +71,7 @@ export function buildOutcomeRecord(
     durationMs: durationOf(record, events),
     ...defined({ costUsd: cost }),
     outcome,
-    outcomeSource: record.outcome === undefined ? 'inferred' : 'driver',
+    outcomeSource: record.outcome === undefined ? 'inferred' : (context.judge ?? 'driver'),
     interventions: countInterventions(events),
     ...defined({ failureReason, driverNote: record.note }),
   };

@@ -102,7 +102,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     metrics,
     trackRecord: (backend) => records.lines(backend),
     // Sessions started here (a person's, the web UI's) have no judge: inferred outcomes.
-    onReleased: releaseRecorder({ home, verdict: 'inferred', metrics }),
+    onReleased: releaseRecorder({ home, verdict: 'person', metrics }),
   });
   const hub = new EventHub();
   const bridge = createSessionBridge({ hub, readRecord: (id) => service.store.get(id) });

@@ -65,7 +65,7 @@ export {
 } from './machine.js';
 export { RoundHistoryLog, DIET_LIMITS, type RoundHistory, type RoundHistoryEntry } from './round-history.js';
 export type { SessionAnnotation, SessionEventPayload, PersistedSessionEvent, SessionLiveEvent } from './events.js';
-export { CodeSessionStore, type StoreOptions } from './store/session-store.js';
+export { CodeSessionStore, sweepSessionLitter, type StoreOptions } from './store/session-store.js';
 export {
   TASK_BRIEF_MAX_CHARS,
   truncateBrief,

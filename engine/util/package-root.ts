@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 let cached: { root: string; version: string } | undefined;
 
+/** neo's npm package name (the command it installs is `neo`; the npm name `neo` is someone else's). */
+export const PACKAGE_NAME = 'neo-flow';
+
 /**
  * The directory of neo's own package.json, whether running from compiled `dist/` or from the
  * TypeScript sources under test. Packaged definitions and schemas are found relative to it.
@@ -25,12 +28,13 @@ function ownManifest(): { root: string; version: string } {
     const parsed = existsSync(manifest)
       ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string })
       : undefined;
-    if (parsed?.name === 'neo') {
+    if (parsed?.name === PACKAGE_NAME) {
       cached = { root: dir, version: String(parsed.version) };
       return cached;
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot find neo package.json above ' + fileURLToPath(import.meta.url));
+    if (parent === dir)
+      throw new Error(`cannot find ${PACKAGE_NAME}'s package.json above ` + fileURLToPath(import.meta.url));
     dir = parent;
   }
 }

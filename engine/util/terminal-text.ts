@@ -26,6 +26,15 @@ const ESCAPE_SEQUENCE = new RegExp(
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const NEEDS_WORK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
+/**
+ * `text` without its escape sequences (colours, cursor moves), nothing else changed: for
+ * matching what a CLI prints for a terminal (codex colours its log unless NO_COLOR is set)
+ * against patterns written for plain text. The same sequences {@link terminalSafe} removes.
+ */
+export function stripEscapes(text: string): string {
+  return text.includes('\u001b') || /[\u0090-\u009f]/.test(text) ? text.replace(ESCAPE_SEQUENCE, '') : text;
+}
+
 let redactForTerminal: Redact | undefined;
 
 /** `text` safe to print: no escape sequence, no control character but newline and tab, no secret. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
+import { commitAll } from '../helpers/git.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 
 async function sandbox() {
@@ -73,6 +74,8 @@ describe('neo CLI: definitions', () => {
 
   it('init scaffolds a persona and a flow that validate, with a schema modeline', async () => {
     const { repo, env } = await sandbox();
+    await writeTree(repo, { 'README.md': 'hello\n' });
+    await commitAll(repo);
     const init = await runNeo(['init'], { cwd: repo, env });
     expect(init.exitCode).toBe(0);
     expect(init.stdout).toContain('created .neo/personas/project-helper.md');
@@ -116,8 +119,11 @@ describe('neo CLI: definitions', () => {
   });
 
   it('schema prints a schema, --path its file, and rejects an unknown kind with a suggestion', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const schema = await runNeo(['schema', 'flow']);
-    expect(JSON.parse(schema.stdout).$id).toBe('https://unpkg.com/neo/schemas/flow.schema.json');
+    expect(JSON.parse(schema.stdout).$id).toBe(`https://unpkg.com/neo-flow@${pkg.version}/schemas/flow.schema.json`);
     expect((await runNeo(['schema', 'flow', '--path'])).stdout).toMatch(/schemas\/flow\.schema\.json$/);
     const bad = await runNeo(['schema', 'persna']);
     expect(bad.exitCode).toBe(2);

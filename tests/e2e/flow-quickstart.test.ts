@@ -13,7 +13,11 @@ describe('examples/quickstart through the neo binary', () => {
       const result = await runNeo(['flow', 'run', 'quickstart/plan.yaml'], { cwd: repo, env: { NEO_HOME: home } });
       expect(result.stderr).toBe('');
       expect(result.exitCode).toBe(0);
-      expect(result.stdout).toMatch(/✓ quickstart succeeded in .* · \$0\.0035 · 2 turns · 4300 tokens · run /);
+      // The script backend's costs are its script's: labelled simulated, never as if spent.
+      expect(result.stdout).toMatch(
+        /✓ quickstart succeeded in .* · \$0\.0035 simulated · 2 turns · 4300 tokens · run /,
+      );
+      expect(result.stdout).toMatch(/✓ fix {2}success · .* · \$0\.0035 simulated · /);
       expect(result.stdout).toContain('✓ fix  success · gate `node --test` passed (attempt 2/3) ·');
       const workspace = /workspace: (\S+)/.exec(result.stdout)![1]!;
       const runId = /run (\S+) · flow quickstart/.exec(result.stdout)![1]!;
@@ -22,6 +26,14 @@ describe('examples/quickstart through the neo binary', () => {
       workspaces.push(workspace);
     }
     expect(workspaces[0]).not.toBe(workspaces[1]);
+    const list = await runNeo(['flow', 'list'], { cwd: repo, env: { NEO_HOME: home } });
+    expect(list.stdout.match(/\$0\.0035 simulated/g)).toHaveLength(2);
+    const listed = JSON.parse(
+      (await runNeo(['flow', 'list', '--json'], { cwd: repo, env: { NEO_HOME: home } })).stdout,
+    );
+    expect(listed[0]).toMatchObject({ ledger: { costUsd: 0.0035 }, simulatedCostUsd: 0.0035 });
+    const show = await runNeo(['flow', 'show', listed[0].runId], { cwd: repo, env: { NEO_HOME: home } });
+    expect(show.stdout).toMatch(/ · \$0\.0035 simulated · 2 turns/);
     expect(await readFile(join(repo, 'quickstart/src/sum.js'), 'utf8')).toBe(original);
     expect(await git(repo, 'status', '--porcelain')).toBe('');
   });

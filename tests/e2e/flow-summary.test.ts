@@ -46,20 +46,20 @@ describe('the run summary says exactly one true thing about the worktree', () =>
       expect(stateLines(result.stdout), name).toEqual([
         expect.stringMatching(/^uncommitted work is left in \S+\/worktrees\/\S+$/),
       ]);
+      expect(result.stdout).toMatch(/remove it \(its uncommitted work too\): neo flow clean \S+ --force/);
     }
 
     const nothingFailed = await run('nothing-fails');
     expect(nothingFailed.stdout).toMatch(/\(0 commits on [0-9a-f]{10}, 0 files changed\)/);
     expect(stateLines(nothingFailed.stdout)).toEqual([
-      expect.stringMatching(
-        /^nothing changed; remove it with: git -C \S+ worktree remove \S+ && git -C \S+ branch -D neo\/\S+$/,
-      ),
+      expect.stringMatching(/^nothing changed; remove it with: neo flow clean \S+$/),
     ]);
 
     const edited = await run('edit-succeeds');
     expect(edited.exitCode).toBe(0);
     expect(edited.stdout).toMatch(/\(1 commit on [0-9a-f]{10}, 1 file changed\)/);
     expect(stateLines(edited.stdout)).toEqual([expect.stringMatching(/^merge it: git -C \S+ merge neo\/\S+$/)]);
+    expect(edited.stdout).toMatch(/remove it \(its commits too\): neo flow clean \S+ --force/);
 
     const nothing = await run('nothing-succeeds');
     expect(nothing.exitCode).toBe(0);

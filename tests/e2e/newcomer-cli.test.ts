@@ -3,14 +3,23 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
+import { commitAll } from '../helpers/git.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 
 async function sandbox() {
   const root = await tempDir();
   const home = join(root, 'home');
   const repo = join(root, 'repo');
-  await writeTree(root, { 'repo/.git/HEAD': 'ref: refs/heads/main\n', 'home/.keep': '' });
+  await writeTree(root, { 'repo/README.md': 'hello\n', 'home/.keep': '' });
+  await commitAll(repo);
   return { home, repo, env: { NEO_HOME: home } };
+}
+
+/** The `yaml.schemas` mapping `neo init` prints: the JSON object after the `editor` line. */
+function printedMapping(stdout: string): Record<string, string> {
+  const start = stdout.indexOf('\n{') + 1;
+  const end = stdout.indexOf('\n}', start) + 2;
+  return (JSON.parse(stdout.slice(start, end)) as { 'yaml.schemas': Record<string, string> })['yaml.schemas'];
 }
 
 const FLOW = `name: drive
@@ -68,14 +77,18 @@ describe('a newcomer', () => {
     const init = await runNeo(['init'], { cwd: bare.repo, env: bare.env });
     const flowFile = join(bare.repo, '.neo', 'flows', 'check-and-fix.flow.yaml');
     const modeline = (await readFile(flowFile, 'utf8')).split('\n')[0]!;
-    // No copy of neo in the project: the published schema of this version, never an absolute path.
-    expect(modeline).toMatch(
-      /^# yaml-language-server: \$schema=https:\/\/unpkg\.com\/neo@[\w.-]+\/schemas\/flow\.schema\.json$/,
-    );
-    const mapping = JSON.parse(init.stdout.slice(init.stdout.indexOf('{'))) as {
-      'yaml.schemas': Record<string, string>;
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
     };
-    expect(Object.values(mapping['yaml.schemas'])).toEqual([
+    // No copy of neo in the project: the published schema of this very package and version,
+    // never an absolute path, never the npm name `neo` (someone else's package).
+    expect(modeline).toBe(
+      `# yaml-language-server: $schema=https://unpkg.com/neo-flow@${version}/schemas/flow.schema.json`,
+    );
+    const mapping = printedMapping(init.stdout);
+    expect(Object.keys(mapping)[0]).toBe(`https://unpkg.com/neo-flow@${version}/schemas/flow.schema.json`);
+    expect(init.stdout).toContain('npm install --save-dev neo-flow');
+    expect(Object.values(mapping)).toEqual([
       '.neo/flows/*.yaml',
       '.neo/definitions/backends/*.yaml',
       '.neo/definitions/policies/*.yaml',
@@ -86,14 +99,22 @@ describe('a newcomer', () => {
     const schema = JSON.parse(await readFile(new URL('../../schemas/flow.schema.json', import.meta.url), 'utf8')) as {
       $id: string;
     };
-    expect(schema.$id).toBe('https://unpkg.com/neo/schemas/flow.schema.json');
+    expect(schema.$id).toBe(`https://unpkg.com/neo-flow@${version}/schemas/flow.schema.json`);
 
     const installed = await sandbox();
-    await writeTree(installed.repo, { 'node_modules/neo/schemas/flow.schema.json': '{}' });
-    await runNeo(['init'], { cwd: installed.repo, env: installed.env });
-    const local = await readFile(join(installed.repo, '.neo', 'flows', 'check-and-fix.flow.yaml'), 'utf8');
-    expect(local.split('\n')[0]).toBe(
-      '# yaml-language-server: $schema=../../node_modules/neo/schemas/flow.schema.json',
+    await writeTree(installed.repo, {
+      'node_modules/neo-flow/schemas/flow.schema.json': '{}',
+      'node_modules/neo-flow/schemas/persona.schema.json': '{}',
+    });
+    const local = await runNeo(['init'], { cwd: installed.repo, env: installed.env });
+    const flow = await readFile(join(installed.repo, '.neo', 'flows', 'check-and-fix.flow.yaml'), 'utf8');
+    expect(flow.split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=../../node_modules/neo-flow/schemas/flow.schema.json',
+    );
+    expect(Object.keys(printedMapping(local.stdout))[0]).toBe('node_modules/neo-flow/schemas/flow.schema.json');
+    // Persona frontmatter (Markdown): remark-lint-frontmatter-schema's association, for the local schema.
+    expect(local.stdout).toContain(
+      `{ schemas: { "node_modules/neo-flow/schemas/persona.schema.json": ['.neo/personas/*.md'] } }`,
     );
   });
 });

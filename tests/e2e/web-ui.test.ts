@@ -43,6 +43,15 @@ steps:
     approval: { prompt: "Ship the fix?" }
   - { id: announce, needs: [ship], run: 'echo shipped' }
 `;
+const FAILING = `
+name: gate-fails
+defaults: { backend: script, maxPosture: acceptEdits, maxRounds: 3 }
+steps:
+  - id: fix
+    brief: Fix the off-by-one in src/sum.js.
+    script: fix.yaml
+    verify: { run: 'echo checking; uvu tests', attempts: 1 }
+`;
 const FIX = `turns:\n  - - edit: { path: src/sum.js, search: "i <= xs.length", replace: "i < xs.length" }\n    - say: Fixed the loop bound.\n`;
 const SUM =
   'export function sum(xs) {\n  let t = 0;\n  for (let i = 0; i <= xs.length; i++) t += xs[i] ?? 0;\n  return t;\n}\n';
@@ -71,6 +80,7 @@ beforeAll(async () => {
   await writeFile(join(repo, 'src', 'sum.js'), SUM);
   await writeFile(join(repo, 'plan.yaml'), PLAN);
   await writeFile(join(repo, 'fix.yaml'), FIX);
+  await writeFile(join(repo, 'fails.flow.yaml'), FAILING);
   await writeFile(join(home, 'session.yaml'), SESSION_SCRIPT);
   await git(repo, 'init', '-q', '-b', 'main');
   await git(repo, 'add', '-A');
@@ -224,5 +234,18 @@ describe('the web UI, in chromium', () => {
       flow.kill('SIGTERM');
       await flow;
     }
+  });
+
+  it("shows why a step failed: its gate's last lines and the error's hint, not only the exit code", async () => {
+    const failed = await neo('flow', 'run', 'fails.flow.yaml');
+    expect(failed.exitCode).toBe(3);
+    const runId = /run (\S+) · flow /.exec(failed.stdout)![1]!;
+    await page.getByRole('link', { name: 'Flows' }).click();
+    await page.locator(`tr[data-run="${runId}"]`).getByRole('link').click();
+    await page.getByTestId('graph').locator('g[data-step="fix"][data-status="failed"]').click();
+    const output = page.getByTestId('failure-output');
+    await output.getByText('uvu: not found').waitFor();
+    expect(await output.textContent()).toContain('gate `echo checking; uvu tests` (exit 127), 2 lines:');
+    await page.screenshot({ path: join(SHOTS, 'flow-failed.png'), fullPage: true });
   });
 });

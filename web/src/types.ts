@@ -76,7 +76,7 @@ export interface UnitState {
   endedAt?: string;
   outputs?: Record<string, unknown>;
   verdict?: string;
-  error?: { code: string; message: string };
+  error?: { code: string; message: string; hint?: string };
   units?: UnitState[];
 }
 
@@ -93,9 +93,13 @@ export interface RunDetail {
     group: string;
     needs: string[];
     backend?: string;
+    /** Its backend replays a script: the costs it reports were never spent. */
+    simulated?: boolean;
     approval?: { prompt: string; decisions: Decision[] };
   }>;
   state: { status: string; steps: Record<string, UnitState>; ledger: RunRecord['ledger'] } | null;
+  /** The part of the cost scripted backends reported. */
+  simulatedCostUsd?: number;
   seq: number;
   live: boolean;
 }

@@ -127,6 +127,7 @@ export function compileAgent(
     ...defined({ denyRules: persona?.denyRules }),
     editToolNames: info?.editToolNames ?? [],
     ...protectOf(persona?.protect, toList(step.protect), step.allowProtectedEdits, problem),
+    ...(info?.protocol === 'script' ? { simulated: true as const } : {}),
     provenance: provenanceOf(
       narrowed.provenance,
       options.backendOverride !== undefined

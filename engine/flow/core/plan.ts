@@ -56,6 +56,8 @@ export interface AgentSettings extends StepSettings {
   protect?: string[];
   /** An edit to a protected path is reported but does not fail the step. */
   allowProtectedEdits?: boolean;
+  /** The backend replays a script (no model, nothing spent): the costs it reports are the script's, simulated. */
+  simulated?: true;
 }
 
 /** One step, normalized: defaults applied, durations in ms, paths absolute. */

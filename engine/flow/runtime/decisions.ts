@@ -8,7 +8,16 @@
 import { join } from 'node:path';
 import { JsonLinesLog } from '../../observability/index.js';
 import type { RunEvent } from '../core/events.js';
+import { failureOutput } from '../core/failure-output.js';
 import { defined } from '../../util/defined.js';
+import { environmentRedactor, redactDeep, type Redact } from '../../util/redact.js';
+
+let redactor: Redact | undefined;
+/**
+ * The run process's redactor (util/redact.ts), as for the run's other files: a decision quotes
+ * commands and what they printed, which may hold a secret.
+ */
+const redact: Redact = (text) => (redactor ??= environmentRedactor(process.env))(text);
 
 export const DECISIONS_FILE = 'decisions.jsonl';
 
@@ -17,7 +26,11 @@ export function runDecisionLog(runDir: string): JsonLinesLog {
 }
 
 /** The decision an event stands for, if any. */
-export function logRunEvent(log: JsonLinesLog, runId: string, event: RunEvent): void {
+export function logRunEvent(sink: JsonLinesLog, runId: string, event: RunEvent): void {
+  const log = {
+    write: (level: Parameters<JsonLinesLog['write']>[0], name: string, fields: Record<string, unknown>) =>
+      sink.write(level, name, redactDeep(fields, redact)),
+  };
   const at = (e: { step: string; item?: number }) => ({
     runId,
     step: e.step,
@@ -36,14 +49,20 @@ export function logRunEvent(log: JsonLinesLog, runId: string, event: RunEvent): 
         message: event.error.message,
       });
       return;
-    case 'step.completed':
+    case 'step.completed': {
+      const output = failureOutput(event.status, event.outputs);
       log.write(event.status === 'succeeded' ? 'info' : 'warn', 'flow_step_completed', {
         ...at(event),
         status: event.status,
         ...defined({ verdict: event.verdict }),
-        ...(event.error === undefined ? {} : { code: event.error.code, message: event.error.message }),
+        ...(event.error === undefined
+          ? {}
+          : { code: event.error.code, message: event.error.message, ...defined({ hint: event.error.hint }) }),
+        // Why it failed, in the check's or command's own last lines (capped).
+        ...(output === undefined ? {} : { output: `${output.source}:\n${output.lines.join('\n')}` }),
       });
       return;
+    }
     case 'run.finished':
       log.write(event.status === 'succeeded' ? 'info' : 'warn', 'flow_run_finished', {
         runId,

@@ -23,6 +23,7 @@ import type { PlanLookup } from '../core/lookup.js';
 import type { CompiledPlan, PlanTree } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
 import { defined } from '../../util/defined.js';
+import { defaultProjectDir } from '../workspace/index.js';
 
 /** A plan file loaded, checked and compiled against the definitions around it. */
 export interface LoadedPlan {
@@ -101,7 +102,7 @@ export function flowAt(set: DefinitionSet, file: string): Definition<'flow'> | u
 export function compileFlowFile(
   set: DefinitionSet,
   file: string,
-  options: { backendOverride?: string; requireBackend?: boolean; parent?: CompileOptions['parent'] },
+  options: { home: string; backendOverride?: string; requireBackend?: boolean; parent?: CompileOptions['parent'] },
   path: readonly string[] = [file],
 ): { plan: CompiledPlan; problems: CompileProblem[]; pinned: PinnedDefinition[]; children: Record<string, PlanTree> } {
   const flow = flowAt(set, file);
@@ -109,7 +110,7 @@ export function compileFlowFile(
     throw new UsageError('FLOW_PLAN_INVALID', `${file} did not load as a flow`, {
       hint: `run \`neo flow validate ${file}\``,
     });
-  const lookup = lookupFor(set, file, flow);
+  const lookup = lookupFor(set, file, flow, options.home);
   const { plan, problems } = compilePlan(
     flow.data,
     file,
@@ -128,6 +129,7 @@ export function compileFlowFile(
       set,
       sub,
       {
+        home: options.home,
         ...defined({ backendOverride: options.backendOverride, requireBackend: options.requireBackend }),
         parent: { step: step.id, sandbox: step.sandbox ?? { kind: 'none', network: false, source: 'default' } },
       },
@@ -172,7 +174,7 @@ export function assertCompiled(problems: readonly CompileProblem[], file: string
   throw new UsageError(problems[0]!.code, `${file} cannot run:\n${lines.join('\n')}`);
 }
 
-function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): PlanLookup {
+function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>, home: string): PlanLookup {
   const planDir = dirname(file);
   return {
     persona(id) {
@@ -216,7 +218,10 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>): 
       : { owner: { source: `owner policy (${set.ownerPolicy.file})`, knobs: policyKnobs(set.ownerPolicy) } }),
     narrow: (layers) => narrowKnobs(layers),
     resolve: (relative) => resolve(planDir, relative),
-    projectDir: resolve(planDir, flow.data.workspace?.path ?? '.'),
+    projectDir:
+      flow.data.workspace?.path === undefined
+        ? defaultProjectDir(planDir, home)
+        : resolve(planDir, flow.data.workspace.path),
   };
 }
 

@@ -70,6 +70,7 @@ export async function readyPlan(options: {
   const loaded = await loadPlanDefinitions({ planFile: file, cwd: options.cwd, home: options.home });
   assertClean(loaded, options.cwd);
   const compiled = compileFlowFile(loaded.set, file, {
+    home: options.home,
     ...defined({ backendOverride: options.backendOverride }),
     requireBackend: options.requireBackend,
   });

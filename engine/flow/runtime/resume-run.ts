@@ -19,6 +19,7 @@ import { drive } from './drive.js';
 import { driverFields } from './record.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
 import { requirePlanSecrets } from './require-secrets.js';
+import { sweepRunLitter } from './litter.js';
 import { assertCompiled, compileFlowFile, flowAt, loadPlanDefinitions, planHash } from './load-plan.js';
 import { outcomeOf, type ChildContext, type ResumeOptions, type RunOutcome } from './options.js';
 import { runSubflow } from './subflow.js';
@@ -74,7 +75,10 @@ async function resumeWith(
     options.observer?.({ type: 'notice', runId: found.runId, depth, level, message });
   // What the dead driver left running (its agent CLI, a command it ran) is stopped before
   // anything touches the workspace again: a resumed step must never run beside its orphan.
-  if (child === undefined) for (const line of await tidyRuns(options.home, found.runId)) notice('warning', line);
+  if (child === undefined) {
+    for (const line of await tidyRuns(options.home, found.runId)) notice('warning', line);
+    await sweepRunLitter(options.home, found.runId);
+  }
   // A driver killed with -9 could not record its end: the interruption is recorded first, so the
   // log says why the run stopped before it says it resumed.
   await settleAbandoned(options.home, found, {
@@ -110,6 +114,7 @@ async function resumeWith(
   if (changed.length > 0 && child === undefined) {
     if (options.rebaseDefinitions) {
       const compiled = compileFlowFile(set, record.planFile, {
+        home: options.home,
         ...defined({ backendOverride: record.options.backend }),
         requireBackend: true,
       });

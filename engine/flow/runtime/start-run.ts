@@ -79,7 +79,8 @@ export async function startCompiled(
   },
 ): Promise<RunOutcome> {
   const backend = options.backend ?? context.child?.backend;
-  const { plan, pinned, children } = context.compiled ?? compileChecked(set, file, backend, context.child?.parentStep);
+  const { plan, pinned, children } =
+    context.compiled ?? compileChecked(set, file, backend, context.child?.parentStep, options.home);
   const { values: inputs, problems: inputProblems } = resolveInputs(
     plan.inputs,
     options.inputs ?? {},
@@ -205,8 +206,10 @@ function compileChecked(
   file: string,
   backend: string | undefined,
   parentStep: ChildContext['parentStep'],
+  home: string,
 ): { plan: CompiledPlan; pinned: PinnedDefinition[]; children: Record<string, PlanTree> } {
   const { plan, problems, pinned, children } = compileFlowFile(set, file, {
+    home,
     ...defined({ backendOverride: backend }),
     requireBackend: true,
     // A sub-flow runs under the sandbox of the step that runs it (a plan from before: none).
@@ -247,6 +250,7 @@ function watcherFor(
         } else if (event.type === 'reloaded') {
           onSet?.(event.set);
           const compiled = compileFlowFile(event.set, file, {
+            home: options.home,
             ...defined({ backendOverride: backend }),
             requireBackend: true,
           });

@@ -49,8 +49,14 @@ function copyWorkspace(record: WorkspaceRecord): Workspace {
     record,
     warnings: [],
     async release() {},
-    async finish() {
-      return { lines: [`workspace (a copy of ${record.projectDir}): ${record.path}`] };
+    async finish({ runId }) {
+      return {
+        lines: [
+          `workspace (a copy of ${record.projectDir}): ${record.path}`,
+          // A copy has no history: whether its changes were taken is the user's to say.
+          `remove it when you have what you need: neo flow clean ${runId} --force`,
+        ],
+      };
     },
   };
 }

@@ -1,5 +1,5 @@
 /** Workspaces: where a run's steps work (worktree, in place, or a copy). */
-import { NeoError } from '../../util/errors.js';
+import { UsageError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { createCopy, reopenCopy } from './copy.js';
 import { GitRepo, gitMarker } from '../../execution/index.js';
@@ -24,6 +24,7 @@ export {
   type FolderStamp,
 } from './dependencies.js';
 export { GitMetaWatch } from './git-meta.js';
+export { defaultProjectDir } from './project-dir.js';
 
 /** Prepares a new run's workspace; worktree is the default in a git repository, copy elsewhere. */
 export async function prepareWorkspace(options: {
@@ -51,7 +52,7 @@ async function createWorkspace(options: {
   const isolation = options.isolation ?? (committed === undefined ? 'copy' : 'worktree');
   if (isolation === 'worktree') {
     if (committed === undefined) {
-      throw new NeoError(
+      throw new UsageError(
         'FLOW_WORKSPACE_NOT_GIT',
         `${options.projectDir} is not in a git repository with a commit, so it cannot have a worktree`,
         {

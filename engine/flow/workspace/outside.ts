@@ -4,6 +4,7 @@ import { GitRepo, changedPaths, gitMarker, snapshotTree, type SnapshotStore } fr
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { stampChanges, stampTree, type TreeStamp } from './tree-stamp.js';
 import { defined } from '../../util/defined.js';
+import { ownOutputFiles } from '../../util/own-output.js';
 
 /** NEO_HOME's user layer and trust: what an escaped agent could change to raise its own ceiling later. */
 const HOME_ENTRIES = ['trust.json', 'policy.yaml', 'neo.yaml', '.env', 'definitions', 'agents', 'flows'];
@@ -39,7 +40,10 @@ export class OutsideWatch {
 
   static async open(options: { workspace: WorkspaceRecord; home: string; runDir: string }): Promise<OutsideWatch> {
     const { workspace, home } = options;
-    const store: SnapshotStore = { dir: join(options.runDir, 'snapshots'), exclude: [home, workspace.root] };
+    // neo's own records and output: its home, the workspace, and the files its stdout and stderr
+    // are redirected into (`neo flow run --json > run.ndjson` in the checkout is not an escape).
+    const own = [home, workspace.root, ...ownOutputFiles()];
+    const store: SnapshotStore = { dir: join(options.runDir, 'snapshots'), exclude: own };
     const stampPaths = HOME_ENTRIES.map((name) => join(home, name));
     let checkout: CheckoutTree | undefined;
     if (workspace.isolation !== 'inplace') {
@@ -57,7 +61,7 @@ export class OutsideWatch {
       } else if (real !== undefined) stampPaths.push(real);
     }
     // neo's own folder may sit inside the project (its records change all the time): only its user layer counts.
-    const skip = [home, workspace.root];
+    const skip = own;
     return new OutsideWatch(checkout, stampPaths, skip, await stampTree(stampPaths, skip));
   }
 

@@ -1,10 +1,10 @@
 import { access, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { GitRepo } from '../../execution/index.js';
-import { errorMessage, NeoError } from '../../util/errors.js';
+import { errorMessage, NeoError, UsageError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { requireKept, type Workspace, type WorkspaceSummary } from './workspace.js';
-import { worktreeStateLine } from './worktree-state.js';
+import { worktreeStateLines } from './worktree-state.js';
 import { checkId } from '../../util/ids.js';
 import { mkdirPrivate } from '../../util/private-store.js';
 import { defined } from '../../util/defined.js';
@@ -29,7 +29,7 @@ export async function createWorktree(options: {
   const baseRef = options.base ?? 'HEAD';
   const baseCommit = await source.output(['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`]).catch(() => '');
   if (baseCommit === '') {
-    throw new NeoError('FLOW_WORKSPACE_BASE', `workspace.base \`${baseRef}\` is not a commit in ${repo}`, {
+    throw new UsageError('FLOW_WORKSPACE_BASE', `workspace.base \`${baseRef}\` is not a commit in ${repo}`, {
       hint: 'name a branch, tag or commit that exists',
     });
   }
@@ -41,11 +41,14 @@ export async function createWorktree(options: {
   try {
     await access(path);
   } catch {
-    throw new NeoError(
+    // Nothing ran: the worktree and branch made for it go too, so a refused run leaves nothing behind.
+    await source.run(['worktree', 'remove', '--force', root]);
+    await source.run(['branch', '-D', branch]);
+    throw new UsageError(
       'FLOW_WORKSPACE_UNCOMMITTED',
       `the project folder ${rel || '.'} is not in commit ${baseCommit.slice(0, 10)}, so the worktree has no copy of it`,
       {
-        hint: 'commit it, or run with `--isolation copy` (or set `workspace.isolation: copy`)',
+        hint: `commit it (git -C ${repo} add ${rel} && git -C ${repo} commit), or run with \`--isolation copy\` (or set \`workspace.isolation: copy\`)`,
       },
     );
   }
@@ -142,6 +145,6 @@ async function summarize(
     source !== undefined &&
     (await source.run(['merge-base', '--is-ancestor', record.branch ?? 'HEAD', 'HEAD'])).ok;
   const left = commit === undefined && dirty !== '';
-  lines.push(worktreeStateLine({ status, dirty: left, commits: count, merged, ...record }));
+  lines.push(...worktreeStateLines({ status, runId, dirty: left, commits: count, merged, ...record }));
   return { lines, changedFiles, ...defined({ commit }) };
 }

@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isRunningPid } from '../../execution/index.js';
 import { readJsonOrNull, sweepTempFiles } from '../../util/atomic-file.js';
 import { JsonlAppender } from '../../util/jsonl.js';
@@ -251,8 +251,7 @@ export class CodeSessionStore {
 
   /** Removes the temp files of meta.json writes whose writer was killed between open and rename. */
   async sweepLitter(): Promise<void> {
-    const names = await readdir(this.root).catch(() => [] as string[]);
-    await Promise.all(names.filter(isSessionId).map((name) => sweepTempFiles(this.sessionDir(name), isRunningPid)));
+    await sweepSessionLitter(dirname(this.root));
   }
 
   /** Flushes and closes one session's files; it can be reopened later (adopt). */
@@ -291,4 +290,15 @@ export class CodeSessionStore {
     if (record === null) return undefined;
     return new MetaFile(join(this.sessionDir(sessionId), 'meta.json'), record, this.#log, minIntervalMs);
   }
+}
+
+/**
+ * Removes, from every session folder under NEO_HOME, the temp files of writes whose writer is
+ * no longer running (killed between open and rename); a live writer's are left alone. The
+ * daemon sweeps at start, a resumed flow run (whose sessions ran in its own process) at resume.
+ */
+export async function sweepSessionLitter(home: string): Promise<void> {
+  const root = join(home, 'code-sessions');
+  const names = await readdir(root).catch(() => [] as string[]);
+  await Promise.all(names.filter(isSessionId).map((name) => sweepTempFiles(join(root, name), isRunningPid)));
 }

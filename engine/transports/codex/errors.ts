@@ -1,4 +1,5 @@
 import { PROVIDER_CODES, providerCode, type ProviderCode } from '../shared/index.js';
+import { stripEscapes } from '../../util/terminal-text.js';
 
 type Json = Record<string, unknown>;
 
@@ -53,7 +54,7 @@ const ROUTER_ERROR = /\bERROR codex_core::tools::router: error=(.+)$/;
  * and logs it there, with no item on the app-server wire.
  */
 export function refusedToolCall(line: string): { name: string; why: string } | undefined {
-  const match = ROUTER_ERROR.exec(line);
+  const match = ROUTER_ERROR.exec(stripEscapes(line));
   if (match === null) return undefined;
   const why = match[1]!.trim();
   return { name: /^apply_patch\b/.test(why) ? 'apply_patch' : 'tool', why };

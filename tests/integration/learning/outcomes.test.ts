@@ -53,13 +53,13 @@ describe('an outcome from every settled session', () => {
     expect((await readOutcomes(home)).map((r) => [r.outcome, r.outcomeSource])).toEqual([['success', 'driver']]);
   });
 
-  it("a person's session is inferred (never partial, whatever the stop said), once per session", async () => {
+  it("a person's session is judged by the person who stopped it, once per session", async () => {
     const home = await tempDir('neo-outcomes-');
     const script = join(home, 'script.yaml');
     await writeFile(script, 'turns:\n  - - say: looked at it\n  - - say: never reached\n');
     const { set } = await loadDefinitions({ home, noProject: true });
     const metrics = new MemoryMetrics();
-    const hook = releaseRecorder({ home, verdict: 'inferred', metrics });
+    const hook = releaseRecorder({ home, verdict: 'person', metrics });
     const service = createSessionService({ home, definitions: set, log: silentLog, onReleased: hook });
     const caller = { scope: 'owner' };
     const cwd = await tempDir('neo-outcomes-cwd-');
@@ -74,8 +74,14 @@ describe('an outcome from every settled session', () => {
     await service.close();
     const records = await readOutcomes(home);
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ sessionId, outcome: 'success', outcomeSource: 'inferred', scope: 'owner' });
-    expect(metrics.count(SESSION_METRICS.settled, { backend: 'script', outcome: 'success' })).toBe(1);
+    expect(records[0]).toMatchObject({
+      sessionId,
+      outcome: 'partial',
+      outcomeSource: 'person',
+      failureReason: 'half',
+      scope: 'owner',
+    });
+    expect(metrics.count(SESSION_METRICS.settled, { backend: 'script', outcome: 'partial' })).toBe(1);
   });
 
   it('an interrupted person session is aborted, and a persona scope is left to the persona', async () => {
@@ -87,7 +93,7 @@ describe('an outcome from every settled session', () => {
       home,
       definitions: set,
       log: silentLog,
-      onReleased: releaseRecorder({ home, verdict: 'inferred' }),
+      onReleased: releaseRecorder({ home, verdict: 'person' }),
     });
     const cwd = await tempDir('neo-outcomes-cwd-');
     const start = (scope: string) =>

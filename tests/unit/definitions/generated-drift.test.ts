@@ -18,4 +18,11 @@ describe('engine/generated matches schemas/', () => {
     }
     expect(stale, 'run `npm run gen` and commit engine/generated/').toEqual([]);
   });
+
+  it("every schema's $id is this release's published file (package name and version)", async () => {
+    const { stampSchemaIds } = (await import(join(root, 'scripts', 'gen-types.mjs'))) as {
+      stampSchemaIds(options: { write: boolean }): Promise<string[]>;
+    };
+    expect(await stampSchemaIds({ write: false }), 'run `npm run gen` and commit schemas/').toEqual([]);
+  });
 });

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { Badge, ErrorLine, money, Section, useReload, useStream } from '../components/common';
+import { Badge, ErrorLine, Section, useReload, useStream } from '../components/common';
 import { DiffView } from '../components/diff-view';
+import { failureOutput, failureOutputHeading } from '../../../engine/flow/core/failure-output.js';
+import { costLabel } from '../../../engine/flow/core/cost-label.js';
 import { StepGraph } from '../components/step-graph';
 import { link } from '../router';
 import type { Decision, Diff, RunDetail, UnitState } from '../types';
@@ -46,7 +48,7 @@ export function RunPage({ id }: { id: string }) {
         <div class="facts-inline">
           <Badge value={r.status === 'waiting' && d.live ? 'waiting' : status} />{' '}
           {d.live ? <span class="live-dot" title="live" /> : null}
-          <span>{money(d.state?.ledger.costUsd ?? r.ledger.costUsd)}</span>
+          <span>{costLabel(d.state?.ledger.costUsd ?? r.ledger.costUsd, d.simulatedCostUsd ?? 0)}</span>
           <span>{d.state?.ledger.turns ?? r.ledger.turns} turns</span>
           {r.reason ? (
             <span class="bad">
@@ -107,7 +109,9 @@ function StepPanel({
               </span>
             ) : null}
             {unit.executions > 1 ? <span>{unit.executions} runs</span> : null}
-            {typeof unit.outputs?.costUsd === 'number' ? <span>{money(unit.outputs.costUsd)}</span> : null}
+            {typeof unit.outputs?.costUsd === 'number' ? (
+              <span>{costLabel(unit.outputs.costUsd, step.simulated === true ? unit.outputs.costUsd : 0)}</span>
+            ) : null}
             {typeof unit.outputs?.rounds === 'number' ? <span>{unit.outputs.rounds} rounds</span> : null}
             {typeof unit.outputs?.sessionId === 'string' ? (
               <a {...link(`/sessions/${unit.outputs.sessionId}`)}>session</a>
@@ -117,8 +121,10 @@ function StepPanel({
           {unit.error ? (
             <div class="bad">
               {unit.error.code}: {unit.error.message}
+              {unit.error.hint ? <div class="hint">hint: {unit.error.hint}</div> : null}
             </div>
           ) : null}
+          <FailureOutput status={unit.status} outputs={unit.outputs} />
           {step.kind === 'approval' && unit.status === 'running' && step.approval ? (
             <ApprovalForm
               prompt={step.approval.prompt}
@@ -162,6 +168,18 @@ export function ApprovalForm({
           {d.label}
         </button>
       ))}
+    </div>
+  );
+}
+
+/** Why a failed step failed, in its check's or command's own last lines (the rule is the CLI's). */
+function FailureOutput({ status, outputs }: { status: string; outputs: Record<string, unknown> | undefined }) {
+  const output = failureOutput(status, outputs);
+  if (output === undefined) return null;
+  return (
+    <div class="failure-output" data-testid="failure-output">
+      <div class="dim">{failureOutputHeading(output)}</div>
+      <pre>{output.lines.join('\n')}</pre>
     </div>
   );
 }
