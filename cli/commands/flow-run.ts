@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { findRepoRoot, untrustedNotice } from '../../engine/definitions/index.js';
 import {
   describePlan,
+  planDependencies,
   readyPlan,
   requirePlanSandboxes,
   requirePlanSecrets,
@@ -133,6 +134,11 @@ async function dryRun(
   }
   const tree = { plan, children };
   const described = describePlan(plan, children);
+  const dependencies = await planDependencies({
+    projectDir: plan.projectDir,
+    home,
+    ...defined({ isolation: options.isolation ?? plan.workspace.isolation, mode: plan.workspace.dependencies }),
+  });
   const bound = probeProcessBound();
   const untrusted = untrustedNotice(set, {
     cwd: io.cwd,
@@ -146,6 +152,7 @@ async function dryRun(
       projectDir: plan.projectDir,
       isolation: options.isolation ?? plan.workspace.isolation ?? 'worktree (git) / copy',
       processBound: bound.detail,
+      dependencies: { mode: dependencies.mode, folders: dependencies.folders, from: dependencies.from },
       sandboxWarnings: await sandboxWarnings(tree, io.env),
     });
     return EXIT.ok;
@@ -197,6 +204,7 @@ async function dryRun(
       ? p.yellow(`warning: no process bound on this machine (${bound.detail})`)
       : p.dim(`process bound: ${bound.detail}`),
   );
+  writeLine(io.stdout, dependencies.line);
   for (const line of await sandboxWarnings(tree, io.env)) writeLine(io.stdout, p.yellow(line));
   const inputNames = Object.entries(resolved.values);
   if (inputNames.length > 0)
