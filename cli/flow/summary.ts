@@ -54,7 +54,11 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
   // What a step or an agent said is data: the human summary prints it through the terminal sanitiser.
   const outcome = options.json ? raw : terminalSafeDeep(raw);
   const { record, state } = outcome;
-  const resume = outcome.status === 'succeeded' ? undefined : `neo flow resume ${outcome.runId}`;
+  // A run whose store failed cannot be resumed: no resume command is offered.
+  const resume =
+    outcome.status === 'succeeded' || exitCodeOf(outcome) === EXIT.storeUntrusted
+      ? undefined
+      : `neo flow resume ${outcome.runId}`;
   if (options.json) {
     const steps = outcome.plan.steps.map((s) => {
       const st = state.steps[s.id];
