@@ -10,7 +10,7 @@ import {
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
-import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
+import { painter, table, useColor, writeJson, writeJsonLine, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, failureOutputLines, ICONS } from '../flow/view.js';
 import { defined } from '../../engine/util/defined.js';
 
@@ -106,7 +106,7 @@ export async function run(
       if (diff?.unified) writeLine(io.stdout, `\n${p.bold(`── ${id}: ${diff.summary ?? ''}`)}\n${diff.unified}`);
     }
   }
-  if (options.events) for (const event of events) writeLine(io.stdout, JSON.stringify(event));
+  if (options.events) for (const event of events) writeJsonLine(io.stdout, event);
   // A tampered run's reason already says what to do (its hint, above); an unverified one is never resumed.
   if (
     record.status !== 'tampered' &&
