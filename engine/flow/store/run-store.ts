@@ -344,7 +344,7 @@ function openLog(path: string, flags: number): number | undefined {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && (flags & constants.O_CREAT) === 0) return undefined;
-    if (code === 'ELOOP') throw tamperedError(path, 'a link where the run\u2019s log goes');
+    if (code === 'ELOOP') throw tamperedError(path, "a link where the run's log goes");
     if (code === 'EEXIST') throw tamperedError(path, 'a log that this run did not write is already there');
     throw error;
   }
@@ -355,16 +355,13 @@ function refuseLinks(dir: string): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isSymbolicLink())
-      throw tamperedError(
-        path,
-        'a link in the run\u2019s folder; neo never makes one, nor writes or removes through one',
-      );
+      throw tamperedError(path, "a link in the run's folder; neo never makes one, nor writes or removes through one");
     if (entry.isDirectory() && RUN_FOLDERS_CHECKED.has(entry.name))
       for (const inner of readdirSync(path, { withFileTypes: true }))
         if (inner.isSymbolicLink())
           throw tamperedError(
             join(path, inner.name),
-            'a link in the run\u2019s folder; neo never makes one, nor writes or removes through one',
+            "a link in the run's folder; neo never makes one, nor writes or removes through one",
           );
   }
 }

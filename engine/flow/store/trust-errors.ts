@@ -9,7 +9,7 @@ import { NeoError } from '../../util/errors.js';
 /** A file whose MAC fails, a chain that breaks, a plan that is not the one pinned, a planted link. */
 export function tamperedError(where: string, what: string): NeoError {
   return new NeoError('STORE_TAMPERED', `${where}: ${what}`, {
-    hint: 'something that could write this run\u2019s folder changed it, so neo will not act on the run; start the flow again (`neo flow run`) and keep the folder as evidence',
+    hint: "something that could write this run's folder changed it, so neo will not act on the run; start the flow again (`neo flow run`) and keep the folder as evidence",
   });
 }
 
