@@ -198,25 +198,6 @@ export class RunStore {
   }
 
   /**
-   * A folder of the run (`outputs`), made or found real on every call: a step may
-   * have replaced it with a link since, and neo never hands out a path through one — a link
-   * found fails the store, so the run ends as tampered.
-   */
-  folder(...parts: string[]): string {
-    try {
-      return realFolderSync(this.dir, ...parts);
-    } catch (error) {
-      this.#fail(error);
-      throw error;
-    }
-  }
-
-  /** The folder commands write `$NEO_OUTPUT` files into. */
-  outputsDir(): string {
-    return this.folder('outputs');
-  }
-
-  /**
    * Resolves once the run's files and everything appended so far are durable (an execution's
    * start included), and the run's folder holds no link: neo never makes one there, so a link is
    * something a step planted for neo to write or delete through — the run fails as tampered
