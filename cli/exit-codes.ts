@@ -20,6 +20,11 @@ export const EXIT = {
   noChange: 6,
   /** A sandbox the flow asks for is unavailable here (not installed, user namespaces off): nothing ran. */
   sandboxUnavailable: 7,
+  /**
+   * The run's store cannot be believed (a file failed its MAC, a planted link, a run recorded
+   * before neo authenticated runs): neo acted on nothing it read from it.
+   */
+  storeUntrusted: 8,
   internal: 70,
   interrupted: 130,
 } as const;
@@ -36,6 +41,7 @@ export const EXIT_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.agentFailed, 'the agent or its provider failed, or the agent stalled'],
   [EXIT.noChange, 'an agent step that had to change files changed none'],
   [EXIT.sandboxUnavailable, 'a sandbox the flow asks for is unavailable here: nothing ran'],
+  [EXIT.storeUntrusted, "the run's store was tampered with (or cannot be authenticated): neo acted on nothing in it"],
   [EXIT.internal, 'internal error in neo (please report it)'],
   [EXIT.interrupted, 'interrupted (Ctrl-C); `neo flow resume` continues it'],
 ];
@@ -57,6 +63,10 @@ const CAUSES: ReadonlyArray<readonly [string, ExitCode]> = [
   ['FLOW_PLAN_', EXIT.usage],
   ['FLOW_INPUT_', EXIT.usage],
   ['SANDBOX_UNAVAILABLE', EXIT.sandboxUnavailable],
+  ['STORE_TAMPERED', EXIT.storeUntrusted],
+  ['STORE_UNAUTHENTICATED', EXIT.storeUntrusted],
+  ['STORE_CORRUPT', EXIT.storeUntrusted],
+  ['STORE_KEY_UNREADABLE', EXIT.storeUntrusted],
 ];
 
 /** The exit code a failure's code means (a run's cause, a step's error): 1 when none is specific. */
@@ -81,7 +91,10 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError) return EXIT.usage;
   if (error instanceof FailureError) return EXIT.failed;
   if (isCommanderError(error)) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  if (error instanceof NeoError) return error.code === 'SANDBOX_UNAVAILABLE' ? EXIT.sandboxUnavailable : EXIT.failed;
+  if (error instanceof NeoError) {
+    const code = exitCodeForCause(error.code);
+    return code === EXIT.sandboxUnavailable || code === EXIT.storeUntrusted ? code : EXIT.failed;
+  }
   return EXIT.internal;
 }
 

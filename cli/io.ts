@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { processRedact, redactDeep } from '../engine/util/redact.js';
 
 /** What a command needs from its surroundings; tests pass their own. */
 export interface CommandIO {
@@ -36,9 +37,18 @@ export function writeLine(stream: Writable, text = ''): void {
   stream.write(`${text}\n`);
 }
 
-/** Prints a value as JSON (the `--json` output of every data command). */
+/**
+ * Prints a value as JSON (the `--json` output of every data command), every string in it passed
+ * through the one redactor first: a secret a step printed is no more shown here than on a
+ * terminal. (Escape sequences need no sanitiser: JSON escapes control characters.)
+ */
 export function writeJson(stream: Writable, value: unknown): void {
-  stream.write(`${JSON.stringify(value, null, 2)}\n`);
+  stream.write(`${JSON.stringify(redactDeep(value, processRedact()), null, 2)}\n`);
+}
+
+/** {@link writeJson} as one line: the NDJSON of `--json` streams (flow run, resume, logs). */
+export function writeJsonLine(stream: Writable, value: unknown): void {
+  stream.write(`${JSON.stringify(redactDeep(value, processRedact()))}\n`);
 }
 
 /** A small ANSI painter that is a no-op when colour is off. */

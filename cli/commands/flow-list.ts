@@ -3,7 +3,7 @@ import {
   formatDuration,
   listRunsSettled,
   readRunPlan,
-  readRunSnapshot,
+  readShownRun,
   runDir,
   simulatedCostUsd,
   tidyRuns,
@@ -27,6 +27,8 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
         runId: r.runId,
         flow: r.flow,
         status: r.status,
+        ...(r.unverified ? { unverified: true } : {}),
+        ...(r.status === 'tampered' ? { reason: r.reason ?? null } : {}),
         createdAt: r.createdAt,
         updatedAt: r.updatedAt,
         ledger: r.ledger,
@@ -44,14 +46,19 @@ export async function run(io: CommandIO, options: { json?: boolean }): Promise<n
   }
   const p = painter(useColor(io.stdout, io.env));
   const color = (status: string) =>
-    status === 'succeeded' ? p.green(status) : status === 'failed' ? p.red(status) : p.yellow(status);
+    status === 'succeeded'
+      ? p.green(status)
+      : status === 'failed' || status === 'tampered'
+        ? p.red(status)
+        : p.yellow(status);
   const rows = runs.map((r, i) => {
     const steps = Object.values(r.steps);
     const done = steps.filter((s) => s.status === 'succeeded' || s.status === 'skipped').length;
     return [
       r.parent ? `  ↳ ${r.runId}` : r.runId,
       r.flow,
-      color(r.status),
+      // A run whose files failed their MAC shows `tampered`; one recorded before neo authenticated runs, unverified.
+      `${color(r.status)}${r.unverified ? p.dim(' (unverified)') : ''}`,
       r.createdAt.replace('T', ' ').slice(0, 19),
       formatDuration(r.ledger.wallMs),
       costLabel(r.ledger.costUsd, simulated[i]),
@@ -92,6 +99,7 @@ async function runDiskUse(home: string, record: RunRecord): Promise<number> {
 /** The part of a run's cost its scripted backends reported (nothing was spent on it). */
 async function simulatedOf(home: string, record: RunRecord): Promise<number> {
   if (record.ledger.costUsd === 0) return 0;
-  const [plan, snapshot] = await Promise.all([readRunPlan(home, record.runId), readRunSnapshot(home, record.runId)]);
-  return plan === null || snapshot === null ? 0 : simulatedCostUsd(plan, snapshot.state.steps);
+  // From the run's checked events (snapshot.json is never read back); a tampered run shows none.
+  const [plan, shown] = await Promise.all([readRunPlan(home, record.runId), readShownRun(home, record.runId, record)]);
+  return plan === null || shown.state === null ? 0 : simulatedCostUsd(plan, shown.state.steps);
 }

@@ -7,7 +7,7 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalSafe } from '../../engine/util/terminal-text.js';
-import { writeLine, type CommandIO } from '../io.js';
+import { writeJsonLine, writeLine, type CommandIO } from '../io.js';
 
 /** `neo flow logs <runId>`: the run's decision log, one line per decision. */
 export async function run(io: CommandIO, runId: string, options: { level?: string; json?: boolean }): Promise<number> {
@@ -26,7 +26,7 @@ export async function run(io: CommandIO, runId: string, options: { level?: strin
   if (lines.length === 0 && !options.json) writeLine(io.stderr, `run ${record.runId} has no decision log yet`);
   for (const line of lines) {
     if (options.json) {
-      writeLine(io.stdout, JSON.stringify(line));
+      writeJsonLine(io.stdout, line);
       continue;
     }
     // Fields carry agent and command text: printed through the terminal sanitiser.

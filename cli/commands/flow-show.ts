@@ -3,17 +3,14 @@ import {
   failureOutput,
   formatDuration,
   readRunPlan,
+  readRunShown,
   simulatedCostUsd,
-  readRunEvents,
-  readRunSettled,
-  readRunSnapshot,
-  runDir,
   type StepState,
 } from '../../engine/flow/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
-import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
+import { painter, table, useColor, writeJson, writeJsonLine, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, failureOutputLines, ICONS } from '../flow/view.js';
 import { defined } from '../../engine/util/defined.js';
 
@@ -23,30 +20,26 @@ export async function run(
   options: { json?: boolean; diff?: boolean; events?: boolean },
 ): Promise<number> {
   const home = neoHome(io.env);
-  const stored = await readRunSettled(home, runId);
-  const storedSnapshot = await readRunSnapshot(home, stored.runId);
-  const plan = await readRunPlan(home, stored.runId);
-  const storedEvents = options.events || options.json ? await readRunEvents(runDir(home, stored.runId)) : [];
+  // Shown from its authenticated events; a run whose files do not check is shown tampered.
+  const shown = await readRunShown(home, runId);
+  const plan = await readRunPlan(home, shown.record.runId);
   if (options.json) {
-    writeJson(io.stdout, { record: stored, state: storedSnapshot?.state ?? null, events: storedEvents });
+    writeJson(io.stdout, { record: shown.record, state: shown.state, events: shown.events });
     return EXIT.ok;
   }
   // What the run's steps and agents said is data: printed through the terminal sanitiser.
-  const { record, snapshot, events } = terminalSafeDeep({
-    record: stored,
-    snapshot: storedSnapshot,
-    events: storedEvents,
-  });
+  const { record, state, events } = terminalSafeDeep(shown);
   const p = painter(useColor(io.stdout, io.env));
-  const color = (s: string) => (s === 'succeeded' ? p.green(s) : s === 'failed' ? p.red(s) : p.yellow(s));
+  const color = (s: string) =>
+    s === 'succeeded' ? p.green(s) : s === 'failed' || s === 'tampered' ? p.red(s) : p.yellow(s);
   writeLine(
     io.stdout,
-    `${p.bold(record.runId)} · flow ${record.flow} · ${color(record.status)}${record.parent ? ` · sub-flow of ${record.parent.runId} (${record.parent.step})` : ''}`,
+    `${p.bold(record.runId)} · flow ${record.flow} · ${color(record.status)}${record.unverified ? ' (unverified: recorded before neo authenticated runs)' : ''}${record.parent ? ` · sub-flow of ${record.parent.runId} (${record.parent.step})` : ''}`,
   );
   writeLine(io.stdout, `  plan: ${record.planFile}`);
   writeLine(
     io.stdout,
-    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · ${costLabel(record.ledger.costUsd, plan === null ? 0 : simulatedCostUsd(plan, snapshot?.state.steps ?? {}))} · ${record.ledger.turns} turns · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
+    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · ${costLabel(record.ledger.costUsd, plan === null ? 0 : simulatedCostUsd(plan, state?.steps ?? {}))} · ${record.ledger.turns} turns · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
   );
   if (Object.keys(record.inputs).length > 0)
     writeLine(
@@ -63,7 +56,7 @@ export async function run(
   }
   for (const line of record.summary?.lines ?? (record.workspace ? [`workspace: ${record.workspace.path}`] : []))
     writeLine(io.stdout, `  ${line}`);
-  const steps = snapshot?.state.steps ?? {};
+  const steps = state?.steps ?? {};
   const rows = [[p.dim(''), p.dim('STEP'), p.dim('STATUS'), p.dim('RUNS'), p.dim('EVIDENCE')]];
   for (const [id, summary] of Object.entries(record.steps)) {
     const st: StepState | undefined = steps[id];
@@ -113,8 +106,15 @@ export async function run(
       if (diff?.unified) writeLine(io.stdout, `\n${p.bold(`── ${id}: ${diff.summary ?? ''}`)}\n${diff.unified}`);
     }
   }
-  if (options.events) for (const event of events) writeLine(io.stdout, JSON.stringify(event));
-  if (record.status !== 'succeeded' && record.status !== 'running' && record.status !== 'waiting')
+  if (options.events) for (const event of events) writeJsonLine(io.stdout, event);
+  // A tampered run's reason already says what to do (its hint, above); an unverified one is never resumed.
+  if (
+    record.status !== 'tampered' &&
+    record.unverified !== true &&
+    record.status !== 'succeeded' &&
+    record.status !== 'running' &&
+    record.status !== 'waiting'
+  )
     writeLine(io.stdout, `  resume: neo flow resume ${record.runId}`);
   return EXIT.ok;
 }

@@ -10,7 +10,7 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { metricsPort, openMetrics } from '../metrics-port.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
-import { painter, useColor, writeLine, type CommandIO } from '../io.js';
+import { painter, useColor, writeJsonLine, writeLine, type CommandIO } from '../io.js';
 import { flowOutput } from '../flow/output.js';
 import { terminalPrompter } from '../flow/prompt.js';
 import { interruptOnSignals } from '../flow/signals.js';
@@ -153,9 +153,19 @@ function printSummary(io: CommandIO, result: PersonaRunResult, json: boolean): v
     costUsd: r.costUsd ?? null,
   }));
   if (json) {
-    io.stdout.write(
-      `${JSON.stringify({ type: 'summary', runId: result.runId, verdict: verdict.outcome, note: verdict.note, failureReason: verdict.failureReason ?? null, sessionId: result.session?.sessionId ?? null, backend: result.session?.backend ?? null, model: result.model ?? null, rounds, costUsd: result.costUsd, records })}\n`,
-    );
+    writeJsonLine(io.stdout, {
+      type: 'summary',
+      runId: result.runId,
+      verdict: verdict.outcome,
+      note: verdict.note,
+      failureReason: verdict.failureReason ?? null,
+      sessionId: result.session?.sessionId ?? null,
+      backend: result.session?.backend ?? null,
+      model: result.model ?? null,
+      rounds,
+      costUsd: result.costUsd,
+      records,
+    });
     return;
   }
   const p = painter(useColor(io.stdout, io.env));

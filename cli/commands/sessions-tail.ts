@@ -3,7 +3,7 @@ import { CodeSessionStore, isOrphaned, stderrLog } from '../../engine/session/in
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
-import { painter, useColor, writeLine, type CommandIO } from '../io.js';
+import { painter, useColor, writeJsonLine, writeLine, type CommandIO } from '../io.js';
 import { resolveSessionId } from '../session/client.js';
 import { renderEvent } from '../session/format.js';
 import { seq } from './sessions-show.js';
@@ -27,7 +27,8 @@ export async function run(io: CommandIO, id: string, options: { after?: string; 
   for (;;) {
     const events = (await store.readEvents(sessionId, { afterSeq: after })) ?? [];
     for (const event of events) {
-      writeLine(io.stdout, options.json ? JSON.stringify(event) : renderEvent(event, p));
+      if (options.json) writeJsonLine(io.stdout, event);
+      else writeLine(io.stdout, renderEvent(event, p));
       after = event.seq;
       if (event.event.type === 'released') return EXIT.ok;
     }

@@ -1,5 +1,5 @@
 import { formatDuration, type FlowObservation, type RunObserver } from '../../engine/flow/index.js';
-import { painter, useColor, writeLine, type CommandIO } from '../io.js';
+import { painter, useColor, writeJsonLine, writeLine, type CommandIO } from '../io.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { evidenceOf, FlowView, ICONS, liveLine } from './view.js';
 
@@ -21,7 +21,7 @@ export function flowOutput(io: CommandIO, options: { json?: boolean }): FlowOutp
       view,
       observer: (o) => {
         view.apply(o);
-        io.stdout.write(`${JSON.stringify(jsonOf(o))}\n`);
+        writeJsonLine(io.stdout, jsonOf(o));
       },
       pause() {},
       resume() {},

@@ -8,7 +8,7 @@ import {
 import { NeoError } from '../../engine/util/errors.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { EXIT, exitCodeFor, exitCodeForCause } from '../exit-codes.js';
-import { painter, useColor, writeLine, type CommandIO } from '../io.js';
+import { painter, useColor, writeJsonLine, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, failureOutputLines, ICONS, type FlowView } from './view.js';
 import { defined } from '../../engine/util/defined.js';
 
@@ -40,7 +40,7 @@ export async function jsonErrors<T>(io: CommandIO, json: boolean, work: () => Pr
       const message = error instanceof Error ? error.message : String(error);
       // The hint the terminal prints (how to install bwrap, which command fixes it) belongs here too.
       const hint = error instanceof NeoError && error.hint !== undefined ? { hint: error.hint } : {};
-      io.stdout.write(`${JSON.stringify({ type: 'error', cause, exitCode: exitCodeFor(error), message, ...hint })}\n`);
+      writeJsonLine(io.stdout, { type: 'error', cause, exitCode: exitCodeFor(error), message, ...hint });
     }
     throw error;
   }
@@ -54,7 +54,11 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
   // What a step or an agent said is data: the human summary prints it through the terminal sanitiser.
   const outcome = options.json ? raw : terminalSafeDeep(raw);
   const { record, state } = outcome;
-  const resume = outcome.status === 'succeeded' ? undefined : `neo flow resume ${outcome.runId}`;
+  // A run whose store failed cannot be resumed: no resume command is offered.
+  const resume =
+    outcome.status === 'succeeded' || exitCodeOf(outcome) === EXIT.storeUntrusted
+      ? undefined
+      : `neo flow resume ${outcome.runId}`;
   if (options.json) {
     const steps = outcome.plan.steps.map((s) => {
       const st = state.steps[s.id];
@@ -67,9 +71,20 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
         outputs: st?.outputs ?? {},
       };
     });
-    io.stdout.write(
-      `${JSON.stringify({ type: 'summary', runId: outcome.runId, status: outcome.status, cause: causeOf(outcome) ?? null, exitCode: exitCodeOf(outcome), reason: outcome.reason ?? null, ledger: state.ledger, simulatedCostUsd: simulatedCostUsd(outcome.plan, state.steps), workspace: record.workspace ?? null, lines: outcome.summary?.lines ?? [], steps, ...(resume ? { resume } : {}) })}\n`,
-    );
+    writeJsonLine(io.stdout, {
+      type: 'summary',
+      runId: outcome.runId,
+      status: outcome.status,
+      cause: causeOf(outcome) ?? null,
+      exitCode: exitCodeOf(outcome),
+      reason: outcome.reason ?? null,
+      ledger: state.ledger,
+      simulatedCostUsd: simulatedCostUsd(outcome.plan, state.steps),
+      workspace: record.workspace ?? null,
+      lines: outcome.summary?.lines ?? [],
+      steps,
+      ...(resume ? { resume } : {}),
+    });
     return;
   }
   const p = painter(useColor(io.stdout, io.env));

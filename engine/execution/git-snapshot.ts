@@ -9,12 +9,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { copyFile, rm, stat, utimes } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { NeoError } from '../util/errors.js';
 import { gitFailure, type GitRun } from './git.js';
 import { parseNameStatusZ, parseNumstatZ } from './git-parse.js';
 import type { GitRepo } from './git-repo.js';
-import { mkdirPrivate } from '../util/private-store.js';
+import { realFolderSync } from '../util/no-follow.js';
 
 /** One changed file between two snapshots. */
 export interface ChangedFile {
@@ -48,7 +48,8 @@ export interface SnapshotStore {
  */
 export async function snapshotTree(repo: GitRepo, store: SnapshotStore, within?: string): Promise<string> {
   const { top, gitDir } = repo.location;
-  await mkdirPrivate(join(store.dir, 'objects'));
+  // git writes the objects there: the folder is made (or found) real, never through a link.
+  realFolderSync(dirname(store.dir), basename(store.dir), 'objects');
   const index = join(store.dir, `index-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     await seedIndex(join(gitDir, 'index'), index);

@@ -40,12 +40,13 @@ export {
 export { readyPlan, type ReadyPlan } from './runtime/plan-cache.js';
 export { requirePlanSandboxes, plannedSandboxes } from './runtime/require-sandbox.js';
 export { requirePlanSecrets, declaredSecrets } from './runtime/require-secrets.js';
-export { listRuns, readRunRecord, readRunSnapshot, driverAlive } from './store/runs.js';
-export { readRunEvents } from './store/run-store.js';
+export { listRuns, readRunRecord, driverAlive } from './store/runs.js';
+export { readCheckedRun, readShownRun, type CheckedRun, type ShownRun } from './store/checked-run.js';
+export { isTrustError } from './store/trust-errors.js';
 export { tidyRuns } from './store/tidy.js';
 export { readRunPlan } from './runtime/run-plan.js';
 export { cleanRuns, type CleanCriteria, type CleanItem } from './runtime/clean.js';
-export { isAbandoned, listRunsSettled, readRunSettled, settleAbandoned } from './runtime/abandoned.js';
+export { isAbandoned, listRunsSettled, readRunSettled, readRunShown, settleAbandoned } from './runtime/abandoned.js';
 export { runDir, type RunRecord, type WorkspaceRecord, type PinnedDefinition } from './store/run-files.js';
 export type { Isolation } from './workspace/index.js';
 export { planDependencies, type DependencyPlan } from './workspace/index.js';

@@ -2,11 +2,14 @@
  * Decision logs (seed 004 §8) as JSON lines with levels: one object per decision, `at`, `level`,
  * `event` (a code_session_* / flow_step_* / learn_* name), `pid` and the decision's own fields.
  * Written to the folder of whatever runs the sessions (a flow run's folder, the daemon's), so
- * `neo flow logs <runId>` reads a run's narration back. A log never throws into the decision it
- * records: a write that fails is dropped.
+ * `neo flow logs <runId>` reads a run's narration back. Every line passes the one redactor
+ * (util/redact.ts) before it is written: a decision quotes commands, gates and agents, and a
+ * secret one of them printed is no more kept here than in the run's events. A log never throws
+ * into the decision it records: a write that fails is dropped.
  */
 import { readFile } from 'node:fs/promises';
 import { JsonlAppender } from '../util/jsonl.js';
+import { processRedact, redactDeep } from '../util/redact.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -49,7 +52,10 @@ export class JsonLinesLog implements DecisionLog {
   write(level: LogLevel, event: string, fields: Record<string, unknown> = {}): void {
     if (this.#broken) return;
     try {
-      const line = { ...plain(fields), at: this.#now().toISOString(), level, event, pid: process.pid };
+      const line = redactDeep(
+        { ...plain(fields), at: this.#now().toISOString(), level, event, pid: process.pid },
+        processRedact(),
+      );
       this.#appender.append(line).catch(() => (this.#broken = true));
     } catch {
       // An unserializable field or a closed log: the decision goes on without its line.

@@ -5,8 +5,9 @@
  * `NEO_HOME/approvals/<runId>/<key>.question.json` beside the answer `<key>.json` — so one
  * command answers both. An unanswered question never answers itself: an abort leaves it denied.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { takeAnswer, writeAnswer } from '../util/approval-answer.js';
 import { awaitAnswer } from '../util/await-answer.js';
 import { userInfo } from 'node:os';
 import { readJsonOrNull, writeJsonAtomic } from '../util/atomic-file.js';
@@ -109,7 +110,7 @@ export async function answerQuestion(
     throw new UsageError('PERSONA_UNKNOWN_DECISION', `\`${answer.decision}\` is not a decision of \`${key}\``, {
       hint: `choose one of: ${ids.join(', ')}`,
     });
-  await writeJsonAtomic(answerFile(home, runId, key), {
+  await writeAnswer(home, answerFile(home, runId, key), { runId, key }, {
     decision: answer.decision,
     ...defined({ note: answer.note }),
     by: answer.by ?? `cli (${safeUser()})`,
@@ -118,18 +119,11 @@ export async function answerQuestion(
   return question;
 }
 
-async function takeAnswer(home: string, question: Question): Promise<HumanAnswer | undefined> {
+/** The answer left for `question`, if its MAC checks (util/approval-answer.ts) and it is one of its decisions. */
+async function takeQuestionAnswer(home: string, question: Question): Promise<HumanAnswer | undefined> {
   const path = answerFile(home, question.runId, question.key);
-  let answer: HumanAnswer;
-  try {
-    answer = JSON.parse(await readFile(path, 'utf8')) as HumanAnswer;
-  } catch {
-    return undefined;
-  }
-  await rm(path, { force: true });
-  return typeof answer.decision === 'string' && question.decisions.some((d) => d.id === answer.decision)
-    ? answer
-    : undefined;
+  const answer = await takeAnswer(home, path, { runId: question.runId, key: question.key });
+  return answer !== undefined && question.decisions.some((d) => d.id === answer.decision) ? answer : undefined;
 }
 
 function waitForAnswer(
@@ -140,7 +134,7 @@ function waitForAnswer(
 ): Promise<HumanAnswer | undefined> {
   return awaitAnswer<HumanAnswer>({
     dir: join(home, 'approvals', question.runId),
-    take: () => takeAnswer(home, question),
+    take: () => takeQuestionAnswer(home, question),
     signal,
     ...(terminal === undefined
       ? {}

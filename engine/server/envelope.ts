@@ -33,6 +33,9 @@ const NOT_FOUND = new Set([
 
 /** Error codes whose meaning is "not in this state": the request was fine, the moment is not. */
 const CONFLICT = new Set([
+  'STORE_TAMPERED',
+  'STORE_UNAUTHENTICATED',
+  'STORE_CORRUPT',
   'SESSION_NOT_LIVE',
   'SESSION_ALREADY_LIVE',
   'SESSION_NOT_ACTIVE',

@@ -4,6 +4,7 @@
  * it missed, in order — or told to reload when it missed more than the ring holds.
  */
 import { randomBytes } from 'node:crypto';
+import { processRedact, redactDeep } from '../util/redact.js';
 
 export const TOPICS = ['code_session_event', 'code_session_changed', 'flow_run_event', 'approval_requested'] as const;
 export type Topic = (typeof TOPICS)[number];
@@ -29,7 +30,8 @@ export class EventHub {
 
   publish(topic: Topic, data: unknown): HubEvent {
     const n = this.#next++;
-    const event: HubEvent = { id: `${this.epoch}-${n}`, n, topic, data };
+    // What the web UI receives passes the one redactor, whoever sent it.
+    const event: HubEvent = { id: `${this.epoch}-${n}`, n, topic, data: redactDeep(data, processRedact()) };
     this.#ring.push(event);
     if (this.#ring.length > this.#capacity) this.#ring.splice(0, this.#ring.length - this.#capacity);
     for (const subscriber of this.#subscribers) {

@@ -7,6 +7,7 @@ import { openSync, closeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnDetached } from '../execution/index.js';
 import { readRunRecord, runDir } from '../flow/index.js';
+import { APPEND_NO_FOLLOW } from '../util/no-follow.js';
 
 export async function spawnFlowResume(
   home: string,
@@ -15,7 +16,8 @@ export async function spawnFlowResume(
 ): Promise<{ pid: number; log: string }> {
   const record = await readRunRecord(home, runId);
   const log = join(runDir(home, runId), 'serve-resume.log');
-  const fd = openSync(log, 'a', 0o600);
+  // Never through a link planted in the run's folder.
+  const fd = openSync(log, APPEND_NO_FOLLOW, 0o600);
   try {
     const child = spawnDetached([...neoArgv, 'flow', 'resume', runId, '--json'], {
       cwd: record.workspace?.projectDir ?? dirname(record.planFile),

@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { APPEND_NO_FOLLOW } from './no-follow.js';
 import { mkdirPrivateSync, PRIVATE_FILE_MODE } from './private-store.js';
 
 /**
@@ -74,7 +75,8 @@ export class JsonlAppender {
     try {
       if (this.#fd === undefined) {
         mkdirPrivateSync(dirname(this.path));
-        this.#fd = openSync(this.path, 'a', PRIVATE_FILE_MODE);
+        // A link planted where the log goes is refused, never written through.
+        this.#fd = openSync(this.path, APPEND_NO_FOLLOW, PRIVATE_FILE_MODE);
       }
       writeSync(this.#fd, chunk);
       if (this.#fsync) fsyncSync(this.#fd);

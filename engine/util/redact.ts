@@ -1,7 +1,10 @@
 /**
- * The one redactor: every string neo keeps (the store) or shows (a terminal) passes it. A secret
- * is a value neo knows to be one — a provider key it expanded, or the value of an environment
- * variable whose name says it is a secret — and each occurrence becomes `[redacted ${NAME}]`.
+ * The one redactor: every string neo keeps (the store) or shows (a terminal, `--json`, the web
+ * UI, a decision log) passes it. A secret is a value neo knows to be one — a provider key it
+ * expanded, the value of an environment variable whose name says it is a secret, or one whose
+ * value is a URL carrying a password (`DATABASE_URL=postgres://user:pass@host/db`) — and each
+ * occurrence becomes `[redacted ${NAME}]`. Whatever the environment, the password of any URL
+ * (`scheme://user:password@host`) is redacted too: a credential needs no telling name.
  */
 
 /** A secret's name (what the replacement says) and value (what is looked for). */
@@ -18,29 +21,66 @@ const MIN_SECRET_CHARS = 6;
 /** Names of environment variables that hold secrets: `…_API_KEY`, `…TOKEN`, `…SECRET…`, passwords. */
 const SECRET_NAME = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)$|SECRET|PASSWORD|API_?KEY|ACCESS_?KEY/i;
 
-const identity: Redact = (text) => text;
+/**
+ * A URL's userinfo with a password: `scheme://` then the user, `:`, the password and `@`. The
+ * parts stop at what cannot be in them unescaped (whitespace, `/?#@`, quotes, a backslash), so a
+ * match never spans JSON or shell quoting.
+ */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:@/?#"'`\\<>]*):([^\s@/?#"'`\\<>]+)@/gi;
 
-/** A redactor of these secrets (the identity when there is none worth scrubbing). */
+/** The password of a URL with userinfo, or undefined. */
+function urlPassword(value: string): string | undefined {
+  URL_PASSWORD.lastIndex = 0;
+  const match = URL_PASSWORD.exec(value.trim());
+  URL_PASSWORD.lastIndex = 0;
+  return match?.[3];
+}
+
+/** Every URL password in `text` replaced (the user and host are kept: they say which credential it was). */
+function redactUrlPasswords(text: string): string {
+  if (!text.includes('://')) return text;
+  return text.replace(URL_PASSWORD, '$1$2:[redacted]@');
+}
+
+/** A redactor of these secrets, and of every URL's password. */
 export function redactor(secrets: readonly SecretValue[]): Redact {
   const pairs = secrets
     .filter(({ value }) => value.length >= MIN_SECRET_CHARS)
     // The longest first: a key that contains another is replaced whole.
     .sort((a, b) => b.value.length - a.value.length)
     .map(({ name, value }) => [value, `[redacted \${${name}}]`] as const);
-  if (pairs.length === 0) return identity;
   return (text) => {
     let out = text;
     for (const [value, replacement] of pairs) if (out.includes(value)) out = out.split(value).join(replacement);
-    return out;
+    return redactUrlPasswords(out);
   };
 }
 
-/** The secrets an environment holds, by the names of its variables. */
+/**
+ * The secrets an environment holds: the values of variables whose names say they are secrets,
+ * and of any variable whose value is a URL with a password (that password too, alone and
+ * percent-decoded, as a program may print it apart from its URL).
+ */
 export function environmentSecrets(env: NodeJS.ProcessEnv): SecretValue[] {
   const found: SecretValue[] = [];
-  for (const [name, value] of Object.entries(env))
-    if (value !== undefined && SECRET_NAME.test(name)) found.push({ name, value });
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    const password = urlPassword(value);
+    if (SECRET_NAME.test(name) || password !== undefined) found.push({ name, value });
+    if (password === undefined) continue;
+    found.push({ name, value: password });
+    const decoded = safeDecode(password);
+    if (decoded !== password) found.push({ name, value: decoded });
+  }
   return found;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** A redactor of the secrets in `env` (see {@link environmentSecrets}). */
@@ -48,12 +88,21 @@ export function environmentRedactor(env: NodeJS.ProcessEnv): Redact {
   return redactor(environmentSecrets(env));
 }
 
+let processRedactor: Redact | undefined;
+
+/**
+ * The redactor of this process's environment, made once: what the store writes, a terminal or
+ * `--json` shows, a decision log keeps and the web UI sends all pass this one.
+ */
+export function processRedact(): Redact {
+  return (processRedactor ??= environmentRedactor(process.env));
+}
+
 /**
  * Every string inside `value` (objects and arrays walked, keys kept) redacted; `value` itself
  * when nothing changed, so an event without a secret costs a walk and no copy.
  */
 export function redactDeep<T>(value: T, redact: Redact): T {
-  if (redact === identity) return value;
   return walk(value, redact) as T;
 }
 

@@ -6,9 +6,10 @@
  * through {@link terminalSafe}: escape sequences (CSI, OSC, DCS/APC/PM/SOS, C1) are removed
  * whole, other control characters (a carriage return too) and bidirectional overrides dropped —
  * newlines and tabs kept — and secrets redacted with the one redactor. neo's own colours are added
- * after, around text that is already safe. `--json` output needs none of this: JSON escapes them.
+ * after, around text that is already safe. `--json` output needs no sanitiser (JSON escapes
+ * control characters) but passes the same redactor (cli/io.ts).
  */
-import { environmentRedactor, redactDeep, type Redact } from './redact.js';
+import { processRedact, redactDeep } from './redact.js';
 
 const ESCAPE_SEQUENCE = new RegExp(
   [
@@ -35,13 +36,10 @@ export function stripEscapes(text: string): string {
   return text.includes('\u001b') || /[\u0090-\u009f]/.test(text) ? text.replace(ESCAPE_SEQUENCE, '') : text;
 }
 
-let redactForTerminal: Redact | undefined;
-
 /** `text` safe to print: no escape sequence, no control character but newline and tab, no secret. */
 export function terminalSafe(text: string): string {
-  redactForTerminal ??= environmentRedactor(process.env);
   const plain = NEEDS_WORK.test(text) ? text.replace(ESCAPE_SEQUENCE, '').replace(CONTROL, '') : text;
-  return redactForTerminal(plain);
+  return processRedact()(plain);
 }
 
 /** Every string inside `value` made {@link terminalSafe} (a record, an event, a result before it is rendered). */

@@ -20,6 +20,7 @@ import { sandbox, type Sandbox } from './harness/sandbox.js';
 
 const SCRIPTS = join(ROOT, 'tests', 'fixtures', 'model-scripts');
 const KEY = 'PRIVATE KEY OF THE USER';
+const OTHER_SESSION = 'cs_anotherSessionOfTheUser0000';
 const TEST = "const assert = require('node:assert');\nassert.strictEqual(require('../sum.js')(2, 3), 5);\n";
 
 async function commit(repo: string): Promise<void> {
@@ -289,11 +290,15 @@ describeCli(
   'codex',
   'codex installed in a folder above the home (neo flow run, sandbox: bwrap)',
   (cli) => {
-    it('a command cannot read ~/.ssh or list NEO_HOME’s sessions, though the install tree holds them', async () => {
+    it('a command cannot read ~/.ssh or see another session in NEO_HOME, though the install tree holds them', async () => {
       const box = await boxInsideInstall('codex');
       try {
         await mkdir(join(box.home, '.ssh'), { recursive: true });
         await writeFile(join(box.home, '.ssh', 'id_rsa'), `${KEY}\n`);
+        // Another session's record, which the listing must not show.
+        const other = join(box.baseEnv.NEO_HOME!, 'code-sessions', OTHER_SESSION);
+        await mkdir(other, { recursive: true });
+        await writeFile(join(other, 'events.jsonl'), '{}\n');
         const model = await serveModel(join(SCRIPTS, 'confine-codex-home.yaml'), box.root, {
           home: box.home,
           neohome: box.baseEnv.NEO_HOME!,
@@ -322,7 +327,11 @@ describeCli(
         });
         expect(sent).toMatch(/probed/);
         expect(sent).not.toContain(KEY);
-        expect(sent).not.toMatch(/cs_[A-Za-z0-9_-]{20,}/);
+        // The listing shows the session's own id (its config home is bound below it), never
+        // another session and never a session's record.
+        expect(sent).toMatch(/cs_[A-Za-z0-9_-]{20,}/);
+        expect(sent).not.toContain(OTHER_SESSION);
+        expect(sent).not.toContain('events.jsonl');
         expect(processesIn(box.repo)).toEqual([]);
       } finally {
         await box.cleanup();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { FAKE_CLI_DIR } from '../contract/fake-backends.js';
+import { FAKE_CLI_DIR, fakeWithEnv } from '../contract/fake-backends.js';
 import { git } from './flow-helpers.js';
 
 const CAPTURE = join(FAKE_CLI_DIR, '..', 'cli-captures', 'codex', 'broken.jsonl');
@@ -53,10 +53,13 @@ describe('codex with colours on', () => {
     const env = {
       NEO_HOME: home,
       HOME: join(root, 'home'),
-      NEO_CODEX_BIN: join(FAKE_CLI_DIR, 'replay-cli.mjs'),
-      REPLAY_CAPTURE: capture,
+      // The replay's settings travel in a wrapper: an agent CLI gets an allowlisted environment.
       // stdout and stderr are two pipes: only the captured gaps keep their order.
-      REPLAY_PACE: '0.5',
+      NEO_CODEX_BIN: fakeWithEnv(
+        join(FAKE_CLI_DIR, 'replay-cli.mjs'),
+        { REPLAY_CAPTURE: capture, REPLAY_PACE: '0.5' },
+        root,
+      ),
     };
     const run = await runNeo(['flow', 'run', 'plan.yaml', '--json'], { cwd: repo, env });
     const summary = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {

@@ -73,6 +73,7 @@ describe('each class of failure exits with its own code, and --json names the sa
       '5',
       '6',
       '7',
+      '8',
       '70',
       '130',
     ]);

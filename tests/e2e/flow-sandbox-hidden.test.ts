@@ -38,7 +38,9 @@ describe('an agent CLI installed under the home', () => {
     // The CLI looks around before it speaks ACP: what it finds lands in the workspace.
     await writeFile(
       join(pkg, 'droid.sh'),
-      `#!/bin/sh\n{ cat "$HOME/.ssh/id_rsa"; echo "neo-home:"; ls -A "${home}"; } > probe.txt 2>&1\nexec node ${FAKE_BINARIES.acp} "$@"\n`,
+      // The user's own home by its path (the CLI's HOME is a throwaway one of its session), and the
+      // fake's settings written here: an agent CLI gets an allowlisted environment, not the test's.
+      `#!/bin/sh\n{ cat "${userHome}/.ssh/id_rsa"; echo "neo-home:"; ls -A "${home}"; } > probe.txt 2>&1\nexport FAKE_ACP_MODES=normal,spec,auto-low,auto-medium,auto-high FAKE_CLI_HOME=/tmp/fake-droid-state\nexec node ${FAKE_BINARIES.acp} "$@"\n`,
     );
     await chmod(join(pkg, 'droid.sh'), 0o755);
     await symlink('../fake-droid/droid.sh', join(userHome, 'node_modules', '.bin', 'droid'));
@@ -53,8 +55,6 @@ describe('an agent CLI installed under the home', () => {
         HOME: userHome,
         NEO_DROID_BIN: join(userHome, 'node_modules', '.bin', 'droid'),
         FACTORY_API_KEY: 'fk-test',
-        FAKE_ACP_MODES: 'normal,spec,auto-low,auto-medium,auto-high',
-        FAKE_CLI_HOME: '/tmp/fake-droid-state',
       },
     });
     const out = summary(result.stdout);
@@ -62,8 +62,9 @@ describe('an agent CLI installed under the home', () => {
     const probe = await readFile(join(out.workspace.path, 'probe.txt'), 'utf8');
     expect(probe).not.toContain('PRIVATE KEY');
     expect(probe).toMatch(/id_rsa: No such file/);
-    // NEO_HOME shows only the folders leading to the workspace bound inside it.
-    expect(probe).toMatch(/neo-home:\nworktrees\n$/);
+    // NEO_HOME shows only the folders leading to what is bound inside it: the workspace and the
+    // session's own throwaway home.
+    expect(probe).toMatch(/neo-home:\ncode-sessions\nworktrees\n$/);
   });
 });
 

@@ -8,7 +8,9 @@ import { initialRunState } from '../core/state.js';
 import { acquireLockFile, type LockInfo, type RunLock } from '../store/lock-file.js';
 import { RUN_FILES, runDir, type RunRecord } from '../store/run-files.js';
 import { RunStore } from '../store/run-store.js';
-import { driverAlive, listRuns, readRunRecord } from '../store/runs.js';
+import { driverAlive, listRuns, loadRunRecord, readRunRecord, shownRecord, shownTampered } from '../store/runs.js';
+import { readShownRun, type ShownRun } from '../store/checked-run.js';
+import { isTrustError } from '../store/trust-errors.js';
 import { tidyRuns } from '../store/tidy.js';
 import { logRunEvent, runDecisionLog } from './decisions.js';
 import { recordFromState } from './record.js';
@@ -28,7 +30,9 @@ export function isAbandoned(record: RunRecord): boolean {
  * another reader: what the dead driver left running is stopped, then a `run.interrupted` event
  * follows its last one (stamped with that event's time: the hours nobody drove it are no run
  * time), then snapshot.json and run.json are replaced atomically. Returns the record to show; a
- * store it cannot write still shows the run interrupted.
+ * store it cannot write still shows the run interrupted. A run whose files do not check
+ * (checked-run.ts) is never written: it is shown tampered (or, recorded before neo authenticated
+ * runs, interrupted and unverified).
  */
 export function settleAbandoned(
   home: string,
@@ -67,22 +71,32 @@ async function settle(
     const fresh = await readRunRecord(home, record.runId);
     if (!isAbandoned(fresh)) return fresh;
     return await recordInterrupted(home, fresh, await tidyRuns(home, fresh.runId));
-  } catch {
+  } catch (error) {
+    if (isTrustError(error) && error.code === 'STORE_TAMPERED') return shownTampered(record, error);
     return { ...record, status: 'interrupted' };
   } finally {
     lock.release();
   }
 }
 
-/** Every run, newest first, each abandoned one recorded interrupted. */
+/** Every run as shown, newest first, each abandoned one recorded interrupted. */
 export async function listRunsSettled(home: string): Promise<RunRecord[]> {
   const records = await listRuns(home);
   return Promise.all(records.map((record) => settleAbandoned(home, record)));
 }
 
-/** One run's record (an id or a unique prefix), recorded interrupted if its driver is gone. */
+/**
+ * One run's record as shown (an id or a unique prefix), recorded interrupted if its driver is
+ * gone; one that fails its MAC is shown tampered, never acted on.
+ */
 export async function readRunSettled(home: string, runId: string): Promise<RunRecord> {
-  return settleAbandoned(home, await readRunRecord(home, runId));
+  return settleAbandoned(home, shownRecord(await loadRunRecord(home, runId)));
+}
+
+/** {@link readRunSettled} with the run's events and their fold, checked (readShownRun). */
+export async function readRunShown(home: string, runId: string): Promise<ShownRun> {
+  const record = await readRunSettled(home, runId);
+  return readShownRun(home, record.runId, record);
 }
 
 /** The interruption in events.jsonl, the decision log (with what was stopped), snapshot.json and run.json. */

@@ -1,7 +1,6 @@
-import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { takeAnswer, writeAnswer } from '../../util/approval-answer.js';
 import { awaitAnswer } from '../../util/await-answer.js';
-import { writeJsonAtomic } from '../../util/atomic-file.js';
 import { checkId } from '../../util/ids.js';
 import type { Decision } from '../core/plan.js';
 import { mkdirPrivate } from '../../util/private-store.js';
@@ -39,22 +38,14 @@ export function approvalFile(home: string, runId: string, key: string): string {
   return join(approvalsDir(home, runId), `${checkId('approval', key)}.json`);
 }
 
-/** Writes an answer for a run's approval (from another terminal). */
+/** Writes an answer for a run's approval (from another terminal, the server), sealed with its MAC. */
 export async function writeApproval(home: string, runId: string, key: string, answer: ApprovalAnswer): Promise<void> {
-  await writeJsonAtomic(approvalFile(home, runId, key), answer);
+  await writeAnswer(home, approvalFile(home, runId, key), { runId, key }, answer);
 }
 
-/** Reads and removes a waiting answer, if there is one. */
+/** Reads and removes a waiting answer, if there is one whose MAC checks (util/approval-answer.ts). */
 export async function takeApproval(home: string, runId: string, key: string): Promise<ApprovalAnswer | undefined> {
-  const path = approvalFile(home, runId, key);
-  let answer: ApprovalAnswer;
-  try {
-    answer = JSON.parse(await readFile(path, 'utf8')) as ApprovalAnswer;
-  } catch {
-    return undefined;
-  }
-  await rm(path, { force: true });
-  return typeof answer.decision === 'string' ? answer : undefined;
+  return takeAnswer(home, approvalFile(home, runId, key), { runId, key });
 }
 
 /**

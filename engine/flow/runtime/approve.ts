@@ -1,19 +1,19 @@
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
-import { readJsonOrNull } from '../../util/atomic-file.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { UsageError } from '../../util/errors.js';
-import type { CompiledPlan } from '../core/plan.js';
 import { isTerminal } from '../core/state.js';
-import { RUN_FILES, runDir, type RunRecord } from '../store/run-files.js';
-import { driverAlive, readRunRecord, readRunSnapshot } from '../store/runs.js';
+import { readCheckedRun } from '../store/checked-run.js';
+import type { RunRecord } from '../store/run-files.js';
+import { driverAlive } from '../store/runs.js';
 import { writeApproval } from './approvals.js';
 import { defined } from '../../util/defined.js';
 
 /**
- * Answers a run's approval from another terminal (`neo flow approve`). The answer is checked —
- * the step must be an approval of that run, not answered yet, and the decision one of its own —
- * then left in NEO_HOME/approvals/ where the waiting run (or a later resume) takes it.
+ * Answers a run's approval from another terminal (`neo flow approve`). The answer is checked
+ * against the run's authenticated files (checked-run.ts: a tampered run is refused, never
+ * answered) — the step must be an approval of that run, not answered yet by its events, and the
+ * decision one of its own — then left, sealed with its MAC, in NEO_HOME/approvals/ where the
+ * waiting run (or a later resume) takes it.
  */
 export async function approveRun(options: {
   home: string;
@@ -24,14 +24,13 @@ export async function approveRun(options: {
   /** Who answers (default `cli (<user>)`). */
   by?: string;
 }): Promise<{ record: RunRecord; key: string; live: boolean }> {
-  const record = await readRunRecord(options.home, options.runId);
-  const plan = await readJsonOrNull<CompiledPlan>(join(runDir(options.home, record.runId), RUN_FILES.plan));
+  const { record, plan, state } = await readCheckedRun(options.home, options.runId);
   const match = /^(.+?)(?:\[(\d+)\])?$/.exec(options.step);
   const stepId = match?.[1] ?? options.step;
   const item = match?.[2] === undefined ? undefined : Number(match[2]);
-  const step = plan?.steps.find((s) => s.id === stepId);
+  const step = plan.steps.find((s) => s.id === stepId);
   if (step === undefined) {
-    const approvals = plan?.steps.filter((s) => s.kind === 'approval').map((s) => s.id) ?? [];
+    const approvals = plan.steps.filter((s) => s.kind === 'approval').map((s) => s.id);
     const suggestion = didYouMean(stepId, approvals);
     throw new UsageError('FLOW_UNKNOWN_STEP', `run ${record.runId} has no step \`${stepId}\``, {
       hint: suggestion ? `did you mean \`${suggestion}\`?` : `its approvals: ${approvals.join(', ') || '(none)'}`,
@@ -47,9 +46,8 @@ export async function approveRun(options: {
   }
   if (record.status === 'succeeded' || record.status === 'failed')
     throw new UsageError('FLOW_RUN_FINISHED', `run ${record.runId} already ${record.status}`);
-  const snapshot = await readRunSnapshot(options.home, record.runId);
-  const state = snapshot?.state.steps[stepId];
-  const unit = item === undefined ? state : state?.units?.[item];
+  const folded = state.steps[stepId];
+  const unit = item === undefined ? folded : folded?.units?.[item];
   if (unit !== undefined && isTerminal(unit.status)) {
     throw new UsageError(
       'FLOW_APPROVAL_ANSWERED',

@@ -125,7 +125,10 @@ async function cleanOne(
 
 async function describe(home: string, record: RunRecord, runs: string[], criteria: CleanCriteria): Promise<CleanItem> {
   // A sub-flow whose parent is gone borrowed that parent's workspace: it is not its to remove.
-  const own = record.parent === undefined ? record.workspace : undefined;
+  // Nor is a workspace that a record neo cannot authenticate names (recorded before neo sealed
+  // run.json, or forged to look so: it could name any folder): its run folder goes, the
+  // workspace is left to the user.
+  const own = record.parent === undefined && record.unverified !== true ? record.workspace : undefined;
   const hold = own === undefined ? { folders: [] as string[] } : await judgeWorkspace(own);
   const folders = [...runs.map((id) => runDir(home, id)), ...hold.folders];
   const sizes = await Promise.all(folders.map((folder) => diskUse(folder)));

@@ -10,6 +10,7 @@ import { budgetExceeded, type BudgetMoment } from '../core/budget.js';
 import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core/execution.js';
 import { createFlowMachine } from '../core/machine.js';
 import type { CompiledPlan } from '../core/plan.js';
+import { mergePlan } from '../core/plan-merge.js';
 import { reduce } from '../core/reduce.js';
 import type { RunState, StepError } from '../core/state.js';
 import { acquireLockFile, takeOverNotice } from '../store/lock-file.js';
@@ -158,6 +159,19 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
       });
     input.parent?.charge(cost);
   }
+  // A store that cannot go on (its log replaced or written by something else, a link planted in
+  // the run's folder, a failed write) stops the run: it ends failed with that cause, and
+  // nothing more runs on a log that no longer records it.
+  let storeFailure: StepError | undefined;
+  store.onFailure((error) => {
+    storeFailure = {
+      code: error instanceof NeoError ? error.code : 'STORE_WRITE_FAILED',
+      message: error instanceof Error ? error.message : String(error),
+      ...(error instanceof NeoError && error.hint !== undefined ? { hint: error.hint } : {}),
+    };
+    if (actor.getSnapshot().status === 'active')
+      actor.send({ type: 'flow.interrupt', reason: `the run's store failed: ${storeFailure.message}` });
+  });
   actor.on('run.event', ({ event }) => {
     void store.append(event).catch(() => undefined);
     state = reduce(state, event);
@@ -211,9 +225,17 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
         stopWatching = await input.watch(
           (edited, hash) => {
             if (actor.getSnapshot().status !== 'active') return;
+            // The plan the machine will merge to (the same pure merge, on the same state) is
+            // written first, so the `plan.updated` line pins the plan.json that is there.
+            const merged = mergePlan(plan, edited, state);
+            if (merged.added.length + merged.removed.length + merged.changed.length === 0) return;
+            try {
+              store.pinPlan(merged.plan);
+            } catch {
+              return; // the store's failure stops the run (onFailure above)
+            }
             actor.send({ type: 'flow.plan', plan: edited, hash });
             plan = actor.getSnapshot().context.plan;
-            void store.savePlan(plan);
           },
           () => plan,
         );
@@ -226,6 +248,19 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
       input.signal?.removeEventListener('abort', onAbort);
       await stopWatching?.();
       await settle(inflight);
+    }
+    if (storeFailure !== undefined) {
+      // Not in the log (the store refuses every line now): in run.json, which says why it ended.
+      const finished: RunEvent = {
+        type: 'run.finished',
+        status: 'failed',
+        reason: storeFailure,
+        seq: state.seq + 1,
+        at: new Date().toISOString(),
+      };
+      state = reduce(state, finished);
+      logRunEvent(decisions, runId, finished);
+      observe({ type: 'event', runId, depth, event: finished });
     }
     let summary: WorkspaceSummary | undefined;
     if (state.status === 'interrupted') {

@@ -14,7 +14,6 @@ import {
   type DefinitionSet,
   type Diagnostic,
 } from '../../definitions/index.js';
-import { contentHash } from '../../util/content-hash.js';
 import { UsageError } from '../../util/errors.js';
 import { toList } from '../../util/string-list.js';
 import { compilePlan } from '../core/compile.js';
@@ -146,10 +145,7 @@ export function compileFlowFile(
   return { plan, problems, pinned: pinnedDefinitions(set, flow, plan), children };
 }
 
-/** A stable hash of a compiled plan (what a run pins). */
-export function planHash(plan: CompiledPlan): string {
-  return contentHash(JSON.stringify(plan));
-}
+export { planHash } from '../store/plan-pin.js';
 
 /** Throws the plan's diagnostics as one usage error, formatted like `neo validate`. */
 export function assertClean(loaded: LoadedPlan, cwd: string): void {

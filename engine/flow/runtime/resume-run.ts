@@ -84,135 +84,143 @@ async function resumeWith(
   await settleAbandoned(options.home, found, {
     onTakeOver: (holder) => notice('info', takeOverNotice(`run ${found.runId}`, holder)),
   });
+  // Throws STORE_TAMPERED (naming the file and line) unless the run's files check (run.json's
+  // MAC, the event chain, plan.json against its pin): nothing of a tampered run is resumed.
   const { store, record, plan: pinned, events } = await RunStore.open(options.home, found.runId);
-  const runId = record.runId;
-  const rerun = options.rerun ?? [];
-  if (record.status === 'succeeded' && rerun.length === 0) {
-    throw new UsageError('FLOW_RUN_FINISHED', `run ${runId} already succeeded; nothing to resume`, {
-      hint: 'run a step again with --rerun <step>',
-    });
-  }
-  for (const id of rerun) {
-    if (!pinned.steps.some((s) => s.id === id)) {
-      const suggestion = didYouMean(
-        id,
-        pinned.steps.map((s) => s.id),
-      );
-      throw new UsageError('FLOW_UNKNOWN_STEP', `--rerun names unknown step \`${id}\``, {
-        hint: suggestion ? `did you mean \`${suggestion}\`?` : `steps: ${pinned.steps.map((s) => s.id).join(', ')}`,
+  try {
+    const runId = record.runId;
+    const rerun = options.rerun ?? [];
+    if (record.status === 'succeeded' && rerun.length === 0) {
+      throw new UsageError('FLOW_RUN_FINISHED', `run ${runId} already succeeded; nothing to resume`, {
+        hint: 'run a step again with --rerun <step>',
       });
     }
-  }
-  const state = replay(initialRunState(runId, []), events);
+    for (const id of rerun) {
+      if (!pinned.steps.some((s) => s.id === id)) {
+        const suggestion = didYouMean(
+          id,
+          pinned.steps.map((s) => s.id),
+        );
+        throw new UsageError('FLOW_UNKNOWN_STEP', `--rerun names unknown step \`${id}\``, {
+          hint: suggestion ? `did you mean \`${suggestion}\`?` : `steps: ${pinned.steps.map((s) => s.id).join(', ')}`,
+        });
+      }
+    }
+    const state = replay(initialRunState(runId, []), events);
 
-  const set = child?.set ?? (await currentDefinitions(record, options, notice));
-  set.assertOwnerPolicy();
-  onSet(set);
-  let plan: CompiledPlan = pinned;
-  let rebased: Extract<RunInput, { type: 'resume' }>['rebased'];
-  const changed = changedDefinitions(record.manifest.definitions, set);
-  if (changed.length > 0 && child === undefined) {
-    if (options.rebaseDefinitions) {
-      const compiled = compileFlowFile(set, record.planFile, {
-        home: options.home,
-        ...defined({ backendOverride: record.options.backend }),
-        requireBackend: true,
-      });
-      assertCompiled(compiled.problems, record.planFile);
-      const merged = mergePlan(
-        pinned,
-        compiled.plan,
-        state,
-        (id) => state.steps[id]?.status === 'succeeded' && !rerun.includes(id),
-      );
-      plan = merged.plan;
-      rebased = {
-        hash: planHash(compiled.plan),
-        added: merged.added,
-        removed: merged.removed,
-        changed: merged.changed,
-      };
-      record.manifest = { setHash: set.hash, planHash: planHash(plan), definitions: compiled.pinned };
-      await store.savePlan(plan);
-      notice('info', `rebased on the current definitions (${changed.join(', ')})`);
-    } else {
-      notice(
-        'warning',
-        `definitions changed since the run started: ${changed.join(', ')}; resuming with the pinned plan (pass --rebase-definitions to use the current files)`,
-      );
+    const set = child?.set ?? (await currentDefinitions(record, options, notice));
+    set.assertOwnerPolicy();
+    onSet(set);
+    let plan: CompiledPlan = pinned;
+    let rebased: Extract<RunInput, { type: 'resume' }>['rebased'];
+    const changed = changedDefinitions(record.manifest.definitions, set);
+    if (changed.length > 0 && child === undefined) {
+      if (options.rebaseDefinitions) {
+        const compiled = compileFlowFile(set, record.planFile, {
+          home: options.home,
+          ...defined({ backendOverride: record.options.backend }),
+          requireBackend: true,
+        });
+        assertCompiled(compiled.problems, record.planFile);
+        const merged = mergePlan(
+          pinned,
+          compiled.plan,
+          state,
+          (id) => state.steps[id]?.status === 'succeeded' && !rerun.includes(id),
+        );
+        plan = merged.plan;
+        rebased = {
+          hash: planHash(compiled.plan),
+          added: merged.added,
+          removed: merged.removed,
+          changed: merged.changed,
+        };
+        record.manifest = { setHash: set.hash, planHash: planHash(plan), definitions: compiled.pinned };
+        store.pinPlan(plan);
+        notice('info', `rebased on the current definitions (${changed.join(', ')})`);
+      } else {
+        notice(
+          'warning',
+          `definitions changed since the run started: ${changed.join(', ')}; resuming with the pinned plan (pass --rebase-definitions to use the current files)`,
+        );
+      }
     }
-  }
-  await requirePlanSandboxes(plan);
-  requirePlanSecrets({ plan, children: {} });
-  if (record.workspace === undefined) throw new NeoError('STORE_CORRUPT', `run ${runId} has no workspace record`);
-  const workspace =
-    child !== undefined
-      ? borrowedWorkspace(child.workspace)
-      : await reopenWorkspace(record.workspace, options.home, runId);
-  const now = new Date().toISOString();
-  const resumedRecord: RunRecord = {
-    ...record,
-    status: 'running',
-    ...driverFields(),
-    updatedAt: now,
-    segments: [
-      ...record.segments,
-      {
-        ...driverFields(),
-        startedAt: now,
-        ...(rerun.length > 0 ? { rerun } : {}),
-        ...(rebased ? { rebased: true } : {}),
-        ...(options.yes ? { yes: true } : {}),
-      },
-    ],
-  };
-  store.saveRecord(resumedRecord);
-  options.observer?.({ type: 'run', runId, depth, record: resumedRecord, plan, resumed: true });
-  for (const warning of workspace.warnings) notice('warning', warning);
-  const backend = record.options.backend;
-  const result = await drive({
-    home: options.home,
-    plan,
-    state,
-    // A process killed before the run's first event left nothing to resume: start it now, with
-    // the inputs and workspace the record pinned.
-    boot:
-      events.length === 0
-        ? {
-            type: 'start',
-            inputs: record.inputs,
-            run: {
-              id: runId,
-              workspace: workspace.record.path,
-              projectDir: plan.projectDir,
-              ...defined({ branch: workspace.record.branch }),
-            },
-          }
-        : { type: 'resume', rerun, ...defined({ rebased }) },
-    store,
-    record: resumedRecord,
-    workspace,
-    set: () => set,
-    agents,
-    yes: options.yes === true,
-    ...defined({ observer: options.observer, prompter: options.prompter, signal: options.signal }),
-    ...(child === undefined ? {} : { parent: child.link }),
-    subflow: (spec, step, signal, link) =>
-      runSubflow(
+    await requirePlanSandboxes(plan);
+    requirePlanSecrets({ plan, children: {} });
+    if (record.workspace === undefined) throw new NeoError('STORE_CORRUPT', `run ${runId} has no workspace record`);
+    const workspace =
+      child !== undefined
+        ? borrowedWorkspace(child.workspace)
+        : await reopenWorkspace(record.workspace, options.home, runId);
+    const now = new Date().toISOString();
+    const resumedRecord: RunRecord = {
+      ...record,
+      status: 'running',
+      ...driverFields(),
+      updatedAt: now,
+      segments: [
+        ...record.segments,
         {
-          options: { ...options, planFile: record.planFile },
-          set,
-          agents,
-          workspace: workspace.record,
-          ...defined({ backend }),
+          ...driverFields(),
+          startedAt: now,
+          ...(rerun.length > 0 ? { rerun } : {}),
+          ...(rebased ? { rebased: true } : {}),
+          ...(options.yes ? { yes: true } : {}),
         },
-        spec,
-        step,
-        signal,
-        link,
-      ),
-  });
-  return outcomeOf(result);
+      ],
+    };
+    store.saveRecord(resumedRecord);
+    options.observer?.({ type: 'run', runId, depth, record: resumedRecord, plan, resumed: true });
+    for (const warning of workspace.warnings) notice('warning', warning);
+    const backend = record.options.backend;
+    const result = await drive({
+      home: options.home,
+      plan,
+      state,
+      // A process killed before the run's first event left nothing to resume: start it now, with
+      // the inputs and workspace the record pinned.
+      boot:
+        events.length === 0
+          ? {
+              type: 'start',
+              inputs: record.inputs,
+              run: {
+                id: runId,
+                workspace: workspace.record.path,
+                projectDir: plan.projectDir,
+                ...defined({ branch: workspace.record.branch }),
+              },
+            }
+          : { type: 'resume', rerun, ...defined({ rebased }) },
+      store,
+      record: resumedRecord,
+      workspace,
+      set: () => set,
+      agents,
+      yes: options.yes === true,
+      ...defined({ observer: options.observer, prompter: options.prompter, signal: options.signal }),
+      ...(child === undefined ? {} : { parent: child.link }),
+      subflow: (spec, step, signal, link) =>
+        runSubflow(
+          {
+            options: { ...options, planFile: record.planFile },
+            set,
+            agents,
+            workspace: workspace.record,
+            ...defined({ backend }),
+          },
+          spec,
+          step,
+          signal,
+          link,
+        ),
+    });
+    return outcomeOf(result);
+  } catch (error) {
+    // Refused before it drove (finished, an unknown --rerun step, a sandbox missing): the log is let go.
+    await store.close().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The definitions to resume with: the plan file's, or the base layers when the file is gone. */

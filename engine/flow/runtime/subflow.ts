@@ -4,7 +4,8 @@ import type { ExecutionOutcome, ExecutionSpec } from '../core/execution.js';
 import type { PlanStep } from '../core/plan.js';
 import { unitKey } from '../core/state.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
-import { readRunRecord, readRunSnapshot } from '../store/runs.js';
+import { readCheckedRun } from '../store/checked-run.js';
+import { loadRunRecord } from '../store/runs.js';
 import type { AgentServices } from './agents.js';
 import type { ParentLink } from './drive.js';
 import { childRunId } from './ids.js';
@@ -24,7 +25,9 @@ export interface SubflowParent {
  * Runs a `flow:` step as its own run (own record, events and inputs) in the parent's
  * workspace, sharing its budget and ledger. The child's id derives from the parent's, the step
  * and the attempt: a resumed parent finds an interrupted child and resumes it, and a child that
- * already finished is not run again.
+ * already finished is not run again: its outcome is the fold of its authenticated events
+ * (checked-run.ts), never its snapshot. A child whose files do not check fails the step as
+ * STORE_TAMPERED.
  */
 export async function runSubflow(
   parent: SubflowParent,
@@ -34,7 +37,6 @@ export async function runSubflow(
   link: ParentLink,
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const runId = childRunId(link.runId, unitKey(spec.step, spec.item), spec.iteration, spec.attempt);
-  const existing = await readRunRecord(parent.options.home, runId).catch(() => undefined);
   const env = {
     home: parent.options.home,
     cwd: parent.options.cwd,
@@ -52,15 +54,15 @@ export async function runSubflow(
   };
   let outcome: Pick<RunOutcome, 'runId' | 'status' | 'reason' | 'state'>;
   try {
-    if (existing !== undefined && (existing.status === 'succeeded' || existing.status === 'failed')) {
-      const snapshot = await readRunSnapshot(parent.options.home, runId);
-      if (snapshot === null) throw new NeoError('STORE_CORRUPT', `sub-flow run ${runId} has no snapshot`);
-      outcome = {
-        runId,
-        status: snapshot.state.status,
-        ...defined({ reason: snapshot.state.reason }),
-        state: snapshot.state,
-      };
+    const existing = await loadRunRecord(parent.options.home, runId).catch((error: unknown) => {
+      if (error instanceof NeoError && error.code === 'FLOW_RUN_NOT_FOUND') return undefined;
+      throw error;
+    });
+    if (existing?.untrusted !== undefined) throw existing.untrusted;
+    const status = existing?.record.status;
+    if (status === 'succeeded' || status === 'failed') {
+      const { state } = await readCheckedRun(parent.options.home, runId);
+      outcome = { runId, status: state.status, ...defined({ reason: state.reason }), state };
     } else if (existing !== undefined) {
       const { resumeChild } = await import('./resume-run.js');
       outcome = await resumeChild({ ...env, runId }, child);

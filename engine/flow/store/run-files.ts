@@ -57,8 +57,11 @@ export interface RunRecord {
   runId: string;
   flow: string;
   planFile: string;
-  status: RunStatus | 'waiting';
+  /** `tampered` only as shown: a record or log whose MAC failed (`reason` says which). */
+  status: RunStatus | 'waiting' | 'tampered';
   reason?: StepError;
+  /** As shown only: a run recorded before neo authenticated its runs (no MAC to check). */
+  unverified?: true;
   createdAt: string;
   updatedAt: string;
   /** The process driving the run now (absent once it finished). */

@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeProcess, isRunningPid, sweepOrphanedProcesses } from '../../execution/index.js';
@@ -14,7 +15,9 @@ import { runDir } from './run-files.js';
 export async function tidyRuns(home: string, runId?: string): Promise<string[]> {
   const swept = await sweepOrphanedProcesses(home);
   const folders = runId !== undefined ? [runDir(home, runId)] : await runFolders(home);
-  await Promise.all(folders.map((dir) => sweepTempFiles(dir, isRunningPid)));
+  // A run folder that is a link (planted, or anything else) is not neo's to clean.
+  const real = folders.filter((dir) => lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true);
+  await Promise.all(real.map((dir) => sweepTempFiles(dir, isRunningPid)));
   return swept.map(
     (owner) =>
       `stopped what a dead neo (${owner.command}, ${describeProcess(owner.owner)}) left running: ${owner.groups

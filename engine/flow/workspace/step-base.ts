@@ -1,10 +1,11 @@
-import { readFile, realpath, writeFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { NeoError } from '../../util/errors.js';
 import { GitRepo, diffTrees, snapshotTree, type ChangedFile, type SnapshotStore } from '../../execution/index.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { worktreeRepo } from './worktree.js';
-import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../util/private-store.js';
+import { realFolderSync } from '../../util/no-follow.js';
+import { writeFileAtomic } from '../../util/atomic-file.js';
 
 /** Cap of a step's patch in its outputs. */
 export const MAX_STEP_PATCH_BYTES = 64 * 1024;
@@ -57,8 +58,9 @@ export class StepBase {
     const recorded = await readBase(file);
     if (recorded?.startedAt === options.startedAt) return new StepBase(repo, store, recorded.tree);
     const tree = await snapshotTree(repo, store);
-    await mkdirPrivate(join(options.runDir, 'snapshots', 'bases'));
-    await writeFile(file, `${JSON.stringify({ startedAt: options.startedAt, tree })}\n`, { mode: PRIVATE_FILE_MODE });
+    // Made (or found) as real folders, never through a link planted in the run's folder.
+    realFolderSync(options.runDir, 'snapshots', 'bases');
+    await writeFileAtomic(file, `${JSON.stringify({ startedAt: options.startedAt, tree })}\n`, { private: true });
     return new StepBase(repo, store, tree);
   }
 

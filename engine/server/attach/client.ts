@@ -16,6 +16,7 @@ import { serverPaths } from '../paths.js';
 import { runPersonCommand, type PersonPort } from '../person-ops.js';
 import type { DownMessage, UpMessage } from './protocol.js';
 import { defined } from '../../util/defined.js';
+import { processRedact, redactDeep } from '../../util/redact.js';
 
 /** A service whose sessions a person may reach through the server. */
 export type AttachableService = PersonPort & {
@@ -148,7 +149,8 @@ class Attachment implements ServerAttachment {
 
   #send(message: UpMessage): void {
     if (!this.#open) return;
-    this.#socket.write(`${JSON.stringify(message)}\n`);
+    // This process knows its own secrets (the server may not): none leaves it for the web UI.
+    this.#socket.write(`${JSON.stringify(redactDeep(message, processRedact()))}\n`);
   }
 
   async #command(line: string): Promise<void> {

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import {
   driverAlive,
   listRunsSettled,
-  readRunEvents,
   readRunRecord,
   readRunSettled,
+  readRunShown,
   runDir,
   simulatedCostUsd,
   stepGraph,
@@ -20,16 +20,19 @@ import {
 } from '../../flow/index.js';
 import { readJsonOrNull } from '../../util/atomic-file.js';
 import { NeoError } from '../../util/errors.js';
+import { processRedact, redactDeep } from '../../util/redact.js';
 import { readBody } from '../bodies.js';
 import type { ServerContext } from '../context.js';
 import { HttpError } from '../envelope.js';
 import { checkedId } from '../ids.js';
-import { currentRunState } from '../run-state.js';
 import { answerFromWeb } from './approvals.js';
 import { intParam } from './query.js';
 import { defined } from '../../util/defined.js';
 
 const MAX_EVENTS = 10_000;
+
+/** What a run route sends: its data with every secret this server knows of redacted (the store's files already are, by the run's own process). */
+const redacted = <T>(data: T): { ok: true; data: T } => ({ ok: true, data: redactDeep(data, processRedact()) });
 
 export function flowRoutes(app: Hono, ctx: ServerContext): void {
   const { home } = ctx;
@@ -40,18 +43,18 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
   app.get('/api/flows/runs', async (c) => {
     const runs = await listRunsSettled(home);
     const live = runs.filter((r) => r.pid !== undefined && driven(r)).map((r) => r.runId);
-    return c.json({ ok: true, data: { runs, live } });
+    return c.json(redacted({ runs, live }));
   });
 
   app.get('/api/flows/runs/:id', async (c) => {
     const runId = checkedId('run', c.req.param('id'));
-    const record = await readRunSettled(home, runId);
+    // Checked: a run whose files do not check is shown tampered, with no state.
+    const { record, state } = await readRunShown(home, runId);
     const plan = await readJsonOrNull<CompiledPlan>(join(runDir(home, runId), 'plan.json'));
     if (plan === null) throw new NeoError('FLOW_RUN_NOT_FOUND', `run \`${runId}\` has no plan.json`);
-    const { state, seq } = await currentRunState(home, runId);
-    return c.json({
-      ok: true,
-      data: {
+    const seq = state?.seq ?? 0;
+    return c.json(
+      redacted({
         record,
         graph: stepGraph(plan),
         steps: plan.steps.map((s) => ({
@@ -68,17 +71,21 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
         simulatedCostUsd: state === null ? 0 : simulatedCostUsd(plan, state.steps),
         seq,
         live: record.pid !== undefined && driven(record),
-      },
-    });
+      }),
+    );
   });
 
   app.get('/api/flows/runs/:id/events', async (c) => {
     const runId = checkedId('run', c.req.param('id'));
     const afterSeq = intParam(c.req.query('afterSeq'), 'afterSeq', 0, Number.MAX_SAFE_INTEGER);
     const limit = intParam(c.req.query('limit'), 'limit', MAX_EVENTS, MAX_EVENTS);
-    await readRunRecord(home, runId);
-    const events = (await readRunEvents(runDir(home, runId))).filter((e) => e.seq > afterSeq);
-    return c.json({ ok: true, data: { events: events.slice(0, limit), more: events.length > limit } });
+    const shown = await readRunShown(home, runId);
+    if (shown.record.status === 'tampered' && shown.record.reason !== undefined) {
+      const { code, message, hint } = shown.record.reason;
+      throw new HttpError(409, code, message, { ...defined({ hint }) });
+    }
+    const events = shown.events.filter((e) => e.seq > afterSeq);
+    return c.json(redacted({ events: events.slice(0, limit), more: events.length > limit }));
   });
 
   app.post('/api/flows/runs/:id/approvals/:key', async (c) =>

@@ -10,6 +10,7 @@ import type { CompiledPlan } from '../../../engine/flow/core/plan.js';
 import type { RunRecord } from '../../../engine/flow/store/run-files.js';
 import { RunStore } from '../../../engine/flow/store/run-store.js';
 import { runNeo } from '../../helpers/cli.js';
+import { resealRecord } from '../../helpers/sealed-record.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 import { onlyRunId, spawnNeo, waitForOutput } from '../../e2e/flow-helpers.js';
 
@@ -97,8 +98,7 @@ describe('a lock names its owner by pid and start time', () => {
   it('a recycled pid (alive, another start time) holds nothing: resume takes the run over and says so', async () => {
     const { dir, home, runId, runDir } = await killedRun();
     // The dead driver's pid now belongs to an unrelated live process (here: this test's).
-    const saved = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'));
-    writeFileSync(join(runDir, 'run.json'), JSON.stringify({ ...saved, pid: process.pid, pidStart: 1 }));
+    resealRecord(home, runId, (saved) => ({ ...saved, pid: process.pid, pidStart: 1 }));
     writeFileSync(join(runDir, 'lock'), JSON.stringify({ runId, pid: process.pid, start: 1, at: 'then' }));
     const resumed = await runNeo(['flow', 'resume', runId, '--yes'], { cwd: dir, env: { NEO_HOME: home } });
     expect(resumed.stderr).toBe('');
@@ -111,10 +111,9 @@ describe('a lock names its owner by pid and start time', () => {
   });
 
   it('a zombie holds nothing: the in-place workspace lock of a zombie is taken over', async () => {
-    const { dir, home, runId, runDir } = await killedRun();
+    const { dir, home, runId } = await killedRun();
     const zombie = await zombiePid();
-    const saved = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'));
-    writeFileSync(join(runDir, 'run.json'), JSON.stringify({ ...saved, pid: zombie, pidStart: undefined }));
+    resealRecord(home, runId, ({ pidStart: _start, ...saved }) => ({ ...saved, pid: zombie }));
     const [lockName] = readdirSync(join(home, 'locks'));
     writeFileSync(join(home, 'locks', lockName!), JSON.stringify({ runId: 'other', pid: zombie, at: 'then' }));
     const resumed = await runNeo(['flow', 'resume', runId, '--yes'], { cwd: dir, env: { NEO_HOME: home } });

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   resumeRun,
@@ -8,6 +7,7 @@ import {
   type RunEvent,
   type StartOptions,
 } from '../../../engine/flow/index.js';
+import { readRunLog } from '../../../engine/flow/store/checked-run.js';
 import { commitAll } from '../../helpers/git.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
@@ -56,13 +56,9 @@ export function eventsOf(seen: readonly FlowObservation[], runId: string): RunEv
   return seen.flatMap((o) => (o.type === 'event' && o.runId === runId ? [o.event] : []));
 }
 
-/** The persisted events of a run, as written. */
+/** The persisted events of a run, as written (their chain checked, each without its MAC). */
 export async function persisted(home: string, runId: string): Promise<RunEvent[]> {
-  const text = await readFile(join(home, 'runs', runId, 'events.jsonl'), 'utf8');
-  return text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as RunEvent);
+  return (await readRunLog(home, runId)).events;
 }
 
 /** `type step` lines for compact assertions. */

@@ -7,7 +7,7 @@ const PLAN = `
 name: three
 steps:
   - { id: a, run: 'echo a >> log' }
-  - { id: b, run: 'echo b >> log; sleep 30', needs: [a] }
+  - { id: b, run: 'echo b >> log; test -f fast || sleep 30', needs: [a] }
   - { id: c, run: 'echo c >> log', needs: [b] }
 `;
 
@@ -25,11 +25,8 @@ describe('interrupt and resume', () => {
     expect(trace(first.events).at(-1)).toBe('run.interrupted');
     expect(first.outcome.record.pid).toBeUndefined();
     await writeFile(join(dir, 'plan.yaml'), PLAN.replace('sleep 30', 'true'));
-    const { writeFile: write } = await import('node:fs/promises');
-    const plan = join(home, 'runs', first.outcome.runId, 'plan.json');
-    const pinned = JSON.parse(await (await import('node:fs/promises')).readFile(plan, 'utf8'));
-    pinned.steps[1].run.command = 'echo b >> log';
-    await write(plan, JSON.stringify(pinned));
+    // The pinned plan runs again (plan.json is the run's own, never edited): b finds `fast` this time.
+    await writeFile(join(first.outcome.record.workspace!.path, 'fast'), '');
     const second = await resume(home, dir, first.outcome.runId);
     expect(second.outcome.status).toBe('succeeded');
     expect(trace(second.events)).toEqual([
@@ -51,7 +48,7 @@ describe('interrupt and resume', () => {
   });
 
   it('--rerun runs a finished step and what depends on it again; a succeeded run needs it', async () => {
-    const { dir, home } = await project({ 'plan.yaml': PLAN.replace('; sleep 30', '') });
+    const { dir, home } = await project({ 'plan.yaml': PLAN.replace('; test -f fast || sleep 30', '') });
     const first = await run(dir, home);
     expect(first.outcome.status).toBe('succeeded');
     await expect(resume(home, dir, first.outcome.runId)).rejects.toMatchObject({ code: 'FLOW_RUN_FINISHED' });
@@ -76,7 +73,7 @@ describe('interrupt and resume', () => {
     const { dir, home } = await project({ 'plan.yaml': PLAN.replace('sleep 30', 'exit 1') });
     const first = await run(dir, home);
     expect(first.outcome.status).toBe('failed');
-    await writeFile(join(dir, 'plan.yaml'), PLAN.replace('; sleep 30', ''));
+    await writeFile(join(dir, 'plan.yaml'), PLAN.replace('; test -f fast || sleep 30', ''));
     const pinned = await resume(home, dir, first.outcome.runId);
     expect(pinned.outcome.status).toBe('failed');
     const rebased = await resume(home, dir, first.outcome.runId, { rebaseDefinitions: true });

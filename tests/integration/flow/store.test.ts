@@ -2,26 +2,13 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../engine/flow/core/events.js';
-import { RunStore, readRunEvents } from '../../../engine/flow/store/run-store.js';
+import { RunStore } from '../../../engine/flow/store/run-store.js';
+import { readRunLog } from '../../../engine/flow/store/checked-run.js';
+import { planHash } from '../../../engine/flow/store/plan-pin.js';
 import type { RunRecord } from '../../../engine/flow/store/run-files.js';
 import type { CompiledPlan } from '../../../engine/flow/core/plan.js';
 import { tempDir } from '../../helpers/temp.js';
 
-const record = (runId: string): RunRecord => ({
-  version: 1,
-  runId,
-  flow: 'f',
-  planFile: '/p/plan.yaml',
-  status: 'running',
-  createdAt: 't',
-  updatedAt: 't',
-  inputs: {},
-  manifest: { setHash: 'h', planHash: 'p', definitions: [] },
-  options: {},
-  ledger: { turns: 0, tokens: 0, costUsd: 0, wallMs: 0 },
-  steps: {},
-  segments: [],
-});
 const plan = {
   name: 'f',
   file: '/p/plan.yaml',
@@ -33,6 +20,21 @@ const plan = {
   budgets: {},
   steps: [],
 } as CompiledPlan;
+const record = (runId: string): RunRecord => ({
+  version: 1,
+  runId,
+  flow: 'f',
+  planFile: '/p/plan.yaml',
+  status: 'running',
+  createdAt: 't',
+  updatedAt: 't',
+  inputs: {},
+  manifest: { setHash: 'h', planHash: planHash(plan), definitions: [] },
+  options: {},
+  ledger: { turns: 0, tokens: 0, costUsd: 0, wallMs: 0 },
+  steps: {},
+  segments: [],
+});
 const event = (seq: number): RunEvent => ({
   type: 'step.skipped',
   step: 'a',
@@ -55,22 +57,23 @@ describe('the run store', () => {
     await store.close();
   });
 
-  it('cuts a torn last line on open so the next append starts clean, and refuses a gap', async () => {
+  it('cuts a torn last line on open so the next append starts clean; a line without its MAC is tampering', async () => {
     const home = await tempDir();
-    const store = await RunStore.create(home, record('20260101-000000-000002'), plan);
+    const runId = '20260101-000000-000002';
+    const store = await RunStore.create(home, record(runId), plan);
     await store.append(event(1));
     await store.append(event(2));
     await store.close();
     await appendFile(join(store.dir, 'events.jsonl'), '{"type":"step.sk');
-    const opened = await RunStore.open(home, '20260101-000000-000002');
+    const opened = await RunStore.open(home, runId);
     expect(opened.events.map((e) => e.seq)).toEqual([1, 2]);
     await opened.store.append(event(3));
     await opened.store.close();
-    expect((await readRunEvents(store.dir)).map((e) => e.seq)).toEqual([1, 2, 3]);
-    await appendFile(join(store.dir, 'events.jsonl'), `${JSON.stringify(event(5))}\n`);
-    await expect(readRunEvents(store.dir)).rejects.toMatchObject({
-      code: 'STORE_CORRUPT',
-      message: expect.stringContaining('event 4 has seq 5; the log has a gap'),
+    expect((await readRunLog(home, runId)).events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    await appendFile(join(store.dir, 'events.jsonl'), `${JSON.stringify(event(4))}\n`);
+    await expect(readRunLog(home, runId)).rejects.toMatchObject({
+      code: 'STORE_TAMPERED',
+      message: `${join(store.dir, 'events.jsonl')}:4: a line without its MAC`,
     });
   });
 

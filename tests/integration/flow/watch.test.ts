@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { approveRun, type FlowObservation } from '../../../engine/flow/index.js';
+import { approveRun, readCheckedRun, type FlowObservation } from '../../../engine/flow/index.js';
 import { project, run } from './helpers.js';
 
 const V1 = `name: watched
@@ -53,6 +53,8 @@ describe('--watch', () => {
       expect(await readFile(join(ws, 'extra.txt'), 'utf8')).toBe('extra\n');
       const pinned = JSON.parse(await readFile(join(home, 'runs', outcome.runId, 'plan.json'), 'utf8'));
       expect(pinned.steps.map((s: { id: string }) => s.id)).toEqual(['wait', 'after', 'extra']);
+      // The edit's `plan.updated` line pins the plan.json written before it: the run still checks.
+      expect((await readCheckedRun(home, outcome.runId)).plan).toEqual(pinned);
     },
   );
 });

@@ -21,6 +21,8 @@ describe('exit codes: one table, one rule from a cause to its code', () => {
         'FLOW_COMMAND_FAILED',
         'FLOW_APPROVAL_REJECTED',
         'PERSONA_FAILED',
+        'STORE_TAMPERED',
+        'STORE_UNAUTHENTICATED',
       ].map((code) => [code, exitCodeForCause(code)]),
     ).toEqual([
       ['FLOW_GATE_FAILED', 3],
@@ -38,6 +40,8 @@ describe('exit codes: one table, one rule from a cause to its code', () => {
       ['FLOW_COMMAND_FAILED', 1],
       ['FLOW_APPROVAL_REJECTED', 1],
       ['PERSONA_FAILED', 1],
+      ['STORE_TAMPERED', 8],
+      ['STORE_UNAUTHENTICATED', 8],
     ]);
     expect(exitCodeForCause(undefined)).toBe(EXIT.failed);
   });
