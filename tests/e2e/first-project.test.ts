@@ -66,6 +66,8 @@ describe('a real library, neo installed from its tarball', () => {
     const run = await npx('flow', 'run', '.neo/flows/check-and-fix.flow.yaml', '--backend', 'script');
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('gate `npm test` passed (attempt 1/3)');
+    // `.neo/` is read from the checkout: leaving it uncommitted leaves nothing out of the run.
+    expect(run.stdout).not.toContain('uncommitted changes');
     const runId = /^run (\S+)/m.exec(run.stdout)![1]!;
     const workspace = join(home, 'worktrees', runId);
     expect(run.stdout).toContain(`  workspace: ${workspace}\n`);

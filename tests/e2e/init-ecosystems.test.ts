@@ -158,7 +158,14 @@ describe.skipIf(PYTHON === undefined)('the Python flow neo init writes', () => {
       join(repo, '.neo', 'flows', 'fix.yaml'),
       'turns:\n  - - edit: { path: src/calc/__init__.py, search: "a - b", replace: "a + b" }\n',
     );
+    writeFileSync(join(repo, 'notes.txt'), 'mine\n');
     const run = await neo(['flow', 'run', FLOW]);
+    // What is uncommitted outside `.neo/` is said to be left out; `.neo/` is read from the checkout.
+    expect(lines(run.stdout, /^warning: uncommitted/)).toEqual([
+      expect.stringMatching(
+        /^warning: uncommitted changes in the project are not in the worktree \(it starts from HEAD = [0-9a-f]{10}\)$/,
+      ),
+    ]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('gate `.venv/bin/python -m pytest -q` passed (attempt 1/3)');
     const workspace = /workspace: (\S+)/.exec(run.stdout)![1]!;

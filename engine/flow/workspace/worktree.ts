@@ -58,7 +58,9 @@ export async function createWorktree(options: {
   const created = await GitRepo.discover(root);
   if (created === undefined) throw new NeoError('FLOW_WORKSPACE_BASE', `git created no work tree at ${root}`);
   const warnings: string[] = [];
-  const dirty = await source.output(['status', '--porcelain', '--', rel || '.']).catch(() => '');
+  // `.neo/` is read from the checkout (definitions pinned at the start), never from the worktree:
+  // right after `neo init` it is uncommitted, and that leaves nothing out of the run.
+  const dirty = await source.output(['status', '--porcelain', '--', rel || '.', ':(top,exclude).neo']).catch(() => '');
   if (dirty)
     warnings.push(
       `uncommitted changes in ${rel || 'the project'} are not in the worktree (it starts from ${baseRef} = ${baseCommit.slice(0, 10)})`,
