@@ -7,7 +7,7 @@
  * is and how to merge or remove it.
  */
 import { execa } from 'execa';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -58,11 +58,15 @@ describe('a real library, neo installed from its tarball', () => {
     expect(flow).toContain('      run: "npm test"\n');
 
     // The user's one edit: the scripted agent the script backend plays, beside the flow.
-    writeFileSync(flowFile, flow.replace('    verify:', '    script: fix.yaml\n    verify:'));
+    writeFileSync(flowFile, flow.replace('    verify:', '    script: scripts/fix.yaml\n    verify:'));
+    mkdirSync(join(lib, '.neo', 'flows', 'scripts'));
     writeFileSync(
-      join(lib, '.neo', 'flows', 'fix.yaml'),
+      join(lib, '.neo', 'flows', 'scripts', 'fix.yaml'),
       `turns:\n  - - edit: { path: src/index.js, search: "${BROKEN}", replace: "${WORKS}" }\n    - say: Objects keep only the keys whose values are truthy.\n`,
     );
+    const validate = await npx('validate');
+    expect(validate.exitCode, validate.stdout + validate.stderr).toBe(0);
+    expect(validate.stdout + validate.stderr).not.toContain('warning');
     const run = await npx('flow', 'run', '.neo/flows/check-and-fix.flow.yaml', '--backend', 'script');
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('gate `npm test` passed (attempt 1/3)');

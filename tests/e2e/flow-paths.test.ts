@@ -74,6 +74,29 @@ describe('a step script that names no file', () => {
   });
 });
 
+describe('a script kept with the flows', () => {
+  it('beside the flow is one clear error that says where it goes; in a scripts/ folder it is played and not warned about', async () => {
+    const script = 'turns:\n  - - say: hi\n';
+    const { neo } = await repo({ '.neo/flows/fix.flow.yaml': FLOW('fix.yaml'), '.neo/flows/fix.yaml': script });
+    const beside = await neo(['validate']);
+    expect(beside.exitCode).toBe(2);
+    expect(beside.stderr.match(/error\[/g)).toHaveLength(1);
+    expect(beside.stderr).toContain(
+      '.neo/flows/fix.yaml:1:1: error[DEF_SCRIPT_IN_FLOWS]: this is a script for the script backend (`turns:`), not a flow, in a folder neo reads flows from',
+    );
+    expect(beside.stderr).toContain('hint: move it to a subfolder (`scripts/fix.yaml` beside the flow)');
+    const moved = await repo({
+      '.neo/flows/fix.flow.yaml': FLOW('scripts/fix.yaml'),
+      '.neo/flows/scripts/fix.yaml': script,
+    });
+    const validate = await moved.neo(['validate']);
+    expect(validate.exitCode, validate.stderr).toBe(0);
+    expect(validate.stdout + validate.stderr).not.toContain('warning');
+    const run = await moved.neo(['flow', 'run', '.neo/flows/fix.flow.yaml']);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+  });
+});
+
 describe('--dry-run and the backend binary', () => {
   it('says when the flow’s backend is not installed here, with how to install it', async () => {
     const { neo } = await repo({

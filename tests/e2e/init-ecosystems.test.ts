@@ -5,7 +5,7 @@
  * Python flow it writes then fixes a project with its gate in bwrap, offline, on the lent venv.
  */
 import { execa } from 'execa';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
@@ -152,10 +152,11 @@ describe.skipIf(PYTHON === undefined)('the Python flow neo init writes', () => {
       join(repo, FLOW),
       flow()
         .replace(/backend: \S+/, 'backend: script')
-        .replace('    verify:', '    script: fix.yaml\n    verify:'),
+        .replace('    verify:', '    script: scripts/fix.yaml\n    verify:'),
     );
+    mkdirSync(join(repo, '.neo', 'flows', 'scripts'));
     writeFileSync(
-      join(repo, '.neo', 'flows', 'fix.yaml'),
+      join(repo, '.neo', 'flows', 'scripts', 'fix.yaml'),
       'turns:\n  - - edit: { path: src/calc/__init__.py, search: "a - b", replace: "a + b" }\n',
     );
     writeFileSync(join(repo, 'notes.txt'), 'mine\n');
