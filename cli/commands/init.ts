@@ -105,7 +105,11 @@ function warnings(
 ): string[] {
   const out: string[] = [];
   if (!shape.testFound) out.push(`warning: ${shape.testFrom}: set the gate (verify.run) to your test command`);
-  if (shape.install !== undefined && lent.length === 0)
+  if (lent.length === 0 && shape.installedHere !== undefined)
+    out.push(
+      `warning: your ${shape.installedHere} is not ignored by git, so a run's worktree is not lent it: add \`${shape.installedHere}/\` to .gitignore and commit that`,
+    );
+  else if (shape.install !== undefined && lent.length === 0)
     out.push(
       `warning: nothing is installed in your checkout to lend a run's worktree: install first (\`${shape.install}\`), or the gate fails`,
     );

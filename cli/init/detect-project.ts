@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { globMatch } from '../../engine/posture/index.js';
 import { pathExists } from '../../engine/util/path-exists.js';
 import { ECOSYSTEMS, TEST_GLOBS, type Ecosystem } from './ecosystems.js';
+import { pythonTestCommand } from './python-test.js';
 
 export type { Ecosystem } from './ecosystems.js';
 
@@ -27,6 +28,8 @@ export interface ProjectShape {
   protect: string[];
   /** The command that installs the dependencies in the checkout (node, python), when it has some. */
   install: string | undefined;
+  /** The dependency folder found at the top of the checkout (`node_modules`, `.venv`), ignored by git or not. */
+  installedHere?: string;
   /** How the gate gets the dependencies offline, where it is not by lending installed folders (go, rust). */
   offline?: string;
 }
@@ -122,6 +125,7 @@ async function nodeShape(root: string, has: (file: string) => Promise<boolean>) 
     testFrom: testFound ? `package.json scripts.test: ${oneLine(script!)}` : 'package.json has no "test" script',
     testFound,
     install: deps ? install : undefined,
+    ...((await has('node_modules')) ? { installedHere: 'node_modules' } : {}),
   };
 }
 
@@ -131,14 +135,8 @@ async function pythonShape(root: string, has: (file: string) => Promise<boolean>
   // The venv's own interpreter: a worktree is lent the checkout's venv at the same place, and
   // neither PATH nor an activated venv reaches a sandboxed gate.
   const python = venv === undefined ? 'python3' : `${venv}/bin/python`;
-  const texts = await Promise.all(
-    ['pyproject.toml', 'setup.cfg', 'tox.ini', 'requirements-dev.txt', 'requirements.txt'].map((file) =>
-      readFile(join(root, file), 'utf8').catch(() => ''),
-    ),
-  );
-  const pytest =
-    texts.some((text) => /\bpytest\b/.test(text)) ||
-    tracked.some((file) => /(^|\/)(conftest\.py|pytest\.ini)$/.test(file) || /(^|\/)test_[^/]*\.py$/.test(file));
+  const { test, testFrom } = await pythonTestCommand(root, python, tracked);
+  const pytest = test.includes('pytest');
   const requirements = (await has('requirements.txt')) ? ' -r requirements.txt' : '';
   const editable = (await has('pyproject.toml')) || (await has('setup.py')) ? ' -e .' : '';
   const install = {
@@ -148,10 +146,11 @@ async function pythonShape(root: string, has: (file: string) => Promise<boolean>
   }[manager];
   return {
     manager,
-    test: pytest ? `${python} -m pytest -q` : `${python} -m unittest`,
-    testFrom: pytest ? 'pytest (named in the project or its tests)' : 'no pytest found: the standard unittest runner',
+    test,
+    testFrom,
     testFound: true,
     install,
+    ...(venv === undefined ? {} : { installedHere: venv }),
   };
 }
 
