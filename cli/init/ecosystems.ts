@@ -17,7 +17,7 @@ export const ECOSYSTEMS: Readonly<Record<Ecosystem, { markers: readonly string[]
 /** Test locations by ecosystem; `any` when none was recognised. */
 export const TEST_GLOBS: Readonly<Record<Ecosystem | 'any', readonly string[]>> = {
   node: ['test/**', 'tests/**', '**/__tests__/**', '**/*.test.*', '**/*.spec.*'],
-  python: ['tests/**', 'test/**', '**/test_*.py', '**/*_test.py'],
+  python: ['**/tests/**', '**/test/**', '**/test_*.py', '**/*_test.py'],
   go: ['**/*_test.go', '**/testdata/**'],
   rust: ['tests/**', 'benches/**'],
   any: ['test/**', 'tests/**'],

@@ -113,7 +113,7 @@ describe('neo init detects the ecosystem', () => {
     const bare = await project(files, { HOME: root, PATH: `${join(root, 'bin')}:${PATH}` });
     const init = await bare.neo(['init']);
     expect(lines(init.stdout, /^(project|warning):/).slice(0, 3)).toEqual([
-      'project: python (pip); gate: `python3 -m pytest -q` (pytest, for the test files found); protect: @python tests/** **/test_*.py',
+      'project: python (pip); gate: `python3 -m pytest -q` (pytest, for the test files found); protect: @python **/tests/** **/test_*.py',
       "warning: nothing is installed in your checkout to lend a run's worktree: install first (`python3 -m venv .venv && .venv/bin/pip install -e . pytest`), or the gate fails",
       `warning: \`python3\` is ${join(root, 'bin', 'python3')}, under your home, which the sandbox hides: the gate will not find it under \`sandbox: bwrap\` (install it outside your home, or use a virtualenv)`,
     ]);
@@ -129,7 +129,7 @@ describe('neo init detects the ecosystem', () => {
     await writeTree(repo, { '.venv/pyvenv.cfg': 'home = /usr/bin\n' });
     const init = await neo(['init']);
     expect(lines(init.stdout, /^(project|dependencies|warning):/).slice(0, 2)).toEqual([
-      "project: python (pip); gate: `.venv/bin/python -m unittest discover -p '*_test.py'` (tox.ini [testenv] commands: python -m unittest discover -p *_test.py {posargs}); protect: @python **/*_test.py",
+      "project: python (pip); gate: `.venv/bin/python -m unittest discover -p '*_test.py'` (tox.ini [testenv] commands: python -m unittest discover -p *_test.py {posargs}); protect: @python **/tests/** **/*_test.py",
       "warning: your .venv is not ignored by git, so a run's worktree is not lent it: add `.venv/` to .gitignore and commit that",
     ]);
   });
