@@ -28,6 +28,8 @@ export interface ProjectShape {
   protect: string[];
   /** The command that installs the dependencies in the checkout (node, python), when it has some. */
   install: string | undefined;
+  /** npm's `pretest`/`posttest` scripts, which `npm test` runs in the gate too (`pretest: npm run lint`). */
+  testHooks?: string[];
   /** The dependency folder found at the top of the checkout (`node_modules`, `.venv`), ignored by git or not. */
   installedHere?: string;
   /** How the gate gets the dependencies offline, where it is not by lending installed folders (go, rust). */
@@ -110,6 +112,9 @@ async function nodeShape(root: string, has: (file: string) => Promise<boolean>) 
   const scripts = asRecord(manifest?.scripts);
   const script = typeof scripts?.test === 'string' ? scripts.test : undefined;
   const testFound = script !== undefined && !NO_TEST_SCRIPT.test(script);
+  const hooks = ['pretest', 'posttest'].flatMap((hook) =>
+    typeof scripts?.[hook] === 'string' ? [`${hook}: ${oneLine(scripts[hook] as string)}`] : [],
+  );
   const deps = ['dependencies', 'devDependencies', 'optionalDependencies'].some(
     (key) => Object.keys(asRecord(manifest?.[key]) ?? {}).length > 0,
   );
@@ -125,6 +130,7 @@ async function nodeShape(root: string, has: (file: string) => Promise<boolean>) 
     testFrom: testFound ? `package.json scripts.test: ${oneLine(script!)}` : 'package.json has no "test" script',
     testFound,
     install: deps ? install : undefined,
+    ...(hooks.length > 0 && manager === 'npm' ? { testHooks: hooks } : {}),
     ...((await has('node_modules')) ? { installedHere: 'node_modules' } : {}),
   };
 }

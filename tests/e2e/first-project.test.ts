@@ -72,6 +72,8 @@ describe('a real library, neo installed from its tarball', () => {
     expect(run.stdout).toContain('gate `npm test` passed (attempt 1/3)');
     // `.neo/` is read from the checkout: leaving it uncommitted leaves nothing out of the run.
     expect(run.stdout).not.toContain('uncommitted changes');
+    // A scripted agent holds no tool list: nothing to warn of.
+    expect(run.stdout).not.toContain('cannot enforce');
     const runId = /^run (\S+)/m.exec(run.stdout)![1]!;
     const workspace = join(home, 'worktrees', runId);
     expect(run.stdout).toContain(`  workspace: ${workspace}\n`);

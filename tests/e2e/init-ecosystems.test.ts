@@ -67,16 +67,17 @@ describe('neo init detects the ecosystem', () => {
     const { neo, flow } = await project({
       'package.json': JSON.stringify({
         name: 'p',
-        scripts: { test: 'echo "Error: no test specified" && exit 1' },
+        scripts: { test: 'echo "Error: no test specified" && exit 1', posttest: 'npx npm audit' },
         dependencies: { clsx: '2' },
       }),
       'package-lock.json': '{}',
     });
     const init = await neo(['init']);
-    expect(lines(init.stdout, /^(project|dependencies|warning):/).slice(0, 3)).toEqual([
+    expect(lines(init.stdout, /^(project|dependencies|warning|note):/).slice(0, 4)).toEqual([
       'project: node (npm); gate: `npm test` (package.json has no "test" script); protect: @node test/** tests/** **/__tests__/** **/*.test.* **/*.spec.*',
       'warning: package.json has no "test" script: set the gate (verify.run) to your test command',
       "warning: nothing is installed in your checkout to lend a run's worktree: install first (`npm ci`), or the gate fails",
+      'note: `npm test` runs posttest: npx npm audit in the gate too, offline: if one needs the network or a tool not installed, make the gate `npm test --ignore-scripts` (the test script alone)',
     ]);
     expect(flow()).toContain(
       '    # The gate: CHECK THIS: package.json has no "test" script; put your test command here.\n',

@@ -148,7 +148,8 @@ export async function startCompiled(
   for (const warning of workspace.warnings)
     options.observer?.({ type: 'notice', runId, depth, level: 'warning', message: warning });
   for (const step of plan.steps) {
-    if (step.agent?.unenforcedTools !== undefined) {
+    // A scripted agent plays fixed actions: no model holds or needs a tool list.
+    if (step.agent?.unenforcedTools !== undefined && step.agent.simulated !== true) {
       options.observer?.({
         type: 'notice',
         runId,
