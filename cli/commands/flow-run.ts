@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { findRepoRoot, untrustedNotice, type DefinitionSet } from '../../engine/definitions/index.js';
 import { probeBackend, type Availability } from '../../engine/transports/index.js';
+import { collapseProtect } from '../../engine/posture/index.js';
 import {
   describePlan,
   planDependencies,
@@ -216,7 +217,7 @@ async function dryRun(
       s.sandbox ?? '-',
       [
         s.gate ? `gate ${s.gate}${s.gateSandbox === undefined ? '' : ` in ${s.gateSandbox}`}` : s.does,
-        ...(s.protect === undefined ? [] : [`protect ${s.protect.join(', ')}`]),
+        ...(s.protect === undefined ? [] : [`protect ${collapseProtect(s.protect).join(', ')}`]),
         ...(s.confines === undefined ? [] : [`confines ${s.confines}`]),
         ...s.limits,
         ...s.control,
