@@ -8,6 +8,7 @@ import { gateRunDir } from '../workspace/gate-tree.js';
 import { judgeWorkspace, removeWorkspace } from '../workspace/removal.js';
 import { isAbandoned, listRunsSettled } from './abandoned.js';
 import { approvalsDir } from './approvals.js';
+import { removeRunOutputs } from './step-output.js';
 
 /** Which runs `neo flow clean` looks at. */
 export interface CleanCriteria {
@@ -117,6 +118,7 @@ async function cleanOne(
     for (const id of runs.slice().reverse()) {
       await rm(approvalsDir(home, id), { recursive: true, force: true });
       await rm(gateRunDir(home, id), { recursive: true, force: true });
+      await removeRunOutputs(home, id);
       await rm(runDir(home, id), { recursive: true, force: true });
     }
     return again;
