@@ -168,6 +168,11 @@ export function isolationCell(b: Backend): string {
       : (entry.seed ?? []).map((file) => `\`${entry.at}/${file}\``),
   );
   parts.push(`confined: its own home, seeded with ${seeds.length > 0 ? seeds.join(', ') : 'nothing'}`);
+  const project = b.projectConfig ?? [];
+  if (project.length > 0)
+    parts.push(
+      `the workspace's ${names(project)}: an empty read-only stand-in when confined, else the session is refused`,
+    );
   return parts.join('; ');
 }
 

@@ -126,6 +126,18 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
           'split it into separate steps joined by `needs`',
         );
       }
+      if (kinds.length === 1 && kinds[0] !== 'agent' && step.verify !== undefined) {
+        // A gate judges an agent's turn; on any other step it would never run, and the step's
+        // green would claim a check nobody made.
+        err(
+          'DEF_VERIFY_NOT_AGENT',
+          `step \`${step.id}\` is a ${kinds[0]} step: \`verify\` gates an agent's turn and would never run here`,
+          at('verify'),
+          kinds[0] === 'run'
+            ? 'a run step is judged by its exit code: put the check in `run:` (e.g. `run: make && npm test`) or in a step of its own'
+            : 'put the check in a `run:` step after this one',
+        );
+      }
       checkReference(set, 'persona', step.persona, at('persona'), err);
       checkReference(set, 'backend', step.backend, at('backend'), err);
       checkReference(set, 'policy', step.policy, at('policy'), err);

@@ -58,7 +58,8 @@ export async function resolvePaths(
 }
 
 /**
- * The real path of `path` when it stays inside `root` (and, with `refuseGit`, outside `.git`), or
+ * The real path of `path` when it stays inside `root` (and, with `refuseGit`, outside `.git` and
+ * the agent CLI's own configuration, `agentConfig`), or
  * the problem that keeps it out. `entry` is the entry itself — its folder's real path joined with
  * its last name, a final symlink not followed — for a delete or a rename, which act on the link.
  * For code that acts on paths itself (the script backend, neo's own tools, ACP's fs methods),
@@ -67,10 +68,10 @@ export async function resolvePaths(
 export async function confinePath(
   root: string,
   path: string,
-  options: { refuseGit: boolean },
+  options: { refuseGit: boolean; agentConfig?: readonly string[] },
 ): Promise<{ path: string; entry: string } | { problem: ContainmentProblem }> {
   const { root: real, resolved } = await resolvePaths(root, [path]);
-  const problem = options.refuseGit ? writeProblem(real, resolved) : outsideRoot(real, resolved);
+  const problem = options.refuseGit ? writeProblem(real, resolved, options.agentConfig) : outsideRoot(real, resolved);
   if (problem !== undefined) return { problem };
   const target = resolved[0]!.real!;
   const last = basename(path);

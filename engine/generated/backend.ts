@@ -187,6 +187,10 @@ export interface Backend {
     };
   };
   /**
+   * Files and folders of the workspace the CLI reads as its own configuration and that can start processes (hooks, MCP servers), where the CLI has no switch neo can set to ignore them. A repository configures no agent CLI: in a sandbox each one present is replaced by an empty read-only stand-in for the session; unconfined, a session whose workspace has one is refused (TRANSPORT_PROJECT_CONFIG).
+   */
+  projectConfig?: string[];
+  /**
    * Hosts the CLI must reach (its model provider), for an egress filter; in a sandbox an agent CLI has the network today.
    */
   networkHosts?: string[];

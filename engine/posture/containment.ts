@@ -18,7 +18,7 @@ export interface ResolvedPath {
 /** Why a set of paths is not contained, naming the first path that is not. */
 export interface ContainmentProblem {
   path: string;
-  why: 'outside' | 'git' | 'unresolved';
+  why: 'outside' | 'git' | 'agent-config' | 'unresolved';
   reason: string;
 }
 
@@ -45,23 +45,40 @@ export function lexicalPath(root: string, target: string): string {
   return `/${(parts ?? []).join('/')}`;
 }
 
+/** Whether a path relative to the workspace is (or lies in) one of `configs`, paths relative to it too. */
+export function isAgentConfigPath(relative: string, configs: readonly string[]): boolean {
+  return configs.some((config) => relative === config || relative.startsWith(`${config}/`));
+}
+
 /**
  * The first problem with writing to `paths` from a session confined to `root`: a path that could
- * not be resolved, leaves the root, or lies in git's metadata. A path's real location decides
- * (so a symlink out of the workspace, or into `.git`, does not pass); the path as given is
- * checked for `.git` too. `root` is the real path of the folder when `paths` carry real paths.
+ * not be resolved, leaves the root, lies in git's metadata, or is the agent CLI's own
+ * configuration in the workspace (`agentConfig`, its descriptor's `projectConfig`: hooks and MCP
+ * servers the CLI would run). A path's real location decides (so a symlink out of the workspace,
+ * or into `.git`, does not pass); the path as given is checked too. `root` is the real path of
+ * the folder when `paths` carry real paths.
  */
-export function writeProblem(root: string, paths: readonly ResolvedPath[]): ContainmentProblem | undefined {
+export function writeProblem(
+  root: string,
+  paths: readonly ResolvedPath[],
+  agentConfig: readonly string[] = [],
+): ContainmentProblem | undefined {
   for (const path of paths) {
     const outside = outsideProblem(root, path);
     if (outside !== undefined) return outside;
-    const real = relativeInside(root, path.real ?? lexicalPath(root, path.given));
-    const given = relativeInside(root, path.given);
-    if (isGitPath(real ?? '') || isGitPath(given ?? ''))
+    const real = relativeInside(root, path.real ?? lexicalPath(root, path.given)) ?? '';
+    const given = relativeInside(root, path.given) ?? '';
+    if (isGitPath(real) || isGitPath(given))
       return {
         path: path.given,
         why: 'git',
         reason: `${path.given} is git metadata (.git): below posture full no agent may change it, because git runs the commands its config names`,
+      };
+    if (isAgentConfigPath(real, agentConfig) || isAgentConfigPath(given, agentConfig))
+      return {
+        path: path.given,
+        why: 'agent-config',
+        reason: `${path.given} configures the agent CLI itself (hooks, MCP servers): below posture full no agent may change it, because the CLI would run what it names`,
       };
   }
   return undefined;

@@ -40,6 +40,8 @@ export interface AskContext {
    * when absent, each path is judged lexically against `root`.
    */
   resolved?: readonly ResolvedPath[];
+  /** The agent CLI's own configuration in the workspace (its descriptor's `projectConfig`): never edited below full. */
+  agentConfig?: readonly string[];
 }
 
 /**
@@ -73,7 +75,7 @@ export function decideAsk(posture: Posture, ask: ToolAsk, context: AskContext): 
           kind: 'deny',
           reason: `neo cannot tell which files ${ask.toolName} changes, so it cannot check they are inside the workspace; edit files by path`,
         };
-      const problem = writeProblem(context.root, paths);
+      const problem = writeProblem(context.root, paths, context.agentConfig);
       if (problem !== undefined)
         return { kind: 'deny', reason: `${problem.reason}; change files inside the workspace only` };
       return verdict === 'allow'

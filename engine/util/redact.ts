@@ -89,13 +89,28 @@ export function environmentRedactor(env: NodeJS.ProcessEnv): Redact {
 }
 
 let processRedactor: Redact | undefined;
+/** Variables a flow declared as secrets (`secrets:`), whatever their names say. */
+const declaredNames = new Set<string>();
 
 /**
  * The redactor of this process's environment, made once: what the store writes, a terminal or
  * `--json` shows, a decision log keeps and the web UI sends all pass this one.
  */
 export function processRedact(): Redact {
-  return (processRedactor ??= environmentRedactor(process.env));
+  return (processRedactor ??= redactor([
+    ...environmentSecrets(process.env),
+    ...[...declaredNames].flatMap((name) => {
+      const value = process.env[name];
+      return value === undefined ? [] : [{ name, value }];
+    }),
+  ]));
+}
+
+/** Makes the values of these variables secrets to {@link processRedact}, whatever their names. */
+export function declareSecretNames(names: Iterable<string>): void {
+  const before = declaredNames.size;
+  for (const name of names) declaredNames.add(name);
+  if (declaredNames.size !== before) processRedactor = undefined;
 }
 
 /**

@@ -380,3 +380,87 @@ describeCli(
   },
   { describe, skip: (name) => it.skip(name, () => {}) },
 );
+
+/**
+ * Project-level configuration each CLI is known to read (MCP servers, hooks), planted in one
+ * repository: under neo none of it runs, for any of these CLIs. Each file starts a marker of its
+ * own, so a failure names the file that was trusted.
+ */
+async function plantProjectConfig(repo: string, root: string): Promise<string[]> {
+  const marker = (name: string) => join(root, `ran-${name}`);
+  const server = (name: string) => ({ command: 'sh', args: ['-c', `touch ${marker(name)}; sleep 5`] });
+  const files: Record<string, string> = {
+    '.factory/mcp.json': JSON.stringify({ mcpServers: { planted: { type: 'stdio', ...server('factory-mcp') } } }),
+    '.factory/settings.json': JSON.stringify({
+      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${marker('factory-hook')}` }] }] },
+    }),
+    '.codex/config.toml': `[mcp_servers.planted]\ncommand = "sh"\nargs = ["-c", "touch ${marker('codex-mcp')}; sleep 5"]\n`,
+    '.copilot/mcp-config.json': JSON.stringify({
+      mcpServers: { planted: { type: 'local', ...server('copilot-mcp'), tools: ['*'] } },
+    }),
+    '.vscode/mcp.json': JSON.stringify({ servers: { planted: { type: 'stdio', ...server('vscode-mcp') } } }),
+    '.mcp.json': JSON.stringify({ mcpServers: { planted: server('dot-mcp') } }),
+    '.github/hooks/planted.json': JSON.stringify({
+      version: 1,
+      hooks: { sessionStart: [{ type: 'command', bash: `touch ${marker('github-hook')}` }] },
+    }),
+  };
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(repo, path, '..'), { recursive: true });
+    await writeFile(join(repo, path), text);
+  }
+  return ['factory-mcp', 'factory-hook', 'codex-mcp', 'copilot-mcp', 'vscode-mcp', 'dot-mcp', 'github-hook'].map(
+    marker,
+  );
+}
+
+for (const id of ['droid', 'copilot', 'codex'] as const) {
+  describeCli(
+    id,
+    'the workspace configures nothing (neo flow run)',
+    (cli) => {
+      const coversConfig = id !== 'codex';
+      it.each([
+        ['bwrap', 'the CLI sees empty stand-ins'],
+        ['none', coversConfig ? 'the session is refused: nothing could cover them' : 'the CLI ignores them'],
+      ])(
+        'no MCP server or hook a repository plants in any CLI’s project config runs (sandbox: %s: %s)',
+        async (kind) => {
+          const box = await sandbox();
+          const markers = await plantProjectConfig(box.repo, box.root);
+          const model = await serveModel(join(SCRIPTS, 'confine-text.yaml'), box.root);
+          const setup = await cliSetup(id, box, model.url, cli.bin);
+          await writeFile(
+            join(box.repo, 'plan.yaml'),
+            flow(
+              'project',
+              setup.backend,
+              setup.model,
+              `sandbox: ${kind}\nsteps:\n  - id: look\n    brief: Look around.\n    posture: acceptEdits\n    requireChange: false\n`,
+            ),
+          );
+          await commit(box.repo);
+          const result = await runNeo(['flow', 'run', 'plan.yaml', '--json'], {
+            cwd: box.repo,
+            env: setup.env as Record<string, string>,
+            timeout: 200_000,
+          });
+          await model.stop();
+          if (kind === 'none' && coversConfig) {
+            expect(last(result.stdout), result.stdout + result.stderr).toMatchObject({ status: 'failed', exitCode: 5 });
+            expect(result.stdout + result.stderr).toContain('TRANSPORT_PROJECT_CONFIG');
+          } else {
+            expect(last(result.stdout), result.stdout + result.stderr).toMatchObject({
+              status: 'succeeded',
+              exitCode: 0,
+            });
+          }
+          expect(markers.filter((m) => existsSync(m))).toEqual([]);
+          expect(processesIn(box.repo)).toEqual([]);
+        },
+        240_000,
+      );
+    },
+    { describe, skip: (name) => it.skip(name, () => {}) },
+  );
+}

@@ -5,6 +5,7 @@
  * else unless asked with `--force`, and nothing at all with `--dry-run`.
  */
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
@@ -76,6 +77,8 @@ describe('neo flow clean', () => {
     expect(existsSync(worktree(nothingId!))).toBe(true);
     expect(existsSync(join(home, 'runs', nothingId!))).toBe(true);
 
+    // What a killed run's gate leaves in NEO_HOME/gates goes with the run.
+    await mkdir(join(home, 'gates', nothingId!, 's'), { recursive: true });
     const clean = await neo('flow', 'clean');
     expect(clean.exitCode).toBe(0);
     expect(clean.stdout).toMatch(new RegExp(`removed ${nothingId} nothing succeeded`));
@@ -84,6 +87,7 @@ describe('neo flow clean', () => {
     );
     expect(existsSync(worktree(nothingId!))).toBe(false);
     expect(existsSync(join(home, 'runs', nothingId!))).toBe(false);
+    expect(existsSync(join(home, 'gates', nothingId!))).toBe(false);
     expect(await branches()).toEqual([`neo/${brokenId}`, `neo/${editId}`].sort());
 
     // Merged, the run's branch holds nothing else: it goes without --force.

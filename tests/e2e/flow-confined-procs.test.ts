@@ -113,6 +113,21 @@ describe('the environment of a confined process is an allowlist', () => {
     expect(flowwide.stdout).toMatch(/declared:DEPLOY_TOKEN/);
   });
 
+  it('a declared secret a step prints is redacted everywhere, whatever its name says', async () => {
+    const value = 'innocuous-looking-credential-4711';
+    const { home, neo } = await project({
+      'show.flow.yaml': `name: show\nsandbox: bwrap\nsecrets: [SERVICE_LOGIN]\nsteps:\n  - { id: a, run: 'echo "login is $SERVICE_LOGIN"; exit 1' }\n`,
+    });
+    const run = await neo(['flow', 'run', 'show.flow.yaml', '--json'], { SERVICE_LOGIN: value });
+    expect(summary(run.stdout), run.stdout + run.stderr).toMatchObject({ status: 'failed', exitCode: 1 });
+    expect(run.stdout).toContain('[redacted ${SERVICE_LOGIN}]');
+    const runId = (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { runId: string }).runId;
+    const shown = await neo(['flow', 'show', runId, '--events', '--json']);
+    const logs = await neo(['flow', 'logs', runId]);
+    const store = readdirSync(join(home, 'runs', runId)).map((f) => readFileSync(join(home, 'runs', runId, f), 'utf8'));
+    for (const text of [run.stdout, run.stderr, shown.stdout, logs.stdout, ...store]) expect(text).not.toContain(value);
+  });
+
   it("`sandbox: none` is the user's own command: it runs with neo's whole environment", async () => {
     const { neo } = await project({
       'probe.sh': PROBE,

@@ -12,7 +12,7 @@ import { tempDir, writeTree } from '../helpers/temp.js';
 import { git, onlyRunId, spawnNeo, waitForOutput } from './flow-helpers.js';
 
 describe('a resumed run sweeps what a kill left', () => {
-  it("temp files in its sub-flow's run folder and its session's folder are gone after a successful resume", async () => {
+  it("temp files in its sub-flow's run folder and its session's folder, and its killed step's output folder, are gone after a successful resume", async () => {
     const root = await tempDir('neo-e2e-litter-');
     const repo = join(root, 'repo');
     const home = join(root, 'home');
@@ -43,8 +43,12 @@ describe('a resumed run sweeps what a kill left', () => {
     const session = readdirSync(join(home, 'code-sessions')).find((name) => name.startsWith('cs_'))!;
     const planted = [join(home, 'runs', subflow, litter), join(home, 'code-sessions', session, litter)];
     for (const file of planted) writeFileSync(file, '{"half":');
+    // The killed command's $NEO_OUTPUT folder, named after its (sub-flow's) run.
+    const outputs = () => readdirSync(join(home, 'io')).filter((name) => name.startsWith(`${runId}.`));
+    expect(outputs()).toHaveLength(1);
     const resumed = await runNeo(['flow', 'resume', runId], { cwd: repo, env: { NEO_HOME: home } });
     expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
     expect(planted.filter((file) => existsSync(file))).toEqual([]);
+    expect(outputs()).toEqual([]);
   });
 });

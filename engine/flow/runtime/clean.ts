@@ -4,9 +4,11 @@ import { diskUse } from '../../util/disk-use.js';
 import { NeoError } from '../../util/errors.js';
 import { acquireLockFile, type RunLock } from '../store/lock-file.js';
 import { RUN_FILES, runDir, type RunRecord } from '../store/run-files.js';
+import { gateRunDir } from '../workspace/gate-tree.js';
 import { judgeWorkspace, removeWorkspace } from '../workspace/removal.js';
 import { isAbandoned, listRunsSettled } from './abandoned.js';
 import { approvalsDir } from './approvals.js';
+import { removeRunOutputs } from './step-output.js';
 
 /** Which runs `neo flow clean` looks at. */
 export interface CleanCriteria {
@@ -115,6 +117,8 @@ async function cleanOne(
     if (record.workspace !== undefined && record.parent === undefined) await removeWorkspace(record.workspace);
     for (const id of runs.slice().reverse()) {
       await rm(approvalsDir(home, id), { recursive: true, force: true });
+      await rm(gateRunDir(home, id), { recursive: true, force: true });
+      await removeRunOutputs(home, id);
       await rm(runDir(home, id), { recursive: true, force: true });
     }
     return again;

@@ -222,7 +222,7 @@ async function runStep(
   // What git runs is never a step's to set: its metadata is compared with the step's start.
   const git = await GitMetaWatch.open(deps.workspace);
   // $NEO_OUTPUT lives in a fresh folder of its own: the run's folder is never in a step's reach.
-  const output = openStepOutput(deps.home);
+  const output = openStepOutput(deps.home, deps.runId);
   let result: ProcessResult;
   let written: ReturnType<typeof readStepOutput>;
   try {

@@ -1,4 +1,5 @@
 import { UsageError } from '../../util/errors.js';
+import { declareSecretNames } from '../../util/redact.js';
 import type { PlanTree, SandboxSetting } from '../core/plan.js';
 
 /** Every secret a plan's commands declare, with the step that declares it (sub-flow steps as `sub/step`). */
@@ -17,10 +18,13 @@ export function declaredSecrets(tree: PlanTree, prefix = ''): Array<{ step: stri
 /**
  * Refuses a run (before anything runs) whose steps declare a secret neo's environment does not
  * hold: the step would fail later, deep in a tool, with a confusing authentication error. An
- * empty value counts as unset.
+ * empty value counts as unset. The declared ones become secrets to the one redactor, so a
+ * command that prints one leaves `[redacted NAME]` in every output, whatever the name says.
  */
 export function requirePlanSecrets(tree: PlanTree, env: NodeJS.ProcessEnv = process.env): void {
-  const unset = declaredSecrets(tree).filter(({ name }) => env[name] === undefined || env[name] === '');
+  const declared = declaredSecrets(tree);
+  declareSecretNames(declared.map(({ name }) => name));
+  const unset = declared.filter(({ name }) => env[name] === undefined || env[name] === '');
   if (unset.length === 0) return;
   const names = [...new Set(unset.map((u) => u.name))];
   throw new UsageError(

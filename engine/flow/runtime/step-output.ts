@@ -6,6 +6,7 @@
  * put there is evidence of what it did, never a path neo follows to a file of the host.
  */
 import { closeSync, constants, fstatSync, lstatSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxBind } from '../../execution/index.js';
 import { mkdirPrivateSync } from '../../util/private-store.js';
@@ -24,12 +25,27 @@ export interface StepOutputBox {
   readonly ino: number;
 }
 
-/** A fresh, private output folder for one execution (mkdtemp: a name nobody could have planted). */
-export function openStepOutput(home: string): StepOutputBox {
-  const io = join(home, 'io');
+/**
+ * A fresh, private output folder for one execution (mkdtemp: a name nobody could have planted),
+ * named after its run so a resume or `neo flow clean` can sweep what a killed run left.
+ */
+export function openStepOutput(home: string, runId: string): StepOutputBox {
+  const io = ioDir(home);
   mkdirPrivateSync(io);
-  const dir = mkdtempSync(join(io, 'out-'));
+  const dir = mkdtempSync(join(io, `${runId}-`));
   return { file: join(dir, 'output'), bind: { path: dir, write: true }, dir, ino: lstatSync(dir).ino };
+}
+
+/** Where every execution's output folder lives (NEO_HOME, hidden from every sandbox). */
+export function ioDir(home: string): string {
+  return join(home, 'io');
+}
+
+/** Removes the output folders of a run and its sub-flows (`<runId>-…`, `<runId>.<step>…-…`): none is in use. */
+export async function removeRunOutputs(home: string, runId: string): Promise<void> {
+  const names = await readdir(ioDir(home)).catch(() => [] as string[]);
+  const own = names.filter((name) => name.startsWith(`${runId}-`) || name.startsWith(`${runId}.`));
+  await Promise.all(own.map((name) => rm(join(ioDir(home), name), { recursive: true, force: true })));
 }
 
 /**

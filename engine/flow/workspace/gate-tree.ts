@@ -53,7 +53,12 @@ interface BaseRecord {
  * sandbox), beside nothing a confined process can reach. A run's is `gates/<run>`.
  */
 export function gateUnitDir(home: string, runId: string, key: string): string {
-  return join(home, 'gates', safe(runId), safe(key));
+  return join(gateRunDir(home, runId), safe(key));
+}
+
+/** Every unit's gate state of one run: what `neo flow clean` removes with the run. */
+export function gateRunDir(home: string, runId: string): string {
+  return join(home, 'gates', safe(runId));
 }
 
 export class GateTrees {

@@ -19,11 +19,14 @@ export class AcpFileSystem {
   readonly #cwd: string;
   readonly #posture: () => Posture;
   readonly #box: FsBox | undefined;
+  readonly #agentConfig: readonly string[];
 
-  constructor(cwd: string, posture: () => Posture, box?: FsBox) {
+  /** `agentConfig`: the agent's own configuration in `cwd` (its descriptor's `projectConfig`), never written below full. */
+  constructor(cwd: string, posture: () => Posture, box?: FsBox, agentConfig: readonly string[] = []) {
     this.#cwd = resolve(cwd);
     this.#posture = posture;
     this.#box = box;
+    this.#agentConfig = agentConfig;
   }
 
   /** fs/read_text_file {path, line?, limit?} → {content}. */
@@ -66,8 +69,8 @@ export class AcpFileSystem {
       throw new JsonRpcError(RPC_INVALID_PARAMS, `fs ${what} needs an absolute path`);
     if (this.#posture() === 'full') return resolve(raw);
     // The one containment rule (engine/posture), on real paths: inside the session's folder, and
-    // for a write outside .git too.
-    const confined = await confinePath(this.#cwd, raw, { refuseGit: what === 'write' });
+    // for a write outside .git and the agent's own configuration too.
+    const confined = await confinePath(this.#cwd, raw, { refuseGit: what === 'write', agentConfig: this.#agentConfig });
     if ('path' in confined) return confined.path;
     throw new JsonRpcError(RPC_INVALID_PARAMS, `neo: ${what} refused: ${confined.problem.reason}`);
   }

@@ -65,13 +65,14 @@ export class AcpSession extends CliSession {
     tuning: Tuning,
     plan: LaunchPlan,
   ) {
-    super({ backendId, proc, posture: options.posture, tuning, cwd: options.cwd });
+    const agentConfig = options.descriptor.projectConfig ?? [];
+    super({ backendId, proc, posture: options.posture, tuning, cwd: options.cwd, agentConfig });
     this.#options = options;
     this.#updates = new UpdateTranslator(backendId);
     // A confined agent's file methods run in its own sandbox, never with neo's reach.
     const box =
       plan.confined && plan.sandbox !== undefined ? { sandbox: plan.sandbox, cwd: plan.cwd, env: plan.env } : undefined;
-    this.#fs = new AcpFileSystem(options.cwd, () => this.posture, box);
+    this.#fs = new AcpFileSystem(options.cwd, () => this.posture, box, agentConfig);
     proc.onStderrLine((line) => this.#onStderr(line));
     this.#rpc = new JsonRpcPeer({
       send: (line) => proc.writeLine(line),

@@ -27,6 +27,8 @@ export interface CliSessionInit {
   tuning: Tuning;
   /** The session's folder: the paths of its asks are judged against it. */
   cwd: string;
+  /** The CLI's own configuration in that folder (its descriptor's `projectConfig`), never edited below full. */
+  agentConfig?: readonly string[];
 }
 
 /**
@@ -44,6 +46,7 @@ export abstract class CliSession implements AgentSession {
   protected readonly tuning: Tuning;
   protected posture: Posture;
   protected readonly cwd: string;
+  protected readonly agentConfig: readonly string[];
   /** Asks waiting on the driver. */
   readonly #clarifications = new Map<string, { ask: ToolAsk; respond: (decision: Decision) => void }>();
   /** Asks the posture gate is still judging. */
@@ -64,6 +67,7 @@ export abstract class CliSession implements AgentSession {
     this.tuning = init.tuning;
     this.posture = init.posture;
     this.cwd = init.cwd;
+    this.agentConfig = init.agentConfig ?? [];
     this.#watchdog = new IdleWatchdog(init.tuning.idleTimeoutMs, () => this.#onIdle());
     init.proc.onLine((line) => this.#onLine(line));
     void init.proc.exited.then((exit) => this.#onExit(exit));
@@ -219,7 +223,7 @@ export abstract class CliSession implements AgentSession {
   ): Promise<void> {
     const posture = this.posture;
     this.#gating.set(clarificationId, ask);
-    const gate = await gateAsk(posture, ask, this.cwd);
+    const gate = await gateAsk(posture, ask, this.cwd, this.agentConfig);
     // Withdrawn or cancelled while the gate judged it: that answer is already on record.
     if (!this.#gating.delete(clarificationId) || this.finished) return;
     if (gate.kind === 'ask') return this.raiseClarification(clarificationId, ask, input, respond);

@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import type { Backend, Posture } from '../../definitions/index.js';
+import type { SandboxBind } from '../../execution/index.js';
 import { NeoError } from '../../util/errors.js';
 import type { SessionSandbox, StartSessionOptions } from '../types.js';
 import { agentEnv } from './agent-env.js';
 import { namedVariables, prepareAgentHome, type AgentHome } from './agent-home.js';
 import { binaryEnvVar, requestedBinary, resolveBinary } from './binary.js';
+import { projectConfigStandIns } from './project-config.js';
 
 type PostureTarget = NonNullable<Backend['postureMap'][Posture]>;
 
@@ -42,28 +44,44 @@ export async function planLaunch(backendId: string, options: StartSessionOptions
     posture: postureEnv(descriptor.postureMap[options.posture]),
     ...(home === undefined ? {} : { home: home.env }),
   });
+  // Before the CLI starts: what the repository would configure of it is covered, or refused.
+  const standIns = projectConfigStandIns(
+    backendId,
+    descriptor,
+    options.cwd,
+    confined ? { confined, dir: join(sessionDir(options), 'stand-ins') } : { confined },
+  );
   return {
     file: resolved.path,
     baseArgs: [...(descriptor.command?.args ?? [])],
     env,
     cwd: options.cwd,
     confined,
-    ...(box === undefined ? {} : { sandbox: home === undefined ? box : withHome(box, home) }),
+    ...(box === undefined ? {} : { sandbox: withBinds(box, home, standIns) }),
   };
 }
 
 /** The session's own home: a folder of its session's store folder, kept for its resume. */
 function agentHomeDir(options: StartSessionOptions): string {
+  return join(sessionDir(options), 'home');
+}
+
+/** The session's folder under NEO_HOME, which a confined session needs (its home, its stand-ins). */
+function sessionDir(options: StartSessionOptions): string {
   if (options.sessionDir === undefined)
     throw new NeoError('TRANSPORT_START_FAILED', 'a confined session needs its session folder for its own home', {
       hint: 'start it through the session service, which gives every session its folder under NEO_HOME/code-sessions',
     });
-  return join(options.sessionDir, 'home');
+  return options.sessionDir;
 }
 
-/** The sandbox with the session's home shown read-write (the only home the CLI sees). */
-function withHome(box: SessionSandbox, home: AgentHome): SessionSandbox {
-  return { ...box, binds: [...box.binds, { path: home.dir, write: true }] };
+/**
+ * The sandbox with the session's home shown read-write (the only home the CLI sees) and the
+ * stand-ins over the workspace's configuration of the CLI, read-only (binds after the workspace's).
+ */
+function withBinds(box: SessionSandbox, home: AgentHome | undefined, standIns: SandboxBind[]): SessionSandbox {
+  const homeBind: SandboxBind[] = home === undefined ? [] : [{ path: home.dir, write: true }];
+  return { ...box, binds: [...box.binds, ...homeBind, ...standIns] };
 }
 
 /** The TRANSPORT_BINARY_MISSING error for a backend. */

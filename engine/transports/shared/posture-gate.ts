@@ -8,7 +8,12 @@ import { decideAsk, type AskDecision, type ToolAsk } from '../../posture/index.j
  * (engine/posture decideAsk), its paths first resolved under `cwd` (symlinks followed,
  * engine/execution/paths.ts). CliSession.answerAsk calls this.
  */
-export async function gateAsk(posture: Posture, ask: ToolAsk, cwd: string): Promise<AskDecision> {
+export async function gateAsk(
+  posture: Posture,
+  ask: ToolAsk,
+  cwd: string,
+  agentConfig: readonly string[] = [],
+): Promise<AskDecision> {
   const { root, resolved } = await resolvePaths(cwd, ask.paths);
-  return decideAsk(posture, ask, { root, resolved });
+  return decideAsk(posture, ask, { root, resolved, agentConfig });
 }

@@ -41,6 +41,16 @@ describe('flow checks added for flows', () => {
     ]);
   });
 
+  it('refuses a verify gate on a step that is not an agent step: it would never run', async () => {
+    expect(
+      await diagnose(
+        "name: v\nsteps:\n  - { id: a, run: 'true', verify: 'false' }\n  - { id: b, brief: go, verify: npm test }\n",
+      ),
+    ).toEqual([
+      "3:35 DEF_VERIFY_NOT_AGENT step `a` is a run step: `verify` gates an agent's turn and would never run here",
+    ]);
+  });
+
   it('refuses a cwd that leaves the workspace or enters .git, at the field', async () => {
     expect(
       await diagnose(

@@ -64,6 +64,26 @@ describe('the posture gate', () => {
     expect(decide('acceptEdits', edit('.gitignore'))).toBe('allow');
   });
 
+  it("refuses writes to the agent CLI's own configuration in the workspace below full, by any path", () => {
+    const agentConfig = ['.factory/mcp.json', '.github/hooks'];
+    const context = { root: ROOT, agentConfig };
+    for (const path of ['.factory/mcp.json', `${ROOT}/.github/hooks/planted.json`, 'src/../.github/hooks']) {
+      const decision = decideAsk('acceptEdits', edit(path), context);
+      expect(decision.kind).toBe('deny');
+      expect(decision.reason).toMatch(/configures the agent CLI itself/);
+    }
+    const viaLink = decideAsk('acceptEdits', edit('innocent.json'), {
+      ...context,
+      resolved: [{ given: 'innocent.json', real: `${ROOT}/.factory/mcp.json` }],
+    });
+    expect(viaLink.kind).toBe('deny');
+    expect(decideAsk('acceptEdits', edit('.factory/droids/reviewer.md'), context).kind).toBe('allow');
+    expect(decideAsk('acceptEdits', edit('.github/workflows/ci.yml'), context).kind).toBe('allow');
+    expect(decideAsk('full', edit('.factory/mcp.json'), context).kind).toBe('allow');
+    // Without the list (a CLI that has a switch for its project config) nothing is special.
+    expect(decide('acceptEdits', edit('.factory/mcp.json'))).toBe('allow');
+  });
+
   it('denies an edit whose paths it cannot see, and an ask it cannot read', () => {
     expect(decideAsk('acceptEdits', edit(), { root: ROOT }).reason).toMatch(/cannot tell which files Write changes/);
     expect(
