@@ -1,5 +1,4 @@
-import type { Definition } from '../../engine/definitions/index.js';
-import { createTransport, type Availability } from '../../engine/transports/index.js';
+import { probeBackend, type Availability } from '../../engine/transports/index.js';
 import { trackRecords } from '../../engine/learning/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { MATRIX_HEADER, matrixRow } from '../backend-matrix.js';
@@ -15,7 +14,7 @@ import { defined } from '../../engine/util/defined.js';
 export async function run(io: CommandIO, options: { json?: boolean; probe?: boolean }): Promise<number> {
   const { set } = await loadSetForCommand(io);
   const backends = set.list('backend');
-  const probes = options.probe === false ? undefined : await Promise.all(backends.map((b) => availabilityOf(b)));
+  const probes = options.probe === false ? undefined : await Promise.all(backends.map((b) => probeBackend(b)));
   const records = trackRecords(neoHome(io.env));
   const track = await Promise.all(backends.map((b) => records.lines(b.id).catch(() => undefined)));
   if (options.json) {
@@ -53,22 +52,6 @@ export async function run(io: CommandIO, options: { json?: boolean; probe?: bool
       `\ntrack record (learning/harness-outcomes.jsonl):\n${history.map((l) => `  ${l}`).join('\n')}`,
     );
   return EXIT.ok;
-}
-
-/** The live probe of one backend; a backend no adapter speaks is `unsupported`, a throwing probe `probe-failed`. */
-async function availabilityOf(definition: Definition<'backend'>): Promise<Availability> {
-  try {
-    const transport = await createTransport(definition);
-    if (transport === undefined)
-      return {
-        available: false,
-        status: 'unsupported',
-        detail: `no adapter speaks protocol ${definition.data.protocol}`,
-      };
-    return await transport.probeAvailability();
-  } catch (error) {
-    return { available: false, status: 'probe-failed', detail: error instanceof Error ? error.message : String(error) };
-  }
 }
 
 function availabilityCell(a: Availability, p: ReturnType<typeof painter>): string {

@@ -1,7 +1,10 @@
 import { dirname } from 'node:path';
-import { findRepoRoot, untrustedNotice } from '../../engine/definitions/index.js';
+import { findRepoRoot, untrustedNotice, type DefinitionSet } from '../../engine/definitions/index.js';
+import { probeBackend, type Availability } from '../../engine/transports/index.js';
+import { collapseProtect } from '../../engine/posture/index.js';
 import {
   describePlan,
+  planDependencies,
   readyPlan,
   requirePlanSandboxes,
   requirePlanSecrets,
@@ -106,6 +109,31 @@ async function sandboxWarnings(tree: PlanTree, env: NodeJS.ProcessEnv): Promise<
   }
 }
 
+/** The live availability of every backend the plan's agent steps (and its sub-flows') run on. */
+async function probeBackends(
+  set: DefinitionSet,
+  steps: readonly StepDescription[],
+): Promise<Array<{ id: string } & Availability>> {
+  const ids = new Set<string>();
+  const visit = (list: readonly StepDescription[]): void => {
+    for (const step of list) {
+      if (step.kind === 'agent' && step.backend !== undefined) ids.add(step.backend);
+      visit(step.subflow?.steps ?? []);
+    }
+  };
+  visit(steps);
+  return Promise.all(
+    [...ids].map(async (id) => {
+      const definition = set.get('backend', id);
+      const availability: Availability =
+        definition === undefined
+          ? { available: false, status: 'unsupported', detail: `no backend \`${id}\` is defined` }
+          : await probeBackend(definition);
+      return { id, ...availability };
+    }),
+  );
+}
+
 /** --dry-run: every step's effective settings, nothing run (no workspace, no run record). */
 async function dryRun(
   io: CommandIO,
@@ -133,6 +161,12 @@ async function dryRun(
   }
   const tree = { plan, children };
   const described = describePlan(plan, children);
+  const backends = await probeBackends(set, described.steps);
+  const dependencies = await planDependencies({
+    projectDir: plan.projectDir,
+    home,
+    ...defined({ isolation: options.isolation ?? plan.workspace.isolation, mode: plan.workspace.dependencies }),
+  });
   const bound = probeProcessBound();
   const untrusted = untrustedNotice(set, {
     cwd: io.cwd,
@@ -146,6 +180,8 @@ async function dryRun(
       projectDir: plan.projectDir,
       isolation: options.isolation ?? plan.workspace.isolation ?? 'worktree (git) / copy',
       processBound: bound.detail,
+      dependencies: { mode: dependencies.mode, folders: dependencies.folders, from: dependencies.from },
+      backends,
       sandboxWarnings: await sandboxWarnings(tree, io.env),
     });
     return EXIT.ok;
@@ -181,7 +217,7 @@ async function dryRun(
       s.sandbox ?? '-',
       [
         s.gate ? `gate ${s.gate}${s.gateSandbox === undefined ? '' : ` in ${s.gateSandbox}`}` : s.does,
-        ...(s.protect === undefined ? [] : [`protect ${s.protect.join(', ')}`]),
+        ...(s.protect === undefined ? [] : [`protect ${collapseProtect(s.protect).join(', ')}`]),
         ...(s.confines === undefined ? [] : [`confines ${s.confines}`]),
         ...s.limits,
         ...s.control,
@@ -197,6 +233,14 @@ async function dryRun(
       ? p.yellow(`warning: no process bound on this machine (${bound.detail})`)
       : p.dim(`process bound: ${bound.detail}`),
   );
+  writeLine(io.stdout, dependencies.line);
+  for (const backend of backends.filter((b) => !b.available)) {
+    writeLine(
+      io.stdout,
+      p.yellow(`warning: backend ${backend.id} is not available here: ${backend.detail ?? backend.status}`),
+    );
+    if (backend.hint !== undefined) writeLine(io.stdout, p.yellow(`  hint: ${backend.hint}`));
+  }
   for (const line of await sandboxWarnings(tree, io.env)) writeLine(io.stdout, p.yellow(line));
   const inputNames = Object.entries(resolved.values);
   if (inputNames.length > 0)

@@ -11,8 +11,12 @@ import {
 import { pathExists } from '../../engine/util/path-exists.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { UsageError } from '../../engine/util/errors.js';
+import { planDependencies } from '../../engine/flow/index.js';
 import { EXIT } from '../exit-codes.js';
-import { writeLine, type CommandIO } from '../io.js';
+import { painter, useColor, writeLine, type CommandIO } from '../io.js';
+import { detectProject, type ProjectShape } from '../init/detect-project.js';
+import { chooseBackend, hiddenTool } from '../init/environment.js';
+import { scaffoldFlow } from '../init/scaffold-flow.js';
 
 const PERSONA = `---
 description: Makes focused changes in this repository and keeps the tests green.
@@ -27,66 +31,43 @@ and run the relevant tests before you say you are done. If a test fails for a re
 to your change, say so instead of changing the test.
 `;
 
-/** Where `neo init` found bwrap working, the flow asks for it; elsewhere it says why not and how. */
-const sandboxLines = (works: boolean) =>
-  works
-    ? `# Commands, the gate and the agent CLI run in bubblewrap (\`neo doctor\` checks it works here).
-sandbox: bwrap
-`
-    : `# bubblewrap was not available when this file was written (\`neo doctor\` says why): set
-# \`sandbox: bwrap\` once it is, to confine the commands, the gate and the agent CLI.
-sandbox: none
-`;
-
-const flow = (modeline: string, sandboxWorks: boolean) => `${modeline}
-name: check-and-fix
-description: Run the tests; if they fail, let the project persona fix them and check again.
-inputs:
-  test:
-    type: string
-    default: npm test
-    description: The command that must pass.
-defaults:
-  # The agent CLI that runs the steps; \`neo backends list\` shows every backend and whether it is ready.
-  backend: claude-code
-  maxPosture: acceptEdits
-  maxRounds: 8
-${sandboxLines(sandboxWorks)}steps:
-  - id: fix
-    persona: project-helper
-    brief: "Make \`\${{ inputs.test }}\` pass without weakening any test."
-    # The gate judges these as they were when the step started; an edit to one fails the step.
-    protect: ["test/**", "tests/**", "**/*.test.*", "**/*.spec.*"]
-    verify:
-      run: npm test
-      attempts: 3
-`;
-
 export async function run(io: CommandIO, dir: string | undefined, options: { force?: boolean }): Promise<number> {
   const repo = findRepoRoot(resolve(io.cwd, dir ?? '.'), { exclude: neoHome(io.env) });
-  const dirty = await requireCommittedRepo(repo);
-  const files: Array<[string, string]> = [
-    [join(repo, '.neo', 'personas', 'project-helper.md'), PERSONA],
-    [join(repo, '.neo', 'flows', 'check-and-fix.flow.yaml'), ''],
-  ];
-  const flowFile = files[1]![0];
-  const sandbox = await probeSandbox('bwrap', io.env);
-  files[1]![1] = flow(
-    `# yaml-language-server: $schema=${modelineRef(flowFile, SCHEMA_FILES.flow, repo)}`,
-    sandbox.available,
-  );
-  for (const [file] of files) {
+  const { dirty, tracked } = await requireCommittedRepo(repo);
+  const flowFile = join(repo, '.neo', 'flows', 'check-and-fix.flow.yaml');
+  const files: Array<[string, string]> = [[join(repo, '.neo', 'personas', 'project-helper.md'), PERSONA]];
+  for (const file of [files[0]![0], flowFile]) {
     if (!options.force && (await pathExists(file))) {
       throw new UsageError('CLI_INIT_EXISTS', `${relative(io.cwd, file)} already exists`, {
         hint: 'pass --force to overwrite it',
       });
     }
   }
+  const home = neoHome(io.env);
+  const [shape, sandbox, backend, dependencies] = await Promise.all([
+    detectProject(repo, tracked),
+    probeSandbox('bwrap', io.env),
+    chooseBackend(io),
+    planDependencies({ projectDir: repo, home }),
+  ]);
+  files.push([
+    flowFile,
+    scaffoldFlow({
+      modeline: `# yaml-language-server: $schema=${modelineRef(flowFile, SCHEMA_FILES.flow, repo)}`,
+      shape,
+      backend,
+      sandbox: sandbox.available,
+      lent: dependencies.folders,
+    }),
+  ]);
   for (const [file, text] of files) {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, text);
     writeLine(io.stdout, `created ${relative(io.cwd, file) || file}`);
   }
+  const p = painter(useColor(io.stdout, io.env));
+  for (const line of projectLines(shape, dependencies.folders)) writeLine(io.stdout, line);
+  for (const line of warnings(shape, backend, dependencies.folders, io.env)) writeLine(io.stdout, p.yellow(line));
   writeLine(io.stdout, `next: \`neo validate\`, then \`neo flow run ${relative(io.cwd, flowFile)}\``);
   writeLine(
     io.stdout,
@@ -101,12 +82,60 @@ export async function run(io: CommandIO, dir: string | undefined, options: { for
   return EXIT.ok;
 }
 
+/** What init found, in the user's words: the ecosystem, the gate, what a run's worktree is lent. */
+function projectLines(shape: ProjectShape, lent: readonly string[]): string[] {
+  const found =
+    shape.ecosystem === undefined
+      ? 'project: no ecosystem recognised'
+      : `project: ${shape.ecosystem} (${shape.manager})`;
+  return [
+    `${found}; gate: \`${shape.test}\` (${shape.testFrom}); protect: ${shape.protect.join(' ')}`,
+    ...(lent.length > 0
+      ? [`dependencies: each run's worktree is lent your checkout's ${lent.join(', ')}, read-only`]
+      : []),
+  ];
+}
+
+/** What stands between this scaffold and a first run that works, each with what to do. */
+function warnings(
+  shape: ProjectShape,
+  backend: { id: string; available: boolean; hint?: string },
+  lent: readonly string[],
+  env: NodeJS.ProcessEnv,
+): string[] {
+  const out: string[] = [];
+  if (!shape.testFound) out.push(`warning: ${shape.testFrom}: set the gate (verify.run) to your test command`);
+  if (lent.length === 0 && shape.installedHere !== undefined)
+    out.push(
+      `warning: your ${shape.installedHere} is not ignored by git, so a run's worktree is not lent it: add \`${shape.installedHere}/\` to .gitignore and commit that`,
+    );
+  else if (shape.install !== undefined && lent.length === 0)
+    out.push(
+      `warning: nothing is installed in your checkout to lend a run's worktree: install first (\`${shape.install}\`), or the gate fails`,
+    );
+  if (shape.offline !== undefined) out.push(`note: ${shape.offline}`);
+  if (shape.testHooks !== undefined)
+    out.push(
+      `note: \`npm test\` runs ${shape.testHooks.join(' and ')} in the gate too, offline: if one needs the network or a tool not installed, make the gate \`npm test --ignore-scripts\` (the test script alone)`,
+    );
+  const tool = hiddenTool(shape.test, env);
+  if (tool !== undefined)
+    out.push(
+      `warning: \`${tool.name}\` is ${tool.path}, under your home, which the sandbox hides: the gate will not find it under \`sandbox: bwrap\` (install it outside your home, or use a virtualenv)`,
+    );
+  if (!backend.available)
+    out.push(
+      `warning: backend ${backend.id} is not installed here${backend.hint === undefined ? '' : ` (${backend.hint})`}; \`neo backends list\` shows the others`,
+    );
+  return out;
+}
+
 /**
  * A flow runs in a git worktree of the project's last commit, so a folder without git or a
  * repository without a commit cannot run one: refused before anything is written, with the
- * commands that fix it. Returns whether the repository has uncommitted changes.
+ * commands that fix it. Returns whether the repository has uncommitted changes, and its tracked files.
  */
-async function requireCommittedRepo(repo: string): Promise<boolean> {
+async function requireCommittedRepo(repo: string): Promise<{ dirty: boolean; tracked: string[] }> {
   if (gitMarker(repo) === undefined) {
     throw new UsageError(
       'CLI_INIT_NOT_GIT',
@@ -118,7 +147,7 @@ async function requireCommittedRepo(repo: string): Promise<boolean> {
   }
   const git = await GitRepo.discover(repo);
   // git itself cannot run here: a run then works on a copy and says so; nothing to judge now.
-  if (git === undefined) return false;
+  if (git === undefined) return { dirty: false, tracked: [] };
   const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
   if (!head.ok || head.stdout.trim() === '') {
     throw new UsageError(
@@ -129,7 +158,9 @@ async function requireCommittedRepo(repo: string): Promise<boolean> {
       },
     );
   }
-  return (await git.run(['status', '--porcelain'])).stdout.trim() !== '';
+  const dirty = (await git.run(['status', '--porcelain'])).stdout.trim() !== '';
+  const tracked = (await git.run(['ls-files', '-z'])).stdout.split('\0').filter((file) => file !== '');
+  return { dirty, tracked };
 }
 
 /**

@@ -120,6 +120,17 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
     return result;
   }
 
+  if (kind === 'flow' && isScript(value)) {
+    result.diagnostics.push({
+      code: 'DEF_SCRIPT_IN_FLOWS',
+      severity: 'error',
+      message: 'this is a script for the script backend (`turns:`), not a flow, in a folder neo reads flows from',
+      span: source.spanOf(source.doc.contents),
+      hint: 'move it to a subfolder (`scripts/fix.yaml` beside the flow), which neo does not read as flows, and name it in the step: `script: scripts/fix.yaml`',
+    });
+    return result;
+  }
+
   const schemaDiagnostics = checkSchema(kind, value, source);
   result.diagnostics.push(...schemaDiagnostics);
   if (schemaDiagnostics.length > 0) return result;
@@ -227,4 +238,9 @@ function emptyHint(kind: DefinitionKind): string {
     default:
       return `see \`neo schema ${kind}\` for the fields`;
   }
+}
+
+/** A scripted agent's file (schemas/script.schema.json: `turns:`, never a flow's `steps:`). */
+function isScript(value: object): boolean {
+  return 'turns' in value && !('steps' in value);
 }

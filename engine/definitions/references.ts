@@ -8,6 +8,7 @@ import { DEFAULT_MAX_POSTURE, commandRuleProblem, minPosture, underCeiling } fro
 import { narrowKnobs } from './policy.js';
 import { personaView } from './persona-view.js';
 import { checkProtect } from './protect-check.js';
+import { checkScriptFiles, scriptFilesKey } from './script-check.js';
 
 /** Remembers each definition's reference diagnostics and what they depended on. */
 export type ReferenceCache = WeakMap<AnyDefinition, { key: string; diagnostics: Diagnostic[] }>;
@@ -77,6 +78,7 @@ function referenceKey(set: DefinitionSet, definition: AnyDefinition, idLists: Ma
       parts.push(`${kind}:${id}?${idLists.get(kind)}`);
     }
   }
+  if (definition.kind === 'flow') parts.push(scriptFilesKey(definition));
   return parts.join('|');
 }
 
@@ -102,6 +104,7 @@ function checkOne(set: DefinitionSet, definition: AnyDefinition): Diagnostic[] {
         break;
       case 'flow':
         out.push(...checkFlow(definition, set));
+        out.push(...checkScriptFiles(definition));
         break;
       default:
         break;

@@ -2,9 +2,9 @@
  * Definition-looking files in a project's `.neo/` that no layer folder reads: a backend in
  * `.neo/backends/` (its place is `.neo/definitions/backends/`), a persona in `.neo/agents/`. Each
  * is a warning that names the file and where it belongs, so a file neo skips is never skipped in
- * silence.
+ * silence. A script a flow plays (`.neo/flows/scripts/fix.yaml`) is no stray.
  */
-import { readdirSync } from 'node:fs';
+import { closeSync, openSync, readSync, readdirSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import type { Diagnostic } from './diagnostic.js';
 import { classifyFile, layerFolderTable } from './discover.js';
@@ -36,13 +36,36 @@ export function strayProjectFiles(project: string, skip: readonly string[] = [])
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (depth < MAX_DEPTH && !skip.some((s) => path === s || path.startsWith(s + sep))) walk(path, depth + 1);
-      } else if (entry.isFile() && looksLikeDefinition(entry.name) && classifyFile(table, path) === undefined) {
+      } else if (
+        entry.isFile() &&
+        looksLikeDefinition(entry.name) &&
+        classifyFile(table, path) === undefined &&
+        !isScript(path)
+      ) {
         out.push(stray(root, path));
       }
     }
   };
   walk(root, 1);
   return out;
+}
+
+/**
+ * A script for the script backend (a top-level `turns:` in its first 4 KB): it belongs beside
+ * the flow that plays it (`.neo/flows/scripts/`), in no layer folder.
+ */
+function isScript(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(4096);
+    const read = readSync(fd, head, 0, head.length, 0);
+    return /^turns:/m.test(head.subarray(0, read).toString('utf8'));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 function stray(root: string, file: string): Diagnostic {

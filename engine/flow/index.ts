@@ -49,6 +49,7 @@ export { cleanRuns, type CleanCriteria, type CleanItem } from './runtime/clean.j
 export { isAbandoned, listRunsSettled, readRunSettled, readRunShown, settleAbandoned } from './runtime/abandoned.js';
 export { runDir, type RunRecord, type WorkspaceRecord, type PinnedDefinition } from './store/run-files.js';
 export type { Isolation } from './workspace/index.js';
+export { planDependencies, type DependencyPlan } from './workspace/index.js';
 export type { AgentStepDriver, AgentTask, AgentContext, SessionPort, GateRun } from './agent/driver.js';
 export type { CompileProblem } from './core/compile-types.js';
 export type { CompiledPlan, PlanStep, PlanTree, AgentSettings, StepKind, SandboxSetting } from './core/plan.js';

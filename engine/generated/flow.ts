@@ -81,6 +81,10 @@ export interface Flow {
      * The project directory, relative to the plan file (default: the plan's directory).
      */
     path?: string;
+    /**
+     * What a worktree or copy gets of the checkout's installed dependencies (node_modules, a virtualenv). reuse (the default): each is lent, mirrored at its place in milliseconds, its packages read-only in every sandbox; an editable install of the project points at the workspace's sources. none: nothing; install them in a run step (e.g. `npm ci` with `network: true`).
+     */
+    dependencies?: "reuse" | "none";
   };
   env?: Env;
   /**

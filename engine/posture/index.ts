@@ -59,6 +59,7 @@ export {
 export {
   PROTECT_PRESETS,
   PROTECT_PRESET_NAMES,
+  collapseProtect,
   expandProtect,
   isProtectPreset,
   presetGlobs,

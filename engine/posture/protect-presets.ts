@@ -112,3 +112,21 @@ export function expandProtect(entries: readonly string[]): { globs: string[]; un
   }
   return { globs: [...globs], unknown };
 }
+
+/**
+ * A glob list as a person reads it: the globs of each preset they hold whole shown as the preset
+ * (`@node`), in the place of its first glob; the rest as they are. The inverse of
+ * {@link expandProtect} for display (`--dry-run`), never for matching.
+ */
+export function collapseProtect(globs: readonly string[]): string[] {
+  const held = new Set(globs);
+  const whole = Object.entries(PROTECT_PRESETS).filter(([, list]) => list.every((glob) => held.has(glob)));
+  const covered = new Map<string, string>();
+  for (const [name, list] of whole) for (const glob of list) if (!covered.has(glob)) covered.set(glob, `@${name}`);
+  const out: string[] = [];
+  for (const glob of globs) {
+    const entry = covered.get(glob) ?? glob;
+    if (!out.includes(entry)) out.push(entry);
+  }
+  return out;
+}

@@ -43,3 +43,19 @@ export async function createTransport(backend: Definition<'backend'>): Promise<T
 export function supportedProtocols(): Backend['protocol'][] {
   return Object.keys(FACTORIES) as Backend['protocol'][];
 }
+
+/**
+ * The live availability of one backend (binary found, version, auth hint), never throwing: a
+ * backend no adapter speaks is `unsupported`, a throwing probe `probe-failed`. What `neo
+ * backends list` shows and `neo flow run --dry-run` warns about.
+ */
+export async function probeBackend(backend: Definition<'backend'>): Promise<import('./types.js').Availability> {
+  try {
+    const transport = await createTransport(backend);
+    if (transport === undefined)
+      return { available: false, status: 'unsupported', detail: `no adapter speaks protocol ${backend.data.protocol}` };
+    return await transport.probeAvailability();
+  } catch (error) {
+    return { available: false, status: 'probe-failed', detail: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -71,7 +71,7 @@ describe('protect: the gate judges the originals', () => {
 });
 
 describe('protect presets', () => {
-  it('--dry-run shows a preset expanded; an unknown one is a located definition error with the nearest name', async () => {
+  it('--dry-run shows a preset by name (--json expanded); an unknown one is a located definition error with the nearest name', async () => {
     const { run } = await project({
       'good.flow.yaml': flow('good', 'fix.yaml', '    protect: ["@node", "test/**"]\n'),
       'bad.flow.yaml': flow('bad', 'fix.yaml', '    protect: ["@pyhton", "test/**"]\n'),
@@ -79,7 +79,11 @@ describe('protect presets', () => {
     });
     const dry = await run('good.flow.yaml', ['--dry-run']);
     expect(dry.exitCode, dry.stderr).toBe(0);
-    expect(dry.stdout).toMatch(/protect \*\*\/package\.json, \*\*\/package-lock\.json, .*\*\*\/\.npmrc, .* test\/\*\*/);
+    expect(dry.stdout).toMatch(/ · protect @node, test\/\*\* · /);
+    const json = await run('good.flow.yaml', ['--dry-run', '--json']);
+    const protect = (JSON.parse(json.stdout) as { steps: Array<{ protect: string[] }> }).steps[0]!.protect;
+    expect(protect.slice(0, 2)).toEqual(['**/package.json', '**/package-lock.json']);
+    expect(protect.at(-1)).toBe('test/**');
     const bad = await run('bad.flow.yaml', []);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/bad\.flow\.yaml:8:15: error\[DEF_PROTECT_PRESET\]: `@pyhton` is not a protect preset/);

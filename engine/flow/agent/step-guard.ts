@@ -92,6 +92,8 @@ export class StepGuard {
       editToolNames: readonly string[];
       sessions: SessionPort;
       signal: AbortSignal;
+      /** The agent runs unconfined: the checkout's folders lent to the workspace are writable through its links. */
+      unconfined?: boolean;
     },
   ): Promise<StepGuard> {
     try {

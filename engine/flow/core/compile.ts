@@ -54,7 +54,11 @@ export function compilePlan(
     projectDir: lookup.projectDir,
     inputs: compileInputs(flow),
     env: stringEnv(flow.env),
-    workspace: defined({ isolation: flow.workspace?.isolation, base: flow.workspace?.base }),
+    workspace: defined({
+      isolation: flow.workspace?.isolation,
+      base: flow.workspace?.base,
+      dependencies: flow.workspace?.dependencies,
+    }),
     maxParallel: flow.defaults?.maxParallel ?? 4,
     budgets: compileBudgets(flow, lookup),
     steps,

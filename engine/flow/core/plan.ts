@@ -124,7 +124,7 @@ export interface CompiledPlan {
   inputs: Record<string, InputSpec>;
   /** Flow-wide environment templates. */
   env: Record<string, string>;
-  workspace: { isolation?: 'worktree' | 'inplace' | 'copy'; base?: string };
+  workspace: { isolation?: 'worktree' | 'inplace' | 'copy'; base?: string; dependencies?: 'reuse' | 'none' };
   maxParallel: number;
   budgets: PlanBudgets;
   /** Main steps, then finally steps, in file order. */

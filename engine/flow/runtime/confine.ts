@@ -16,8 +16,10 @@ export interface RunSite {
  * copy, shown at the workspace's path) and its git metadata read-only (`gitReadOnly`: the
  * `.git` entry at the workspace's root and its git dirs; a worktree's live with its repository,
  * perhaps in the hidden home, and git needs them readable): what git runs from there is never a
- * confined process's to set. Nothing of NEO_HOME is shown but what `binds` names (a run step's
- * own output folder).
+ * confined process's to set. The checkout's dependency folders lent to the workspace (and what
+ * their links need, a virtualenv's base Python) are shown read-only where they are, so the
+ * workspace's mirror of them works, and nothing confined writes the checkout's through it.
+ * Nothing of NEO_HOME is shown but what `binds` names (a run step's own output folder).
  */
 export function runConfinement(
   site: RunSite,
@@ -37,10 +39,15 @@ export function runConfinement(
     ...(process.tree === undefined ? {} : { workspaceAt: workspace.root }),
     cwd: process.cwd,
     neoHome: site.home,
-    readable: gitReadOnly(workspace),
+    readable: [...gitReadOnly(workspace), ...lentReadOnly(workspace)],
     ...defined({ binds: process.binds }),
     network: setting.network,
     env: process.env,
     ...defined({ timeoutMs: process.timeoutMs }),
   };
+}
+
+/** The host folders a workspace's lent dependencies lead to (its record, written by neo: never read from the workspace). */
+export function lentReadOnly(workspace: WorkspaceRecord): string[] {
+  return (workspace.dependencies ?? []).flatMap((folder) => [folder.from, ...(folder.shows ?? [])]);
 }

@@ -142,6 +142,7 @@ async function agentStep(
       editToolNames: settings.editToolNames,
       sessions,
       signal,
+      unconfined: step.sandbox?.kind !== 'bwrap',
     });
   } catch (error) {
     return { status: 'failed', outputs: {}, error: stepErrorOf(error) };

@@ -107,7 +107,7 @@ export async function startCompiled(
           ...((options.isolation ?? plan.workspace.isolation) === undefined
             ? {}
             : { isolation: (options.isolation ?? plan.workspace.isolation)! }),
-          ...defined({ base: plan.workspace.base }),
+          ...defined({ base: plan.workspace.base, dependencies: plan.workspace.dependencies }),
         });
   const now = new Date().toISOString();
   const record: RunRecord = {
@@ -148,7 +148,8 @@ export async function startCompiled(
   for (const warning of workspace.warnings)
     options.observer?.({ type: 'notice', runId, depth, level: 'warning', message: warning });
   for (const step of plan.steps) {
-    if (step.agent?.unenforcedTools !== undefined) {
+    // A scripted agent plays fixed actions: no model holds or needs a tool list.
+    if (step.agent?.unenforcedTools !== undefined && step.agent.simulated !== true) {
       options.observer?.({
         type: 'notice',
         runId,

@@ -40,6 +40,8 @@ export interface WorkspaceRecord {
   /** The worktree's git dir and the repository's common dir, as created: every git call is pinned to them. */
   gitDir?: string;
   commonDir?: string;
+  /** The checkout's dependency folders lent to it (workspace/lend.ts): every sandbox shows `from` and `shows` read-only. */
+  dependencies?: Array<{ path: string; from: string; shows?: string[] }>;
 }
 
 /** What a run shows for a step in run.json (the full state is in snapshot.json). */

@@ -5,21 +5,49 @@ import { checkId } from '../../util/ids.js';
 import { mkdirPrivate } from '../../util/private-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { requireKept, type Workspace } from './workspace.js';
+import { lendableFolders, lendFolders, type DependencyMode, type LentFolder } from './lend.js';
 
-/** A plain copy of the project under NEO_HOME/workspaces/<runId> (for folders without git). */
-export async function createCopy(options: { projectDir: string; home: string; runId: string }): Promise<Workspace> {
+/**
+ * A plain copy of the project under NEO_HOME/workspaces/<runId> (for folders without git). Its
+ * installed dependencies are not copied: they are lent (lend.ts), unless `dependencies: none`.
+ */
+export async function createCopy(options: {
+  projectDir: string;
+  home: string;
+  runId: string;
+  dependencies?: DependencyMode;
+}): Promise<Workspace> {
   const root = join(options.home, 'workspaces', checkId('run', options.runId));
   const home = resolve(options.home);
+  const from = resolve(options.projectDir);
+  const folders = await lendableFolders(from, undefined, [home]);
+  const left = new Set(folders.map((path) => join(from, ...path.split('/'))));
+  let lent: LentFolder[] = [];
+  const warnings: string[] = [];
   try {
     await mkdirPrivate(join(options.home, 'workspaces'));
-    await copyTree(resolve(options.projectDir), root, (path) => path === home || path.startsWith(home + sep));
+    await copyTree(from, root, (path) => path === home || path.startsWith(home + sep) || left.has(path));
+    if (options.dependencies !== 'none') {
+      const lending = await lendFolders({ checkout: from, workspace: root, folders });
+      lent = lending.lent;
+      warnings.push(...lending.skipped.map((what) => `the project's ${what} could not be lent to the copy`));
+    }
   } catch (error) {
     throw new NeoError(
       'FLOW_WORKSPACE_COPY',
       `could not copy ${options.projectDir} to ${root}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  return copyWorkspace({ isolation: 'copy', path: root, root, projectDir: options.projectDir });
+  return copyWorkspace(
+    {
+      isolation: 'copy',
+      path: root,
+      root,
+      projectDir: options.projectDir,
+      ...(lent.length === 0 ? {} : { dependencies: lent }),
+    },
+    warnings,
+  );
 }
 
 /**
@@ -41,13 +69,13 @@ async function copyTree(from: string, to: string, skip: (path: string) => boolea
 /** The copy of a run being resumed. */
 export async function reopenCopy(record: WorkspaceRecord): Promise<Workspace> {
   await requireKept(record, 'copy');
-  return copyWorkspace(record);
+  return copyWorkspace(record, []);
 }
 
-function copyWorkspace(record: WorkspaceRecord): Workspace {
+function copyWorkspace(record: WorkspaceRecord, warnings: string[]): Workspace {
   return {
     record,
-    warnings: [],
+    warnings,
     async release() {},
     async finish({ runId }) {
       return {

@@ -8,6 +8,7 @@ import type { Isolation, Workspace } from './workspace.js';
 import { createWorktree, reopenWorktree } from './worktree.js';
 import { GitMetaWatch, tamperedLines } from './git-meta.js';
 import { defined } from '../../util/defined.js';
+import type { DependencyMode } from './lend.js';
 
 export type { Isolation, Workspace, WorkspaceSummary } from './workspace.js';
 export { StepBase, type StepPlace } from './step-base.js';
@@ -24,6 +25,8 @@ export {
   type FolderStamp,
 } from './dependencies.js';
 export { GitMetaWatch } from './git-meta.js';
+export { lendableFolders, lendKind, type DependencyMode, type LentFolder } from './lend.js';
+export { planDependencies, type DependencyPlan } from './lend-plan.js';
 export { defaultProjectDir } from './project-dir.js';
 
 /** Prepares a new run's workspace; worktree is the default in a git repository, copy elsewhere. */
@@ -33,6 +36,8 @@ export async function prepareWorkspace(options: {
   runId: string;
   isolation?: Isolation;
   base?: string;
+  /** Lend a worktree or a copy the checkout's installed dependencies (default `reuse`). */
+  dependencies?: DependencyMode;
 }): Promise<Workspace> {
   return watchGit(await createWorkspace(options));
 }
@@ -43,6 +48,7 @@ async function createWorkspace(options: {
   runId: string;
   isolation?: Isolation;
   base?: string;
+  dependencies?: DependencyMode;
 }): Promise<Workspace> {
   if (options.isolation === 'copy') return createCopy(options);
   // Only a worktree needs git itself; the others need at most to know where the repository is.
@@ -65,7 +71,7 @@ async function createWorkspace(options: {
       projectDir: options.projectDir,
       home: options.home,
       runId: options.runId,
-      ...defined({ base: options.base }),
+      ...defined({ base: options.base, dependencies: options.dependencies }),
     });
   }
   if (isolation === 'inplace')

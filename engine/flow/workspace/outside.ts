@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { GitRepo, changedPaths, gitMarker, snapshotTree, type SnapshotStore } from '../../execution/index.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { stampChanges, stampTree, type TreeStamp } from './tree-stamp.js';
+import { changedFolders, stampFolders, type FolderStamp } from './dependencies.js';
 import { defined } from '../../util/defined.js';
 import { ownOutputFiles } from '../../util/own-output.js';
 
@@ -30,15 +31,33 @@ export class OutsideWatch {
   readonly #stampPaths: string[];
   readonly #skip: string[];
   readonly #stamp: TreeStamp;
+  readonly #lent: FolderStamp[];
 
-  private constructor(checkout: CheckoutTree | undefined, stampPaths: string[], skip: string[], stamp: TreeStamp) {
+  private constructor(
+    checkout: CheckoutTree | undefined,
+    stampPaths: string[],
+    skip: string[],
+    stamp: TreeStamp,
+    lent: FolderStamp[],
+  ) {
     this.#checkout = checkout;
     this.#stampPaths = stampPaths;
     this.#skip = skip;
     this.#stamp = stamp;
+    this.#lent = lent;
   }
 
-  static async open(options: { workspace: WorkspaceRecord; home: string; runDir: string }): Promise<OutsideWatch> {
+  /**
+   * `unconfined`: the agent runs without a sandbox, where the checkout's dependency folders lent
+   * to the workspace are writable through its links; they are watched too (git ignores them, so
+   * the checkout's snapshot does not see them). In bwrap they are read-only.
+   */
+  static async open(options: {
+    workspace: WorkspaceRecord;
+    home: string;
+    runDir: string;
+    unconfined?: boolean;
+  }): Promise<OutsideWatch> {
     const { workspace, home } = options;
     // neo's own records and output: its home, the workspace, and the files its stdout and stderr
     // are redirected into (`neo flow run --json > run.ndjson` in the checkout is not an escape).
@@ -62,7 +81,8 @@ export class OutsideWatch {
     }
     // neo's own folder may sit inside the project (its records change all the time): only its user layer counts.
     const skip = own;
-    return new OutsideWatch(checkout, stampPaths, skip, await stampTree(stampPaths, skip));
+    const lent = options.unconfined === true ? await stampLent(workspace) : [];
+    return new OutsideWatch(checkout, stampPaths, skip, await stampTree(stampPaths, skip), lent);
   }
 
   /** The paths outside the workspace that changed since the step started (absolute, sorted). */
@@ -78,6 +98,21 @@ export class OutsideWatch {
         );
       }
     }
+    if (this.#lent.length > 0) {
+      const now = await stampFolders(
+        '/',
+        this.#lent.map((folder) => folder.path),
+      );
+      changed.push(...changedFolders(this.#lent, now).map((path) => `/${path}`));
+    }
     return [...new Set(changed)].sort();
   }
+}
+
+/** The checkout's folders lent to the workspace, stamped as the gate stamps dependency folders. */
+function stampLent(workspace: WorkspaceRecord): Promise<FolderStamp[]> {
+  return stampFolders(
+    '/',
+    (workspace.dependencies ?? []).map((folder) => folder.from.slice(1)),
+  );
 }

@@ -8,6 +8,7 @@ import { worktreeStateLines } from './worktree-state.js';
 import { checkId } from '../../util/ids.js';
 import { mkdirPrivate } from '../../util/private-store.js';
 import { defined } from '../../util/defined.js';
+import { lendToWorktree, type DependencyMode } from './lend.js';
 
 /**
  * A fresh git worktree on branch `neo/<runId>` under NEO_HOME/worktrees: the checkout is never
@@ -21,6 +22,8 @@ export async function createWorktree(options: {
   home: string;
   runId: string;
   base?: string;
+  /** Lend it the checkout's installed dependencies (default), or not. */
+  dependencies?: DependencyMode;
 }): Promise<Workspace> {
   const source = options.repo;
   const repo = source.location.top;
@@ -55,12 +58,19 @@ export async function createWorktree(options: {
   const created = await GitRepo.discover(root);
   if (created === undefined) throw new NeoError('FLOW_WORKSPACE_BASE', `git created no work tree at ${root}`);
   const warnings: string[] = [];
-  const dirty = await source.output(['status', '--porcelain', '--', rel || '.']).catch(() => '');
+  // `.neo/` is read from the checkout (definitions pinned at the start), never from the worktree:
+  // right after `neo init` it is uncommitted, and that leaves nothing out of the run.
+  const dirty = await source.output(['status', '--porcelain', '--', rel || '.', ':(top,exclude).neo']).catch(() => '');
   if (dirty)
     warnings.push(
       `uncommitted changes in ${rel || 'the project'} are not in the worktree (it starts from ${baseRef} = ${baseCommit.slice(0, 10)})`,
     );
   const { gitDir, commonDir } = created.location;
+  const lending =
+    options.dependencies === 'none'
+      ? { lent: [], warnings: [] }
+      : await lendToWorktree({ source, worktree: created, home: options.home });
+  warnings.push(...lending.warnings);
   const record: WorkspaceRecord = {
     isolation: 'worktree',
     path,
@@ -71,6 +81,7 @@ export async function createWorktree(options: {
     baseCommit,
     gitDir,
     commonDir,
+    ...(lending.lent.length === 0 ? {} : { dependencies: lending.lent }),
   };
   return worktreeWorkspace(record, warnings);
 }

@@ -64,7 +64,7 @@ export async function checkScriptFile(path: string): Promise<ScriptCheck> {
       'TRANSPORT_SCRIPT_NOT_FOUND',
       `cannot read script ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
       {
-        hint: 'pass the absolute path of a YAML script (backendOptions.script, or --script)',
+        hint: "a flow step's `script:` is relative to the plan's folder; `neo session start --script` and `neo script play` read it from the working directory",
         cause: error,
       },
     );

@@ -1,6 +1,11 @@
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { expandProtect, PROTECT_PRESET_NAMES, PROTECT_PRESETS } from '../../../engine/posture/index.js';
+import {
+  collapseProtect,
+  expandProtect,
+  PROTECT_PRESET_NAMES,
+  PROTECT_PRESETS,
+} from '../../../engine/posture/index.js';
 
 describe('protect presets', () => {
   it('expand in place, globs kept as written, duplicates dropped; an unknown preset is named', () => {
@@ -10,6 +15,12 @@ describe('protect presets', () => {
     });
     expect(PROTECT_PRESET_NAMES).toEqual(['@node', '@python', '@go', '@rust']);
     expect(expandProtect(['@constructor', '@toString']).unknown).toEqual(['@constructor', '@toString']);
+  });
+
+  it('collapse back to the presets held whole, for display; a preset held in part stays globs', () => {
+    const globs = expandProtect(['test/**', '@go', '@node']).globs;
+    expect(collapseProtect(globs)).toEqual(['test/**', '@go', '@node']);
+    expect(collapseProtect(['**/go.mod', 'src/**'])).toEqual(['**/go.mod', 'src/**']);
   });
 
   it('cover what a runner reads besides the tests, at any depth', () => {

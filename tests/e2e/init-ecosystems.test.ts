@@ -1,0 +1,192 @@
+/**
+ * `neo init` reads the repository it scaffolds for: the ecosystem by manifest and lockfile, the
+ * gate from the project's own test command, `protect:` from the ecosystem's preset and where the
+ * tests are, and whether the checkout has dependencies installed to lend a run's worktree. The
+ * Python flow it writes then fixes a project with its gate in bwrap, offline, on the lent venv.
+ */
+import { execa } from 'execa';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runNeo } from '../helpers/cli.js';
+import { tempDir, writeTree } from '../helpers/temp.js';
+import { git } from './flow-helpers.js';
+
+const FLOW = join('.neo', 'flows', 'check-and-fix.flow.yaml');
+/** No agent CLI on this PATH: the scaffold's backend is then the first defined one, claude-code. */
+const PATH = '/usr/bin:/bin';
+
+async function project(files: Record<string, string>, env: Record<string, string> = {}) {
+  const root = await tempDir('neo-e2e-init-eco-');
+  const repo = join(root, 'repo');
+  const home = join(root, 'neo-home');
+  await writeTree(repo, files);
+  await git(repo, 'init', '-q', '-b', 'main');
+  await git(repo, 'add', '-A');
+  await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+  const neo = (args: string[]) =>
+    runNeo(args, { cwd: repo, env: { NEO_HOME: home, PATH, NEO_CLAUDE_CODE_BIN: '', ...env } });
+  const flow = () => readFileSync(join(repo, FLOW), 'utf8');
+  return { root, repo, neo, flow };
+}
+
+const lines = (text: string, pattern: RegExp) => text.split('\n').filter((line) => pattern.test(line));
+
+describe('neo init detects the ecosystem', () => {
+  it('pnpm with a test script and node_modules installed: `pnpm test`, @node and the test globs, node_modules lent', async () => {
+    const { repo, neo, flow } = await project({
+      'package.json': JSON.stringify({ name: 'p', scripts: { test: 'vitest run' }, devDependencies: { vitest: '4' } }),
+      'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+      '.gitignore': 'node_modules/\n',
+      'src/a.js': '',
+      'src/a.spec.js': '',
+    });
+    await writeTree(repo, { 'node_modules/vitest/package.json': '{}' });
+    const init = await neo(['init']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(lines(init.stdout, /^(project|dependencies|warning):/)).toEqual([
+      'project: node (pnpm); gate: `pnpm test` (package.json scripts.test: vitest run); protect: @node **/*.spec.*',
+      "dependencies: each run's worktree is lent your checkout's node_modules, read-only",
+      'warning: backend claude-code is not installed here (install: npm install -g @anthropic-ai/claude-code; or set NEO_CLAUDE_CODE_BIN); `neo backends list` shows the others',
+    ]);
+    expect(lines(flow(), /^\s+(backend|run|protect|dependencies):/)).toEqual([
+      '  backend: claude-code',
+      '  dependencies: reuse',
+      '    protect: ["@node", "**/*.spec.*"]',
+      '      run: "pnpm test"',
+    ]);
+    expect(flow()).toContain(
+      "  # reuse: the worktree is lent your checkout's node_modules, read-only, in milliseconds.\n",
+    );
+    expect(flow()).toContain('brief: "Make `pnpm test` pass without weakening any test."');
+    const validate = await neo(['validate']);
+    expect(validate.exitCode, validate.stdout + validate.stderr).toBe(0);
+  });
+
+  it('npm without a test script or an install: a gate to check, and install first', async () => {
+    const { neo, flow } = await project({
+      'package.json': JSON.stringify({
+        name: 'p',
+        scripts: { test: 'echo "Error: no test specified" && exit 1', posttest: 'npx npm audit' },
+        dependencies: { clsx: '2' },
+      }),
+      'package-lock.json': '{}',
+    });
+    const init = await neo(['init']);
+    expect(lines(init.stdout, /^(project|dependencies|warning|note):/).slice(0, 4)).toEqual([
+      'project: node (npm); gate: `npm test` (package.json has no "test" script); protect: @node test/** tests/** **/__tests__/** **/*.test.* **/*.spec.*',
+      'warning: package.json has no "test" script: set the gate (verify.run) to your test command',
+      "warning: nothing is installed in your checkout to lend a run's worktree: install first (`npm ci`), or the gate fails",
+      'note: `npm test` runs posttest: npx npm audit in the gate too, offline: if one needs the network or a tool not installed, make the gate `npm test --ignore-scripts` (the test script alone)',
+    ]);
+    expect(flow()).toContain(
+      '    # The gate: CHECK THIS: package.json has no "test" script; put your test command here.\n',
+    );
+  });
+
+  it('go and rust: their test commands and presets, and how to have their dependencies offline', async () => {
+    const go = await project({ 'go.mod': 'module example.com/m\n', 'm.go': '', 'm_test.go': '' });
+    const goInit = await go.neo(['init']);
+    expect(lines(goInit.stdout, /^(project|note):/)).toEqual([
+      'project: go (go); gate: `go test ./...` (go.mod); protect: @go **/*_test.go',
+      'note: the module cache lies in your home, which the sandbox hides: `go mod vendor` (and commit vendor/) for an offline gate',
+    ]);
+    expect(lines(go.flow(), /^\s+(run|protect):/)).toEqual([
+      '    protect: ["@go", "**/*_test.go"]',
+      '      run: "go test ./..."',
+    ]);
+    const rust = await project({ 'Cargo.toml': '[package]\nname = "r"\n', 'src/lib.rs': '', 'tests/it.rs': '' });
+    const rustInit = await rust.neo(['init']);
+    expect(lines(rustInit.stdout, /^project:/)).toEqual([
+      'project: rust (cargo); gate: `cargo test --offline` (Cargo.toml); protect: @rust tests/**',
+    ]);
+  });
+
+  it('python: pytest through the venv it finds, else install first; a test tool under the home is named', async () => {
+    const files = {
+      'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n',
+      'calc.py': '',
+      'tests/test_calc.py': '',
+    };
+    const root = await tempDir('neo-e2e-init-home-');
+    await writeTree(root, { 'bin/python3': '#!/bin/sh\n' });
+    chmodSync(join(root, 'bin', 'python3'), 0o755);
+    const bare = await project(files, { HOME: root, PATH: `${join(root, 'bin')}:${PATH}` });
+    const init = await bare.neo(['init']);
+    expect(lines(init.stdout, /^(project|warning):/).slice(0, 3)).toEqual([
+      'project: python (pip); gate: `python3 -m pytest -q` (pytest, for the test files found); protect: @python **/tests/** **/test_*.py',
+      "warning: nothing is installed in your checkout to lend a run's worktree: install first (`python3 -m venv .venv && .venv/bin/pip install -e . pytest`), or the gate fails",
+      `warning: \`python3\` is ${join(root, 'bin', 'python3')}, under your home, which the sandbox hides: the gate will not find it under \`sandbox: bwrap\` (install it outside your home, or use a virtualenv)`,
+    ]);
+  });
+
+  it("python: tox's test command is the project's own; a venv git does not ignore is said, not lent", async () => {
+    const { repo, neo } = await project({
+      'pyproject.toml': '[project]\nname = "colors"\n',
+      'tox.ini': '[tox]\nenvlist = py311\n\n[testenv]\ncommands = python -m unittest discover -p *_test.py {posargs}\n',
+      'colors/__init__.py': '',
+      'colors/tests/ansi_test.py': '',
+    });
+    await writeTree(repo, { '.venv/pyvenv.cfg': 'home = /usr/bin\n' });
+    const init = await neo(['init']);
+    expect(lines(init.stdout, /^(project|dependencies|warning):/).slice(0, 2)).toEqual([
+      "project: python (pip); gate: `.venv/bin/python -m unittest discover -p '*_test.py'` (tox.ini [testenv] commands: python -m unittest discover -p *_test.py {posargs}); protect: @python **/tests/** **/*_test.py",
+      "warning: your .venv is not ignored by git, so a run's worktree is not lent it: add `.venv/` to .gitignore and commit that",
+    ]);
+  });
+});
+
+/** A Python interpreter that imports pytest, for a venv that sees its packages (none: the run test is skipped). */
+async function pythonWithPytest(): Promise<string | undefined> {
+  for (const python of ['python3', 'python']) {
+    const probe = await execa(python, ['-c', 'import pytest'], { reject: false });
+    if (probe.exitCode === 0) return python;
+  }
+  return undefined;
+}
+
+const PYTHON = await pythonWithPytest();
+
+describe.skipIf(PYTHON === undefined)('the Python flow neo init writes', () => {
+  it('fixes a broken function with pytest as its gate, in bwrap, offline, on the checkout’s lent venv', async () => {
+    const { repo, neo, flow } = await project(
+      {
+        'pyproject.toml':
+          '[project]\nname = "calc"\nversion = "0.1.0"\n[tool.pytest.ini_options]\npythonpath = ["src"]\n',
+        'src/calc/__init__.py': 'def add(a, b):\n    return a - b\n',
+        'tests/test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+        '.gitignore': '.venv/\n',
+      },
+      { PATH: process.env.PATH ?? PATH },
+    );
+    await execa(PYTHON!, ['-m', 'venv', '--system-site-packages', '--without-pip', '.venv'], { cwd: repo });
+    const init = await neo(['init']);
+    expect(init.stdout).toContain("dependencies: each run's worktree is lent your checkout's .venv, read-only");
+    expect(flow()).toMatch(/^sandbox: bwrap$/m);
+    expect(lines(flow(), /^\s+run:/)).toEqual(['      run: ".venv/bin/python -m pytest -q"']);
+    writeFileSync(
+      join(repo, FLOW),
+      flow()
+        .replace(/backend: \S+/, 'backend: script')
+        .replace('    verify:', '    script: scripts/fix.yaml\n    verify:'),
+    );
+    mkdirSync(join(repo, '.neo', 'flows', 'scripts'));
+    writeFileSync(
+      join(repo, '.neo', 'flows', 'scripts', 'fix.yaml'),
+      'turns:\n  - - edit: { path: src/calc/__init__.py, search: "a - b", replace: "a + b" }\n',
+    );
+    writeFileSync(join(repo, 'notes.txt'), 'mine\n');
+    const run = await neo(['flow', 'run', FLOW]);
+    // What is uncommitted outside `.neo/` is said to be left out; `.neo/` is read from the checkout.
+    expect(lines(run.stdout, /^warning: uncommitted/)).toEqual([
+      expect.stringMatching(
+        /^warning: uncommitted changes in the project are not in the worktree \(it starts from HEAD = [0-9a-f]{10}\)$/,
+      ),
+    ]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('gate `.venv/bin/python -m pytest -q` passed (attempt 1/3)');
+    const workspace = /workspace: (\S+)/.exec(run.stdout)![1]!;
+    expect(readFileSync(join(workspace, 'src', 'calc', '__init__.py'), 'utf8')).toContain('a + b');
+    expect(readFileSync(join(repo, 'src', 'calc', '__init__.py'), 'utf8')).toContain('a - b');
+  });
+});
