@@ -7,7 +7,7 @@
  * the worktree nothing, and `--dry-run` says which it will be.
  */
 import { execa } from 'execa';
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -181,6 +181,34 @@ steps:
     const run = await neo(['flow', 'run', 'open.flow.yaml', '--json']);
     expect(summary(run.stdout), run.stdout + run.stderr).toMatchObject({ cause: 'FLOW_ESCAPE', exitCode: 1 });
     expect(run.stdout).toContain(join(repo, 'node_modules'));
+  }, 120_000);
+});
+
+describe('workspace.dependencies and the user working beside a run', () => {
+  it("a cache a tool writes in the checkout's node_modules while the step runs (vite, vitest) is no escape, and is not lent", async () => {
+    const { repo, neo } = await library({
+      // What the user's own `vitest` in the checkout does while the run goes on.
+      'cache.sh':
+        'checkout=$(dirname "$(git rev-parse --path-format=absolute --git-common-dir)")\n' +
+        'mkdir -p "$checkout/node_modules/.vite/vitest" && echo "{}" > "$checkout/node_modules/.vite/vitest/results.json"\n' +
+        'test ! -e node_modules/.vite\n',
+      'open.flow.yaml': `name: open
+defaults: { backend: script, maxPosture: acceptEdits }
+steps:
+  - id: fix
+    brief: make the test pass
+    script: beside.yaml
+    allowCommands: ["sh cache.sh"]
+    verify: npm test
+`,
+      'beside.yaml': `turns:
+  - - run: { command: "sh cache.sh" }
+    - edit: { path: src/add.js, search: "plus(a, -b)", replace: "plus(a, b)" }
+`,
+    });
+    const run = await neo(['flow', 'run', 'open.flow.yaml', '--json']);
+    expect(summary(run.stdout), run.stdout + run.stderr).toMatchObject({ status: 'succeeded', exitCode: 0 });
+    expect(existsSync(join(repo, 'node_modules', '.vite', 'vitest', 'results.json'))).toBe(true);
   }, 120_000);
 });
 

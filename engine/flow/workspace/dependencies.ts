@@ -117,7 +117,9 @@ async function stampFolder(root: string, path: string): Promise<FolderStamp> {
   const stack: Array<{ dir: string; rel: string }> = [];
   const top = lstatSync(join(root, path), { throwIfNoEntry: false });
   if (top === undefined || !top.isDirectory()) return { path, digest: 'missing', entries: 0 };
-  hash.update(line('.', top));
+  // The folder itself by kind and identity: its ctime moves when a cache entry appears in it,
+  // and every entry that counts is stamped below.
+  hash.update(line('.', { ino: top.ino, mode: top.mode, size: 0, ctimeMs: 0 }));
   stack.push({ dir: join(root, path), rel: '' });
   while (stack.length > 0) {
     const { dir, rel } = stack.pop()!;
@@ -129,6 +131,7 @@ async function stampFolder(root: string, path: string): Promise<FolderStamp> {
       continue;
     }
     for (const name of names) {
+      if (rel === '' && CACHE_ENTRIES.has(name)) continue;
       const full = join(dir, name);
       const info = lstatSync(full, { throwIfNoEntry: false });
       const relPath = `${rel}${name}`;
@@ -147,6 +150,13 @@ async function stampFolder(root: string, path: string): Promise<FolderStamp> {
   }
   return { path, digest: hash.digest('hex'), entries };
 }
+
+/**
+ * Entries at the top of a dependency folder that are caches, not dependencies: tools (vite,
+ * vitest, babel, eslint) write them while the user works in the checkout. They are never lent
+ * and never stamped, so the user's own test run beside a neo run is not an agent's escape.
+ */
+export const CACHE_ENTRIES: ReadonlySet<string> = new Set(['.cache', '.vite', '.vite-temp', '.vitest']);
 
 function line(path: string, info: { ino: number; size: number; mode: number; ctimeMs: number }): string {
   return `${path}\0${info.mode}\0${info.ino}\0${info.size}\0${info.ctimeMs}\n`;

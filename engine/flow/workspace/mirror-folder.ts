@@ -14,6 +14,7 @@
  */
 import { chmod, lstat, mkdir, readdir, readFile, readlink, realpath, symlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { CACHE_ENTRIES } from './dependencies.js';
 
 /** Where a mirror is made: the folder it mirrors, where, and the two roots they lie in. */
 export interface MirrorPlace {
@@ -32,14 +33,12 @@ export interface MirrorPlace {
 /** Files at most this big are read to see whether they name the checkout (a script, a `.pth`). */
 const MAX_REWRITE_BYTES = 1 << 20;
 
-/** Entries of a package folder left out: a tool makes its own cache there, writable. */
-const NODE_SKIP = new Set(['.cache']);
-
 /** A `node_modules`-like folder: its entries linked, a scope folder (`@babel`) one level further. */
 export async function mirrorPackages(place: MirrorPlace): Promise<void> {
   await mkdir(place.to);
   for (const name of await readdir(place.from)) {
-    if (NODE_SKIP.has(name)) continue;
+    // A tool makes its own cache there, writable: the workspace's is its own.
+    if (CACHE_ENTRIES.has(name)) continue;
     const entry = join(place.from, name);
     const info = await lstat(entry);
     if (name.startsWith('@') && info.isDirectory()) {
