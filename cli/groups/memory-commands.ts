@@ -2,3 +2,4 @@
  * The memory group's command modules as one lazily loaded module (see learn-commands.ts).
  */
 export * as memoryDecisions from '../commands/memory-decisions.js';
+export * as memoryMcp from '../commands/memory-mcp.js';

@@ -16,4 +16,16 @@ export function registerMemoryCommands(program: Command, { lazy }: ProgramContex
     .option('--limit <n>', 'at most this many (default 50)')
     .option('--json', 'print them as JSON')
     .action(lazy(() => import('./memory-commands.js').then((m) => m.memoryDecisions)));
+  memory
+    .command('mcp')
+    .description(
+      "serve the repository's memory over MCP on stdio (search_decisions, record_decision, the code graph's tools) for any agent",
+    )
+    .option(
+      '--posture <posture>',
+      'the posture of the session it serves: under plan, record_decision is refused',
+      'default',
+    )
+    .option('--repo <dir>', 'the repository (default: the current folder)')
+    .action(lazy(() => import('./memory-commands.js').then((m) => m.memoryMcp)));
 }

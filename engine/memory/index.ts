@@ -10,3 +10,6 @@ export { recordDecision, queryDecisions, filesOfRun, ftsWords, type DecisionQuer
 export { renderDecisionBlock, decisionLine, MAX_DECISION_BLOCK_BYTES } from './decision-block.js';
 export { filesNamedIn } from './files-named.js';
 export { noteDecision, decisionBriefBlock, closeRunMemory, memoryOff } from './run-memory.js';
+export { serveMemoryMcp, callTool, MCP_SERVER_NAME } from './mcp/server.js';
+export { MEMORY_TOOLS } from './mcp/tools.js';
+export type { MemoryTool, ToolContext } from './mcp/tool.js';

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { git } from './flow-helpers.js';
+import { memoryClient, text as mcpText } from './memory-helpers.js';
 
 const TEST = "const assert = require('node:assert');\nassert.strictEqual(require('../sum.js')(2, 3), 5);\n";
 const FLOW = `name: remember
@@ -105,5 +106,15 @@ describe('neo memory decisions', () => {
     const text = await runNeo(['memory', 'decisions', '--search', 'AssertionError'], { cwd: repo, env });
     expect(text.stdout).toMatch(/^#1 \[gate refused\] .* on sum\.js: the check `node test\/sum\.test\.js` exited 1/);
     expect(text.stdout.trim().split('\n')).toHaveLength(1);
+
+    // Any agent sees the same refusal over MCP.
+    const client = await memoryClient(repo, home);
+    const found = await client.callTool({
+      name: 'search_decisions',
+      arguments: { file: 'sum.js', kind: 'gate-refused' },
+    });
+    expect(JSON.parse(mcpText(found)).decisions.map((d: { kind: string; step: string }) => [d.kind, d.step])).toEqual([
+      ['gate-refused', 'fix'],
+    ]);
   });
 });

@@ -1,0 +1,5 @@
+import { recordDecisionTool, searchDecisions } from './decision-tools.js';
+import type { MemoryTool } from './tool.js';
+
+/** Every tool `neo memory mcp` serves, in the order tools/list gives them. */
+export const MEMORY_TOOLS: readonly MemoryTool[] = [searchDecisions, recordDecisionTool];
