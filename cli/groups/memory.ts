@@ -28,4 +28,26 @@ export function registerMemoryCommands(program: Command, { lazy }: ProgramContex
     )
     .option('--repo <dir>', 'the repository (default: the current folder)')
     .action(lazy(() => import('./memory-commands.js').then((m) => m.memoryMcp)));
+  memory
+    .command('index')
+    .description("bring the repository's code graph up to date: only files whose content changed are parsed")
+    .argument('[path]', 'only this folder or file')
+    .option('--json', 'print the report as JSON')
+    .action(lazy(() => import('./memory-commands.js').then((m) => m.memoryIndex)));
+  memory
+    .command('query')
+    .description('ask the code graph: symbol, refs, callers, callees, imports, tests-for or outline')
+    .argument('<kind>', 'symbol | refs | callers | callees | imports | tests-for | outline')
+    .argument(
+      '<name>',
+      'a symbol name (Class.method narrows), or a repository-relative file for imports, tests-for, outline',
+    )
+    .option('--json', 'print the answer as JSON')
+    .action(lazy(() => import('./memory-commands.js').then((m) => m.memoryQuery)));
+  memory
+    .command('map')
+    .description('the ranked repository map (personalised PageRank over the code graph), fitted to a token budget')
+    .argument('[files...]', 'files the map is personalised by (what you will work on)')
+    .option('--tokens <n>', 'the budget in tokens (default 1500)')
+    .action(lazy(() => import('./memory-commands.js').then((m) => m.memoryMap)));
 }

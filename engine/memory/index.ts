@@ -9,7 +9,23 @@ export { DECISION_KINDS, DECISION_CAPS, type Decision, type DecisionInput, type 
 export { recordDecision, queryDecisions, filesOfRun, ftsWords, type DecisionQuery } from './decision-store.js';
 export { renderDecisionBlock, decisionLine, MAX_DECISION_BLOCK_BYTES } from './decision-block.js';
 export { filesNamedIn } from './files-named.js';
-export { noteDecision, decisionBriefBlock, closeRunMemory, memoryOff } from './run-memory.js';
+export { noteDecision, decisionBriefBlock, mapBriefBlock, closeRunMemory, memoryOff } from './run-memory.js';
 export { serveMemoryMcp, callTool, MCP_SERVER_NAME } from './mcp/server.js';
 export { MEMORY_TOOLS } from './mcp/tools.js';
 export type { MemoryTool, ToolContext } from './mcp/tool.js';
+export {
+  indexRepository,
+  findSymbol,
+  findRefs,
+  callers,
+  callees,
+  imports,
+  testsFor,
+  outline,
+  repoMap,
+  rankFiles,
+  languageOf,
+  type IndexReport,
+  type SymbolRow,
+  type RefRow,
+} from './graph/index.js';

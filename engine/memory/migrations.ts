@@ -37,4 +37,47 @@ export const MIGRATIONS: readonly string[] = [
     tokenize = "unicode61 tokenchars '_'"
   );
   `,
+  // 2: the code graph.
+  `
+  CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    lang TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ms INTEGER NOT NULL,
+    is_test INTEGER NOT NULL
+  );
+  CREATE TABLE symbols (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    parent TEXT,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    signature TEXT NOT NULL
+  );
+  CREATE INDEX symbols_name ON symbols (name);
+  CREATE INDEX symbols_file ON symbols (file_id);
+  CREATE TABLE refs (
+    file_id INTEGER NOT NULL REFERENCES files (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    caller TEXT
+  );
+  CREATE INDEX refs_name ON refs (name);
+  CREATE INDEX refs_file ON refs (file_id);
+  CREATE TABLE imports (
+    file_id INTEGER NOT NULL REFERENCES files (id) ON DELETE CASCADE,
+    spec TEXT NOT NULL,
+    target TEXT,
+    line INTEGER NOT NULL
+  );
+  CREATE INDEX imports_file ON imports (file_id);
+  CREATE INDEX imports_target ON imports (target);
+  CREATE TABLE file_edges (src INTEGER NOT NULL, dst INTEGER NOT NULL, w REAL NOT NULL);
+  CREATE TABLE name_uses (name TEXT PRIMARY KEY, uses INTEGER NOT NULL) WITHOUT ROWID;
+  `,
 ];

@@ -23,7 +23,7 @@ steps:
     needs: [fix]
     brief: review sum.js once more
     requireChange: false
-    memory: { decisions: true }
+    memory: { decisions: true, map: 300 }
     script: review.yaml
 `;
 const FIX = `turns:
@@ -97,6 +97,11 @@ describe('neo memory decisions', () => {
     expect(lines[5]).toMatch(
       /^- \[gate refused\] .* step fix \(script\) on sum\.js: the check `node test\/sum\.test\.js` exited 1 — .*AssertionError/,
     );
+    // Then the repository map, ranked for the files the brief names, in its own envelope.
+    const map = lines.indexOf('<untrusted-data source="neo repository map">');
+    expect(map).toBeGreaterThan(5);
+    expect(lines[map - 2]).toBe('</untrusted-data>');
+    expect(lines[map + 2]).toBe('sum.js:');
     expect(lines.at(-1)).toBe('</untrusted-data>');
     // The step that did not ask got its brief as written.
     expect((await briefs(home)).find((b) => b.startsWith('make the test pass'))).toBe(

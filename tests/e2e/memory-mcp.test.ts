@@ -37,8 +37,13 @@ describe('neo memory mcp', () => {
     const client = await memoryClient(repo, home);
     const { tools } = await client.listTools();
     expect(tools.map((t) => [t.name, t.annotations?.readOnlyHint])).toEqual([
+      ['find_symbol', true],
+      ['related_code', true],
+      ['tests_for', true],
       ['search_decisions', true],
       ['record_decision', false],
+      ['repo_map', true],
+      ['file_outline', true],
     ]);
 
     const bad = await client.callTool({ name: 'record_decision', arguments: { summary: 'x', outcome: 'maybe' } });

@@ -137,14 +137,25 @@ export async function briefWithMemory(
   settings: AgentSettings,
   workdir: string,
 ): Promise<string> {
-  if (settings.memory?.decisions !== true) return brief;
+  const asks = settings.memory;
+  if (asks === undefined) return brief;
   try {
-    const block = (await memory()).decisionBriefBlock(site.home, repoOf(site.workspace), {
-      brief: asked,
-      runId: site.runId,
-      workdir,
-    });
-    return block === '' ? brief : `${brief}\n\n${block}`;
+    const mem = await memory();
+    const repo = repoOf(site.workspace);
+    const blocks = [
+      asks.decisions === true
+        ? mem.decisionBriefBlock(site.home, repo, { brief: asked, runId: site.runId, workdir })
+        : '',
+      asks.map === undefined
+        ? ''
+        : await mem.mapBriefBlock(site.home, repo, {
+            brief: asked,
+            tree: site.workspace.root,
+            workdir,
+            tokens: asks.map,
+          }),
+    ].filter((b) => b !== '');
+    return blocks.length === 0 ? brief : [brief, ...blocks].join('\n\n');
   } catch {
     return brief;
   }

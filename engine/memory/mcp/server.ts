@@ -6,10 +6,14 @@
  */
 import { createRequire } from 'node:module';
 import type { MemoryDb } from '../database.js';
+import { indexRepository } from '../graph/index.js';
 import { MEMORY_TOOLS } from './tools.js';
 import { ToolRefusal, type MemoryTool, type ToolContext } from './tool.js';
 
 const require = createRequire(import.meta.url);
+
+/** How stale the code graph may be when a graph tool answers. */
+const REFRESH_MS = 5000;
 
 /** The server's name and the version it reports. */
 export const MCP_SERVER_NAME = 'neo-memory';
@@ -24,13 +28,13 @@ function validators(tools: readonly MemoryTool[]): Map<string, Validate> {
 }
 
 /** The result of one tools/call: JSON text, or a tool error the model reads. */
-export function callTool(
+export async function callTool(
   tools: readonly MemoryTool[],
   checks: Map<string, Validate>,
   context: ToolContext,
   name: string,
   input: unknown,
-): { content: Array<{ type: 'text'; text: string }>; isError?: boolean } {
+): Promise<{ content: Array<{ type: 'text'; text: string }>; isError?: boolean }> {
   const tool = tools.find((t) => t.name === name);
   const fail = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
   if (tool === undefined) return fail(`unknown tool \`${name}\` (tools: ${tools.map((t) => t.name).join(', ')})`);
@@ -41,6 +45,7 @@ export function callTool(
     return fail(`invalid input for ${name}: ${problems.join('; ')}`);
   }
   try {
+    if (tool.graph === true) await context.refresh();
     return { content: [{ type: 'text', text: JSON.stringify(tool.run(args as Record<string, unknown>, context)) }] };
   } catch (error) {
     if (error instanceof ToolRefusal) return fail(error.message);
@@ -57,7 +62,24 @@ export async function serveMemoryMcp(memory: MemoryDb, options: { posture: strin
   ]);
   const tools = MEMORY_TOOLS;
   const checks = validators(tools);
-  const context: ToolContext = { memory, posture: options.posture };
+  let refreshed = 0;
+  let refreshing: Promise<void> | undefined;
+  const context: ToolContext = {
+    memory,
+    posture: options.posture,
+    // The graph tools answer from an index at most a few seconds old (an unchanged file costs a stat).
+    refresh: () => {
+      if (Date.now() - refreshed < REFRESH_MS) return Promise.resolve();
+      refreshing ??= indexRepository(memory.db, memory.repoRoot)
+        .then(() => {
+          refreshed = Date.now();
+        })
+        .finally(() => {
+          refreshing = undefined;
+        });
+      return refreshing;
+    },
+  };
   const server = new Server(
     { name: MCP_SERVER_NAME, version: options.version },
     {
