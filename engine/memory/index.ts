@@ -9,6 +9,7 @@ export { DECISION_KINDS, DECISION_CAPS, type Decision, type DecisionInput, type 
 export { recordDecision, queryDecisions, filesOfRun, ftsWords, type DecisionQuery } from './decision-store.js';
 export { renderDecisionBlock, decisionLine, MAX_DECISION_BLOCK_BYTES } from './decision-block.js';
 export { filesNamedIn } from './files-named.js';
+export { symbolsOfDiff } from './diff-symbols.js';
 export { noteDecision, decisionBriefBlock, mapBriefBlock, closeRunMemory, memoryOff } from './run-memory.js';
 export { serveMemoryMcp, callTool, MCP_SERVER_NAME } from './mcp/server.js';
 export { MEMORY_TOOLS } from './mcp/tools.js';

@@ -9,6 +9,7 @@ import type { DecisionInput } from './decision.js';
 import { renderDecisionBlock } from './decision-block.js';
 import { filesOfRun, queryDecisions, recordDecision } from './decision-store.js';
 import { filesNamedIn } from './files-named.js';
+import { symbolsOfDiff } from './diff-symbols.js';
 import { repositoryRoot } from './repo-key.js';
 import { indexRepository } from './graph/index.js';
 import { repoMap } from './graph/repo-map.js';
@@ -50,7 +51,16 @@ export function noteDecision(home: string, dir: string, input: DecisionInput): n
       input.kind === 'approval-rejected' && (input.files ?? []).length === 0 && input.runId !== undefined
         ? filesOfRun(memory.db, input.runId)
         : input.files;
-    return recordDecision(memory.db, { ...input, ...(files === undefined ? {} : { files }) });
+    // The symbols the change touched, from the code graph, so `--symbol` finds it by name.
+    const symbols =
+      (input.symbols ?? []).length === 0 && input.diff !== undefined
+        ? symbolsOfDiff(memory.db, input.diff)
+        : input.symbols;
+    return recordDecision(memory.db, {
+      ...input,
+      ...(files === undefined ? {} : { files }),
+      ...(symbols === undefined ? {} : { symbols }),
+    });
   } catch {
     return undefined;
   }

@@ -16,6 +16,7 @@ import {
   openMemory,
   outline,
   repoMap,
+  symbolsOfDiff,
   testsFor,
 } from '../../../engine/memory/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
@@ -149,5 +150,26 @@ describe('the code graph', () => {
     expect(callers(db, 'grow')).toEqual([{ caller: 'push', file: 'src/lib.rs', lines: [4] }]);
     expect(testsFor(db, 'push')).toEqual([{ file: 'tests/stack.rs', why: 'uses push' }]);
     db.close();
+  });
+});
+
+describe('the symbols of a change', () => {
+  it('are the definitions whose spans a hunk overlaps, and those named in hunk headers', async () => {
+    const { dir, memory } = await repo(TS);
+    await indexRepository(memory.db, dir);
+    const diff = [
+      'diff --git a/src/money.ts b/src/money.ts',
+      '--- a/src/money.ts',
+      '+++ b/src/money.ts',
+      '@@ -6,1 +6,1 @@ export class Money {',
+      '-    return new Money(clamp(this.cents + other.cents));',
+      '+    return new Money(this.cents + other.cents);',
+      '--- /dev/null',
+      '+++ b/src/new.ts',
+      '@@ -0,0 +1,1 @@',
+      '+export function fresh() {}',
+    ].join('\n');
+    expect(symbolsOfDiff(memory.db, diff).sort()).toEqual(['Money', 'add']);
+    memory.db.close();
   });
 });
