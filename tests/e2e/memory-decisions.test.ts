@@ -18,7 +18,7 @@ steps:
   - id: fix
     brief: make the test pass by fixing sum.js
     script: fix.yaml
-    verify: { run: node test/sum.test.js, attempts: 2 }
+    verify: { run: node test/sum.test.js, attempts: 2, baseline: true }
   - id: review
     needs: [fix]
     brief: review sum.js once more
@@ -74,6 +74,7 @@ describe('neo memory decisions', () => {
         evidence: string;
       }>;
     };
+    // The baseline run (the untouched workspace fails too) judged nothing the agent tried: not a decision.
     expect(decisions.map((d) => [d.kind, d.source, d.step, d.verdict])).toEqual([
       ['step-succeeded', 'neo', 'fix', 'success'],
       ['gate-refused', 'neo', 'fix', 'refused'],

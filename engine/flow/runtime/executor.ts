@@ -177,6 +177,7 @@ async function agentStep(
   const budget = new BudgetGuard(AbortSignal.any([guard.signal, refused.signal]), (moment) => deps.budget(moment));
   const site = memorySite(spec, deps);
   const asked = spec.brief ?? step.agent!.brief;
+  let gateRuns = 0;
   try {
     const outcome = await driver.drive(
       {
@@ -208,9 +209,12 @@ async function agentStep(
             ...defined({ item: spec.item }),
           }),
         runGate: async (verify) => {
+          // With `baseline`, the first run judges the untouched workspace: nothing the agent tried.
+          const judgesAgent = gateRuns++ > 0 || verify.baseline !== true;
           const run = await gate.run(verify);
           // A refusal of what the agent called done: worth remembering with what it tried.
-          if (!run.passed) await noteGateRefusal(site, { ...settings, brief: asked }, run, () => guard.stepDiff());
+          if (!run.passed && judgesAgent)
+            await noteGateRefusal(site, { ...settings, brief: asked }, run, () => guard.stepDiff());
           return run;
         },
         stepDiff: () => guard.stepDiff(),
