@@ -70,6 +70,9 @@ export async function noteGateRefusal(
 
 /** An agent step's end: an accepted change, a protected path changed, or an escape. */
 export async function noteStepOutcome(site: MemorySite, settings: AgentSettings, outcome: Outcome): Promise<void> {
+  // A gate judging the final tree again (the workspace changed after it passed) is a refusal the
+  // driver's gate runs never saw.
+  const rejudged = (outcome.outputs.gate as { rejudged?: boolean } | undefined)?.rejudged === true;
   const kind =
     outcome.status === 'succeeded'
       ? 'step-succeeded'
@@ -77,7 +80,9 @@ export async function noteStepOutcome(site: MemorySite, settings: AgentSettings,
         ? 'protected-edit'
         : outcome.verdict === 'escaped'
           ? 'escape'
-          : undefined;
+          : rejudged && outcome.error?.code === 'FLOW_GATE_FAILED'
+            ? 'gate-refused'
+            : undefined;
   if (kind === undefined) return;
   try {
     const diff = outcome.outputs.diff as StepDiff | { error: string } | undefined;
@@ -89,7 +94,7 @@ export async function noteStepOutcome(site: MemorySite, settings: AgentSettings,
       step: site.step,
       ...who(settings),
       brief: settings.brief,
-      verdict: kind === 'step-succeeded' ? (outcome.verdict ?? 'success') : kind,
+      verdict: kind === 'step-succeeded' ? (outcome.verdict ?? 'success') : kind === 'gate-refused' ? 'refused' : kind,
       evidence: outcome.error?.message ?? gate?.tail ?? '',
       reason:
         kind === 'step-succeeded'

@@ -69,6 +69,12 @@ describe('the memory hook', () => {
       outputs: { diff },
       error: { code: 'FLOW_ESCAPE', message: 'the agent changed 1 path outside its workspace' },
     });
+    await noteStepOutcome(s, settings, {
+      status: 'failed',
+      verdict: 'failed',
+      outputs: { diff, gate: { passed: false, rejudged: true, tail: 'FAIL late' } },
+      error: { code: 'FLOW_GATE_FAILED', message: 'the workspace changed after the gate passed (sum.js)' },
+    });
     // A failure neo has no verdict of its own for (an interrupt) is not a decision.
     await noteStepOutcome(s, settings, {
       status: 'failed',
@@ -88,6 +94,7 @@ describe('the memory hook', () => {
       ['step-succeeded', 'neo', 'fix', 'success', 'the check `npm test` passed on the final tree', ['sum.js']],
       ['protected-edit', 'neo', 'fix', 'protected-edit', 'FLOW_PROTECTED_EDIT', ['sum.js']],
       ['escape', 'neo', 'fix', 'escape', 'FLOW_ESCAPE', ['sum.js']],
+      ['gate-refused', 'neo', 'fix', 'refused', 'FLOW_GATE_FAILED', ['sum.js']],
       // The person's rejection concerns what the run changed.
       ['approval-rejected', 'neo', 'ship', 'reject', 'ana chose `reject`: breaks rounding', ['sum.js']],
     ]);
