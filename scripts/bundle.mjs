@@ -33,7 +33,7 @@ const options = {
   target: 'node20',
   outdir,
   chunkNames: 'chunks/[name]-[hash]',
-  external: ['fsevents', 'yaml'],
+  external: ['fsevents', 'yaml', 'better-sqlite3', 'web-tree-sitter', 'tree-sitter-wasms', '@modelcontextprotocol/sdk'],
   // Bundled CommonJS dependencies call `require`; give ESM chunks one.
   banner: {
     js: "import { createRequire as __neoCreateRequire } from 'node:module'; const require = __neoCreateRequire(import.meta.url);",

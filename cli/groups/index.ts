@@ -8,6 +8,7 @@ import { registerModelCommands } from './model.js';
 import { registerSessionCommands } from './session.js';
 import { registerServeCommands } from './serve.js';
 import { registerLearnCommands } from './learn.js';
+import { registerMemoryCommands } from './memory.js';
 
 /** Every command group, in help order. Each registers its commands; modules load lazily. */
 export const GROUPS: ReadonlyArray<(program: Command, context: ProgramContext) => void> = [
@@ -19,4 +20,5 @@ export const GROUPS: ReadonlyArray<(program: Command, context: ProgramContext) =
   registerScriptCommands,
   registerModelCommands,
   registerLearnCommands,
+  registerMemoryCommands,
 ];

@@ -287,6 +287,19 @@ export interface Step {
    */
   lessons?: boolean;
   /**
+   * Agent step: what of the repository's memory (docs/memory.md) goes into the brief, wrapped as untrusted data that can never raise a posture or waive a check.
+   */
+  memory?: {
+    /**
+     * Append what was tried before on the files this step will touch (the files its brief names and the run has changed so far) and what neo's gate or a person said about it, newest first, at most 2,048 bytes.
+     */
+    decisions?: boolean;
+    /**
+     * Append a ranked map of the repository (files and their top symbols, personalised by the files the brief names), fitted to about this many tokens.
+     */
+    map?: number;
+  };
+  /**
    * Agent step: a step that changed no file gets verdict no-change instead of success (set false for review-only steps).
    */
   requireChange?: boolean;

@@ -122,6 +122,7 @@ export function compileAgent(
     requireChange: step.requireChange ?? true,
     ...(info?.inProcess === true ? { inProcess: true } : {}),
     ...(step.lessons === true ? { lessons: true } : {}),
+    ...memoryOf(step.memory),
     ...(step.outputSchema === undefined ? {} : { outputSchema: step.outputSchema as Record<string, unknown> }),
     allowCommands: [...(toList(defaults.allowCommands) ?? []), ...(toList(step.allowCommands) ?? [])],
     ...defined({ denyRules: persona?.denyRules }),
@@ -222,4 +223,14 @@ function provenanceOf(
   for (const [key, value] of Object.entries(provenance)) if (value !== undefined) out[key] = value;
   if (backendSource !== undefined) out.backend = backendSource;
   return out;
+}
+
+/** A step's `memory:` as its settings keep it: only what it asks for. */
+function memoryOf(memory: { decisions?: boolean; map?: number } | undefined): Pick<AgentSettings, 'memory'> {
+  if (memory === undefined) return {};
+  const kept = {
+    ...(memory.decisions === true ? { decisions: true as const } : {}),
+    ...(memory.map === undefined ? {} : { map: memory.map }),
+  };
+  return Object.keys(kept).length === 0 ? {} : { memory: kept };
 }

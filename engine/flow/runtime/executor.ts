@@ -17,6 +17,13 @@ import { openStepOutput, readStepOutput } from './step-output.js';
 import { BudgetGuard } from './budget-guard.js';
 import { processLimitNote, runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
+import {
+  briefWithMemory,
+  noteApprovalRejected,
+  noteGateRefusal,
+  noteStepOutcome,
+  type MemorySite,
+} from './memory-hook.js';
 import { defined } from '../../util/defined.js';
 
 /** What executions need from the run that owns them. */
@@ -169,6 +176,9 @@ async function agentStep(
   }
   // Inside the step guard: a budget crossed mid-turn stops the turn like any other abort.
   const budget = new BudgetGuard(AbortSignal.any([guard.signal, refused.signal]), (moment) => deps.budget(moment));
+  const site = memorySite(spec, deps);
+  const asked = spec.brief ?? step.agent!.brief;
+  let gateRuns = 0;
   try {
     const outcome = await driver.drive(
       {
@@ -177,7 +187,7 @@ async function agentStep(
         ...defined({ item: spec.item }),
         exec: spec.exec,
         settings,
-        brief: await briefWithLessons(deps.home, spec.brief ?? step.agent!.brief, settings),
+        brief: await briefWithMemory(site, await briefWithLessons(deps.home, asked, settings), asked, settings, cwd),
         cwd,
         ...defined({ idleTimeoutMs: step.idleTimeoutMs }),
       },
@@ -199,13 +209,23 @@ async function agentStep(
             step: spec.step,
             ...defined({ item: spec.item }),
           }),
-        runGate: (verify) => gate.run(verify),
+        runGate: async (verify) => {
+          // With `baseline`, the first run judges the untouched workspace: nothing the agent tried.
+          const judgesAgent = gateRuns++ > 0 || verify.baseline !== true;
+          const run = await gate.run(verify);
+          // A refusal of what the agent called done: worth remembering with what it tried.
+          if (!run.passed && judgesAgent)
+            await noteGateRefusal(site, { ...settings, brief: asked }, run, () => guard.stepDiff());
+          return run;
+        },
         stepDiff: () => guard.stepDiff(),
         now: () => Date.now(),
       },
     );
     const judged = await gate.verdict(outcome, settings);
-    return withUntil(await guard.settle(budget.verdict(judged)), step, cwd, spec, signal, deps);
+    const settled = await guard.settle(budget.verdict(judged));
+    await noteStepOutcome(site, { ...settings, brief: asked }, settled);
+    return withUntil(settled, step, cwd, spec, signal, deps);
   } finally {
     budget.close();
     guard.close();
@@ -317,7 +337,8 @@ async function approvalStep(
         message: `\`${answer.decision}\` is not a decision of this approval (${decisions.map((d) => d.id).join(', ')})`,
       },
     };
-  if (decision.fail)
+  if (decision.fail) {
+    await noteApprovalRejected(memorySite(spec, deps), answer, prompt);
     return {
       status: 'failed',
       verdict: decision.id,
@@ -327,6 +348,7 @@ async function approvalStep(
         message: `${answer.by} chose \`${decision.id}\`${answer.note ? `: ${answer.note}` : ''}`,
       },
     };
+  }
   return { status: 'succeeded', verdict: decision.id, outputs };
 }
 
@@ -353,6 +375,11 @@ async function withUntil(
   if (tampered.length > 0)
     return { ...outcome, status: 'failed', verdict: 'escaped', error: gitMetaEscape(deps.workspace.root, tampered) };
   return { ...outcome, untilPassed: result.exitCode === 0 };
+}
+
+/** Where an execution's decisions are remembered. */
+function memorySite(spec: ExecutionSpec, deps: ExecutorDeps): MemorySite {
+  return { home: deps.home, runId: deps.runId, step: unitKey(spec.step, spec.item), workspace: deps.workspace };
 }
 
 /** A typed error thrown while a step's baselines were taken, as the step's error. */

@@ -37,6 +37,7 @@ const IDS: Partial<Record<DefinitionKind, string[]>> = {
   capability: [
     'docker-compose',
     'github',
+    'neo-memory',
     'playwright',
     'postgres',
     'prisma',
@@ -283,6 +284,7 @@ describe('capability catalog', () => {
     expect(sources).toEqual({
       'docker-compose': ['T0', 'builtin'],
       github: ['T2R', 'remote'],
+      'neo-memory': ['T0', 'builtin'],
       playwright: ['T2', 'npm'],
       postgres: ['T0', 'builtin'],
       prisma: ['T1', 'github'],

@@ -1,0 +1,167 @@
+/**
+ * The flow's one seam to the repository's memory (engine/memory): the decisions neo itself saw
+ * during a run — a gate refusing a change the agent called done, a step's accepted change, a
+ * person rejecting an approval, a protected path changed or an escape — and the memory blocks a
+ * step's brief asks for. Never the agent's say-so: every decision here is written from a verdict
+ * neo computed. Nothing here throws or holds a run up: memory loads lazily, and a write that fails
+ * is dropped (engine/memory/run-memory.ts).
+ */
+import type { GateRun } from '../agent/driver.js';
+import type { StepDiff } from '../agent/diff-fold.js';
+import type { ExecutionOutcome } from '../core/execution.js';
+import type { AgentSettings } from '../core/plan.js';
+import type { WorkspaceRecord } from '../store/run-files.js';
+
+type Outcome = Omit<ExecutionOutcome, 'exec'>;
+
+/** Where a step's decisions go: the run, the step, and the repository its workspace came from. */
+export interface MemorySite {
+  home: string;
+  runId: string;
+  step: string;
+  workspace: WorkspaceRecord;
+}
+
+const memory = () => import('../../memory/index.js');
+
+/** The user's repository, whatever the isolation: a decision belongs to it, not to a throwaway worktree. */
+const repoOf = (workspace: WorkspaceRecord) => workspace.repo ?? workspace.projectDir;
+
+function who(settings: AgentSettings) {
+  return {
+    ...(settings.persona === undefined ? {} : { persona: settings.persona }),
+    ...(settings.backend === undefined ? {} : { backend: settings.backend }),
+    ...(typeof settings.model === 'string' ? { model: settings.model } : {}),
+  };
+}
+
+const diffOf = (diff: StepDiff | undefined) => ({
+  files: (diff?.files ?? []).map((f) => f.path),
+  ...(diff === undefined || diff.unified === '' ? {} : { diff: diff.unified }),
+});
+
+/** A gate run that refused what the agent called done: what it tried and what the check printed. */
+export async function noteGateRefusal(
+  site: MemorySite,
+  settings: AgentSettings,
+  run: GateRun,
+  diff: () => Promise<StepDiff>,
+): Promise<void> {
+  if (run.passed) return;
+  try {
+    const change = await diff().catch(() => undefined);
+    const how = run.timedOut ? 'ran past its timeout' : `exited ${run.exitCode ?? 'on a signal'}`;
+    (await memory()).noteDecision(site.home, repoOf(site.workspace), {
+      kind: 'gate-refused',
+      source: 'neo',
+      runId: site.runId,
+      step: site.step,
+      ...who(settings),
+      brief: settings.brief,
+      verdict: 'refused',
+      evidence: run.tail,
+      reason: `the check \`${settings.verify?.run ?? '?'}\` ${how}`,
+      ...diffOf(change),
+    });
+  } catch {
+    // Memory is a record beside the run, never a reason for it to fail.
+  }
+}
+
+/** An agent step's end: an accepted change, a protected path changed, or an escape. */
+export async function noteStepOutcome(site: MemorySite, settings: AgentSettings, outcome: Outcome): Promise<void> {
+  // A gate judging the final tree again (the workspace changed after it passed) is a refusal the
+  // driver's gate runs never saw.
+  const rejudged = (outcome.outputs.gate as { rejudged?: boolean } | undefined)?.rejudged === true;
+  const kind =
+    outcome.status === 'succeeded'
+      ? 'step-succeeded'
+      : outcome.verdict === 'protected-edit'
+        ? 'protected-edit'
+        : outcome.verdict === 'escaped'
+          ? 'escape'
+          : rejudged && outcome.error?.code === 'FLOW_GATE_FAILED'
+            ? 'gate-refused'
+            : undefined;
+  if (kind === undefined) return;
+  try {
+    const diff = outcome.outputs.diff as StepDiff | { error: string } | undefined;
+    const gate = outcome.outputs.gate as { tail?: string } | undefined;
+    (await memory()).noteDecision(site.home, repoOf(site.workspace), {
+      kind,
+      source: 'neo',
+      runId: site.runId,
+      step: site.step,
+      ...who(settings),
+      brief: settings.brief,
+      verdict: kind === 'step-succeeded' ? (outcome.verdict ?? 'success') : kind === 'gate-refused' ? 'refused' : kind,
+      evidence: outcome.error?.message ?? gate?.tail ?? '',
+      reason:
+        kind === 'step-succeeded'
+          ? settings.verify === undefined
+            ? 'the step succeeded (no gate)'
+            : `the check \`${settings.verify.run}\` passed on the final tree`
+          : (outcome.error?.code ?? kind),
+      ...diffOf(diff !== undefined && 'files' in diff ? diff : undefined),
+    });
+  } catch {
+    // As above.
+  }
+}
+
+/** A person's rejection of an approval, with their reason. */
+export async function noteApprovalRejected(
+  site: MemorySite,
+  answer: { decision: string; by: string; note?: string },
+  prompt: string,
+): Promise<void> {
+  try {
+    (await memory()).noteDecision(site.home, repoOf(site.workspace), {
+      kind: 'approval-rejected',
+      source: 'neo',
+      runId: site.runId,
+      step: site.step,
+      brief: prompt,
+      verdict: answer.decision,
+      evidence: answer.note ?? '',
+      reason: `${answer.by} chose \`${answer.decision}\`${answer.note === undefined ? '' : `: ${answer.note}`}`,
+    });
+  } catch {
+    // As above.
+  }
+}
+
+/**
+ * The brief with the memory blocks the step asks for (`memory: { decisions, map }`) at its end;
+ * `asked` is the step's own brief (the files it names are the ones it will touch).
+ */
+export async function briefWithMemory(
+  site: MemorySite,
+  brief: string,
+  asked: string,
+  settings: AgentSettings,
+  workdir: string,
+): Promise<string> {
+  const asks = settings.memory;
+  if (asks === undefined) return brief;
+  try {
+    const mem = await memory();
+    const repo = repoOf(site.workspace);
+    const blocks = [
+      asks.decisions === true
+        ? mem.decisionBriefBlock(site.home, repo, { brief: asked, runId: site.runId, workdir })
+        : '',
+      asks.map === undefined
+        ? ''
+        : await mem.mapBriefBlock(site.home, repo, {
+            brief: asked,
+            tree: site.workspace.root,
+            workdir,
+            tokens: asks.map,
+          }),
+    ].filter((b) => b !== '');
+    return blocks.length === 0 ? brief : [brief, ...blocks].join('\n\n');
+  } catch {
+    return brief;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The flow's seam to memory: each verdict neo saw becomes one decision of the right kind, in the
+ * user's repository's memory; a memory that cannot be written never fails the caller.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  noteApprovalRejected,
+  noteGateRefusal,
+  noteStepOutcome,
+  type MemorySite,
+} from '../../../../engine/flow/runtime/memory-hook.js';
+import type { AgentSettings } from '../../../../engine/flow/core/plan.js';
+import { closeRunMemory, openMemory, queryDecisions } from '../../../../engine/memory/index.js';
+import { tempDir } from '../../../helpers/temp.js';
+
+async function site(): Promise<MemorySite & { repo: string }> {
+  const root = await tempDir('neo-memory-hook-');
+  const repo = join(root, 'repo');
+  await mkdir(join(repo, '.git'), { recursive: true });
+  return {
+    repo,
+    home: join(root, 'home'),
+    runId: 'r1',
+    step: 'fix',
+    workspace: { isolation: 'worktree', path: join(root, 'wt'), root: join(root, 'wt'), projectDir: repo, repo },
+  };
+}
+
+const settings = {
+  brief: 'fix sum.js',
+  backend: 'script',
+  verify: { run: 'npm test' },
+} as unknown as AgentSettings;
+const diff = {
+  files: [{ path: 'sum.js', status: 'M' }],
+  summary: '',
+  unified: '-a\n+b\n',
+  truncated: false,
+  source: 'git',
+};
+
+describe('the memory hook', () => {
+  it('records a refusal, an accepted step, a protected edit, an escape and a rejection, each once', async () => {
+    const s = await site();
+    await noteGateRefusal(
+      s,
+      settings,
+      { passed: false, exitCode: 1, tail: 'FAIL', timedOut: false, durationMs: 1 },
+      async () => diff as never,
+    );
+    await noteGateRefusal(
+      s,
+      settings,
+      { passed: true, exitCode: 0, tail: '', timedOut: false, durationMs: 1 },
+      async () => diff as never,
+    );
+    await noteStepOutcome(s, settings, { status: 'succeeded', verdict: 'success', outputs: { diff } });
+    await noteStepOutcome(s, settings, {
+      status: 'failed',
+      verdict: 'protected-edit',
+      outputs: { diff },
+      error: { code: 'FLOW_PROTECTED_EDIT', message: 'the agent changed protected path test/a.js' },
+    });
+    await noteStepOutcome(s, settings, {
+      status: 'failed',
+      verdict: 'escaped',
+      outputs: { diff },
+      error: { code: 'FLOW_ESCAPE', message: 'the agent changed 1 path outside its workspace' },
+    });
+    await noteStepOutcome(s, settings, {
+      status: 'failed',
+      verdict: 'failed',
+      outputs: { diff, gate: { passed: false, rejudged: true, tail: 'FAIL late' } },
+      error: { code: 'FLOW_GATE_FAILED', message: 'the workspace changed after the gate passed (sum.js)' },
+    });
+    // A failure neo has no verdict of its own for (an interrupt) is not a decision.
+    await noteStepOutcome(s, settings, {
+      status: 'failed',
+      outputs: {},
+      error: { code: 'FLOW_INTERRUPTED', message: 'interrupted' },
+    });
+    await noteApprovalRejected(
+      { ...s, step: 'ship' },
+      { decision: 'reject', by: 'ana', note: 'breaks rounding' },
+      'Ship it?',
+    );
+    closeRunMemory();
+    const { db } = openMemory(s.home, s.repo);
+    const decisions = queryDecisions(db, {}).reverse();
+    expect(decisions.map((d) => [d.kind, d.source, d.step, d.verdict, d.reason, d.files])).toEqual([
+      ['gate-refused', 'neo', 'fix', 'refused', 'the check `npm test` exited 1', ['sum.js']],
+      ['step-succeeded', 'neo', 'fix', 'success', 'the check `npm test` passed on the final tree', ['sum.js']],
+      ['protected-edit', 'neo', 'fix', 'protected-edit', 'FLOW_PROTECTED_EDIT', ['sum.js']],
+      ['escape', 'neo', 'fix', 'escape', 'FLOW_ESCAPE', ['sum.js']],
+      ['gate-refused', 'neo', 'fix', 'refused', 'FLOW_GATE_FAILED', ['sum.js']],
+      // The person's rejection concerns what the run changed.
+      ['approval-rejected', 'neo', 'ship', 'reject', 'ana chose `reject`: breaks rounding', ['sum.js']],
+    ]);
+    db.close();
+  });
+
+  it('never throws when memory cannot be written', async () => {
+    const s = await site();
+    await mkdir(s.home, { recursive: true });
+    await writeFile(join(s.home, 'memory'), 'a file where the folder should be');
+    await noteStepOutcome(s, settings, { status: 'succeeded', verdict: 'success', outputs: { diff } });
+    await noteApprovalRejected(s, { decision: 'reject', by: 'ana' }, 'Ship it?');
+    closeRunMemory();
+  });
+});
