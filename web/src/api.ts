@@ -19,12 +19,21 @@ export function hasToken(): boolean {
   return sessionStorage.getItem(KEY) !== null;
 }
 
+/** The answer that won, when an approval or question was already answered (a 409). */
+export interface Answered {
+  decision: string;
+  note?: string;
+  by: string;
+  at: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly hint?: string,
+    readonly answered?: Answered,
   ) {
     super(message);
   }
@@ -48,7 +57,11 @@ export async function api<T>(path: string, body?: unknown): Promise<T> {
     headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  let envelope: { ok: boolean; data?: T; error?: { code: string; message: string; hint?: string } };
+  let envelope: {
+    ok: boolean;
+    data?: T;
+    error?: { code: string; message: string; hint?: string; answered?: Answered };
+  };
   try {
     envelope = (await response.json()) as typeof envelope;
   } catch {
@@ -60,7 +73,7 @@ export async function api<T>(path: string, body?: unknown): Promise<T> {
   }
   if (!envelope.ok || envelope.error !== undefined) {
     const e = envelope.error ?? { code: 'UI_ERROR', message: `HTTP ${response.status}` };
-    throw new ApiError(response.status, e.code, e.message, e.hint);
+    throw new ApiError(response.status, e.code, e.message, e.hint, 'answered' in e ? e.answered : undefined);
   }
   return envelope.data as T;
 }

@@ -11,7 +11,7 @@ import { GitMetaWatch, gitMetaEscape } from '../workspace/git-meta.js';
 import { unitKey, type StepError } from '../core/state.js';
 import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
-import { waitForApproval, type ApprovalPrompter } from './approvals.js';
+import { reopenApproval, takeApproval, waitForApproval, type ApprovalPrompter } from './approvals.js';
 import { confinedSpec, confinePath, lastLines, type ProcessResult, type SandboxBind } from '../../execution/index.js';
 import { openStepOutput, readStepOutput } from './step-output.js';
 import { BudgetGuard } from './budget-guard.js';
@@ -276,6 +276,10 @@ async function approvalStep(
     step: spec.step,
     note: `waiting for approval: neo flow approve ${deps.runId} ${key} --decision ${decisions.map((d) => d.id).join('|')}`,
   });
+  // A retry or a loop asks the same key again: the answer this process already followed is no answer to it.
+  const consumed = consumedAnswers(deps.store);
+  const left = await takeApproval(deps.home, deps.runId, key);
+  if (left !== undefined && consumed.has(`${key}@${left.at}`)) await reopenApproval(deps.home, deps.runId, key);
   const answer = await waitForApproval({
     home: deps.home,
     key,
@@ -301,6 +305,7 @@ async function approvalStep(
       error: { code: 'FLOW_INTERRUPTED', message: 'interrupted while waiting for approval' },
     };
   }
+  consumed.add(`${key}@${answer.at}`);
   const decision = decisions.find((d) => d.id === answer.decision);
   const outputs = {
     decision: answer.decision,
@@ -327,6 +332,15 @@ async function approvalStep(
       },
     };
   return { status: 'succeeded', verdict: decision.id, outputs };
+}
+
+/** The answers (`key@at`) this process's approvals followed, per run. */
+const consumedByRun = new WeakMap<object, Set<string>>();
+
+function consumedAnswers(store: object): Set<string> {
+  let set = consumedByRun.get(store);
+  if (set === undefined) consumedByRun.set(store, (set = new Set()));
+  return set;
 }
 
 /** After a successful loop iteration, runs `loop.untilRun` to tell whether the loop is done. */

@@ -9,15 +9,18 @@ import { ApprovalForm } from './run';
 export function ApprovalsPage() {
   const inbox = useReload(() => api<{ items: InboxItem[] }>('/api/approvals'), []);
   useStream('/api/events?topics=approval_requested,flow_run_event', () => inbox.bump());
-  const [error, setError] = useState<unknown>(undefined);
-  const items = inbox.value?.items ?? [];
+  // An item answered here stays on the page with what was recorded, after the inbox drops it.
+  const [kept, setKept] = useState<InboxItem[]>([]);
+  const keyOf = (item: InboxItem) => `${item.runId}/${item.key}`;
+  const open = inbox.value?.items ?? [];
+  const items = [...open, ...kept.filter((k) => !open.some((i) => keyOf(i) === keyOf(k)))];
   return (
     <Section title="Approvals">
-      <ErrorLine error={inbox.error ?? error} />
-      {inbox.value !== undefined && items.length === 0 ? <p class="dim">Nothing is waiting for you.</p> : null}
+      <ErrorLine error={inbox.error} />
+      {inbox.value !== undefined && open.length === 0 ? <p class="dim">Nothing is waiting for you.</p> : null}
       <ul class="inbox" data-testid="inbox">
         {items.map((item) => (
-          <li key={`${item.runId}/${item.key}`} data-key={item.key}>
+          <li key={keyOf(item)} data-key={item.key}>
             <div class="facts-inline">
               <strong>{item.key}</strong>
               {item.kind === 'flow' ? (
@@ -35,15 +38,13 @@ export function ApprovalsPage() {
               prompt={item.prompt}
               decisions={item.decisions}
               {...(item.detail === undefined ? {} : { detail: item.detail })}
-              onAnswer={(decision, reason) =>
-                api(`/api/approvals/${item.runId}/${item.key}`, { decision, ...(reason ? { reason } : {}) }).then(
-                  () => {
-                    setError(undefined);
-                    inbox.bump();
-                  },
-                  setError,
-                )
-              }
+              onAnswer={(decision, reason) => {
+                setKept((k) => [...k.filter((x) => keyOf(x) !== keyOf(item)), item]);
+                return api(`/api/approvals/${item.runId}/${item.key}`, {
+                  decision,
+                  ...(reason ? { reason } : {}),
+                }).finally(() => inbox.bump());
+              }}
             />
           </li>
         ))}

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, ApiError, type Answered } from '../api';
 import { Badge, ErrorLine, Section, useReload, useStream } from '../components/common';
 import { DiffView } from '../components/diff-view';
 import { failureOutput, failureOutputHeading } from '../../../engine/flow/core/failure-output.js';
@@ -28,6 +28,11 @@ export function RunPage({ id }: { id: string }) {
       setAction(undefined);
       detail.bump();
     }, setAction);
+  // An answer's outcome (the winner, or the error) is shown by its form; the run reloads either way.
+  const answer = (key: string, decision: string, reason: string) =>
+    api(`/api/flows/runs/${id}/approvals/${key}`, { decision, ...(reason ? { reason } : {}) }).finally(() =>
+      detail.bump(),
+    );
   return (
     <div class="page">
       <Section
@@ -62,15 +67,7 @@ export function RunPage({ id }: { id: string }) {
           <StepGraph detail={d} selected={pick} onSelect={setSelected} />
         </div>
       </Section>
-      {pick === undefined ? null : (
-        <StepPanel
-          detail={d}
-          stepId={pick}
-          onAnswer={(key, decision, reason) =>
-            post(`/api/flows/runs/${id}/approvals/${key}`, { decision, ...(reason ? { reason } : {}) })
-          }
-        />
-      )}
+      {pick === undefined ? null : <StepPanel detail={d} stepId={pick} onAnswer={answer} />}
     </div>
   );
 }
@@ -82,7 +79,7 @@ function StepPanel({
 }: {
   detail: RunDetail;
   stepId: string;
-  onAnswer: (key: string, decision: string, reason: string) => void;
+  onAnswer: (key: string, decision: string, reason: string) => Promise<unknown>;
 }) {
   const step = detail.steps.find((s) => s.id === stepId)!;
   const state = detail.state?.steps[stepId];
@@ -142,6 +139,11 @@ function StepPanel({
   );
 }
 
+/**
+ * An approval's or a question's decisions. A press disables every button until the server
+ * answers (one answer per question wins; a second press could only lose), then shows what was
+ * recorded: this answer, or — when another person, terminal or tab was first — the one that won.
+ */
 export function ApprovalForm({
   prompt,
   decisions,
@@ -151,23 +153,65 @@ export function ApprovalForm({
   prompt: string;
   decisions: Decision[];
   detail?: string;
-  onAnswer: (decision: string, reason: string) => void;
+  onAnswer: (decision: string, reason: string) => Promise<unknown>;
 }) {
   const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ answered: Answered; mine: boolean } | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const press = (decision: string) => {
+    setBusy(true);
+    setError(undefined);
+    onAnswer(decision, reason).then(
+      () =>
+        setOutcome({
+          answered: { decision, by: 'you', at: new Date().toISOString(), ...(reason ? { note: reason } : {}) },
+          mine: true,
+        }),
+      (e: unknown) => {
+        if (e instanceof ApiError && e.answered !== undefined) setOutcome({ answered: e.answered, mine: false });
+        else {
+          setError(e);
+          setBusy(false);
+        }
+      },
+    );
+  };
   return (
-    <div class="approval" data-testid="approval">
+    <div class="approval" data-testid="approval" aria-busy={busy}>
       <div class="prompt">{prompt}</div>
       {detail ? <pre class="detail">{detail}</pre> : null}
-      <input
-        placeholder="reason (optional, recorded)"
-        value={reason}
-        onInput={(e) => setReason((e.target as HTMLInputElement).value)}
-      />
-      {decisions.map((d) => (
-        <button key={d.id} class={d.fail ? 'bad' : 'ok'} onClick={() => onAnswer(d.id, reason)} data-decision={d.id}>
-          {d.label}
-        </button>
-      ))}
+      {outcome === undefined ? (
+        <>
+          <input
+            placeholder="reason (optional, recorded)"
+            value={reason}
+            disabled={busy}
+            onInput={(e) => setReason((e.target as HTMLInputElement).value)}
+          />
+          {decisions.map((d) => (
+            <button
+              key={d.id}
+              class={d.fail ? 'bad' : 'ok'}
+              disabled={busy}
+              onClick={() => press(d.id)}
+              data-decision={d.id}
+            >
+              {d.label}
+            </button>
+          ))}
+        </>
+      ) : (
+        <div class={outcome.mine ? 'answered' : 'answered other'} data-testid="answered" role="status">
+          {outcome.mine ? 'Answered ' : 'Already answered: '}
+          <strong>
+            {decisions.find((d) => d.id === outcome.answered.decision)?.label ?? outcome.answered.decision}
+          </strong>
+          {outcome.mine ? '' : ` by ${outcome.answered.by} at ${new Date(outcome.answered.at).toLocaleTimeString()}`}
+          {outcome.answered.note ? ` — ${outcome.answered.note}` : ''}
+        </div>
+      )}
+      <ErrorLine error={error} />
     </div>
   );
 }

@@ -1,0 +1,99 @@
+/**
+ * The control plane a team can lean on, in chromium through `neo serve`, with flows driven by
+ * the script backend: one answer per approval (two tabs racing, the buttons disabled while a
+ * request is in flight, the winning answer shown to the loser).
+ */
+import { execa } from 'execa';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ResultPromise } from 'execa';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NEO_BIN } from '../helpers/cli.js';
+import { openBrowser, startServe, stopServe } from './browser.js';
+
+const SHOTS = join(process.cwd(), 'test-results', 'web-control');
+
+const APPROVAL = `
+name: one-answer
+steps:
+  - id: ship
+    approval:
+      prompt: "Ship it?"
+      decisions: [ { id: approve, label: Approve }, { id: reject, label: Reject, fail: true } ]
+  - { id: announce, needs: [ship], run: 'echo shipped' }
+`;
+
+let server: ResultPromise | undefined;
+let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
+let context: BrowserContext;
+let page: Page;
+let home: string;
+let repo: string;
+let url: string;
+
+beforeAll(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  home = await mkdtemp(join(tmpdir(), 'neo-webc-home-'));
+  repo = await mkdtemp(join(tmpdir(), 'neo-webc-repo-'));
+  await writeFile(join(repo, 'approval.yaml'), APPROVAL);
+  ({ server, url } = await startServe(home));
+  browser = await openBrowser();
+  ({ context, page } = browser);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stopServe(server);
+  await rm(home, { recursive: true, force: true });
+  await rm(repo, { recursive: true, force: true });
+}, 60_000);
+
+function flowRun(file: string) {
+  return execa(process.execPath, [NEO_BIN, 'flow', 'run', file], {
+    cwd: repo,
+    env: { NEO_HOME: home, NO_COLOR: '1' },
+    reject: false,
+  });
+}
+
+describe('one answer per approval, from the page', () => {
+  it('two tabs: the buttons wait for the server, the first answer wins and the other tab is shown it', async () => {
+    const flow = flowRun('approval.yaml');
+    const other = await context.newPage();
+    try {
+      for (const tab of [page, other]) {
+        await tab.goto(`${url.replace('#', 'approvals#')}`);
+        await tab.getByTestId('inbox').locator('li[data-key="ship"]').getByText('Ship it?').waitFor();
+      }
+      // Tab one's answer is held at the network until tab two has answered too.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/approvals/*/ship', async (route) => {
+        await held;
+        await route.continue();
+      });
+      const mine = page.getByTestId('inbox').locator('li[data-key="ship"]');
+      await mine.getByRole('button', { name: 'Approve' }).click();
+      expect(await mine.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+      expect(await mine.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true);
+      const theirs = other.getByTestId('inbox').locator('li[data-key="ship"]');
+      await theirs.getByPlaceholder('reason (optional, recorded)').fill('not today');
+      await theirs.getByRole('button', { name: 'Reject' }).click();
+      await theirs.getByTestId('answered').getByText('Answered Reject — not today').waitFor();
+      release();
+      const lost = mine.getByTestId('answered');
+      await lost.waitFor();
+      expect(await lost.innerText()).toMatch(/^Already answered: Reject by web at .+ — not today$/);
+      await page.screenshot({ path: join(SHOTS, 'approval-lost.png'), fullPage: true });
+      const result = await flow;
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toContain('by web');
+    } finally {
+      await other.close();
+      flow.kill('SIGTERM');
+      await flow;
+    }
+  });
+});
