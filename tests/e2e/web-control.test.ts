@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ResultPromise } from 'execa';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEO_BIN } from '../helpers/cli.js';
+import { NEO_BIN, runNeo } from '../helpers/cli.js';
 import { openBrowser, startServe, stopServe } from './browser.js';
 
 const SHOTS = join(process.cwd(), 'test-results', 'web-control');
@@ -38,6 +38,8 @@ beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'neo-webc-home-'));
   repo = await mkdtemp(join(tmpdir(), 'neo-webc-repo-'));
   await writeFile(join(repo, 'approval.yaml'), APPROVAL);
+  await writeFile(join(repo, 'ends.yaml'), 'turns:\n  - - say: All done, closing.\n    - end: { ok: true }\n');
+  await writeFile(join(repo, 'talks.yaml'), 'turns:\n  - - say: First turn.\n  - - say: Second turn.\n');
   ({ server, url } = await startServe(home));
   browser = await openBrowser();
   ({ context, page } = browser);
@@ -95,5 +97,43 @@ describe('one answer per approval, from the page', () => {
       flow.kill('SIGTERM');
       await flow;
     }
+  });
+});
+
+/** Starts a script session through the server (`neo session start` reaches its daemon). */
+async function startSession(script: string): Promise<string> {
+  const started = await runNeo(
+    ['session', 'start', '--backend', 'script', '--script', join(repo, script), '--brief', `play ${script}`, '--json'],
+    { cwd: repo, env: { NEO_HOME: home } },
+  );
+  expect(started.exitCode).toBe(0);
+  return JSON.parse(started.stdout).sessionId as string;
+}
+
+describe('session liveness, from the page', () => {
+  it('a session whose agent ended itself is not live: no guidance box, Release, then Resume', async () => {
+    const id = await startSession('ends.yaml');
+    await page.goto(url.replace('#', `sessions/${id}#`));
+    await page.getByText('All done, closing.').first().waitFor();
+    await page.getByRole('button', { name: 'Release' }).waitFor();
+    expect(await page.locator('.facts .live-dot').count()).toBe(0);
+    expect(await page.getByTestId('guidance-text').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Interrupt' }).count()).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'session-ended.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Release' }).click();
+    await page.getByTestId('resume').waitFor();
+    await page.getByRole('button', { name: 'Release' }).waitFor({ state: 'detached' });
+  });
+
+  it('Stop ends a live session from the page', async () => {
+    const id = await startSession('talks.yaml');
+    await page.goto(url.replace('#', `sessions/${id}#`));
+    await page.getByText('First turn.').waitFor();
+    await page.getByTestId('guidance-text').waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByTestId('resume').waitFor();
+    expect(await page.getByTestId('guidance-text').count()).toBe(0);
+    const shown = await runNeo(['sessions', 'show', id, '--json'], { cwd: repo, env: { NEO_HOME: home } });
+    expect(JSON.parse(shown.stdout).record).toMatchObject({ status: 'ended', outcome: 'aborted' });
   });
 });

@@ -49,6 +49,8 @@ export interface Diff {
 export interface SessionDetail {
   record: SessionRecord;
   live: boolean;
+  /** Ended but still held by a process (nothing to steer; Stop releases it). */
+  held?: boolean;
   externalAttach?: { command: string; note?: string };
   externalAttachUnavailable?: string;
 }

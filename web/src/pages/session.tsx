@@ -35,6 +35,19 @@ export function SessionPage({ id }: { id: string }) {
             {d.live ? (
               <button onClick={() => run(() => api(`/api/code-sessions/${id}/interrupt`, {}))}>Interrupt</button>
             ) : null}
+            {d.live || d.held ? (
+              <button
+                data-testid="stop"
+                title={
+                  d.live
+                    ? 'end the session now (aborted) and release it'
+                    : 'its agent ended: release what still holds it'
+                }
+                onClick={() => run(() => api(`/api/code-sessions/${id}/stop`, d.live ? { outcome: 'aborted' } : {}))}
+              >
+                {d.live ? 'Stop' : 'Release'}
+              </button>
+            ) : null}
             {resumable ? (
               <button
                 class="primary"
