@@ -60,8 +60,12 @@ function Nav({ page }: { page: string }) {
       <a {...link('/approvals')} class={page === 'approvals' ? 'active' : ''} data-testid="nav-approvals">
         Approvals{waiting > 0 ? <span class="count">{waiting}</span> : null}
       </a>
-      <span class={`conn conn-${state}`} title={`live feed: ${state}`}>
-        {state === 'open' ? 'live' : state}
+      <span
+        class={`conn conn-${state}`}
+        data-testid="conn"
+        title={state === 'retrying' ? 'the server went away: looking for it again every second' : `live feed: ${state}`}
+      >
+        {state === 'open' ? 'live' : state === 'retrying' ? 'reconnecting' : state}
       </span>
     </nav>
   );

@@ -25,6 +25,8 @@ export type AttachCommand = PersonCommand | { type: 'cancel'; runId: string };
 /** Process → server. */
 export type UpMessage =
   | { kind: 'hello'; pid: number; label: string }
+  /** After a reattach: the sessions the process holds and the runs it drives. */
+  | { kind: 'holds'; sessions: string[]; runs: Array<{ runId: string; resumed: boolean }> }
   | { kind: 'session'; live: SessionLiveEvent }
   | { kind: 'flow'; report: FlowReport }
   | { kind: 'metric'; op: 'increment' | 'observe'; name: string; labels?: MetricLabels; value?: number }
