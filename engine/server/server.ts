@@ -149,6 +149,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     hub,
     bridge,
     attach,
+    stepSessions: (runId) => flowFeed.stepSessions(runId),
     resume,
     ...(neoArgv === undefined ? {} : { resumeRun: (runId: string) => spawnFlowResume(home, neoArgv, runId) }),
     metrics: prometheus,

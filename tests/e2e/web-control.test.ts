@@ -25,6 +25,16 @@ steps:
   - { id: announce, needs: [ship], run: 'echo shipped' }
 `;
 
+const STEERED = `
+name: steered
+defaults: { backend: script, maxPosture: acceptEdits, maxRounds: 3 }
+steps:
+  - id: work
+    brief: Work until a person says otherwise.
+    script: hang.yaml
+  - { id: after, needs: [work], run: 'echo after' }
+`;
+
 let server: ResultPromise | undefined;
 let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
 let context: BrowserContext;
@@ -39,6 +49,8 @@ beforeAll(async () => {
   repo = await mkdtemp(join(tmpdir(), 'neo-webc-repo-'));
   await writeFile(join(repo, 'approval.yaml'), APPROVAL);
   await writeFile(join(repo, 'ends.yaml'), 'turns:\n  - - say: All done, closing.\n    - end: { ok: true }\n');
+  await writeFile(join(repo, 'steered.yaml'), STEERED);
+  await writeFile(join(repo, 'hang.yaml'), 'turns:\n  - - say: Working on it.\n    - hang:\n');
   await writeFile(join(repo, 'talks.yaml'), 'turns:\n  - - say: First turn.\n  - - say: Second turn.\n');
   ({ server, url } = await startServe(home));
   browser = await openBrowser();
@@ -135,5 +147,35 @@ describe('session liveness, from the page', () => {
     expect(await page.getByTestId('guidance-text').count()).toBe(0);
     const shown = await runNeo(['sessions', 'show', id, '--json'], { cwd: repo, env: { NEO_HOME: home } });
     expect(JSON.parse(shown.stdout).record).toMatchObject({ status: 'ended', outcome: 'aborted' });
+  });
+});
+
+describe('a run, from the page', () => {
+  it('a running step links its live session at once; after Cancel nothing on the page says running', async () => {
+    const flow = flowRun('steered.yaml');
+    try {
+      await page.goto(url.replace('#', 'flows#'));
+      await page.locator('tr[data-run]').first().getByRole('link').click();
+      const graph = page.getByTestId('graph');
+      await graph.locator('g[data-step="work"][data-status="running"]').waitFor();
+      const link = page.getByTestId('step-work').getByTestId('step-session');
+      await link.getByText('live session').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'run-live-session.png'), fullPage: true });
+      const runUrl = page.url();
+      await link.click();
+      await page.getByText('Working on it.').first().waitFor();
+      await page.getByTestId('guidance-text').waitFor();
+      await page.goto(runUrl);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await graph.locator('g[data-step="work"]:not([data-status="running"])').waitFor();
+      await page.getByRole('button', { name: 'Resume' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+      expect(await page.locator('.page .badge', { hasText: 'running' }).count()).toBe(0);
+      expect(await page.locator('.page .live-dot').count()).toBe(0);
+      expect((await flow).exitCode).toBe(130);
+    } finally {
+      flow.kill('SIGTERM');
+      await flow;
+    }
   });
 });

@@ -104,6 +104,8 @@ export interface RunDetail {
   simulatedCostUsd?: number;
   seq: number;
   live: boolean;
+  /** The sessions of running steps (`step`, `step[2]`), from the moment each started. */
+  stepSessions?: Record<string, string>;
 }
 
 export interface Decision {

@@ -146,7 +146,14 @@ class Attachment implements ServerAttachment {
           runId,
           progress: {
             step: p.step,
-            ...defined({ item: p.item, round: p.round, tool: p.tool, costUsd: p.costUsd, note: p.note }),
+            ...defined({
+              item: p.item,
+              round: p.round,
+              tool: p.tool,
+              costUsd: p.costUsd,
+              note: p.note,
+              sessionId: p.sessionId,
+            }),
           },
         },
       });

@@ -16,7 +16,15 @@ export type FlowReport =
   | {
       type: 'progress';
       runId: string;
-      progress: { step: string; item?: number; round?: number; tool?: string; costUsd?: number; note?: string };
+      progress: {
+        step: string;
+        item?: number;
+        round?: number;
+        tool?: string;
+        costUsd?: number;
+        note?: string;
+        sessionId?: string;
+      };
     }
   | { type: 'settled'; runId: string };
 

@@ -4,7 +4,7 @@ import { Badge, ErrorLine, Section, useReload, useStream } from '../components/c
 import { DiffView } from '../components/diff-view';
 import { failureOutput, failureOutputHeading } from '../../../engine/flow/core/failure-output.js';
 import { costLabel } from '../../../engine/flow/core/cost-label.js';
-import { StepGraph } from '../components/step-graph';
+import { shownStatus, StepGraph } from '../components/step-graph';
 import { link } from '../router';
 import type { Decision, Diff, RunDetail, UnitState } from '../types';
 
@@ -99,7 +99,7 @@ function StepPanel({
       {units.map(({ key, unit }) => (
         <div class="unit" key={key} data-testid={`step-${key}`}>
           <div class="facts-inline">
-            <Badge value={unit.status} />
+            <Badge value={shownStatus(detail, unit.status)} />
             {unit.verdict ? (
               <span>
                 verdict <strong>{unit.verdict}</strong>
@@ -110,9 +110,11 @@ function StepPanel({
               <span>{costLabel(unit.outputs.costUsd, step.simulated === true ? unit.outputs.costUsd : 0)}</span>
             ) : null}
             {typeof unit.outputs?.rounds === 'number' ? <span>{unit.outputs.rounds} rounds</span> : null}
-            {typeof unit.outputs?.sessionId === 'string' ? (
-              <a {...link(`/sessions/${unit.outputs.sessionId}`)}>session</a>
-            ) : null}
+            {sessionOf(detail, key, unit) === undefined ? null : (
+              <a {...link(`/sessions/${sessionOf(detail, key, unit)}`)} data-testid="step-session">
+                {shownStatus(detail, unit.status) === 'running' ? 'live session' : 'session'}
+              </a>
+            )}
             {typeof unit.outputs?.by === 'string' ? <span>by {unit.outputs.by}</span> : null}
           </div>
           {unit.error ? (
@@ -214,6 +216,12 @@ export function ApprovalForm({
       <ErrorLine error={error} />
     </div>
   );
+}
+
+/** A unit's session: named by its outputs once it finished, by its process's progress from the moment it starts. */
+function sessionOf(detail: RunDetail, key: string, unit: UnitState): string | undefined {
+  if (typeof unit.outputs?.sessionId === 'string') return unit.outputs.sessionId;
+  return unit.status === 'running' ? detail.stepSessions?.[key] : undefined;
 }
 
 /** Why a failed step failed, in its check's or command's own last lines (the rule is the CLI's). */
