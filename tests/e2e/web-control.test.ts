@@ -35,6 +35,18 @@ steps:
   - { id: after, needs: [work], run: 'echo after' }
 `;
 
+// JSON is YAML: the escapes stay exact.
+const LONG = Array.from({ length: 400 }, (_, i) => `line ${i + 1} of a very long message`).join('\n');
+const COLOURS = {
+  turns: [
+    [
+      { say: 'Build \u001b[31mfailed\u001b[0m, then \u001b[1;32mpassed\u001b[0m.\u001b]0;title\u0007' },
+      { run: { command: 'echo tool-output-here' } },
+      { say: LONG },
+    ],
+  ],
+};
+
 let server: ResultPromise | undefined;
 let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
 let context: BrowserContext;
@@ -50,6 +62,7 @@ beforeAll(async () => {
   await writeFile(join(repo, 'approval.yaml'), APPROVAL);
   await writeFile(join(repo, 'ends.yaml'), 'turns:\n  - - say: All done, closing.\n    - end: { ok: true }\n');
   await writeFile(join(repo, 'steered.yaml'), STEERED);
+  await writeFile(join(repo, 'colours.yaml'), JSON.stringify(COLOURS));
   await writeFile(join(repo, 'hang.yaml'), 'turns:\n  - - say: Working on it.\n    - hang:\n');
   await writeFile(join(repo, 'talks.yaml'), 'turns:\n  - - say: First turn.\n  - - say: Second turn.\n');
   ({ server, url } = await startServe(home));
@@ -177,5 +190,53 @@ describe('a run, from the page', () => {
       flow.kill('SIGTERM');
       await flow;
     }
+  });
+});
+
+describe('the feed, from the page', () => {
+  it('renders ANSI colours as styles, collapses a long message, stamps each item and filters', async () => {
+    const started = await runNeo(
+      [
+        'session',
+        'start',
+        '--backend',
+        'script',
+        '--script',
+        join(repo, 'colours.yaml'),
+        '--brief',
+        'colours',
+        '--max-posture',
+        'full',
+        '--json',
+      ],
+      { cwd: repo, env: { NEO_HOME: home } },
+    );
+    expect(started.exitCode).toBe(0);
+    const id = JSON.parse(started.stdout).sessionId as string;
+    await page.goto(url.replace('#', `sessions/${id}#`));
+    const feed = page.getByTestId('feed');
+    await feed.locator('.ansi-fg-1', { hasText: 'failed' }).waitFor();
+    await feed.locator('.ansi-fg-2.ansi-bold', { hasText: 'passed' }).waitFor();
+    const text = await feed.innerText();
+    expect(text).toContain('Build failed, then passed.');
+    expect(text).not.toMatch(/\u001b|\[31m|\]0;title/);
+    // 400 lines collapsed to their head, with the whole one a click away.
+    expect(text).toContain('line 30 of a very long message');
+    expect(text).not.toContain('line 31 of a very long message');
+    const showAll = feed.getByTestId('show-all').filter({ hasText: 'show all (400 lines' });
+    const height = await page.evaluate('document.body.scrollHeight');
+    expect(height).toBeLessThan(4000);
+    await page.screenshot({ path: join(SHOTS, 'feed-collapsed.png'), fullPage: true });
+    await showAll.click();
+    await feed.getByText('line 400 of a very long message').waitFor();
+    // Every item has its time; a tool card its duration.
+    expect(await feed.locator('time.f-at').count()).toBeGreaterThanOrEqual(3);
+    await feed
+      .getByTestId('tool-card')
+      .locator('summary', { hasText: /\d+(\.\d)? (ms|s)$/ })
+      .waitFor();
+    await page.getByTestId('feed-filter').fill('tool-output-here');
+    await feed.getByTestId('tool-card').waitFor();
+    expect(await feed.locator('li').count()).toBe(1);
   });
 });

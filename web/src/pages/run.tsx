@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, type Answered } from '../api';
 import { Badge, ErrorLine, Section, useReload, useStream } from '../components/common';
 import { DiffView } from '../components/diff-view';
+import { LongText } from '../components/long-text';
 import { failureOutput, failureOutputHeading } from '../../../engine/flow/core/failure-output.js';
 import { costLabel } from '../../../engine/flow/core/cost-label.js';
 import { shownStatus, StepGraph } from '../components/step-graph';
@@ -132,7 +133,9 @@ function StepPanel({
             />
           ) : null}
           {typeof unit.outputs?.text === 'string' && unit.outputs.text !== '' ? (
-            <pre class="answer-text">{unit.outputs.text}</pre>
+            <div class="answer-text">
+              <LongText text={unit.outputs.text} pre />
+            </div>
           ) : null}
           {unit.outputs?.diff !== undefined ? <DiffView diff={unit.outputs.diff as Diff} /> : null}
         </div>
@@ -231,7 +234,7 @@ function FailureOutput({ status, outputs }: { status: string; outputs: Record<st
   return (
     <div class="failure-output" data-testid="failure-output">
       <div class="dim">{failureOutputHeading(output)}</div>
-      <pre>{output.lines.join('\n')}</pre>
+      <LongText text={output.lines.join('\n')} pre />
     </div>
   );
 }
