@@ -62,6 +62,10 @@ beforeAll(async () => {
   await writeFile(join(repo, 'approval.yaml'), APPROVAL);
   await writeFile(join(repo, 'ends.yaml'), 'turns:\n  - - say: All done, closing.\n    - end: { ok: true }\n');
   await writeFile(join(repo, 'steered.yaml'), STEERED);
+  await writeFile(
+    join(repo, 'asks.yaml'),
+    'turns:\n  - - run: { command: "echo asked" }\n    - say: after the question\n',
+  );
   await writeFile(join(repo, 'colours.yaml'), JSON.stringify(COLOURS));
   await writeFile(join(repo, 'hang.yaml'), 'turns:\n  - - say: Working on it.\n    - hang:\n');
   await writeFile(join(repo, 'talks.yaml'), 'turns:\n  - - say: First turn.\n  - - say: Second turn.\n');
@@ -168,7 +172,7 @@ describe('a run, from the page', () => {
     const flow = flowRun('steered.yaml');
     try {
       await page.goto(url.replace('#', 'flows#'));
-      await page.locator('tr[data-run]').first().getByRole('link').click();
+      await page.locator('tr[data-run]', { hasText: 'steered' }).getByRole('link').click();
       const graph = page.getByTestId('graph');
       await graph.locator('g[data-step="work"][data-status="running"]').waitFor();
       const link = page.getByTestId('step-work').getByTestId('step-session');
@@ -238,5 +242,57 @@ describe('the feed, from the page', () => {
     await page.getByTestId('feed-filter').fill('tool-output-here');
     await feed.getByTestId('tool-card').waitFor();
     expect(await feed.locator('li').count()).toBe(1);
+  });
+});
+
+describe('what needs you, lists and tabs', () => {
+  it('counts what waits for a person in the top bar and lists a session blocked on a permission question', async () => {
+    const id = await startSession('asks.yaml');
+    await page.goto(url.replace('#', 'approvals#'));
+    const waiting = page.getByTestId('waiting-sessions').locator(`li[data-session="${id}"]`);
+    await waiting.waitFor();
+    expect(Number(await page.getByTestId('needs-you-count').innerText())).toBeGreaterThanOrEqual(1);
+    await page.screenshot({ path: join(SHOTS, 'needs-you.png'), fullPage: true });
+    await waiting.getByRole('link').click();
+    await page.getByTestId('clarification').getByRole('button', { name: 'Allow' }).click();
+    await page.getByText('after the question').first().waitFor();
+    await page.goto(url.replace('#', 'approvals#'));
+    await page.getByRole('heading', { name: 'Needs you' }).waitFor();
+    await page.getByTestId('waiting-sessions').locator(`li[data-session="${id}"]`).waitFor({ state: 'detached' });
+  });
+
+  it('filters sessions and runs by text, status and backend or flow', async () => {
+    await page.goto(url.replace('#', 'sessions#'));
+    const rows = page.getByTestId('sessions').locator('tbody tr');
+    await rows.first().waitFor();
+    const total = await rows.count();
+    expect(total).toBeGreaterThan(2);
+    await page.getByTestId('filter-text').fill('colours');
+    expect(await rows.count()).toBe(1);
+    await page.getByTestId('filter-text').fill('');
+    await page.getByTestId('filter-status').selectOption('ended');
+    const ended = await rows.count();
+    expect(ended).toBeGreaterThan(0);
+    expect(ended).toBeLessThan(total);
+    await page.goto(url.replace('#', 'flows#'));
+    const runs = page.getByTestId('runs').locator('tbody tr');
+    await runs.first().waitFor();
+    await page.getByTestId('filter-kind').selectOption('steered');
+    expect(await runs.count()).toBe(1);
+    await page.getByTestId('filter-age').selectOption({ label: 'last hour' });
+    expect(await runs.count()).toBe(1);
+  });
+
+  it('a link opened in a new tab gets the token from the open tab, not the sign-in note', async () => {
+    await page.goto(url.replace('#', 'flows#'));
+    await page.getByRole('heading', { name: 'Flow runs' }).waitFor();
+    const tab = await context.newPage();
+    try {
+      await tab.goto(`${new URL(url).origin}/sessions`);
+      await tab.getByRole('heading', { name: 'Code sessions' }).waitFor();
+      expect(await tab.evaluate("sessionStorage.getItem('neo-token')")).toBe(new URL(url).hash.slice('#token='.length));
+    } finally {
+      await tab.close();
+    }
   });
 });
