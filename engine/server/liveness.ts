@@ -30,11 +30,14 @@ export function livenessOf(
   const here = ctx.service.registry.find(sessionId);
   if (here !== undefined) return isLiveState(here.state) ? 'live' : 'held';
   if (ctx.attach.ownerOfSession(sessionId) === undefined) return 'none';
-  return record !== null && (record.status === 'running' || record.status === 'idle') ? 'live' : 'held';
+  // `orphaned` says its process is gone; a process that holds it and is attached says otherwise,
+  // and is believed (a sweep that ran while it was between servers).
+  return record !== null && ['running', 'idle', 'orphaned'].includes(record.status) ? 'live' : 'held';
 }
 
-/** The record as a person should see it: recorded live by a process that is gone reads `orphaned`. */
+/** The record as a person should see it: recorded live by a process that is gone reads `orphaned`, and one a live process holds never does. */
 export function shownRecord(record: CodeSessionRecord, liveness: Liveness): CodeSessionRecord {
+  if (liveness === 'live' && record.status === 'orphaned') return { ...record, status: 'running' };
   return liveness === 'none' && record.status !== 'orphaned' && isOrphaned(record)
     ? { ...record, status: 'orphaned' }
     : record;

@@ -61,7 +61,7 @@ describe('session liveness', () => {
     expect(types.indexOf('released')).toBeLessThan(types.indexOf('adopted'));
   });
 
-  it('stop ends a live session and releases it; a second stop finds nothing holding it; bodies are checked', async () => {
+  it('stop ends a live session and releases it; a second stop finds nothing holding it; bodies are checked; a resume drops the old verdict', async () => {
     const { api, id } = await setup('turns:\n  - - say: First turn.\n  - - say: Second.\n');
     expect((await api(`/api/code-sessions/${id}`)).body.data.live).toBe(true);
     const bad = await api(`/api/code-sessions/${id}/stop`, { json: { outcome: 'great' } });
@@ -81,5 +81,9 @@ describe('session liveness', () => {
     expect(unknown.status).toBe(404);
     const badId = await api(`/api/code-sessions/..%2f/stop`, { method: 'POST' });
     expect(badId.status).toBe(400);
+    // Resumed, it no longer carries the verdict of the run before.
+    expect((await api(`/api/code-sessions/${id}/resume`, { method: 'POST' })).status).toBe(200);
+    const resumed = (await api(`/api/code-sessions/${id}`)).body.data.record;
+    expect(resumed.note).not.toBe('from the page');
   });
 });
