@@ -296,3 +296,47 @@ describe('what needs you, lists and tabs', () => {
     }
   });
 });
+
+describe('desktop notifications', () => {
+  it('once allowed, a new approval raises a notification with its prompt', async () => {
+    const tab = await context.newPage();
+    // The browser's Notification, stood in for: it records what the page shows.
+    await tab.addInitScript(() => {
+      const shown: string[] = [];
+      let permission = 'default';
+      class Stub {
+        static get permission() {
+          return permission;
+        }
+        static requestPermission() {
+          permission = 'granted';
+          return Promise.resolve(permission);
+        }
+        constructor(title: string, options?: { body?: string }) {
+          shown.push(`${title} | ${options?.body ?? ''}`);
+        }
+      }
+      Object.assign(globalThis, { Notification: Stub, shownNotifications: shown });
+    });
+    const flow = flowRun('approval.yaml');
+    try {
+      await tab.goto(url.replace('#', 'approvals#'));
+      await tab.getByTestId('notify-me').click();
+      await tab.getByTestId('notify-me').waitFor({ state: 'detached' });
+      const item = tab.getByTestId('inbox').locator('li[data-key="ship"]');
+      await item.getByText('Ship it?').waitFor();
+      await tab.waitForFunction(
+        () => (globalThis as unknown as { shownNotifications: string[] }).shownNotifications.length > 0,
+      );
+      expect(
+        await tab.evaluate(() => (globalThis as unknown as { shownNotifications: string[] }).shownNotifications),
+      ).toEqual(['neo needs you | ship: Ship it?']);
+      await item.getByRole('button', { name: 'Approve' }).click();
+      expect((await flow).exitCode).toBe(0);
+    } finally {
+      await tab.close();
+      flow.kill('SIGTERM');
+      await flow;
+    }
+  });
+});

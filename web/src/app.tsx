@@ -47,6 +47,7 @@ function Nav({ page }: { page: string }) {
     );
   useEffect(refresh, []);
   const state = useStream('/api/events?topics=approval_requested,flow_run_event,code_session_changed', (e) => {
+    if (e.event === 'approval_requested') notify(e.data as { prompt?: string; key?: string });
     if (e.event === 'approval_requested' || (e.data as { type?: string }).type !== 'progress') refresh();
   });
   const tab = (pages: string[], path: string, label: string) => (
@@ -76,4 +77,20 @@ function Nav({ page }: { page: string }) {
       </span>
     </nav>
   );
+}
+
+/**
+ * A desktop notification for a new approval or question, when the person allowed them (the
+ * "Notify me" button on the Needs you page asks). Its text is the prompt, as plain text.
+ */
+function notify(item: { prompt?: string; key?: string }): void {
+  if (typeof Notification !== 'function' || Notification.permission !== 'granted') return;
+  try {
+    new Notification('neo needs you', {
+      body: `${item.key ?? ''}: ${item.prompt ?? 'an approval is waiting'}`,
+      tag: item.key,
+    });
+  } catch {
+    // A browser that refuses page notifications (some only allow them from a service worker).
+  }
 }

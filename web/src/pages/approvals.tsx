@@ -27,7 +27,7 @@ export function ApprovalsPage() {
   const open = inbox.value?.items ?? [];
   const items = [...open, ...kept.filter((k) => !open.some((i) => keyOf(i) === keyOf(k)))];
   return (
-    <Section title="Needs you">
+    <Section title="Needs you" actions={<NotifyButton />}>
       <ErrorLine error={inbox.error} />
       {inbox.value !== undefined && open.length === 0 && waiting.length === 0 ? (
         <p class="dim">Nothing is waiting for you.</p>
@@ -79,5 +79,20 @@ export function ApprovalsPage() {
         </>
       )}
     </Section>
+  );
+}
+
+/** Asks the browser for desktop notifications, while it has not been asked yet. */
+function NotifyButton() {
+  const [permission, setPermission] = useState(typeof Notification === 'function' ? Notification.permission : 'denied');
+  if (permission !== 'default') return null;
+  return (
+    <button
+      data-testid="notify-me"
+      title="a desktop notification when an approval or question starts waiting"
+      onClick={() => void Notification.requestPermission().then(setPermission)}
+    >
+      Notify me
+    </button>
   );
 }
