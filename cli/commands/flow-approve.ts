@@ -15,7 +15,7 @@ export async function run(
   checkId('approval', step);
   // A driving persona's pending question (a human decider, or a rule that asks) is answered the same way.
   const persona = await import('../../engine/persona/index.js');
-  if ((await persona.pendingQuestion(neoHome(io.env), runId, step)) !== undefined)
+  if ((await persona.askedQuestion(neoHome(io.env), runId, step)) !== undefined)
     return answerPersonaQuestion(io, runId, step, options, persona.answerQuestion);
   const result = await approveRun({
     home: neoHome(io.env),

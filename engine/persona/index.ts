@@ -53,6 +53,7 @@ export { commandChecker, verifyArgv, CHECK_TAIL_LINES, type Checker } from './ch
 export {
   pendingQuestionAsker,
   pendingQuestion,
+  askedQuestion,
   answerQuestion,
   answerCommand,
   type Question,

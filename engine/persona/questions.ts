@@ -5,9 +5,8 @@
  * `NEO_HOME/approvals/<runId>/<key>.question.json` beside the answer `<key>.json` — so one
  * command answers both. An unanswered question never answers itself: an abort leaves it denied.
  */
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { takeAnswer, writeAnswer } from '../util/approval-answer.js';
+import { AnswerTakenError, claimAnswer, readAnswer, reopenAnswer } from '../util/approval-answer.js';
 import { awaitAnswer } from '../util/await-answer.js';
 import { userInfo } from 'node:os';
 import { readJsonOrNull, writeJsonAtomic } from '../util/atomic-file.js';
@@ -71,6 +70,9 @@ export function pendingQuestionAsker(options: {
 }): HumanAsker {
   return {
     async ask(question, signal) {
+      // A key asked again (a retried step's new decider counts from q1) starts with no answer:
+      // the one left is the last question's, and is removed before this question can be answered.
+      await reopenAnswer(answerFile(options.home, question.runId, question.key));
       await writeJsonAtomic(questionFile(options.home, question.runId, question.key), {
         ...question,
         askedAt: new Date().toISOString(),
@@ -81,48 +83,82 @@ export function pendingQuestionAsker(options: {
         if (answer === undefined) throw new Error(`no answer to \`${question.key}\` (the run was stopped)`);
         return answer;
       } finally {
-        await rm(questionFile(options.home, question.runId, question.key), { force: true });
+        // Kept, closed: a late answer is then told who answered (or that nobody will now).
+        await writeJsonAtomic(questionFile(options.home, question.runId, question.key), {
+          ...question,
+          closedAt: new Date().toISOString(),
+        });
       }
     },
   };
 }
 
-/** A question waiting for an answer, if there is one. */
-export async function pendingQuestion(home: string, runId: string, key: string): Promise<Question | undefined> {
+/** A question put to a person, waiting or closed (`open`: whether it still waits for an answer). */
+export async function askedQuestion(
+  home: string,
+  runId: string,
+  key: string,
+): Promise<{ question: Question; open: boolean } | undefined> {
   // A run-id prefix names no question file (flow approve then resolves it as a flow run).
   if (!isId('run', runId) || !isId('approval', key)) return undefined;
-  const question = await readJsonOrNull<Question>(questionFile(home, runId, key)).catch(() => null);
-  return question !== null && Array.isArray(question.decisions) ? question : undefined;
+  const file = await readJsonOrNull<Question & { closedAt?: string }>(questionFile(home, runId, key)).catch(() => null);
+  if (file === null || !Array.isArray(file.decisions)) return undefined;
+  const { closedAt, ...question } = file;
+  return { question, open: closedAt === undefined };
 }
 
-/** Answers a pending question from another terminal (`neo flow approve`); checks the decision. */
+/** A question waiting for an answer, if there is one. */
+export async function pendingQuestion(home: string, runId: string, key: string): Promise<Question | undefined> {
+  const asked = await askedQuestion(home, runId, key);
+  return asked?.open === true ? asked.question : undefined;
+}
+
+/**
+ * Answers a question from another terminal (`neo flow approve`, the server); checks the
+ * decision. The first answer wins: a later one throws PERSONA_QUESTION_ANSWERED naming it.
+ */
 export async function answerQuestion(
   home: string,
   runId: string,
   key: string,
   answer: { decision: string; note?: string; by?: string },
 ): Promise<Question> {
-  const question = await pendingQuestion(home, runId, key);
-  if (question === undefined)
+  const asked = await askedQuestion(home, runId, key);
+  if (asked === undefined)
     throw new UsageError('PERSONA_NO_QUESTION', `run ${runId} has no pending question \`${key}\``);
+  const { question } = asked;
+  if (!asked.open) {
+    const there = await readAnswer(home, answerFile(home, runId, key), { runId, key });
+    if (there !== undefined)
+      throw new AnswerTakenError('PERSONA_QUESTION_ANSWERED', `question \`${key}\` of run ${runId}`, there);
+    throw new UsageError(
+      'PERSONA_QUESTION_CLOSED',
+      `question \`${key}\` of run ${runId} no longer waits for an answer`,
+      {
+        hint: 'the run that asked it stopped; it asks again when it runs again',
+      },
+    );
+  }
   const ids = question.decisions.map((d) => d.id);
   if (!ids.includes(answer.decision))
     throw new UsageError('PERSONA_UNKNOWN_DECISION', `\`${answer.decision}\` is not a decision of \`${key}\``, {
       hint: `choose one of: ${ids.join(', ')}`,
     });
-  await writeAnswer(home, answerFile(home, runId, key), { runId, key }, {
+  const claim = await claimAnswer(home, answerFile(home, runId, key), { runId, key }, {
     decision: answer.decision,
     ...defined({ note: answer.note }),
     by: answer.by ?? `cli (${safeUser()})`,
     at: new Date().toISOString(),
   } satisfies HumanAnswer);
+  if (!claim.won)
+    throw new AnswerTakenError('PERSONA_QUESTION_ANSWERED', `question \`${key}\` of run ${runId}`, claim.answer);
   return question;
 }
 
 /** The answer left for `question`, if its MAC checks (util/approval-answer.ts) and it is one of its decisions. */
 async function takeQuestionAnswer(home: string, question: Question): Promise<HumanAnswer | undefined> {
   const path = answerFile(home, question.runId, question.key);
-  const answer = await takeAnswer(home, path, { runId: question.runId, key: question.key });
+  const answer = await readAnswer(home, path, { runId: question.runId, key: question.key });
   return answer !== undefined && question.decisions.some((d) => d.id === answer.decision) ? answer : undefined;
 }
 
@@ -141,7 +177,11 @@ function waitForAnswer(
       : {
           ask: async (stop: AbortSignal) => {
             const picked = await terminal(question, stop);
-            return picked === undefined ? undefined : { ...picked, by: 'tty', at: new Date().toISOString() };
+            if (picked === undefined) return undefined;
+            // The terminal races every other answerer through the same check-and-set.
+            const answer = { ...picked, by: 'tty', at: new Date().toISOString() };
+            const claim = await claimAnswer(home, answerFile(home, question.runId, question.key), question, answer);
+            return claim.answer;
           },
         }),
   });

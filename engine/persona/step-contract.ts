@@ -66,6 +66,8 @@ export interface StepProgress {
   note?: string;
   /** What the agent's backend reported while the turn goes on (a retry, a denied ask), as it happens. */
   notice?: string;
+  /** The step's code session, told once it started (a person can follow and steer it from then on). */
+  sessionId?: string;
 }
 
 /** The flow's agent task, as far as a drive reads it. */

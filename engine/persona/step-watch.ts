@@ -63,7 +63,12 @@ export class StepWatch {
     switch (o.type) {
       case 'started':
         this.#maxRounds = o.session.maxRounds;
-        progress({ backend: o.session.backend, round: 1, maxRounds: o.session.maxRounds });
+        progress({
+          backend: o.session.backend,
+          round: 1,
+          maxRounds: o.session.maxRounds,
+          sessionId: o.session.sessionId,
+        });
         return;
       case 'waiting':
         this.#paused = true;

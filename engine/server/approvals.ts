@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { approveRun, driverAlive, listRunsSettled, runDir, type CompiledPlan } from '../flow/index.js';
-import { answerQuestion, pendingQuestion } from '../persona/index.js';
+import { answerQuestion, askedQuestion, pendingQuestion } from '../persona/index.js';
 import { readJsonOrNull } from '../util/atomic-file.js';
 import { isIdOf } from './ids.js';
 import { currentRunState } from './run-state.js';
@@ -88,8 +88,9 @@ export async function readQuestions(home: string): Promise<InboxItem[]> {
 }
 
 /**
- * Answers an approval or a question. A persona's pending question takes precedence, as in
- * `neo flow approve`; everything is checked (the step, the decision, not answered yet).
+ * Answers an approval or a question. A persona's question takes precedence, as in
+ * `neo flow approve`; everything is checked (the step, the decision, not answered yet), and the
+ * first answer wins across processes: a later one throws (409) naming it.
  */
 export async function answerApproval(options: {
   home: string;
@@ -101,7 +102,7 @@ export async function answerApproval(options: {
 }): Promise<{ runId: string; key: string; decision: string; live: boolean }> {
   const { home, runId, key, decision, by } = options;
   const note = options.reason === undefined || options.reason === '' ? {} : { note: options.reason };
-  if ((await pendingQuestion(home, runId, key)) !== undefined) {
+  if ((await askedQuestion(home, runId, key)) !== undefined) {
     await answerQuestion(home, runId, key, { decision, by, ...note });
     return { runId, key, decision, live: true };
   }

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import type { JSONSchemaType, ValidateFunction } from 'ajv';
 import { HttpError } from './envelope.js';
+import { STOP_OUTCOMES, type StopOutcome } from '../session/index.js';
 
 /** 64 KB: guidance and reasons are prose, not payloads. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -24,6 +25,10 @@ export interface AnswerBody {
 export interface DecisionBody {
   decision: string;
   reason?: string;
+}
+export interface StopBody {
+  outcome?: StopOutcome;
+  note?: string;
 }
 export type EmptyBody = Record<string, never>;
 
@@ -56,6 +61,14 @@ export const SCHEMAS = {
       reason: { ...text('why, recorded with the answer'), nullable: true },
     },
   } as JSONSchemaType<DecisionBody>,
+  stop: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      outcome: { type: 'string', enum: [...STOP_OUTCOMES], nullable: true },
+      note: { ...text('the verdict, in words, for the record'), nullable: true },
+    },
+  } as JSONSchemaType<StopBody>,
   empty: { type: 'object', additionalProperties: false, properties: {} } as unknown as JSONSchemaType<EmptyBody>,
 } as const;
 

@@ -16,6 +16,8 @@ export interface ServerContext {
   hub: EventHub;
   bridge: Pick<SessionBridge, 'subscribeRaw'>;
   attach: Pick<AttachServer, 'ownerOfSession' | 'ownerOfRun' | 'processes'>;
+  /** The sessions of a run's running steps, as the process driving it reported them. */
+  stepSessions?: (runId: string) => Record<string, string>;
   /** The supervised resume; absent → the resume route answers 503. */
   resume?: ResumeDispatcher;
   /** Resumes a flow run in a new process; absent → 503. */

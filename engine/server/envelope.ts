@@ -5,11 +5,14 @@
  */
 import { NeoError, UsageError } from '../util/errors.js';
 import { defined } from '../util/defined.js';
+import { AnswerTakenError, type Answer } from '../util/approval-answer.js';
 
 export interface ApiError {
   code: string;
   message: string;
   hint?: string;
+  /** For an approval or question already answered: the answer that won. */
+  answered?: Answer;
 }
 
 /** An error that carries its own HTTP status (auth, host, size, a missing dispatcher). */
@@ -43,6 +46,8 @@ const CONFLICT = new Set([
   'FLOW_RUN_FINISHED',
   'FLOW_RUN_LIVE',
   'FLOW_APPROVAL_ANSWERED',
+  'PERSONA_QUESTION_ANSWERED',
+  'PERSONA_QUESTION_CLOSED',
   'FLOW_NOT_AN_APPROVAL',
 ]);
 
@@ -62,7 +67,12 @@ export function errorBody(error: unknown): { ok: false; error: ApiError } {
   if (error instanceof NeoError) {
     return {
       ok: false,
-      error: { code: error.code, message: error.message, ...defined({ hint: error.hint }) },
+      error: {
+        code: error.code,
+        message: error.message,
+        ...defined({ hint: error.hint }),
+        ...(error instanceof AnswerTakenError ? { answered: error.answer } : {}),
+      },
     };
   }
   return {

@@ -16,6 +16,8 @@ export interface FlowFeed {
   detached(runIds: Iterable<string>, pid: number): void;
   /** A question (or approval) someone must answer appeared. */
   requested(item: InboxItem): void;
+  /** The sessions of a run's running steps (`step` or `step[2]` → session id), as its process told them. */
+  stepSessions(runId: string): Record<string, string>;
 }
 
 export function createFlowFeed(home: string, hub: EventHub): FlowFeed {
@@ -32,10 +34,20 @@ export function createFlowFeed(home: string, hub: EventHub): FlowFeed {
   };
   // Reports of one run are published in the order they came, even when one waits for its plan.
   let chain: Promise<void> = Promise.resolve();
+  // A running step's session arrives as progress, long before the step's outputs name it.
+  const sessions = new Map<string, Record<string, string>>();
 
   return {
     report(report, pid) {
       if (report.type === 'run') plans.delete(report.runId); // a resume may have rebased the plan
+      if (report.type === 'progress' && report.progress.sessionId !== undefined) {
+        const key =
+          report.progress.item === undefined
+            ? report.progress.step
+            : `${report.progress.step}[${report.progress.item}]`;
+        sessions.set(report.runId, { ...sessions.get(report.runId), [key]: report.progress.sessionId });
+      }
+      if (report.type === 'settled') sessions.delete(report.runId);
       chain = chain.then(async () => {
         hub.publish('flow_run_event', { ...report, pid });
         if (report.type !== 'event' || report.event.type !== 'step.started') return;
@@ -61,5 +73,6 @@ export function createFlowFeed(home: string, hub: EventHub): FlowFeed {
     requested(item) {
       hub.publish('approval_requested', item);
     },
+    stepSessions: (runId) => sessions.get(runId) ?? {},
   };
 }

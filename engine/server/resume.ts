@@ -11,7 +11,8 @@ import type { DefinitionSet } from '../definitions/index.js';
 import type { MetricsSink } from '../observability/index.js';
 import { loadPersona, runPersona } from '../persona/index.js';
 import type { CodeSessionRecord, SessionLog, SessionService } from '../session/index.js';
-import { SessionRejection } from '../session/index.js';
+import { isOrphaned, SessionRejection } from '../session/index.js';
+import type { Liveness } from './liveness.js';
 import { HttpError } from './envelope.js';
 
 export interface ResumeDispatcher {
@@ -26,8 +27,10 @@ export function createResumeDispatcher(deps: {
   home: string;
   service: SessionService;
   definitions: () => DefinitionSet;
-  /** Whether a process attached to the server holds the session live. */
-  heldElsewhere: (sessionId: string) => boolean;
+  /** The session's liveness as every route sees it (liveness.ts). */
+  liveness: (sessionId: string, record: CodeSessionRecord) => Liveness;
+  /** Releases a session that ended but is still held by a process attached to the server. */
+  releaseElsewhere: (sessionId: string) => Promise<void>;
   metrics: MetricsSink;
   log: SessionLog;
 }): ResumeDispatcher {
@@ -39,11 +42,20 @@ export function createResumeDispatcher(deps: {
     const { service } = deps;
     const record = await service.store.get(sessionId);
     if (record === null) throw new SessionRejection('SESSION_NOT_FOUND', `no code session \`${sessionId}\``);
-    if (resuming.has(sessionId) || service.registry.find(sessionId) !== undefined || deps.heldElsewhere(sessionId))
+    const liveness = deps.liveness(sessionId, record);
+    if (resuming.has(sessionId) || liveness === 'live')
       throw new SessionRejection('SESSION_ALREADY_LIVE', `code session \`${sessionId}\` is still live`, {
         hint: 'guide it, or stop it before resuming',
       });
-    if (record.status === 'running' || record.status === 'idle')
+    // Ended but still held (its agent ended itself, nobody released it yet): released first.
+    if (liveness === 'held') {
+      const here = service.registry.find(sessionId);
+      if (here !== undefined) await service.registry.release(here, 'explicit');
+      else await deps.releaseElsewhere(sessionId);
+      return resume(sessionId);
+    }
+    // Recorded live by a process that is gone: an orphan, resumable (seed 004 §5).
+    if ((record.status === 'running' || record.status === 'idle') && !isOrphaned(record))
       throw new SessionRejection(
         'SESSION_ALREADY_LIVE',
         `code session \`${sessionId}\` is recorded as ${record.status} by a process this server cannot reach`,

@@ -32,6 +32,7 @@ import { createFlowFeed } from './flow-feed.js';
 import { EventHub } from './hub.js';
 import { serverPaths } from './paths.js';
 import { createResumeDispatcher } from './resume.js';
+import { livenessOf } from './liveness.js';
 import { spawnFlowResume } from './run-resume.js';
 import { allowedHosts } from './hosts.js';
 import { createSessionBridge } from './session-bridge.js';
@@ -130,7 +131,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     home,
     service,
     definitions: () => definitions,
-    heldElsewhere: (id) => attach.ownerOfSession(id) !== undefined,
+    liveness: (id, record) => livenessOf({ service, attach }, id, record),
+    releaseElsewhere: async (id) => {
+      await attach.ownerOfSession(id)?.send({ type: 'stop', sessionId: id });
+    },
     metrics,
     log,
   });
@@ -145,6 +149,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     hub,
     bridge,
     attach,
+    stepSessions: (runId) => flowFeed.stepSessions(runId),
     resume,
     ...(neoArgv === undefined ? {} : { resumeRun: (runId: string) => spawnFlowResume(home, neoArgv, runId) }),
     metrics: prometheus,

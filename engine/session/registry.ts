@@ -129,11 +129,14 @@ export class SessionRegistry {
     const context = session.snapshot.context;
     const now = new Date().toISOString();
     if (options.appendRun !== false) await this.store.appendRun(session.id, newRun(session.ownerScope, now));
+    // A resumed session has no verdict yet: the last run's goes (it stays in that run's `released` event).
     await this.store.patchMeta(session.id, {
       status: 'running',
       state: 'starting',
       posture: context.posture,
       maxRounds: context.maxRounds,
+      outcome: undefined,
+      note: undefined,
     });
     this.#released.delete(session.id);
     this.#live.set(session.id, session);

@@ -2,8 +2,8 @@ import { watch, type FSWatcher } from 'node:fs';
 import { mkdirPrivate } from './private-store.js';
 
 /**
- * Waits for an answer that another process drops into `dir` (`take` reads and consumes it, or
- * returns undefined), or that a person gives at the terminal (`ask`) — whichever comes first.
+ * Waits for an answer that another process drops into `dir` (`take` reads it, or returns
+ * undefined), or that a person gives at the terminal (`ask`) — whichever comes first.
  * fs.watch wakes it at once; a slow poll covers what a watcher can miss (an editor's rename, a
  * network file system). Resolves undefined when `signal` aborts: an unanswered question never
  * answers itself. The terminal prompt gets a signal that aborts once the wait is over.

@@ -3,6 +3,8 @@
  * (a fragment is never sent to a server); it moves into sessionStorage and leaves the address
  * bar. Every call — the live feeds too, read with fetch rather than EventSource so they can carry
  * the header — sends it as `Authorization: Bearer`. No cookie: no other page can borrow it.
+ * A tab opened without it (a link opened in a new tab) asks the other tabs of this origin for it
+ * over a BroadcastChannel, which only same-origin pages can join; it never touches disk.
  */
 
 const KEY = 'neo-token';
@@ -19,12 +21,42 @@ export function hasToken(): boolean {
   return sessionStorage.getItem(KEY) !== null;
 }
 
+/** Tabs of this origin hand the token to a tab that lacks it. */
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('neo-token') : undefined;
+const arrived = new Set<() => void>();
+if (channel !== undefined)
+  channel.onmessage = (e: MessageEvent<{ type?: string; token?: string }>) => {
+    const token = sessionStorage.getItem(KEY);
+    if (e.data?.type === 'ask' && token !== null) channel.postMessage({ type: 'token', token });
+    if (e.data?.type === 'token' && token === null && /^[A-Za-z0-9_-]+$/.test(e.data.token ?? '')) {
+      sessionStorage.setItem(KEY, e.data.token!);
+      arrived.forEach((f) => f());
+    }
+  };
+
+/** Asks the other open tabs for the token; `onToken` runs when one hands it over. */
+export function askOtherTabs(onToken: () => void): () => void {
+  if (channel === undefined) return () => undefined;
+  arrived.add(onToken);
+  channel.postMessage({ type: 'ask' });
+  return () => arrived.delete(onToken);
+}
+
+/** The answer that won, when an approval or question was already answered (a 409). */
+export interface Answered {
+  decision: string;
+  note?: string;
+  by: string;
+  at: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly hint?: string,
+    readonly answered?: Answered,
   ) {
     super(message);
   }
@@ -48,7 +80,11 @@ export async function api<T>(path: string, body?: unknown): Promise<T> {
     headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  let envelope: { ok: boolean; data?: T; error?: { code: string; message: string; hint?: string } };
+  let envelope: {
+    ok: boolean;
+    data?: T;
+    error?: { code: string; message: string; hint?: string; answered?: Answered };
+  };
   try {
     envelope = (await response.json()) as typeof envelope;
   } catch {
@@ -60,7 +96,7 @@ export async function api<T>(path: string, body?: unknown): Promise<T> {
   }
   if (!envelope.ok || envelope.error !== undefined) {
     const e = envelope.error ?? { code: 'UI_ERROR', message: `HTTP ${response.status}` };
-    throw new ApiError(response.status, e.code, e.message, e.hint);
+    throw new ApiError(response.status, e.code, e.message, e.hint, 'answered' in e ? e.answered : undefined);
   }
   return envelope.data as T;
 }

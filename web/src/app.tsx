@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, hasToken, onUnauthorized } from './api';
+import { api, askOtherTabs, hasToken, onUnauthorized } from './api';
 import { useStream } from './components/common';
 import { ApprovalsPage } from './pages/approvals';
 import { FlowsPage } from './pages/flows';
@@ -12,6 +12,8 @@ export function App() {
   const route = useRoute();
   const [authorized, setAuthorized] = useState(hasToken());
   useEffect(() => onUnauthorized(() => setAuthorized(false)), []);
+  // Once, at load: a token refused later (401) is not fetched again from tabs that hold the same one.
+  useEffect(() => (hasToken() ? undefined : askOtherTabs(() => setAuthorized(true))), []);
   if (!authorized)
     return (
       <main class="signin">
@@ -39,12 +41,13 @@ export function App() {
 function Nav({ page }: { page: string }) {
   const [waiting, setWaiting] = useState(0);
   const refresh = () =>
-    void api<{ items: unknown[] }>('/api/approvals').then(
-      (r) => setWaiting(r.items.length),
+    void api<{ items: unknown[]; sessions: unknown[] }>('/api/approvals').then(
+      (r) => setWaiting(r.items.length + r.sessions.length),
       () => undefined,
     );
   useEffect(refresh, []);
-  const state = useStream('/api/events?topics=approval_requested,flow_run_event', (e) => {
+  const state = useStream('/api/events?topics=approval_requested,flow_run_event,code_session_changed', (e) => {
+    if (e.event === 'approval_requested') notify(e.data as { prompt?: string; key?: string });
     if (e.event === 'approval_requested' || (e.data as { type?: string }).type !== 'progress') refresh();
   });
   const tab = (pages: string[], path: string, label: string) => (
@@ -58,11 +61,36 @@ function Nav({ page }: { page: string }) {
       {tab(['sessions', 'session'], '/sessions', 'Sessions')}
       {tab(['flows', 'run'], '/flows', 'Flows')}
       <a {...link('/approvals')} class={page === 'approvals' ? 'active' : ''} data-testid="nav-approvals">
-        Approvals{waiting > 0 ? <span class="count">{waiting}</span> : null}
+        Needs you
+        {waiting > 0 ? (
+          <span class="count" data-testid="needs-you-count">
+            {waiting}
+          </span>
+        ) : null}
       </a>
-      <span class={`conn conn-${state}`} title={`live feed: ${state}`}>
-        {state === 'open' ? 'live' : state}
+      <span
+        class={`conn conn-${state}`}
+        data-testid="conn"
+        title={state === 'retrying' ? 'the server went away: looking for it again every second' : `live feed: ${state}`}
+      >
+        {state === 'open' ? 'live' : state === 'retrying' ? 'reconnecting' : state}
       </span>
     </nav>
   );
+}
+
+/**
+ * A desktop notification for a new approval or question, when the person allowed them (the
+ * "Notify me" button on the Needs you page asks). Its text is the prompt, as plain text.
+ */
+function notify(item: { prompt?: string; key?: string }): void {
+  if (typeof Notification !== 'function' || Notification.permission !== 'granted') return;
+  try {
+    new Notification('neo needs you', {
+      body: `${item.key ?? ''}: ${item.prompt ?? 'an approval is waiting'}`,
+      tag: item.key,
+    });
+  } catch {
+    // A browser that refuses page notifications (some only allow them from a service worker).
+  }
 }

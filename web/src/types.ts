@@ -49,6 +49,8 @@ export interface Diff {
 export interface SessionDetail {
   record: SessionRecord;
   live: boolean;
+  /** Ended but still held by a process (nothing to steer; Stop releases it). */
+  held?: boolean;
   externalAttach?: { command: string; note?: string };
   externalAttachUnavailable?: string;
 }
@@ -102,6 +104,8 @@ export interface RunDetail {
   simulatedCostUsd?: number;
   seq: number;
   live: boolean;
+  /** The sessions of running steps (`step`, `step[2]`), from the moment each started. */
+  stepSessions?: Record<string, string>;
 }
 
 export interface Decision {

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { takeAnswer, writeAnswer } from '../../util/approval-answer.js';
+import { AnswerTakenError, claimAnswer, readAnswer, reopenAnswer } from '../../util/approval-answer.js';
 import { awaitAnswer } from '../../util/await-answer.js';
 import { checkId } from '../../util/ids.js';
-import type { Decision } from '../core/plan.js';
+import type { CompiledPlan, Decision } from '../core/plan.js';
+import { isTerminal, type RunState } from '../core/state.js';
 import { mkdirPrivate } from '../../util/private-store.js';
 
 /** An answer to an approval, from a terminal prompt, `neo flow approve`, or `--yes`. */
@@ -38,19 +39,47 @@ export function approvalFile(home: string, runId: string, key: string): string {
   return join(approvalsDir(home, runId), `${checkId('approval', key)}.json`);
 }
 
-/** Writes an answer for a run's approval (from another terminal, the server), sealed with its MAC. */
+/**
+ * Leaves an answer for a run's approval (from another terminal, the server, the terminal prompt),
+ * sealed with its MAC, unless one is there already: then it throws FLOW_APPROVAL_ANSWERED naming
+ * the answer that won (util/approval-answer.ts is the check-and-set).
+ */
 export async function writeApproval(home: string, runId: string, key: string, answer: ApprovalAnswer): Promise<void> {
-  await writeAnswer(home, approvalFile(home, runId, key), { runId, key }, answer);
+  const claim = await claimAnswer(home, approvalFile(home, runId, key), { runId, key }, answer);
+  if (!claim.won) throw new AnswerTakenError('FLOW_APPROVAL_ANSWERED', `\`${key}\` of run ${runId}`, claim.answer);
 }
 
-/** Reads and removes a waiting answer, if there is one whose MAC checks (util/approval-answer.ts). */
+/** The answer left for an approval, if there is one whose MAC checks; it stays the answer of record. */
 export async function takeApproval(home: string, runId: string, key: string): Promise<ApprovalAnswer | undefined> {
-  return takeAnswer(home, approvalFile(home, runId, key), { runId, key });
+  return readAnswer(home, approvalFile(home, runId, key), { runId, key });
+}
+
+/** Removes a consumed answer before its approval is asked again (a resumed or retried step). */
+export async function reopenApproval(home: string, runId: string, key: string): Promise<void> {
+  await reopenAnswer(approvalFile(home, runId, key));
+}
+
+/**
+ * Before a resume: every approval whose unit already finished has consumed its answer, and a
+ * resume that runs it again (a rejected approval, `--rerun`) asks afresh — its old answer is
+ * removed. An approval still open keeps an answer left while no process ran the run.
+ */
+export async function reopenFinishedApprovals(home: string, plan: CompiledPlan, state: RunState): Promise<void> {
+  for (const step of plan.steps) {
+    if (step.kind !== 'approval') continue;
+    const folded = state.steps[step.id];
+    const units =
+      folded?.units === undefined
+        ? [[step.id, folded] as const]
+        : folded.units.map((u, i) => [`${step.id}[${i}]`, u] as const);
+    for (const [key, unit] of units)
+      if (unit !== undefined && isTerminal(unit.status)) await reopenApproval(home, state.runId, key);
+  }
 }
 
 /**
  * Waits for an answer: one already left by `neo flow approve` (even while no process ran the
- * run), one arriving in NEO_HOME/approvals/<runId>/ (fs.watch, with a slow poll as a safety
+ * run; it stays, the answer of record), one arriving in NEO_HOME/approvals/<runId>/ (fs.watch, with a slow poll as a safety
  * net), or the terminal prompt — whichever comes first. Resolves undefined when `signal`
  * aborts (a timeout or an interrupt): an unanswered approval never approves itself.
  */
@@ -78,7 +107,16 @@ export async function waitForApproval(options: {
       : {
           ask: async (stop: AbortSignal) => {
             const picked = await prompter(ask, stop);
-            return picked === undefined ? undefined : { ...picked, by: 'tty', at: new Date().toISOString() };
+            if (picked === undefined) return undefined;
+            // The terminal races every other answerer through the same check-and-set.
+            const answer = { ...picked, by: 'tty', at: new Date().toISOString() };
+            const claim = await claimAnswer(
+              home,
+              approvalFile(home, ask.runId, key),
+              { runId: ask.runId, key },
+              answer,
+            );
+            return claim.answer;
           },
         }),
   });

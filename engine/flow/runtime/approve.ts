@@ -1,6 +1,7 @@
 import { userInfo } from 'node:os';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { UsageError } from '../../util/errors.js';
+import { AnswerTakenError } from '../../util/approval-answer.js';
 import { isTerminal } from '../core/state.js';
 import { readCheckedRun } from '../store/checked-run.js';
 import type { RunRecord } from '../store/run-files.js';
@@ -13,7 +14,8 @@ import { defined } from '../../util/defined.js';
  * against the run's authenticated files (checked-run.ts: a tampered run is refused, never
  * answered) — the step must be an approval of that run, not answered yet by its events, and the
  * decision one of its own — then left, sealed with its MAC, in NEO_HOME/approvals/ where the
- * waiting run (or a later resume) takes it.
+ * waiting run (or a later resume) takes it. Only the first answer is left: a second one, from any
+ * process, throws FLOW_APPROVAL_ANSWERED naming the first (writeApproval's check-and-set).
  */
 export async function approveRun(options: {
   home: string;
@@ -44,16 +46,21 @@ export async function approveRun(options: {
       hint: `choose one of: ${decisions.join(', ')}`,
     });
   }
-  if (record.status === 'succeeded' || record.status === 'failed')
-    throw new UsageError('FLOW_RUN_FINISHED', `run ${record.runId} already ${record.status}`);
   const folded = state.steps[stepId];
   const unit = item === undefined ? folded : folded?.units?.[item];
   if (unit !== undefined && isTerminal(unit.status)) {
-    throw new UsageError(
-      'FLOW_APPROVAL_ANSWERED',
-      `\`${options.step}\` is already ${unit.status}${unit.verdict ? ` (${unit.verdict})` : ''}`,
-    );
+    const { decision, by, note } = unit.outputs ?? {};
+    if (typeof decision === 'string' && typeof by === 'string')
+      throw new AnswerTakenError('FLOW_APPROVAL_ANSWERED', `\`${options.step}\` of run ${record.runId}`, {
+        decision,
+        by,
+        at: unit.endedAt ?? record.updatedAt,
+        ...(typeof note === 'string' ? { note } : {}),
+      });
+    throw new UsageError('FLOW_APPROVAL_ANSWERED', `\`${options.step}\` is already ${unit.status}`);
   }
+  if (record.status === 'succeeded' || record.status === 'failed')
+    throw new UsageError('FLOW_RUN_FINISHED', `run ${record.runId} already ${record.status}`);
   await writeApproval(options.home, record.runId, options.step, {
     decision: options.decision,
     ...defined({ note: options.note }),

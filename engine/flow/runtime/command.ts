@@ -1,4 +1,12 @@
-import { confinedEnv, confinedSpec, sandboxOf, type ProcessResult, type SandboxBind } from '../../execution/index.js';
+import {
+  confinedEnv,
+  confinedSpec,
+  lastLines,
+  sandboxOf,
+  type ProcessResult,
+  type SandboxBind,
+} from '../../execution/index.js';
+import type { StepError } from '../core/state.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_MAX_PROCESSES } from '../core/command-limits.js';
 import type { SandboxSetting } from '../core/plan.js';
 import { runConfinement, type RunSite } from './confine.js';
@@ -89,4 +97,36 @@ function definedValues(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
   return out;
+}
+
+/** What a command's result means for its step: undefined when it succeeded, else the step's error. */
+export function commandError(command: string, result: ProcessResult, setting?: SandboxSetting): StepError | undefined {
+  if (result.spawnError !== undefined)
+    return {
+      code: 'FLOW_SPAWN_FAILED',
+      message: `\`${command}\` could not start: ${result.spawnError}`,
+      transient: true,
+    };
+  // Before the timeout: a flood stopped at its cap is what happened, whatever ended it.
+  const limited = processLimitNote(result, setting);
+  if (limited !== undefined)
+    return {
+      code: 'FLOW_STEP_PROCESS_LIMIT',
+      message: `\`${command}\` ${limited}`,
+      hint: 'a command that needs more processes says so with `maxProcesses:` on its step',
+    };
+  if (result.timedOut)
+    return { code: 'FLOW_STEP_TIMEOUT', message: `\`${command}\` ran past its timeout and was killed` };
+  if (result.idleTimedOut)
+    return {
+      code: 'FLOW_STEP_STALLED',
+      message: `\`${command}\` wrote nothing for its idle timeout and was killed: stalled`,
+      transient: true,
+    };
+  if (result.isCanceled) return { code: 'FLOW_INTERRUPTED', message: 'interrupted' };
+  if (result.exitCode === 0) return undefined;
+  const last = lastLines(result.stderr || result.stdout, 5);
+  const how =
+    result.exitCode === undefined ? `was killed by ${result.signal ?? 'a signal'}` : `exited ${result.exitCode}`;
+  return { code: 'FLOW_COMMAND_FAILED', message: `\`${command}\` ${how}${last ? `: ${last}` : ''}` };
 }

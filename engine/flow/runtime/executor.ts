@@ -11,19 +11,14 @@ import { GitMetaWatch, gitMetaEscape } from '../workspace/git-meta.js';
 import { unitKey, type StepError } from '../core/state.js';
 import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
-import { waitForApproval, type ApprovalPrompter } from './approvals.js';
-import { confinedSpec, confinePath, lastLines, type ProcessResult, type SandboxBind } from '../../execution/index.js';
+import type { ApprovalPrompter } from './approvals.js';
+import { approvalStep } from './approval-step.js';
+import { confinedSpec, confinePath, type ProcessResult, type SandboxBind } from '../../execution/index.js';
 import { openStepOutput, readStepOutput } from './step-output.js';
 import { BudgetGuard } from './budget-guard.js';
-import { processLimitNote, runCommand, type CommandSpec } from './command.js';
+import { commandError, runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
-import {
-  briefWithMemory,
-  noteApprovalRejected,
-  noteGateRefusal,
-  noteStepOutcome,
-  type MemorySite,
-} from './memory-hook.js';
+import { briefWithMemory, memorySite, noteGateRefusal, noteStepOutcome } from './memory-hook.js';
 import { defined } from '../../util/defined.js';
 
 /** What executions need from the run that owns them. */
@@ -273,85 +268,6 @@ async function runStep(
   return withUntil({ status: 'succeeded', outputs }, step, cwd, spec, signal, deps);
 }
 
-async function approvalStep(
-  spec: ExecutionSpec,
-  step: PlanStep,
-  signal: AbortSignal,
-  deps: ExecutorDeps,
-): Promise<Omit<ExecutionOutcome, 'exec'>> {
-  const decisions = step.approval!.decisions;
-  const prompt = spec.prompt ?? step.approval!.prompt;
-  if (deps.yes) {
-    const pick = decisions.find((d) => !d.fail) ?? decisions[0]!;
-    return {
-      status: 'succeeded',
-      verdict: pick.id,
-      outputs: { decision: pick.id, by: '--yes', preapproved: true, note: 'pre-approved with --yes' },
-    };
-  }
-  const key = unitKey(spec.step, spec.item);
-  // The run goes quiet here, and whoever answers looks at it first: its state is on disk before it says so.
-  await deps.store.flush();
-  deps.progress({
-    exec: spec.exec,
-    step: spec.step,
-    note: `waiting for approval: neo flow approve ${deps.runId} ${key} --decision ${decisions.map((d) => d.id).join('|')}`,
-  });
-  const answer = await waitForApproval({
-    home: deps.home,
-    key,
-    ask: { runId: deps.runId, step: key, prompt, decisions },
-    signal,
-    ...defined({ prompter: deps.prompter }),
-  });
-  if (answer === undefined) {
-    const reason = signal.reason as Partial<StepError> | undefined;
-    if (reason?.code === 'FLOW_STEP_TIMEOUT')
-      return {
-        status: 'failed',
-        verdict: 'unanswered',
-        outputs: {},
-        error: {
-          code: 'FLOW_APPROVAL_TIMEOUT',
-          message: `no answer to \`${prompt}\` in time; an approval never approves itself`,
-        },
-      };
-    return {
-      status: 'failed',
-      outputs: {},
-      error: { code: 'FLOW_INTERRUPTED', message: 'interrupted while waiting for approval' },
-    };
-  }
-  const decision = decisions.find((d) => d.id === answer.decision);
-  const outputs = {
-    decision: answer.decision,
-    by: answer.by,
-    ...defined({ note: answer.note }),
-  };
-  if (decision === undefined)
-    return {
-      status: 'failed',
-      outputs,
-      error: {
-        code: 'FLOW_APPROVAL_INVALID',
-        message: `\`${answer.decision}\` is not a decision of this approval (${decisions.map((d) => d.id).join(', ')})`,
-      },
-    };
-  if (decision.fail) {
-    await noteApprovalRejected(memorySite(spec, deps), answer, prompt);
-    return {
-      status: 'failed',
-      verdict: decision.id,
-      outputs,
-      error: {
-        code: 'FLOW_APPROVAL_REJECTED',
-        message: `${answer.by} chose \`${decision.id}\`${answer.note ? `: ${answer.note}` : ''}`,
-      },
-    };
-  }
-  return { status: 'succeeded', verdict: decision.id, outputs };
-}
-
 /** After a successful loop iteration, runs `loop.untilRun` to tell whether the loop is done. */
 async function withUntil(
   outcome: Omit<ExecutionOutcome, 'exec'>,
@@ -375,11 +291,6 @@ async function withUntil(
   if (tampered.length > 0)
     return { ...outcome, status: 'failed', verdict: 'escaped', error: gitMetaEscape(deps.workspace.root, tampered) };
   return { ...outcome, untilPassed: result.exitCode === 0 };
-}
-
-/** Where an execution's decisions are remembered. */
-function memorySite(spec: ExecutionSpec, deps: ExecutorDeps): MemorySite {
-  return { home: deps.home, runId: deps.runId, step: unitKey(spec.step, spec.item), workspace: deps.workspace };
 }
 
 /** A typed error thrown while a step's baselines were taken, as the step's error. */
@@ -432,37 +343,6 @@ function sandboxOfStep(
   return {
     sandbox: { setting, site: { workspace: deps.workspace, home: deps.home }, ...defined({ binds }) },
   };
-}
-
-function commandError(command: string, result: ProcessResult, setting?: SandboxSetting): StepError | undefined {
-  if (result.spawnError !== undefined)
-    return {
-      code: 'FLOW_SPAWN_FAILED',
-      message: `\`${command}\` could not start: ${result.spawnError}`,
-      transient: true,
-    };
-  // Before the timeout: a flood stopped at its cap is what happened, whatever ended it.
-  const limited = processLimitNote(result, setting);
-  if (limited !== undefined)
-    return {
-      code: 'FLOW_STEP_PROCESS_LIMIT',
-      message: `\`${command}\` ${limited}`,
-      hint: 'a command that needs more processes says so with `maxProcesses:` on its step',
-    };
-  if (result.timedOut)
-    return { code: 'FLOW_STEP_TIMEOUT', message: `\`${command}\` ran past its timeout and was killed` };
-  if (result.idleTimedOut)
-    return {
-      code: 'FLOW_STEP_STALLED',
-      message: `\`${command}\` wrote nothing for its idle timeout and was killed: stalled`,
-      transient: true,
-    };
-  if (result.isCanceled) return { code: 'FLOW_INTERRUPTED', message: 'interrupted' };
-  if (result.exitCode === 0) return undefined;
-  const last = lastLines(result.stderr || result.stdout, 5);
-  const how =
-    result.exitCode === undefined ? `was killed by ${result.signal ?? 'a signal'}` : `exited ${result.exitCode}`;
-  return { code: 'FLOW_COMMAND_FAILED', message: `\`${command}\` ${how}${last ? `: ${last}` : ''}` };
 }
 
 function tail(text: string): string {

@@ -8,7 +8,8 @@
  */
 import type { GateRun } from '../agent/driver.js';
 import type { StepDiff } from '../agent/diff-fold.js';
-import type { ExecutionOutcome } from '../core/execution.js';
+import type { ExecutionOutcome, ExecutionSpec } from '../core/execution.js';
+import { unitKey } from '../core/state.js';
 import type { AgentSettings } from '../core/plan.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 
@@ -20,6 +21,14 @@ export interface MemorySite {
   runId: string;
   step: string;
   workspace: WorkspaceRecord;
+}
+
+/** Where an execution's decisions are remembered: its run, its unit, the run's repository. */
+export function memorySite(
+  spec: Pick<ExecutionSpec, 'step' | 'item'>,
+  run: { home: string; runId: string; workspace: WorkspaceRecord },
+): MemorySite {
+  return { home: run.home, runId: run.runId, step: unitKey(spec.step, spec.item), workspace: run.workspace };
 }
 
 const memory = () => import('../../memory/index.js');

@@ -24,6 +24,7 @@ import { assertCompiled, compileFlowFile, flowAt, loadPlanDefinitions, planHash 
 import { outcomeOf, type ChildContext, type ResumeOptions, type RunOutcome } from './options.js';
 import { runSubflow } from './subflow.js';
 import { defined } from '../../util/defined.js';
+import { reopenFinishedApprovals } from './approvals.js';
 
 /**
  * Resumes a run explicitly: same inputs, same pinned plan (a definition changed since is
@@ -169,6 +170,7 @@ async function resumeWith(
         },
       ],
     };
+    await reopenFinishedApprovals(options.home, plan, state);
     store.saveRecord(resumedRecord);
     options.observer?.({ type: 'run', runId, depth, record: resumedRecord, plan, resumed: true });
     for (const warning of workspace.warnings) notice('warning', warning);

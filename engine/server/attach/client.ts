@@ -49,7 +49,20 @@ export async function attachToServer(home: string, label: string): Promise<Serve
     s.once('error', () => resolve(undefined));
   });
   if (socket === undefined) return undefined;
-  return new Attachment(socket, label);
+  return new Attachment(socket, label, path);
+}
+
+/** How often a process whose server went away looks for it again. */
+const REATTACH_MS = 500;
+
+/** Connects to the attach socket at `path` (when it is this user's alone); undefined when nothing answers. */
+async function connect(path: string): Promise<Socket | undefined> {
+  if (!existsSync(path) || (await socketProblem(path)) !== undefined) return undefined;
+  return new Promise<Socket | undefined>((resolve) => {
+    const s = createConnection(path);
+    s.once('connect', () => resolve(s));
+    s.once('error', () => resolve(undefined));
+  });
 }
 
 /** `SERVER_UNSAFE_SOCKET`: the attach socket's folder or file is not this user's alone. */
@@ -63,26 +76,32 @@ export function unsafeAttachSocket(socket: string, problem: string): NeoError {
   );
 }
 
+/**
+ * One process's attachment. When the server goes away (a restart, a `kill -9`) the run goes on
+ * and the attachment looks for the server again every {@link REATTACH_MS}; once one answers it
+ * says hello again and tells it what it holds — its live sessions and the runs it drives — so
+ * a restarted server streams and steers them as before.
+ */
 class Attachment implements ServerAttachment {
-  readonly #socket: Socket;
+  #socket: Socket;
+  readonly #path: string;
+  readonly #label: string;
   readonly #services: AttachableService[] = [];
   readonly #unsubscribe: Array<() => void> = [];
+  /** Sessions this process holds (from its own events), and the runs it drives. */
+  readonly #sessions = new Set<string>();
+  readonly #runs = new Map<string, boolean>();
   #cancel: ((runId: string) => void) | undefined;
   #open = true;
+  #closed = false;
+  #retry: NodeJS.Timeout | undefined;
   readonly metrics: MetricsSink;
 
-  constructor(socket: Socket, label: string) {
+  constructor(socket: Socket, label: string, path: string) {
     this.#socket = socket;
-    // The server going away never breaks the run: writes stop, nothing throws.
-    socket.on('error', () => (this.#open = false));
-    socket.on('close', () => (this.#open = false));
-    socket.on(
-      'data',
-      lineReader((line) => void this.#command(line)),
-    );
-    // The attachment must never keep the process alive on its own.
-    socket.unref();
-    this.#send({ kind: 'hello', pid: process.pid, label });
+    this.#path = path;
+    this.#label = label;
+    this.#adopt(socket);
     this.metrics = {
       increment: (name, labels, value) =>
         this.#send({
@@ -98,17 +117,26 @@ class Attachment implements ServerAttachment {
 
   bindSessions(service: AttachableService): void {
     this.#services.push(service);
-    this.#unsubscribe.push(service.onSessionEvent((live) => this.#send({ kind: 'session', live })));
+    this.#unsubscribe.push(
+      service.onSessionEvent((live) => {
+        if (live.event.type === 'created' || live.event.type === 'adopted') this.#sessions.add(live.sessionId);
+        if (live.event.type === 'released') this.#sessions.delete(live.sessionId);
+        this.#send({ kind: 'session', live });
+      }),
+    );
   }
 
   observeFlow(observation: FlowObservation): void {
     const { runId } = observation;
-    if (observation.type === 'run')
+    if (observation.type === 'run') {
+      this.#runs.set(runId, observation.resumed);
       this.#send({ kind: 'flow', report: { type: 'run', runId, resumed: observation.resumed } });
-    else if (observation.type === 'event') {
+    } else if (observation.type === 'event') {
       this.#send({ kind: 'flow', report: { type: 'event', runId, event: observation.event } });
-      if (observation.event.type === 'run.finished' || observation.event.type === 'run.interrupted')
+      if (observation.event.type === 'run.finished' || observation.event.type === 'run.interrupted') {
+        this.#runs.delete(runId);
         this.#send({ kind: 'flow', report: { type: 'settled', runId } });
+      }
     } else if (observation.type === 'progress') {
       const p = observation.progress;
       this.#send({
@@ -118,7 +146,14 @@ class Attachment implements ServerAttachment {
           runId,
           progress: {
             step: p.step,
-            ...defined({ item: p.item, round: p.round, tool: p.tool, costUsd: p.costUsd, note: p.note }),
+            ...defined({
+              item: p.item,
+              round: p.round,
+              tool: p.tool,
+              costUsd: p.costUsd,
+              note: p.note,
+              sessionId: p.sessionId,
+            }),
           },
         },
       });
@@ -130,6 +165,8 @@ class Attachment implements ServerAttachment {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#retry);
     for (const stop of this.#unsubscribe) stop();
     if (!this.#open) return;
     this.#open = false;
@@ -145,6 +182,46 @@ class Attachment implements ServerAttachment {
       this.#socket.end();
     });
     this.#socket.destroy();
+  }
+
+  /** Takes `socket` as the line to the server: hello, then what this process holds. */
+  #adopt(socket: Socket): void {
+    this.#socket = socket;
+    this.#open = true;
+    // The server going away never breaks the run: writes stop, nothing throws, and it is looked for again.
+    const lost = () => {
+      if (this.#socket !== socket) return;
+      this.#open = false;
+      this.#reattachLater();
+    };
+    socket.on('error', lost);
+    socket.on('close', lost);
+    socket.on(
+      'data',
+      lineReader((line) => void this.#command(line)),
+    );
+    // The attachment must never keep the process alive on its own.
+    socket.unref();
+    this.#send({ kind: 'hello', pid: process.pid, label: this.#label });
+    if (this.#sessions.size > 0 || this.#runs.size > 0)
+      this.#send({
+        kind: 'holds',
+        sessions: [...this.#sessions],
+        runs: [...this.#runs].map(([runId, resumed]) => ({ runId, resumed })),
+      });
+  }
+
+  #reattachLater(): void {
+    if (this.#closed || this.#retry !== undefined) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      void connect(this.#path).then((socket) => {
+        if (this.#closed) socket?.destroy();
+        else if (socket === undefined) this.#reattachLater();
+        else this.#adopt(socket);
+      });
+    }, REATTACH_MS);
+    this.#retry.unref();
   }
 
   #send(message: UpMessage): void {

@@ -16,7 +16,15 @@ export type FlowReport =
   | {
       type: 'progress';
       runId: string;
-      progress: { step: string; item?: number; round?: number; tool?: string; costUsd?: number; note?: string };
+      progress: {
+        step: string;
+        item?: number;
+        round?: number;
+        tool?: string;
+        costUsd?: number;
+        note?: string;
+        sessionId?: string;
+      };
     }
   | { type: 'settled'; runId: string };
 
@@ -25,6 +33,8 @@ export type AttachCommand = PersonCommand | { type: 'cancel'; runId: string };
 /** Process → server. */
 export type UpMessage =
   | { kind: 'hello'; pid: number; label: string }
+  /** After a reattach: the sessions the process holds and the runs it drives. */
+  | { kind: 'holds'; sessions: string[]; runs: Array<{ runId: string; resumed: boolean }> }
   | { kind: 'session'; live: SessionLiveEvent }
   | { kind: 'flow'; report: FlowReport }
   | { kind: 'metric'; op: 'increment' | 'observe'; name: string; labels?: MetricLabels; value?: number }

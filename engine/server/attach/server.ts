@@ -138,6 +138,19 @@ class Connection implements AttachedProcess {
         this.label = message.label;
         this.#handlers.log.info('serve_process_attached', { pid: message.pid, label: message.label });
         return;
+      case 'holds':
+        // A process that outlived the server it first attached to: what it holds is steerable again.
+        for (const sessionId of message.sessions) this.sessions.add(sessionId);
+        for (const { runId, resumed } of message.runs) {
+          this.runs.add(runId);
+          this.#handlers.flow({ type: 'run', runId, resumed }, this);
+        }
+        this.#handlers.log.info('serve_process_reattached', {
+          pid: this.pid,
+          sessions: message.sessions.length,
+          runs: message.runs.length,
+        });
+        return;
       case 'session': {
         const { live } = message;
         if (live.event.type === 'created' || live.event.type === 'adopted') this.sessions.add(live.sessionId);

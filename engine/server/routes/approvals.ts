@@ -4,10 +4,18 @@ import { answerApproval, readInbox } from '../approvals.js';
 import { readBody } from '../bodies.js';
 import type { ServerContext } from '../context.js';
 import { checkedId } from '../ids.js';
+import { livenessOf } from '../liveness.js';
 import { defined } from '../../util/defined.js';
 
 export function approvalRoutes(app: Hono, ctx: ServerContext): void {
-  app.get('/api/approvals', async (c) => c.json({ ok: true, data: { items: await readInbox(ctx.home) } }));
+  // What needs a person: approvals and questions, and every live session blocked on a permission question.
+  app.get('/api/approvals', async (c) => {
+    const records = await ctx.service.store.list();
+    const sessions = records
+      .filter((r) => r.state === 'awaitingAnswer' && livenessOf(ctx, r.sessionId, r) === 'live')
+      .map((r) => ({ sessionId: r.sessionId, taskBrief: r.taskBrief, backendId: r.backendId, updatedAt: r.updatedAt }));
+    return c.json({ ok: true, data: { items: await readInbox(ctx.home), sessions } });
+  });
 
   app.post('/api/approvals/:runId/:key', async (c) =>
     c.json(await answerFromWeb(ctx.home, c.req.param('runId'), c.req.param('key'), c.req.raw)),

@@ -71,6 +71,7 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
         simulatedCostUsd: state === null ? 0 : simulatedCostUsd(plan, state.steps),
         seq,
         live: record.pid !== undefined && driven(record),
+        stepSessions: ctx.stepSessions?.(runId) ?? {},
       }),
     );
   });

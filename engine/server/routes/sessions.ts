@@ -12,7 +12,8 @@ import type { ServerContext } from '../context.js';
 import { HttpError } from '../envelope.js';
 import { renderExternalAttach } from '../external-attach.js';
 import { checkedId } from '../ids.js';
-import { isLiveIn, runPersonCommand, type PersonCommand } from '../person-ops.js';
+import { runPersonCommand, type PersonCommand } from '../person-ops.js';
+import { holderOf, livenessOf, shownRecord } from '../liveness.js';
 import { SessionFeed } from '../session-feed.js';
 import { sseResponse } from '../sse.js';
 import { intParam } from './query.js';
@@ -24,37 +25,51 @@ const MAX_EVENTS = 10_000;
 export function sessionRoutes(app: Hono, ctx: ServerContext): void {
   const { service } = ctx;
 
-  const where = (sessionId: string): 'here' | 'attached' | undefined =>
-    isLiveIn(service, sessionId) ? 'here' : ctx.attach.ownerOfSession(sessionId) !== undefined ? 'attached' : undefined;
-
   const recordOr404 = async (sessionId: string): Promise<CodeSessionRecord> => {
     const record = await service.store.get(sessionId);
     if (record === null) throw new SessionRejection('SESSION_NOT_FOUND', `no code session \`${sessionId}\``);
     return record;
   };
 
-  /** Runs a person's command on the session, in whichever process holds it. */
+  /**
+   * Runs a person's command on the session, in whichever process holds it. Guidance, answers and
+   * interrupts need a live session; stop also takes one that ended but is still held (it releases it).
+   */
   const command = async (command: PersonCommand): Promise<unknown> => {
-    if (isLiveIn(service, command.sessionId)) return runPersonCommand(service, command);
-    const owner = ctx.attach.ownerOfSession(command.sessionId);
-    if (owner !== undefined) return owner.send(command);
-    await recordOr404(command.sessionId);
-    throw new SessionRejection('SESSION_NOT_LIVE', `code session \`${command.sessionId}\` is not live`, {
-      hint: 'resume it first (POST …/resume)',
-    });
+    const { sessionId } = command;
+    const record = await recordOr404(sessionId);
+    const liveness = livenessOf(ctx, sessionId, record);
+    if (liveness === 'none' || (liveness === 'held' && command.type !== 'stop'))
+      throw new SessionRejection(
+        'SESSION_NOT_LIVE',
+        liveness === 'held'
+          ? `code session \`${sessionId}\` has ended (${record.status}); it is not live`
+          : `code session \`${sessionId}\` is not live`,
+        {
+          hint:
+            command.type === 'stop' ? 'nothing holds it: it is already released' : 'resume it first (POST …/resume)',
+        },
+      );
+    if (holderOf(ctx, sessionId) === 'here') return runPersonCommand(service, command);
+    return ctx.attach.ownerOfSession(sessionId)!.send(command);
   };
 
   app.get('/api/code-sessions', async (c) => {
-    const sessions = await service.store.list();
-    const live = sessions.filter((s) => where(s.sessionId) !== undefined).map((s) => s.sessionId);
-    return c.json({ ok: true, data: { sessions, live } });
+    const records = await service.store.list();
+    const liveness = new Map(records.map((r) => [r.sessionId, livenessOf(ctx, r.sessionId, r)]));
+    const sessions = records.map((r) => shownRecord(r, liveness.get(r.sessionId)!));
+    const live = sessions.filter((s) => liveness.get(s.sessionId) === 'live').map((s) => s.sessionId);
+    const held = sessions.filter((s) => liveness.get(s.sessionId) === 'held').map((s) => s.sessionId);
+    return c.json({ ok: true, data: { sessions, live, held } });
   });
 
   app.get('/api/code-sessions/:id', async (c) => {
     const sessionId = checkedId('session', c.req.param('id'));
     const afterSeq = intParam(c.req.query('afterSeq'), 'afterSeq', 0, Number.MAX_SAFE_INTEGER);
     const limit = intParam(c.req.query('limit'), 'limit', MAX_EVENTS, MAX_EVENTS);
-    const record = await recordOr404(sessionId);
+    const stored = await recordOr404(sessionId);
+    const liveness = livenessOf(ctx, sessionId, stored);
+    const record = shownRecord(stored, liveness);
     const events = (await service.store.readEvents(sessionId, { afterSeq, limit: limit + 1 })) ?? [];
     const more = events.length > limit;
     const attach = renderExternalAttach(
@@ -67,7 +82,8 @@ export function sessionRoutes(app: Hono, ctx: ServerContext): void {
         record,
         events: events.slice(0, limit),
         more,
-        live: where(sessionId) !== undefined,
+        live: liveness === 'live',
+        held: liveness === 'held',
         ...(attach.available
           ? { externalAttach: { command: attach.command, ...defined({ note: attach.note }) } }
           : { externalAttachUnavailable: attach.reason }),
@@ -99,6 +115,13 @@ export function sessionRoutes(app: Hono, ctx: ServerContext): void {
     const sessionId = checkedId('session', c.req.param('id'));
     await readBody(c.req.raw, 'empty');
     const result = await command({ type: 'interrupt', sessionId });
+    return c.json({ ok: true, data: result });
+  });
+
+  app.post('/api/code-sessions/:id/stop', async (c) => {
+    const sessionId = checkedId('session', c.req.param('id'));
+    const body = await readBody(c.req.raw, 'stop');
+    const result = await command({ type: 'stop', sessionId, ...defined({ outcome: body.outcome, note: body.note }) });
     return c.json({ ok: true, data: result });
   });
 

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { isRunningPid } from '../../execution/index.js';
+import { isRunningPid, isSameProcess } from '../../execution/index.js';
 import { readJsonOrNull, sweepTempFiles } from '../../util/atomic-file.js';
 import { JsonlAppender } from '../../util/jsonl.js';
 import { KeyedLock } from '../../util/keyed-lock.js';
@@ -235,14 +235,18 @@ export class CodeSessionStore {
   }
 
   /**
-   * Marks every running/idle record orphaned: its owner was a process that is gone. Run once when
-   * a process that hosts sessions starts, before it hosts any. Returns the ids it marked.
+   * Marks every running/idle record orphaned whose owner was a process that is gone. Run once
+   * when a process that hosts sessions starts, before it hosts any. A record whose latest run's
+   * host still runs (a flow process that outlived a `neo serve` restart) is left alone: it is
+   * live, and reattaches. Returns the ids it marked.
    */
   async sweepOrphaned(): Promise<string[]> {
     const swept: string[] = [];
     for (const record of await this.list()) {
       if (record.status !== 'running' && record.status !== 'idle') continue;
       if (this.#metas.has(record.sessionId)) continue;
+      const host = record.runs.at(-1)?.host;
+      if (host !== undefined && host.pid !== process.pid && isSameProcess(host)) continue;
       await this.patchMeta(record.sessionId, { status: 'orphaned' });
       swept.push(record.sessionId);
     }

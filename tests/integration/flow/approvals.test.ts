@@ -93,7 +93,8 @@ describe('approvals', () => {
       hint: 'choose one of: approve, hold',
     });
     await expect(approveRun({ home, runId, step: 'ship', decision: 'approve' })).rejects.toMatchObject({
-      code: 'FLOW_RUN_FINISHED',
+      code: 'FLOW_APPROVAL_ANSWERED',
+      message: expect.stringMatching(/^`ship` of run \S+ was already answered: approve by --yes at \S+/),
     });
   });
 
@@ -113,5 +114,37 @@ describe('approvals', () => {
     expect(second.outcome.status).toBe('succeeded');
     expect(second.outcome.state.steps.build!.executions).toBe(1);
     expect(second.outcome.state.steps.ship!.verdict).toBe('approve');
+  });
+
+  it('keeps one answer per approval: a second is refused naming the first, and the run follows the first', async () => {
+    const { dir, home } = await project({ 'plan.yaml': PLAN });
+    const refused: unknown[] = [];
+    let answers: Promise<unknown> = Promise.resolve();
+    const { outcome } = await run(dir, home, {
+      observer: (o) => {
+        if (o.type === 'progress' && o.progress.note?.startsWith('waiting for approval')) {
+          answers = approveRun({ home, runId: o.runId, step: 'ship', decision: 'hold', by: 'first' }).then(() =>
+            approveRun({ home, runId: o.runId, step: 'ship', decision: 'approve', by: 'second' }).catch((e) =>
+              refused.push(e),
+            ),
+          );
+        }
+      },
+    });
+    await answers;
+    expect(outcome.status).toBe('failed');
+    expect(outcome.state.steps.ship).toMatchObject({ verdict: 'hold', outputs: { by: 'first' } });
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ code: 'FLOW_APPROVAL_ANSWERED' });
+    expect(String((refused[0] as Error).message)).toMatch(/hold by first/);
+  });
+
+  it('asks afresh when a resume runs a rejected approval again: the old answer does not answer it', async () => {
+    const { dir, home } = await project({ 'plan.yaml': PLAN });
+    const first = await run(dir, home, { observer: answerWhenWaiting(home, 'hold') });
+    expect(first.outcome.status).toBe('failed');
+    const second = await resume(home, dir, first.outcome.runId, { observer: answerWhenWaiting(home, 'approve') });
+    expect(second.outcome.status).toBe('succeeded');
+    expect(second.outcome.state.steps.ship).toMatchObject({ verdict: 'approve', executions: 2 });
   });
 });

@@ -2,7 +2,16 @@
  * The run store believes only what it wrote: the event chain, run.json's seal, the plan pin,
  * a log replaced or written under a live run, links in the run's folder, and answer files.
  */
-import { appendFileSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../engine/flow/core/events.js';
@@ -12,7 +21,7 @@ import { planHash } from '../../../engine/flow/store/plan-pin.js';
 import type { RunRecord } from '../../../engine/flow/store/run-files.js';
 import { RunStore } from '../../../engine/flow/store/run-store.js';
 import { listRuns, readRunRecord } from '../../../engine/flow/store/runs.js';
-import { takeAnswer, writeAnswer } from '../../../engine/util/approval-answer.js';
+import { claimAnswer, readAnswer, reopenAnswer } from '../../../engine/util/approval-answer.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const plan = {
@@ -229,18 +238,39 @@ describe('answer files', () => {
     const path = join(home, 'approvals', 'r', 'ship.json');
     const scope = { runId: '20260101-000000-000001', key: 'ship' };
     const answer = { decision: 'approve', by: 'cli (me)', at };
-    await writeAnswer(home, path, scope, answer);
-    expect(await takeAnswer(home, path, scope)).toEqual(answer);
-    expect(await takeAnswer(home, path, scope)).toBeUndefined();
+    expect(await claimAnswer(home, path, scope, answer)).toEqual({ won: true, answer });
+    // Read, and kept: the answer of record until the question is asked again.
+    expect(await readAnswer(home, path, scope)).toEqual(answer);
+    expect(await readAnswer(home, path, scope)).toEqual(answer);
+    await reopenAnswer(path);
+    expect(await readAnswer(home, path, scope)).toBeUndefined();
 
-    // Unsealed, sealed for another question, or changed after sealing: none is acted on.
+    // Unsealed, sealed for another question, or changed after sealing: none is acted on, and each is removed.
     writeFileSync(path, JSON.stringify(answer));
-    expect(await takeAnswer(home, path, scope)).toBeUndefined();
-    await writeAnswer(home, path, { ...scope, key: 'other' }, answer);
-    expect(await takeAnswer(home, path, scope)).toBeUndefined();
-    await writeAnswer(home, path, scope, { ...answer, decision: 'reject' });
+    expect(await readAnswer(home, path, scope)).toBeUndefined();
+    expect(existsSync(path)).toBe(false);
+    await claimAnswer(home, path, { ...scope, key: 'other' }, answer);
+    expect(await readAnswer(home, path, scope)).toBeUndefined();
+    await claimAnswer(home, path, scope, { ...answer, decision: 'reject' });
     const sealed = JSON.parse(readFileSync(path, 'utf8'));
     writeFileSync(path, JSON.stringify({ ...sealed, decision: 'approve' }));
-    expect(await takeAnswer(home, path, scope)).toBeUndefined();
+    expect(await readAnswer(home, path, scope)).toBeUndefined();
+  });
+
+  it('is check-and-set: the first claim wins, a later one learns which did, a forged file blocks nothing', async () => {
+    const home = await tempDir();
+    const path = join(home, 'approvals', 'r', 'ship.json');
+    const scope = { runId: '20260101-000000-000001', key: 'ship' };
+    const approve = { decision: 'approve', by: 'web', at };
+    const reject = { decision: 'reject', by: 'cli (me)', at };
+    const claims = await Promise.all([claimAnswer(home, path, scope, approve), claimAnswer(home, path, scope, reject)]);
+    const winners = claims.filter((c) => c.won);
+    expect(winners).toHaveLength(1);
+    expect(claims.map((c) => c.answer)).toEqual([winners[0]!.answer, winners[0]!.answer]);
+    expect(await readAnswer(home, path, scope)).toEqual(winners[0]!.answer);
+    expect(readdirSync(join(home, 'approvals', 'r'))).toEqual(['ship.json']);
+
+    writeFileSync(path, JSON.stringify({ ...approve, mac: 'forged' }));
+    expect(await claimAnswer(home, path, scope, reject)).toEqual({ won: true, answer: reject });
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { NEO_BIN, runNeo } from '../../helpers/cli.js';
+import { pendingQuestion } from '../../../engine/persona/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 import { fixerPersona, writeScenario } from '../../fixtures/persona/scenario.js';
 
@@ -202,7 +203,11 @@ describe("a persona's question answered with neo flow approve", () => {
           const files = (await readdir(join(s.home, 'approvals', runId)).catch(() => [] as string[])).filter((f) =>
             f.endsWith('.question.json'),
           );
-          if (files.length > 0) return { runId, key: files[0]!.replace('.question.json', '') };
+          // An answered question stays, closed: the one asked now is the open one.
+          for (const file of files) {
+            const key = file.replace('.question.json', '');
+            if ((await pendingQuestion(s.home, runId, key)) !== undefined) return { runId, key };
+          }
         }
         await sleep(50);
       }
@@ -219,6 +224,11 @@ describe("a persona's question answered with neo flow approve", () => {
       const next = await question();
       if (next.key === 'q2') break;
     }
+    const late = await runNeo(['flow', 'approve', q1.runId, 'q1', '--decision', 'deny'], { env: s.env });
+    expect(late.exitCode).toBe(2);
+    expect(late.stderr).toMatch(
+      /error\[PERSONA_QUESTION_ANSWERED\]: question `q1` of run \S+ was already answered: allow by cli \(/,
+    );
     const verdict = await runNeo(
       ['flow', 'approve', q1.runId, 'q2', '--decision', 'success', '--note', 'looks right'],
       { env: s.env },

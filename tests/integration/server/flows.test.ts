@@ -139,7 +139,10 @@ describe('flow routes', () => {
 
     const again = await api(`/api/flows/runs/${runId}/approvals/ship`, { json: { decision: 'approve' } });
     expect(again.status).toBe(409);
-    expect(again.body.error?.code).toBe('FLOW_RUN_FINISHED');
+    expect(again.body.error).toMatchObject({
+      code: 'FLOW_APPROVAL_ANSWERED',
+      message: expect.stringMatching(/^`ship` of run \S+ was already answered: approve by web at \S+/),
+    });
     const cancel = await api(`/api/flows/runs/${runId}/cancel`, { method: 'POST' });
     expect(cancel.status).toBe(409);
     const done = await api(`/api/flows/runs/${runId}/resume`, { method: 'POST' });

@@ -63,7 +63,7 @@ describe('auth, host and origin', () => {
     expect(basic.status).toBe(401);
     const right = await api('/api/code-sessions');
     expect(right.status).toBe(200);
-    expect(right.body).toEqual({ ok: true, data: { sessions: [], live: [] } });
+    expect(right.body).toEqual({ ok: true, data: { sessions: [], live: [], held: [] } });
     // /metrics is behind the same gate.
     expect((await api('/metrics', { token: null })).status).toBe(401);
   });

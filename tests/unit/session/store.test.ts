@@ -152,6 +152,18 @@ describe('code session store', () => {
     expect((await next.list()).map((r) => r.status)).toEqual(['orphaned', 'ended', 'orphaned']);
   });
 
+  it('leaves a record whose host process still runs: a flow that outlived a server restart is not an orphan', async () => {
+    const { home, store: s } = await store();
+    const [alive, gone] = [mintSessionId(), mintSessionId()];
+    const run = (pid: number) => [{ startedAt: '2026-01-01T00:00:00.000Z', ownerScopeId: 'flow', host: { pid } }];
+    await s.createRecord(record(alive, { status: 'running', runs: run(process.ppid) }));
+    await s.createRecord(record(gone, { status: 'idle', runs: run(2 ** 22 + 1) }));
+    await s.close();
+    const next = new CodeSessionStore(home);
+    expect(await next.sweepOrphaned()).toEqual([gone]);
+    expect((await next.get(alive))!.status).toBe('running');
+  });
+
   it('logs a failed event write instead of throwing into the caller', async () => {
     const { home, log, store: s } = await store();
     const id = mintSessionId();

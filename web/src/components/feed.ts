@@ -3,7 +3,17 @@ import type { Diff, FeedEvent } from '../types';
 
 export type FeedItem =
   | { kind: 'text'; seq: number; text: string; reasoning: boolean }
-  | { kind: 'tool'; seq: number; id: string; name: string; input: unknown; output?: string; isError?: boolean }
+  | {
+      kind: 'tool';
+      seq: number;
+      id: string;
+      name: string;
+      input: unknown;
+      output?: string;
+      isError?: boolean;
+      /** From the call to its result. */
+      durationMs?: number;
+    }
   | {
       kind: 'clarify';
       seq: number;
@@ -17,8 +27,14 @@ export type FeedItem =
   | { kind: 'diff'; seq: number; round: number; diff: Diff }
   | { kind: 'note'; seq: number; text: string; tone: 'dim' | 'bad' | 'ok' | 'warn' };
 
+/** When each item happened (its first event's time), by seq. */
+export function timesOf(events: readonly FeedEvent[]): Map<number, string> {
+  return new Map(events.map((e) => [e.seq, e.at]));
+}
+
 export function foldFeed(events: readonly FeedEvent[]): FeedItem[] {
   const items: FeedItem[] = [];
+  const at = timesOf(events);
   const tools = new Map<string, number>();
   const questions = new Map<string, number>();
   for (const { seq, event: e } of events) {
@@ -33,9 +49,17 @@ export function foldFeed(events: readonly FeedEvent[]): FeedItem[] {
         items.push({ kind: 'tool', seq, id: s('id'), name: s('name'), input: e.input });
         break;
       case 'tool_result': {
-        const at = tools.get(s('id'));
-        const item = at === undefined ? undefined : items[at];
-        if (item?.kind === 'tool') items[at!] = { ...item, output: s('output'), isError: e.isError === true };
+        const index = tools.get(s('id'));
+        const item = index === undefined ? undefined : items[index];
+        const started = item === undefined ? undefined : at.get(item.seq);
+        const ended = at.get(seq);
+        if (item?.kind === 'tool')
+          items[index!] = {
+            ...item,
+            output: s('output'),
+            isError: e.isError === true,
+            ...(started && ended ? { durationMs: Date.parse(ended) - Date.parse(started) } : {}),
+          };
         else items.push({ kind: 'note', seq, text: `tool result ${s('id')}: ${s('output')}`, tone: 'dim' });
         break;
       }
@@ -50,10 +74,10 @@ export function foldFeed(events: readonly FeedEvent[]): FeedItem[] {
         });
         break;
       case 'clarification': {
-        const at = questions.get(s('clarificationId'));
-        const item = at === undefined ? undefined : items[at];
+        const index = questions.get(s('clarificationId'));
+        const item = index === undefined ? undefined : items[index];
         const decision = e.decision as { allow: boolean; reason?: string };
-        if (item?.kind === 'clarify') items[at!] = { ...item, decision };
+        if (item?.kind === 'clarify') items[index!] = { ...item, decision };
         break;
       }
       case 'guidance':

@@ -45,7 +45,7 @@ export function StepGraph({
     ids.forEach((id, i) => pos.set(id, { x: offset + i * (W + GAP_X), y: GAP_Y / 2 + r * (H + GAP_Y) }));
   });
   const height = rows.length * (H + GAP_Y);
-  const status = (id: string) => detail.state?.steps[id]?.status ?? 'pending';
+  const status = (id: string) => shownStatus(detail, detail.state?.steps[id]?.status ?? 'pending');
   return (
     <svg
       class="graph"
@@ -110,4 +110,15 @@ export function StepGraph({
       })}
     </svg>
   );
+}
+
+/**
+ * A unit's status as a person should read it: a run that stopped (interrupted, failed) leaves
+ * the units it was running marked running in its state — they resume from there — but nothing
+ * runs them now, so they read `interrupted`.
+ */
+export function shownStatus(detail: RunDetail, status: string): string {
+  const runStatus = detail.state?.status ?? detail.record.status;
+  const stopped = !detail.live && runStatus !== 'running';
+  return stopped && (status === 'running' || status === 'waiting') ? 'interrupted' : status;
 }

@@ -1,5 +1,6 @@
 import { api } from '../api';
 import { ago, Badge, ErrorLine, money, Section, useReload, useStream } from '../components/common';
+import { distinct, useFilters } from '../components/filters';
 import { link } from '../router';
 import type { RunRecord } from '../types';
 
@@ -7,12 +8,23 @@ import type { RunRecord } from '../types';
 export function FlowsPage() {
   const list = useReload(() => api<{ runs: RunRecord[]; live: string[] }>('/api/flows/runs'), []);
   useStream('/api/events?topics=flow_run_event', () => list.bump());
-  const runs = list.value?.runs ?? [];
+  const all = list.value?.runs ?? [];
   const live = new Set(list.value?.live ?? []);
+  const filters = useFilters<RunRecord>({
+    statuses: distinct(all.map((r) => r.status)),
+    kinds: distinct(all.map((r) => r.flow)),
+    kindLabel: 'flow',
+    haystack: (r) => `${r.runId} ${r.flow} ${r.status} ${r.reason?.message ?? ''}`,
+    status: (r) => r.status,
+    kind: (r) => r.flow,
+    createdAt: (r) => r.createdAt,
+  });
+  const runs = all.filter(filters.keep);
   return (
     <Section title="Flow runs">
       <ErrorLine error={list.error} />
-      {list.value !== undefined && runs.length === 0 ? (
+      {all.length > 0 ? filters.controls : null}
+      {list.value !== undefined && all.length === 0 ? (
         <p class="dim">No runs yet. Start one with `neo flow run plan.yaml`.</p>
       ) : null}
       <table class="list" data-testid="runs">

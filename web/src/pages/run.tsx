@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, ApiError, type Answered } from '../api';
 import { Badge, ErrorLine, Section, useReload, useStream } from '../components/common';
 import { DiffView } from '../components/diff-view';
+import { LongText } from '../components/long-text';
 import { failureOutput, failureOutputHeading } from '../../../engine/flow/core/failure-output.js';
 import { costLabel } from '../../../engine/flow/core/cost-label.js';
-import { StepGraph } from '../components/step-graph';
+import { shownStatus, StepGraph } from '../components/step-graph';
 import { link } from '../router';
 import type { Decision, Diff, RunDetail, UnitState } from '../types';
 
@@ -28,6 +29,11 @@ export function RunPage({ id }: { id: string }) {
       setAction(undefined);
       detail.bump();
     }, setAction);
+  // An answer's outcome (the winner, or the error) is shown by its form; the run reloads either way.
+  const answer = (key: string, decision: string, reason: string) =>
+    api(`/api/flows/runs/${id}/approvals/${key}`, { decision, ...(reason ? { reason } : {}) }).finally(() =>
+      detail.bump(),
+    );
   return (
     <div class="page">
       <Section
@@ -62,15 +68,7 @@ export function RunPage({ id }: { id: string }) {
           <StepGraph detail={d} selected={pick} onSelect={setSelected} />
         </div>
       </Section>
-      {pick === undefined ? null : (
-        <StepPanel
-          detail={d}
-          stepId={pick}
-          onAnswer={(key, decision, reason) =>
-            post(`/api/flows/runs/${id}/approvals/${key}`, { decision, ...(reason ? { reason } : {}) })
-          }
-        />
-      )}
+      {pick === undefined ? null : <StepPanel detail={d} stepId={pick} onAnswer={answer} />}
     </div>
   );
 }
@@ -82,7 +80,7 @@ function StepPanel({
 }: {
   detail: RunDetail;
   stepId: string;
-  onAnswer: (key: string, decision: string, reason: string) => void;
+  onAnswer: (key: string, decision: string, reason: string) => Promise<unknown>;
 }) {
   const step = detail.steps.find((s) => s.id === stepId)!;
   const state = detail.state?.steps[stepId];
@@ -102,7 +100,7 @@ function StepPanel({
       {units.map(({ key, unit }) => (
         <div class="unit" key={key} data-testid={`step-${key}`}>
           <div class="facts-inline">
-            <Badge value={unit.status} />
+            <Badge value={shownStatus(detail, unit.status)} />
             {unit.verdict ? (
               <span>
                 verdict <strong>{unit.verdict}</strong>
@@ -113,9 +111,11 @@ function StepPanel({
               <span>{costLabel(unit.outputs.costUsd, step.simulated === true ? unit.outputs.costUsd : 0)}</span>
             ) : null}
             {typeof unit.outputs?.rounds === 'number' ? <span>{unit.outputs.rounds} rounds</span> : null}
-            {typeof unit.outputs?.sessionId === 'string' ? (
-              <a {...link(`/sessions/${unit.outputs.sessionId}`)}>session</a>
-            ) : null}
+            {sessionOf(detail, key, unit) === undefined ? null : (
+              <a {...link(`/sessions/${sessionOf(detail, key, unit)}`)} data-testid="step-session">
+                {shownStatus(detail, unit.status) === 'running' ? 'live session' : 'session'}
+              </a>
+            )}
             {typeof unit.outputs?.by === 'string' ? <span>by {unit.outputs.by}</span> : null}
           </div>
           {unit.error ? (
@@ -133,7 +133,9 @@ function StepPanel({
             />
           ) : null}
           {typeof unit.outputs?.text === 'string' && unit.outputs.text !== '' ? (
-            <pre class="answer-text">{unit.outputs.text}</pre>
+            <div class="answer-text">
+              <LongText text={unit.outputs.text} pre />
+            </div>
           ) : null}
           {unit.outputs?.diff !== undefined ? <DiffView diff={unit.outputs.diff as Diff} /> : null}
         </div>
@@ -142,6 +144,11 @@ function StepPanel({
   );
 }
 
+/**
+ * An approval's or a question's decisions. A press disables every button until the server
+ * answers (one answer per question wins; a second press could only lose), then shows what was
+ * recorded: this answer, or — when another person, terminal or tab was first — the one that won.
+ */
 export function ApprovalForm({
   prompt,
   decisions,
@@ -151,25 +158,73 @@ export function ApprovalForm({
   prompt: string;
   decisions: Decision[];
   detail?: string;
-  onAnswer: (decision: string, reason: string) => void;
+  onAnswer: (decision: string, reason: string) => Promise<unknown>;
 }) {
   const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ answered: Answered; mine: boolean } | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const press = (decision: string) => {
+    setBusy(true);
+    setError(undefined);
+    onAnswer(decision, reason).then(
+      () =>
+        setOutcome({
+          answered: { decision, by: 'you', at: new Date().toISOString(), ...(reason ? { note: reason } : {}) },
+          mine: true,
+        }),
+      (e: unknown) => {
+        if (e instanceof ApiError && e.answered !== undefined) setOutcome({ answered: e.answered, mine: false });
+        else {
+          setError(e);
+          setBusy(false);
+        }
+      },
+    );
+  };
   return (
-    <div class="approval" data-testid="approval">
+    <div class="approval" data-testid="approval" aria-busy={busy}>
       <div class="prompt">{prompt}</div>
       {detail ? <pre class="detail">{detail}</pre> : null}
-      <input
-        placeholder="reason (optional, recorded)"
-        value={reason}
-        onInput={(e) => setReason((e.target as HTMLInputElement).value)}
-      />
-      {decisions.map((d) => (
-        <button key={d.id} class={d.fail ? 'bad' : 'ok'} onClick={() => onAnswer(d.id, reason)} data-decision={d.id}>
-          {d.label}
-        </button>
-      ))}
+      {outcome === undefined ? (
+        <>
+          <input
+            placeholder="reason (optional, recorded)"
+            value={reason}
+            disabled={busy}
+            onInput={(e) => setReason((e.target as HTMLInputElement).value)}
+          />
+          {decisions.map((d) => (
+            <button
+              key={d.id}
+              class={d.fail ? 'bad' : 'ok'}
+              disabled={busy}
+              onClick={() => press(d.id)}
+              data-decision={d.id}
+            >
+              {d.label}
+            </button>
+          ))}
+        </>
+      ) : (
+        <div class={outcome.mine ? 'answered' : 'answered other'} data-testid="answered" role="status">
+          {outcome.mine ? 'Answered ' : 'Already answered: '}
+          <strong>
+            {decisions.find((d) => d.id === outcome.answered.decision)?.label ?? outcome.answered.decision}
+          </strong>
+          {outcome.mine ? '' : ` by ${outcome.answered.by} at ${new Date(outcome.answered.at).toLocaleTimeString()}`}
+          {outcome.answered.note ? ` — ${outcome.answered.note}` : ''}
+        </div>
+      )}
+      <ErrorLine error={error} />
     </div>
   );
+}
+
+/** A unit's session: named by its outputs once it finished, by its process's progress from the moment it starts. */
+function sessionOf(detail: RunDetail, key: string, unit: UnitState): string | undefined {
+  if (typeof unit.outputs?.sessionId === 'string') return unit.outputs.sessionId;
+  return unit.status === 'running' ? detail.stepSessions?.[key] : undefined;
 }
 
 /** Why a failed step failed, in its check's or command's own last lines (the rule is the CLI's). */
@@ -179,7 +234,7 @@ function FailureOutput({ status, outputs }: { status: string; outputs: Record<st
   return (
     <div class="failure-output" data-testid="failure-output">
       <div class="dim">{failureOutputHeading(output)}</div>
-      <pre>{output.lines.join('\n')}</pre>
+      <LongText text={output.lines.join('\n')} pre />
     </div>
   );
 }

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { Badge, ErrorLine, money, PostureBadge, Section, useReload, useStream } from '../components/common';
 import { DiffView } from '../components/diff-view';
-import { foldFeed, type FeedItem } from '../components/feed';
+import { foldFeed, timesOf, type FeedItem } from '../components/feed';
+import { LongText } from '../components/long-text';
 import type { FeedEvent, SessionDetail } from '../types';
 
 /** One session: its record, the live feed, a person's controls, and the terminal-attach row. */
@@ -34,6 +35,19 @@ export function SessionPage({ id }: { id: string }) {
           <>
             {d.live ? (
               <button onClick={() => run(() => api(`/api/code-sessions/${id}/interrupt`, {}))}>Interrupt</button>
+            ) : null}
+            {d.live || d.held ? (
+              <button
+                data-testid="stop"
+                title={
+                  d.live
+                    ? 'end the session now (aborted) and release it'
+                    : 'its agent ended: release what still holds it'
+                }
+                onClick={() => run(() => api(`/api/code-sessions/${id}/stop`, d.live ? { outcome: 'aborted' } : {}))}
+              >
+                {d.live ? 'Stop' : 'Release'}
+              </button>
             ) : null}
             {resumable ? (
               <button
@@ -91,7 +105,7 @@ export function SessionPage({ id }: { id: string }) {
         <ErrorLine error={action} />
       </Section>
       <Section title={`Feed${feedState === 'open' ? '' : ` (${feedState})`}`}>
-        <Feed items={foldFeed(events)} live={d.live} sessionId={id} onError={setAction} />
+        <Feed items={foldFeed(events)} times={timesOf(events)} live={d.live} sessionId={id} onError={setAction} />
         {d.live ? <GuidanceBox sessionId={id} onError={setAction} /> : null}
       </Section>
     </div>
@@ -128,107 +142,150 @@ function AttachRow({ detail }: { detail: SessionDetail }) {
 }
 
 function Feed({
-  items,
+  items: all,
+  times,
   live,
   sessionId,
   onError,
 }: {
   items: FeedItem[];
+  times: Map<number, string>;
   live: boolean;
   sessionId: string;
   onError: (e: unknown) => void;
 }) {
   const [openDiff, setOpenDiff] = useState<number | undefined>(undefined);
-  if (items.length === 0) return <p class="dim">No events yet.</p>;
+  const [filter, setFilter] = useState('');
+  if (all.length === 0) return <p class="dim">No events yet.</p>;
+  const needle = filter.trim().toLowerCase();
+  const items = needle === '' ? all : all.filter((item) => JSON.stringify(item).toLowerCase().includes(needle));
   return (
-    <ol class="feed" data-testid="feed">
-      {items.map((item) => {
-        switch (item.kind) {
-          case 'text':
-            return (
-              <li key={item.seq} class={item.reasoning ? 'f-reasoning' : 'f-text'}>
-                {item.text}
-              </li>
-            );
-          case 'tool':
-            return (
-              <li key={item.seq} class={`f-tool${item.isError ? ' is-error' : ''}`} data-testid="tool-card">
-                <details>
-                  <summary>
-                    <span class="tool-name">{item.name}</span> <code class="tool-brief">{brief(item.input)}</code>
-                    {item.output === undefined ? (
-                      <span class="dim"> · running…</span>
-                    ) : item.isError ? (
-                      <span class="bad"> · error</span>
-                    ) : null}
-                  </summary>
-                  <div class="tool-io">
-                    <div class="label">input</div>
-                    <pre>{JSON.stringify(item.input, null, 2)}</pre>
-                    {item.output === undefined ? null : (
-                      <>
-                        <div class="label">output</div>
-                        <pre>{item.output}</pre>
-                      </>
-                    )}
+    <>
+      <input
+        class="feed-filter"
+        data-testid="feed-filter"
+        placeholder="filter the feed (text, tool, path…)"
+        value={filter}
+        onInput={(e) => setFilter((e.target as HTMLInputElement).value)}
+      />
+      {needle === '' ? null : (
+        <span class="dim">
+          {' '}
+          {items.length} of {all.length}
+        </span>
+      )}
+      <ol class="feed" data-testid="feed">
+        {items.map((item) => {
+          switch (item.kind) {
+            case 'text':
+              return (
+                <li key={item.seq} class={item.reasoning ? 'f-reasoning' : 'f-text'}>
+                  <Stamp at={times.get(item.seq)} />
+                  <LongText text={item.text} />
+                </li>
+              );
+            case 'tool':
+              return (
+                <li key={item.seq} class={`f-tool${item.isError ? ' is-error' : ''}`} data-testid="tool-card">
+                  <Stamp at={times.get(item.seq)} />
+                  <details>
+                    <summary>
+                      <span class="tool-name">{item.name}</span> <code class="tool-brief">{brief(item.input)}</code>
+                      {item.output === undefined ? (
+                        <span class="dim"> · running…</span>
+                      ) : item.isError ? (
+                        <span class="bad"> · error</span>
+                      ) : null}
+                      {item.durationMs === undefined ? null : <span class="dim"> · {duration(item.durationMs)}</span>}
+                    </summary>
+                    <div class="tool-io">
+                      <div class="label">input</div>
+                      <LongText text={JSON.stringify(item.input, null, 2)} pre />
+                      {item.output === undefined ? null : (
+                        <>
+                          <div class="label">output</div>
+                          <LongText text={item.output} pre />
+                        </>
+                      )}
+                    </div>
+                  </details>
+                </li>
+              );
+            case 'clarify':
+              return (
+                <li key={item.seq} class="f-clarify" data-testid="clarification">
+                  <Stamp at={times.get(item.seq)} />
+                  <div>
+                    <strong>Permission asked:</strong> {item.toolName} <code>{brief(item.input)}</code>
                   </div>
-                </details>
-              </li>
-            );
-          case 'clarify':
-            return (
-              <li key={item.seq} class="f-clarify" data-testid="clarification">
-                <div>
-                  <strong>Permission asked:</strong> {item.toolName} <code>{brief(item.input)}</code>
-                </div>
-                {item.decision !== undefined ? (
-                  <div class={item.decision.allow ? 'ok' : 'bad'}>
-                    {item.decision.allow ? 'allowed' : 'denied'}
-                    {item.decision.reason ? ` · ${item.decision.reason}` : ''}
-                  </div>
-                ) : live ? (
-                  <Answer sessionId={sessionId} clarificationId={item.clarificationId} onError={onError} />
-                ) : (
-                  <div class="dim">unanswered</div>
-                )}
-              </li>
-            );
-          case 'guidance':
-            return (
-              <li key={item.seq} class={`f-guidance src-${item.source}`}>
-                <span class="label">{item.source === 'user' ? 'you' : item.source}</span> {item.text}
-              </li>
-            );
-          case 'turn':
-            return (
-              <li key={item.seq} class="f-turn">
-                turn {item.numTurns ?? ''} complete{item.interrupted ? ' (interrupted)' : ''}
-                {item.costUsd === undefined ? '' : ` · ${money(item.costUsd)}`}
-              </li>
-            );
-          case 'diff':
-            return (
-              <li key={item.seq} class="f-diff">
-                <button
-                  class="link"
-                  data-testid="open-diff"
-                  onClick={() => setOpenDiff(openDiff === item.seq ? undefined : item.seq)}
-                >
-                  round {item.round} diff: {item.diff.summaryLine ?? `${item.diff.files.length} files`}
-                </button>
-                {openDiff === item.seq ? <DiffView diff={item.diff} /> : null}
-              </li>
-            );
-          case 'note':
-            return (
-              <li key={item.seq} class={`f-note tone-${item.tone}`}>
-                {item.text}
-              </li>
-            );
-        }
-      })}
-    </ol>
+                  {item.decision !== undefined ? (
+                    <div class={item.decision.allow ? 'ok' : 'bad'}>
+                      {item.decision.allow ? 'allowed' : 'denied'}
+                      {item.decision.reason ? ` · ${item.decision.reason}` : ''}
+                    </div>
+                  ) : live ? (
+                    <Answer sessionId={sessionId} clarificationId={item.clarificationId} onError={onError} />
+                  ) : (
+                    <div class="dim">unanswered</div>
+                  )}
+                </li>
+              );
+            case 'guidance':
+              return (
+                <li key={item.seq} class={`f-guidance src-${item.source}`}>
+                  <Stamp at={times.get(item.seq)} />
+                  <span class="label">{item.source === 'user' ? 'you' : item.source}</span>{' '}
+                  <LongText text={item.text} />
+                </li>
+              );
+            case 'turn':
+              return (
+                <li key={item.seq} class="f-turn">
+                  <Stamp at={times.get(item.seq)} />
+                  turn {item.numTurns ?? ''} complete{item.interrupted ? ' (interrupted)' : ''}
+                  {item.costUsd === undefined ? '' : ` · ${money(item.costUsd)}`}
+                </li>
+              );
+            case 'diff':
+              return (
+                <li key={item.seq} class="f-diff">
+                  <Stamp at={times.get(item.seq)} />
+                  <button
+                    class="link"
+                    data-testid="open-diff"
+                    onClick={() => setOpenDiff(openDiff === item.seq ? undefined : item.seq)}
+                  >
+                    round {item.round} diff: {item.diff.summaryLine ?? `${item.diff.files.length} files`}
+                  </button>
+                  {openDiff === item.seq ? <DiffView diff={item.diff} /> : null}
+                </li>
+              );
+            case 'note':
+              return (
+                <li key={item.seq} class={`f-note tone-${item.tone}`}>
+                  <Stamp at={times.get(item.seq)} />
+                  <LongText text={item.text} />
+                </li>
+              );
+          }
+        })}
+      </ol>
+    </>
   );
+}
+
+/** When a feed item happened: the time of day, the full timestamp on hover. */
+function Stamp({ at }: { at: string | undefined }) {
+  if (at === undefined) return null;
+  return (
+    <time class="f-at" dateTime={at} title={at}>
+      {new Date(at).toLocaleTimeString([], { hour12: false })}
+    </time>
+  );
+}
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 60_000)} min`;
 }
 
 function Answer({

@@ -1,5 +1,6 @@
 import { api } from '../api';
 import { ago, Badge, ErrorLine, money, PostureBadge, Section, useReload, useStream } from '../components/common';
+import { distinct, useFilters } from '../components/filters';
 import { link } from '../router';
 import type { SessionRecord } from '../types';
 
@@ -7,12 +8,23 @@ import type { SessionRecord } from '../types';
 export function SessionsPage() {
   const list = useReload(() => api<{ sessions: SessionRecord[]; live: string[] }>('/api/code-sessions'), []);
   useStream('/api/events?topics=code_session_changed', () => list.bump());
-  const sessions = list.value?.sessions ?? [];
+  const all = list.value?.sessions ?? [];
   const live = new Set(list.value?.live ?? []);
+  const filters = useFilters<SessionRecord>({
+    statuses: distinct(all.map((s) => s.status)),
+    kinds: distinct(all.map((s) => s.backendId)),
+    kindLabel: 'backend',
+    haystack: (s) => `${s.sessionId} ${s.taskBrief} ${s.backendId} ${s.model ?? ''} ${s.status}`,
+    status: (s) => s.status,
+    kind: (s) => s.backendId,
+    createdAt: (s) => s.createdAt,
+  });
+  const sessions = all.filter(filters.keep);
   return (
     <Section title="Code sessions">
       <ErrorLine error={list.error} />
-      {list.value !== undefined && sessions.length === 0 ? (
+      {all.length > 0 ? filters.controls : null}
+      {list.value !== undefined && all.length === 0 ? (
         <p class="dim">No sessions yet. Start one with `neo session start`, or run a flow.</p>
       ) : null}
       <table class="list" data-testid="sessions">
@@ -32,7 +44,10 @@ export function SessionsPage() {
           {sessions.map((s) => (
             <tr key={s.sessionId} data-session={s.sessionId}>
               <td>
-                <Badge value={s.status} title={s.state} />
+                <Badge
+                  value={s.state === 'awaitingAnswer' && live.has(s.sessionId) ? 'waiting' : s.status}
+                  title={s.state}
+                />
                 {live.has(s.sessionId) ? <span class="live-dot" title="live: reachable from here" /> : null}
               </td>
               <td class="brief">
