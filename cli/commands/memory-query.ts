@@ -53,7 +53,9 @@ function render(kind: string, result: unknown): string[] {
   switch (kind) {
     case 'symbol':
     case 'outline':
-      return rows.map((s) => `${String(s.file)}:${String(s.startLine)}: ${String(s.kind)} ${String(s.signature)}`);
+      return rows.map(
+        (s) => `${String(s.file)}:${String(s.startLine)}: ${symbolLine(String(s.kind), String(s.signature))}`,
+      );
     case 'refs':
       return rows.map(
         (r) => `${String(r.file)}:${String(r.line)}: ${String(r.kind)}${r.caller ? ` in ${String(r.caller)}` : ''}`,
@@ -81,4 +83,9 @@ function render(kind: string, result: unknown): string[] {
     default:
       return rows.map((t) => `${String(t.file)}: ${String(t.why)}`);
   }
+}
+
+/** `kind signature`, the kind said once when the signature opens with it (`function toVal(mix)`). */
+function symbolLine(kind: string, signature: string): string {
+  return signature.startsWith(`${kind} `) ? signature : `${kind} ${signature}`;
 }

@@ -30,7 +30,7 @@ describe('neo memory index / query / map / mcp', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ files: 3, parsed: 0, unchanged: 3 });
 
     const symbol = await runNeo(['memory', 'query', 'symbol', 'parseDate'], { cwd: repo, env });
-    expect(symbol.stdout.trim()).toBe('src/parse.ts:3: function function parseDate(text: string): Date');
+    expect(symbol.stdout.trim()).toBe('src/parse.ts:3: function parseDate(text: string): Date');
     const callers = await runNeo(['memory', 'query', 'callers', 'tokens', '--json'], { cwd: repo, env });
     expect(JSON.parse(callers.stdout)).toEqual([{ caller: 'parseDate', file: 'src/parse.ts', lines: [4] }]);
     const tests = await runNeo(['memory', 'query', 'tests-for', 'src/parse.ts'], { cwd: repo, env });
