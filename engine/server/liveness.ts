@@ -5,15 +5,21 @@
  * it, but nothing to steer) until it is stopped or released. A record nobody holds is `none`:
  * what its record says it is (ended, failed, or orphaned when the process that ran it is gone).
  */
-import { isLiveState, isOrphaned, type CodeSessionRecord } from '../session/index.js';
-import type { ServerContext } from './context.js';
+import { isLiveState, isOrphaned, type CodeSessionRecord, type SessionService } from '../session/index.js';
+import type { AttachServer } from './attach/server.js';
+
+/** What tells who holds a session: this server's registry and the processes attached to it. */
+export interface SessionHolders {
+  service: Pick<SessionService, 'registry'>;
+  attach: Pick<AttachServer, 'ownerOfSession'>;
+}
 
 export type Liveness = 'live' | 'held' | 'none';
 
 /** Where a session is held: `here` (this server's registry), `attached` (a flow or persona process), or nowhere. */
 export type Holder = 'here' | 'attached' | undefined;
 
-export function holderOf(ctx: Pick<ServerContext, 'service' | 'attach'>, sessionId: string): Holder {
+export function holderOf(ctx: SessionHolders, sessionId: string): Holder {
   if (ctx.service.registry.find(sessionId) !== undefined) return 'here';
   return ctx.attach.ownerOfSession(sessionId) !== undefined ? 'attached' : undefined;
 }
@@ -22,11 +28,7 @@ export function holderOf(ctx: Pick<ServerContext, 'service' | 'attach'>, session
  * The session's liveness. A session held here answers from its machine's state; one held by an
  * attached process from its record, which that process patches on every transition.
  */
-export function livenessOf(
-  ctx: Pick<ServerContext, 'service' | 'attach'>,
-  sessionId: string,
-  record: CodeSessionRecord | null,
-): Liveness {
+export function livenessOf(ctx: SessionHolders, sessionId: string, record: CodeSessionRecord | null): Liveness {
   const here = ctx.service.registry.find(sessionId);
   if (here !== undefined) return isLiveState(here.state) ? 'live' : 'held';
   if (ctx.attach.ownerOfSession(sessionId) === undefined) return 'none';

@@ -5,19 +5,32 @@
  * `--yes` it picks the first decision that does not fail. It never approves itself: no answer by
  * the step's timeout fails it `unanswered`.
  */
-import type { ExecutionOutcome, ExecutionSpec } from '../core/execution.js';
+import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core/execution.js';
 import type { PlanStep } from '../core/plan.js';
 import { unitKey, type StepError } from '../core/state.js';
 import { defined } from '../../util/defined.js';
 import { reopenApproval, takeApproval, waitForApproval } from './approvals.js';
-import type { ExecutorDeps } from './executor.js';
+import type { RunStore } from '../store/run-store.js';
+import type { WorkspaceRecord } from '../store/run-files.js';
+import type { ApprovalPrompter } from './approvals.js';
 import { memorySite, noteApprovalRejected } from './memory-hook.js';
+
+/** What an approval step needs of the run (a part of the executor's deps). */
+export interface ApprovalDeps {
+  home: string;
+  runId: string;
+  workspace: WorkspaceRecord;
+  store: RunStore;
+  yes: boolean;
+  prompter?: ApprovalPrompter;
+  progress(update: ExecutionProgress): void;
+}
 
 export async function approvalStep(
   spec: ExecutionSpec,
   step: PlanStep,
   signal: AbortSignal,
-  deps: ExecutorDeps,
+  deps: ApprovalDeps,
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
   const decisions = step.approval!.decisions;
   const prompt = spec.prompt ?? step.approval!.prompt;
