@@ -464,3 +464,35 @@ for (const id of ['droid', 'copilot', 'codex'] as const) {
     { describe, skip: (name) => it.skip(name, () => {}) },
   );
 }
+
+describeCli(
+  'droid',
+  'an agent never edits its own CLI configuration (neo flow run)',
+  (cli) => {
+    it('droid at acceptEdits asking to create .factory/mcp.json is refused by the posture gate', async () => {
+      const box = await sandbox();
+      const model = await serveModel(join(SCRIPTS, 'droid-own-config.yaml'), box.root, { checkout: box.repo });
+      const setup = await cliSetup('droid', box, model.url, cli.bin);
+      await writeFile(
+        join(box.repo, 'plan.yaml'),
+        flow(
+          'own-config',
+          setup.backend,
+          setup.model,
+          'workspace: { isolation: inplace }\nsteps:\n  - id: add\n    brief: Add a server.\n    posture: acceptEdits\n    requireChange: false\n',
+        ),
+      );
+      await commit(box.repo);
+      const result = await runNeo(['flow', 'run', 'plan.yaml', '--json'], {
+        cwd: box.repo,
+        env: setup.env as Record<string, string>,
+        timeout: 200_000,
+      });
+      await model.stop();
+      expect(existsSync(join(box.repo, '.factory', 'mcp.json')), result.stdout + result.stderr).toBe(false);
+      expect(result.stdout).toContain('configures the agent CLI itself');
+      expect(processesIn(box.repo)).toEqual([]);
+    }, 240_000);
+  },
+  { describe, skip: (name) => it.skip(name, () => {}) },
+);
