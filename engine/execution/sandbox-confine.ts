@@ -5,7 +5,8 @@
  * engine/transports/shared/agent-home.ts); /run (where daemons' sockets live: a database, D-Bus,
  * docker) and the folder neo's own sockets fall back to hidden; the workspace's git metadata
  * read-only, shown even where it lies in a hidden tree (git works on a worktree whose repository
- * lives in the hidden home). What is hidden stays hidden whatever is bound (the sandbox hides
+ * lives in the hidden home), its config without the credentials it may hold
+ * (engine/execution/git-config-mask.ts). What is hidden stays hidden whatever is bound (the sandbox hides
  * again what a bind would show). Every caller builds its spec here, so the rule is stated once.
  */
 import { realpathSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { dirname, isAbsolute, join, sep } from 'node:path';
 import type { SandboxBind, SandboxSpec } from './sandbox-spec.js';
 import { defined } from '../util/defined.js';
 import { privateSocketFolders } from '../util/private-socket.js';
+import { gitConfigMasks } from './git-config-mask.js';
 
 export interface Confinement {
   /** The tree the process may change (the workspace root). */
@@ -41,6 +43,8 @@ export function confinedSpec(c: Confinement): SandboxSpec {
     ...(c.readable ?? []).map((path) => ({ path, optional: true })),
     { path: c.workspace, write: true, ...defined({ at: c.workspaceAt }) },
     ...(c.binds ?? []),
+    // Over the configs of the git dirs shown: the same files without the credentials they hold.
+    ...gitConfigMasks(c.readable ?? [], join(c.neoHome, 'masks')),
   ];
   // Name resolution on a host whose resolv.conf points into /run (systemd-resolved).
   if (c.network) binds.push({ path: '/run/systemd/resolve', optional: true });
