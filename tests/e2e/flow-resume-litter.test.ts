@@ -1,9 +1,9 @@
 /**
  * A run killed in the middle of an atomic write leaves `*.tmp` files behind; the resume that
  * carries it to success sweeps them from its sub-flows' run folders and its sessions' folders
- * too, not only from its own.
+ * and its approvals folder too, not only from its own.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
@@ -41,7 +41,13 @@ describe('a resumed run sweeps what a kill left', () => {
     const litter = `meta.json.${child.pid}.0badf00d.tmp`;
     const subflow = readdirSync(join(home, 'runs')).find((name) => name.startsWith(`${runId}.`))!;
     const session = readdirSync(join(home, 'code-sessions')).find((name) => name.startsWith('cs_'))!;
-    const planted = [join(home, 'runs', subflow, litter), join(home, 'code-sessions', session, litter)];
+    // An approval's answer killed before its link() leaves one in the run's approvals folder.
+    mkdirSync(join(home, 'approvals', runId), { recursive: true });
+    const planted = [
+      join(home, 'runs', subflow, litter),
+      join(home, 'code-sessions', session, litter),
+      join(home, 'approvals', runId, `review.json.${child.pid}.0badf00d.tmp`),
+    ];
     for (const file of planted) writeFileSync(file, '{"half":');
     // The killed command's $NEO_OUTPUT folder, named after its (sub-flow's) run.
     const outputs = () => readdirSync(join(home, 'io')).filter((name) => name.startsWith(`${runId}.`));

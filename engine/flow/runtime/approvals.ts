@@ -5,6 +5,7 @@ import { checkId } from '../../util/ids.js';
 import type { CompiledPlan, Decision } from '../core/plan.js';
 import { isTerminal, type RunState } from '../core/state.js';
 import { mkdirPrivate } from '../../util/private-store.js';
+import { approvalsDir } from '../store/run-files.js';
 
 /** An answer to an approval, from a terminal prompt, `neo flow approve`, or `--yes`. */
 export interface ApprovalAnswer {
@@ -29,10 +30,7 @@ export type ApprovalPrompter = (
   signal: AbortSignal,
 ) => Promise<{ decision: string; note?: string } | undefined>;
 
-/** The folder of a run's approval answers (and its personas' questions). */
-export function approvalsDir(home: string, runId: string): string {
-  return join(home, 'approvals', checkId('run', runId));
-}
+export { approvalsDir };
 
 /** Where `neo flow approve` leaves an answer for a waiting run. */
 export function approvalFile(home: string, runId: string, key: string): string {

@@ -7,6 +7,11 @@ export function runDir(home: string, runId: string): string {
   return join(home, 'runs', checkId('run', runId));
 }
 
+/** The folder of a run's approval answers (and its personas' questions): outside the run folder, sealed one by one. */
+export function approvalsDir(home: string, runId: string): string {
+  return join(home, 'approvals', checkId('run', runId));
+}
+
 export const RUN_FILES = {
   record: 'run.json',
   plan: 'plan.json',
