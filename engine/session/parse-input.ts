@@ -228,12 +228,14 @@ function describe(value: unknown): string {
 function sandboxInput(value: Record<string, unknown> | undefined): SessionSandbox | undefined {
   if (value === undefined) return undefined;
   const bad = (why: string) => badInput('sandbox', why);
-  const { kind, binds, hide, network } = value;
+  const { kind, binds, hide, network, maxProcesses } = value;
   if (kind !== 'none' && kind !== 'bwrap') throw bad('`kind` must be none or bwrap');
   if (typeof network !== 'boolean') throw bad('`network` must be true or false');
   const absolute = (p: unknown): p is string => typeof p === 'string' && p.startsWith('/') && !p.includes('\0');
   if (!Array.isArray(hide) || !hide.every(absolute)) throw bad('`hide` must be a list of absolute paths');
   if (!Array.isArray(binds)) throw bad('`binds` must be a list');
+  if (maxProcesses !== undefined && !(Number.isInteger(maxProcesses) && (maxProcesses as number) > 0))
+    throw bad('`maxProcesses` must be a positive whole number');
   const parsed = binds.map((b: unknown) => {
     const bind = (typeof b === 'object' && b !== null ? b : {}) as Record<string, unknown>;
     if (!absolute(bind.path) || (bind.at !== undefined && !absolute(bind.at)))
@@ -245,5 +247,11 @@ function sandboxInput(value: Record<string, unknown> | undefined): SessionSandbo
       ...(typeof bind.at === 'string' ? { at: bind.at } : {}),
     };
   });
-  return { kind, binds: parsed, hide: [...hide], network };
+  return {
+    kind,
+    binds: parsed,
+    hide: [...hide],
+    network,
+    ...(maxProcesses === undefined ? {} : { maxProcesses: maxProcesses as number }),
+  };
 }

@@ -145,6 +145,11 @@ export interface SessionSandbox {
   binds: SandboxBind[];
   hide: string[];
   network: boolean;
+  /**
+   * How many processes (threads count) the CLI and everything it starts may have at once: a
+   * fork flood stops at the cap and the session ends, saying so (the flow's `maxProcesses`).
+   */
+  maxProcesses?: number;
 }
 
 /** A live session with one agent. */

@@ -14,6 +14,7 @@ import { NEO_BIN, runNeo } from '../helpers/cli.js';
 import { watchFolder } from '../helpers/leaks.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { git } from './flow-helpers.js';
+import { FAKE_BINARIES, fakeWithEnv } from '../contract/fake-backends.js';
 
 let server: Server;
 let port: number;
@@ -397,6 +398,27 @@ describe.runIf(canDropToNobody())('an ordinary user, who may not make a cgroup, 
     // The shell's fork was refused by the cap (the rlimit cannot tell neo it was the cause).
     expect(summary(result.stdout), result.stdout + result.stderr).toMatchObject({ status: 'failed', exitCode: 1 });
     expect(result.stdout).toMatch(/Cannot fork/);
+    expect(processesWith(marker)).toEqual([]);
+  });
+});
+
+describe("an agent CLI and what it starts have the step's process bound", () => {
+  it('a CLI whose processes flood past `maxProcesses` is killed, the step fails saying so, nothing is left', async () => {
+    const marker = '65.75';
+    const { home, neo } = await project({
+      'plan.yaml': `name: flood\ndefaults: { backend: claude-code, maxPosture: acceptEdits, maxRounds: 1 }\nsandbox: bwrap\nsteps:\n  - id: work\n    brief: Write hello.txt.\n    maxProcesses: 64\n`,
+    });
+    const bin = fakeWithEnv(
+      FAKE_BINARIES['claude-code'],
+      { FAKE_CLI_BEHAVIOUR: 'flood', FAKE_CLI_FLOOD_MARK: marker, FAKE_CLI_HOME: join(home, 'fake-state') },
+      await tempDir('neo-fake-bin-'),
+    );
+    const result = await neo(['flow', 'run', 'plan.yaml', '--json'], {
+      NEO_CLAUDE_CODE_BIN: bin,
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+    });
+    expect(summary(result.stdout), result.stdout + result.stderr).toMatchObject({ status: 'failed' });
+    expect(result.stdout).toMatch(/hit its limit of 64 processes/);
     expect(processesWith(marker)).toEqual([]);
   });
 });

@@ -44,6 +44,8 @@ export interface CommandSandbox {
   binds: readonly SandboxBind[];
   hide: readonly string[];
   network: boolean;
+  /** Each command's process bound (a flow's `maxProcesses`). */
+  maxProcesses?: number;
 }
 
 const UNCONFINED: CommandSandbox = { kind: 'none', binds: [], hide: [], network: true };
@@ -69,6 +71,6 @@ export function spawnCommand(
       env: where.env,
       ...(where.timeoutMs === undefined ? {} : { timeoutMs: where.timeoutMs }),
     },
-    options,
+    box.maxProcesses === undefined ? options : { ...options, maxProcesses: box.maxProcesses },
   );
 }

@@ -16,7 +16,7 @@ import { approvalStep } from './approval-step.js';
 import { confinedSpec, confinePath, type ProcessResult, type SandboxBind } from '../../execution/index.js';
 import { openStepOutput, readStepOutput } from './step-output.js';
 import { BudgetGuard } from './budget-guard.js';
-import { commandError, runCommand, type CommandSpec } from './command.js';
+import { commandError, maxProcessesOf, runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
 import { briefWithMemory, memorySite, noteGateRefusal, noteStepOutcome } from './memory-hook.js';
 import { defined } from '../../util/defined.js';
@@ -316,7 +316,13 @@ function agentSandbox(setting: SandboxSetting, cwd: string, deps: ExecutorDeps):
       { cwd, env: process.env },
     ),
   );
-  return { kind: setting.kind, binds: [...spec.binds], hide: [...spec.hide], network: true };
+  return {
+    kind: setting.kind,
+    binds: [...spec.binds],
+    hide: [...spec.hide],
+    network: true,
+    maxProcesses: maxProcessesOf(setting),
+  };
 }
 
 /**

@@ -18,13 +18,19 @@ export function startCommand(
   return sandboxOf(box.kind).spawn(
     argv,
     { ...box, cwd: options.cwd, env: options.env },
-    { tailChars: OUTPUT_CAP, graceMs: 1_000, label: 'agent command' },
+    {
+      tailChars: OUTPUT_CAP,
+      graceMs: 1_000,
+      label: 'agent command',
+      ...(box.maxProcesses === undefined ? {} : { maxProcesses: box.maxProcesses }),
+    },
   );
 }
 
 /** Renders a result the way an agent's shell tool reports it: the output (interleaved tail) and how it ended. */
 export function describeResult(result: ProcessResult): string {
   if (result.spawnError !== undefined) return `failed to start: ${result.spawnError}`;
+  if (result.processLimited) return `${result.all}\n[killed: it hit its process limit]`;
   const trailer =
     result.exitCode !== undefined ? `[exit code ${result.exitCode}]` : `[killed by ${result.signal ?? 'a signal'}]`;
   const output = result.all;

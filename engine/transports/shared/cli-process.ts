@@ -5,7 +5,18 @@ import type { SessionSandbox } from '../types.js';
 import { NeoError } from '../../util/errors.js';
 
 /** How a CLI process ended: the process module's result, the fields a session reads. */
-export type CliExit = Pick<ProcessResult, 'exitCode' | 'signal' | 'spawnError'>;
+export type CliExit = Pick<ProcessResult, 'exitCode' | 'signal' | 'spawnError' | 'processLimited'> & {
+  /** The process bound it ran under, when it had one. */
+  maxProcesses?: number;
+};
+
+/** How a CLI ended, in words: what a session's error and a failed start say. */
+export function describeCliExit(exit: CliExit): string {
+  if (exit.spawnError !== undefined) return exit.spawnError;
+  if (exit.processLimited)
+    return `it hit its limit of ${exit.maxProcesses ?? '?'} processes and was killed; a step that needs more says so with \`maxProcesses:\``;
+  return exit.signal !== undefined ? `killed by ${exit.signal}` : `exit code ${exit.exitCode ?? '?'}`;
+}
 
 export interface CliProcessOptions {
   file: string;
@@ -33,7 +44,7 @@ export class CliProcess {
   #lineListener: ((line: string) => void) | undefined;
   #stderrListener: ((line: string) => void) | undefined;
 
-  private constructor(child: RunningProcess, pid: number, stderrLines: number) {
+  private constructor(child: RunningProcess, pid: number, stderrLines: number, maxProcesses: number | undefined) {
     this.#child = child;
     this.pid = pid;
     this.#stderrMax = stderrLines;
@@ -41,7 +52,13 @@ export class CliProcess {
     // for an exit mid-turn.
     this.exited = child.result.then((result) => {
       this.#running = false;
-      return { exitCode: result.exitCode, signal: result.signal, spawnError: result.spawnError };
+      return {
+        exitCode: result.exitCode,
+        signal: result.signal,
+        spawnError: result.spawnError,
+        processLimited: result.processLimited,
+        ...(maxProcesses === undefined ? {} : { maxProcesses }),
+      };
     });
   }
 
@@ -63,6 +80,7 @@ export class CliProcess {
         // open would otherwise keep the session from ever seeing the exit.
         killLeftovers: true,
         label: basename(options.file),
+        ...(box.maxProcesses === undefined ? {} : { maxProcesses: box.maxProcesses }),
       },
     );
     if (child.pid === undefined) {
@@ -70,7 +88,7 @@ export class CliProcess {
         hint: 'check that the file is an executable program',
       });
     }
-    const proc = new CliProcess(child, child.pid, options.stderrLines ?? 20);
+    const proc = new CliProcess(child, child.pid, options.stderrLines ?? 20, box.maxProcesses);
     proc.#wire();
     return proc;
   }

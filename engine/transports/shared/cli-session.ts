@@ -2,7 +2,7 @@ import type { Effort, Posture } from '../../definitions/index.js';
 import { NeoError } from '../../util/errors.js';
 import type { ToolAsk } from '../../posture/index.js';
 import type { AgentEvent, AgentSession } from '../types.js';
-import type { CliExit, CliProcess } from './cli-process.js';
+import { describeCliExit, type CliExit, type CliProcess } from './cli-process.js';
 import { EventChannel } from './event-channel.js';
 import { IdleWatchdog } from './idle-watchdog.js';
 import { gateAsk } from './posture-gate.js';
@@ -332,8 +332,7 @@ export abstract class CliSession implements AgentSession {
       void this.proc.terminate(this.tuning.killGraceMs);
       return;
     }
-    const how =
-      exit.spawnError ?? (exit.signal !== undefined ? `killed by ${exit.signal}` : `exit code ${exit.exitCode ?? '?'}`);
+    const how = describeCliExit(exit);
     const when = this.#turnActive ? 'mid-turn' : 'between turns';
     this.fatal('TRANSPORT_EXITED', `${this.backendId} exited ${when} (${how})`);
   }

@@ -1,5 +1,5 @@
 /** What every CLI adapter shares: the process, the session lifecycle, JSON-RPC, launch, probe, posture gate, cost. */
-export { CliProcess, type CliExit, type CliProcessOptions } from './cli-process.js';
+export { CliProcess, describeCliExit, type CliExit, type CliProcessOptions } from './cli-process.js';
 export { CliSession, type CliSessionInit } from './cli-session.js';
 export { cliTransport, type OpenCliSession } from './cli-transport.js';
 export { CumulativeCost, roundUsd, usdForUsage } from './cost.js';

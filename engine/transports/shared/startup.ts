@@ -1,5 +1,5 @@
 import { NeoError, errorMessage } from '../../util/errors.js';
-import type { CliProcess } from './cli-process.js';
+import { describeCliExit, type CliProcess } from './cli-process.js';
 import { formatSeconds } from './tuning.js';
 
 /**
@@ -28,8 +28,7 @@ export async function handshake<T>(
     );
   });
   const exited = proc.exited.then((exit): never => {
-    const how =
-      exit.spawnError ?? (exit.signal !== undefined ? `killed by ${exit.signal}` : `exit code ${exit.exitCode ?? '?'}`);
+    const how = describeCliExit(exit);
     throw new NeoError('TRANSPORT_START_FAILED', `${backendId} exited during startup (${how})`);
   });
   try {
