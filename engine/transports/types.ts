@@ -105,6 +105,8 @@ export type McpServerRecord =
       tools: string[];
       /** Those the server's configuration declares read-only (posture plan lets them run). */
       readOnlyTools: string[];
+      /** The server's tools the model was not given (as the server names them): a name a provider refuses, or one already taken. */
+      ignoredTools?: string[];
     }
   | { server: string; status: 'ignored'; reason: string };
 

@@ -72,6 +72,7 @@ export async function connectMcpServers(
       }
     }),
   );
+  const taken = new Set<string>();
   for (const result of results) {
     if (result.connection === undefined) {
       reports.push({ server: result.spec.name, status: 'ignored', reason: result.error ?? 'it did not start' });
@@ -79,8 +80,15 @@ export async function connectMcpServers(
     }
     const connection = result.connection;
     connections.push(connection);
-    const named = connection.tools.map((tool) => ({ tool, name: toolName(connection.spec.name, tool.name) }));
-    const usable = named.filter((n) => n.name !== undefined) as Array<{ tool: ListedTool; name: string }>;
+    const usable: Array<{ tool: ListedTool; name: string }> = [];
+    const skipped: string[] = [];
+    for (const tool of connection.tools) {
+      const name = toolName(connection.spec.name, tool.name);
+      // Two servers can spell one name (`a__b` + `c`, `a` + `b__c`): the first keeps it.
+      if (name === undefined || taken.has(name)) skipped.push(tool.name);
+      else usable.push({ tool, name });
+      if (name !== undefined) taken.add(name);
+    }
     for (const { tool, name } of usable) tools.push(mcpTool(connection, tool, name));
     reports.push({
       server: connection.spec.name,
@@ -88,6 +96,7 @@ export async function connectMcpServers(
       transport: connection.spec.kind,
       tools: usable.map((n) => n.name),
       readOnlyTools: usable.filter((n) => isReadOnly(connection.spec, n.tool.name)).map((n) => n.name),
+      ...(skipped.length > 0 ? { ignoredTools: skipped } : {}),
     });
   }
   reports.sort((a, b) => a.server.localeCompare(b.server));
