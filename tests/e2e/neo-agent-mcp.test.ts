@@ -227,6 +227,30 @@ describe("neo's own agent with MCP servers", () => {
     expect(kept.stdout).toBe('');
   }, 120_000);
 
+  it('--mcp-config that cannot be read, or holds no mcpServers object, is a usage error naming it', async () => {
+    const root = await tempDir('neo-e2e-mcp-bad-');
+    await writeFile(join(root, 'flat.json'), '{"docs": {"command": "x"}}');
+    // The op's own check runs in the session daemon, which the last case starts.
+    homes.push(join(root, 'home'));
+    const neo = (config: string) =>
+      runNeo(['session', 'start', '--backend', 'neo', '--brief', 'b', '--mcp-config', config], {
+        cwd: root,
+        env: { NEO_HOME: join(root, 'home') },
+      });
+    const missing = await neo('missing.json');
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain(`error[CLI_BAD_OPTION]: --mcp-config: cannot read ${join(root, 'missing.json')}`);
+    const flat = await neo('flat.json');
+    expect(flat.exitCode).toBe(2);
+    expect(flat.stderr).toContain(
+      `error[CLI_BAD_OPTION]: --mcp-config: ${join(root, 'flat.json')} has no "mcpServers" object`,
+    );
+    const inline = await neo('{"mcpServers": {"docs": 3}}');
+    expect(inline.exitCode).toBe(2);
+    expect(inline.stderr).toContain('mcpServers.docs: expected an object');
+    expect(existsSync(join(root, 'home', 'code-sessions'))).toBe(false);
+  }, 60_000);
+
   it('a server that ignores the end of its stdin does not outlive a daemon killed with SIGKILL', async () => {
     const t = await setup([{ text: 'idle' }], (root) => ({
       lingering: fixtureServer(root, 'lingering', {}, { MCP_FIXTURE_LINGER: '1' }),
