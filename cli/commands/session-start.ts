@@ -4,6 +4,7 @@ import { UsageError } from '../../engine/util/errors.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { sessionOp } from '../session/client.js';
+import { readMcpConfig } from './mcp-config.js';
 
 interface Options {
   brief: string;
@@ -17,6 +18,7 @@ interface Options {
   effort?: string;
   tag?: string[];
   allowedTools?: string[];
+  mcpConfig?: string;
   json?: boolean;
 }
 
@@ -40,6 +42,7 @@ export async function run(io: CommandIO, options: Options): Promise<number> {
       .map((t) => t.trim())
       .filter(Boolean);
   if (options.script !== undefined) input.backendOptions = { script: resolve(io.cwd, options.script) };
+  if (options.mcpConfig !== undefined) input.mcpServers = await readMcpConfig(io.cwd, options.mcpConfig);
   const result = await sessionOp(io, input as unknown as StartInput);
   if (options.json) {
     writeJson(io.stdout, result);

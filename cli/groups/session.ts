@@ -20,6 +20,7 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .option('--effort <level>', 'low, medium, high or max')
     .option('--tag <tag...>', 'task tags for the learning record')
     .option('--allowed-tools <tools...>', 'tools the agent may use (backends that honour it)')
+    .option('--mcp-config <file>', 'MCP servers for the session: a JSON file (or JSON) holding {"mcpServers": {...}}')
     .option('--json', 'print the start result as JSON')
     .action(lazy(() => import('./session-commands.js').then((m) => m.sessionStart)));
   session

@@ -12,6 +12,7 @@ import { secretRedactor } from './redact.js';
 import type { AgentSettings } from './settings/agent-settings.js';
 import { resolveModel } from './settings/resolve-model.js';
 import { defined } from '../util/defined.js';
+import type { SecretValue } from '../util/redact.js';
 
 /** The provider the settings describe. */
 export function providerFromSettings(settings: AgentSettings, hooks?: RetryHooks): Provider {
@@ -44,11 +45,13 @@ export interface ConfiguredAgentOptions extends Omit<
   retryHooks?: RetryHooks;
   /** The environment the agent runs with: its secrets are redacted too (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** Further values to redact from the transcript (what an MCP server's env references read). */
+  extraSecrets?: readonly SecretValue[];
 }
 
 /** An {@link Agent} wired from frozen settings. */
 export function createConfiguredAgent(options: ConfiguredAgentOptions): Agent {
-  const { settings, descriptor, retryHooks, provider: given, model: requested, env, ...rest } = options;
+  const { settings, descriptor, retryHooks, provider: given, model: requested, env, extraSecrets, ...rest } = options;
   const provider = given ?? providerFromSettings(settings, retryHooks);
   return new Agent({
     ...rest,
@@ -62,6 +65,6 @@ export function createConfiguredAgent(options: ConfiguredAgentOptions): Agent {
       thresholdTokens: settings.compactAtTokens,
       keepTurns: settings.keepTurns,
     }),
-    redact: secretRedactor(settings.secrets, env),
+    redact: secretRedactor(settings.secrets, env, extraSecrets),
   });
 }

@@ -103,4 +103,11 @@ export {
   TRANSCRIPT_FILE,
   type SavedTranscript,
 } from './transcript-file.js';
+export {
+  connectMcpServers,
+  readServerSpecs,
+  DEFAULT_MCP_CALL_TIMEOUT_MS,
+  type McpServerReport,
+  type McpSetup,
+} from './mcp/index.js';
 export { createConfiguredAgent, providerFromSettings, type ConfiguredAgentOptions } from './configured.js';

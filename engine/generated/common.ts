@@ -126,4 +126,12 @@ export interface McpServer {
   headers?: {
     [k: string]: string;
   };
+  /**
+   * Which of the server's tools only read: true for all of them, or a list of tool names. neo's own agent lets these run under posture plan; every other tool of the server counts as running a command. A tool's own readOnlyHint is the server's word and never counts. Other backends do not receive this key.
+   */
+  readOnly?: boolean | string[];
+  /**
+   * A duration: a number of seconds, or a string with a unit (ms, s, m, h).
+   */
+  timeout?: number | string;
 }

@@ -155,6 +155,14 @@ export interface McpServer {
     [k: string]: string;
   };
   /**
+   * Which of the server's tools only read: true for all of them, or a list of tool names. neo's own agent lets these run under posture plan; every other tool of the server counts as running a command. A tool's own readOnlyHint is the server's word and never counts. Other backends do not receive this key.
+   */
+  readOnly?: boolean | string[];
+  /**
+   * How long neo's own agent waits for one tool call of this server before it is a tool error (default 2m). Other backends do not receive this key.
+   */
+  timeout?: number | string;
+  /**
    * This interface was referenced by `McpServer`'s JSON-Schema definition
    * via the `patternProperty` "^x-".
    */

@@ -162,8 +162,13 @@ async function handle(state: OpToolState, given: Record<string, unknown>): Promi
     return fail(`you already decided (${state.decision.op}) for this message; end your turn`);
   switch (input.op) {
     case 'start':
-      if (input.cwd !== undefined || input.backendOptions !== undefined || input.resumeSessionId !== undefined) {
-        return fail('cwd, backendOptions and resumeSessionId are set by neo; leave them out');
+      if (
+        input.cwd !== undefined ||
+        input.backendOptions !== undefined ||
+        input.resumeSessionId !== undefined ||
+        input.mcpServers !== undefined
+      ) {
+        return fail('cwd, backendOptions, resumeSessionId and mcpServers are set by neo; leave them out');
       }
       if (input.backend === undefined && state.pin === undefined)
         return fail('name the backend to start (an id from list-backends)');

@@ -44,6 +44,11 @@ export interface StartInput {
   backendOptions?: Record<string, unknown>;
   /** Confine the agent's CLI to this sandbox (a flow step's `sandbox:` arrives here). */
   sandbox?: SessionSandbox;
+  /**
+   * MCP servers for this session, by name (persona `mcpServers` shape). They name programs to
+   * run, so only the owner sets them (`neo session start --mcp-config`); a driver model cannot.
+   */
+  mcpServers?: Record<string, unknown>;
 }
 
 export interface ReadTurnInput {

@@ -26,6 +26,7 @@ const FIELDS: Record<CodeSessionOpName, readonly string[]> = {
     'taskTags',
     'backendOptions',
     'sandbox',
+    'mcpServers',
   ],
   'read-turn': ['sessionId', 'includeDiff'],
   answer: ['sessionId', 'clarificationId', 'allow', 'reason', 'note'],
@@ -80,6 +81,7 @@ export function parseOpInput(input: unknown): CodeSessionInput {
         taskTags: f.stringList('taskTags', { nonEmpty: false }),
         backendOptions: f.object('backendOptions'),
         sandbox: sandboxInput(f.object('sandbox')),
+        mcpServers: mcpServersInput(f.object('mcpServers')),
       });
       return parsed;
     }
@@ -207,6 +209,21 @@ class Fields {
       throw badInput(key, `expected an object, got ${describe(value)}`);
     return value as Record<string, unknown>;
   }
+}
+
+/**
+ * MCP servers by name, each an object: what each backend makes of one (and why it ignores one it
+ * cannot use) is the backend's to say, in the session's provision record.
+ */
+function mcpServersInput(servers: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (servers === undefined) return undefined;
+  for (const [name, server] of Object.entries(servers))
+    if (typeof server !== 'object' || server === null || Array.isArray(server))
+      throw badInput(
+        `mcpServers.${name}`,
+        `expected an object ({command, args, env} or {type, url, headers}), got ${describe(server)}`,
+      );
+  return servers;
 }
 
 /** Copies the defined values of `extra` onto `target` (optional fields stay absent, not undefined). */

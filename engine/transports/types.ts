@@ -87,7 +87,28 @@ export type AgentEvent =
       /** The last lines the CLI wrote to stderr, when they explain the error. */
       stderrTail?: string;
     }
-  | { type: 'provision'; applied: string[]; ignored: string[] };
+  | {
+      type: 'provision';
+      applied: string[];
+      ignored: string[];
+      /** MCP servers a client in neo's process connected (neo's own agent): each one's tools, or why it was ignored. */
+      mcp?: McpServerRecord[];
+    };
+
+/** One MCP server of a session, as the record shows it. */
+export type McpServerRecord =
+  | {
+      server: string;
+      status: 'connected';
+      transport: 'stdio' | 'http' | 'sse';
+      /** The tools the agent was given, as the model calls them (`mcp__<server>__<tool>`). */
+      tools: string[];
+      /** Those the server's configuration declares read-only (posture plan lets them run). */
+      readOnlyTools: string[];
+      /** The server's tools the model was not given (as the server names them): a name a provider refuses, or one already taken. */
+      ignoredTools?: string[];
+    }
+  | { server: string; status: 'ignored'; reason: string };
 
 export type AgentEventType = AgentEvent['type'];
 

@@ -83,6 +83,7 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
   if (input.backendOptions !== undefined) options.options = input.backendOptions;
   if (ctx.env !== undefined) options.env = ctx.env;
   if (input.sandbox !== undefined) options.sandbox = input.sandbox;
+  if (input.mcpServers !== undefined) options.provision = { mcpServers: input.mcpServers };
 
   let agent;
   try {

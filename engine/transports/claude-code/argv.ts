@@ -1,5 +1,6 @@
 import type { Backend, Posture } from '../../definitions/index.js';
 import type { StartSessionOptions } from '../types.js';
+import { wireMcpServers } from '../shared/mcp-wire.js';
 
 type PostureTarget = NonNullable<Backend['postureMap'][Posture]>;
 
@@ -79,7 +80,7 @@ export function buildClaudeArgs(options: StartSessionOptions, target: PostureTar
   if (provision?.instructions !== undefined && provision.instructions.trim() !== '') applied.push('instructions');
   const servers = provision?.mcpServers ?? {};
   if (Object.keys(servers).length > 0) {
-    args.push('--mcp-config', JSON.stringify({ mcpServers: servers }));
+    args.push('--mcp-config', JSON.stringify({ mcpServers: wireMcpServers(servers) }));
     applied.push(...Object.keys(servers).map((name) => `mcp:${name}`));
   }
   for (const dir of provision?.skillDirs ?? []) {

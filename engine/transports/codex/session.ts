@@ -22,6 +22,7 @@ import {
   type Tuning,
 } from '../shared/index.js';
 import { defined } from '../../util/defined.js';
+import { wireMcpServers } from '../shared/mcp-wire.js';
 
 type Json = Record<string, unknown>;
 type Decision = { allow: boolean; reason?: string };
@@ -166,7 +167,7 @@ export class CodexSession extends CliSession {
       applied.push('instructions');
     const servers = options.provision?.mcpServers ?? {};
     if (Object.keys(servers).length > 0) {
-      params.config = { mcp_servers: servers };
+      params.config = { mcp_servers: wireMcpServers(servers) };
       applied.push(...Object.keys(servers).map((name) => `mcp:${name}`));
     }
     for (const dir of options.provision?.skillDirs ?? []) ignored.push(`skill:${dir}`);

@@ -7,6 +7,8 @@ import {
   BackgroundShells,
   buildSystemPrompt,
   builtinTools,
+  connectMcpServers,
+  secretRedactor,
   discoverAgentsMd,
   discoverSkills,
   commandEnv,
@@ -14,18 +16,22 @@ import {
   skillCatalog,
   type AgentSettings,
   type AgentTool,
+  type McpSetup,
   type Skill,
 } from '../../agent/index.js';
 import { findRepoRoot } from '../../definitions/index.js';
 import { realRoot } from '../../execution/index.js';
 import type { StartSessionOptions } from '../types.js';
 import { defined } from '../../util/defined.js';
+import { packageVersion } from '../../util/package-root.js';
 
 export interface SessionContext {
   system: string;
   skills: Skill[];
   tools: AgentTool[];
   shells: BackgroundShells;
+  /** The session's MCP servers (absent: it was started with none). */
+  mcp: McpSetup | undefined;
 }
 
 export async function sessionContext(
@@ -50,9 +56,10 @@ export async function sessionContext(
   // live in a private temp folder removed when the session stops (the transcript keeps the
   // redacted output the model read).
   const shells = new BackgroundShells(await mkdtemp(join(tmpdir(), 'neo-shells-')), { removeDir: true });
+  const cwd = await realRoot(options.cwd);
   const all = builtinTools({
     // The tools confine every path to the real working directory (a symlinked cwd included).
-    cwd: await realRoot(options.cwd),
+    cwd,
     // The allowlist, never neo's environment: the agent's own key and every other secret stay out.
     env: commandEnv(baseEnv),
     shells,
@@ -61,6 +68,37 @@ export async function sessionContext(
     // exec and background shells run in the session's sandbox, like every command of the run.
     ...defined({ ripgrep, sandbox: options.sandbox }),
   });
-  const tools = selectTools(all, options.allowedTools, options.disallowedTools);
-  return { system, skills, tools, shells };
+  const mcp = await mcpServers(options, settings, cwd, baseEnv);
+  try {
+    const tools = selectTools([...all, ...(mcp?.tools ?? [])], options.allowedTools, options.disallowedTools);
+    return { system, skills, tools, shells, mcp };
+  } catch (error) {
+    await mcp?.close();
+    throw error;
+  }
+}
+
+/**
+ * The servers the session was started with, connected: each runs like one of the agent's
+ * commands (its cwd, its sandbox, the allowlisted environment plus what its own `env` lists),
+ * and its stderr goes to `<sessionDir>/mcp/<server>.stderr.log`.
+ */
+async function mcpServers(
+  options: StartSessionOptions,
+  settings: AgentSettings,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<McpSetup | undefined> {
+  const servers = options.provision?.mcpServers ?? {};
+  if (Object.keys(servers).length === 0) return undefined;
+  return connectMcpServers(servers, {
+    cwd,
+    env,
+    redact: secretRedactor(settings.secrets, env),
+    version: packageVersion(),
+    ...defined({
+      sandbox: options.sandbox,
+      logDir: options.sessionDir === undefined ? undefined : join(options.sessionDir, 'mcp'),
+    }),
+  });
 }

@@ -8,7 +8,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   AgentError,
-  ModelHttpError,
   createConfiguredAgent,
   expandSkillMentions,
   loadAgentSettings,
@@ -19,7 +18,6 @@ import {
   type Agent,
   type AgentLoopEvent,
   type AgentSettings,
-  type AgentUsage,
   type Skill,
   type TurnResult,
 } from '../../agent/index.js';
@@ -29,11 +27,14 @@ import { NeoError } from '../../util/errors.js';
 import { neoHome } from '../../util/neo-home.js';
 import { EventChannel } from '../shared/event-channel.js';
 import { usdForUsage } from '../shared/cost.js';
-import { PROVIDER_CODES, providerCode } from '../shared/provider-failure.js';
-import type { AgentEvent, AgentSession, StartSessionOptions, Usage } from '../types.js';
+import type { AgentEvent, AgentSession, StartSessionOptions } from '../types.js';
 import { sessionContext, type SessionContext } from './context.js';
 import type { NeoTransportDeps } from './deps.js';
 import { loadResumedTranscript } from './resume.js';
+import { provisionReport } from './provision-report.js';
+import { redactEvent } from './redact-event.js';
+import { failureCode, toUsage } from './turn-figures.js';
+import { checkEffort, checkPosture } from './start-checks.js';
 import { defined } from '../../util/defined.js';
 
 type Decision = { allow: boolean; reason?: string };
@@ -66,7 +67,7 @@ export class NeoSession implements AgentSession {
     this.#settings = settings;
     this.#context = context;
     this.#posture = options.posture;
-    this.#redact = secretRedactor(settings.secrets, options.env ?? process.env);
+    this.#redact = secretRedactor(settings.secrets, options.env ?? process.env, context.mcp?.secrets);
   }
 
   /** Loads settings, builds the agent (restoring a transcript on resume) and starts the first turn. */
@@ -89,11 +90,34 @@ export class NeoSession implements AgentSession {
         ? await loadResumedTranscript(options.resumeSessionId, options.sessionDir)
         : undefined;
     const context = await sessionContext(options, settings, home, env, deps.ripgrep);
+    try {
+      return await NeoSession.#begin(backendId, options, deps, { settings, env, model, saved, context });
+    } catch (error) {
+      // Nothing of a session that did not open keeps running: its MCP servers stop with it.
+      await Promise.all([context.shells.killAll(), context.mcp?.close()]);
+      throw error;
+    }
+  }
+
+  static async #begin(
+    backendId: string,
+    options: StartSessionOptions,
+    deps: NeoTransportDeps,
+    made: {
+      settings: AgentSettings;
+      env: NodeJS.ProcessEnv;
+      model: string;
+      saved: Awaited<ReturnType<typeof loadResumedTranscript>> | undefined;
+      context: SessionContext;
+    },
+  ): Promise<NeoSession> {
+    const { settings, env, model, saved, context } = made;
     const session = new NeoSession(backendId, options, settings, context);
     session.#agent = createConfiguredAgent({
       settings,
       env,
       model,
+      ...defined({ extraSecrets: context.mcp?.secrets }),
       ...(options.effort !== undefined
         ? { effort: options.effort }
         : saved?.effort !== undefined
@@ -196,7 +220,7 @@ export class NeoSession implements AgentSession {
     const turn = this.#turn;
     turn?.controller.abort();
     await turn?.done;
-    await this.#context.shells.killAll();
+    await Promise.all([this.#context.shells.killAll(), this.#context.mcp?.close()]);
     await this.#save();
     this.events.close();
   }
@@ -384,93 +408,4 @@ export class NeoSession implements AgentSession {
       });
     }
   }
-}
-
-function redactEvent(event: AgentEvent, redact: (text: string) => string): AgentEvent {
-  switch (event.type) {
-    case 'text':
-    case 'reasoning':
-      return { ...event, text: redact(event.text) };
-    case 'tool_result':
-      return { ...event, output: redact(event.output) };
-    case 'error':
-      return { ...event, message: redact(event.message) };
-    case 'turn_complete':
-      return event.text !== undefined ? { ...event, text: redact(event.text) } : event;
-    case 'tool_use':
-      return { ...event, input: redactJson(event.input ?? null, redact) };
-    case 'clarify':
-      return {
-        ...event,
-        input: redactJson(event.input ?? null, redact),
-        ...(event.ask === undefined ? {} : { ask: redactJson(event.ask, redact) }),
-      };
-    case 'gate_decision':
-      return { ...event, ask: redactJson(event.ask, redact), reason: redact(event.reason) };
-    default:
-      return event;
-  }
-}
-
-/** What of the provisioning plan the agent uses: instructions and skill folders; MCP servers not yet. */
-function provisionReport(
-  plan: NonNullable<StartSessionOptions['provision']>,
-  context: SessionContext,
-): { applied: string[]; ignored: string[] } {
-  const applied: string[] = [];
-  const ignored: string[] = [];
-  if (plan.instructions !== undefined && plan.instructions.trim() !== '') applied.push('instructions');
-  for (const dir of plan.skillDirs ?? []) {
-    const found = context.skills
-      .filter((s) => s.dir === dir || s.dir.startsWith(`${dir}/`))
-      .map((s) => `skill:${s.name}`);
-    if (found.length > 0) applied.push(...found);
-    else ignored.push(`skill:${dir}`);
-  }
-  for (const name of Object.keys(plan.mcpServers ?? {})) ignored.push(`mcp:${name}`);
-  return { applied, ignored };
-}
-
-function toUsage(usage: AgentUsage): Usage {
-  return {
-    inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens,
-    cachedInputTokens: usage.cachedInputTokens,
-    reasoningTokens: usage.reasoningTokens,
-  };
-}
-
-/** Fail closed: a posture the descriptor cannot express is refused. */
-function checkPosture(backendId: string, options: StartSessionOptions, posture: Posture): void {
-  if (options.descriptor.postureMap[posture] === undefined) {
-    throw new NeoError('TRANSPORT_POSTURE_UNSUPPORTED', `${backendId} does not support posture ${posture}`, {
-      hint: `its postureMap lists: ${Object.keys(options.descriptor.postureMap).join(', ')}`,
-    });
-  }
-}
-
-/** An effort outside the descriptor's levels is rejected loudly. */
-function checkEffort(backendId: string, options: StartSessionOptions, effort: Effort | undefined): void {
-  if (effort === undefined) return;
-  const levels = options.descriptor.effortSupport?.levels ?? [];
-  if (!levels.includes(effort)) {
-    throw new NeoError('AGENT_EFFORT_UNSUPPORTED', `${backendId} does not accept effort ${effort}`, {
-      hint: levels.length > 0 ? `accepted: ${levels.join(', ')}` : 'this backend cannot set effort',
-    });
-  }
-}
-
-function redactJson<T>(value: T, redact: (text: string) => string): T {
-  return JSON.parse(redact(JSON.stringify(value))) as T;
-}
-
-/**
- * The code a failed turn reports: a model provider's failure under the provider code every
- * backend uses (a rejected key is TRANSPORT_UNAUTHENTICATED, which a flow never retries as
- * transient), else the agent's own code.
- */
-function failureCode(error: unknown): string {
-  if (error instanceof ModelHttpError) return providerCode(error.status, '') ?? error.code;
-  if (error instanceof NeoError && error.code === 'MODEL_TRANSPORT_ERROR') return PROVIDER_CODES.unreachable;
-  return error instanceof NeoError ? error.code : 'AGENT_TURN_FAILED';
 }

@@ -262,6 +262,7 @@ describe('the neo backend', () => {
       type: 'provision',
       applied: ['instructions', 'skill:deploy'],
       ignored: [`skill:${join(h.home, 'nothing-here')}`, 'mcp:github'],
+      mcp: [{ server: 'github', status: 'ignored', reason: 'a stdio server needs a `command`' }],
     });
     expect(events.at(-2)).toEqual({
       type: 'error',

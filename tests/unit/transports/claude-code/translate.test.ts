@@ -171,6 +171,17 @@ describe('claude argv', () => {
     ]);
   });
 
+  it("passes MCP servers with --mcp-config, without the keys only neo's own agent reads", () => {
+    const base = { sessionId: 's', cwd: '/', brief: 'b', posture: 'default' as const, descriptor };
+    const docs = { command: 'node', args: ['docs.mjs'], env: { T: '${T}' }, readOnly: ['search'], timeout: '30s' };
+    const { args, provision } = buildClaudeArgs({ ...base, provision: { mcpServers: { docs } } }, {});
+    const config = args[args.indexOf('--mcp-config') + 1]!;
+    expect(JSON.parse(config)).toEqual({
+      mcpServers: { docs: { command: 'node', args: ['docs.mjs'], env: { T: '${T}' } } },
+    });
+    expect(provision).toEqual({ applied: ['mcp:docs'], ignored: [] });
+  });
+
   it('refuses bypassPermissions only as root without IS_SANDBOX=1 (which neo sets only when it confines claude)', () => {
     expect(bypassRefusal('bypassPermissions', {}, 0)).toContain('sandbox: bwrap');
     expect(bypassRefusal('bypassPermissions', { IS_SANDBOX: '1' }, 0)).toBeUndefined();
