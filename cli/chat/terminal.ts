@@ -23,6 +23,9 @@ import { genericResultLines, helpLines, opInContract, parseSlash, type OptionalO
 type Paint = ReturnType<typeof painter>;
 type Clarification = Extract<ReadTurnResult, { kind: 'clarification' }>;
 
+/** The answer to an ask once input has ended: the safe one. */
+const NO_ONE_TO_ANSWER = 'n: no one at the terminal to answer';
+
 const PROMPT = { idle: '> ', turn: '>> ', ask: 'allow? ' } as const;
 
 export interface ChatTerminalOptions {
@@ -46,6 +49,8 @@ export class ChatTerminal {
   #start: ChatStart;
   #ask: { result: Clarification; always: Posture | undefined; done: () => void } | undefined;
   #interrupting = false;
+  /** No more lines will come: asks are denied, and the chat exits when the turn ends. */
+  #inputClosed = false;
   /** Lines typed mid-turn for a backend whose guidance only reaches the next turn. */
   #queued: string[] = [];
   #work: Promise<void> = Promise.resolve();
@@ -72,7 +77,14 @@ export class ChatTerminal {
     // In a terminal readline reads Ctrl-C as a key (the tty sends no signal to neo or to the
     // commands its agent runs); piped input gets the real signal.
     this.#rl.on('SIGINT', () => void this.#onCtrlC());
-    this.#rl.on('close', () => void this.#exit());
+    // End of input (Ctrl-D, or the end of piped input): the running turn finishes, then the chat exits.
+    this.#rl.on('close', () => {
+      this.#inputClosed = true;
+      this.#work = this.#work.then(() => {
+        if (this.#mode === 'ask') return this.#answer(NO_ONE_TO_ANSWER);
+        return this.#mode === 'turn' ? undefined : this.#exit();
+      });
+    });
     const onSignal = (): void => void this.#onCtrlC();
     const onTerm = (): void => void this.#exit();
     if (!this.#terminal) process.on('SIGINT', onSignal);
@@ -179,12 +191,14 @@ export class ChatTerminal {
       this.#ask = { result, always, done: resolve };
       this.#setMode('ask');
       this.#print(askLines(result, always, this.#p));
+      // No one is left to answer: the safe answer.
+      if (this.#inputClosed) this.#work = this.#work.then(() => this.#answer(NO_ONE_TO_ANSWER));
     });
   }
 
   async #answer(line: string): Promise<void> {
     const ask = this.#ask;
-    if (ask === undefined) return this.#setMode('turn');
+    if (ask === undefined) return;
     const reply = parseAskReply(line, ask.always !== undefined);
     if (reply === undefined) return this.#print(askLines(ask.result, ask.always, this.#p));
     const { link } = this.#o;
@@ -227,6 +241,7 @@ export class ChatTerminal {
     this.#print(lines);
     const queued = this.#queued.splice(0);
     if (queued.length > 0) this.#work = this.#work.then(() => this.#send(queued.join('\n\n')));
+    else if (this.#inputClosed) this.#work = this.#work.then(() => this.#exit());
   }
 
   #onEvent(event: Parameters<ReceiptPrinter['lines']>[0]): void {
@@ -354,7 +369,8 @@ export class ChatTerminal {
   }
 
   #prompt(): void {
-    if (this.#mode !== 'closing') this.#rl.prompt(true);
+    // Piped input gets no prompts: the output stays the conversation alone.
+    if (this.#terminal && this.#mode !== 'closing' && !this.#inputClosed) this.#rl.prompt(true);
   }
 
   /** Prints above the prompt, keeping what the person has typed so far. */
