@@ -7,6 +7,7 @@ import type { ToolAsk } from '../../engine/posture/index.js';
 import type { ReadTurnResult, SessionEventPayload } from '../../engine/session/index.js';
 import { terminalSafe } from '../../engine/util/terminal-text.js';
 import type { painter } from '../io.js';
+import type { ChatStart } from './session-link.js';
 
 type Paint = ReturnType<typeof painter>;
 
@@ -48,6 +49,23 @@ export class ReceiptPrinter {
         return [];
     }
   }
+}
+
+/** The chat's first lines. */
+export function bannerLines(start: ChatStart, resumedFrom: string | undefined, p: Paint): string[] {
+  return [
+    p.bold(`neo chat · ${start.backend ?? 'neo'} · ${start.cwd}`),
+    ...(resumedFrom === undefined ? [] : [p.dim(`continuing session ${resumedFrom}`)]),
+    p.dim('/help for commands · Ctrl-C interrupts a turn · Ctrl-C at the prompt exits'),
+  ];
+}
+
+/** A failed op as the chat shows it: `CODE: message` and the hint. */
+export function errorLines(error: unknown, p: Paint, lead?: string): string[] {
+  const e = error as { code?: unknown; message?: unknown; hint?: unknown };
+  const code = typeof e.code === 'string' ? `${e.code}: ` : '';
+  const text = `${lead === undefined ? '' : `${lead}: `}${code}${String(e.message ?? error)}`;
+  return [p.red(terminalSafe(text)), ...(typeof e.hint === 'string' ? [p.dim(`  hint: ${terminalSafe(e.hint)}`)] : [])];
 }
 
 /** The question for an ask, on one line, then the choices. */

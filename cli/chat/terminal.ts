@@ -16,7 +16,7 @@ import { terminalSafe } from '../../engine/util/terminal-text.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandIO, painter } from '../io.js';
 import { alwaysPosture, parseAskReply } from './ask-answer.js';
-import { askLines, ReceiptPrinter, turnFooter } from './receipts.js';
+import { askLines, bannerLines, errorLines, ReceiptPrinter, turnFooter } from './receipts.js';
 import type { ChatStart, SessionLink } from './session-link.js';
 import { genericResultLines, helpLines, opInContract, parseSlash, type OptionalOp } from './slash.js';
 
@@ -55,6 +55,10 @@ export class ChatTerminal {
   #queued: string[] = [];
   #work: Promise<void> = Promise.resolve();
   #reader: Promise<void> | undefined;
+  /** A start in flight: an exit waits for it, so the session it makes is stopped, not left behind. */
+  #starting: Promise<unknown> | undefined;
+  /** What a fast first turn reported before its start returned: printed after the session line. */
+  #held: string[] | undefined;
   #readAbort = new AbortController();
   #finish!: (code: number) => void;
 
@@ -90,25 +94,13 @@ export class ChatTerminal {
     if (!this.#terminal) process.on('SIGINT', onSignal);
     process.on('SIGTERM', onTerm);
     process.on('SIGHUP', onTerm);
-    this.#print(this.#banner());
+    this.#print(bannerLines(this.#start, this.#o.resumedFrom, this.#p));
     return done.finally(() => {
       unsubscribe();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onTerm);
       process.off('SIGHUP', onTerm);
     });
-  }
-
-  #banner(): string[] {
-    const p = this.#p;
-    const s = this.#start;
-    const head = `neo chat · ${s.backend ?? 'neo'} · ${s.cwd}`;
-    const resumed = this.#o.resumedFrom === undefined ? [] : [p.dim(`continuing session ${this.#o.resumedFrom}`)];
-    return [
-      p.bold(head),
-      ...resumed,
-      p.dim('/help for commands · Ctrl-C interrupts a turn · Ctrl-C at the prompt exits'),
-    ];
   }
 
   async #onLine(line: string): Promise<void> {
@@ -131,20 +123,21 @@ export class ChatTerminal {
         return;
       }
       const previous = link.sessionId;
-      const started = await link.start(text, this.#start);
+      const starting = link.start(text, this.#start);
+      this.#starting = starting;
+      this.#held = [];
+      const started = await starting;
       // Later starts (after the agent ended or its round budget ran out) continue this one.
       this.#start = { ...this.#start, resumeSessionId: undefined };
-      this.#print([
-        this.#p.dim(
-          `session ${started.sessionId} · ${started.backend} · posture ${started.posture} (ceiling ${started.maxPosture})` +
-            (previous === undefined ? '' : ` · continues ${previous}`),
-        ),
-      ]);
+      const line = `session ${started.sessionId} · ${started.backend} · posture ${started.posture} (ceiling ${started.maxPosture})`;
+      this.#print([this.#p.dim(line + (previous === undefined ? '' : ` · continues ${previous}`)), ...this.#held]);
       this.#readAbort = new AbortController();
       this.#reader = this.#readLoop(this.#readAbort.signal);
     } catch (error) {
       this.#setMode('idle');
       this.#printError(error);
+    } finally {
+      this.#held = undefined;
     }
   }
 
@@ -250,7 +243,8 @@ export class ChatTerminal {
     if (this.#mode === 'idle' && ['text', 'tool_use', 'reasoning', 'usage'].includes(event.type))
       this.#setMode('turn', false);
     const lines = this.#receipts.lines(event);
-    if (lines.length > 0) this.#print(lines);
+    if (this.#held !== undefined) this.#held.push(...lines);
+    else if (lines.length > 0) this.#print(lines);
   }
 
   async #slash(text: string): Promise<void> {
@@ -346,8 +340,9 @@ export class ChatTerminal {
     if (this.#mode === 'closing') return;
     this.#setMode('closing', false);
     const { link, io } = this.#o;
-    this.#readAbort.abort();
     this.#ask?.done();
+    await this.#starting?.catch(() => undefined);
+    this.#readAbort.abort();
     try {
       if (link.sessionId !== undefined && link.isLive()) await link.stop();
     } catch (error) {
@@ -385,10 +380,6 @@ export class ChatTerminal {
   }
 
   #printError(error: unknown, lead?: string): void {
-    const e = error as { code?: unknown; message?: unknown; hint?: unknown };
-    const code = typeof e.code === 'string' ? `${e.code}: ` : '';
-    const text = `${lead === undefined ? '' : `${lead}: `}${code}${String(e.message ?? error)}`;
-    const hint = typeof e.hint === 'string' ? [this.#p.dim(`  hint: ${terminalSafe(e.hint)}`)] : [];
-    this.#print([this.#p.red(terminalSafe(text)), ...hint]);
+    this.#print(errorLines(error, this.#p, lead));
   }
 }
