@@ -9,11 +9,13 @@ import { registerSessionCommands } from './session.js';
 import { registerServeCommands } from './serve.js';
 import { registerLearnCommands } from './learn.js';
 import { registerMemoryCommands } from './memory.js';
+import { registerChatCommands } from './chat.js';
 
 /** Every command group, in help order. Each registers its commands; modules load lazily. */
 export const GROUPS: ReadonlyArray<(program: Command, context: ProgramContext) => void> = [
   registerFlowCommands,
   registerSessionCommands,
+  registerChatCommands,
   registerServeCommands,
   registerDefinitionCommands,
   registerCatalogCommands,
