@@ -17,6 +17,7 @@ interface Options {
   effort?: string;
   tag?: string[];
   allowedTools?: string[];
+  resume?: string;
   json?: boolean;
 }
 
@@ -34,6 +35,7 @@ export async function run(io: CommandIO, options: Options): Promise<number> {
   if (options.model !== undefined) input.agentModel = options.model;
   if (options.effort !== undefined) input.effort = options.effort;
   if (options.tag !== undefined) input.taskTags = options.tag;
+  if (options.resume !== undefined) input.resumeSessionId = options.resume;
   if (options.allowedTools !== undefined)
     input.allowedTools = options.allowedTools
       .flatMap((t) => t.split(','))

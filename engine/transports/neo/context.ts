@@ -26,6 +26,8 @@ export interface SessionContext {
   skills: Skill[];
   tools: AgentTool[];
   shells: BackgroundShells;
+  /** The real working directory the file tools are confined to. */
+  root: string;
 }
 
 export async function sessionContext(
@@ -50,9 +52,10 @@ export async function sessionContext(
   // live in a private temp folder removed when the session stops (the transcript keeps the
   // redacted output the model read).
   const shells = new BackgroundShells(await mkdtemp(join(tmpdir(), 'neo-shells-')), { removeDir: true });
+  // The tools confine every path to the real working directory (a symlinked cwd included).
+  const root = await realRoot(options.cwd);
   const all = builtinTools({
-    // The tools confine every path to the real working directory (a symlinked cwd included).
-    cwd: await realRoot(options.cwd),
+    cwd: root,
     // The allowlist, never neo's environment: the agent's own key and every other secret stay out.
     env: commandEnv(baseEnv),
     shells,
@@ -62,5 +65,5 @@ export async function sessionContext(
     ...defined({ ripgrep, sandbox: options.sandbox }),
   });
   const tools = selectTools(all, options.allowedTools, options.disallowedTools);
-  return { system, skills, tools, shells };
+  return { system, skills, tools, shells, root };
 }
