@@ -41,7 +41,12 @@ function fakeProvider(tool: string, input: unknown): Provider {
       const isChild = !request.tools.some((t) => t.name === tool);
       const answered = last.content.some((b) => b.type === 'tool_result');
       if (isChild || answered)
-        return { content: [{ type: 'text', text: 'done' }], stopReason: 'end_turn', rawStopReason: 'end_turn', usage: emptyUsage() };
+        return {
+          content: [{ type: 'text', text: 'done' }],
+          stopReason: 'end_turn',
+          rawStopReason: 'end_turn',
+          usage: emptyUsage(),
+        };
       return {
         content: [{ type: 'tool_use', id: `call_${Math.random()}`, name: tool, input }],
         stopReason: 'tool_use',
@@ -67,7 +72,15 @@ const taskProvider = fakeProvider('task', { tasks: [{ prompt: 'look', kind: 'ins
 const supervisor = new Supervisor({
   budgets: SUBAGENT_DEFAULTS,
   spawn: (request) =>
-    new Agent({ provider: taskProvider, model: 'm', system: 'child', tools: [readTool], maxTurns: request.maxTurns, deltas: false, onEvent: request.onEvent }),
+    new Agent({
+      provider: taskProvider,
+      model: 'm',
+      system: 'child',
+      tools: [readTool],
+      maxTurns: request.maxTurns,
+      deltas: false,
+      onEvent: request.onEvent,
+    }),
 });
 const taskTools = [readTool, taskTool(supervisor, 0)];
 const bareProvider = fakeProvider('bare', {});
@@ -84,16 +97,36 @@ for (let i = 0; i < 200; i++) {
   await turn(taskProvider, taskTools);
   await turn(bareProvider, bareTools);
 }
-const child = await interleave(size.reps, () => turn(taskProvider, taskTools), () => turn(bareProvider, bareTools));
-report({ name: 'agent turn with one child (task) vs a bare tool call', neo: child.neo, baseline: child.baseline, unit: 'ms' });
+const child = await interleave(
+  size.reps,
+  () => turn(taskProvider, taskTools),
+  () => turn(bareProvider, bareTools),
+);
+report({
+  name: 'agent turn with one child (task) vs a bare tool call',
+  neo: child.neo,
+  baseline: child.baseline,
+  unit: 'ms',
+});
 console.log(`child start over a bare tool call: ${(child.neo - child.baseline).toFixed(3)} ms (goal ≤ 5 ms)`);
 
 const transcript: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'read everything' }] }];
 for (let i = 0; transcript.length < size.messages; i++) {
-  transcript.push({ role: 'assistant', content: [{ type: 'tool_use', id: `r${i}`, name: 'read_file', input: { path: `f${i}.txt` } }] });
+  transcript.push({
+    role: 'assistant',
+    content: [{ type: 'tool_use', id: `r${i}`, name: 'read_file', input: { path: `f${i}.txt` } }],
+  });
   transcript.push({
     role: 'user',
-    content: [{ type: 'tool_result', toolUseId: `r${i}`, name: 'read_file', content: `file ${i}\n${'x'.repeat(2048)}`, isError: false }],
+    content: [
+      {
+        type: 'tool_result',
+        toolUseId: `r${i}`,
+        name: 'read_file',
+        content: `file ${i}\n${'x'.repeat(2048)}`,
+        isError: false,
+      },
+    ],
   });
 }
 const pruner = new ContextPruner(PRUNER_DEFAULTS);
@@ -103,6 +136,17 @@ const timed = (run: () => unknown) => () => {
   return performance.now() - start;
 };
 for (let i = 0; i < 2000; i++) pruner.view(transcript);
-const pass = await interleave(size.reps, timed(() => pruner.view(transcript)), timed(() => transcript.map((m) => ({ ...m }))));
-report({ name: `pruner pass over ${transcript.length} messages vs copying them`, neo: pass.neo, baseline: pass.baseline, unit: 'ms' });
-console.log(`pruner pass: ${pass.neo.toFixed(3)} ms (median of ${size.reps}), ${pruner.lastParked} results parked (goal ≤ 2 ms)`);
+const pass = await interleave(
+  size.reps,
+  timed(() => pruner.view(transcript)),
+  timed(() => transcript.map((m) => ({ ...m }))),
+);
+report({
+  name: `pruner pass over ${transcript.length} messages vs copying them`,
+  neo: pass.neo,
+  baseline: pass.baseline,
+  unit: 'ms',
+});
+console.log(
+  `pruner pass: ${pass.neo.toFixed(3)} ms (median of ${size.reps}), ${pruner.lastParked} results parked (goal ≤ 2 ms)`,
+);

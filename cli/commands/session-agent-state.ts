@@ -46,7 +46,10 @@ export const sessionList = {
     options: { cwd?: string; backend?: string; limit?: string; json?: boolean },
   ): Promise<number> {
     if (options.limit !== undefined && !/^[1-9][0-9]*$/.test(options.limit))
-      throw new UsageError('CLI_BAD_OPTION', `--limit expects a whole number ≥ 1, got ${JSON.stringify(options.limit)}`);
+      throw new UsageError(
+        'CLI_BAD_OPTION',
+        `--limit expects a whole number ≥ 1, got ${JSON.stringify(options.limit)}`,
+      );
     const cwd = resolve(io.cwd, options.cwd ?? '.');
     const result = await sessionOp(io, {
       op: 'list-sessions',

@@ -73,7 +73,9 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .action(lazy(() => import('./session-commands.js').then((m) => m.sessionStop)));
   session
     .command('undo')
-    .description("revert the agent's last turn of file writes byte for byte (neo backend; refused if a file changed since)")
+    .description(
+      "revert the agent's last turn of file writes byte for byte (neo backend; refused if a file changed since)",
+    )
     .argument('<id>', 'session id (or a unique prefix)')
     .option('--json', 'print the result as JSON')
     .action(lazy(() => import('./session-commands.js').then((m) => m.sessionUndo)));
@@ -91,7 +93,7 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .action(lazy(() => import('./session-commands.js').then((m) => m.sessionChecklist)));
   session
     .command('list')
-    .description("the sessions recorded for this working directory, newest first: continue one with start --resume")
+    .description('the sessions recorded for this working directory, newest first: continue one with start --resume')
     .option('--cwd <dir>', 'the working directory (default: the current one)')
     .option('--backend <id>', 'only this backend (e.g. neo)')
     .option('--limit <n>', 'at most this many')

@@ -41,7 +41,10 @@ export async function agentProject(
       'agent:',
       '  provider: scripted',
       '  model: scripted-model',
-      ...(options.agentYaml ?? '').split('\n').filter((l) => l !== '').map((l) => `  ${l}`),
+      ...(options.agentYaml ?? '')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => `  ${l}`),
       '',
     ].join('\n'),
   });

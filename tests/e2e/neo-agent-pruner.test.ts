@@ -46,12 +46,9 @@ async function run(prune: boolean): Promise<{ peak: number; text: string; projec
   ]);
   const turn = await project.json<{ kind: string; text: string; numTurns: number }>(['session', 'read', sessionId]);
   expect(turn).toMatchObject({ kind: 'turn_complete', numTurns: FILES + 1 });
-  const { events } = await project.json<{ events: Array<{ event: { type: string; usage?: { inputTokens?: number } } }> }>([
-    'sessions',
-    'show',
-    sessionId,
-    '--events',
-  ]);
+  const { events } = await project.json<{
+    events: Array<{ event: { type: string; usage?: { inputTokens?: number } } }>;
+  }>(['sessions', 'show', sessionId, '--events']);
   const inputs = events.filter((e) => e.event.type === 'usage').map((e) => e.event.usage?.inputTokens ?? 0);
   expect(inputs).toHaveLength(FILES + 1);
   expect((await project.neo(['session', 'stop', sessionId])).exitCode).toBe(0);

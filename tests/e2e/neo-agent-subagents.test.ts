@@ -56,7 +56,9 @@ describe("neo's agent: subagents", () => {
     const last = sentText(requests.at(-1)!.body);
     expect(last).toContain('## task 1 (inspect): done');
     expect(last).toContain('a.txt holds alpha');
-    expect(last).toMatch(/## task 2 \(inspect\): stopped — token budget: the children used 5120 tokens, over agent\.subagents\.maxTokens \(1000\)/);
+    expect(last).toMatch(
+      /## task 2 \(inspect\): stopped — token budget: the children used 5120 tokens, over agent\.subagents\.maxTokens \(1000\)/,
+    );
     // Stopped before its next call: no request ever carried b.txt's content.
     expect(requests.some((r) => sentText(r.body).includes('beta'))).toBe(false);
     // Each child had its own transcript: a child's request holds its prompt and nothing of the parent's.
@@ -65,18 +67,17 @@ describe("neo's agent: subagents", () => {
     expect(offeredTools(child.body).sort()).toEqual(['glob', 'grep', 'read_file']);
 
     // The children's tokens join the session once: one usage event of 5120 (100+10 + 5000+10), none of theirs alone.
-    const { events } = await project.json<{ events: Array<{ event: { type: string; usage?: { inputTokens?: number; outputTokens?: number } } }> }>([
-      'sessions',
-      'show',
-      sessionId,
-      '--events',
-    ]);
+    const { events } = await project.json<{
+      events: Array<{ event: { type: string; usage?: { inputTokens?: number; outputTokens?: number } } }>;
+    }>(['sessions', 'show', sessionId, '--events']);
     const usages = events.filter((e) => e.event.type === 'usage').map((e) => e.event.usage!);
     const totals = usages.map((u) => (u.inputTokens ?? 0) + (u.outputTokens ?? 0));
     expect(totals.filter((t) => t === 5120)).toHaveLength(1);
     expect(totals).not.toContain(110);
     expect(totals).not.toContain(5010);
-    const transcript = JSON.parse(readFileSync(join(project.home, 'code-sessions', sessionId, 'agent-transcript.json'), 'utf8')) as {
+    const transcript = JSON.parse(
+      readFileSync(join(project.home, 'code-sessions', sessionId, 'agent-transcript.json'), 'utf8'),
+    ) as {
       usage: { inputTokens: number; outputTokens: number };
     };
     expect(transcript.usage.inputTokens + transcript.usage.outputTokens).toBe(totals.reduce((a, b) => a + b, 0));

@@ -44,7 +44,10 @@ describe("neo's agent: undo, reset, checklist, list and continue", () => {
     );
     const { repo } = project;
     const { sessionId } = await project.json<{ sessionId: string }>([...start, '--brief', 'first change']);
-    expect(await project.json(['session', 'read', sessionId])).toMatchObject({ kind: 'turn_complete', text: 'changed two files' });
+    expect(await project.json(['session', 'read', sessionId])).toMatchObject({
+      kind: 'turn_complete',
+      text: 'changed two files',
+    });
     expect(readFileSync(join(repo, 'notes.txt'), 'utf8')).toContain('LINE 2');
 
     // The checklist, in the record and live.
@@ -52,7 +55,9 @@ describe("neo's agent: undo, reset, checklist, list and continue", () => {
     expect(shown.stdout).toContain('checklist:');
     expect(shown.stdout).toContain('[x] 1. edit notes');
     expect(shown.stdout).toContain('[ ] 2. add new.txt');
-    expect((await project.neo(['session', 'checklist', sessionId])).stdout).toBe('[x] 1. edit notes\n[ ] 2. add new.txt');
+    expect((await project.neo(['session', 'checklist', sessionId])).stdout).toBe(
+      '[x] 1. edit notes\n[ ] 2. add new.txt',
+    );
 
     const undone = await project.json<{ restored: string[]; turn: number }>(['session', 'undo', sessionId]);
     expect(undone).toMatchObject({ turn: 1 });
@@ -73,7 +78,12 @@ describe("neo's agent: undo, reset, checklist, list and continue", () => {
     expect(refused.stderr).toContain('AGENT_UNDO_CONFLICT');
     expect(refused.stderr).toContain('notes.txt changed since the agent wrote it');
     expect(readFileSync(join(repo, 'notes.txt'), 'utf8')).toBe('edited by hand\n');
-    const events = await project.json<{ events: Array<{ event: { type: string } }> }>(['sessions', 'show', sessionId, '--events']);
+    const events = await project.json<{ events: Array<{ event: { type: string } }> }>([
+      'sessions',
+      'show',
+      sessionId,
+      '--events',
+    ]);
     expect(events.events.filter((e) => e.event.type === 'undo')).toHaveLength(1);
     expect((await project.neo(['session', 'stop', sessionId])).exitCode).toBe(0);
   });
@@ -94,16 +104,15 @@ describe("neo's agent: undo, reset, checklist, list and continue", () => {
     expect(sentText(afterReset)).not.toContain('kiwi');
     expect((await project.neo(['session', 'stop', sessionId])).exitCode).toBe(0);
 
-    const listed = await project.json<{ sessions: Array<{ sessionId: string; backend: string; resumeSessionId?: string; live: boolean }> }>([
-      'session',
-      'list',
-      '--backend',
-      'neo',
-    ]);
+    const listed = await project.json<{
+      sessions: Array<{ sessionId: string; backend: string; resumeSessionId?: string; live: boolean }>;
+    }>(['session', 'list', '--backend', 'neo']);
     expect(listed.sessions).toHaveLength(1);
     expect(listed.sessions[0]).toMatchObject({ sessionId, backend: 'neo', live: false, resumeSessionId: sessionId });
     // Another directory has none.
-    expect((await project.json<{ sessions: unknown[] }>(['session', 'list', '--cwd', project.home])).sessions).toEqual([]);
+    expect((await project.json<{ sessions: unknown[] }>(['session', 'list', '--cwd', project.home])).sessions).toEqual(
+      [],
+    );
 
     const resumed = await project.json<{ sessionId: string }>([...start, '--resume', sessionId, '--brief', 'carry on']);
     expect(await project.json(['session', 'read', resumed.sessionId])).toMatchObject({ text: 'continued' });

@@ -80,7 +80,9 @@ describe('the web session page', () => {
     await row.getByRole('link').click();
     const list = page.getByTestId('checklist');
     await list.waitFor();
-    expect(await list.locator('li').allTextContents()).toEqual(['1. read the code', '2. fix the bug'].map((t) => ` ${t}`));
+    expect(await list.locator('li').allTextContents()).toEqual(
+      ['1. read the code', '2. fix the bug'].map((t) => ` ${t}`),
+    );
     expect(await list.locator('li[data-done="true"]').count()).toBe(1);
     expect((await project.neo(['session', 'stop', sessionId])).exitCode).toBe(0);
   });

@@ -61,7 +61,11 @@ export class Supervisor {
   /** Runs one child to its end. `depth` is the child's own (1 under the session's agent). */
   async run(spec: ChildSpec, depth: number, parentSignal: AbortSignal): Promise<ChildOutcome> {
     if (depth > this.budgets.maxDepth)
-      return { ok: false, reason: `depth budget: children may nest ${this.budgets.maxDepth} deep`, usage: emptyUsage() };
+      return {
+        ok: false,
+        reason: `depth budget: children may nest ${this.budgets.maxDepth} deep`,
+        usage: emptyUsage(),
+      };
     const exhausted = this.#exhausted();
     if (exhausted !== undefined) return { ok: false, reason: exhausted, usage: emptyUsage() };
     const controller = new AbortController();

@@ -51,7 +51,8 @@ export class EditJournal {
       ...tool,
       run: async (input, context) => {
         const raw = input.path;
-        const path = typeof raw === 'string' && raw !== '' ? await confinedPath(this.#cwd, raw).catch(() => undefined) : undefined;
+        const path =
+          typeof raw === 'string' && raw !== '' ? await confinedPath(this.#cwd, raw).catch(() => undefined) : undefined;
         const before = path === undefined ? null : await bytes(path);
         const result = await tool.run(input, context);
         if (path !== undefined) {
@@ -68,16 +69,23 @@ export class EditJournal {
     const turn = Math.max(0, ...this.#turns.keys());
     const entries = this.#turns.get(turn);
     if (entries === undefined)
-      throw new AgentError('AGENT_UNDO_NOTHING', 'nothing to undo: the agent has not written a file since the start (or the last reset/undo)');
+      throw new AgentError(
+        'AGENT_UNDO_NOTHING',
+        'nothing to undo: the agent has not written a file since the start (or the last reset/undo)',
+      );
     // The state the agent left each file in is its last write's after-image.
     const last = new Map<string, Buffer | null>();
     for (const e of entries) last.set(e.path, e.after);
     const changed: string[] = [];
     for (const [path, after] of last) if (!same(await bytes(path), after)) changed.push(displayPath(this.#cwd, path));
     if (changed.length > 0)
-      throw new AgentError('AGENT_UNDO_CONFLICT', `cannot undo turn ${turn}: ${changed.join(', ')} changed since the agent wrote it`, {
-        hint: 'nothing was reverted; restore those files by hand (git diff shows what changed)',
-      });
+      throw new AgentError(
+        'AGENT_UNDO_CONFLICT',
+        `cannot undo turn ${turn}: ${changed.join(', ')} changed since the agent wrote it`,
+        {
+          hint: 'nothing was reverted; restore those files by hand (git diff shows what changed)',
+        },
+      );
     const restored: string[] = [];
     for (const e of [...entries].reverse()) {
       if (e.before === null) await rm(e.path, { force: true });

@@ -80,11 +80,9 @@ async function idleSession(ctx: OpContext, sessionId: string, op: string): Promi
 }
 
 function unsupported(session: LiveSession, op: string, why: string): SessionRejection {
-  return new SessionRejection(
-    'SESSION_OP_UNSUPPORTED',
-    `backend \`${session.backendId}\` cannot ${op}: ${why}`,
-    { hint: 'undo, reset and the checklist are neo’s own agent’s (--backend neo)' },
-  );
+  return new SessionRejection('SESSION_OP_UNSUPPORTED', `backend \`${session.backendId}\` cannot ${op}: ${why}`, {
+    hint: 'undo, reset and the checklist are neo’s own agent’s (--backend neo)',
+  });
 }
 
 /** The agent's typed refusals (nothing to undo, a file changed since) reach the caller as rejections. */

@@ -38,6 +38,7 @@ import { sessionContext, type SessionContext } from './context.js';
 import type { NeoTransportDeps } from './deps.js';
 import { loadResumedTranscript } from './resume.js';
 import { agentFeatures, type AgentFeatures } from './features.js';
+import { redactEvent } from './redact-event.js';
 import { defined } from '../../util/defined.js';
 
 type Decision = { allow: boolean; reason?: string };
@@ -122,8 +123,7 @@ export class NeoSession implements AgentSession {
       system: context.system,
       approve,
       redact: session.#redact,
-      price: (usage, used) =>
-        usdForUsage(options.descriptor.pricing, used ?? session.#agent.model, toUsage(usage)),
+      price: (usage, used) => usdForUsage(options.descriptor.pricing, used ?? session.#agent.model, toUsage(usage)),
       onChecklist: (items) => session.#emit({ type: 'checklist', items }),
       ...defined({ checklist: saved?.checklist }),
     });
@@ -438,32 +438,6 @@ export class NeoSession implements AgentSession {
   }
 }
 
-function redactEvent(event: AgentEvent, redact: (text: string) => string): AgentEvent {
-  switch (event.type) {
-    case 'text':
-    case 'reasoning':
-      return { ...event, text: redact(event.text) };
-    case 'tool_result':
-      return { ...event, output: redact(event.output) };
-    case 'error':
-      return { ...event, message: redact(event.message) };
-    case 'turn_complete':
-      return event.text !== undefined ? { ...event, text: redact(event.text) } : event;
-    case 'tool_use':
-      return { ...event, input: redactJson(event.input ?? null, redact) };
-    case 'clarify':
-      return {
-        ...event,
-        input: redactJson(event.input ?? null, redact),
-        ...(event.ask === undefined ? {} : { ask: redactJson(event.ask, redact) }),
-      };
-    case 'gate_decision':
-      return { ...event, ask: redactJson(event.ask, redact), reason: redact(event.reason) };
-    default:
-      return event;
-  }
-}
-
 /** What of the provisioning plan the agent uses: instructions and skill folders; MCP servers not yet. */
 function provisionReport(
   plan: NonNullable<StartSessionOptions['provision']>,
@@ -510,10 +484,6 @@ function checkEffort(backendId: string, options: StartSessionOptions, effort: Ef
       hint: levels.length > 0 ? `accepted: ${levels.join(', ')}` : 'this backend cannot set effort',
     });
   }
-}
-
-function redactJson<T>(value: T, redact: (text: string) => string): T {
-  return JSON.parse(redact(JSON.stringify(value))) as T;
 }
 
 /**
