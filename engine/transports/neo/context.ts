@@ -19,6 +19,7 @@ import {
 import { findRepoRoot } from '../../definitions/index.js';
 import { realRoot } from '../../execution/index.js';
 import type { StartSessionOptions } from '../types.js';
+import { splitToolNames } from './tool-names.js';
 import { defined } from '../../util/defined.js';
 
 export interface SessionContext {
@@ -28,6 +29,8 @@ export interface SessionContext {
   shells: BackgroundShells;
   /** The real working directory the file tools are confined to. */
   root: string;
+  /** Whether allowedTools/disallowedTools leave the session's own tool of this name (task, workflow). */
+  keepTool: (name: string) => boolean;
 }
 
 export async function sessionContext(
@@ -64,6 +67,7 @@ export async function sessionContext(
     // exec and background shells run in the session's sandbox, like every command of the run.
     ...defined({ ripgrep, sandbox: options.sandbox }),
   });
-  const tools = selectTools(all, options.allowedTools, options.disallowedTools);
-  return { system, skills, tools, shells, root };
+  const names = splitToolNames(options.allowedTools, options.disallowedTools);
+  const tools = selectTools(all, names.allowed, names.disallowed);
+  return { system, skills, tools, shells, root, keepTool: names.keep };
 }

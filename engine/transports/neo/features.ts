@@ -39,6 +39,8 @@ export interface FeatureOptions {
   price: (usage: AgentUsage, model: string | undefined) => number | undefined;
   onChecklist: (items: ChecklistItem[]) => void;
   checklist?: readonly ChecklistItem[];
+  /** Whether allowedTools/disallowedTools leave this session tool in (default: all). */
+  keepTool?: (name: string) => boolean;
 }
 
 export interface AgentFeatures {
@@ -79,8 +81,9 @@ export function agentFeatures(options: FeatureOptions): AgentFeatures {
         onEvent: request.onEvent,
       }),
   });
-  const tools: AgentTool[] = [...tracked, workflowTool(checklist), taskTool(supervisor, 0)];
-  if (pruner !== undefined) tools.push(restoreContextTool(pruner));
+  const own = [workflowTool(checklist), taskTool(supervisor, 0), ...(pruner ? [restoreContextTool(pruner)] : [])];
+  const keep = options.keepTool ?? (() => true);
+  const tools: AgentTool[] = [...tracked, ...own.filter((t) => keep(t.spec.name))];
   return { tools, journal, checklist, supervisor, ...defined({ pruner }) };
 }
 

@@ -125,6 +125,7 @@ export class NeoSession implements AgentSession {
       redact: session.#redact,
       price: (usage, used) => usdForUsage(options.descriptor.pricing, used ?? session.#agent.model, toUsage(usage)),
       onChecklist: (items) => session.#emit({ type: 'checklist', items }),
+      keepTool: context.keepTool,
       ...defined({ checklist: saved?.checklist }),
     });
     session.#agent = createConfiguredAgent({
