@@ -19,6 +19,7 @@ interface Options {
   tag?: string[];
   allowedTools?: string[];
   mcpConfig?: string;
+  resume?: string;
   json?: boolean;
 }
 
@@ -36,6 +37,7 @@ export async function run(io: CommandIO, options: Options): Promise<number> {
   if (options.model !== undefined) input.agentModel = options.model;
   if (options.effort !== undefined) input.effort = options.effort;
   if (options.tag !== undefined) input.taskTags = options.tag;
+  if (options.resume !== undefined) input.resumeSessionId = options.resume;
   if (options.allowedTools !== undefined)
     input.allowedTools = options.allowedTools
       .flatMap((t) => t.split(','))

@@ -1,4 +1,7 @@
-import { CodeSessionStore, stderrLog } from '../../engine/session/index.js';
+import { CodeSessionStore, stderrLog, type PersistedSessionEvent } from '../../engine/session/index.js';
+import { renderChecklist } from '../../engine/agent/index.js';
+import type { ChecklistEntry } from '../../engine/transports/index.js';
+import { terminalSafe } from '../../engine/util/terminal-text.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
@@ -19,17 +22,36 @@ export async function run(
   const afterSeq = options.after === undefined ? 0 : seq(options.after);
   const wantEvents = options.events === true || options.after !== undefined;
   const events = wantEvents ? ((await store.readEvents(sessionId, { afterSeq })) ?? []) : undefined;
+  const checklist = latestChecklist((await store.readEvents(sessionId)) ?? []);
   if (options.json) {
-    writeJson(io.stdout, events === undefined ? { record } : { record, events });
+    writeJson(io.stdout, {
+      record,
+      ...(checklist !== undefined ? { checklist } : {}),
+      ...(events !== undefined ? { events } : {}),
+    });
     return EXIT.ok;
   }
   const p = painter(useColor(io.stdout, io.env));
   for (const line of renderRecord(record, p)) writeLine(io.stdout, line);
+  if (checklist !== undefined) {
+    writeLine(io.stdout, p.dim('checklist:'));
+    for (const line of renderChecklist(checklist).split('\n')) writeLine(io.stdout, `  ${terminalSafe(line)}`);
+  }
   if (events !== undefined) {
     writeLine(io.stdout);
     for (const event of events) writeLine(io.stdout, renderEvent(event, p));
   }
   return EXIT.ok;
+}
+
+/** The agent's checklist as its last `checklist` event left it (neo's workflow tool). */
+function latestChecklist(events: readonly PersistedSessionEvent[]): ChecklistEntry[] | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!.event;
+    if (event.type === 'checklist') return event.items;
+    if (event.type === 'reset') return [];
+  }
+  return undefined;
 }
 
 export function seq(value: string): number {

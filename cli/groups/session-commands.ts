@@ -4,6 +4,7 @@
  * the figure is in docs/architecture.md, "Performance notes").
  */
 export * as sessionAnswer from '../commands/session-answer.js';
+export { sessionUndo, sessionReset, sessionChecklist, sessionList } from '../commands/session-agent-state.js';
 export * as sessionBackends from '../commands/session-backends.js';
 export * as sessionDaemon from '../commands/session-daemon.js';
 export * as sessionGuide from '../commands/session-guide.js';

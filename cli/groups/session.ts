@@ -21,6 +21,7 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .option('--tag <tag...>', 'task tags for the learning record')
     .option('--allowed-tools <tools...>', 'tools the agent may use (backends that honour it)')
     .option('--mcp-config <file>', 'MCP servers for the session: a JSON file (or JSON) holding {"mcpServers": {...}}')
+    .option('--resume <id>', 'continue that conversation (the id `neo session list` shows under RESUME)')
     .option('--json', 'print the start result as JSON')
     .action(lazy(() => import('./session-commands.js').then((m) => m.sessionStart)));
   session
@@ -71,6 +72,34 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .option('--note <text>', 'a note for the record')
     .option('--json', 'print the result as JSON')
     .action(lazy(() => import('./session-commands.js').then((m) => m.sessionStop)));
+  session
+    .command('undo')
+    .description(
+      "revert the agent's last turn of file writes byte for byte (neo backend; refused if a file changed since)",
+    )
+    .argument('<id>', 'session id (or a unique prefix)')
+    .option('--json', 'print the result as JSON')
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionUndo)));
+  session
+    .command('reset')
+    .description("clear the agent's conversation; the session stays open (neo backend)")
+    .argument('<id>', 'session id (or a unique prefix)')
+    .option('--json', 'print the result as JSON')
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionReset)));
+  session
+    .command('checklist')
+    .description('the checklist the agent keeps with its workflow tool (neo backend)')
+    .argument('<id>', 'session id (or a unique prefix)')
+    .option('--json', 'print the result as JSON')
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionChecklist)));
+  session
+    .command('list')
+    .description('the sessions recorded for this working directory, newest first: continue one with start --resume')
+    .option('--cwd <dir>', 'the working directory (default: the current one)')
+    .option('--backend <id>', 'only this backend (e.g. neo)')
+    .option('--limit <n>', 'at most this many')
+    .option('--json', 'print the result as JSON')
+    .action(lazy(() => import('./session-commands.js').then((m) => m.sessionList)));
   session
     .command('backends')
     .description('every backend with a live availability probe and routing guidance (the list-backends op)')

@@ -105,6 +105,12 @@ function eventDetail(e: Record<string, unknown>): string {
       return (e.diff as TurnDiff).summaryLine;
     case 'guidance':
       return `(${String(e.source)}) ${firstLine(String(e.text))}`;
+    case 'checklist': {
+      const items = e.items as Array<{ done: boolean }>;
+      return `${items.filter((i) => i.done).length}/${items.length} done`;
+    }
+    case 'undo':
+      return `turn ${String(e.turn)}: restored ${(e.restored as string[]).join(', ')}`;
     case 'clarification': {
       const d = e.decision as { allow: boolean; reason?: string };
       return `${String(e.clarificationId)} ${d.allow ? 'allowed' : 'denied'}${d.reason ? `: ${d.reason}` : ''}`;

@@ -62,7 +62,15 @@ export { httpErrorLine, parseErrorBody, retryAfterMs } from './http/http-error.j
 export { SseDecoder, type SseEvent } from './http/sse.js';
 export { postStream, type OpenResponse, type PostRequest } from './http/stream-request.js';
 export { loadAgentSettings, type LoadSettingsOptions } from './settings/load-settings.js';
-export { SETTING_DEFAULTS, type AgentSettings, type ProviderSettings } from './settings/agent-settings.js';
+export {
+  SETTING_DEFAULTS,
+  SUBAGENT_DEFAULTS,
+  PRUNER_DEFAULTS,
+  type AgentSettings,
+  type ProviderSettings,
+  type PrunerSettings,
+  type SubagentBudgets,
+} from './settings/agent-settings.js';
 export { resolveModel, isModelClass } from './settings/resolve-model.js';
 export { parseDotenv } from './settings/dotenv.js';
 export { Secret } from './settings/secret.js';
@@ -111,3 +119,16 @@ export {
   type McpSetup,
 } from './mcp/index.js';
 export { createConfiguredAgent, providerFromSettings, type ConfiguredAgentOptions } from './configured.js';
+export { ContextPruner, restoreContextTool, RESTORE_TOOL } from './context/pruner.js';
+export { EditJournal, type UndoReport } from './tools/edit-journal.js';
+export { Checklist, renderChecklist, workflowTool, type ChecklistItem } from './tools/workflow.js';
+export {
+  Supervisor,
+  totalUsage,
+  type ChildKind,
+  type ChildOutcome,
+  type ChildSpec,
+  type SpawnRequest,
+  type SupervisorOptions,
+} from './subagent/supervisor.js';
+export { taskTool, TASK_TOOL } from './subagent/task-tool.js';

@@ -20,7 +20,7 @@ export type AgentLoopEvent =
   | { type: 'reasoning'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
   | { type: 'tool_result'; id: string; name: string; output: string; isError: boolean }
-  | { type: 'usage'; usage: AgentUsage; source: 'model' | 'compaction'; model?: string }
+  | { type: 'usage'; usage: AgentUsage; source: 'model' | 'compaction' | 'subagent'; model?: string }
   | { type: 'compacted'; summarizedMessages: number; keptMessages: number }
   | { type: 'turn_end'; result: TurnResult }
   | { type: 'error'; error: Error };

@@ -10,6 +10,7 @@
  */
 import type { Effort } from '../definitions/index.js';
 import type { Compactor } from './compaction/compactor.js';
+import type { ContextPruner } from './context/pruner.js';
 import { estimateTokens } from './compaction/estimate.js';
 import { AgentError, cancelledError } from './errors.js';
 import type { AgentLoopEvent, TurnResult } from './loop-events.js';
@@ -54,6 +55,8 @@ export interface AgentOptions {
   maxOutputTokens?: number;
   toolOutputMaxBytes?: number;
   compactor?: Compactor;
+  /** Parks stale tool results in what each model call is sent (the transcript keeps them). */
+  pruner?: ContextPruner;
   /** A restored transcript and its usage so far (resume). */
   messages?: readonly Message[];
   usage?: AgentUsage;
@@ -81,6 +84,7 @@ export class Agent {
   readonly #maxOutputTokens: number;
   readonly #toolOutputMaxBytes: number;
   readonly #compactor: Compactor | undefined;
+  readonly #pruner: ContextPruner | undefined;
   readonly #onEvent: (event: AgentLoopEvent) => void;
   readonly #redact: (text: string) => string;
   readonly #deltas: boolean;
@@ -105,6 +109,7 @@ export class Agent {
     this.#maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
     this.#toolOutputMaxBytes = options.toolOutputMaxBytes ?? DEFAULT_TOOL_OUTPUT_MAX_BYTES;
     this.#compactor = options.compactor;
+    this.#pruner = options.pruner;
     this.#onEvent = options.onEvent ?? (() => {});
     this.#redact = options.redact ?? ((text) => text);
     this.#deltas = options.deltas ?? true;
@@ -142,6 +147,14 @@ export class Agent {
   setModel(model: string, effort?: Effort): void {
     this.#model = model;
     if (effort !== undefined) this.#effort = effort;
+  }
+
+  /** Clears the conversation (usage so far stays: it was spent). Refused while a turn runs. */
+  reset(): void {
+    if (this.#running) throw new AgentError('AGENT_BUSY', 'a turn is running; interrupt it before a reset');
+    this.#messages = [];
+    this.#steering = [];
+    this.#lastContext = undefined;
   }
 
   /** Queues guidance for the running turn; it joins the transcript at the next tool boundary. */
@@ -209,7 +222,7 @@ export class Agent {
         {
           model: this.#model,
           system: this.#system,
-          messages: this.#messages,
+          messages: this.#pruner !== undefined ? this.#pruner.view(this.#messages) : this.#messages,
           tools: this.#toolSpecs,
           maxOutputTokens: this.#maxOutputTokens,
           ...(this.#effort ? { effort: this.#effort } : {}),
@@ -243,7 +256,7 @@ export class Agent {
       const calls = toolUsesOf(response.content);
       const stop = response.stopReason;
       if (stop === 'tool_use' || (stop === 'end_turn' && calls.length > 0)) {
-        await this.#runTools(calls, signal);
+        await this.#runTools(calls, signal, turn);
         this.#deliverSteering();
         continue;
       }
@@ -275,7 +288,12 @@ export class Agent {
     }
   }
 
-  #count(turn: { usage: AgentUsage }, usage: AgentUsage, source: 'model' | 'compaction', model?: string): void {
+  #count(
+    turn: { usage: AgentUsage },
+    usage: AgentUsage,
+    source: 'model' | 'compaction' | 'subagent',
+    model?: string,
+  ): void {
     turn.usage = addUsage(turn.usage, usage);
     this.#usage = addUsage(this.#usage, usage);
     this.#onEvent({ type: 'usage', usage, source, ...defined({ model }) });
@@ -319,13 +337,19 @@ export class Agent {
     }
   }
 
-  async #runTools(calls: readonly ToolUseBlock[], turnSignal: AbortSignal | undefined): Promise<void> {
+  async #runTools(
+    calls: readonly ToolUseBlock[],
+    turnSignal: AbortSignal | undefined,
+    turn: { usage: AgentUsage },
+  ): Promise<void> {
     const context = toolContext(turnSignal);
     const results: ToolResultBlock[] = [];
     try {
       for (const call of calls) {
         if (turnSignal?.aborted) throw cancelledError();
         const result = await this.#runTool(call, context);
+        // A child agent's tokens join this agent's once, here (its own events never reach ours).
+        if (result.usage !== undefined) this.#count(turn, result.usage, 'subagent');
         const content = capText(this.#redact(result.output), this.#toolOutputMaxBytes);
         results.push({
           type: 'tool_result',
@@ -345,7 +369,7 @@ export class Agent {
   async #runTool(
     call: ToolUseBlock,
     context: ToolContext,
-  ): Promise<{ output: string; isError: boolean; pinned?: string }> {
+  ): Promise<{ output: string; isError: boolean; pinned?: string; usage?: AgentUsage }> {
     const tool = this.#tools.get(call.name);
     if (tool === undefined)
       return { output: `unknown tool "${call.name}"; available: ${[...this.#tools.keys()].join(', ')}`, isError: true };

@@ -4,6 +4,7 @@
  * injected; the loop has no built-in ones.
  */
 import type { ToolSpec, ToolUseBlock } from './messages.js';
+import type { AgentUsage } from './usage.js';
 
 /** read: no side effects; write: changes files; exec: runs a command. */
 export type ToolEffect = 'read' | 'write' | 'exec';
@@ -16,6 +17,8 @@ export interface ToolContext {
 export interface ToolResult {
   output: string;
   isError: boolean;
+  /** Tokens the tool spent on model calls (a child agent's), rolled into the caller's usage once. */
+  usage?: AgentUsage;
 }
 
 export interface AgentTool {

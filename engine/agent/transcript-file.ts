@@ -8,6 +8,7 @@ import type { Effort } from '../definitions/index.js';
 import { readJsonOrNull, writeJsonAtomic } from '../util/atomic-file.js';
 import type { Message } from './messages.js';
 import type { AgentUsage } from './usage.js';
+import type { ChecklistItem } from './tools/workflow.js';
 
 export const TRANSCRIPT_FILE = 'agent-transcript.json';
 
@@ -18,6 +19,8 @@ export interface SavedTranscript {
   effort?: Effort;
   messages: Message[];
   usage: AgentUsage;
+  /** The workflow tool's checklist, when the model kept one. */
+  checklist?: ChecklistItem[];
   savedAt: string;
 }
 

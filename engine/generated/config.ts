@@ -87,6 +87,52 @@ export interface Config {
      * A duration: a number of seconds, or a string with a unit (ms, s, m, h).
      */
     execTimeout?: number | string;
+    /**
+     * The supervisor's budgets for the `task` tool's child agents.
+     */
+    subagents?: {
+      /**
+       * Most model calls one child may make (default 20).
+       */
+      maxTurns?: number;
+      /**
+       * Most tokens all children of one session may use together (default 1000000).
+       */
+      maxTokens?: number;
+      /**
+       * Most USD all children of one session may spend together (only where the backend has pricing).
+       */
+      maxCostUsd?: number;
+      /**
+       * A duration: a number of seconds, or a string with a unit (ms, s, m, h).
+       */
+      maxWallTime?: number | string;
+      /**
+       * How deep children may delegate: 1 means children cannot start children (default 1).
+       */
+      maxDepth?: number;
+      /**
+       * Most children one task call may start in parallel (default 4).
+       */
+      maxFanOut?: number;
+    };
+    /**
+     * Parks stale tool results before each model call (replaced by a stub the model can restore).
+     */
+    pruner?: {
+      /**
+       * Default true.
+       */
+      enabled?: boolean;
+      /**
+       * The most recent tool results always kept verbatim (default 6).
+       */
+      keepRecent?: number;
+      /**
+       * Results shorter than this are never parked (default 400).
+       */
+      minChars?: number;
+    };
   };
   /**
    * The control plane.

@@ -17,6 +17,10 @@ export const OPS = [
   'interrupt',
   'stop',
   'list-backends',
+  'undo',
+  'reset',
+  'checklist',
+  'list-sessions',
 ] as const;
 export type CodeSessionOpName = (typeof OPS)[number];
 
@@ -96,6 +100,32 @@ export interface ListBackendsInput {
   op: 'list-backends';
 }
 
+/** Reverts the last turn's file writes (backends that track their edits: neo). */
+export interface UndoInput {
+  op: 'undo';
+  sessionId: string;
+}
+
+/** Clears the agent's conversation; the session stays open (neo). */
+export interface ResetInput {
+  op: 'reset';
+  sessionId: string;
+}
+
+/** The checklist the agent keeps (neo's workflow tool). */
+export interface ChecklistInput {
+  op: 'checklist';
+  sessionId: string;
+}
+
+/** The sessions recorded for a working directory (and backend), newest first: the ones to continue. */
+export interface ListSessionsInput {
+  op: 'list-sessions';
+  cwd?: string;
+  backend?: string;
+  limit?: number;
+}
+
 export type CodeSessionInput =
   | StartInput
   | ReadTurnInput
@@ -104,7 +134,11 @@ export type CodeSessionInput =
   | SetPostureInput
   | InterruptInput
   | StopInput
-  | ListBackendsInput;
+  | ListBackendsInput
+  | UndoInput
+  | ResetInput
+  | ChecklistInput
+  | ListSessionsInput;
 
 /** One changed file of a turn. */
 export interface TurnDiffFile {
@@ -204,6 +238,42 @@ export interface ListBackendsResult {
   backends: BackendListing[];
 }
 
+export interface UndoResult {
+  ok: true;
+  /** Workspace-relative files put back as they were before the turn. */
+  restored: string[];
+  /** The agent's turn that was undone (1 = its first in this run). */
+  turn: number;
+}
+
+export interface ResetResult {
+  ok: true;
+}
+
+export interface ChecklistResult {
+  items: Array<{ id: number; text: string; done: boolean }>;
+}
+
+/** One recorded session in list-sessions. */
+export interface SessionListing {
+  sessionId: string;
+  backend: string;
+  cwd: string;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+  brief: string;
+  rounds: number;
+  /** Whether the session is live in this service (continue it with guide), else resume it with start. */
+  live: boolean;
+  /** What `start` takes as resumeSessionId to continue this conversation, when the backend recorded one. */
+  resumeSessionId?: string;
+}
+
+export interface ListSessionsResult {
+  sessions: SessionListing[];
+}
+
 /** The output of each op. */
 export interface CodeSessionOutputs {
   start: StartResult;
@@ -214,6 +284,10 @@ export interface CodeSessionOutputs {
   interrupt: InterruptResult;
   stop: StopResult;
   'list-backends': ListBackendsResult;
+  undo: UndoResult;
+  reset: ResetResult;
+  checklist: ChecklistResult;
+  'list-sessions': ListSessionsResult;
 }
 
 export type CodeSessionOpResult = CodeSessionOutputs[CodeSessionOpName];

@@ -50,6 +50,10 @@ export type SessionAnnotation =
     }
   | { type: 'turn_diff'; round: number; diff: TurnDiff }
   | { type: 'interrupt' }
+  /** The undo op reverted the agent's last turn of writes. */
+  | { type: 'undo'; turn: number; restored: string[] }
+  /** The reset op cleared the agent's conversation. */
+  | { type: 'reset' }
   | { type: 'stalled'; idleMs: number }
   | { type: 'max_rounds'; rounds: number }
   /** Always the last event of a session. */

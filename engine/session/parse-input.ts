@@ -35,6 +35,10 @@ const FIELDS: Record<CodeSessionOpName, readonly string[]> = {
   interrupt: ['sessionId'],
   stop: ['sessionId', 'outcome', 'note'],
   'list-backends': [],
+  undo: ['sessionId'],
+  reset: ['sessionId'],
+  checklist: ['sessionId'],
+  'list-sessions': ['cwd', 'backend', 'limit'],
 };
 
 /** Parses one op request; throws SESSION_BAD_INPUT / SESSION_UNKNOWN_OP naming the problem. */
@@ -114,6 +118,15 @@ export function parseOpInput(input: unknown): CodeSessionInput {
       );
     case 'list-backends':
       return { op: 'list-backends' };
+    case 'undo':
+    case 'reset':
+    case 'checklist':
+      return { op: name, sessionId: f.text('sessionId') };
+    case 'list-sessions':
+      return assignDefined(
+        { op: 'list-sessions' as const },
+        { cwd: f.optionalText('cwd'), backend: f.optionalText('backend'), limit: f.positiveInt('limit') },
+      );
   }
 }
 

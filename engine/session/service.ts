@@ -21,6 +21,7 @@ import { METRICS, guardedMetrics, type MetricsSink } from './metrics.js';
 import { answer, guide, interrupt, setPosture, stop } from './ops/control.js';
 import type { OpContext } from './ops/context.js';
 import { listBackends } from './ops/list-backends.js';
+import { checklist, listSessions, reset, undo } from './ops/agent-state.js';
 import { readTurn } from './ops/read-turn.js';
 import { startSession } from './ops/start.js';
 import { parseOpInput } from './parse-input.js';
@@ -182,6 +183,14 @@ function dispatch(ctx: OpContext, input: CodeSessionInput): Promise<CodeSessionO
       return stop(ctx, input);
     case 'list-backends':
       return listBackends(ctx);
+    case 'undo':
+      return undo(ctx, input);
+    case 'reset':
+      return reset(ctx, input);
+    case 'checklist':
+      return checklist(ctx, input);
+    case 'list-sessions':
+      return listSessions(ctx, input);
   }
 }
 

@@ -7,6 +7,7 @@ export type {
   AgentEvent,
   AgentEventType,
   AgentSession,
+  ChecklistEntry,
   Availability,
   ProvisionPlan,
   StartSessionOptions,

@@ -52,6 +52,8 @@ export type AgentEvent =
    * a budget counts these as they come, so a turn that crosses one can be stopped.
    */
   | { type: 'usage'; usage?: Usage; costUsd?: number }
+  /** The checklist the agent keeps (neo's workflow tool), whole, after each change. */
+  | { type: 'checklist'; items: ChecklistEntry[] }
   | {
       type: 'turn_complete';
       numTurns?: number;
@@ -173,6 +175,13 @@ export interface SessionSandbox {
   maxProcesses?: number;
 }
 
+/** One item of an agent's checklist. */
+export interface ChecklistEntry {
+  id: number;
+  text: string;
+  done: boolean;
+}
+
 /** A live session with one agent. */
 export interface AgentSession {
   /** Normalized events, in order. Ends after `ended` or a fatal `error`. */
@@ -186,6 +195,12 @@ export interface AgentSession {
   interrupt(): Promise<void>;
   /** Ends the session; idempotent; kills the child's process group. */
   stop(): Promise<void>;
+  /** Reverts the last turn's file writes (backends that track their edits: neo). */
+  undo?(): Promise<{ restored: string[]; turn: number }>;
+  /** Clears the conversation, keeping the session (neo). */
+  reset?(): Promise<void>;
+  /** The agent's checklist (neo's workflow tool). */
+  checklist?(): ChecklistEntry[];
 }
 
 /** One backend's adapter. */

@@ -29,6 +29,10 @@ export interface AgentSettings {
   readonly toolOutputMaxBytes: number;
   readonly maxOutputTokens: number;
   readonly execTimeoutMs: number;
+  /** The supervisor's budgets for child agents (the task tool). */
+  readonly subagents: SubagentBudgets;
+  /** The context pruner; absent when disabled. */
+  readonly pruner?: PrunerSettings;
   /** Every secret that was expanded, for redaction and for scrubbing child environments. */
   readonly secrets: readonly Secret[];
   /** The neo.yaml and .env files that were read. */
@@ -36,6 +40,36 @@ export interface AgentSettings {
   /** Things ignored on purpose (an untrusted project's provider), one line each. */
   readonly warnings: readonly string[];
 }
+
+export interface SubagentBudgets {
+  /** Model calls per child. */
+  readonly maxTurns: number;
+  /** Tokens of all children of one session together. */
+  readonly maxTokens: number;
+  /** USD of all children together (counted only where the backend is priced). */
+  readonly maxCostUsd?: number;
+  /** Wall time per child. */
+  readonly maxWallMs: number;
+  /** 1: children cannot start children. */
+  readonly maxDepth: number;
+  /** Children one task call may start. */
+  readonly maxFanOut: number;
+}
+
+export interface PrunerSettings {
+  readonly keepRecent: number;
+  readonly minChars: number;
+}
+
+export const SUBAGENT_DEFAULTS: SubagentBudgets = {
+  maxTurns: 20,
+  maxTokens: 1_000_000,
+  maxWallMs: 10 * 60_000,
+  maxDepth: 1,
+  maxFanOut: 4,
+};
+
+export const PRUNER_DEFAULTS: PrunerSettings = { keepRecent: 6, minChars: 400 };
 
 export const SETTING_DEFAULTS = {
   maxTurns: 50,

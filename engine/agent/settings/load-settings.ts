@@ -21,7 +21,15 @@ import { durationMs } from '../../util/duration.js';
 import { neoHome } from '../../util/neo-home.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { AgentError } from '../errors.js';
-import { deepFreeze, SETTING_DEFAULTS, type AgentSettings, type ProviderSettings } from './agent-settings.js';
+import {
+  deepFreeze,
+  PRUNER_DEFAULTS,
+  SETTING_DEFAULTS,
+  SUBAGENT_DEFAULTS,
+  type AgentSettings,
+  type ProviderSettings,
+  type SubagentBudgets,
+} from './agent-settings.js';
 import { BUILTIN_PROVIDERS, DEFAULT_BASE_URL, DEFAULT_PROVIDER_ORDER } from './builtin-providers.js';
 import { readDotenv } from './dotenv.js';
 import { expandReferences, referencedNames, secretReference, type EnvLookup } from './expand.js';
@@ -84,11 +92,32 @@ export async function loadAgentSettings(options: LoadSettingsOptions): Promise<A
     toolOutputMaxBytes: agent.toolOutputMaxBytes ?? SETTING_DEFAULTS.toolOutputMaxBytes,
     maxOutputTokens: agent.maxOutputTokens ?? SETTING_DEFAULTS.maxOutputTokens,
     execTimeoutMs: duration(agent.execTimeout, SETTING_DEFAULTS.execTimeoutMs, 'agent.execTimeout'),
+    subagents: subagentBudgets(agent.subagents),
+    ...(agent.pruner?.enabled === false
+      ? {}
+      : {
+          pruner: {
+            keepRecent: agent.pruner?.keepRecent ?? PRUNER_DEFAULTS.keepRecent,
+            minChars: agent.pruner?.minChars ?? PRUNER_DEFAULTS.minChars,
+          },
+        }),
     secrets,
     files,
     warnings,
   };
   return deepFreeze(settings);
+}
+
+function subagentBudgets(given: NonNullable<Config['agent']>['subagents']): SubagentBudgets {
+  const d = SUBAGENT_DEFAULTS;
+  return {
+    maxTurns: given?.maxTurns ?? d.maxTurns,
+    maxTokens: given?.maxTokens ?? d.maxTokens,
+    ...defined({ maxCostUsd: given?.maxCostUsd }),
+    maxWallMs: duration(given?.maxWallTime, d.maxWallMs, 'agent.subagents.maxWallTime'),
+    maxDepth: given?.maxDepth ?? d.maxDepth,
+    maxFanOut: given?.maxFanOut ?? d.maxFanOut,
+  };
 }
 
 async function readConfigs(

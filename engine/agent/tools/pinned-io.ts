@@ -35,7 +35,12 @@ export async function openInside(root: string, path: string, flags: string | num
  * over it — with every step made through the folder's proven descriptor. Missing folders are made
  * one at a time the same way. `mode`: the permissions the new file gets (an edited file keeps its own).
  */
-export async function writeInside(root: string, path: string, content: string, mode?: number): Promise<void> {
+export async function writeInside(
+  root: string,
+  path: string,
+  content: string | Uint8Array,
+  mode?: number,
+): Promise<void> {
   const folder = await folderInside(root, dirname(path));
   try {
     const name = basename(path);

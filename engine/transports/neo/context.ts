@@ -22,6 +22,7 @@ import {
 import { findRepoRoot } from '../../definitions/index.js';
 import { realRoot } from '../../execution/index.js';
 import type { StartSessionOptions } from '../types.js';
+import { splitToolNames } from './tool-names.js';
 import { defined } from '../../util/defined.js';
 import { packageVersion } from '../../util/package-root.js';
 
@@ -32,6 +33,10 @@ export interface SessionContext {
   shells: BackgroundShells;
   /** The session's MCP servers (absent: it was started with none). */
   mcp: McpSetup | undefined;
+  /** The real working directory the file tools are confined to. */
+  root: string;
+  /** Whether allowedTools/disallowedTools leave the session's own tool of this name (task, workflow). */
+  keepTool: (name: string) => boolean;
 }
 
 export async function sessionContext(
@@ -56,10 +61,10 @@ export async function sessionContext(
   // live in a private temp folder removed when the session stops (the transcript keeps the
   // redacted output the model read).
   const shells = new BackgroundShells(await mkdtemp(join(tmpdir(), 'neo-shells-')), { removeDir: true });
-  const cwd = await realRoot(options.cwd);
+  // The tools confine every path to the real working directory (a symlinked cwd included).
+  const root = await realRoot(options.cwd);
   const all = builtinTools({
-    // The tools confine every path to the real working directory (a symlinked cwd included).
-    cwd,
+    cwd: root,
     // The allowlist, never neo's environment: the agent's own key and every other secret stay out.
     env: commandEnv(baseEnv),
     shells,
@@ -68,10 +73,11 @@ export async function sessionContext(
     // exec and background shells run in the session's sandbox, like every command of the run.
     ...defined({ ripgrep, sandbox: options.sandbox }),
   });
-  const mcp = await mcpServers(options, settings, cwd, baseEnv);
+  const mcp = await mcpServers(options, settings, root, baseEnv);
   try {
-    const tools = selectTools([...all, ...(mcp?.tools ?? [])], options.allowedTools, options.disallowedTools);
-    return { system, skills, tools, shells, mcp };
+    const names = splitToolNames(options.allowedTools, options.disallowedTools);
+    const tools = selectTools([...all, ...(mcp?.tools ?? [])], names.allowed, names.disallowed);
+    return { system, skills, tools, shells, mcp, root, keepTool: names.keep };
   } catch (error) {
     await mcp?.close();
     throw error;

@@ -27,6 +27,6 @@ export function redactEvent(event: AgentEvent, redact: (text: string) => string)
   }
 }
 
-function redactJson<T>(value: T, redact: (text: string) => string): T {
+export function redactJson<T>(value: T, redact: (text: string) => string): T {
   return JSON.parse(redact(JSON.stringify(value))) as T;
 }

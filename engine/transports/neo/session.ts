@@ -10,6 +10,7 @@ import {
   AgentError,
   createConfiguredAgent,
   expandSkillMentions,
+  providerFromSettings,
   loadAgentSettings,
   postureApprover,
   resolveModel,
@@ -18,7 +19,9 @@ import {
   type Agent,
   type AgentLoopEvent,
   type AgentSettings,
+  type ChecklistItem,
   type Skill,
+  type UndoReport,
   type TurnResult,
 } from '../../agent/index.js';
 import type { Effort, Posture } from '../../definitions/index.js';
@@ -35,6 +38,7 @@ import { provisionReport } from './provision-report.js';
 import { redactEvent } from './redact-event.js';
 import { failureCode, toUsage } from './turn-figures.js';
 import { checkEffort, checkPosture } from './start-checks.js';
+import { agentFeatures, type AgentFeatures } from './features.js';
 import { defined } from '../../util/defined.js';
 
 type Decision = { allow: boolean; reason?: string };
@@ -49,6 +53,7 @@ export class NeoSession implements AgentSession {
   /** Asks waiting for answer(): what was asked, and how to settle it. */
   readonly #clarifications = new Map<string, { ask: ToolAsk; respond: (decision: Decision) => void }>();
   #agent!: Agent;
+  #features!: AgentFeatures;
   #posture: Posture;
   #turn: { controller: AbortController; done: Promise<void> } | undefined;
   #pendingSwitch: { model?: string; effort?: Effort } | undefined;
@@ -113,6 +118,38 @@ export class NeoSession implements AgentSession {
   ): Promise<NeoSession> {
     const { settings, env, model, saved, context } = made;
     const session = new NeoSession(backendId, options, settings, context);
+    const approve = postureApprover(
+      () => session.#posture,
+      (request) => session.#ask(request.ask, request.input, request.signal),
+      {
+        cwd: options.cwd,
+        report: (r) =>
+          session.#emit({
+            type: 'gate_decision',
+            clarificationId: `gate_${r.callId}`,
+            toolName: r.ask.toolName,
+            ask: r.ask,
+            allow: r.allow,
+            reason: r.reason,
+            posture: r.posture,
+          }),
+      },
+    );
+    const provider = deps.provider ?? providerFromSettings(settings, deps.retryHooks);
+    session.#features = agentFeatures({
+      tools: context.tools,
+      root: context.root,
+      settings,
+      provider,
+      model: () => session.#agent.model,
+      system: context.system,
+      approve,
+      redact: session.#redact,
+      price: (usage, used) => usdForUsage(options.descriptor.pricing, used ?? session.#agent.model, toUsage(usage)),
+      onChecklist: (items) => session.#emit({ type: 'checklist', items }),
+      keepTool: context.keepTool,
+      ...defined({ checklist: saved?.checklist }),
+    });
     session.#agent = createConfiguredAgent({
       settings,
       env,
@@ -125,29 +162,14 @@ export class NeoSession implements AgentSession {
           : {}),
       descriptor: options.descriptor,
       system: context.system,
-      tools: context.tools,
-      approve: postureApprover(
-        () => session.#posture,
-        (request) => session.#ask(request.ask, request.input, request.signal),
-        {
-          cwd: options.cwd,
-          report: (r) =>
-            session.#emit({
-              type: 'gate_decision',
-              clarificationId: `gate_${r.callId}`,
-              toolName: r.ask.toolName,
-              ask: r.ask,
-              allow: r.allow,
-              reason: r.reason,
-              posture: r.posture,
-            }),
-        },
-      ),
+      tools: session.#features.tools,
+      ...defined({ pruner: session.#features.pruner }),
+      approve,
       ...(saved !== undefined ? { messages: saved.messages, usage: saved.usage } : {}),
       onEvent: (event) => session.#onAgentEvent(event),
       // The session reports whole blocks, never deltas, so the loop need not make them.
       deltas: false,
-      ...defined({ provider: deps.provider, retryHooks: deps.retryHooks }),
+      provider,
     });
     session.events.push({ type: 'started', externalSessionId: options.sessionId, model });
     if (options.provision !== undefined)
@@ -195,6 +217,34 @@ export class NeoSession implements AgentSession {
     open.respond(decision);
   }
 
+  /** The checklist the model keeps with the workflow tool. */
+  checklist(): ChecklistItem[] {
+    return this.#features.checklist.items;
+  }
+
+  /** Reverts the last turn's file writes byte for byte (refused while a turn runs, or when a file changed since). */
+  async undo(): Promise<UndoReport> {
+    this.#assertIdle('undo');
+    return this.#features.journal.undo();
+  }
+
+  /** Clears the conversation: the transcript, the checklist and the edit log start empty. */
+  async reset(): Promise<void> {
+    this.#assertIdle('reset');
+    this.#agent.reset();
+    this.#features.journal.clear();
+    this.#features.checklist.clear();
+    await this.#save();
+  }
+
+  #assertIdle(operation: string): void {
+    this.#assertOpen(operation);
+    if (this.#turn !== undefined)
+      throw new NeoError('TRANSPORT_SESSION_BUSY', `${this.#backendId}: cannot ${operation} while a turn runs`, {
+        hint: 'wait for the turn to end (neo session read) or interrupt it first',
+      });
+  }
+
   async setPosture(posture: Posture): Promise<void> {
     this.#assertOpen('change posture');
     checkPosture(this.#backendId, this.#options, posture);
@@ -236,6 +286,7 @@ export class NeoSession implements AgentSession {
       this.#pendingSwitch = undefined;
     }
     const controller = new AbortController();
+    this.#features.journal.beginTurn();
     this.#turnCost = 0;
     this.#turnPriced = true;
     const run = async (): Promise<void> => {
@@ -398,6 +449,7 @@ export class NeoSession implements AgentSession {
         ...defined({ effort: this.#agent.effort }),
         messages: this.#agent.messages,
         usage: this.#agent.usage,
+        checklist: this.#features.checklist.items,
       });
     } catch (error) {
       this.#emit({

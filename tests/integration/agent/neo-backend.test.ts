@@ -102,6 +102,9 @@ describe('the neo backend', () => {
       'kill_shell',
       'grep',
       'glob',
+      'workflow',
+      'task',
+      'restore_context',
     ]);
     expect(JSON.stringify(first.body)).toContain(`Work in the repository at ${h.repo};`);
     // The transcript is saved under the session's store folder.

@@ -44,6 +44,13 @@ describe('op input parsing', () => {
       outcome: 'aborted',
     });
     expect(parseOpInput({ op: 'list-backends' })).toEqual({ op: 'list-backends' });
+    expect(parseOpInput({ op: 'undo', sessionId: 'cs_1' })).toEqual({ op: 'undo', sessionId: 'cs_1' });
+    expect(parseOpInput({ op: 'list-sessions', cwd: '/r', backend: 'neo', limit: 3 })).toEqual({
+      op: 'list-sessions',
+      cwd: '/r',
+      backend: 'neo',
+      limit: 3,
+    });
   });
 
   it.each([
@@ -53,12 +60,12 @@ describe('op input parsing', () => {
       { op: 'launch' },
       'SESSION_UNKNOWN_OP',
       'unknown op `launch`',
-      'ops are start, read-turn, answer, guide, set-posture, interrupt, stop, list-backends',
+      'ops are start, read-turn, answer, guide, set-posture, interrupt, stop, list-backends, undo, reset, checklist, list-sessions',
     ],
     [
       { op: 42 },
       'SESSION_BAD_INPUT',
-      'op: expected one of start, read-turn, answer, guide, set-posture, interrupt, stop, list-backends, got number 42',
+      'op: expected one of start, read-turn, answer, guide, set-posture, interrupt, stop, list-backends, undo, reset, checklist, list-sessions, got number 42',
       undefined,
     ],
     [{ op: 'start' }, 'SESSION_BAD_INPUT', 'brief: required', undefined],

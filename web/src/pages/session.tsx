@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { Badge, ErrorLine, money, PostureBadge, Section, useReload, useStream } from '../components/common';
+import { Checklist, latestChecklist } from '../components/checklist';
 import { DiffView } from '../components/diff-view';
 import { foldFeed, timesOf, type FeedItem } from '../components/feed';
 import { LongText } from '../components/long-text';
@@ -104,6 +105,11 @@ export function SessionPage({ id }: { id: string }) {
         <AttachRow detail={d} />
         <ErrorLine error={action} />
       </Section>
+      {latestChecklist(events) === undefined ? null : (
+        <Section title="Checklist">
+          <Checklist events={events} />
+        </Section>
+      )}
       <Section title={`Feed${feedState === 'open' ? '' : ` (${feedState})`}`}>
         <Feed items={foldFeed(events)} times={timesOf(events)} live={d.live} sessionId={id} onError={setAction} />
         {d.live ? <GuidanceBox sessionId={id} onError={setAction} /> : null}
