@@ -12,7 +12,8 @@
 // small shared chunks; the second makes every entry import a `neo:start` module holding the
 // former, so it lands in one chunk, and every lazy entry a `neo:common` module holding the rest,
 // a second chunk. Every command evaluates only the start chunk (commander, the process registry,
-// io) before its own: `neo --help` does not compile the definitions loader or the git code.
+// io) before its own: `neo --help` does not compile the definitions loader, the run store or the
+// server client, nor load node:http or worker_threads.
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
