@@ -8,8 +8,12 @@
 // Splitting cuts shared code by which lazy entries use it, which leaves a dozen chunks of a
 // kilobyte or two (errors, io, atomic-file …). Each is a module to resolve, link and evaluate,
 // about half a millisecond of start-up apiece: more than its bytes cost. So the build runs
-// twice: the first finds the small shared chunks, the second makes every entry import one
-// `neo:common` module that holds all of their code, so it lands in a single shared chunk.
+// twice: the first finds what the binary loads before any command (its static imports) and the
+// small shared chunks; the second makes every entry import a `neo:start` module holding the
+// former, so it lands in one chunk, and every lazy entry a `neo:common` module holding the rest,
+// a second chunk. Every command evaluates only the start chunk (commander, the process registry,
+// io) before its own: `neo --help` does not compile the definitions loader, the run store or the
+// server client, nor load node:http or worker_threads.
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
@@ -41,10 +45,41 @@ const options = {
   logLevel: 'warning',
 };
 
+const BIN = resolve(root, 'cli/bin.ts');
 const probe = await build({ ...options, write: false, metafile: true });
 const { common, entries } = smallSharedModules(probe.metafile);
+const start = startModules(probe.metafile);
 rmSync(outdir, { recursive: true, force: true });
-await build({ ...options, plugins: common.length === 0 ? [] : [commonChunk(common, entries)] });
+await build({
+  ...options,
+  plugins: [
+    groupedChunks(
+      start,
+      common.filter((file) => !start.includes(file)),
+      entries,
+    ),
+  ],
+});
+
+/** The source files of every chunk the binary imports statically: what each command loads first. */
+function startModules(metafile) {
+  const outputs = metafile.outputs;
+  const binary = Object.keys(outputs).find((name) => outputs[name].entryPoint === 'cli/bin.ts');
+  const files = new Set();
+  const seen = new Set([binary]);
+  const queue = [binary];
+  while (queue.length > 0) {
+    for (const imported of outputs[queue.shift()].imports) {
+      if (imported.kind !== 'import-statement' || seen.has(imported.path) || outputs[imported.path] === undefined)
+        continue;
+      seen.add(imported.path);
+      queue.push(imported.path);
+      for (const input of Object.keys(outputs[imported.path].inputs))
+        if (!input.startsWith('<')) files.add(resolve(root, input));
+    }
+  }
+  return [...files].sort();
+}
 
 /** The source files of small shared chunks, and every entry (the binary and each lazy import). */
 function smallSharedModules(metafile) {
@@ -63,28 +98,37 @@ function smallSharedModules(metafile) {
   return { common: [...common].sort(), entries };
 }
 
-/** The plugin: `neo:common` imports every small shared module; each entry imports `neo:common`. */
-function commonChunk(modules, entries) {
-  const contents = [
-    ...modules.map((file, i) => `import * as m${i} from ${JSON.stringify(file)};`),
-    // Exported (and so kept whole): a module merged here must not be split again by what each entry uses.
-    `export const modules = [${modules.map((_, i) => `m${i}`).join(', ')}];`,
-  ].join('\n');
+/** The plugin: every entry imports `neo:start`; each lazy entry also imports `neo:common`. */
+function groupedChunks(start, common, entries) {
+  const group = (modules) =>
+    [
+      ...modules.map((file, i) => `import * as m${i} from ${JSON.stringify(file)};`),
+      // Exported (and so kept whole): a module merged here must not be split again by what each entry uses.
+      `export const modules = [${modules.map((_, i) => `m${i}`).join(', ')}];`,
+    ].join('\n');
+  const groups = { start: group(start), common: group(common) };
   return {
-    name: 'neo-common-chunk',
+    name: 'neo-grouped-chunks',
     setup(b) {
-      b.onResolve({ filter: /^neo:common$/ }, () => ({ path: 'common', namespace: 'neo' }));
-      b.onLoad({ filter: /.*/, namespace: 'neo' }, () => ({ contents, resolveDir: root, loader: 'js' }));
+      b.onResolve({ filter: /^neo:(start|common)$/ }, (args) => ({ path: args.path.slice(4), namespace: 'neo' }));
+      b.onLoad({ filter: /.*/, namespace: 'neo' }, (args) => ({
+        contents: groups[args.path],
+        resolveDir: root,
+        loader: 'js',
+      }));
       b.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
         if (!entries.has(args.path)) return undefined;
         const text = await readFile(args.path, 'utf8');
         // After a hashbang line, which must stay first.
         const cut = text.startsWith('#!') ? text.indexOf('\n') + 1 : 0;
         const loader = args.path.endsWith('ts') ? 'ts' : 'js';
-        return {
-          contents: `${text.slice(0, cut)}import { modules as __neoCommon } from 'neo:common'; void __neoCommon;\n${text.slice(cut)}`,
-          loader,
-        };
+        // A module the binary loads anyway (posture's index, imported lazily elsewhere too)
+        // must not import the common group: the binary would then load it before every command.
+        const imports =
+          args.path === BIN || start.includes(args.path)
+            ? "import { modules as __neoStart } from 'neo:start'; void __neoStart;\n"
+            : "import { modules as __neoStart } from 'neo:start'; import { modules as __neoCommon } from 'neo:common'; void __neoStart; void __neoCommon;\n";
+        return { contents: `${text.slice(0, cut)}${imports}${text.slice(cut)}`, loader };
       });
     },
   };

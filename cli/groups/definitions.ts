@@ -24,7 +24,7 @@ export function registerDefinitionCommands(program: Command, { lazy }: ProgramCo
     .description('scaffold <repo>/.neo/ with a persona and a flow that validate')
     .argument('[dir]', 'the repository (default: current directory)')
     .option('--force', 'overwrite existing files')
-    .action(lazy(() => import('./definitions-commands.js').then((m) => m.init)));
+    .action(lazy(() => import('../commands/init.js')));
 
   program
     .command('dev')

@@ -190,7 +190,7 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
       checkStepNarrows(data, step, at, err);
       checkStepCwd(step, at, err);
       checkCommandRules(step.allowCommands, at('allowCommands'), err);
-      out.push(...checkProtect(source, step.protect, at('protect')));
+      out.push(...checkProtect(() => source, step.protect, at('protect')));
       if (step.loop !== undefined && step.loop.until === undefined && step.loop.untilRun === undefined) {
         err(
           'DEF_LOOP_CONDITION',

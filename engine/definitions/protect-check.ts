@@ -7,10 +7,11 @@ import type { YamlSource } from './source.js';
 /**
  * Each `@preset` of a `protect:` list (a flow step's or a persona's) names a known preset; an
  * unknown one is located where it is written, with the nearest name. A list written as one
- * comma-separated string is located at the string.
+ * comma-separated string is located at the string. `source` is asked for only to locate a
+ * problem: a persona restored from the packaged snapshot is never parsed when it has none.
  */
 export function checkProtect(
-  source: YamlSource,
+  source: () => YamlSource,
   value: string | string[] | undefined,
   segments: ReadonlyArray<string | number>,
 ): Diagnostic[] {
@@ -26,7 +27,7 @@ export function checkProtect(
       code: 'DEF_PROTECT_PRESET',
       severity: 'error',
       message: `\`${entry}\` is not a protect preset`,
-      span: source.spanOf(source.locate(at.map(String)).node),
+      span: source().spanOf(source().locate(at.map(String)).node),
       pointer: toPointer([...at]),
       hint: suggestion
         ? `did you mean \`${suggestion}\`?`

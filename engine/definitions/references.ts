@@ -96,7 +96,7 @@ function checkOne(set: DefinitionSet, definition: AnyDefinition): Diagnostic[] {
         out.push(...widening(set, definition));
         out.push(...startAboveCeiling(set, definition));
         out.push(...commandRules(definition));
-        out.push(...checkProtect(definition.source, data.protect, ['protect']));
+        out.push(...checkProtect(() => definition.source, data.protect, ['protect']));
         break;
       }
       case 'policy':

@@ -95,6 +95,9 @@ export async function diffTrees(
   to: string,
   maxPatchBytes: number,
 ): Promise<TreeDiff> {
+  // A tree's hash is its content: the same hash is no change, with no git to ask (a turn or a
+  // step that changed nothing is the common case around an agent that only answers).
+  if (from === to) return { files: [], patch: '', patchBytes: 0, truncated: false };
   const env = snapshotEnv(repo, store);
   const range = ['-r', '-M', from, to];
   const [numstat, nameStatus, patch] = await Promise.all([
@@ -120,6 +123,7 @@ export async function diffTrees(
 
 /** The paths that differ between two trees (no counts, no patch). */
 export async function changedPaths(repo: GitRepo, store: SnapshotStore, from: string, to: string): Promise<string[]> {
+  if (from === to) return [];
   const run = await repo.run(['diff-tree', '-r', '-z', '--name-only', from, to], { env: snapshotEnv(repo, store) });
   must(['diff-tree', '--name-only'], run);
   return run.stdout.split('\0').filter((path) => path !== '');

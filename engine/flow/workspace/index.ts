@@ -67,7 +67,8 @@ async function createWorkspace(options: {
       );
     }
     return createWorktree({
-      repo: committed,
+      repo: committed.repo,
+      head: committed.head,
       projectDir: options.projectDir,
       home: options.home,
       runId: options.runId,
@@ -84,12 +85,13 @@ async function createWorkspace(options: {
   return createCopy(options);
 }
 
-/** The repository holding `dir` when it has at least one commit (a worktree starts from one). */
-async function committedRepo(dir: string): Promise<GitRepo | undefined> {
+/** The repository holding `dir` and its HEAD commit, when it has one (a worktree starts from one). */
+async function committedRepo(dir: string): Promise<{ repo: GitRepo; head: string } | undefined> {
   const repo = await GitRepo.discover(dir);
   if (repo === undefined) return undefined;
-  const head = await repo.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
-  return head.ok && head.stdout.trim() !== '' ? repo : undefined;
+  const run = await repo.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  const head = run.ok ? run.stdout.trim() : '';
+  return head === '' ? undefined : { repo, head };
 }
 
 /** Re-opens the workspace a run recorded, for a resume. */

@@ -22,6 +22,8 @@ export async function createWorktree(options: {
   home: string;
   runId: string;
   base?: string;
+  /** HEAD's commit as the caller just read it: without a `base`, the worktree starts there. */
+  head?: string;
   /** Lend it the checkout's installed dependencies (default), or not. */
   dependencies?: DependencyMode;
 }): Promise<Workspace> {
@@ -30,7 +32,10 @@ export async function createWorktree(options: {
   const projectDir = await realpath(options.projectDir);
   const rel = relative(repo, projectDir);
   const baseRef = options.base ?? 'HEAD';
-  const baseCommit = await source.output(['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`]).catch(() => '');
+  const baseCommit =
+    options.base === undefined && options.head !== undefined
+      ? options.head
+      : await source.output(['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`]).catch(() => '');
   if (baseCommit === '') {
     throw new UsageError('FLOW_WORKSPACE_BASE', `workspace.base \`${baseRef}\` is not a commit in ${repo}`, {
       hint: 'name a branch, tag or commit that exists',

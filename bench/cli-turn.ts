@@ -1,0 +1,116 @@
+/**
+ * A one-step flow around a real CLI turn vs the same CLI run directly, in the same run
+ * (interleaved, medians): Codex (`codex exec --json`) against `neo flow run` of a one-step agent
+ * flow on the codex backend, both answered by `neo model serve` with one scripted text turn.
+ * The figure is neo's added time (goal ≤ +150 ms) and the ratio. Needs the CLI that
+ * `node scripts/install-clis.mjs --only codex` installs (or NEO_CODEX_BIN); skips without it.
+ * Sizes: --reps=5
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { neoBinPath, packageRoot } from '../engine/util/package-root.js';
+import { interleave, numberArgs, report } from './harness.js';
+
+const size = numberArgs({ reps: 5 });
+const BIN = process.env.NEO_BENCH_BIN ?? neoBinPath();
+const manifest = join(process.env.NEO_CLI_CACHE ?? join(packageRoot(), '.neo-cache', 'clis'), 'manifest.json');
+const codex =
+  process.env.NEO_CODEX_BIN ??
+  (existsSync(manifest)
+    ? (JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, { bin?: string } | undefined>).codex?.bin
+    : undefined);
+if (codex === undefined || !existsSync(codex)) {
+  console.log('cli-turn: skipped: no codex installed (node scripts/install-clis.mjs --only codex, or NEO_CODEX_BIN)');
+  process.exit(0);
+}
+
+const root = mkdtempSync(join(tmpdir(), 'neo-bench-cli-turn-'));
+const home = join(root, 'home');
+const repo = join(root, 'repo');
+mkdirSync(join(home, '.codex'), { recursive: true });
+mkdirSync(join(root, 'tmp'));
+mkdirSync(repo);
+writeFileSync(join(root, 'turn.yaml'), 'aux: { text: Scripted title }\nturns:\n  - text: Done.\n    times: always\n');
+writeFileSync(
+  join(repo, 'plan.yaml'),
+  'name: one\nworkspace: { isolation: inplace }\ndefaults: { backend: codex, maxPosture: acceptEdits }\nsteps:\n  - id: a\n    brief: say done\n    requireChange: false\n    model: gpt-5.5\n',
+);
+writeFileSync(join(repo, 'README.md'), '# bench\n');
+const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
+git('init', '-q');
+git('add', '-A');
+git('-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'bench');
+
+// Only PATH of the real environment: the CLI reads its own config home, never the user's.
+const env: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  HOME: home,
+  LANG: 'C.UTF-8',
+  TMPDIR: join(root, 'tmp'),
+  NEO_HOME: join(root, 'neo-home'),
+  NO_COLOR: '1',
+  CODEX_HOME: join(home, '.codex'),
+  NEO_MODEL_API_KEY: 'neo-scripted',
+  NEO_CODEX_BIN: codex,
+};
+const server = spawn(process.execPath, [BIN, 'model', 'serve', '--script', join(root, 'turn.yaml'), '--json'], {
+  env,
+  stdio: ['ignore', 'pipe', 'ignore'],
+});
+try {
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve((JSON.parse(out.split('\n')[0]!) as { url: string }).url);
+    });
+    server.once('exit', (code) => reject(new Error(`neo model serve exited ${code}`)));
+  });
+  writeFileSync(
+    join(home, '.codex', 'config.toml'),
+    [
+      'model = "gpt-5.5"',
+      'model_provider = "neo"',
+      'check_for_update_on_startup = false',
+      '[model_providers.neo]',
+      'name = "neo model server"',
+      `base_url = "${url}/v1"`,
+      'env_key = "NEO_MODEL_API_KEY"',
+      'wire_api = "responses"',
+      'request_max_retries = 0',
+      'stream_max_retries = 0',
+      '[analytics]',
+      'enabled = false',
+      '[features]',
+      'plugins = false',
+      'remote_plugin = false',
+      'apps = false',
+      'api_key_model_discovery = false',
+      '',
+    ].join('\n'),
+  );
+  const timed = (file: string, args: string[]): number => {
+    const started = performance.now();
+    const result = spawnSync(file, args, { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    if (result.status !== 0)
+      throw new Error(`${file} ${args.join(' ')} exited ${result.status}: ${String(result.stderr)}`);
+    return performance.now() - started;
+  };
+  const direct = () => timed(codex, ['exec', '--json', '--skip-git-repo-check', '-m', 'gpt-5.5', 'say done']);
+  const throughNeo = () => timed(process.execPath, [BIN, 'flow', 'run', 'plan.yaml']);
+  direct();
+  throughNeo();
+  console.log(`cli-turn: ${codex}; load average ${loadavg()[0]!.toFixed(2)}`);
+  const figure = await interleave(size.reps, throughNeo, direct);
+  report({ name: 'one-step flow around a Codex turn vs codex exec directly', ...figure, unit: 'ms' });
+  const added = figure.neo - figure.baseline;
+  console.log(
+    `cli-turn: neo adds ${added.toFixed(0)} ms (goal ≤ 150) ${added <= 150 ? 'ok' : 'MISSED'}; load average after ${loadavg()[0]!.toFixed(2)}`,
+  );
+} finally {
+  server.kill('SIGINT');
+  rmSync(root, { recursive: true, force: true });
+}
