@@ -206,11 +206,12 @@ async function agentStep(
           }),
         runGate: async (verify) => {
           // With `baseline`, the first run judges the untouched workspace: nothing the agent tried.
-          const judgesAgent = gateRuns++ > 0 || verify.baseline !== true;
+          const index = gateRuns++;
+          const judgesAgent = index > 0 || verify.baseline !== true;
           const run = await gate.run(verify);
           // A refusal of what the agent called done: worth remembering with what it tried.
           if (!run.passed && judgesAgent)
-            await noteGateRefusal(site, { ...settings, brief: asked }, run, () => guard.stepDiff());
+            await noteGateRefusal(site, { ...settings, brief: asked }, run, () => guard.stepDiff(), index);
           return run;
         },
         stepDiff: () => guard.stepDiff(),

@@ -20,15 +20,36 @@ export interface MemorySite {
   home: string;
   runId: string;
   step: string;
+  attempt: number;
   workspace: WorkspaceRecord;
+  /** The occurrence of a decision of `kind`, the `index`th of its kind in this execution (see DecisionInput). */
+  occurrence(kind: string, index?: number): string;
 }
 
-/** Where an execution's decisions are remembered: its run, its unit, the run's repository. */
+/**
+ * Where an execution's decisions are remembered: its run, its unit, the run's repository. Its
+ * occurrences are keyed by when the unit's attempt first started (kept when an interrupted
+ * execution is resumed, new when a failed step is tried afresh), the attempt and the iteration:
+ * a resumed execution that meets the same moment again records nothing new.
+ */
 export function memorySite(
-  spec: Pick<ExecutionSpec, 'step' | 'item'>,
-  run: { home: string; runId: string; workspace: WorkspaceRecord },
+  spec: Pick<ExecutionSpec, 'step' | 'item' | 'attempt' | 'iteration' | 'exec'>,
+  run: {
+    home: string;
+    runId: string;
+    workspace: WorkspaceRecord;
+    startedAt(spec: ExecutionSpec): string | undefined;
+  },
 ): MemorySite {
-  return { home: run.home, runId: run.runId, step: unitKey(spec.step, spec.item), workspace: run.workspace };
+  const started = run.startedAt(spec as ExecutionSpec) ?? spec.exec;
+  return {
+    home: run.home,
+    runId: run.runId,
+    step: unitKey(spec.step, spec.item),
+    attempt: spec.attempt,
+    workspace: run.workspace,
+    occurrence: (kind, index = 0) => `${started}|a${spec.attempt}|i${spec.iteration}|${kind}|${index}`,
+  };
 }
 
 const memory = () => import('../../memory/index.js');
@@ -55,6 +76,7 @@ export async function noteGateRefusal(
   settings: AgentSettings,
   run: GateRun,
   diff: () => Promise<StepDiff>,
+  index: number,
 ): Promise<void> {
   if (run.passed) return;
   try {
@@ -65,6 +87,8 @@ export async function noteGateRefusal(
       source: 'neo',
       runId: site.runId,
       step: site.step,
+      attempt: site.attempt,
+      occurrence: site.occurrence('gate-run', index),
       ...who(settings),
       brief: settings.brief,
       verdict: 'refused',
@@ -101,6 +125,8 @@ export async function noteStepOutcome(site: MemorySite, settings: AgentSettings,
       source: 'neo',
       runId: site.runId,
       step: site.step,
+      attempt: site.attempt,
+      occurrence: site.occurrence(`end:${kind}`),
       ...who(settings),
       brief: settings.brief,
       verdict: kind === 'step-succeeded' ? (outcome.verdict ?? 'success') : kind === 'gate-refused' ? 'refused' : kind,
@@ -130,6 +156,8 @@ export async function noteApprovalRejected(
       source: 'neo',
       runId: site.runId,
       step: site.step,
+      attempt: site.attempt,
+      occurrence: site.occurrence('answer'),
       brief: prompt,
       verdict: answer.decision,
       evidence: answer.note ?? '',
