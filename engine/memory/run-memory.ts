@@ -4,13 +4,16 @@
  * could not be written (a lock held past BUSY_TIMEOUT_MS, a full disk, a database from a newer
  * neo). After one failure to open, a process stops trying for that repository.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { openMemory, type MemoryDb } from './database.js';
 import type { DecisionInput } from './decision.js';
 import { renderDecisionBlock } from './decision-block.js';
 import { filesOfRun, queryDecisions, recordDecision } from './decision-store.js';
 import { filesNamedIn } from './files-named.js';
 import { symbolsOfDiff } from './diff-symbols.js';
-import { repositoryRoot } from './repo-key.js';
+import { memoryDir, repositoryRoot } from './repo-key.js';
+import { readHandoff, renderHandoffBlock } from './handoff.js';
 import { indexRepository } from './graph/index.js';
 import { repoMap } from './graph/repo-map.js';
 
@@ -113,6 +116,38 @@ export async function mapBriefBlock(
   } catch {
     return '';
   }
+}
+
+/**
+ * The decisions a run has left so far, newest first, for its hand-off: none when the repository
+ * has no memory database yet (a run of commands only never creates one).
+ */
+export function runDecisions(
+  home: string,
+  dir: string,
+  runId: string,
+): Array<{ id: number; kind: string; step?: string; verdict: string; reason?: string }> {
+  if (memoryOff() || !existsSync(join(memoryDir(home, repositoryRoot(dir)), 'memory.db'))) return [];
+  const memory = handle(home, dir);
+  if (memory === undefined) return [];
+  try {
+    return queryDecisions(memory.db, { runId, limit: 50 }).map((d) => ({
+      id: d.id,
+      kind: d.kind,
+      ...(d.step === undefined ? {} : { step: d.step }),
+      verdict: d.verdict,
+      ...(d.reason === undefined ? {} : { reason: d.reason }),
+    }));
+  } catch {
+    return [];
+  }
+}
+
+/** The run-state block for a step's brief (`memory: { state: true }`): the run's hand-off, '' when none. */
+export function handoffBriefBlock(home: string, dir: string, runId: string): string {
+  if (memoryOff()) return '';
+  const handoff = readHandoff(memoryDir(home, repositoryRoot(dir)), runId);
+  return handoff === undefined ? '' : renderHandoffBlock(handoff);
 }
 
 /** Closes the handles this process holds (tests, and a long-lived server between runs). */

@@ -18,7 +18,7 @@ import { openStepOutput, readStepOutput } from './step-output.js';
 import { BudgetGuard } from './budget-guard.js';
 import { commandError, runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
-import { briefWithMemory, memorySite, noteGateRefusal, noteStepOutcome } from './memory-hook.js';
+import { briefWithMemory, memoryBind, memorySite, noteGateRefusal, noteStepOutcome } from './memory-hook.js';
 import { defined } from '../../util/defined.js';
 
 /** What executions need from the run that owns them. */
@@ -317,7 +317,12 @@ function agentSandbox(setting: SandboxSetting, cwd: string, deps: ExecutorDeps):
       { cwd, env: process.env },
     ),
   );
-  return { kind: setting.kind, binds: [...spec.binds], hide: [...spec.hide], network: true };
+  return {
+    kind: setting.kind,
+    binds: [...spec.binds, ...memoryBind(deps.home, deps.workspace)],
+    hide: [...spec.hide],
+    network: true,
+  };
 }
 
 /**

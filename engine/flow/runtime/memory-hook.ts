@@ -12,6 +12,9 @@ import type { ExecutionOutcome, ExecutionSpec } from '../core/execution.js';
 import { unitKey } from '../core/state.js';
 import type { AgentSettings } from '../core/plan.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
+import { handoffWritten } from './handoff-hook.js';
+import type { SandboxBind } from '../../execution/index.js';
+import { CONFINED_MEMORY_DIR, memoryDir, repositoryRoot } from '../../memory/paths/index.js';
 
 type Outcome = Omit<ExecutionOutcome, 'exec'>;
 
@@ -169,7 +172,7 @@ export async function noteApprovalRejected(
 }
 
 /**
- * The brief with the memory blocks the step asks for (`memory: { decisions, map }`) at its end;
+ * The brief with the memory blocks the step asks for (`memory: { state, decisions, map }`) at its end;
  * `asked` is the step's own brief (the files it names are the ones it will touch).
  */
 export async function briefWithMemory(
@@ -184,7 +187,10 @@ export async function briefWithMemory(
   try {
     const mem = await memory();
     const repo = repoOf(site.workspace);
+    // The run's hand-off as neo wrote it after the steps before this one.
+    if (asks.state === true) await handoffWritten(site.runId);
     const blocks = [
+      asks.state === true ? mem.handoffBriefBlock(site.home, repo, site.runId) : '',
       asks.decisions === true
         ? mem.decisionBriefBlock(site.home, repo, { brief: asked, runId: site.runId, workdir })
         : '',
@@ -201,4 +207,14 @@ export async function briefWithMemory(
   } catch {
     return brief;
   }
+}
+
+/**
+ * The run's repository memory folder for a sandboxed agent step, read-only at CONFINED_MEMORY_DIR:
+ * a `neo memory mcp` its CLI starts there reads that repository's decisions, graph and hand-offs,
+ * and nothing else of NEO_HOME (which stays hidden). Skipped when the repository has no memory yet.
+ */
+export function memoryBind(home: string, workspace: WorkspaceRecord): SandboxBind[] {
+  if (process.env.NEO_MEMORY === 'off') return [];
+  return [{ path: memoryDir(home, repositoryRoot(repoOf(workspace))), at: CONFINED_MEMORY_DIR, optional: true }];
 }
