@@ -198,6 +198,7 @@ export async function briefWithMemory(
         ? ''
         : await mem.mapBriefBlock(site.home, repo, {
             brief: asked,
+            runId: site.runId,
             tree: site.workspace.root,
             workdir,
             tokens: asks.map,
