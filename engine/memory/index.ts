@@ -4,7 +4,7 @@
  */
 export { openMemory, openConfinedMemory, migrate, BUSY_TIMEOUT_MS, type MemoryDb, type Database } from './database.js';
 export { MIGRATIONS } from './migrations.js';
-export { repositoryRoot, memoryDir, CONFINED_MEMORY_DIR } from './repo-key.js';
+export { repositoryRoot, memoryDir, memoryOff, CONFINED_MEMORY_DIR } from './repo-key.js';
 export { DECISION_KINDS, DECISION_CAPS, type Decision, type DecisionInput, type DecisionKind } from './decision.js';
 export { recordDecision, queryDecisions, filesOfRun, ftsWords, type DecisionQuery } from './decision-store.js';
 export { renderDecisionBlock, decisionLine, MAX_DECISION_BLOCK_BYTES } from './decision-block.js';
@@ -17,7 +17,6 @@ export {
   handoffBriefBlock,
   runDecisions,
   closeRunMemory,
-  memoryOff,
 } from './run-memory.js';
 export {
   writeHandoff,

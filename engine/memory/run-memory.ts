@@ -12,7 +12,7 @@ import { renderDecisionBlock } from './decision-block.js';
 import { filesOfRun, queryDecisions, recordDecision } from './decision-store.js';
 import { filesNamedIn } from './files-named.js';
 import { symbolsOfDiff } from './diff-symbols.js';
-import { memoryDir, repositoryRoot } from './repo-key.js';
+import { memoryDir, memoryOff, repositoryRoot } from './repo-key.js';
 import { readHandoff, renderHandoffBlock } from './handoff.js';
 import { indexRepository } from './graph/index.js';
 import { repoMap } from './graph/repo-map.js';
@@ -33,11 +33,6 @@ function handle(home: string, dir: string): MemoryDb | undefined {
     open.set(key, 'broken');
     return undefined;
   }
-}
-
-/** Whether memory is switched off for this process (`NEO_MEMORY=off`). */
-export function memoryOff(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.NEO_MEMORY === 'off';
 }
 
 /**

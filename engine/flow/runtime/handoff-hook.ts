@@ -10,6 +10,7 @@ import type { RunEvent } from '../core/events.js';
 import type { CompiledPlan } from '../core/plan.js';
 import type { RunState, StepState } from '../core/state.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
+import { memoryOff } from '../../memory/paths/index.js';
 
 const WRITES_ON = new Set<RunEvent['type']>([
   'run.started',
@@ -38,7 +39,7 @@ export function noteHandoff(
   state: RunState,
   plan: CompiledPlan,
 ): void {
-  if (!WRITES_ON.has(event.type) || process.env.NEO_MEMORY === 'off') return;
+  if (!WRITES_ON.has(event.type) || memoryOff()) return;
   // The state now, not when the write runs: each write is the run at its event.
   const snapshot = { state, plan };
   const previous = pending.get(state.runId) ?? Promise.resolve();

@@ -14,7 +14,7 @@ import type { AgentSettings } from '../core/plan.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { handoffWritten } from './handoff-hook.js';
 import type { SandboxBind } from '../../execution/index.js';
-import { CONFINED_MEMORY_DIR, memoryDir, repositoryRoot } from '../../memory/paths/index.js';
+import { CONFINED_MEMORY_DIR, memoryDir, memoryOff, repositoryRoot } from '../../memory/paths/index.js';
 
 type Outcome = Omit<ExecutionOutcome, 'exec'>;
 
@@ -216,6 +216,6 @@ export async function briefWithMemory(
  * and nothing else of NEO_HOME (which stays hidden). Skipped when the repository has no memory yet.
  */
 export function memoryBind(home: string, workspace: WorkspaceRecord): SandboxBind[] {
-  if (process.env.NEO_MEMORY === 'off') return [];
+  if (memoryOff()) return [];
   return [{ path: memoryDir(home, repositoryRoot(repoOf(workspace))), at: CONFINED_MEMORY_DIR, optional: true }];
 }
