@@ -48,6 +48,7 @@ export function registerMemoryCommands(program: Command, { lazy }: ProgramContex
     .command('map')
     .description('the ranked repository map (personalised PageRank over the code graph), fitted to a token budget')
     .argument('[files...]', 'files the map is personalised by (what you will work on)')
+    .option('--symbol <name...>', 'symbols the map is personalised by (the files defining them, and their neighbours)')
     .option('--tokens <n>', 'the budget in tokens (default 1500)')
     .action(lazy(() => import('./memory-commands.js').then((m) => m.memoryMap)));
 }

@@ -295,9 +295,13 @@ export interface Step {
      */
     decisions?: boolean;
     /**
-     * Append a ranked map of the repository (files and their top symbols, personalised by the files the brief names), fitted to about this many tokens.
+     * Append a ranked map of the repository (files and their top symbols, personalised by the files and symbols the brief names and the files the run has touched), fitted to about this many tokens.
      */
     map?: number;
+    /**
+     * Append the run's hand-off as neo wrote it (state.json: the plan with each step's state, the files touched, the decisions), at most 2,048 bytes.
+     */
+    state?: boolean;
   };
   /**
    * Agent step: a step that changed no file gets verdict no-change instead of success (set false for review-only steps).

@@ -1,9 +1,9 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
-import { memoryDir, repositoryRoot } from './repo-key.js';
+import { CONFINED_MEMORY_DIR, memoryDir, repositoryRoot } from './repo-key.js';
 
 export type Database = BetterSqlite3.Database;
 
@@ -71,4 +71,41 @@ export function migrate(db: Database): number {
       .immediate();
     if (!applied) return MIGRATIONS.length;
   }
+}
+
+/**
+ * Opens a memory database that this process can only read — the one a sandbox shows at
+ * CONFINED_MEMORY_DIR, its folder bound read-only. Nothing is created, migrated or written.
+ * While neo holds it open, its `-wal` and `-shm` are there and SQLite reads it live, read-only.
+ * When no one does, they are gone (the last close checkpoints everything into the file) and SQLite
+ * cannot open a WAL database read-only in a folder it cannot write: then the file, whole as it is,
+ * is read into memory with its header's WAL mark cleared (bytes 18–19), a snapshot.
+ */
+export function openConfinedMemory(folder: string = CONFINED_MEMORY_DIR): MemoryDb {
+  const file = join(folder, 'memory.db');
+  const Sqlite = require('better-sqlite3') as typeof BetterSqlite3;
+  const repoOf = (db: Database) =>
+    (db.prepare("SELECT value FROM meta WHERE key = 'repo'").get() as { value: string } | undefined)?.value;
+  let db: Database;
+  let repoRoot: string | undefined;
+  try {
+    db = new Sqlite(file, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    try {
+      repoRoot = repoOf(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  } catch {
+    const bytes = readFileSync(file);
+    if (bytes.length > 100 && bytes[18] === 2 && bytes[19] === 2) bytes[18] = bytes[19] = 1;
+    db = new Sqlite(bytes, { readonly: true });
+    repoRoot = repoOf(db);
+  }
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version !== MIGRATIONS.length) {
+    db.close();
+    throw new Error(`the memory database at ${file} is at version ${version}, this neo reads ${MIGRATIONS.length}`);
+  }
+  return { db, repoRoot: repoRoot ?? folder, file };
 }

@@ -16,7 +16,11 @@ export interface DecisionQuery {
   limit?: number;
 }
 
-/** Stores one decision and its files in one transaction; returns its id. */
+/**
+ * Stores one decision and its files in one transaction; returns its id. A decision whose run,
+ * step and occurrence are already stored (a resumed execution meeting the same moment again) is
+ * not stored twice: the first one's id is returned.
+ */
 export function recordDecision(db: Database, input: DecisionInput): number {
   const files = [...new Set(input.files ?? [])].slice(0, DECISION_CAPS.files);
   const symbols = [...new Set(input.symbols ?? [])].slice(0, 100);
@@ -26,6 +30,8 @@ export function recordDecision(db: Database, input: DecisionInput): number {
     source: input.source,
     run_id: input.runId ?? null,
     step: input.step ?? null,
+    attempt: input.attempt ?? null,
+    occurrence: input.runId === undefined ? null : (input.occurrence ?? null),
     persona: input.persona ?? null,
     backend: input.backend ?? null,
     model: input.model ?? null,
@@ -38,14 +44,20 @@ export function recordDecision(db: Database, input: DecisionInput): number {
   };
   return db
     .transaction(() => {
-      const id = Number(
-        db
-          .prepare(
-            `INSERT INTO decisions (at, kind, source, run_id, step, persona, backend, model, brief, verdict, evidence, reason, diff, symbols)
-             VALUES (@at, @kind, @source, @run_id, @step, @persona, @backend, @model, @brief, @verdict, @evidence, @reason, @diff, @symbols)`,
-          )
-          .run(row).lastInsertRowid,
-      );
+      const inserted = db
+        .prepare(
+          `INSERT INTO decisions (at, kind, source, run_id, step, attempt, occurrence, persona, backend, model, brief, verdict, evidence, reason, diff, symbols)
+           VALUES (@at, @kind, @source, @run_id, @step, @attempt, @occurrence, @persona, @backend, @model, @brief, @verdict, @evidence, @reason, @diff, @symbols)
+           ON CONFLICT DO NOTHING`,
+        )
+        .run(row);
+      if (inserted.changes === 0)
+        return (
+          db
+            .prepare('SELECT id FROM decisions WHERE run_id IS ? AND step IS ? AND occurrence = ?')
+            .get(row.run_id, row.step, row.occurrence) as { id: number }
+        ).id;
+      const id = Number(inserted.lastInsertRowid);
       const addFile = db.prepare('INSERT OR IGNORE INTO decision_files (decision_id, path) VALUES (?, ?)');
       for (const file of files) addFile.run(id, file);
       db.prepare(
@@ -128,6 +140,7 @@ interface Row {
   source: 'neo' | 'agent';
   run_id: string | null;
   step: string | null;
+  attempt: number | null;
   persona: string | null;
   backend: string | null;
   model: string | null;
@@ -150,6 +163,7 @@ function fromRow(row: Row): Decision {
     verdict: row.verdict,
     files: row.files === null ? [] : row.files.split('\n').sort(),
     symbols: row.symbols === '' ? [] : row.symbols.split(' '),
+    ...(row.attempt === null ? {} : { attempt: row.attempt }),
   };
   const fields = {
     runId: optional(row.run_id),

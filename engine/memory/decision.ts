@@ -24,6 +24,14 @@ export interface DecisionInput {
   source: 'neo' | 'agent';
   runId?: string;
   step?: string;
+  /** The step's attempt (1-based). */
+  attempt?: number;
+  /**
+   * What makes this record one moment of its run and step — when the attempt first started, the
+   * attempt, the loop iteration, the kind and its index within the execution. A second record of
+   * the same run, step and occurrence (a resumed execution meeting that moment again) is dropped.
+   */
+  occurrence?: string;
   persona?: string;
   backend?: string;
   model?: string;

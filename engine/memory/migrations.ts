@@ -80,4 +80,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE file_edges (src INTEGER NOT NULL, dst INTEGER NOT NULL, w REAL NOT NULL);
   CREATE TABLE name_uses (name TEXT PRIMARY KEY, uses INTEGER NOT NULL) WITHOUT ROWID;
   `,
+  // 3: a decision's attempt, and its occurrence: what makes neo's record of one moment of a step
+  // unique, so a resumed execution that meets the same moment again writes nothing new. And Go and
+  // Rust files parsed again, for their imports' new resolution (an impossible size forces it).
+  `
+  ALTER TABLE decisions ADD COLUMN attempt INTEGER;
+  ALTER TABLE decisions ADD COLUMN occurrence TEXT;
+  CREATE UNIQUE INDEX decisions_once ON decisions (run_id, step, occurrence) WHERE occurrence IS NOT NULL;
+  UPDATE files SET size = -1 WHERE lang IN ('go', 'rust');
+  `,
 ];

@@ -29,3 +29,11 @@ export function memoryDir(home: string, repoRoot: string): string {
       .slice(0, 40) || 'root';
   return join(home, 'memory', `${name}-${digest}`);
 }
+
+/** Where a sandbox shows a repository's memory folder, read-only (the sandbox hides NEO_HOME and /run). */
+export const CONFINED_MEMORY_DIR = '/run/neo-memory';
+
+/** Whether memory is switched off for this process (`NEO_MEMORY=off`). */
+export function memoryOff(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.NEO_MEMORY === 'off';
+}

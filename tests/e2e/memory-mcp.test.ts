@@ -44,6 +44,7 @@ describe('neo memory mcp', () => {
       ['record_decision', false],
       ['repo_map', true],
       ['file_outline', true],
+      ['run_state', true],
     ]);
 
     const bad = await client.callTool({ name: 'record_decision', arguments: { summary: 'x', outcome: 'maybe' } });

@@ -226,11 +226,14 @@ function provenanceOf(
 }
 
 /** A step's `memory:` as its settings keep it: only what it asks for. */
-function memoryOf(memory: { decisions?: boolean; map?: number } | undefined): Pick<AgentSettings, 'memory'> {
+function memoryOf(
+  memory: { decisions?: boolean; map?: number; state?: boolean } | undefined,
+): Pick<AgentSettings, 'memory'> {
   if (memory === undefined) return {};
   const kept = {
     ...(memory.decisions === true ? { decisions: true as const } : {}),
     ...(memory.map === undefined ? {} : { map: memory.map }),
+    ...(memory.state === true ? { state: true as const } : {}),
   };
   return Object.keys(kept).length === 0 ? {} : { memory: kept };
 }

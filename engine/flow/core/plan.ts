@@ -53,7 +53,7 @@ export interface AgentSettings extends StepSettings {
   /** Append the distilled lessons to the brief (as untrusted data). */
   lessons?: boolean;
   /** What of the repository's memory goes into the brief (as untrusted data). */
-  memory?: { decisions?: true; map?: number };
+  memory?: { decisions?: true; map?: number; state?: true };
   /** Paths the agent must not change (the persona's and the step's globs); its gate judges them as they were. */
   protect?: string[];
   /** An edit to a protected path is reported but does not fail the step. */

@@ -24,6 +24,8 @@ export interface ApprovalDeps {
   yes: boolean;
   prompter?: ApprovalPrompter;
   progress(update: ExecutionProgress): void;
+  /** When the unit's attempt first started (keys the memory's record of a rejection). */
+  startedAt(spec: ExecutionSpec): string | undefined;
 }
 
 export async function approvalStep(

@@ -1,3 +1,4 @@
+import { handoffWritten, noteHandoff } from './handoff-hook.js';
 import { join } from 'node:path';
 import { createActor, fromPromise, toPromise } from 'xstate';
 import type { DefinitionSet } from '../../definitions/index.js';
@@ -180,6 +181,7 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     // never change during the run.
     store.saveRecord(() => recordFromState(record, state, plan));
     logRunEvent(decisions, runId, event);
+    noteHandoff(home, input.workspace.record, event, state, plan);
     observe({ type: 'event', runId, depth, event });
   });
   const onAbort = () => actor.send({ type: 'flow.interrupt', reason: 'interrupted (Ctrl-C)' });
@@ -212,6 +214,7 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     return await settleRun();
   } finally {
     closeWork();
+    await handoffWritten(runId);
     await store.close().catch(() => undefined);
     if (depth > 0) await decisions.close();
     lock.release();

@@ -18,7 +18,7 @@ import { openStepOutput, readStepOutput } from './step-output.js';
 import { BudgetGuard } from './budget-guard.js';
 import { commandError, maxProcessesOf, runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
-import { briefWithMemory, memorySite, noteGateRefusal, noteStepOutcome } from './memory-hook.js';
+import { briefWithMemory, memoryBind, memorySite, noteGateRefusal, noteStepOutcome } from './memory-hook.js';
 import { defined } from '../../util/defined.js';
 
 /** What executions need from the run that owns them. */
@@ -206,11 +206,12 @@ async function agentStep(
           }),
         runGate: async (verify) => {
           // With `baseline`, the first run judges the untouched workspace: nothing the agent tried.
-          const judgesAgent = gateRuns++ > 0 || verify.baseline !== true;
+          const index = gateRuns++;
+          const judgesAgent = index > 0 || verify.baseline !== true;
           const run = await gate.run(verify);
           // A refusal of what the agent called done: worth remembering with what it tried.
           if (!run.passed && judgesAgent)
-            await noteGateRefusal(site, { ...settings, brief: asked }, run, () => guard.stepDiff());
+            await noteGateRefusal(site, { ...settings, brief: asked }, run, () => guard.stepDiff(), index);
           return run;
         },
         stepDiff: () => guard.stepDiff(),
@@ -318,7 +319,7 @@ function agentSandbox(setting: SandboxSetting, cwd: string, deps: ExecutorDeps):
   );
   return {
     kind: setting.kind,
-    binds: [...spec.binds],
+    binds: [...spec.binds, ...memoryBind(deps.home, deps.workspace)],
     hide: [...spec.hide],
     network: true,
     maxProcesses: maxProcessesOf(setting),

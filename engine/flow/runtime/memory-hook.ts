@@ -12,6 +12,9 @@ import type { ExecutionOutcome, ExecutionSpec } from '../core/execution.js';
 import { unitKey } from '../core/state.js';
 import type { AgentSettings } from '../core/plan.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
+import { handoffWritten } from './handoff-hook.js';
+import type { SandboxBind } from '../../execution/index.js';
+import { CONFINED_MEMORY_DIR, memoryDir, memoryOff, repositoryRoot } from '../../memory/paths/index.js';
 
 type Outcome = Omit<ExecutionOutcome, 'exec'>;
 
@@ -20,15 +23,36 @@ export interface MemorySite {
   home: string;
   runId: string;
   step: string;
+  attempt: number;
   workspace: WorkspaceRecord;
+  /** The occurrence of a decision of `kind`, the `index`th of its kind in this execution (see DecisionInput). */
+  occurrence(kind: string, index?: number): string;
 }
 
-/** Where an execution's decisions are remembered: its run, its unit, the run's repository. */
+/**
+ * Where an execution's decisions are remembered: its run, its unit, the run's repository. Its
+ * occurrences are keyed by when the unit's attempt first started (kept when an interrupted
+ * execution is resumed, new when a failed step is tried afresh), the attempt and the iteration:
+ * a resumed execution that meets the same moment again records nothing new.
+ */
 export function memorySite(
-  spec: Pick<ExecutionSpec, 'step' | 'item'>,
-  run: { home: string; runId: string; workspace: WorkspaceRecord },
+  spec: Pick<ExecutionSpec, 'step' | 'item' | 'attempt' | 'iteration' | 'exec'>,
+  run: {
+    home: string;
+    runId: string;
+    workspace: WorkspaceRecord;
+    startedAt(spec: ExecutionSpec): string | undefined;
+  },
 ): MemorySite {
-  return { home: run.home, runId: run.runId, step: unitKey(spec.step, spec.item), workspace: run.workspace };
+  const started = run.startedAt(spec as ExecutionSpec) ?? spec.exec;
+  return {
+    home: run.home,
+    runId: run.runId,
+    step: unitKey(spec.step, spec.item),
+    attempt: spec.attempt,
+    workspace: run.workspace,
+    occurrence: (kind, index = 0) => `${started}|a${spec.attempt}|i${spec.iteration}|${kind}|${index}`,
+  };
 }
 
 const memory = () => import('../../memory/index.js');
@@ -55,6 +79,7 @@ export async function noteGateRefusal(
   settings: AgentSettings,
   run: GateRun,
   diff: () => Promise<StepDiff>,
+  index: number,
 ): Promise<void> {
   if (run.passed) return;
   try {
@@ -65,6 +90,8 @@ export async function noteGateRefusal(
       source: 'neo',
       runId: site.runId,
       step: site.step,
+      attempt: site.attempt,
+      occurrence: site.occurrence('gate-run', index),
       ...who(settings),
       brief: settings.brief,
       verdict: 'refused',
@@ -101,6 +128,8 @@ export async function noteStepOutcome(site: MemorySite, settings: AgentSettings,
       source: 'neo',
       runId: site.runId,
       step: site.step,
+      attempt: site.attempt,
+      occurrence: site.occurrence(`end:${kind}`),
       ...who(settings),
       brief: settings.brief,
       verdict: kind === 'step-succeeded' ? (outcome.verdict ?? 'success') : kind === 'gate-refused' ? 'refused' : kind,
@@ -130,6 +159,8 @@ export async function noteApprovalRejected(
       source: 'neo',
       runId: site.runId,
       step: site.step,
+      attempt: site.attempt,
+      occurrence: site.occurrence('answer'),
       brief: prompt,
       verdict: answer.decision,
       evidence: answer.note ?? '',
@@ -141,7 +172,7 @@ export async function noteApprovalRejected(
 }
 
 /**
- * The brief with the memory blocks the step asks for (`memory: { decisions, map }`) at its end;
+ * The brief with the memory blocks the step asks for (`memory: { state, decisions, map }`) at its end;
  * `asked` is the step's own brief (the files it names are the ones it will touch).
  */
 export async function briefWithMemory(
@@ -156,7 +187,10 @@ export async function briefWithMemory(
   try {
     const mem = await memory();
     const repo = repoOf(site.workspace);
+    // The run's hand-off as neo wrote it after the steps before this one.
+    if (asks.state === true) await handoffWritten(site.runId);
     const blocks = [
+      asks.state === true ? mem.handoffBriefBlock(site.home, repo, site.runId) : '',
       asks.decisions === true
         ? mem.decisionBriefBlock(site.home, repo, { brief: asked, runId: site.runId, workdir })
         : '',
@@ -164,6 +198,7 @@ export async function briefWithMemory(
         ? ''
         : await mem.mapBriefBlock(site.home, repo, {
             brief: asked,
+            runId: site.runId,
             tree: site.workspace.root,
             workdir,
             tokens: asks.map,
@@ -173,4 +208,14 @@ export async function briefWithMemory(
   } catch {
     return brief;
   }
+}
+
+/**
+ * The run's repository memory folder for a sandboxed agent step, read-only at CONFINED_MEMORY_DIR:
+ * a `neo memory mcp` its CLI starts there reads that repository's decisions, graph and hand-offs,
+ * and nothing else of NEO_HOME (which stays hidden). Skipped when the repository has no memory yet.
+ */
+export function memoryBind(home: string, workspace: WorkspaceRecord): SandboxBind[] {
+  if (memoryOff()) return [];
+  return [{ path: memoryDir(home, repositoryRoot(repoOf(workspace))), at: CONFINED_MEMORY_DIR, optional: true }];
 }

@@ -13,7 +13,7 @@ import { gitFailure, runGit } from '../../execution/index.js';
 import type { Database } from '../database.js';
 import { languageOf, type Language } from './languages.js';
 import { parserFor, type FileFacts } from './parse.js';
-import { resolveImport } from './resolve.js';
+import { goModulePath, resolveImport, type ResolveContext } from './resolve.js';
 
 /** Files larger than this are not code a map needs (bundles, generated tables). */
 export const MAX_FILE_BYTES = 512 * 1024;
@@ -50,11 +50,13 @@ export async function indexRepository(
   options: { only?: string } = {},
 ): Promise<IndexReport> {
   const started = performance.now();
-  const listed = (await gitFiles(root)).filter((p) => languageOf(p) !== undefined);
+  const everything = await gitFiles(root);
+  const listed = everything.filter((p) => languageOf(p) !== undefined);
   const scope = options.only?.replace(/^\.\//, '').replace(/\/+$/, '');
   const inScope = (p: string) =>
     scope === undefined || scope === '' || scope === '.' || p === scope || p.startsWith(`${scope}/`);
   const all = new Set(listed);
+  const context: ResolveContext = { files: all, goModules: goModules(root, everything) };
   const known = new Map(
     (db.prepare('SELECT id, path, hash, size, mtime_ms FROM files').all() as Array<Known & { path: string }>).map(
       (r) => [r.path, r],
@@ -110,7 +112,7 @@ export async function indexRepository(
       return { ...w, facts };
     });
     db.transaction(() => {
-      for (const item of batch) write(item, all);
+      for (const item of batch) write(item, context);
     }).immediate();
   }
   if (work.length > 0 || gone.length > 0) bumpGeneration(db);
@@ -129,6 +131,22 @@ function bumpGeneration(db: Database): void {
   db.prepare(
     "INSERT INTO meta (key, value) VALUES ('graph_generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
   ).run();
+}
+
+/** The repository's Go modules: each listed go.mod's folder and the module path it declares. */
+function goModules(root: string, files: readonly string[]): Array<{ dir: string; module: string }> {
+  const modules: Array<{ dir: string; module: string }> = [];
+  for (const path of files) {
+    if (path !== 'go.mod' && !path.endsWith('/go.mod')) continue;
+    try {
+      const module = goModulePath(readFileSync(join(root, path), 'utf8').slice(0, 64 * 1024));
+      if (module !== undefined)
+        modules.push({ dir: path === 'go.mod' ? '.' : path.slice(0, -'/go.mod'.length), module });
+    } catch {
+      // Unreadable: its imports stay unresolved.
+    }
+  }
+  return modules;
 }
 
 function existsFile(root: string, path: string): boolean {
@@ -151,7 +169,7 @@ function writer(db: Database) {
   const imp = db.prepare('INSERT INTO imports (file_id, spec, target, line) VALUES (?, ?, ?, ?)');
   return (
     item: { path: string; lang: Language; hash: string; size: number; mtime: number; facts: FileFacts },
-    all: ReadonlySet<string>,
+    context: ResolveContext,
   ) => {
     remove.run(item.path);
     const { id } = file.get(
@@ -167,7 +185,11 @@ function writer(db: Database) {
     for (const s of item.facts.symbols)
       symbol.run(id, s.name, s.kind, s.parent ?? null, s.startLine, s.endLine, s.signature);
     for (const r of item.facts.refs) ref.run(id, r.name, r.line, r.kind, r.caller ?? null);
-    for (const i of item.facts.imports)
-      imp.run(id, i.spec, resolveImport(item.path, i.spec, item.lang.id, all) ?? null, i.line);
+    // One row per file an import resolves to (a Go package is every file of its folder), one unresolved row otherwise.
+    for (const i of item.facts.imports) {
+      const targets = resolveImport(item.path, i.spec, item.lang.id, context);
+      if (targets.length === 0) imp.run(id, i.spec, null, i.line);
+      for (const target of targets) imp.run(id, i.spec, target, i.line);
+    }
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The languages the code graph reads: each a tree-sitter grammar shipped as wasm in the
  * `tree-sitter-wasms` npm package (nothing is downloaded at run time), a query that captures
- * definitions (`@def.<kind>` with its `@name`), imports (`@import`), calls (`@call`) and type
+ * definitions (`@def.<kind>` with its `@name`), imports (`@import`; Rust's `mod x;` is `@import.mod`), calls (`@call`) and type
  * references (`@ref`), and what makes a file a test.
  */
 export type LanguageId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust';
@@ -90,6 +90,7 @@ export const LANGUAGES: Record<LanguageId, Language> = {
 (trait_item name: (type_identifier) @name) @def.interface
 (impl_item type: (type_identifier) @name) @def.impl
 (mod_item name: (identifier) @name) @def.module
+(mod_item name: (identifier) @import.mod !body)
 (use_declaration argument: (_) @import)
 (call_expression function: (identifier) @call)
 (call_expression function: (field_expression field: (field_identifier) @call))

@@ -106,6 +106,8 @@ function extract(query: ParserType.Query, root: ParserType.SyntaxNode): FileFact
     for (const capture of match.captures) {
       if (capture.name === 'import')
         imports.push({ spec: capture.node.text.replace(/^["']|["']$/g, ''), line: capture.node.startPosition.row + 1 });
+      else if (capture.name === 'import.mod')
+        imports.push({ spec: `mod ${capture.node.text}`, line: capture.node.startPosition.row + 1 });
       else if (capture.name === 'call' || capture.name === 'ref')
         raw.push({
           name: capture.node.text,

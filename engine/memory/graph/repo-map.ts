@@ -1,8 +1,8 @@
 /**
  * A ranked map of the repository, after Aider's: files are nodes, a reference from one file to a
  * name another defines is an edge (weighted down when many files define the name), and
- * personalised PageRank — the random walk restarting at the files a step names or touches —
- * ranks them. The top files, each with its most referenced definitions' signatures, are fitted
+ * personalised PageRank — the random walk restarting at the files a step names or touches and at
+ * the definitions of the symbols it names — ranks them. The top files, each with its most referenced definitions' signatures, are fitted
  * to a token budget (about four characters a token).
  */
 import type { Database } from '../database.js';
@@ -12,6 +12,14 @@ export interface MapOptions {
   tokens: number;
   /** Repository-relative files the walk restarts at (what the step names or touches). */
   focus?: readonly string[];
+  /** Symbols the step names: the files defining them restart the walk too. */
+  symbols?: readonly string[];
+}
+
+/** The walk's restart weights: what a step names or touches, and (after Aider) its named symbols. */
+export interface Focus {
+  files?: readonly string[];
+  symbols?: readonly string[];
 }
 
 const DAMPING = 0.85;
@@ -19,8 +27,20 @@ const ITERATIONS = 30;
 const CHARS_PER_TOKEN = 4;
 const SYMBOLS_PER_FILE = 8;
 
-/** The files' ranks: personalised PageRank over the reference graph. */
-export function rankFiles(db: Database, focus: readonly string[] = []): Map<number, number> {
+/** A symbol is a useful focus only where few files define it (a `run` defined in forty says nothing). */
+const MAX_SYMBOL_DEFINERS = 5;
+/** How much of an edge also flows back, from the definer to the file using it. */
+const BACKWARD = 0.5;
+
+/**
+ * The files' ranks: personalised PageRank over the reference graph. An edge runs from a file to
+ * the file defining what it uses, and half of it back: a named file's neighbours are both what it
+ * uses and what uses it (the callers a change there can break). The walk restarts at the focus
+ * files and at the files defining the focus symbols (their users follow through the edges); with
+ * no focus it restarts anywhere (plain PageRank).
+ */
+export function rankFiles(db: Database, focus: readonly string[] | Focus = []): Map<number, number> {
+  const asked: Focus = Array.isArray(focus) ? { files: focus as readonly string[] } : (focus as Focus);
   const ids = db.prepare('SELECT id, path FROM files WHERE is_test = 0').all() as Array<{ id: number; path: string }>;
   const index = new Map(ids.map((f, i) => [f.id, i]));
   const n = ids.length;
@@ -34,14 +54,10 @@ export function rankFiles(db: Database, focus: readonly string[] = []): Map<numb
     if (s === undefined || d === undefined) continue;
     const w = Math.sqrt(e.w);
     out[s] = out[s]! + w;
-    list.push([s, d, w]);
+    out[d] = out[d]! + w * BACKWARD;
+    list.push([s, d, w], [d, s, w * BACKWARD]);
   }
-  const focused = new Set(focus);
-  const personal = new Float64Array(n);
-  const hits = ids.filter((f) => focused.has(f.path)).length;
-  ids.forEach((f, i) => {
-    personal[i] = hits === 0 ? 1 / n : focused.has(f.path) ? 1 / hits : 0;
-  });
+  const personal = restartWeights(ids, focusIds(db, asked));
   let rank = Float64Array.from(personal);
   for (let iteration = 0; iteration < ITERATIONS; iteration++) {
     const next = new Float64Array(n);
@@ -52,6 +68,29 @@ export function rankFiles(db: Database, focus: readonly string[] = []): Map<numb
     rank = next;
   }
   return new Map(ids.map((f, i) => [f.id, rank[i]!]));
+}
+
+/** The files a focus names: its files, and the files defining its symbols (a symbol defined in more than a few says nothing). */
+function focusIds(db: Database, focus: Focus): Set<number> {
+  const ids = new Set<number>();
+  const byPath = db.prepare('SELECT id FROM files WHERE path = ?');
+  for (const path of new Set(focus.files ?? [])) {
+    const row = byPath.get(path) as { id: number } | undefined;
+    if (row !== undefined) ids.add(row.id);
+  }
+  const definers = db.prepare('SELECT DISTINCT file_id FROM symbols WHERE name = ?');
+  for (const symbol of [...new Set(focus.symbols ?? [])].slice(0, 50)) {
+    const defined = (definers.all(symbol) as Array<{ file_id: number }>).map((r) => r.file_id);
+    if (defined.length <= MAX_SYMBOL_DEFINERS) for (const id of defined) ids.add(id);
+  }
+  return ids;
+}
+
+/** The restart vector: the focus's files evenly; uniform when it names none. */
+function restartWeights(ids: ReadonlyArray<{ id: number }>, focused: ReadonlySet<number>): Float64Array {
+  const n = ids.length;
+  const hits = ids.filter((f) => focused.has(f.id)).length;
+  return Float64Array.from(ids, (f) => (hits === 0 ? 1 / n : focused.has(f.id) ? 1 / hits : 0));
 }
 
 /**
@@ -127,10 +166,17 @@ function computeEdges(db: Database): Array<{ src: number; dst: number; w: number
 
 /** The map as text, best files first, at most `tokens` tokens. */
 export function repoMap(db: Database, options: MapOptions): string {
-  const ranks = rankFiles(db, options.focus ?? []);
+  const focus = { files: options.focus ?? [], symbols: options.symbols ?? [] };
+  const ranks = rankFiles(db, focus);
   const budget = options.tokens * CHARS_PER_TOKEN;
   const files = db.prepare('SELECT id, path FROM files WHERE is_test = 0').all() as Array<{ id: number; path: string }>;
-  files.sort((a, b) => (ranks.get(b.id) ?? 0) - (ranks.get(a.id) ?? 0) || a.path.localeCompare(b.path));
+  // What the step names leads (it may rank below a neighbour it feeds), then the walk's order.
+  const named = focusIds(db, focus);
+  const first = (id: number) => (named.has(id) ? 1 : 0);
+  files.sort(
+    (a, b) =>
+      first(b.id) - first(a.id) || (ranks.get(b.id) ?? 0) - (ranks.get(a.id) ?? 0) || a.path.localeCompare(b.path),
+  );
   // A definition's weight: how often other files use its name.
   const top = db.prepare(
     `SELECT s.name, s.kind, s.signature, s.start_line,

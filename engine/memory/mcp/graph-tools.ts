@@ -70,7 +70,7 @@ export const testsForTool: MemoryTool = {
 export const repoMapTool: MemoryTool = {
   name: 'repo_map',
   description:
-    'A ranked map of the repository (files and their most used definitions), personalised by the files you name, fitted to a token budget.',
+    'A ranked map of the repository (files and their most used definitions), personalised by the files and symbols you name, fitted to a token budget.',
   readOnly: true,
   graph: true,
   inputSchema: {
@@ -79,12 +79,19 @@ export const repoMapTool: MemoryTool = {
     properties: {
       tokens: { type: 'integer', minimum: 100, maximum: 8000, description: 'The budget (default 1500).' },
       files: { type: 'array', maxItems: 50, items: file, description: 'Files you will work on.' },
+      symbols: {
+        type: 'array',
+        maxItems: 50,
+        items: { type: 'string', minLength: 1, maxLength: 200 },
+        description: 'Symbols you will work on.',
+      },
     },
   },
   run: (input, { memory }) => ({
     map: repoMap(memory.db, {
       tokens: typeof input.tokens === 'number' ? input.tokens : 1500,
       focus: (input.files as string[] | undefined) ?? [],
+      symbols: (input.symbols as string[] | undefined) ?? [],
     }),
   }),
 };

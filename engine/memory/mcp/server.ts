@@ -54,7 +54,10 @@ export async function callTool(
 }
 
 /** Serves the memory of `memory.repoRoot` on stdin/stdout until the client closes the stream. */
-export async function serveMemoryMcp(memory: MemoryDb, options: { posture: string; version: string }): Promise<void> {
+export async function serveMemoryMcp(
+  memory: MemoryDb,
+  options: { posture: string; version: string; confined?: boolean },
+): Promise<void> {
   const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
@@ -67,9 +70,11 @@ export async function serveMemoryMcp(memory: MemoryDb, options: { posture: strin
   const context: ToolContext = {
     memory,
     posture: options.posture,
+    confined: options.confined === true,
     // The graph tools answer from an index at most a few seconds old (an unchanged file costs a stat).
+    // (A confined server cannot write the index: it answers from the last one neo made.)
     refresh: () => {
-      if (Date.now() - refreshed < REFRESH_MS) return Promise.resolve();
+      if (options.confined === true || Date.now() - refreshed < REFRESH_MS) return Promise.resolve();
       refreshing ??= indexRepository(memory.db, memory.repoRoot)
         .then(() => {
           refreshed = Date.now();

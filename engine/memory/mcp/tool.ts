@@ -4,6 +4,8 @@ import type { MemoryDb } from '../database.js';
 export interface ToolContext {
   memory: MemoryDb;
   posture: string;
+  /** Started inside a sandbox: the memory is a read-only view, and nothing is written (see record_decision). */
+  confined: boolean;
   /** Brings the code graph up to date (incrementally; at most every few seconds). */
   refresh(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { recordDecisionTool, searchDecisions } from './decision-tools.js';
+import { recordDecisionTool, runStateTool, searchDecisions } from './decision-tools.js';
 import { fileOutlineTool, findSymbolTool, relatedCodeTool, repoMapTool, testsForTool } from './graph-tools.js';
 import type { MemoryTool } from './tool.js';
 
@@ -11,4 +11,5 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   recordDecisionTool,
   repoMapTool,
   fileOutlineTool,
+  runStateTool,
 ];

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   noteApprovalRejected,
+  memorySite,
   noteGateRefusal,
   noteStepOutcome,
   type MemorySite,
@@ -19,12 +20,17 @@ async function site(): Promise<MemorySite & { repo: string }> {
   const root = await tempDir('neo-memory-hook-');
   const repo = join(root, 'repo');
   await mkdir(join(repo, '.git'), { recursive: true });
+  const workspace = {
+    isolation: 'worktree' as const,
+    path: join(root, 'wt'),
+    root: join(root, 'wt'),
+    projectDir: repo,
+    repo,
+  };
+  const spec = { step: 'fix', attempt: 1, iteration: 1, exec: 'fix#1' };
   return {
     repo,
-    home: join(root, 'home'),
-    runId: 'r1',
-    step: 'fix',
-    workspace: { isolation: 'worktree', path: join(root, 'wt'), root: join(root, 'wt'), projectDir: repo, repo },
+    ...memorySite(spec, { home: join(root, 'home'), runId: 'r1', workspace, startedAt: () => '2026-12-06T00:00:00Z' }),
   };
 }
 
@@ -42,20 +48,24 @@ const diff = {
 };
 
 describe('the memory hook', () => {
-  it('records a refusal, an accepted step, a protected edit, an escape and a rejection, each once', async () => {
+  it('records a refusal, an accepted step, a protected edit, an escape and a rejection, each once (a moment met again adds nothing)', async () => {
     const s = await site();
     await noteGateRefusal(
       s,
       settings,
       { passed: false, exitCode: 1, tail: 'FAIL', timedOut: false, durationMs: 1 },
       async () => diff as never,
+      1,
     );
     await noteGateRefusal(
       s,
       settings,
       { passed: true, exitCode: 0, tail: '', timedOut: false, durationMs: 1 },
       async () => diff as never,
+      2,
     );
+    await noteStepOutcome(s, settings, { status: 'succeeded', verdict: 'success', outputs: { diff } });
+    // The same moment met again (a resumed execution): nothing new.
     await noteStepOutcome(s, settings, { status: 'succeeded', verdict: 'success', outputs: { diff } });
     await noteStepOutcome(s, settings, {
       status: 'failed',

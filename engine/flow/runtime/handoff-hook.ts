@@ -1,0 +1,106 @@
+/**
+ * The run's side of seed 003's harness-to-memory contract: after every step that ends (and when
+ * the run starts, resumes or ends), neo writes the run's hand-off — plan, completed steps, files
+ * touched, decisions, repository path — into the repository's memory (engine/memory/handoff.ts).
+ * Built from the run's own state (events neo folded), never from anything an agent wrote. Writes
+ * are chained, so they land in order, and a step's brief waits for the ones before it
+ * (`handoffWritten`). A failed write is dropped: the hand-off is a record beside the run.
+ */
+import type { RunEvent } from '../core/events.js';
+import type { CompiledPlan } from '../core/plan.js';
+import type { RunState, StepState } from '../core/state.js';
+import type { WorkspaceRecord } from '../store/run-files.js';
+import { memoryOff } from '../../memory/paths/index.js';
+
+const WRITES_ON = new Set<RunEvent['type']>([
+  'run.started',
+  'run.resumed',
+  'step.completed',
+  'step.skipped',
+  'run.interrupted',
+  'run.finished',
+]);
+
+const pending = new Map<string, Promise<void>>();
+
+/** Resolves when the hand-offs of `runId` asked for so far are written. */
+export function handoffWritten(runId: string): Promise<void> {
+  return pending.get(runId) ?? Promise.resolve();
+}
+
+const memory = () => import('../../memory/index.js');
+const repoOf = (workspace: WorkspaceRecord) => workspace.repo ?? workspace.projectDir;
+
+/** Called with each event the run folded: writes the hand-off when a step or the run ends. */
+export function noteHandoff(
+  home: string,
+  workspace: WorkspaceRecord,
+  event: RunEvent,
+  state: RunState,
+  plan: CompiledPlan,
+): void {
+  if (!WRITES_ON.has(event.type) || memoryOff()) return;
+  // The state now, not when the write runs: each write is the run at its event.
+  const snapshot = { state, plan };
+  const previous = pending.get(state.runId) ?? Promise.resolve();
+  const next = previous.then(async () => {
+    try {
+      const mem = await memory();
+      const repo = repoOf(workspace);
+      mem.writeHandoff(home, {
+        ...handoffOf(snapshot.state, snapshot.plan, repo, workspace.root),
+        decisions: mem.runDecisions(home, repo, snapshot.state.runId),
+      });
+    } catch {
+      // A record beside the run, never a reason for it to fail.
+    }
+  });
+  pending.set(state.runId, next);
+  void next.then(() => {
+    if (pending.get(state.runId) === next) pending.delete(state.runId);
+  });
+}
+
+/** The files a step's (or its items') diff touched. */
+function filesOf(step: StepState): string[] {
+  const units = step.units ?? [step];
+  const files = new Set<string>();
+  for (const unit of units) {
+    const diff = unit.outputs?.diff as { files?: Array<{ path: string }> } | undefined;
+    for (const file of Array.isArray(diff?.files) ? diff.files : []) files.add(file.path);
+  }
+  return [...files].sort();
+}
+
+function handoffOf(state: RunState, plan: CompiledPlan, repo: string, workspace: string) {
+  const completed = plan.steps
+    .map((p) => ({ id: p.id, step: state.steps[p.id] }))
+    .filter(
+      (s): s is { id: string; step: StepState } =>
+        s.step !== undefined && ['succeeded', 'failed', 'skipped', 'cancelled'].includes(s.step.status),
+    )
+    .map(({ id, step }) => ({
+      step: id,
+      status: step.status,
+      ...(step.verdict === undefined ? {} : { verdict: step.verdict }),
+      ...(step.error === undefined ? {} : { error: step.error.code }),
+      files: filesOf(step),
+    }));
+  return {
+    version: 1 as const,
+    runId: state.runId,
+    flow: plan.name,
+    status: state.status,
+    updatedAt: new Date().toISOString(),
+    repo,
+    workspace,
+    plan: plan.steps.map((p) => ({
+      id: p.id,
+      kind: p.kind,
+      needs: p.needs,
+      ...(p.agent === undefined ? {} : { brief: p.agent.brief.slice(0, 300) }),
+    })),
+    completed,
+    filesTouched: [...new Set(completed.flatMap((c) => c.files))].sort(),
+  };
+}
