@@ -145,6 +145,8 @@ export interface SessionSandbox {
   binds: SandboxBind[];
   hide: string[];
   network: boolean;
+  /** Set for the confined CLI and its commands (a Go/Rust workspace's lent toolchains: GOMODCACHE, CARGO_HOME, …). */
+  env?: Record<string, string>;
 }
 
 /** A live session with one agent. */

@@ -10,6 +10,7 @@ import { mkdirPrivate } from '../../util/private-store.js';
 import { defined } from '../../util/defined.js';
 import { lendToWorktree, type DependencyMode } from './lend.js';
 import { commitIdentity } from './commit-identity.js';
+import { toolchainLoan } from './toolchains.js';
 
 /**
  * A fresh git worktree on branch `neo/<runId>` under NEO_HOME/worktrees: the checkout is never
@@ -83,6 +84,7 @@ export async function createWorktree(options: {
     gitDir,
     commonDir,
     ...(lending.lent.length === 0 ? {} : { dependencies: lending.lent }),
+    ...defined({ toolchains: options.dependencies === 'none' ? undefined : toolchainLoan([repo, projectDir]) }),
   };
   return worktreeWorkspace(record, warnings);
 }
