@@ -4,6 +4,7 @@ import { guardTheEnd } from './end-guard.js';
 import { formatError } from './format-error.js';
 import { exitCodeFor, EXIT } from './exit-codes.js';
 import { processIO } from './io.js';
+import { invocationOf, setInvocation } from './invocation.js';
 import { buildProgram } from './program.js';
 import { journalProcessesIn, stopLiveGroups } from '../engine/execution/index.js';
 import { neoHome } from '../engine/util/neo-home.js';
@@ -12,6 +13,7 @@ import { packageVersion } from '../engine/util/package-root.js';
 /** The only place neo exits. */
 async function main(): Promise<number> {
   const io = processIO();
+  setInvocation(invocationOf(io.env, process.argv[1], io.cwd));
   // Every process group a command starts is journaled, so if neo dies without stopping them
   // (kill -9), the next neo that looks (flow resume, flow list, the session daemon) does.
   journalProcessesIn(neoHome(io.env));

@@ -13,6 +13,7 @@ import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter, table, useColor, writeJson, writeJsonLine, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, failureOutputLines, ICONS } from '../flow/view.js';
 import { defined } from '../../engine/util/defined.js';
+import { asInvoked } from '../invocation.js';
 
 export async function run(
   io: CommandIO,
@@ -52,10 +53,10 @@ export async function run(
     writeLine(io.stdout, `  ${p.yellow('approvals were pre-approved with --yes')}`);
   if (record.reason) {
     writeLine(io.stdout, `  ${p.red('reason')}: ${record.reason.code}: ${record.reason.message}`);
-    if (record.reason.hint !== undefined) writeLine(io.stdout, `  ${p.cyan('hint')}: ${record.reason.hint}`);
+    if (record.reason.hint !== undefined) writeLine(io.stdout, `  ${p.cyan('hint')}: ${asInvoked(record.reason.hint)}`);
   }
   for (const line of record.summary?.lines ?? (record.workspace ? [`workspace: ${record.workspace.path}`] : []))
-    writeLine(io.stdout, `  ${line}`);
+    writeLine(io.stdout, `  ${asInvoked(line)}`);
   const steps = state?.steps ?? {};
   const rows = [[p.dim(''), p.dim('STEP'), p.dim('STATUS'), p.dim('RUNS'), p.dim('EVIDENCE')]];
   for (const [id, summary] of Object.entries(record.steps)) {
@@ -115,6 +116,6 @@ export async function run(
     record.status !== 'running' &&
     record.status !== 'waiting'
   )
-    writeLine(io.stdout, `  resume: neo flow resume ${record.runId}`);
+    writeLine(io.stdout, `  resume: ${asInvoked(`neo flow resume ${record.runId}`)}`);
   return EXIT.ok;
 }

@@ -118,7 +118,8 @@ function warnings(
     out.push(
       `note: \`npm test\` runs ${shape.testHooks.join(' and ')} in the gate too, offline: if one needs the network or a tool not installed, make the gate \`npm test --ignore-scripts\` (the test script alone)`,
     );
-  const tool = hiddenTool(shape.test, env);
+  // Go's and Rust's toolchains are lent to the sandbox with their caches (workspace/toolchains.ts).
+  const tool = shape.offline === undefined ? hiddenTool(shape.test, env) : undefined;
   if (tool !== undefined)
     out.push(
       `warning: \`${tool.name}\` is ${tool.path}, under your home, which the sandbox hides: the gate will not find it under \`sandbox: bwrap\` (install it outside your home, or use a virtualenv)`,

@@ -11,6 +11,7 @@ import { EXIT, exitCodeFor, exitCodeForCause } from '../exit-codes.js';
 import { painter, useColor, writeJsonLine, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, failureOutputLines, ICONS, type FlowView } from './view.js';
 import { defined } from '../../engine/util/defined.js';
+import { asInvoked } from '../invocation.js';
 
 /** The code of what ended a run unsuccessfully: the failed step's own code, not its wrapper's. */
 export function causeOf(outcome: Pick<RunOutcome, 'status' | 'reason'>): string | undefined {
@@ -58,7 +59,7 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
   const resume =
     outcome.status === 'succeeded' || exitCodeOf(outcome) === EXIT.storeUntrusted
       ? undefined
-      : `neo flow resume ${outcome.runId}`;
+      : asInvoked(`neo flow resume ${outcome.runId}`);
   if (options.json) {
     const steps = outcome.plan.steps.map((s) => {
       const st = state.steps[s.id];
@@ -119,14 +120,14 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
     );
     if (st?.error !== undefined && status !== 'skipped' && status !== 'succeeded') {
       writeLine(io.stdout, `      ${p.red(st.error.code)}: ${st.error.message}`);
-      if (st.error.hint !== undefined) writeLine(io.stdout, `      ${p.cyan('hint')}: ${st.error.hint}`);
+      if (st.error.hint !== undefined) writeLine(io.stdout, `      ${p.cyan('hint')}: ${asInvoked(st.error.hint)}`);
     }
     for (const line of failureOutputLines(failureOutput(status, st?.outputs), p.dim))
       writeLine(io.stdout, `      ${line}`);
   }
   if (outcome.reason !== undefined && outcome.status !== 'interrupted')
     writeLine(io.stdout, `  ${p.red('reason')}: ${outcome.reason.message}`);
-  for (const line of outcome.summary?.lines ?? []) writeLine(io.stdout, `  ${line}`);
+  for (const line of outcome.summary?.lines ?? []) writeLine(io.stdout, `  ${asInvoked(line)}`);
   if (outcome.summary === undefined && record.workspace !== undefined)
     writeLine(io.stdout, `  workspace: ${record.workspace.path}`);
   if (resume !== undefined) writeLine(io.stdout, `  resume: ${p.cyan(resume)}`);

@@ -32,7 +32,7 @@ export interface ProjectShape {
   testHooks?: string[];
   /** The dependency folder found at the top of the checkout (`node_modules`, `.venv`), ignored by git or not. */
   installedHere?: string;
-  /** How the gate gets the dependencies offline, where it is not by lending installed folders (go, rust). */
+  /** How the gate gets the dependencies offline, where it is not by lending installed folders (go, rust: workspace/toolchains.ts). */
   offline?: string;
 }
 
@@ -59,7 +59,7 @@ export async function detectProject(root: string, tracked: readonly string[]): P
         testFound: true,
         install: undefined,
         offline:
-          'the module cache lies in your home, which the sandbox hides: `go mod vendor` (and commit vendor/) for an offline gate',
+          'the module cache (GOMODCACHE) and a Go install under your home are lent read-only to the sandbox, offline (GOPROXY=off): run `go mod download` in your checkout when a dependency changes',
       };
     case 'rust':
       return {
@@ -71,7 +71,7 @@ export async function detectProject(root: string, tracked: readonly string[]): P
         testFound: true,
         install: undefined,
         offline:
-          'the crate registry lies in your home, which the sandbox hides: `cargo vendor` (with the .cargo/config.toml it prints, committed) for an offline gate',
+          "~/.cargo's registry and git checkouts and ~/.rustup's toolchains are lent read-only to the sandbox, offline: run `cargo fetch` in your checkout when a dependency changes",
       };
     default:
       return {

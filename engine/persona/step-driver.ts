@@ -12,7 +12,7 @@ import type { MetricsSink } from '../observability/index.js';
 import { NeoError, UsageError } from '../util/errors.js';
 import type { Refusal } from './actors.js';
 import type { Checker } from './check.js';
-import { VERDICT_CODES } from './decisions.js';
+import { checkResultText, VERDICT_CODES } from './decisions.js';
 import type { PersonaRunResult } from './drive.js';
 import type { DriverAgentFactory } from './llm-decider.js';
 import { loadPersona } from './load-persona.js';
@@ -217,18 +217,25 @@ function outcomeOf(
   if (o.watch.stalled) return failed(stalledError(o.watch.idleMs), outputs, 'stalled');
   if (o.signal.aborted) return failed(abortError(o.signal), outputs, 'aborted');
   if (o.evidence.budget !== undefined && v.outcome === 'aborted') return failed(o.evidence.budget, outputs);
-  const code = FLOW_CODES[v.code ?? ''] ?? v.code ?? `PERSONA_${v.outcome.toUpperCase()}`;
+  const agentCode = FLOW_CODES[v.code ?? ''] ?? v.code ?? `PERSONA_${v.outcome.toUpperCase()}`;
+  // The gate's verdict is the truth of the step: an agent that cannot go on after a failed gate
+  // (a script with no turn left, a CLI that errors) leaves the step failed as the gate failed.
+  const gateFailed = agentCode === 'FLOW_AGENT_ERROR' && check !== undefined && !check.passed;
+  const code = gateFailed ? 'FLOW_GATE_FAILED' : agentCode;
   const preexisting =
     code === 'FLOW_GATE_FAILED' && o.evidence.baseline?.passed === false
       ? '; it already failed before the agent started'
       : '';
   // A refused start keeps the session service's hint (how to install the CLI, which backend to pin).
   const hint = result.outcome.rejections.findLast((r) => r.code === code)?.hint;
+  const reason = v.failureReason ?? v.note;
   const error: StepError = {
     code,
-    message: `${v.failureReason ?? v.note}${preexisting}`,
+    message: gateFailed
+      ? `the check \`${check.command}\` fails (${checkResultText(check)}); then ${reason}${preexisting}`
+      : `${reason}${preexisting}`,
     ...(hint === undefined || result.session !== undefined ? {} : { hint }),
-    ...(v.transient === true ? { transient: true } : {}),
+    ...(v.transient === true && !gateFailed ? { transient: true } : {}),
   };
   const verdict = code === 'FLOW_STEP_STALLED' ? 'stalled' : code === 'FLOW_NO_CHANGE' ? 'no-change' : 'failed';
   return failed(error, outputs, verdict);

@@ -258,7 +258,7 @@ function describe(value: unknown): string {
 function sandboxInput(value: Record<string, unknown> | undefined): SessionSandbox | undefined {
   if (value === undefined) return undefined;
   const bad = (why: string) => badInput('sandbox', why);
-  const { kind, binds, hide, network, maxProcesses } = value;
+  const { kind, binds, hide, network, maxProcesses, env } = value;
   if (kind !== 'none' && kind !== 'bwrap') throw bad('`kind` must be none or bwrap');
   if (typeof network !== 'boolean') throw bad('`network` must be true or false');
   const absolute = (p: unknown): p is string => typeof p === 'string' && p.startsWith('/') && !p.includes('\0');
@@ -277,11 +277,21 @@ function sandboxInput(value: Record<string, unknown> | undefined): SessionSandbo
       ...(typeof bind.at === 'string' ? { at: bind.at } : {}),
     };
   });
+  if (env !== undefined && !isEnvMap(env)) throw bad('`env` must map variable names to strings');
   return {
     kind,
     binds: parsed,
     hide: [...hide],
     network,
     ...(maxProcesses === undefined ? {} : { maxProcesses: maxProcesses as number }),
+    ...(env === undefined ? {} : { env: { ...env } }),
   };
+}
+
+/** `{ NAME: value }` with shell variable names and string values (a sandbox's `env`). */
+function isEnvMap(value: unknown): value is Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.entries(value).every(
+    ([name, text]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && typeof text === 'string' && !text.includes('\0'),
+  );
 }

@@ -173,6 +173,8 @@ export interface SessionSandbox {
    * fork flood stops at the cap and the session ends, saying so (the flow's `maxProcesses`).
    */
   maxProcesses?: number;
+  /** Set for the confined CLI and its commands (a Go/Rust workspace's lent toolchains: GOMODCACHE, CARGO_HOME, …). */
+  env?: Record<string, string>;
 }
 
 /** One item of an agent's checklist. */

@@ -78,7 +78,7 @@ describe('a real library, neo installed from its tarball', () => {
     const workspace = join(home, 'worktrees', runId);
     expect(run.stdout).toContain(`  workspace: ${workspace}\n`);
     expect(run.stdout).toContain(`  merge it: git -C ${lib} merge neo/${runId}\n`);
-    expect(run.stdout).toContain(`  remove it (its commits too): neo flow clean ${runId} --force`);
+    expect(run.stdout).toContain(`  remove it (its commits too): npx neo flow clean ${runId} --force`);
     expect(readFileSync(join(workspace, 'src', 'index.js'), 'utf8')).toContain(WORKS);
 
     // The checkout is untouched: its source still broken, nothing changed but the new .neo/.

@@ -89,7 +89,7 @@ describe('neo init detects the ecosystem', () => {
     const goInit = await go.neo(['init']);
     expect(lines(goInit.stdout, /^(project|note):/)).toEqual([
       'project: go (go); gate: `go test ./...` (go.mod); protect: @go **/*_test.go',
-      'note: the module cache lies in your home, which the sandbox hides: `go mod vendor` (and commit vendor/) for an offline gate',
+      'note: the module cache (GOMODCACHE) and a Go install under your home are lent read-only to the sandbox, offline (GOPROXY=off): run `go mod download` in your checkout when a dependency changes',
     ]);
     expect(lines(go.flow(), /^\s+(run|protect):/)).toEqual([
       '    protect: ["@go", "**/*_test.go"]',

@@ -9,7 +9,7 @@ import {
 import type { StepError } from '../core/state.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_MAX_PROCESSES } from '../core/command-limits.js';
 import type { SandboxSetting } from '../core/plan.js';
-import { runConfinement, type RunSite } from './confine.js';
+import { lentEnv, runConfinement, type RunSite } from './confine.js';
 import { defined } from '../../util/defined.js';
 
 /** One shell command to run: the user's own text, values only through `env`. */
@@ -43,7 +43,9 @@ const UNCONFINED: SandboxSetting = { kind: 'none', network: true, source: 'defau
  */
 export function runCommand(spec: CommandSpec): Promise<ProcessResult> {
   const setting = spec.sandbox?.setting ?? UNCONFINED;
-  const env = commandEnvironment(setting, spec.env);
+  // Confined, a Go or Rust workspace's processes are told where their lent toolchains are.
+  const lent = spec.sandbox !== undefined && setting.kind !== 'none' ? lentEnv(spec.sandbox.site.workspace) : {};
+  const env = commandEnvironment(setting, { ...lent, ...spec.env });
   const confinement =
     spec.sandbox === undefined
       ? { workspace: spec.cwd, cwd: spec.cwd, neoHome: '', network: true, env }

@@ -47,7 +47,15 @@ export function runConfinement(
   };
 }
 
-/** The host folders a workspace's lent dependencies lead to (its record, written by neo: never read from the workspace). */
+/** The host folders a workspace's lent dependencies lead to, and its lent toolchains (its record, written by neo: never read from the workspace). */
 export function lentReadOnly(workspace: WorkspaceRecord): string[] {
-  return (workspace.dependencies ?? []).flatMap((folder) => [folder.from, ...(folder.shows ?? [])]);
+  return [
+    ...(workspace.dependencies ?? []).flatMap((folder) => [folder.from, ...(folder.shows ?? [])]),
+    ...(workspace.toolchains?.readOnly ?? []),
+  ];
+}
+
+/** What a confined process of the workspace is told of its lent toolchains (GOMODCACHE, CARGO_HOME, offline). */
+export function lentEnv(workspace: WorkspaceRecord): Record<string, string> {
+  return { ...workspace.toolchains?.env };
 }

@@ -6,7 +6,7 @@ import type { BudgetMoment } from '../core/budget.js';
 import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core/execution.js';
 import type { CompiledPlan, PlanStep, SandboxSetting } from '../core/plan.js';
 import type { SessionSandbox } from '../../transports/index.js';
-import { runConfinement } from './confine.js';
+import { lentEnv, runConfinement } from './confine.js';
 import { GitMetaWatch, gitMetaEscape } from '../workspace/git-meta.js';
 import { unitKey, type StepError } from '../core/state.js';
 import type { RunStore } from '../store/run-store.js';
@@ -317,12 +317,14 @@ function agentSandbox(setting: SandboxSetting, cwd: string, deps: ExecutorDeps):
       { cwd, env: process.env },
     ),
   );
+  const lent = setting.kind === 'none' ? {} : lentEnv(deps.workspace);
   return {
     kind: setting.kind,
     binds: [...spec.binds, ...memoryBind(deps.home, deps.workspace)],
     hide: [...spec.hide],
     network: true,
     maxProcesses: maxProcessesOf(setting),
+    ...(Object.keys(lent).length === 0 ? {} : { env: lent }),
   };
 }
 

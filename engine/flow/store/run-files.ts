@@ -47,6 +47,11 @@ export interface WorkspaceRecord {
   commonDir?: string;
   /** The checkout's dependency folders lent to it (workspace/lend.ts): every sandbox shows `from` and `shows` read-only. */
   dependencies?: Array<{ path: string; from: string; shows?: string[] }>;
+  /**
+   * The Go/Rust toolchains and module caches lent to it (workspace/toolchains.ts): every sandbox
+   * shows `readOnly` read-only and sets `env` for its processes.
+   */
+  toolchains?: { ecosystems: string[]; readOnly: string[]; env: Record<string, string> };
 }
 
 /** What a run shows for a step in run.json (the full state is in snapshot.json). */

@@ -6,6 +6,8 @@ import { mkdirPrivate } from '../../util/private-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { requireKept, type Workspace } from './workspace.js';
 import { lendableFolders, lendFolders, type DependencyMode, type LentFolder } from './lend.js';
+import { toolchainLoan } from './toolchains.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * A plain copy of the project under NEO_HOME/workspaces/<runId> (for folders without git). Its
@@ -45,6 +47,7 @@ export async function createCopy(options: {
       root,
       projectDir: options.projectDir,
       ...(lent.length === 0 ? {} : { dependencies: lent }),
+      ...defined({ toolchains: options.dependencies === 'none' ? undefined : toolchainLoan([from]) }),
     },
     warnings,
   );

@@ -6,6 +6,8 @@ import { describeProcess } from '../../execution/index.js';
 import { acquireLockFile, takeOverNotice } from '../store/lock-file.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import type { Workspace } from './workspace.js';
+import { toolchainLoan } from './toolchains.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * The checkout itself, locked against every other run that would work in it: one lock file per
@@ -20,7 +22,15 @@ export async function lockInPlace(options: {
   const projectDir = realpathSync(options.projectDir);
   const root = options.repo === undefined ? projectDir : realpathSync(options.repo);
   return lockRecord(
-    { isolation: 'inplace', path: projectDir, root, projectDir, ...(options.repo === undefined ? {} : { repo: root }) },
+    {
+      isolation: 'inplace',
+      path: projectDir,
+      root,
+      projectDir,
+      ...(options.repo === undefined ? {} : { repo: root }),
+      // Its own dependencies are its own; a Go or Rust toolchain under the home is lent like any workspace's.
+      ...defined({ toolchains: toolchainLoan([root, projectDir]) }),
+    },
     options.home,
     options.runId,
   );

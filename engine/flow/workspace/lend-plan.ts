@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { GitRepo, gitMarker } from '../../execution/index.js';
 import { lendableFolders, type DependencyMode } from './lend.js';
 import type { Isolation } from './workspace.js';
+import { toolchainLoan } from './toolchains.js';
 
 /** What a run will do with the checkout's installed dependencies, said before it runs (`--dry-run`). */
 export interface DependencyPlan {
@@ -31,8 +32,11 @@ export async function planDependencies(options: {
   const isolation = options.isolation ?? (marked ? 'worktree' : 'copy');
   const repo = isolation === 'worktree' && marked ? await GitRepo.discover(options.projectDir) : undefined;
   const from = repo?.location.top ?? resolve(options.projectDir);
+  const lent = mode === 'none' ? undefined : toolchainLoan([from, resolve(options.projectDir)]);
+  const toolchains =
+    lent === undefined ? '' : `; ${lent.ecosystems.join(' and ')}: ${lent.readOnly.join(', ')} lent read-only, offline`;
   if (isolation === 'inplace')
-    return { mode: 'inplace', folders: [], from, line: "dependencies: the checkout's own (in place)" };
+    return { mode: 'inplace', folders: [], from, line: `dependencies: the checkout's own (in place)${toolchains}` };
   if (mode === 'none')
     return {
       mode,
@@ -47,8 +51,11 @@ export async function planDependencies(options: {
     folders,
     from,
     line:
-      folders.length === 0
-        ? `dependencies: none installed in ${from} to lend (workspace.dependencies: reuse): ${INSTALL_HINT}`
-        : `dependencies: ${folders.join(', ')} lent from ${from} (workspace.dependencies: reuse): ${where}'s links to them, read-only in bwrap`,
+      folders.length === 0 && lent !== undefined
+        ? `dependencies (workspace.dependencies: reuse)${toolchains}`
+        : (folders.length === 0
+            ? `dependencies: none installed in ${from} to lend (workspace.dependencies: reuse): ${INSTALL_HINT}`
+            : `dependencies: ${folders.join(', ')} lent from ${from} (workspace.dependencies: reuse): ${where}'s links to them, read-only in bwrap`) +
+          toolchains,
   };
 }

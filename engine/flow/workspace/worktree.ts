@@ -9,6 +9,8 @@ import { checkId } from '../../util/ids.js';
 import { mkdirPrivate } from '../../util/private-store.js';
 import { defined } from '../../util/defined.js';
 import { lendToWorktree, type DependencyMode } from './lend.js';
+import { commitIdentity } from './commit-identity.js';
+import { toolchainLoan } from './toolchains.js';
 
 /**
  * A fresh git worktree on branch `neo/<runId>` under NEO_HOME/worktrees: the checkout is never
@@ -87,6 +89,7 @@ export async function createWorktree(options: {
     gitDir,
     commonDir,
     ...(lending.lent.length === 0 ? {} : { dependencies: lending.lent }),
+    ...defined({ toolchains: options.dependencies === 'none' ? undefined : toolchainLoan([repo, projectDir]) }),
   };
   return worktreeWorkspace(record, warnings);
 }
@@ -123,21 +126,23 @@ function worktreeWorkspace(record: WorkspaceRecord, warnings: string[]): Workspa
   };
 }
 
-/** Commits a succeeded run's changes, then says what the branch holds. */
+/** Commits a succeeded run's changes (as the user's git identity: commit-identity.ts), then says what the branch holds. */
 async function summarize(
   record: WorkspaceRecord,
   repo: GitRepo,
   { status, flow, runId }: { status: string; flow: string; runId: string },
 ): Promise<WorkspaceSummary> {
   const dirty = await repo.output(['status', '--porcelain']);
+  const source = record.repo === undefined ? undefined : await GitRepo.discover(record.repo).catch(() => undefined);
   let commit: string | undefined;
   if (status === 'succeeded' && dirty) {
     await repo.output(['add', '-A']);
+    const who = await commitIdentity(source);
     await repo.output([
       '-c',
-      'user.name=neo',
+      `user.name=${who.name}`,
       '-c',
-      'user.email=neo@localhost',
+      `user.email=${who.email}`,
       'commit',
       '--quiet',
       '--no-verify',
@@ -155,7 +160,6 @@ async function summarize(
     `workspace: ${record.path}`,
     `branch: ${record.branch} (${count} commit${count === 1 ? '' : 's'} on ${record.baseCommit?.slice(0, 10)}, ${changedFiles} file${changedFiles === 1 ? '' : 's'} changed)`,
   ];
-  const source = record.repo === undefined ? undefined : await GitRepo.discover(record.repo).catch(() => undefined);
   const merged =
     count > 0 &&
     source !== undefined &&

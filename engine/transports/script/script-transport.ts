@@ -68,7 +68,9 @@ export class ScriptTransport implements Transport {
       brief: options.brief,
       posture: options.posture,
       // Its commands are an agent's commands: the allowlist, never neo's environment, in any sandbox.
-      env: confinedEnv(options.env ?? process.env),
+      env: confinedEnv(options.env ?? process.env, {
+        ...(options.sandbox === undefined || options.sandbox.kind === 'none' ? {} : { set: options.sandbox.env ?? {} }),
+      }),
       externalSessionId,
       model: plan.script.model ?? options.model ?? 'script',
       nextTurn,

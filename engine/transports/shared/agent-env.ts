@@ -31,6 +31,8 @@ export interface AgentEnvParts {
   home?: Readonly<Record<string, string>>;
   /** Further names to keep: the credential variables the user's own config names (`namesEnv`). */
   named?: readonly string[];
+  /** What its sandbox sets (a workspace's lent toolchains), when the CLI is confined. */
+  sandbox?: Readonly<Record<string, string>>;
   /** The posture's `settings.env` (OpenCode's OPENCODE_PERMISSION). */
   posture?: Readonly<Record<string, string>>;
 }
@@ -38,7 +40,7 @@ export interface AgentEnvParts {
 /**
  * The CLI's whole environment: `confinedEnv`'s base, REACH_ENV_NAMES, the descriptor's
  * `command.authEnv`, `environment.keep`, the variables `configHome` names (unconfined, where the
- * user's own config lives) and `parts.named`; then the descriptor's `env`, the session's home,
+ * user's own config lives) and `parts.named`; then the descriptor's `env`, the sandbox's, the session's home,
  * the posture's variables and, over everything, `environment.pin`.
  */
 export function agentEnv(descriptor: Backend, base: NodeJS.ProcessEnv, parts: AgentEnvParts = {}): NodeJS.ProcessEnv {
@@ -53,6 +55,7 @@ export function agentEnv(descriptor: Backend, base: NodeJS.ProcessEnv, parts: Ag
     keep,
     set: {
       ...resolvedEnv(base, descriptor.env),
+      ...parts.sandbox,
       ...parts.home,
       ...parts.posture,
       ...descriptor.environment?.pin,

@@ -43,6 +43,7 @@ export async function planLaunch(backendId: string, options: StartSessionOptions
     named: await namedVariables(entries, baseEnv),
     posture: postureEnv(descriptor.postureMap[options.posture]),
     ...(home === undefined ? {} : { home: home.env }),
+    ...(confined && box.env !== undefined ? { sandbox: box.env } : {}),
   });
   // Before the CLI starts: what the repository would configure of it is covered, or refused.
   const standIns = projectConfigStandIns(
