@@ -30,3 +30,4 @@ export { ruleLabel } from './rules.js';
 export { githubSkillFetcher, SKILL_MAX_BYTES, SKILL_MAX_FILES, type SkillFetcher } from './skill-fetcher.js';
 export { tokenScopeNote } from './token-scope.js';
 export { checkForUpdates, type UpdateFinding } from './updates.js';
+export { capabilitiesEnabled, neoCommand } from './this-neo.js';

@@ -5,11 +5,15 @@
  * detected, applied, ignored (with why), deferred and the token-scope caveats.
  * NEO_CAPABILITIES=off turns the step off.
  */
-import { join } from 'node:path';
-import { githubSkillFetcher, resolveSessionProvision, type ProvisionMeta } from '../../capabilities/index.js';
+import {
+  capabilitiesEnabled,
+  githubSkillFetcher,
+  neoCommand,
+  resolveSessionProvision,
+  type ProvisionMeta,
+} from '../../capabilities/index.js';
 import type { Backend, DefinitionSet } from '../../definitions/index.js';
 import type { ProvisionPlan, SessionSandbox } from '../../transports/index.js';
-import { packageRoot } from '../../util/package-root.js';
 
 export interface ProvisionStepInput {
   home: string;
@@ -20,15 +24,6 @@ export interface ProvisionStepInput {
   sessionDir: string;
   env: NodeJS.ProcessEnv;
   sandbox?: SessionSandbox;
-}
-
-/** How a builtin `neo …` MCP server runs: this neo, with the node that runs it. */
-export function neoCommand(): { command: string; args: string[] } {
-  return { command: process.execPath, args: [join(packageRoot(), 'dist', 'bin', 'neo.js')] };
-}
-
-export function capabilitiesEnabled(env: NodeJS.ProcessEnv): boolean {
-  return !['off', '0', 'false', 'no'].includes((env.NEO_CAPABILITIES ?? '').trim().toLowerCase());
 }
 
 export async function provisionStep(
