@@ -1,9 +1,8 @@
-import { join } from 'node:path';
-import { packageRoot } from '../util/package-root.js';
+import { neoBinPath } from '../util/package-root.js';
 
 /** How a builtin `neo …` MCP server runs: this neo, with the node that runs it. */
 export function neoCommand(): { command: string; args: string[] } {
-  return { command: process.execPath, args: [join(packageRoot(), 'dist', 'bin', 'neo.js')] };
+  return { command: process.execPath, args: [neoBinPath()] };
 }
 
 /** Whether capability curation runs (NEO_CAPABILITIES=off turns it off). */
