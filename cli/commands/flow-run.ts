@@ -19,6 +19,8 @@ import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import type { ProcessMetrics } from '../../engine/observability/index.js';
 import { EXIT } from '../exit-codes.js';
+import { provisionLines } from '../session/provision-lines.js';
+import { dryRunCapabilities } from './flow-dry-capabilities.js';
 import { metricsPort, openMetrics } from '../metrics-port.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { readInputs } from '../flow/inputs.js';
@@ -168,6 +170,12 @@ async function dryRun(
     ...defined({ isolation: options.isolation ?? plan.workspace.isolation, mode: plan.workspace.dependencies }),
   });
   const bound = probeProcessBound();
+  const capabilities = await dryRunCapabilities(described.steps, {
+    projectDir: plan.projectDir,
+    home,
+    set,
+    env: io.env,
+  });
   const untrusted = untrustedNotice(set, {
     cwd: io.cwd,
     repo: findRepoRoot(dirname(file), { exclude: home }),
@@ -183,6 +191,7 @@ async function dryRun(
       dependencies: { mode: dependencies.mode, folders: dependencies.folders, from: dependencies.from },
       backends,
       sandboxWarnings: await sandboxWarnings(tree, io.env),
+      capabilities,
     });
     return EXIT.ok;
   }
@@ -227,6 +236,10 @@ async function dryRun(
   };
   for (const s of described.steps) add(s, '');
   writeLine(io.stdout, table(rows));
+  for (const [step, meta] of Object.entries(capabilities)) {
+    writeLine(io.stdout, `capabilities of ${step}:`);
+    for (const line of provisionLines(meta, p)) writeLine(io.stdout, line);
+  }
   writeLine(
     io.stdout,
     bound.kind === 'none'

@@ -70,11 +70,39 @@ export function registerCatalogCommands(program: Command, { lazy }: ProgramConte
     .option('--json', 'print JSON')
     .action(lazy(() => import('./catalog-commands.js').then((m) => m.doctor)));
 
-  program
-    .command('capabilities')
-    .description('the capability catalog')
+  const capabilities = program.command('capabilities').description('the capability catalog, detection and approvals');
+  capabilities
     .command('list')
     .description('every catalog entry with its trust tier and source')
     .option('--json', 'print JSON')
     .action(lazy(() => import('./catalog-commands.js').then((m) => m.capabilitiesList)));
+  capabilities
+    .command('detect')
+    .description('which capabilities a project calls for, on what evidence, and whether each waits for approval')
+    .argument('[path]', 'the project folder (default: here)')
+    .option('--json', 'print JSON')
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.capabilitiesDetect)));
+  capabilities
+    .command('show')
+    .description('one entry: its pinned identity, rules, what it provides, where its approval stands')
+    .argument('<id>', 'capability id')
+    .option('--json', 'print JSON')
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.capabilitiesShow)));
+  capabilities
+    .command('approve')
+    .description('approve a T2/T3 capability at its current pin (a pin bump asks again)')
+    .argument('<id>', 'capability id')
+    .option('--json', 'print JSON')
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.capabilitiesApprove)));
+  capabilities
+    .command('revoke')
+    .description("remove a capability's approval and decline its open request")
+    .argument('<id>', 'capability id')
+    .option('--json', 'print JSON')
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.capabilitiesRevoke)));
+  capabilities
+    .command('check-updates')
+    .description('newer versions or commits of the pinned sources (reports only; never edits a pin)')
+    .option('--json', 'print JSON')
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.capabilitiesCheckUpdates)));
 }

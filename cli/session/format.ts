@@ -6,6 +6,7 @@
 import type { CodeSessionRecord, PersistedSessionEvent, ReadTurnResult, TurnDiff } from '../../engine/session/index.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter } from '../io.js';
+import { provisionLines } from './provision-lines.js';
 
 type Paint = ReturnType<typeof painter>;
 
@@ -77,6 +78,7 @@ export function renderRecord(raw: CodeSessionRecord, p: Paint): string[] {
     ...(r.taskTags.length > 0 ? [`  tags      ${r.taskTags.join(', ')}`] : []),
     `  runs      ${r.runs.map((run) => `${run.startedAt} by ${run.ownerScopeId}${run.externalSessionId !== undefined ? ` (${run.externalSessionId})` : ''}`).join('; ')}`,
     `  brief     ${firstLine(r.taskBrief)}`,
+    ...(r.provision !== undefined ? provisionLines(r.provision, p) : []),
   ];
 }
 

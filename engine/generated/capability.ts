@@ -79,6 +79,10 @@ export interface Capability {
     instructions?: string;
   };
   /**
+   * Whether its stdio MCP servers need the network (an npx download, a vendor API). Remote servers always do. Under a sandbox without network an entry that needs it is left out, with the reason.
+   */
+  network?: boolean;
+  /**
    * Environment variables the capability needs (names only).
    */
   authEnv?: string[];
@@ -92,11 +96,11 @@ export interface Rule {
    */
   fileExists?: string;
   /**
-   * A dependency name in package.json (any dependency section).
+   * A dependency name in the project's package.json (any dependency section), pyproject.toml (PEP 621 or Poetry), go.mod (a required module path) or Cargo.toml (any dependency table).
    */
   packageDep?: string;
   /**
-   * A file contains a literal string.
+   * A file contains a literal string (`contains`) or matches a regular expression (`regex`), exactly one of them; only its first 256 KiB are read.
    */
   fileContent?: {
     /**
@@ -106,7 +110,11 @@ export interface Rule {
     /**
      * The literal text to find.
      */
-    contains: string;
+    contains?: string;
+    /**
+     * A JavaScript regular expression (no flags) the text must match.
+     */
+    regex?: string;
   };
   /**
    * A GitHub Actions `uses:` prefix found in .github/workflows.

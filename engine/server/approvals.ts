@@ -9,11 +9,12 @@ import { approveRun, driverAlive, listRunsSettled, runDir, type CompiledPlan } f
 import { answerQuestion, askedQuestion, pendingQuestion } from '../persona/index.js';
 import { readJsonOrNull } from '../util/atomic-file.js';
 import { isIdOf } from './ids.js';
+import { capabilityInboxItems } from './capability-approvals.js';
 import { currentRunState } from './run-state.js';
 import { defined } from '../util/defined.js';
 
 export interface InboxItem {
-  kind: 'flow' | 'question';
+  kind: 'flow' | 'question' | 'capability';
   runId: string;
   /** The step key (`ship`, `ship[2]`) or question key (`fix-q1`). */
   key: string;
@@ -58,6 +59,7 @@ export async function readInbox(home: string): Promise<InboxItem[]> {
     }
   }
   items.push(...(await readQuestions(home)));
+  items.push(...(await capabilityInboxItems(home)));
   return items;
 }
 

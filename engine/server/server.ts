@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { loadDefinitions } from '../definitions/index.js';
 import { releaseRecorder, scheduleDistill, trackRecords } from '../learning/index.js';
+import { catalogEntries, scheduleCapabilityRefresh } from '../capabilities/index.js';
 import { processMetrics, PrometheusSink } from '../observability/index.js';
 import {
   connectDaemon,
@@ -201,9 +202,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     log: (level, event, fields) => (level === 'warn' ? log.warn(event, fields) : log.info(event, fields)),
   });
   if (lessons !== undefined) log.info('serve_lessons_scheduled', { next: lessons.next()?.toISOString() });
+  // The weekly check of the capability catalog's pins (data only; NEO_CAPABILITY_REFRESH=off turns it off).
+  const refresh = scheduleCapabilityRefresh(
+    home,
+    () => catalogEntries(definitions),
+    options.env ?? process.env,
+    (event, fields) => log.info(event, fields),
+  );
+  if (refresh !== undefined) log.info('serve_capability_refresh_scheduled', { next: refresh.next()?.toISOString() });
 
   async function shutdown(): Promise<void> {
     lessons?.stop();
+    refresh?.stop();
     await new Promise<void>((resolve) => {
       http.close(() => resolve());
       http.closeAllConnections();

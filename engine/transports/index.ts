@@ -2,6 +2,7 @@
 import type { Backend, Definition } from '../definitions/index.js';
 import type { Transport } from './types.js';
 export { isPermanentProviderCode, PROVIDER_CODES, type ProviderCode } from './shared/provider-failure.js';
+export { wireMcpServers } from './shared/mcp-wire.js';
 
 export type {
   AgentEvent,

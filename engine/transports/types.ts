@@ -133,6 +133,12 @@ export interface ProvisionPlan {
   instructions?: string;
   /** Folder the plan was materialized into (under the session's store dir). */
   dir?: string;
+  /** `mcpServers` written as a Claude Code MCP config file (`--mcp-config <file>`). */
+  mcpConfigFile?: string;
+  /** A Claude Code plugin folder whose `skills/` holds `skillDirs` (`--plugin-dir <folder>`). */
+  pluginDir?: string;
+  /** Environment variables the provisioned servers read (their entries' `authEnv`): kept in the CLI's environment. */
+  envNames?: string[];
 }
 
 /** Everything a transport needs to open a session. */

@@ -18,6 +18,17 @@ export interface SessionRecord {
   runs: Array<{ startedAt: string; externalSessionId?: string; ownerScopeId: string }>;
   outcome?: string;
   note?: string;
+  provision?: ProvisionMeta;
+}
+
+/** What capability curation did for a session (the record's `provision`). */
+export interface ProvisionMeta {
+  detected: Array<{ id: string; tier: string; evidence: string[] }>;
+  applied: string[];
+  ignored: Array<{ capability: string; item: string; reason: string }>;
+  tiers: Record<string, string>;
+  awaitingApproval: string[];
+  tokenScopeNotes: string[];
 }
 
 export interface FeedEvent {
@@ -115,7 +126,7 @@ export interface Decision {
 }
 
 export interface InboxItem {
-  kind: 'flow' | 'question';
+  kind: 'flow' | 'question' | 'capability';
   runId: string;
   key: string;
   prompt: string;

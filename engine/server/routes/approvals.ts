@@ -1,6 +1,7 @@
 /** The approvals inbox: flow approval steps and persona questions waiting for a person. */
 import type { Hono } from 'hono';
 import { answerApproval, readInbox } from '../approvals.js';
+import { answerCapability, CAPABILITY_INBOX_RUN } from '../capability-approvals.js';
 import { readBody } from '../bodies.js';
 import type { ServerContext } from '../context.js';
 import { checkedId } from '../ids.js';
@@ -17,9 +18,20 @@ export function approvalRoutes(app: Hono, ctx: ServerContext): void {
     return c.json({ ok: true, data: { items: await readInbox(ctx.home), sessions } });
   });
 
-  app.post('/api/approvals/:runId/:key', async (c) =>
-    c.json(await answerFromWeb(ctx.home, c.req.param('runId'), c.req.param('key'), c.req.raw)),
-  );
+  app.post('/api/approvals/:runId/:key', async (c) => {
+    if (c.req.param('runId') === CAPABILITY_INBOX_RUN) {
+      const body = await readBody(c.req.raw, 'decision');
+      const answered = await answerCapability({
+        home: ctx.home,
+        set: ctx.definitions(),
+        id: c.req.param('key'),
+        decision: body.decision,
+        by: 'web',
+      });
+      return c.json({ ok: true, data: answered });
+    }
+    return c.json(await answerFromWeb(ctx.home, c.req.param('runId'), c.req.param('key'), c.req.raw));
+  });
 }
 
 /** Answers approval `key` of run `runId` with the request's `{decision, reason?}`, as the web UI (both routes). */

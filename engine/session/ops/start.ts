@@ -15,6 +15,8 @@ import { METRICS } from '../metrics.js';
 import { resolveStart, type BackendCatalog, type ResolvedStart, type SessionDefaults } from '../posture-rules.js';
 import type { CodeSessionRecord } from '../store/record.js';
 import type { OpContext } from './context.js';
+import { provisionStep } from './provision-step.js';
+import { removeProvisionDir } from '../../capabilities/index.js';
 import { defined } from '../../util/defined.js';
 
 /** Ten minutes without an agent event is a stall unless a config or the service says otherwise. */
@@ -83,12 +85,31 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
   if (input.backendOptions !== undefined) options.options = input.backendOptions;
   if (ctx.env !== undefined) options.env = ctx.env;
   if (input.sandbox !== undefined) options.sandbox = input.sandbox;
-  if (input.mcpServers !== undefined) options.provision = { mcpServers: input.mcpServers };
+  const provisioned =
+    input.cwd === undefined
+      ? undefined
+      : await provisionStep({
+          home: ctx.registry.store.home,
+          cwd,
+          definitions: ctx.definitions,
+          descriptor: resolved.descriptor,
+          sessionId,
+          sessionDir: options.sessionDir!,
+          env: ctx.env ?? process.env,
+          ...defined({ sandbox: input.sandbox }),
+        });
+  if (provisioned?.plan !== undefined) options.provision = provisioned.plan;
+  // Servers the start names itself (`--mcp-config`) join the curated ones, and win a name both have.
+  if (input.mcpServers !== undefined) {
+    const { mcpConfigFile: _curatedFile, ...plan } = options.provision ?? {};
+    options.provision = { ...plan, mcpServers: { ...plan.mcpServers, ...input.mcpServers } };
+  }
 
   let agent;
   try {
     agent = await transport.start(options);
   } catch (error) {
+    await removeProvisionDir(options.sessionDir!).catch(() => undefined);
     // A transport's own typed error (a missing script, a missing binary) already says what to fix.
     if (error instanceof NeoError) throw error;
     throw new SessionFailure(
@@ -130,6 +151,7 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
       };
       await ctx.registry.create(session, info);
     }
+    if (provisioned !== undefined) await ctx.registry.store.patchMeta(sessionId, { provision: provisioned.meta });
   } catch (error) {
     session.abandon();
     await agent.stop().catch(() => undefined);

@@ -1,4 +1,5 @@
 /** The durable record of one code session: `code-sessions/<id>/meta.json` (seed 004 §4). */
+import type { ProvisionMeta } from '../../capabilities/index.js';
 import type { Effort, Posture } from '../../definitions/index.js';
 import { isSameProcess, selfIdentity, type ProcessIdentity } from '../../execution/index.js';
 import type { StopOutcome } from '../contract.js';
@@ -39,6 +40,8 @@ export interface CodeSessionRecord {
   /** The driver's verdict at stop. */
   outcome?: StopOutcome;
   note?: string;
+  /** What capability curation detected, applied, ignored (with why) and deferred for this session. */
+  provision?: ProvisionMeta;
   version: 1;
 }
 

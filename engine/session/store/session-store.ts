@@ -11,6 +11,7 @@ import { lastSeqInFile, readEventsFile, repairTornTail } from './events-file.js'
 import { MetaFile } from './meta-file.js';
 import { isRecord, truncateBrief, type CodeSessionRecord, type CodeSessionRun, type RecordPatch } from './record.js';
 import { checkId } from '../../util/ids.js';
+import { removeProvisionDir } from '../../capabilities/index.js';
 
 export interface StoreOptions {
   log?: SessionLog;
@@ -261,6 +262,10 @@ export class CodeSessionStore {
   /** Flushes and closes one session's files; it can be reopened later (adopt). */
   async closeSession(sessionId: string): Promise<void> {
     this.#outcomes.delete(sessionId);
+    // The provisioned MCP config, skills and instructions lived for this session only (the agent has stopped).
+    await removeProvisionDir(this.sessionDir(sessionId)).catch((error: unknown) =>
+      this.#log.warn('code_session_provision_cleanup_failed', { sessionId, error }),
+    );
     const appender = this.#appenders.get(sessionId);
     this.#appenders.delete(sessionId);
     if (appender !== undefined)

@@ -80,12 +80,16 @@ export function buildClaudeArgs(options: StartSessionOptions, target: PostureTar
   if (provision?.instructions !== undefined && provision.instructions.trim() !== '') applied.push('instructions');
   const servers = provision?.mcpServers ?? {};
   if (Object.keys(servers).length > 0) {
-    args.push('--mcp-config', JSON.stringify({ mcpServers: wireMcpServers(servers) }));
+    args.push('--mcp-config', provision?.mcpConfigFile ?? JSON.stringify({ mcpServers: wireMcpServers(servers) }));
     applied.push(...Object.keys(servers).map((name) => `mcp:${name}`));
   }
-  for (const dir of provision?.skillDirs ?? []) {
-    // Claude Code loads skills from its own settings folders only; a loose directory is not a skill source.
-    ignored.push(`skill:${dir}`);
+  if (provision?.pluginDir !== undefined && (provision.skillDirs ?? []).length > 0) {
+    // A plugin folder is Claude Code's one per-session skill source (`--plugin-dir`): its skills/ holds them.
+    args.push('--plugin-dir', provision.pluginDir);
+    applied.push(...(provision.skillDirs ?? []).map((dir) => `skill:${dir}`));
+  } else {
+    // Claude Code loads skills from its own settings folders and plugins only; a loose directory is not a skill source.
+    for (const dir of provision?.skillDirs ?? []) ignored.push(`skill:${dir}`);
   }
   return { args, provision: provision === undefined ? undefined : { applied, ignored } };
 }

@@ -23,6 +23,7 @@ import {
 } from '../shared/index.js';
 import { defined } from '../../util/defined.js';
 import { wireMcpServers } from '../shared/mcp-wire.js';
+import { mcpOverrideArgs } from './config-overrides.js';
 
 type Json = Record<string, unknown>;
 type Decision = { allow: boolean; reason?: string };
@@ -83,7 +84,8 @@ export class CodexSession extends CliSession {
     const target = postureTarget(backendId, options.descriptor, options.posture);
     const posture = codexPosture(options.posture, target);
     const plan = await planLaunch(backendId, options);
-    const proc = CliProcess.spawn({ ...plan, args: [...plan.baseArgs, ...(target.args ?? [])] });
+    const mcp = mcpOverrideArgs(wireMcpServers(options.provision?.mcpServers ?? {}));
+    const proc = CliProcess.spawn({ ...plan, args: [...plan.baseArgs, ...(target.args ?? []), ...mcp] });
     const session = new CodexSession(backendId, proc, options, tuning, posture);
     const provision = await handshake(backendId, proc, tuning.startTimeoutMs, tuning.killGraceMs, () =>
       session.#openThread(),
@@ -166,10 +168,8 @@ export class CodexSession extends CliSession {
     if (options.provision?.instructions !== undefined && options.provision.instructions.trim() !== '')
       applied.push('instructions');
     const servers = options.provision?.mcpServers ?? {};
-    if (Object.keys(servers).length > 0) {
-      params.config = { mcp_servers: wireMcpServers(servers) };
-      applied.push(...Object.keys(servers).map((name) => `mcp:${name}`));
-    }
+    // The servers themselves went on the command line (config-overrides.ts).
+    applied.push(...Object.keys(servers).map((name) => `mcp:${name}`));
     for (const dir of options.provision?.skillDirs ?? []) ignored.push(`skill:${dir}`);
     const result = (
       options.resumeSessionId === undefined

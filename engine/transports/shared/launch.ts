@@ -40,7 +40,8 @@ export async function planLaunch(backendId: string, options: StartSessionOptions
   const entries = descriptor.configHome ?? [];
   const home = confined ? await prepareAgentHome(agentHomeDir(options), entries, baseEnv) : undefined;
   const env = agentEnv(descriptor, baseEnv, {
-    named: await namedVariables(entries, baseEnv),
+    // The credentials a provisioned MCP server reads reach it through the CLI that starts it.
+    named: [...(await namedVariables(entries, baseEnv)), ...(options.provision?.envNames ?? [])],
     posture: postureEnv(descriptor.postureMap[options.posture]),
     ...(home === undefined ? {} : { home: home.env }),
     ...(confined && box.env !== undefined ? { sandbox: box.env } : {}),
@@ -58,7 +59,7 @@ export async function planLaunch(backendId: string, options: StartSessionOptions
     env,
     cwd: options.cwd,
     confined,
-    ...(box === undefined ? {} : { sandbox: withBinds(box, home, standIns) }),
+    ...(box === undefined ? {} : { sandbox: withBinds(box, home, [...provisionBind(options), ...standIns]) }),
   };
 }
 
@@ -83,6 +84,12 @@ function sessionDir(options: StartSessionOptions): string {
 function withBinds(box: SessionSandbox, home: AgentHome | undefined, standIns: SandboxBind[]): SessionSandbox {
   const homeBind: SandboxBind[] = home === undefined ? [] : [{ path: home.dir, write: true }];
   return { ...box, binds: [...box.binds, ...homeBind, ...standIns] };
+}
+
+/** The session's provisioned MCP config, skills and instructions, read-only in its sandbox. */
+function provisionBind(options: StartSessionOptions): SandboxBind[] {
+  const dir = options.provision?.dir;
+  return dir === undefined ? [] : [{ path: dir, optional: true }];
 }
 
 /** The TRANSPORT_BINARY_MISSING error for a backend. */

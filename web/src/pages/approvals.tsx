@@ -41,12 +41,20 @@ export function ApprovalsPage() {
                 <a {...link(`/flows/${item.runId}`)}>
                   {item.flow ?? 'run'} <code>{item.runId}</code>
                 </a>
+              ) : item.kind === 'capability' ? (
+                <span>capability for code sessions</span>
               ) : (
                 <span>
                   question of <code>{item.runId}</code>
                 </span>
               )}
-              {item.live ? null : <span class="dim">no process waits: applies on resume</span>}
+              {item.live ? null : (
+                <span class="dim">
+                  {item.kind === 'capability'
+                    ? 'no session waits: the next one in the project picks it up'
+                    : 'no process waits: applies on resume'}
+                </span>
+              )}
             </div>
             <ApprovalForm
               prompt={item.prompt}

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { Badge, ErrorLine, money, PostureBadge, Section, useReload, useStream } from '../components/common';
 import { Checklist, latestChecklist } from '../components/checklist';
+import { CapabilityFacts } from '../components/capabilities';
 import { DiffView } from '../components/diff-view';
 import { foldFeed, timesOf, type FeedItem } from '../components/feed';
 import { LongText } from '../components/long-text';
@@ -101,6 +102,7 @@ export function SessionPage({ id }: { id: string }) {
               </dd>
             </>
           ) : null}
+          {r.provision ? <CapabilityFacts meta={r.provision} /> : null}
         </dl>
         <AttachRow detail={d} />
         <ErrorLine error={action} />

@@ -1,0 +1,41 @@
+import {
+  capabilitiesEnabled,
+  neoCommand,
+  resolveSessionProvision,
+  type ProvisionMeta,
+} from '../../engine/capabilities/index.js';
+import type { Backend, DefinitionSet } from '../../engine/definitions/index.js';
+import type { StepDescription } from '../../engine/flow/index.js';
+
+/**
+ * What capability curation would give each agent step of a dry run: the project's profile gated
+ * and planned for the step's backend and sandbox, with nothing written, fetched or requested.
+ */
+export async function dryRunCapabilities(
+  steps: readonly StepDescription[],
+  options: { projectDir: string; home: string; set: DefinitionSet; env: NodeJS.ProcessEnv },
+): Promise<Record<string, ProvisionMeta>> {
+  const out: Record<string, ProvisionMeta> = {};
+  if (!capabilitiesEnabled(options.env)) return out;
+  const visit = async (step: StepDescription, path: string) => {
+    const descriptor = step.backend === undefined ? undefined : options.set.get('backend', step.backend);
+    if (step.kind === 'agent' && descriptor !== undefined) {
+      const sandbox = step.sandbox?.startsWith('bwrap') ? { network: step.sandbox.includes('+net') } : undefined;
+      const { meta } = await resolveSessionProvision({
+        home: options.home,
+        cwd: options.projectDir,
+        definitions: options.set,
+        protocol: (descriptor.data as Backend).protocol,
+        sessionDir: options.home,
+        env: options.env,
+        neoCommand: neoCommand(),
+        materialize: false,
+        ...(sandbox === undefined ? {} : { sandbox }),
+      });
+      out[`${path}${step.id}`] = meta;
+    }
+    for (const child of step.subflow?.steps ?? []) await visit(child, `${path}${step.id}/`);
+  };
+  for (const step of steps) await visit(step, '');
+  return out;
+}

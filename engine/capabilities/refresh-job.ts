@@ -1,0 +1,69 @@
+/**
+ * The weekly refresh of `neo serve` (seed 004 §9): checks every pinned source for a newer
+ * version or commit and writes the report to NEO_HOME/capabilities/updates.json (what
+ * `neo capabilities check-updates --cached` and the log show). Failure-soft, network-only, no
+ * model call; it never edits a pin. On by default (`0 5 * * 0`, NEO_CAPABILITY_REFRESH_CRON to
+ * change it); NEO_CAPABILITY_REFRESH=off turns it off.
+ */
+import { join } from 'node:path';
+import { Cron } from 'croner';
+import { writeJsonAtomic } from '../util/atomic-file.js';
+import type { CatalogEntry } from './catalog.js';
+import { checkForUpdates, type UpdateFetchOptions, type UpdateFinding } from './updates.js';
+
+export const DEFAULT_REFRESH_CRON = '0 5 * * 0';
+
+export function updatesReportPath(home: string): string {
+  return join(home, 'capabilities', 'updates.json');
+}
+
+/** The fetch options from the environment: base URLs (a mirror, or a test's fixture server) and a GitHub token. */
+export function updateFetchOptions(env: NodeJS.ProcessEnv): UpdateFetchOptions {
+  return {
+    ...(env.NEO_NPM_REGISTRY_URL ? { npmUrl: env.NEO_NPM_REGISTRY_URL } : {}),
+    ...(env.NEO_GITHUB_API_URL ? { githubUrl: env.NEO_GITHUB_API_URL } : {}),
+    ...(env.GITHUB_TOKEN ? { githubToken: env.GITHUB_TOKEN } : {}),
+  };
+}
+
+/** One pass: checks and writes the report; resolves with the findings, never rejects. */
+export async function refreshPass(
+  home: string,
+  entries: () => readonly CatalogEntry[],
+  options: UpdateFetchOptions,
+  log?: (event: string, fields: Record<string, unknown>) => void,
+): Promise<UpdateFinding[]> {
+  try {
+    const findings = await checkForUpdates(entries(), options);
+    await writeJsonAtomic(updatesReportPath(home), { checkedAt: new Date().toISOString(), findings });
+    const updates = findings.filter((f) => f.status === 'update');
+    log?.(updates.length > 0 ? 'capability_updates_available' : 'capability_updates_none', {
+      updates: updates.map((f) => `${f.id}: ${f.pinned} -> ${f.latest}`),
+      failed: findings.filter((f) => f.status === 'failed').map((f) => f.id),
+    });
+    return findings;
+  } catch (error) {
+    log?.('capability_refresh_failed', { error: error instanceof Error ? error.message : String(error) });
+    return [];
+  }
+}
+
+/** Schedules the weekly pass; undefined when it is turned off or its cron is invalid (logged). */
+export function scheduleCapabilityRefresh(
+  home: string,
+  entries: () => readonly CatalogEntry[],
+  env: NodeJS.ProcessEnv,
+  log: (event: string, fields: Record<string, unknown>) => void,
+): { stop(): void; next(): Date | null } | undefined {
+  if (['off', '0', 'false', 'no'].includes((env.NEO_CAPABILITY_REFRESH ?? '').trim().toLowerCase())) return undefined;
+  const cron = env.NEO_CAPABILITY_REFRESH_CRON ?? DEFAULT_REFRESH_CRON;
+  try {
+    const job = new Cron(cron, { protect: true, unref: true }, async () => {
+      await refreshPass(home, entries, updateFetchOptions(env), log);
+    });
+    return { stop: () => job.stop(), next: () => job.nextRun() };
+  } catch (error) {
+    log('capability_refresh_schedule_invalid', { cron, error: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
+}
