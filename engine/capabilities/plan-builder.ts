@@ -130,7 +130,9 @@ export async function buildProvisionPlan(input: PlanInput): Promise<BuiltPlan> {
     if (envNames.size > 0) plan.envNames = [...envNames].sort();
     if (input.protocol === 'claude-code') {
       plan.mcpConfigFile = join(dir, 'mcp.json');
-      await writeFile(plan.mcpConfigFile, `${JSON.stringify({ mcpServers: wireMcpServers(servers) }, null, 2)}\n`, { mode: 0o600 });
+      await writeFile(plan.mcpConfigFile, `${JSON.stringify({ mcpServers: wireMcpServers(servers) }, null, 2)}\n`, {
+        mode: 0o600,
+      });
     }
   }
   if (skillDirs.length > 0) {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { memoryDir, repositoryRoot } from '../memory/repo-key.js';
+import { memoryDir, repositoryRoot } from '../memory/paths/index.js';
 import { neoBinPath } from '../util/package-root.js';
 
 /** How a builtin `neo …` MCP server runs: this neo, with the node that runs it. */
@@ -21,7 +21,9 @@ export function capabilitiesEnabled(env: NodeJS.ProcessEnv): boolean {
 export function builtinUnavailable(id: string, home: string, cwd: string): string | undefined {
   if (id !== 'neo-memory') return undefined;
   const db = join(memoryDir(home, checkoutRoot(cwd)), 'memory.db');
-  return existsSync(db) ? undefined : 'this repository has no memory yet (`neo memory index`, or a flow run with memory)';
+  return existsSync(db)
+    ? undefined
+    : 'this repository has no memory yet (`neo memory index`, or a flow run with memory)';
 }
 
 /** The checkout a folder belongs to: a linked worktree's main repository (whose memory neo keeps), else its own. */
