@@ -456,6 +456,11 @@ export class LiveSession {
     this.#stopAgent();
   }
 
+  /** The next turn's diff starts from the tree as it is now (after an undo neo made between turns). */
+  async rebaseDiff(): Promise<void> {
+    await this.#capture.rebase();
+  }
+
   async #settleDiff(round: number): Promise<TurnDiff> {
     // A secret the agent wrote into a file is redacted in the patch a reader is given as well.
     const diff = redactDeep(await this.#capture.settle(), this.#redact);

@@ -4,10 +4,10 @@
  * interrupt mid-turn, a clean exit, and a resume in which the model sees the earlier turns.
  */
 import { execa } from 'execa';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelScript, type ModelServer } from '../../engine/model-server/index.js';
-import { OPS } from '../../engine/session/index.js';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
 import { watchFolder } from '../helpers/leaks.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
@@ -22,6 +22,15 @@ const SCRIPT = {
       tools: [{ name: 'exec', arguments: { command: 'echo chat-tool-ran' } }],
     },
     { when: { toolResult: 'chat-tool-ran' }, text: 'The command printed chat-tool-ran.' },
+    {
+      when: { user: 'write a note' },
+      text: 'Writing it.',
+      tools: [
+        { name: 'workflow', arguments: { action: 'add', text: 'write the chat note' } },
+        { name: 'write_file', arguments: { path: 'note.txt', content: 'a chat note\n' } },
+      ],
+    },
+    { when: { toolResult: 'note.txt' }, text: 'Wrote the note.' },
     {
       when: { user: 'slow task' },
       delay: '2s',
@@ -70,10 +79,15 @@ describe.skipIf(!hasTmux)('neo chat in a terminal', () => {
     // No way above the ceiling from the chat.
     await t.type(chat, '/posture full');
     await t.waitFor(chat, /POSTURE_CEILING_EXCEEDED/);
-    if (!(OPS as readonly string[]).includes('undo')) {
-      await t.type(chat, '/undo');
-      await t.waitFor(chat, /\/undo is not available: this neo's session contract has no `undo` op/);
-    }
+    // The agent's own features from the chat: its checklist, and /undo reverting its last turn's edits.
+    await t.type(chat, 'write a note');
+    await t.waitFor(chat, /Wrote the note\.\n.*1 added.*\n> $/m);
+    expect(readFileSync(join(repo, 'note.txt'), 'utf8')).toBe('a chat note\n');
+    await t.type(chat, '/checklist');
+    await t.waitFor(chat, /write the chat note/);
+    await t.type(chat, '/undo');
+    await t.waitFor(chat, /note\.txt/);
+    expect(existsSync(join(repo, 'note.txt'))).toBe(false);
 
     // Typing while a turn runs steers it: the steer joins the turn at its next model call.
     await t.type(chat, 'slow task');

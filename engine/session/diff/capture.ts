@@ -93,6 +93,21 @@ export class TurnDiffCapture {
     }
   }
 
+  /**
+   * Takes the next turn's baseline afresh, with no diff: what changed since the last turn was
+   * neo's own doing between turns (an undo), which no turn of the agent's may be charged with.
+   */
+  async rebase(): Promise<void> {
+    try {
+      if (this.#git !== undefined && this.#refused === undefined)
+        this.#git.baseline = await snapshotTree(this.#git.repo, this.#git.store);
+    } catch {
+      // The next settle diffs against the old baseline: the undo shows in that turn, nothing is lost.
+    } finally {
+      this.#editedPaths = new Set();
+    }
+  }
+
   /** Removes the snapshots' objects (only the next turn's baseline needed them). */
   async close(): Promise<void> {
     if (this.#git !== undefined) await rm(this.#git.store.dir, { recursive: true, force: true });

@@ -27,6 +27,8 @@ export async function undo(ctx: OpContext, input: UndoInput): Promise<UndoResult
   const agent = session.agent;
   if (agent.undo === undefined) throw unsupported(session, 'undo', 'it does not track its edits');
   const report = await asRejection(() => agent.undo!());
+  // The undo is on record as itself: the next turn's diff holds the agent's changes only.
+  await session.rebaseDiff();
   await session.emit({ type: 'undo', turn: report.turn, restored: report.restored });
   ctx.log.info('code_session_undo', { sessionId: session.id, restored: report.restored.length });
   return { ok: true, restored: report.restored, turn: report.turn };
