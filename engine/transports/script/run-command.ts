@@ -18,12 +18,9 @@ export function startCommand(
   return sandboxOf(box.kind).spawn(
     argv,
     { ...box, cwd: options.cwd, env: options.env },
-    {
-      tailChars: OUTPUT_CAP,
-      graceMs: 1_000,
-      label: 'agent command',
-      ...(box.maxProcesses === undefined ? {} : { maxProcesses: box.maxProcesses }),
-    },
+    // No process bound: a script stands in for an agent CLI's tool, whose background job may
+    // outlive its command (what the gate's final-tree check is tested against).
+    { tailChars: OUTPUT_CAP, graceMs: 1_000, label: 'agent command' },
   );
 }
 
