@@ -12,7 +12,7 @@ import type { SessionLog } from './log.js';
 import { isLiveState, statusOf, type ReleaseReason, type SessionStateName } from './machine.js';
 import { METRICS, type MetricsSink } from './metrics.js';
 import type { CodeSessionStore } from './store/session-store.js';
-import { newRun } from './store/record.js';
+import { newRun, type CodeSessionRecord } from './store/record.js';
 import { defined } from '../util/defined.js';
 
 /** How long release waits for a transport's stop and for the event stream to drain. */
@@ -24,6 +24,8 @@ export interface CreateRecordInfo {
   taskTags: string[];
   model?: string;
   effort?: Effort;
+  /** What capability curation did for it, on the record from its first write. */
+  provision?: CodeSessionRecord['provision'];
 }
 
 /** Told once per released session (the learning loop records its outcome). */
@@ -78,7 +80,7 @@ export class SessionRegistry {
       sessionId: session.id,
       backendId: session.backendId,
       cwd: session.cwd,
-      ...defined({ model: info.model, effort: info.effort }),
+      ...defined({ model: info.model, effort: info.effort, provision: info.provision }),
       maxPosture: context.maxPosture,
       posture: context.posture,
       maxRounds: context.maxRounds,

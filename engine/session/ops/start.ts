@@ -147,11 +147,16 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
       const info = {
         brief: redact(input.brief),
         taskTags: input.taskTags ?? [],
-        ...defined({ model: resolved.model, effort: resolved.effort }),
+        ...defined({ model: resolved.model, effort: resolved.effort, provision: provisioned?.meta }),
       };
       await ctx.registry.create(session, info);
     }
-    if (provisioned !== undefined) await ctx.registry.store.patchMeta(sessionId, { provision: provisioned.meta });
+    // A resumed record is patched without holding the start: the agent's first turn is already
+    // streaming, and every await here delays the step's watch (a budget crossed mid-turn).
+    if (adoptId !== undefined && provisioned !== undefined)
+      void ctx.registry.store
+        .patchMeta(sessionId, { provision: provisioned.meta })
+        .catch((error: unknown) => ctx.log.warn('code_session_provision_record_failed', { sessionId, error }));
   } catch (error) {
     session.abandon();
     await agent.stop().catch(() => undefined);
