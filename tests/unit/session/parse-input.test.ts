@@ -130,6 +130,22 @@ describe('op input parsing', () => {
       'posture: required: one of plan, default, acceptEdits, full',
       undefined,
     ],
+    [
+      { op: 'start', brief: 'b', sandbox: { kind: 'bwrap', binds: [], hide: [], network: true, maxProcesses: 0 } },
+      'SESSION_BAD_INPUT',
+      'sandbox: `maxProcesses` must be a positive whole number',
+      undefined,
+    ],
+    [
+      {
+        op: 'start',
+        brief: 'b',
+        sandbox: { kind: 'bwrap', binds: [], hide: [], network: true, env: { 'NOT A NAME': 'x' } },
+      },
+      'SESSION_BAD_INPUT',
+      'sandbox: `env` must map variable names to strings',
+      undefined,
+    ],
   ])('rejects %j loudly', (input, code, message, hint) => {
     let caught: unknown;
     try {
