@@ -27,6 +27,12 @@ export interface Answer {
   /** Who answered: `tty`, `cli (user)`, `web (…)`. */
   by: string;
   at: string;
+  /**
+   * Which asking of the question it answers (`attempt 2 of iteration 1`), when the question can
+   * be asked again under the same key (a retried or looped approval): an answer for an earlier
+   * asking is no answer to a later one, even found after a restart.
+   */
+  asking?: string;
 }
 
 /** What the MAC covers besides the answer: which question of which run it answers. */
@@ -105,6 +111,7 @@ function checked(home: string, value: unknown, scope: AnswerScope): Answer | und
   const { mac, ...rest } = value as Record<string, unknown>;
   if (typeof rest.decision !== 'string' || typeof rest.by !== 'string' || typeof rest.at !== 'string') return undefined;
   if (rest.note !== undefined && typeof rest.note !== 'string') return undefined;
+  if (rest.asking !== undefined && typeof rest.asking !== 'string') return undefined;
   const fields = answerFields(rest as unknown as Answer);
   return macMatches(storeKey(home), mac, DOMAIN, scope.runId, scope.key, canonical(fields)) ? fields : undefined;
 }
@@ -120,12 +127,15 @@ function answerFields(answer: Answer): Answer {
     ...(answer.note === undefined ? {} : { note: answer.note }),
     by: answer.by,
     at: answer.at,
+    ...(answer.asking === undefined ? {} : { asking: answer.asking }),
   };
 }
 
 /** The answer as the MAC sees it: its fields in one fixed order, whatever the file's key order. */
 function canonical(answer: Answer): string {
-  return JSON.stringify([answer.decision, answer.note ?? null, answer.by, answer.at]);
+  const fields = [answer.decision, answer.note ?? null, answer.by, answer.at];
+  // Appended only when present, so an answer without it seals as it always did.
+  return JSON.stringify(answer.asking === undefined ? fields : [...fields, answer.asking]);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core
 import type { PlanStep } from '../core/plan.js';
 import { unitKey, type StepError } from '../core/state.js';
 import { defined } from '../../util/defined.js';
-import { reopenApproval, takeApproval, waitForApproval } from './approvals.js';
+import { askingOf, reopenApproval, takeApproval, waitForApproval } from './approvals.js';
 import type { RunStore } from '../store/run-store.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import type { ApprovalPrompter } from './approvals.js';
@@ -52,13 +52,15 @@ export async function approvalStep(
     step: spec.step,
     note: `waiting for approval: neo flow approve ${deps.runId} ${key} --decision ${decisions.map((d) => d.id).join('|')}`,
   });
-  // A retry or a loop asks the same key again: the answer this process already followed is no answer to it.
-  const consumed = consumedAnswers(deps.store);
+  // A retry or a loop asks the same key again: an answer left for an earlier asking (still there
+  // when this process followed it, or when a kill came between the two) is no answer to this one.
+  const asking = askingOf(spec);
   const left = await takeApproval(deps.home, deps.runId, key);
-  if (left !== undefined && consumed.has(`${key}@${left.at}`)) await reopenApproval(deps.home, deps.runId, key);
+  if (left?.asking !== undefined && left.asking !== asking) await reopenApproval(deps.home, deps.runId, key);
   const answer = await waitForApproval({
     home: deps.home,
     key,
+    asking,
     ask: { runId: deps.runId, step: key, prompt, decisions },
     signal,
     ...defined({ prompter: deps.prompter }),
@@ -81,7 +83,6 @@ export async function approvalStep(
       error: { code: 'FLOW_INTERRUPTED', message: 'interrupted while waiting for approval' },
     };
   }
-  consumed.add(`${key}@${answer.at}`);
   const decision = decisions.find((d) => d.id === answer.decision);
   const outputs = {
     decision: answer.decision,
@@ -110,13 +111,4 @@ export async function approvalStep(
     };
   }
   return { status: 'succeeded', verdict: decision.id, outputs };
-}
-
-/** The answers (`key@at`) this process's approvals followed, per run. */
-const consumedByRun = new WeakMap<object, Set<string>>();
-
-function consumedAnswers(store: object): Set<string> {
-  let set = consumedByRun.get(store);
-  if (set === undefined) consumedByRun.set(store, (set = new Set()));
-  return set;
 }

@@ -14,6 +14,8 @@ export interface ApprovalAnswer {
   /** Who answered: `tty`, `cli (user@host)`, `--yes`. */
   by: string;
   at: string;
+  /** Which asking it answers ({@link askingOf}); a retried or looped approval asks again. */
+  asking?: string;
 }
 
 /** A question put to a person at the terminal. */
@@ -22,6 +24,15 @@ export interface ApprovalAsk {
   step: string;
   prompt: string;
   decisions: Decision[];
+}
+
+/**
+ * Names one asking of an approval: a retry asks again with the next attempt, a loop with the
+ * next iteration, a resumed attempt keeps its own. What an answer is stamped with, from the
+ * unit's folded state (the attempt it is in or about to start) or the execution asking.
+ */
+export function askingOf(unit: { attempt: number; iteration: number }): string {
+  return `attempt ${unit.attempt} of iteration ${unit.iteration}`;
 }
 
 /** Asks at the terminal; resolves undefined when the terminal cannot ask (or the ask was cancelled). */
@@ -85,6 +96,8 @@ export async function waitForApproval(options: {
   home: string;
   ask: ApprovalAsk;
   key: string;
+  /** The asking this wait is ({@link askingOf}); the terminal's answer is stamped with it. */
+  asking: string;
   signal: AbortSignal;
   prompter?: ApprovalPrompter;
 }): Promise<ApprovalAnswer | undefined> {
@@ -107,7 +120,7 @@ export async function waitForApproval(options: {
             const picked = await prompter(ask, stop);
             if (picked === undefined) return undefined;
             // The terminal races every other answerer through the same check-and-set.
-            const answer = { ...picked, by: 'tty', at: new Date().toISOString() };
+            const answer = { ...picked, by: 'tty', at: new Date().toISOString(), asking: options.asking };
             const claim = await claimAnswer(
               home,
               approvalFile(home, ask.runId, key),

@@ -6,7 +6,7 @@ import { isTerminal } from '../core/state.js';
 import { readCheckedRun } from '../store/checked-run.js';
 import type { RunRecord } from '../store/run-files.js';
 import { driverAlive } from '../store/runs.js';
-import { writeApproval } from './approvals.js';
+import { askingOf, writeApproval } from './approvals.js';
 import { defined } from '../../util/defined.js';
 
 /**
@@ -66,6 +66,8 @@ export async function approveRun(options: {
     ...defined({ note: options.note }),
     by: options.by ?? `cli (${safeUser()})`,
     at: new Date().toISOString(),
+    // The asking in progress, or the one the unit starts next (a pending unit is attempt 1).
+    asking: askingOf(unit ?? { attempt: 1, iteration: 1 }),
   });
   return { record, key: options.step, live: driverAlive(record) };
 }
