@@ -12,13 +12,17 @@ import type { SandboxBind, SandboxSpec } from './sandbox-spec.js';
 /** The program, found on PATH. */
 export const BWRAP = 'bwrap';
 
-/** The argv that runs `argv` in bwrap as `spec` says. */
-export function bwrapArgv(argv: readonly string[], spec: SandboxSpec): string[] {
+/**
+ * The argv that runs `argv` in bwrap as `spec` says; with `seccompFd`, the filter bwrap reads
+ * there (seccomp-filter.ts: a networked sandbox creates no unix socket) applies to the command.
+ */
+export function bwrapArgv(argv: readonly string[], spec: SandboxSpec, seccompFd?: number): string[] {
   const out = [BWRAP, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...mountArgs(spec)];
   // The host's TMPDIR may lie in a hidden tree; inside, /tmp is private and writable.
   out.push('--setenv', 'TMPDIR', '/tmp', '--unshare-all');
   if (spec.network) out.push('--share-net');
   // A new session: the confined tree cannot push input into the caller's terminal (TIOCSTI).
+  if (seccompFd !== undefined) out.push('--seccomp', String(seccompFd));
   out.push('--die-with-parent', '--new-session', '--chdir', spec.cwd, '--', ...argv);
   return out;
 }

@@ -5,7 +5,15 @@
  * code path. Spawning stays with `spawnProcess`: the wrapper is the group's leader, so kill-tree,
  * the registry and the tags work unchanged.
  */
-import { spawnProcess, type ProcessResult, type RunningProcess, type SpawnOptions } from './spawn.js';
+import {
+  feedDescriptor,
+  notStarted,
+  spawnProcess,
+  type ProcessResult,
+  type RunningProcess,
+  type SpawnOptions,
+} from './spawn.js';
+import { unixSocketFilter } from './seccomp-filter.js';
 import { bwrapArgv, bwrapSetupFailure } from './sandbox-bwrap.js';
 import { defined } from '../util/defined.js';
 import type { SandboxKind, SandboxSpec } from './sandbox-spec.js';
@@ -33,19 +41,31 @@ export function sandboxOf(kind: SandboxKind): Sandbox {
   return kind === 'bwrap' ? BWRAP : NONE;
 }
 
-function adapter(kind: SandboxKind, wrap: Sandbox['wrap'], setupFailure?: (r: ProcessResult) => string | undefined) {
-  const spawn: Sandbox['spawn'] = (argv, spec, options = {}) =>
-    spawnProcess(wrap(argv, spec), {
+function adapter(
+  kind: SandboxKind,
+  wrap: (argv: readonly string[], spec: SandboxSpec, seccompFd?: number) => string[],
+  setupFailure?: (r: ProcessResult) => string | undefined,
+) {
+  const shutInherited = kind !== 'none';
+  const spawn: Sandbox['spawn'] = (argv, spec, options = {}) => {
+    // A networked bwrap sandbox gets its seccomp filter on a descriptor of its own (seccomp-filter.ts).
+    const filter = kind === 'bwrap' && spec.network ? unixSocketFilter() : undefined;
+    if (kind === 'bwrap' && spec.network && filter === undefined)
+      return notStarted(
+        `the sandbox has no unix-socket filter for this machine's architecture (${process.arch}), so it cannot confine a process with the network`,
+      );
+    return spawnProcess(wrap(argv, spec, filter === undefined ? undefined : feedDescriptor(shutInherited)), {
       label: options.label ?? `${kind === 'none' ? '' : `${kind}: `}${argv[0] ?? ''}`,
       ...options,
       cwd: kind === 'none' ? spec.cwd : '/',
       env: spec.env,
-      shutInherited: kind !== 'none',
-      ...defined({ timeoutMs: spec.timeoutMs }),
+      shutInherited,
+      ...defined({ timeoutMs: spec.timeoutMs, feed: filter }),
     });
+  };
   return {
     kind,
-    wrap,
+    wrap: (argv, spec) => wrap(argv, spec),
     spawn,
     async run(argv, spec, options) {
       const result = await spawn(argv, spec, options).result;

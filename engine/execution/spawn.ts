@@ -55,6 +55,16 @@ export interface SpawnOptions {
   label?: string;
   /** Descriptors neo inherited reach it as /dev/null (a confined process: see inherited-fds.ts). */
   shutInherited?: boolean;
+  /**
+   * Bytes the child reads from one more descriptor, {@link feedDescriptor}, to its end (bwrap's
+   * `--seccomp FD`): written and closed right after the spawn.
+   */
+  feed?: Buffer;
+}
+
+/** The descriptor number `feed` arrives on: the first after stdio and the shut inherited ones. */
+export function feedDescriptor(shutInherited: boolean): number {
+  return 3 + (shutInherited ? shutInheritedStdio().length : 0);
 }
 
 /** How a process ended: flags, not strings to match (execa's names where execa has the flag). */
@@ -129,9 +139,16 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
       output === 'tail' || output === 'stream' ? 'pipe' : output,
       output === 'tail' || output === 'stream' ? 'pipe' : output,
       ...(options.shutInherited === true ? shutInheritedStdio() : []),
+      ...(options.feed === undefined ? [] : ['pipe' as const]),
     ],
     detached: true,
   });
+  if (options.feed !== undefined) {
+    const feed = child.stdio[feedDescriptor(options.shutInherited === true)] as Writable | null;
+    // A child that died before reading is reported by its exit, not by this pipe.
+    feed?.on('error', () => undefined);
+    feed?.end(options.feed);
+  }
   const pid = child.pid;
   const grace = options.graceMs ?? GRACE_MS;
   if (pid !== undefined) {
@@ -261,7 +278,7 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
 }
 
 /** A process that could not even be attempted: its result, at once. */
-function notStarted(why: string, started: number): RunningProcess {
+export function notStarted(why: string, started = Date.now()): RunningProcess {
   const result: ProcessResult = {
     exitCode: undefined,
     signal: undefined,
