@@ -30,6 +30,7 @@ export const PURE = [
   'engine/util/excerpt.ts',
   'engine/util/step-graph.ts',
   'engine/util/string-list.ts',
+  'engine/util/process-limits.ts',
 ];
 
 /** Packages a pure file may import: they compute, they do not touch files, processes or sockets. */

@@ -8,8 +8,4 @@
 /** A run step's command, a loop check or a gate with no `timeout` of its own: 30 minutes. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 30 * 60_000;
 
-/**
- * Most processes (threads count) a command may have at once: room for a parallel build or a
- * test runner's workers, far below what a fork flood would take from the machine.
- */
-export const DEFAULT_MAX_PROCESSES = 1024;
+export { DEFAULT_MAX_PROCESSES } from '../../util/process-limits.js';

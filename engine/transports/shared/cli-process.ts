@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { programBind, sandboxOf, type ProcessResult, type RunningProcess } from '../../execution/index.js';
 import type { SessionSandbox } from '../types.js';
 import { NeoError } from '../../util/errors.js';
+import { DEFAULT_MAX_PROCESSES } from '../../util/process-limits.js';
 
 /** How a CLI process ended: the process module's result, the fields a session reads. */
 export type CliExit = Pick<ProcessResult, 'exitCode' | 'signal' | 'spawnError' | 'processLimited'> & {
@@ -14,7 +15,7 @@ export type CliExit = Pick<ProcessResult, 'exitCode' | 'signal' | 'spawnError' |
 export function describeCliExit(exit: CliExit): string {
   if (exit.spawnError !== undefined) return exit.spawnError;
   if (exit.processLimited)
-    return `it hit its limit of ${exit.maxProcesses ?? '?'} processes and was killed; a step that needs more says so with \`maxProcesses:\``;
+    return `it hit its limit of ${exit.maxProcesses ?? '?'} processes and was killed; a step that needs more says so with \`maxProcesses:\` (a session: \`sandbox.maxProcesses\`)`;
   return exit.signal !== undefined ? `killed by ${exit.signal}` : `exit code ${exit.exitCode ?? '?'}`;
 }
 
@@ -65,6 +66,8 @@ export class CliProcess {
   /** Spawns the CLI; throws when the OS gives no pid (the binary cannot be executed). */
   static spawn(options: CliProcessOptions): CliProcess {
     const box = options.sandbox ?? { kind: 'none' as const, binds: [], hide: [], network: true };
+    // A session started by hand or from the control plane names no bound: it gets a flow step's.
+    const maxProcesses = box.maxProcesses ?? DEFAULT_MAX_PROCESSES;
     const child = sandboxOf(box.kind).spawn(
       [options.file, ...options.args],
       {
@@ -80,7 +83,7 @@ export class CliProcess {
         // open would otherwise keep the session from ever seeing the exit.
         killLeftovers: true,
         label: basename(options.file),
-        ...(box.maxProcesses === undefined ? {} : { maxProcesses: box.maxProcesses }),
+        maxProcesses,
       },
     );
     if (child.pid === undefined) {
@@ -88,7 +91,7 @@ export class CliProcess {
         hint: 'check that the file is an executable program',
       });
     }
-    const proc = new CliProcess(child, child.pid, options.stderrLines ?? 20, box.maxProcesses);
+    const proc = new CliProcess(child, child.pid, options.stderrLines ?? 20, maxProcesses);
     proc.#wire();
     return proc;
   }
