@@ -46,4 +46,5 @@ export { sandboxOf, SANDBOX_KINDS, type Sandbox, type SandboxSpawnOptions } from
 export type { SandboxBind, SandboxKind, SandboxSpec } from './sandbox-spec.js';
 export { probeSandbox, requireSandbox, type SandboxAvailability } from './sandbox-probe.js';
 export { confinedSpec, configHomePath, programBind, type Confinement } from './sandbox-confine.js';
+export { nodeRuntimeLoan } from './node-runtime.js';
 export { BASE_ENV_NAMES, confinedEnv, type ConfinedEnvOptions } from './confined-env.js';

@@ -120,6 +120,23 @@ describe('neo init detects the ecosystem', () => {
     ]);
   });
 
+  it('npm from a Node installed in the home (nvm) is not warned of: the sandbox lends that install', async () => {
+    const root = await tempDir('neo-e2e-init-nvm-');
+    const bin = join(root, '.nvm', 'versions', 'node', 'v20.0.0', 'bin');
+    await writeTree(root, {
+      '.nvm/versions/node/v20.0.0/bin/node': '#!/bin/sh\n',
+      '.nvm/versions/node/v20.0.0/bin/npm': '#!/bin/sh\n',
+    });
+    for (const name of ['node', 'npm']) chmodSync(join(bin, name), 0o755);
+    const { neo } = await project(
+      { 'package.json': JSON.stringify({ name: 'p', scripts: { test: 'node --test' } }) },
+      { HOME: root, PATH: `${bin}:${PATH}` },
+    );
+    const init = await neo(['init']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(init.stdout).not.toMatch(/under your home/);
+  });
+
   it("python: tox's test command is the project's own; a venv git does not ignore is said, not lent", async () => {
     const { repo, neo } = await project({
       'pyproject.toml': '[project]\nname = "colors"\n',
