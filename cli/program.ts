@@ -6,9 +6,9 @@ import type { CommandIO } from './io.js';
 import type { ProgramContext, ProgramResult } from './program-context.js';
 
 /**
- * Builds the `neo` commander program. With `argv`, only the groups up to the one that owns the
- * command being run are registered (building every group's options is a measurable share of a
- * short command's start-up); help, a bare `neo` or an unknown command get every group.
+ * Builds the `neo` commander program. With `argv`, only the group that owns the command being
+ * run is registered (building every group's options is a measurable share of a short command's
+ * start-up); help, a bare `neo` or an unknown command get every group, in help order.
  */
 export function buildProgram(
   io: CommandIO,
@@ -37,13 +37,7 @@ export function buildProgram(
     },
   };
   const wanted = argv[2];
-  for (const register of GROUPS) {
-    register(program, context);
-    if (
-      wanted !== undefined &&
-      program.commands.some((command) => command.name() === wanted || command.aliases().includes(wanted))
-    )
-      break;
-  }
+  const owner = wanted === undefined ? undefined : GROUPS.find((group) => group.commands.includes(wanted));
+  for (const group of owner === undefined ? GROUPS : [owner]) group.register(program, context);
   return { program, result };
 }
