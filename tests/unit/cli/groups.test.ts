@@ -10,7 +10,7 @@ import type { ProgramContext } from '../../../cli/program-context.js';
 import type { CommandIO } from '../../../cli/io.js';
 
 const io = { stdout: process.stdout, stderr: process.stderr, env: {}, cwd: process.cwd() } as unknown as CommandIO;
-const context: ProgramContext = { io, result: { exitCode: 0 }, lazy: () => async () => {} };
+const context: ProgramContext = { io, result: { exitCode: 0 }, topLevelOnly: false, lazy: () => async () => {} };
 const names = (program: Command) => program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
 
 describe('command groups', () => {
@@ -32,5 +32,17 @@ describe('command groups', () => {
     expect(only('--help')).toEqual(every);
     expect(only('valdate')).toEqual(every);
     expect(names(buildProgram(io, '0.0.0', ['node', 'neo']).program)).toEqual(every);
+  });
+
+  it('builds only the top-level commands for the top-level help, which reads the same', () => {
+    const full = buildProgram(io, '0.0.0', ['node', 'neo', 'valdate']).program;
+    for (const word of ['--help', '-h', 'help']) {
+      const top = buildProgram(io, '0.0.0', ['node', 'neo', word]).program;
+      expect(top.commands.flatMap((c) => c.commands)).toEqual([]);
+      expect(top.helpInformation()).toBe(full.helpInformation());
+    }
+    // `neo help flow` is a group's help: built whole.
+    const flow = buildProgram(io, '0.0.0', ['node', 'neo', 'help', 'flow']).program;
+    expect(flow.commands.find((c) => c.name() === 'flow')!.commands.length).toBeGreaterThan(0);
   });
 });
