@@ -6,7 +6,7 @@ import { exitCodeFor, EXIT } from './exit-codes.js';
 import { processIO } from './io.js';
 import { invocationOf, setInvocation } from './invocation.js';
 import { buildProgram } from './program.js';
-import { journalProcessesIn, stopLiveGroups } from '../engine/execution/index.js';
+import { journalProcessesIn, stopLiveGroups } from '../engine/execution/registry/index.js';
 import { neoHome } from '../engine/util/neo-home.js';
 import { packageVersion } from '../engine/util/package-root.js';
 

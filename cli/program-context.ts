@@ -20,4 +20,10 @@ export interface ProgramContext {
    * when its command runs, so start-up stays cheap.
    */
   lazy<A extends unknown[]>(load: () => Promise<CommandModule<A>>): (...args: unknown[]) => Promise<void>;
+  /**
+   * Only the top-level commands (each with its own arguments and options), not the commands of a
+   * group: the program is built for the top-level help, which lists nothing more, and building
+   * every group's commands and options was most of that help's own cost.
+   */
+  topLevelOnly: boolean;
 }

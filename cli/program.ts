@@ -5,10 +5,13 @@ import { GROUPS } from './groups/index.js';
 import type { CommandIO } from './io.js';
 import type { ProgramContext, ProgramResult } from './program-context.js';
 
+const TOP_LEVEL_HELP = ['--help', '-h', 'help'];
+
 /**
- * Builds the `neo` commander program. With `argv`, only the groups up to the one that owns the
- * command being run are registered (building every group's options is a measurable share of a
- * short command's start-up); help, a bare `neo` or an unknown command get every group.
+ * Builds the `neo` commander program. With `argv`, only the group that owns the command being
+ * run is registered (building every group's options is a measurable share of a short command's
+ * start-up); help, a bare `neo` or an unknown command get every group, in help order, and the
+ * top-level help only the groups' top-level commands.
  */
 export function buildProgram(
   io: CommandIO,
@@ -22,9 +25,12 @@ export function buildProgram(
     .showHelpAfterError('(run `neo help` for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  const wanted = argv[2];
   const context: ProgramContext = {
     io,
     result,
+    // `neo --help` (or `neo help`, `-h`) alone: the top-level help lists only top-level commands.
+    topLevelOnly: argv.length === 3 && TOP_LEVEL_HELP.includes(wanted!),
     lazy(load) {
       return async (...args: unknown[]) => {
         // A store made before neo kept it private is closed once, and said so, before any command uses it.
@@ -36,14 +42,7 @@ export function buildProgram(
       };
     },
   };
-  const wanted = argv[2];
-  for (const register of GROUPS) {
-    register(program, context);
-    if (
-      wanted !== undefined &&
-      program.commands.some((command) => command.name() === wanted || command.aliases().includes(wanted))
-    )
-      break;
-  }
+  const owner = wanted === undefined ? undefined : GROUPS.find((group) => group.commands.includes(wanted));
+  for (const group of owner === undefined ? GROUPS : [owner]) group.register(program, context);
   return { program, result };
 }

@@ -16,12 +16,14 @@
 // server client, nor load node:http or worker_threads.
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Shared chunks smaller than this are merged into the common one. */
 const SMALL_CHUNK_BYTES = 8 * 1024;
+/** The imports that load a module with its importer (a dynamic `import()` loads it later). */
+const STATIC_KINDS = new Set(['import-statement', 'require-call']);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'bin');
@@ -50,8 +52,11 @@ const probe = await build({ ...options, write: false, metafile: true });
 const { common, entries } = smallSharedModules(probe.metafile);
 const start = startModules(probe.metafile);
 rmSync(outdir, { recursive: true, force: true });
-await build({
+const final = await build({
   ...options,
+  // NEO_BUNDLE_METAFILE=<path> keeps esbuild's metafile (which source lands in which chunk, and
+  // what each chunk imports): what docs/architecture.md's start-up profiles are read from.
+  metafile: process.env.NEO_BUNDLE_METAFILE !== undefined,
   plugins: [
     groupedChunks(
       start,
@@ -60,6 +65,8 @@ await build({
     ),
   ],
 });
+if (process.env.NEO_BUNDLE_METAFILE !== undefined)
+  writeFileSync(process.env.NEO_BUNDLE_METAFILE, JSON.stringify(final.metafile));
 
 /** The source files of every chunk the binary imports statically: what each command loads first. */
 function startModules(metafile) {
@@ -88,14 +95,29 @@ function smallSharedModules(metafile) {
     if (output.entryPoint !== undefined || !name.includes('/chunks/chunk-') || output.bytes >= SMALL_CHUNK_BYTES)
       continue;
     // esbuild's own runtime helpers have no source file; they follow the code that uses them.
-    for (const input of Object.keys(output.inputs)) if (!input.startsWith('<')) common.add(resolve(root, input));
+    for (const input of Object.keys(output.inputs)) if (!input.startsWith('<')) common.add(input);
+  }
+  // A module in the common chunk brings its static imports into that chunk, which every lazy
+  // command evaluates: one small module that imports the session service would make `neo
+  // validate` load all of it. So a module joins only if everything it imports joins too (or
+  // is in the start chunk); the others stay in the chunks esbuild cuts for them.
+  const start = new Set(startModules(metafile).map((file) => relative(root, file)));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const file of common) {
+      const imports = metafile.inputs[file]?.imports ?? [];
+      if (imports.some((i) => STATIC_KINDS.has(i.kind) && !i.external && !common.has(i.path) && !start.has(i.path))) {
+        common.delete(file);
+        changed = true;
+      }
+    }
   }
   const entries = new Set([resolve(root, 'cli/bin.ts'), resolve(root, 'engine/definitions/load-worker.ts')]);
   for (const input of Object.values(metafile.inputs)) {
     for (const imported of input.imports)
       if (imported.kind === 'dynamic-import' && !imported.external) entries.add(resolve(root, imported.path));
   }
-  return { common: [...common].sort(), entries };
+  return { common: [...common].map((file) => resolve(root, file)).sort(), entries };
 }
 
 /** The plugin: every entry imports `neo:start`; each lazy entry also imports `neo:common`. */

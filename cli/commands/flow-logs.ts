@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DECISIONS_FILE, readRunSettled, runDir } from '../../engine/flow/index.js';
 import { LOG_LEVELS, readLogLines, type LogLevel } from '../../engine/observability/index.js';
-import { formatLogLine } from '../../engine/session/index.js';
+import { formatLogLine } from '../../engine/util/log-line.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { terminalSafeDeep } from '../../engine/util/terminal-text.js';

@@ -20,7 +20,6 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import type { ProcessMetrics } from '../../engine/observability/index.js';
 import { EXIT } from '../exit-codes.js';
 import { provisionLines } from '../session/provision-lines.js';
-import { dryRunCapabilities } from './flow-dry-capabilities.js';
 import { metricsPort, openMetrics } from '../metrics-port.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { readInputs } from '../flow/inputs.js';
@@ -170,6 +169,8 @@ async function dryRun(
     ...defined({ isolation: options.isolation ?? plan.workspace.isolation, mode: plan.workspace.dependencies }),
   });
   const bound = probeProcessBound();
+  // Only a dry run plans capabilities: a run does not load that code (docs/architecture.md, "Start-up").
+  const { dryRunCapabilities } = await import('./flow-dry-capabilities.js');
   const capabilities = await dryRunCapabilities(described.steps, {
     projectDir: plan.projectDir,
     home,

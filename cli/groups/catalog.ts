@@ -3,8 +3,17 @@ import { metricsPortOption } from '../metrics-port.js';
 import type { ProgramContext } from '../program-context.js';
 
 /** personas, backends, capabilities. */
-export function registerCatalogCommands(program: Command, { lazy }: ProgramContext): void {
+export function registerCatalogCommands(program: Command, { lazy, topLevelOnly }: ProgramContext): void {
+  // The top-level commands first, in help order: the top-level help builds only these.
   const personas = program.command('personas').alias('persona').description('list and inspect personas');
+  const backends = program.command('backends').description('backend descriptors');
+  program
+    .command('doctor')
+    .description('what works on this machine: the sandbox (bwrap) tried for real, and how to fix what does not')
+    .option('--json', 'print JSON')
+    .action(lazy(() => import('./catalog-commands.js').then((m) => m.doctor)));
+  const capabilities = program.command('capabilities').description('the capability catalog, detection and approvals');
+  if (topLevelOnly) return;
   personas
     .command('list')
     .description('every persona with its layer')
@@ -50,7 +59,6 @@ export function registerCatalogCommands(program: Command, { lazy }: ProgramConte
     .addOption(new Option('--format <format>', 'output format').choices(['mermaid', 'dot']).default('mermaid'))
     .action(lazy(() => import('./catalog-commands.js').then((m) => m.personaGraph)));
 
-  const backends = program.command('backends').description('backend descriptors');
   backends
     .command('list')
     .description('every backend with its capabilities and a live availability probe')
@@ -64,13 +72,6 @@ export function registerCatalogCommands(program: Command, { lazy }: ProgramConte
     .option('--check', 'exit 1 when docs/backends.md is stale')
     .action(lazy(() => import('./catalog-commands.js').then((m) => m.backendsDoc)));
 
-  program
-    .command('doctor')
-    .description('what works on this machine: the sandbox (bwrap) tried for real, and how to fix what does not')
-    .option('--json', 'print JSON')
-    .action(lazy(() => import('./catalog-commands.js').then((m) => m.doctor)));
-
-  const capabilities = program.command('capabilities').description('the capability catalog, detection and approvals');
   capabilities
     .command('list')
     .description('every catalog entry with its trust tier and source')

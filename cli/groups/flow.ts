@@ -6,10 +6,11 @@ import type { ProgramContext } from '../program-context.js';
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** neo flow run | resume | approve | list | clean | show | logs | graph | validate. */
-export function registerFlowCommands(program: Command, { lazy }: ProgramContext): void {
+export function registerFlowCommands(program: Command, { lazy, topLevelOnly }: ProgramContext): void {
   const flow = program
     .command('flow')
     .description('run flows (plan.yaml): steps of agent work, commands, approvals and sub-flows');
+  if (topLevelOnly) return;
   flow
     .command('run')
     .description(

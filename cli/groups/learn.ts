@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import type { ProgramContext } from '../program-context.js';
 
 /** `neo learn …`: the lessons the learning loop distils from recorded outcomes. */
-export function registerLearnCommands(program: Command, { lazy }: ProgramContext): void {
+export function registerLearnCommands(program: Command, { lazy, topLevelOnly }: ProgramContext): void {
   const learn = program
     .command('learn')
     .description('the learning loop: distil lessons from recorded session outcomes, list and forget them');
+  if (topLevelOnly) return;
   learn
     .command('distill')
     .description(

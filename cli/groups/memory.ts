@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import type { ProgramContext } from '../program-context.js';
 
 /** `neo memory …`: the repository's memory — the decision store, the code graph and its MCP server. */
-export function registerMemoryCommands(program: Command, { lazy }: ProgramContext): void {
+export function registerMemoryCommands(program: Command, { lazy, topLevelOnly }: ProgramContext): void {
   const memory = program
     .command('memory')
     .description("the repository's memory: what was tried and what the gate said, the code graph, an MCP server");
+  if (topLevelOnly) return;
   memory
     .command('decisions')
     .description('what was tried on this repository and what neo saw of it (gate refusals, accepted steps, rejections)')

@@ -6,10 +6,11 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 /** `neo model serve` and `neo model check`: the scripted model server and its scripts. */
-export function registerModelCommands(program: Command, { lazy }: ProgramContext): void {
+export function registerModelCommands(program: Command, { lazy, topLevelOnly }: ProgramContext): void {
   const model = program
     .command('model')
     .description('a scripted model server for testing flows and personas against real coding CLIs');
+  if (topLevelOnly) return;
   model
     .command('serve')
     .description(

@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import type { ProgramContext } from '../program-context.js';
 
 /** script validate, script from-session, script play. */
-export function registerScriptCommands(program: Command, { lazy }: ProgramContext): void {
+export function registerScriptCommands(program: Command, { lazy, topLevelOnly }: ProgramContext): void {
   const script = program
     .command('script')
     .description('scripts for the script backend: check them, play them, make them from recorded sessions');
+  if (topLevelOnly) return;
   script
     .command('validate')
     .description('check script files; print every problem at file:line:col')

@@ -2,10 +2,13 @@ import type { Command } from 'commander';
 import type { ProgramContext } from '../program-context.js';
 
 /** session (drive one live code session by hand) and sessions (read the store). */
-export function registerSessionCommands(program: Command, { lazy }: ProgramContext): void {
+export function registerSessionCommands(program: Command, { lazy, topLevelOnly }: ProgramContext): void {
+  // The top-level commands first, in help order: the top-level help builds only these.
   const session = program
     .command('session')
     .description('drive a code session by hand: start, read each turn, answer, guide, stop');
+  const sessions = program.command('sessions').description('recorded code sessions, read from the store');
+  if (topLevelOnly) return;
   session
     .command('start')
     .description('start a code session (in the session daemon, started on demand) and print its id')
@@ -112,7 +115,6 @@ export function registerSessionCommands(program: Command, { lazy }: ProgramConte
     .option('--status', 'print the running daemon status')
     .action(lazy(() => import('./session-commands.js').then((m) => m.sessionDaemon)));
 
-  const sessions = program.command('sessions').description('recorded code sessions, read from the store');
   sessions
     .command('list')
     .description('every session, newest first')

@@ -66,7 +66,9 @@ export function findCycles(steps: readonly Step[]): string[][] {
 export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnostic[] {
   const out: Diagnostic[] = [];
   const data: Flow = flow.data;
-  const source = flow.source;
+  // The parsed source is needed only for a problem's position: asked for then, not up front
+  // (a valid flow's source is never parsed again).
+  const source = (): YamlSource => flow.source;
   const err = (
     code: string,
     message: string,
@@ -78,7 +80,7 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
       code,
       severity: 'error',
       message,
-      span: source.spanOf(source.locate(segments.map(String)).node),
+      span: source().spanOf(source().locate(segments.map(String)).node),
       pointer: toPointer(segments),
       ...defined({ hint, related }),
     });
@@ -108,7 +110,7 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
           `step id \`${step.id}\` is used twice`,
           at('id'),
           'step ids must be unique in a flow',
-          [{ message: 'first used here', span: source.spanOf(source.locate([...first, 'id'].map(String)).node) }],
+          [{ message: 'first used here', span: source().spanOf(source().locate([...first, 'id'].map(String)).node) }],
         );
       } else {
         firstIndex.set(step.id, at());
@@ -190,7 +192,7 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
       checkStepNarrows(data, step, at, err);
       checkStepCwd(step, at, err);
       checkCommandRules(step.allowCommands, at('allowCommands'), err);
-      out.push(...checkProtect(() => source, step.protect, at('protect')));
+      out.push(...checkProtect(source, step.protect, at('protect')));
       if (step.loop !== undefined && step.loop.until === undefined && step.loop.untilRun === undefined) {
         err(
           'DEF_LOOP_CONDITION',
@@ -413,7 +415,7 @@ function expressionFields(step: Step): Array<[Array<string | number>, string, bo
 }
 
 function checkExpressionField(
-  source: YamlSource,
+  sourceOf: () => YamlSource,
   segments: Array<string | number>,
   text: string,
   scope: ExpressionScope,
@@ -432,6 +434,8 @@ function checkExpressionField(
       problems.push(...checkExpression(piece.expr, scope).map((p) => ({ ...p, offset: piece.exprOffset })));
     }
   }
+  if (problems.length === 0) return [];
+  const source = sourceOf();
   const node = source.locate(segments.map(String)).node;
   return problems.map((problem) => ({
     code: problem.code,

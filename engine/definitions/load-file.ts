@@ -56,6 +56,7 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
 
   let source: YamlSource;
   let body: string | undefined;
+  let position: { lineOffset: number; charOffset: number } | undefined;
   if (KIND_INFO[kind].format === 'markdown') {
     const split = splitFrontmatter(text);
     if (!split.ok) {
@@ -73,7 +74,7 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
       });
       return result;
     }
-    const position = { lineOffset: split.split.yamlLineOffset, charOffset: split.split.yamlOffset };
+    position = { lineOffset: split.split.yamlLineOffset, charOffset: split.split.yamlOffset };
     source = new YamlSource(file, split.split.yaml, position);
     body = split.split.body;
     const lenient = source.syntaxDiagnostics().some((d) => d.severity === 'error')
@@ -141,6 +142,7 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
   result.diagnostics.push(...stripped.diagnostics);
   if (stripped.data === undefined) return result;
 
+  const parsed = { text: source.text, position };
   const idKey = kind === 'persona' || kind === 'flow' ? 'name' : 'id';
   const record = stripped.data as Record<string, unknown>;
   const id = typeof record[idKey] === 'string' ? (record[idKey] as string) : (options.defaultId ?? fileId(file));
@@ -160,7 +162,10 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
       trusted: options.trusted,
       ignoredFields: stripped.ignored,
     },
-    () => source,
+    // Parsed again if a diagnostic ever needs a position, not kept: a set holds hundreds of
+    // definitions, and keeping every parsed document alive made the loader's garbage collection
+    // a fifth of a large load (docs/architecture.md, "Performance notes").
+    () => new YamlSource(file, parsed.text, parsed.position),
   );
   return result;
 }

@@ -185,7 +185,8 @@ export class DefinitionLoader {
 
   /** A packaged file restored from the build-time snapshot, when its content is unchanged. */
   #fromSnapshot(entry: DiscoveredFile): FileLoad | undefined {
-    this.#snapshot ??= readPackagedSnapshot(this.roots.packaged) ?? null;
+    // Read once per loader: `null` (no snapshot) must stay put, not be read again for every file.
+    if (this.#snapshot === undefined) this.#snapshot = readPackagedSnapshot(this.roots.packaged) ?? null;
     if (this.#snapshot === null) return undefined;
     let text: string | undefined;
     const readText = (): string | undefined => {

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { NeoError } from '../util/errors.js';
 import { packageRoot } from '../util/package-root.js';
 import type { LoaderOptions, LoadResult } from './loader.js';
@@ -14,7 +13,10 @@ type WorkerReply = { ok: true; load: PlainLoad } | { ok: false; message: string 
  * session daemon) loads a caller's project with it: a project's definitions are untrusted input,
  * and parsing a large one on the event loop would stall every other session meanwhile.
  */
-export function loadDefinitionsOffThread(options: LoaderOptions): Promise<LoadResult> {
+export async function loadDefinitionsOffThread(options: LoaderOptions): Promise<LoadResult> {
+  // Imported here: the definitions area is loaded by every command that reads definitions, and
+  // only the session daemon starts a worker (node:worker_threads is not free to load).
+  const { Worker } = await import('node:worker_threads');
   return new Promise((resolve, reject) => {
     const worker = new Worker(workerFile());
     let settled = false;

@@ -23,7 +23,7 @@ export {
   waitGroupGone,
   type GroupRecord,
 } from './process-group.js';
-export { journalProcessesIn, killLiveGroupsNow, liveGroups, stopLiveGroups } from './registry.js';
+export { journalProcessesIn, killLiveGroupsNow, liveGroups, stopLiveGroups } from './registry/index.js';
 export { spawnProcess, type ProcessResult, type RunningProcess, type SpawnOptions } from './spawn.js';
 export { probeProcessBound, type ProcessBoundInfo, type ProcessBoundKind } from './process-bound.js';
 export { sweepOrphanedProcesses, type SweptOwner } from './sweep.js';

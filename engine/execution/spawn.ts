@@ -16,7 +16,7 @@ import { shutInheritedStdio } from './inherited-fds.js';
 import { readStat, TAG_VARIABLE } from './proc.js';
 import { boundProcess, type ProcessBound } from './process-bound.js';
 import { killTree } from './process-group.js';
-import { leaderExited, nextTag, trackGroup } from './registry.js';
+import { leaderExited, nextTag, trackGroup } from './registry/index.js';
 import { TailBuffer } from './tail-buffer.js';
 
 export interface SpawnOptions {

@@ -9,7 +9,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSameProcess } from './identity.js';
 import { isOurGroup, killTree, type GroupRecord } from './process-group.js';
-import { journalFolder, ownerId, type JournalOwner } from './registry.js';
+import { journalFolder, ownerId, type JournalOwner } from './registry/index.js';
 
 /** One dead owner whose leftovers were stopped. */
 export interface SweptOwner {

@@ -74,9 +74,15 @@ export {
   type RecordPatch,
   isOrphaned,
 } from './store/record.js';
-export { TurnDiffCapture } from './diff/capture.js';
-export { MAX_DIFF_BYTES, summaryLine, capUnifiedDiff } from './diff/summary.js';
-export { editPathsOf, workspacePath, type ToolCall } from './diff/tool-events.js';
+export {
+  TurnDiffCapture,
+  MAX_DIFF_BYTES,
+  summaryLine,
+  capUnifiedDiff,
+  editPathsOf,
+  workspacePath,
+  type ToolCall,
+} from './diff/index.js';
 export { toReadTurnResult } from './ops/read-turn.js';
 export { backendCatalog, sessionDefaults, DEFAULT_IDLE_TIMEOUT_MS } from './ops/start.js';
 export { descriptorView } from './ops/list-backends.js';

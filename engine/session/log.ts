@@ -1,3 +1,7 @@
+import { formatLogLine } from '../util/log-line.js';
+
+export { formatLogLine };
+
 /**
  * Decision logs (seed 004 §8): a named event with fields. Stores and the registry log instead of
  * throwing when a side effect fails, so an op never breaks on a disk problem.
@@ -17,17 +21,3 @@ export const stderrLog: SessionLog = {
 
 /** Logs nothing (tests that assert no output, benchmarks). */
 export const silentLog: SessionLog = { info() {}, warn() {} };
-
-/** `event key=value …`, values JSON-encoded when they are not plain words. */
-export function formatLogLine(event: string, fields: Record<string, unknown> = {}): string {
-  const parts = [event];
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined) continue;
-    const text =
-      typeof value === 'string' && /^[\w./:@-]+$/.test(value)
-        ? value
-        : JSON.stringify(value instanceof Error ? value.message : value);
-    parts.push(`${key}=${text}`);
-  }
-  return parts.join(' ');
-}

@@ -2,9 +2,11 @@
  * What every `neo` command loads before it does anything: the binary and the chunks it imports
  * statically (and theirs). Neither neo's own agent nor the yaml package may be among them: a
  * static import that drags them in (the learning area once did, through the lessons brief on the
- * flow's path) costs every `neo flow run` tens of milliseconds it never uses. Needs `npm run build`.
+ * flow's path) costs every `neo flow run` tens of milliseconds it never uses. The same for what
+ * `neo --help`, `neo validate` and `neo flow run` load (docs/architecture.md, "Start-up").
+ * Needs `npm run build`.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NEO_BIN } from '../helpers/cli.js';
@@ -39,5 +41,41 @@ describe("the binary's start-up path", () => {
       expect({ file, yaml: /^import [^;]*from "yaml";$/m.test(text) }).toEqual({ file, yaml: false });
       expect({ file, agent: text.includes('\n// engine/agent/') }).toEqual({ file, agent: false });
     }
+  });
+});
+
+/** The source files bundled into the closure (esbuild heads each module with `// <path>`). */
+function sourcesOf(files: string[]): string[] {
+  return files.flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/^\/\/ ((?:engine|cli)\/\S+\.ts)$/gm)].map((m) => m[1]!),
+  );
+}
+
+/** The lazily loaded chunk of a command group (`flow-commands-<hash>.js`). */
+function groupChunk(name: string): string {
+  const chunks = join(dirname(NEO_BIN), 'chunks');
+  const file = readdirSync(chunks).find((f) => f.startsWith(`${name}-`));
+  if (file === undefined) throw new Error(`no ${name} chunk in ${chunks}`);
+  return join(chunks, file);
+}
+
+describe('what each command loads', () => {
+  it('`neo --help` loads the process registry, not git, the sandbox or the posture module', () => {
+    const sources = sourcesOf(startUpClosure(NEO_BIN));
+    expect(sources).toContain('engine/execution/registry/live-groups.ts');
+    expect(sources.filter((s) => /^engine\/(posture\/|execution\/(git|sandbox|paths))/.test(s))).toEqual([]);
+  });
+
+  it('`neo validate` loads the definitions, not the flow, session, learning or server code', () => {
+    const sources = sourcesOf(startUpClosure(groupChunk('definitions-commands')));
+    expect(sources).toContain('engine/definitions/loader.ts');
+    expect(sources.filter((s) => /^engine\/(flow|session|learning|server|capabilities)\//.test(s))).toEqual([]);
+  });
+
+  it('`neo flow run` loads the flow runtime, not the session service, learning or capabilities', () => {
+    const sources = sourcesOf(startUpClosure(groupChunk('flow-commands')));
+    expect(sources).toContain('engine/flow/runtime/start-run.ts');
+    // The step guard's diff helpers are their own sub-area; the rest of engine/session is not loaded.
+    expect(sources.filter((s) => /^engine\/(session\/(?!diff\/)|learning\/|capabilities\/)/.test(s))).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import { lessonBlock } from '../../learning/index.js';
 import type { AgentSettings } from '../core/plan.js';
 
 /**
@@ -9,6 +8,8 @@ import type { AgentSettings } from '../core/plan.js';
  */
 export async function briefWithLessons(home: string, brief: string, settings: AgentSettings): Promise<string> {
   if (settings.lessons !== true) return brief;
+  // Loaded here, not at the top: a flow whose steps want no lessons never loads the learning code.
+  const { lessonBlock } = await import('../../learning/index.js');
   const block = await lessonBlock(home, {
     backendIds: settings.backend === undefined ? [] : [settings.backend],
     taskTags: settings.taskTags,

@@ -1,14 +1,10 @@
 import { realpath } from 'node:fs/promises';
 import { resolveRealPath } from '../../execution/index.js';
 import { askPaths, classifyToolName, isGitPath, lexicalPath, relativeInside } from '../../posture/index.js';
-import {
-  capUnifiedDiff,
-  workspacePath,
-  type ReadTurnResult,
-  type SessionLiveEvent,
-  type StartResult,
-  type TurnDiff,
-} from '../../session/index.js';
+// The diff helpers from their own sub-area: the session service behind session/index.ts is
+// loaded only by a flow that starts a session (docs/architecture.md, "Start-up").
+import { capUnifiedDiff, workspacePath } from '../../session/diff/index.js';
+import type { ReadTurnResult, SessionLiveEvent, StartResult, TurnDiff } from '../../session/index.js';
 import { errorMessage, NeoError } from '../../util/errors.js';
 import type { ExecutionOutcome } from '../core/execution.js';
 import type { StepError } from '../core/state.js';

@@ -9,9 +9,9 @@
  */
 import { closeSync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { selfIdentity } from './identity.js';
-import { isOurGroup, killTree, signalGroup, taggedStragglers, type GroupRecord } from './process-group.js';
-import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../util/private-store.js';
+import { selfIdentity } from '../identity.js';
+import { isOurGroup, killTree, signalGroup, taggedStragglers, type GroupRecord } from '../process-group.js';
+import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../../util/private-store.js';
 
 /** The header of a journal: whose groups these are. */
 export interface JournalOwner {
