@@ -9,6 +9,7 @@ import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Backend } from '../definitions/index.js';
 import { wireMcpServers, type ProvisionPlan } from '../transports/index.js';
+import type { CuratedMcpServer } from '../posture/index.js';
 import { errorMessage } from '../util/errors.js';
 import type { CatalogEntry } from './catalog.js';
 import { codexServer, expandedServer, referencedVars, transportOf, type ServerShape } from './mcp-shapes.js';
@@ -59,6 +60,7 @@ export async function buildProvisionPlan(input: PlanInput): Promise<BuiltPlan> {
   const applied: string[] = [];
   const ignored: IgnoredItem[] = [];
   const servers: Record<string, ServerShape | Record<string, unknown>> = {};
+  const curated: Record<string, CuratedMcpServer> = {};
   const envNames = new Set<string>();
   const skillDirs: string[] = [];
   const instructions: string[] = [];
@@ -87,6 +89,7 @@ export async function buildProvisionPlan(input: PlanInput): Promise<BuiltPlan> {
         }
         servers[name] = codex.table;
       } else servers[name] = input.protocol === 'acp' ? expandedServer(server, input.env) : server;
+      curated[name] = server.readOnly === undefined ? {} : { readOnly: server.readOnly };
       applied.push(`${entry.id}:${item}`);
       referencedVars(server).forEach((name) => envNames.add(name));
     }
@@ -127,6 +130,7 @@ export async function buildProvisionPlan(input: PlanInput): Promise<BuiltPlan> {
   const plan: ProvisionPlan = { dir };
   if (Object.keys(servers).length > 0) {
     plan.mcpServers = servers;
+    plan.curatedMcp = curated;
     if (envNames.size > 0) plan.envNames = [...envNames].sort();
     if (input.protocol === 'claude-code') {
       plan.mcpConfigFile = join(dir, 'mcp.json');

@@ -101,8 +101,14 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
   if (provisioned?.plan !== undefined) options.provision = provisioned.plan;
   // Servers the start names itself (`--mcp-config`) join the curated ones, and win a name both have.
   if (input.mcpServers !== undefined) {
-    const { mcpConfigFile: _curatedFile, ...plan } = options.provision ?? {};
-    options.provision = { ...plan, mcpServers: { ...plan.mcpServers, ...input.mcpServers } };
+    const { mcpConfigFile: _curatedFile, curatedMcp, ...plan } = options.provision ?? {};
+    // A name the start takes over is its server now, not the catalog's.
+    const stillCurated = Object.entries(curatedMcp ?? {}).filter(([name]) => input.mcpServers![name] === undefined);
+    options.provision = {
+      ...plan,
+      mcpServers: { ...plan.mcpServers, ...input.mcpServers },
+      ...(stillCurated.length > 0 ? { curatedMcp: Object.fromEntries(stillCurated) } : {}),
+    };
   }
 
   let agent;

@@ -1,4 +1,5 @@
 import type { Effort, Posture } from '../../definitions/index.js';
+import { defined } from '../../util/defined.js';
 import { NeoError, errorMessage } from '../../util/errors.js';
 import { packageVersion } from '../../util/package-root.js';
 import type { StartSessionOptions } from '../types.js';
@@ -66,7 +67,15 @@ export class AcpSession extends CliSession {
     plan: LaunchPlan,
   ) {
     const agentConfig = options.descriptor.projectConfig ?? [];
-    super({ backendId, proc, posture: options.posture, tuning, cwd: options.cwd, agentConfig });
+    super({
+      backendId,
+      proc,
+      posture: options.posture,
+      tuning,
+      cwd: options.cwd,
+      agentConfig,
+      ...defined({ curatedMcp: options.provision?.curatedMcp }),
+    });
     this.#options = options;
     this.#updates = new UpdateTranslator(backendId);
     // A confined agent's file methods run in its own sandbox, never with neo's reach.

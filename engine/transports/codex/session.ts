@@ -57,7 +57,14 @@ export class CodexSession extends CliSession {
     tuning: Tuning,
     posture: CodexPosture,
   ) {
-    super({ backendId, proc, posture: options.posture, tuning, cwd: options.cwd });
+    super({
+      backendId,
+      proc,
+      posture: options.posture,
+      tuning,
+      cwd: options.cwd,
+      ...defined({ curatedMcp: options.provision?.curatedMcp }),
+    });
     this.#options = options;
     this.#codexPosture = posture;
     this.#model = options.model;
