@@ -38,13 +38,13 @@ for (const id of ['claude'] as CliId[]) {
           join(box.repo, 'find.flow.yaml'),
           [
             'name: find',
-            `defaults: { backend: ${setup.backend}, maxPosture: acceptEdits }`,
+            // Plan: find_symbol is declared read-only by the neo-memory entry, so it runs without
+            // the step listing it in allowedTools.
+            `defaults: { backend: ${setup.backend}, maxPosture: plan }`,
             'steps:',
             '  - id: find',
             '    brief: Where is tokens defined?',
             '    requireChange: false',
-            // neo's default driver denies an MCP tool Claude Code asks about; this one is read-only.
-            '    allowedTools: [mcp__neo-memory__find_symbol]',
             ...(setup.model === undefined ? [] : [`    model: ${setup.model}`]),
             '',
           ].join('\n'),
