@@ -28,6 +28,8 @@ export interface ProvisionMeta {
   tokenScopeNotes: string[];
   /** Whether detection came from the cached profile. */
   profileCached: boolean;
+  /** Set once the transport reported what it did with the plan (acknowledge.ts): `applied` is then what it took. */
+  acknowledged?: boolean;
 }
 
 export interface ProvisionInput {

@@ -93,6 +93,8 @@ export type AgentEvent =
       type: 'provision';
       applied: string[];
       ignored: string[];
+      /** Why the transport left each item of `ignored` out, where it can say (keyed by the item). */
+      reasons?: Record<string, string>;
       /** MCP servers a client in neo's process connected (neo's own agent): each one's tools, or why it was ignored. */
       mcp?: McpServerRecord[];
     };

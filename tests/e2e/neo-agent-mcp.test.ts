@@ -130,6 +130,10 @@ describe("neo's own agent with MCP servers", () => {
       type: 'provision',
       applied: ['mcp:fixture'],
       ignored: ['mcp:broken', 'mcp:remote'],
+      reasons: {
+        'mcp:broken': expect.stringMatching(/^it did not start: /),
+        'mcp:remote': 'a sse server needs a `url`',
+      },
       mcp: [
         {
           server: 'broken',

@@ -16,7 +16,7 @@ import { resolveStart, type BackendCatalog, type ResolvedStart, type SessionDefa
 import type { CodeSessionRecord } from '../store/record.js';
 import type { OpContext } from './context.js';
 import { provisionStep } from './provision-step.js';
-import { removeProvisionDir } from '../../capabilities/index.js';
+import { acknowledgeProvision, removeProvisionDir } from '../../capabilities/index.js';
 import { defined } from '../../util/defined.js';
 
 /** Ten minutes without an agent event is a stall unless a config or the service says otherwise. */
@@ -161,7 +161,13 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
     // streaming, and every await here delays the step's watch (a budget crossed mid-turn).
     if (adoptId !== undefined && provisioned !== undefined)
       void ctx.registry.store
-        .patchMeta(sessionId, { provision: provisioned.meta })
+        .patchMeta(sessionId, () => ({
+          // The transport may have reported already (registry's `provisioned` hook): its word stands.
+          provision:
+            session.provisionReport === undefined
+              ? provisioned.meta
+              : acknowledgeProvision(provisioned.meta, session.provisionReport),
+        }))
         .catch((error: unknown) => ctx.log.warn('code_session_provision_record_failed', { sessionId, error }));
   } catch (error) {
     session.abandon();
