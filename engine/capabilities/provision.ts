@@ -40,7 +40,7 @@ export interface ProvisionInput {
   sessionDir: string;
   sessionId?: string;
   env: NodeJS.ProcessEnv;
-  sandbox?: { network: boolean };
+  sandbox?: PlanInput['sandbox'];
   fetchSkill?: PlanInput['fetchSkill'];
   neoCommand: PlanInput['neoCommand'];
   /** False for a dry run: no file written, no skill fetched, no request filed. */
