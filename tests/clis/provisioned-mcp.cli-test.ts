@@ -2,6 +2,8 @@
  * Capability provisioning as the real CLIs receive it: `neo flow run` in a git repository (which
  * calls for the T0 builtin neo-memory) starts Claude Code with the provisioned stdio
  * MCP server through the session's `--mcp-config` file, and the scripted model calls find_symbol and gets the code graph's answer.
+ * The flow runs under bwrap, posture plan: the server (read-only tools, no network in its entry) starts
+ * through the nested `bwrap --unshare-net` and its tools need no allowedTools.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -38,6 +40,8 @@ for (const id of ['claude'] as CliId[]) {
           join(box.repo, 'find.flow.yaml'),
           [
             'name: find',
+            // Confined: the server (whose entry asks for no network) runs in a network namespace of its own.
+            'sandbox: bwrap',
             // Plan: find_symbol is declared read-only by the neo-memory entry, so it runs without
             // the step listing it in allowedTools.
             `defaults: { backend: ${setup.backend}, maxPosture: plan }`,
