@@ -17,9 +17,9 @@ import { sandbox } from './harness/sandbox.js';
 
 const NEO = join(ROOT, 'dist', 'bin', 'neo.js');
 
-// Codex 0.171 takes the server (`-c mcp_servers.…`; `codex mcp list` shows it) but offers MCP tools
-// to the model only behind its own tool_search tool, which the scripted model does not call yet.
-for (const id of ['claude'] as CliId[]) {
+// Codex 0.171 takes the server as `-c mcp_servers.…` and keeps its tools behind its own tool_search,
+// in the namespace `mcp__neo-memory`: its model script calls find_symbol there by namespace.
+for (const id of ['claude', 'codex'] as CliId[]) {
   describeCli(
     id,
     'a provisioned stdio MCP server through neo flow run',
