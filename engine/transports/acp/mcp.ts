@@ -44,8 +44,8 @@ export function acpMcpServers(
     } else {
       ignored.push(`mcp:${name}`);
       reasons[`mcp:${name}`] =
-        type === 'http' || type === 'sse'
-          ? `the agent does not advertise ${String(type)} MCP servers (mcpCapabilities.${String(type)})`
+        (type === 'http' || type === 'sse') && typeof server.url === 'string'
+          ? `the agent does not advertise ${type} MCP servers (mcpCapabilities.${type})`
           : 'it names neither a command nor a URL';
     }
   }
