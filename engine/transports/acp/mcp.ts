@@ -11,7 +11,8 @@ export function acpProvisionReport(mcp: ReturnType<typeof acpMcpServers>, plan: 
   const skills = (plan.skillDirs ?? []).map((dir) => `skill:${dir}`);
   const reasons = { ...mcp.reasons };
   for (const skill of skills) reasons[skill] = 'the Agent Client Protocol has no way to hand an agent a skill';
-  return { applied, ignored: [...mcp.ignored, ...skills], reasons };
+  const ignored = [...mcp.ignored, ...skills];
+  return Object.keys(reasons).length === 0 ? { applied, ignored } : { applied, ignored, reasons };
 }
 
 /**

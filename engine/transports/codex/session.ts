@@ -153,7 +153,7 @@ export class CodexSession extends CliSession {
       );
   }
 
-  async #openThread(): Promise<{ applied: string[]; ignored: string[]; reasons: Record<string, string> } | undefined> {
+  async #openThread(): Promise<{ applied: string[]; ignored: string[]; reasons?: Record<string, string> } | undefined> {
     const options = this.#options;
     await this.#rpc.request('initialize', {
       clientInfo: { name: 'neo', title: 'neo', version: packageVersion() },
@@ -192,7 +192,8 @@ export class CodexSession extends CliSession {
       throw new NeoError('TRANSPORT_PROTOCOL', 'codex answered thread/start without a thread id');
     this.#threadId = thread.id;
     if (typeof result.model === 'string') this.#model = result.model;
-    return options.provision === undefined ? undefined : { applied, ignored, reasons };
+    if (options.provision === undefined) return undefined;
+    return Object.keys(reasons).length === 0 ? { applied, ignored } : { applied, ignored, reasons };
   }
 
   #startTurn(text: string, overrides: { effort?: string }): void {
