@@ -151,6 +151,7 @@ describe("neo's own agent with MCP servers", () => {
             'mcp__fixture__hang',
             'mcp__fixture__touch',
             'mcp__fixture__peek',
+            'mcp__fixture__connect',
           ],
           readOnlyTools: ['mcp__fixture__lookup'],
           ignoredTools: ['dotted.name'],
