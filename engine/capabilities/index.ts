@@ -7,6 +7,7 @@ export {
   type CatalogEntry,
   type TrustTier,
 } from './catalog.js';
+export { acknowledgeProvision, type TransportProvision } from './acknowledge.js';
 export { approvalOf, approve, isApproved, revoke, type Approval } from './ledger.js';
 export {
   buildProvisionPlan,

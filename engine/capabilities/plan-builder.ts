@@ -8,7 +8,9 @@
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Backend } from '../definitions/index.js';
+import { withoutNetwork } from '../execution/index.js';
 import { wireMcpServers, type ProvisionPlan } from '../transports/index.js';
+import type { CuratedMcpServer } from '../posture/index.js';
 import { errorMessage } from '../util/errors.js';
 import type { CatalogEntry } from './catalog.js';
 import { codexServer, expandedServer, referencedVars, transportOf, type ServerShape } from './mcp-shapes.js';
@@ -30,8 +32,8 @@ export interface PlanInput {
   entries: readonly CatalogEntry[];
   sessionDir: string;
   env: NodeJS.ProcessEnv;
-  /** The session's sandbox, when it is confined. */
-  sandbox?: { network: boolean };
+  /** The session's sandbox: `confined` when it is one (bwrap), and whether it has the network. */
+  sandbox?: { network: boolean; confined?: boolean };
   fetchSkill?: SkillFetcher;
   /** How a builtin entry's `neo` command runs: this neo (its node and its bin). */
   neoCommand: { command: string; args: string[] };
@@ -59,6 +61,7 @@ export async function buildProvisionPlan(input: PlanInput): Promise<BuiltPlan> {
   const applied: string[] = [];
   const ignored: IgnoredItem[] = [];
   const servers: Record<string, ServerShape | Record<string, unknown>> = {};
+  const curated: Record<string, CuratedMcpServer> = {};
   const envNames = new Set<string>();
   const skillDirs: string[] = [];
   const instructions: string[] = [];
@@ -78,7 +81,7 @@ export async function buildProvisionPlan(input: PlanInput): Promise<BuiltPlan> {
         ignore(item, `another capability already provides an MCP server named ${name}`);
         continue;
       }
-      const server = withNeoCommand(entry, raw as ServerShape, input);
+      const server = offlineUnlessAsked(entry, withNeoCommand(entry, raw as ServerShape, input), input);
       if (input.protocol === 'codex') {
         const codex = codexServer(server);
         if ('reason' in codex) {
@@ -87,6 +90,7 @@ export async function buildProvisionPlan(input: PlanInput): Promise<BuiltPlan> {
         }
         servers[name] = codex.table;
       } else servers[name] = input.protocol === 'acp' ? expandedServer(server, input.env) : server;
+      curated[name] = server.readOnly === undefined ? {} : { readOnly: server.readOnly };
       applied.push(`${entry.id}:${item}`);
       referencedVars(server).forEach((name) => envNames.add(name));
     }
@@ -127,6 +131,7 @@ export async function buildProvisionPlan(input: PlanInput): Promise<BuiltPlan> {
   const plan: ProvisionPlan = { dir };
   if (Object.keys(servers).length > 0) {
     plan.mcpServers = servers;
+    plan.curatedMcp = curated;
     if (envNames.size > 0) plan.envNames = [...envNames].sort();
     if (input.protocol === 'claude-code') {
       plan.mcpConfigFile = join(dir, 'mcp.json');
@@ -183,6 +188,19 @@ function skillRefusal(protocol: Protocol, entry: CatalogEntry): string | undefin
   if (s.kind !== 'github' || s.repo === undefined || s.commitSha === undefined)
     return 'skills come from a GitHub source pinned to a commit; this entry has none';
   return undefined;
+}
+
+/**
+ * In a confined sandbox with the network, a stdio server whose entry does not ask for it runs
+ * without it (a nested network namespace, engine/execution net-unshare.ts): the CLI keeps the
+ * network for its model, the server gets only what its entry says.
+ */
+function offlineUnlessAsked(entry: CatalogEntry, server: ServerShape, input: PlanInput): ServerShape {
+  const box = input.sandbox;
+  if (box?.confined !== true || !box.network || entry.data.network === true) return server;
+  if (transportOf(server) !== 'stdio' || server.command === undefined) return server;
+  const [command, ...args] = withoutNetwork([server.command, ...(server.args ?? [])], input.env);
+  return { ...server, command: command!, args };
 }
 
 /** A builtin entry's `neo …` server runs this neo, with this NEO_HOME. */

@@ -28,6 +28,8 @@ export interface ProvisionMeta {
   tokenScopeNotes: string[];
   /** Whether detection came from the cached profile. */
   profileCached: boolean;
+  /** Set once the transport reported what it did with the plan (acknowledge.ts): `applied` is then what it took. */
+  acknowledged?: boolean;
 }
 
 export interface ProvisionInput {
@@ -38,7 +40,7 @@ export interface ProvisionInput {
   sessionDir: string;
   sessionId?: string;
   env: NodeJS.ProcessEnv;
-  sandbox?: { network: boolean };
+  sandbox?: PlanInput['sandbox'];
   fetchSkill?: PlanInput['fetchSkill'];
   neoCommand: PlanInput['neoCommand'];
   /** False for a dry run: no file written, no skill fetched, no request filed. */

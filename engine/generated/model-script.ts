@@ -186,6 +186,10 @@ export interface ToolCall {
    */
   id?: string;
   /**
+   * OpenAI Responses only: the namespace the tool is called in, sent as the call's `namespace` with `name` the bare tool name. Codex groups each MCP server's tools in one (`mcp__<server>`), deferred behind its tool_search or offered as a `namespace` tool. Other APIs ignore it.
+   */
+  namespace?: string;
+  /**
    * Send it as a function call (JSON arguments) or a custom/freeform tool call (string input). By default it follows how the request offered the tool.
    */
   kind?: "function" | "custom";

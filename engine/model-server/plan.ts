@@ -13,6 +13,8 @@ export interface PlannedToolCall {
   kind: 'function' | 'custom';
   /** The arguments JSON text (function) or the freeform input (custom). */
   input: string;
+  /** The namespace the tool is called in (the Responses API's `namespace` field). */
+  namespace?: string;
 }
 
 export interface PlannedUsage {
@@ -91,7 +93,7 @@ export function planReply(reply: Reply | undefined, context: PlanContext): Plan 
     const kind = call.kind ?? offered?.kind ?? 'function';
     const args = fillDeep(call.arguments ?? {}, vars);
     return {
-      ...defined({ id: call.id }),
+      ...defined({ id: call.id, namespace: call.namespace }),
       name: call.name,
       kind,
       input: typeof args === 'string' ? args : JSON.stringify(args),

@@ -62,6 +62,7 @@ function items(plan: ReplyPlan): Array<Record<string, unknown>> {
         arguments: call.input,
         call_id,
         name: call.name,
+        ...(call.namespace === undefined ? {} : { namespace: call.namespace }),
       });
   });
   return out;

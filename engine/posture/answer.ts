@@ -2,7 +2,8 @@
  * The rules' answer to one permission ask, for every rules-driven session (a flow step's own
  * rules and a persona's `rules.clarify` alike): the posture's gate first (plan never edits or
  * runs), then the clarification rules, first match wins; posture full allows what no rule
- * decides. A refused command names the commands that are allowed, so the agent can act on it.
+ * decides, and so does a tool of an MCP server neo provisioned (curated-mcp.ts). A refused
+ * command names the commands that are allowed, so the agent can act on it.
  * Pure.
  */
 import type { ToolAsk } from './ask.js';
@@ -37,6 +38,13 @@ export function answerAsk(ask: ToolAsk, o: AnswerRules): RuleVerdict {
       : verdict;
   }
   if (o.posture === 'full') return { decision: 'allow', reason: 'posture full allows every tool', rule: 'posture' };
+  // A provisioned server passed the catalog's trust gate: its tools need no rule of their own.
+  if (ask.curatedMcp !== undefined)
+    return {
+      decision: 'allow',
+      reason: `${ask.toolName} is a tool of the MCP server ${ask.curatedMcp}, which neo provisioned for this project`,
+      rule: 'capability',
+    };
   if (verdict.decision !== 'deny' || ask.kind !== 'execute' || o.allowCommands === undefined) return verdict;
   return { ...verdict, reason: refusedCommand(ask, verdict.reason, o.allowCommands) };
 }

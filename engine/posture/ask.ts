@@ -28,4 +28,9 @@ export interface ToolAsk {
    * know): the ask is denied with this reason, which names the backend and the raw shape.
    */
   unreadable?: string;
+  /**
+   * The tool belongs to this MCP server, which neo provisioned for the session from its catalog
+   * (curated-mcp.ts sets it from neo's own plan; nothing an agent says can).
+   */
+  curatedMcp?: string;
 }

@@ -24,6 +24,7 @@ export {
   type ContainmentProblem,
   type ResolvedPath,
 } from './containment.js';
+export { curatedMcpAsk, type CuratedMcp, type CuratedMcpServer } from './curated-mcp.js';
 export { POSTURE_CEILING_EXCEEDED, underCeiling, type Ceiling, type CeilingVerdict } from './ceiling.js';
 export { POSTURE_GATE, decideAsk, type AskContext, type AskDecision, type GateVerdict } from './gate.js';
 export {

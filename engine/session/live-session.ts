@@ -39,6 +39,8 @@ export interface SessionHooks {
   stateChanged(session: LiveSession, state: SessionStateName): void;
   /** The transport reported its own session id or model. */
   started(session: LiveSession, info: { externalSessionId?: string; model?: string }): void;
+  /** The transport said what it did with the capability plan (`provisionReport` holds it from then on). */
+  provisioned(session: LiveSession): void;
 }
 
 export interface LiveSessionInit {
@@ -67,6 +69,8 @@ export class LiveSession {
   readonly id: string;
   readonly ownerScope: string;
   readonly backendId: string;
+  /** What the transport said it did with the capability plan, once it said it. */
+  provisionReport: Extract<AgentEvent, { type: 'provision' }> | undefined;
   readonly descriptor: Backend;
   readonly cwd: string;
   readonly agent: AgentSession;
@@ -324,6 +328,10 @@ export class LiveSession {
     switch (event.type) {
       case 'started':
         this.#hooks.started(this, defined({ externalSessionId: event.externalSessionId, model: event.model }));
+        break;
+      case 'provision':
+        this.provisionReport = event;
+        this.#hooks.provisioned(this);
         break;
       case 'text':
         this.#turn.addText(event.text);

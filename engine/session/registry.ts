@@ -3,6 +3,7 @@
  * the one event seam (seed 004 §5). Every state change of every session funnels through
  * `write`: the seq is already assigned, listeners are told (each isolated), the store persists.
  */
+import { acknowledgeProvision } from '../capabilities/index.js';
 import type { Effort, Posture } from '../definitions/index.js';
 import type { ScopeConstraints, StopOutcome } from './contract.js';
 import { SessionRejection, sessionNotActive, sessionNotFound } from './errors.js';
@@ -67,6 +68,12 @@ export class SessionRegistry {
         if (info.model !== undefined)
           void this.store.patchMeta(session.id, (record) => (record.model === undefined ? { model: info.model } : {}));
       },
+      provisioned: (session) =>
+        void this.store.patchMeta(session.id, (record) =>
+          record.provision === undefined || session.provisionReport === undefined
+            ? {}
+            : { provision: acknowledgeProvision(record.provision, session.provisionReport) },
+        ),
     };
   }
 

@@ -1,5 +1,5 @@
 import type { Backend, Effort, Posture } from '../definitions/index.js';
-import type { ToolAsk } from '../posture/index.js';
+import type { CuratedMcp, ToolAsk } from '../posture/index.js';
 import type { SandboxBind, SandboxKind } from '../execution/index.js';
 
 /** Token counts a backend reports for a turn. */
@@ -93,6 +93,8 @@ export type AgentEvent =
       type: 'provision';
       applied: string[];
       ignored: string[];
+      /** Why the transport left each item of `ignored` out, where it can say (keyed by the item). */
+      reasons?: Record<string, string>;
       /** MCP servers a client in neo's process connected (neo's own agent): each one's tools, or why it was ignored. */
       mcp?: McpServerRecord[];
     };
@@ -139,6 +141,12 @@ export interface ProvisionPlan {
   pluginDir?: string;
   /** Environment variables the provisioned servers read (their entries' `authEnv`): kept in the CLI's environment. */
   envNames?: string[];
+  /**
+   * The servers of `mcpServers` that came from the capability catalog (not from the start's own
+   * `--mcp-config`), with the tools their entries declare read-only: the posture gate judges
+   * their tools' asks by it (engine/posture curated-mcp.ts).
+   */
+  curatedMcp?: CuratedMcp;
 }
 
 /** Everything a transport needs to open a session. */

@@ -2,6 +2,8 @@
  * Capability provisioning as the real CLIs receive it: `neo flow run` in a git repository (which
  * calls for the T0 builtin neo-memory) starts Claude Code with the provisioned stdio
  * MCP server through the session's `--mcp-config` file, and the scripted model calls find_symbol and gets the code graph's answer.
+ * The flow runs under bwrap, posture plan: the server (read-only tools, no network in its entry) starts
+ * through the nested `bwrap --unshare-net` and its tools need no allowedTools.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,9 +17,9 @@ import { sandbox } from './harness/sandbox.js';
 
 const NEO = join(ROOT, 'dist', 'bin', 'neo.js');
 
-// Codex 0.171 takes the server (`-c mcp_servers.…`; `codex mcp list` shows it) but offers MCP tools
-// to the model only behind its own tool_search tool, which the scripted model does not call yet.
-for (const id of ['claude'] as CliId[]) {
+// Codex 0.171 takes the server as `-c mcp_servers.…` and keeps its tools behind its own tool_search,
+// in the namespace `mcp__neo-memory`: its model script calls find_symbol there by namespace.
+for (const id of ['claude', 'codex'] as CliId[]) {
   describeCli(
     id,
     'a provisioned stdio MCP server through neo flow run',
@@ -38,13 +40,15 @@ for (const id of ['claude'] as CliId[]) {
           join(box.repo, 'find.flow.yaml'),
           [
             'name: find',
-            `defaults: { backend: ${setup.backend}, maxPosture: acceptEdits }`,
+            // Confined: the server (whose entry asks for no network) runs in a network namespace of its own.
+            'sandbox: bwrap',
+            // Plan: find_symbol is declared read-only by the neo-memory entry, so it runs without
+            // the step listing it in allowedTools.
+            `defaults: { backend: ${setup.backend}, maxPosture: plan }`,
             'steps:',
             '  - id: find',
             '    brief: Where is tokens defined?',
             '    requireChange: false',
-            // neo's default driver denies an MCP tool Claude Code asks about; this one is read-only.
-            '    allowedTools: [mcp__neo-memory__find_symbol]',
             ...(setup.model === undefined ? [] : [`    model: ${setup.model}`]),
             '',
           ].join('\n'),

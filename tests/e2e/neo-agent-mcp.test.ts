@@ -130,6 +130,10 @@ describe("neo's own agent with MCP servers", () => {
       type: 'provision',
       applied: ['mcp:fixture'],
       ignored: ['mcp:broken', 'mcp:remote'],
+      reasons: {
+        'mcp:broken': expect.stringMatching(/^it did not start: /),
+        'mcp:remote': 'a sse server needs a `url`',
+      },
       mcp: [
         {
           server: 'broken',
@@ -147,6 +151,7 @@ describe("neo's own agent with MCP servers", () => {
             'mcp__fixture__hang',
             'mcp__fixture__touch',
             'mcp__fixture__peek',
+            'mcp__fixture__connect',
           ],
           readOnlyTools: ['mcp__fixture__lookup'],
           ignoredTools: ['dotted.name'],

@@ -7,7 +7,14 @@
  * pinned so compaction never forgets it; what the gate decides itself is reported for the record.
  */
 import { resolvePaths } from '../../execution/index.js';
-import { decideAsk, type AskKind, type Posture, type ToolAsk } from '../../posture/index.js';
+import {
+  curatedMcpAsk,
+  decideAsk,
+  type AskKind,
+  type CuratedMcp,
+  type Posture,
+  type ToolAsk,
+} from '../../posture/index.js';
 import type { ApprovalDecision, ToolApprover, ToolEffect } from '../tool.js';
 
 /** Asks the session's driver about one call; resolves with the answer. */
@@ -41,17 +48,19 @@ export function toolAsk(name: string, effect: ToolEffect, input: Record<string, 
 
 /**
  * An approver that applies the current posture and asks when it says so. Reads pass without a
- * question: the tools themselves keep every path inside `cwd`.
+ * question: the tools themselves keep every path inside `cwd` (an MCP tool is a read only when
+ * its server's configuration declares it so). A tool of a provisioned server is marked as such
+ * for the driver (curatedMcpAsk).
  */
 export function postureApprover(
   currentPosture: () => Posture,
   ask: AskPermission,
-  options: { cwd: string; report?: GateReport },
+  options: { cwd: string; report?: GateReport; curatedMcp?: CuratedMcp },
 ): ToolApprover {
   return async ({ tool, call, input, signal }): Promise<ApprovalDecision> => {
     if (tool.effect === 'read') return { allow: true };
     const posture = currentPosture();
-    const request = toolAsk(tool.spec.name, tool.effect, input);
+    const request = curatedMcpAsk(toolAsk(tool.spec.name, tool.effect, input), options.curatedMcp);
     const { root, resolved } = await resolvePaths(options.cwd, request.paths);
     const decision = decideAsk(posture, request, { root, resolved });
     if (decision.kind !== 'ask') {

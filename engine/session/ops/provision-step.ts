@@ -38,7 +38,9 @@ export async function provisionStep(
     sessionDir: input.sessionDir,
     sessionId: input.sessionId,
     env: input.env,
-    ...(input.sandbox === undefined ? {} : { sandbox: { network: input.sandbox.network } }),
+    ...(input.sandbox === undefined
+      ? {}
+      : { sandbox: { network: input.sandbox.network, confined: input.sandbox.kind !== 'none' } }),
     fetchSkill: githubSkillFetcher({
       ...(input.env.NEO_GITHUB_API_URL ? { baseUrl: input.env.NEO_GITHUB_API_URL } : {}),
       ...(input.env.GITHUB_TOKEN ? { token: input.env.GITHUB_TOKEN } : {}),

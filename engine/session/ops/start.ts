@@ -16,7 +16,7 @@ import { resolveStart, type BackendCatalog, type ResolvedStart, type SessionDefa
 import type { CodeSessionRecord } from '../store/record.js';
 import type { OpContext } from './context.js';
 import { provisionStep } from './provision-step.js';
-import { removeProvisionDir } from '../../capabilities/index.js';
+import { acknowledgeProvision, removeProvisionDir } from '../../capabilities/index.js';
 import { defined } from '../../util/defined.js';
 
 /** Ten minutes without an agent event is a stall unless a config or the service says otherwise. */
@@ -101,8 +101,14 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
   if (provisioned?.plan !== undefined) options.provision = provisioned.plan;
   // Servers the start names itself (`--mcp-config`) join the curated ones, and win a name both have.
   if (input.mcpServers !== undefined) {
-    const { mcpConfigFile: _curatedFile, ...plan } = options.provision ?? {};
-    options.provision = { ...plan, mcpServers: { ...plan.mcpServers, ...input.mcpServers } };
+    const { mcpConfigFile: _curatedFile, curatedMcp, ...plan } = options.provision ?? {};
+    // A name the start takes over is its server now, not the catalog's.
+    const stillCurated = Object.entries(curatedMcp ?? {}).filter(([name]) => input.mcpServers![name] === undefined);
+    options.provision = {
+      ...plan,
+      mcpServers: { ...plan.mcpServers, ...input.mcpServers },
+      ...(stillCurated.length > 0 ? { curatedMcp: Object.fromEntries(stillCurated) } : {}),
+    };
   }
 
   let agent;
@@ -155,7 +161,13 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
     // streaming, and every await here delays the step's watch (a budget crossed mid-turn).
     if (adoptId !== undefined && provisioned !== undefined)
       void ctx.registry.store
-        .patchMeta(sessionId, { provision: provisioned.meta })
+        .patchMeta(sessionId, () => ({
+          // The transport may have reported already (registry's `provisioned` hook): its word stands.
+          provision:
+            session.provisionReport === undefined
+              ? provisioned.meta
+              : acknowledgeProvision(provisioned.meta, session.provisionReport),
+        }))
         .catch((error: unknown) => ctx.log.warn('code_session_provision_record_failed', { sessionId, error }));
   } catch (error) {
     session.abandon();

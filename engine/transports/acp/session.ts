@@ -1,11 +1,12 @@
 import type { Effort, Posture } from '../../definitions/index.js';
+import { defined } from '../../util/defined.js';
 import { NeoError, errorMessage } from '../../util/errors.js';
 import { packageVersion } from '../../util/package-root.js';
 import type { StartSessionOptions } from '../types.js';
 import { readAcpAsk } from './ask.js';
 import { AcpFileSystem } from './client-fs.js';
 import { currentModel, effortSwitch, modelSwitch, readChoices, type AcpChoices, type Switch } from './config.js';
-import { acpMcpServers } from './mcp.js';
+import { acpMcpServers, acpProvisionReport, type AcpProvisionReport } from './mcp.js';
 import { resolveModeId, type AcpMode } from './modes.js';
 import { CANCELLED_OUTCOME, permissionOutcome } from './permission.js';
 import { promptErrorDetail, stderrModelFailure } from './agent-notices.js';
@@ -66,7 +67,15 @@ export class AcpSession extends CliSession {
     plan: LaunchPlan,
   ) {
     const agentConfig = options.descriptor.projectConfig ?? [];
-    super({ backendId, proc, posture: options.posture, tuning, cwd: options.cwd, agentConfig });
+    super({
+      backendId,
+      proc,
+      posture: options.posture,
+      tuning,
+      cwd: options.cwd,
+      agentConfig,
+      ...defined({ curatedMcp: options.provision?.curatedMcp }),
+    });
     this.#options = options;
     this.#updates = new UpdateTranslator(backendId);
     // A confined agent's file methods run in its own sandbox, never with neo's reach.
@@ -158,7 +167,7 @@ export class AcpSession extends CliSession {
       );
   }
 
-  async #openSession(): Promise<{ applied: string[]; ignored: string[] } | undefined> {
+  async #openSession(): Promise<AcpProvisionReport | undefined> {
     const options = this.#options;
     const init = (await this.#rpc.request('initialize', {
       protocolVersion: 1,
@@ -201,11 +210,7 @@ export class AcpSession extends CliSession {
       : [];
     if (typeof modes.currentModeId === 'string') this.#updates.currentModeId = modes.currentModeId;
     this.#choices = readChoices(result);
-    if (options.provision === undefined) return undefined;
-    const applied = [...mcp.applied];
-    if (options.provision.instructions !== undefined && options.provision.instructions.trim() !== '')
-      applied.push('instructions');
-    return { applied, ignored: [...mcp.ignored, ...(options.provision.skillDirs ?? []).map((dir) => `skill:${dir}`)] };
+    return options.provision === undefined ? undefined : acpProvisionReport(mcp, options.provision);
   }
 
   /** session/load (history replayed as updates, which neo drops) or session/resume. */

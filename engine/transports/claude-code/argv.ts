@@ -44,7 +44,7 @@ export function instructionsFrom(cwd: string): string[] {
 /** What a start asks of the CLI beyond the protocol, and what provisioning it applied. */
 export interface ClaudeArgs {
   args: string[];
-  provision: { applied: string[]; ignored: string[] } | undefined;
+  provision: { applied: string[]; ignored: string[]; reasons?: Record<string, string> } | undefined;
 }
 
 /**
@@ -73,6 +73,7 @@ export function buildClaudeArgs(options: StartSessionOptions, target: PostureTar
   const provision = options.provision;
   const applied: string[] = [];
   const ignored: string[] = [];
+  const reasons: Record<string, string> = {};
   const prompt = [options.appendSystemPrompt, provision?.instructions].filter(
     (part): part is string => part !== undefined && part.trim() !== '',
   );
@@ -89,9 +90,12 @@ export function buildClaudeArgs(options: StartSessionOptions, target: PostureTar
     applied.push(...(provision.skillDirs ?? []).map((dir) => `skill:${dir}`));
   } else {
     // Claude Code loads skills from its own settings folders and plugins only; a loose directory is not a skill source.
-    for (const dir of provision?.skillDirs ?? []) ignored.push(`skill:${dir}`);
+    for (const dir of provision?.skillDirs ?? []) {
+      ignored.push(`skill:${dir}`);
+      reasons[`skill:${dir}`] = 'Claude Code takes skills only in a plugin folder, and this plan has none';
+    }
   }
-  return { args, provision: provision === undefined ? undefined : { applied, ignored } };
+  return { args, provision: provision === undefined ? undefined : { applied, ignored, ...withReasons(reasons) } };
 }
 
 /**
@@ -107,4 +111,9 @@ export function bypassRefusal(
   if (mode !== 'bypassPermissions') return undefined;
   if (uid !== 0 || env.IS_SANDBOX === '1') return undefined;
   return 'Claude Code refuses bypassPermissions (posture full) when running as root; run neo as a normal user, or run the step under `sandbox: bwrap` (neo then tells Claude Code it is sandboxed; an IS_SANDBOX of your own is not passed on)';
+}
+
+/** `reasons` only when there are some. */
+function withReasons(reasons: Record<string, string>): { reasons?: Record<string, string> } {
+  return Object.keys(reasons).length === 0 ? {} : { reasons };
 }

@@ -55,7 +55,14 @@ export class ClaudeCodeSession extends CliSession {
   #env: NodeJS.ProcessEnv = {};
 
   private constructor(backendId: string, proc: CliProcess, options: StartSessionOptions, tuning: Tuning) {
-    super({ backendId, proc, posture: options.posture, tuning, cwd: options.cwd });
+    super({
+      backendId,
+      proc,
+      posture: options.posture,
+      tuning,
+      cwd: options.cwd,
+      ...defined({ curatedMcp: options.provision?.curatedMcp }),
+    });
     this.#options = options;
     this.#model = options.model;
     this.#control = new ControlChannel((line) => proc.writeLine(line), tuning.startTimeoutMs);

@@ -57,7 +57,14 @@ export class CodexSession extends CliSession {
     tuning: Tuning,
     posture: CodexPosture,
   ) {
-    super({ backendId, proc, posture: options.posture, tuning, cwd: options.cwd });
+    super({
+      backendId,
+      proc,
+      posture: options.posture,
+      tuning,
+      cwd: options.cwd,
+      ...defined({ curatedMcp: options.provision?.curatedMcp }),
+    });
     this.#options = options;
     this.#codexPosture = posture;
     this.#model = options.model;
@@ -146,7 +153,7 @@ export class CodexSession extends CliSession {
       );
   }
 
-  async #openThread(): Promise<{ applied: string[]; ignored: string[] } | undefined> {
+  async #openThread(): Promise<{ applied: string[]; ignored: string[]; reasons?: Record<string, string> } | undefined> {
     const options = this.#options;
     await this.#rpc.request('initialize', {
       clientInfo: { name: 'neo', title: 'neo', version: packageVersion() },
@@ -170,7 +177,11 @@ export class CodexSession extends CliSession {
     const servers = options.provision?.mcpServers ?? {};
     // The servers themselves went on the command line (config-overrides.ts).
     applied.push(...Object.keys(servers).map((name) => `mcp:${name}`));
-    for (const dir of options.provision?.skillDirs ?? []) ignored.push(`skill:${dir}`);
+    const reasons: Record<string, string> = {};
+    for (const dir of options.provision?.skillDirs ?? []) {
+      ignored.push(`skill:${dir}`);
+      reasons[`skill:${dir}`] = 'Codex has no per-session skills folder (it reads skills from its own home only)';
+    }
     const result = (
       options.resumeSessionId === undefined
         ? await this.#rpc.request('thread/start', params)
@@ -181,7 +192,8 @@ export class CodexSession extends CliSession {
       throw new NeoError('TRANSPORT_PROTOCOL', 'codex answered thread/start without a thread id');
     this.#threadId = thread.id;
     if (typeof result.model === 'string') this.#model = result.model;
-    return options.provision === undefined ? undefined : { applied, ignored };
+    if (options.provision === undefined) return undefined;
+    return Object.keys(reasons).length === 0 ? { applied, ignored } : { applied, ignored, reasons };
   }
 
   #startTurn(text: string, overrides: { effort?: string }): void {

@@ -123,6 +123,7 @@ export class NeoSession implements AgentSession {
       (request) => session.#ask(request.ask, request.input, request.signal),
       {
         cwd: options.cwd,
+        ...defined({ curatedMcp: options.provision?.curatedMcp }),
         report: (r) =>
           session.#emit({
             type: 'gate_decision',

@@ -1,6 +1,6 @@
 import type { Effort, Posture } from '../../definitions/index.js';
 import { NeoError } from '../../util/errors.js';
-import type { ToolAsk } from '../../posture/index.js';
+import { curatedMcpAsk, type CuratedMcp, type ToolAsk } from '../../posture/index.js';
 import type { AgentEvent, AgentSession } from '../types.js';
 import { describeCliExit, type CliExit, type CliProcess } from './cli-process.js';
 import { EventChannel } from './event-channel.js';
@@ -29,6 +29,8 @@ export interface CliSessionInit {
   cwd: string;
   /** The CLI's own configuration in that folder (its descriptor's `projectConfig`), never edited below full. */
   agentConfig?: readonly string[];
+  /** The session's provisioned MCP servers (its plan's `curatedMcp`): their tools' asks are judged by it. */
+  curatedMcp?: CuratedMcp;
 }
 
 /**
@@ -47,6 +49,7 @@ export abstract class CliSession implements AgentSession {
   protected posture: Posture;
   protected readonly cwd: string;
   protected readonly agentConfig: readonly string[];
+  readonly #curatedMcp: CuratedMcp | undefined;
   /** Asks waiting on the driver. */
   readonly #clarifications = new Map<string, { ask: ToolAsk; respond: (decision: Decision) => void }>();
   /** Asks the posture gate is still judging. */
@@ -68,6 +71,7 @@ export abstract class CliSession implements AgentSession {
     this.posture = init.posture;
     this.cwd = init.cwd;
     this.agentConfig = init.agentConfig ?? [];
+    this.#curatedMcp = init.curatedMcp;
     this.#watchdog = new IdleWatchdog(init.tuning.idleTimeoutMs, () => this.#onIdle());
     init.proc.onLine((line) => this.#onLine(line));
     void init.proc.exited.then((exit) => this.#onExit(exit));
@@ -210,17 +214,19 @@ export abstract class CliSession implements AgentSession {
   }
 
   /**
-   * Answers one permission ask the adapter has read into `ask`: the posture gate decides first
+   * Answers one permission ask the adapter has read (a provisioned MCP server's tool judged by
+   * its entry, curatedMcpAsk): the posture gate decides first
    * (engine/posture decideAsk, paths resolved under the session's folder); an allow or a deny is
    * answered at once and recorded as a `gate_decision`, anything else goes to the driver as a
    * clarification. A deny's reason, prefixed `neo:`, is what the agent is told.
    */
   protected async answerAsk(
     clarificationId: string,
-    ask: ToolAsk,
+    read: ToolAsk,
     input: unknown,
     respond: (decision: Decision) => void,
   ): Promise<void> {
+    const ask = curatedMcpAsk(read, this.#curatedMcp);
     const posture = this.posture;
     this.#gating.set(clarificationId, ask);
     const gate = await gateAsk(posture, ask, this.cwd, this.agentConfig);

@@ -265,6 +265,10 @@ describe('the neo backend', () => {
       type: 'provision',
       applied: ['instructions', 'skill:deploy'],
       ignored: [`skill:${join(h.home, 'nothing-here')}`, 'mcp:github'],
+      reasons: {
+        [`skill:${join(h.home, 'nothing-here')}`]: 'no skill (a SKILL.md with a name) was found in it',
+        'mcp:github': 'a stdio server needs a `command`',
+      },
       mcp: [{ server: 'github', status: 'ignored', reason: 'a stdio server needs a `command`' }],
     });
     expect(events.at(-2)).toEqual({

@@ -62,6 +62,7 @@ describe("neo's own agent's MCP servers in bwrap", () => {
       type: 'provision',
       applied: [],
       ignored: ['mcp:docs'],
+      reasons: { 'mcp:docs': "it is a remote (http) server and the session's sandbox has no network" },
       mcp: [
         {
           server: 'docs',

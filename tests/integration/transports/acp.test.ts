@@ -30,7 +30,12 @@ describe('acp adapter (fake ACP agent)', () => {
     try {
       const events = await reader.untilType('clarify');
       expect(kinds(events)).toEqual(['provision', 'started', 'reasoning', 'text', 'tool_use', 'clarify']);
-      expect(events[0]).toEqual({ type: 'provision', applied: ['mcp:docs', 'mcp:web'], ignored: ['mcp:events'] });
+      expect(events[0]).toEqual({
+        type: 'provision',
+        applied: ['mcp:docs', 'mcp:web'],
+        ignored: ['mcp:events'],
+        reasons: { 'mcp:events': 'the agent does not advertise sse MCP servers (mcpCapabilities.sse)' },
+      });
       expect(run.argvs()[0]).toEqual(['--acp']);
       const messages = run.received() as Msg[];
       expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);

@@ -36,6 +36,7 @@ describe('claude-code adapter (fake claude)', () => {
         type: 'provision',
         applied: ['instructions', 'mcp:docs'],
         ignored: ['skill:/tmp/skills/x'],
+        reasons: { 'skill:/tmp/skills/x': 'Claude Code takes skills only in a plugin folder, and this plan has none' },
       });
       expect(run.argvs()[0]).toEqual([
         '-p',

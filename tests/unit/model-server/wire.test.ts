@@ -88,6 +88,24 @@ describe('non-streamed replies', () => {
       output: [{ type: 'message', content: [{ type: 'output_text', text: 'Hi there!' }] }],
     });
   });
+  it('responses: a call in a namespace carries it, the name bare (Codex MCP tools)', () => {
+    const plan = {
+      ...golden.TOOL_PLAN,
+      tools: [{ name: 'find_symbol', namespace: 'mcp__neo_memory', kind: 'function' as const, input: '{}' }],
+    };
+    const body = responsesWire.json(plan, view) as { output: unknown[] };
+    expect(body.output.at(-1)).toMatchObject({
+      type: 'function_call',
+      name: 'find_symbol',
+      namespace: 'mcp__neo_memory',
+    });
+    const done = responsesWire
+      .stream(plan, view)
+      .filter((e) => e.event === 'response.output_item.done')
+      .at(-1)!;
+    expect(JSON.parse(done.data).item).toMatchObject({ name: 'find_symbol', namespace: 'mcp__neo_memory' });
+  });
+
   it('gemini: one candidate with text and a whole function call', () => {
     expect(geminiWire.json(golden.TOOL_PLAN, view)).toMatchObject({
       candidates: [

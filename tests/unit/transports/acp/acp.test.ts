@@ -198,6 +198,10 @@ describe('ACP permission and MCP', () => {
       ],
       applied: ['mcp:a', 'mcp:b'],
       ignored: ['mcp:c', 'mcp:d'],
+      reasons: {
+        'mcp:c': 'the agent does not advertise sse MCP servers (mcpCapabilities.sse)',
+        'mcp:d': 'it names neither a command nor a URL',
+      },
     });
   });
 });

@@ -1,0 +1,29 @@
+/**
+ * A command that runs without the network inside a sandbox that has it: a nested bubblewrap
+ * that unshares only the network namespace (the command sees a loopback that is down) and shows
+ * the sandbox's own view otherwise (`--dev-bind / /` of that view: its read-only host stays
+ * read-only — the outer sandbox's mounts are locked — its binds, hidden trees and private /tmp
+ * stay as they are). A provisioned MCP server whose catalog entry does not ask for the network
+ * runs this way, while the CLI that starts it keeps the network it needs for its model.
+ */
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { BWRAP } from './sandbox-bwrap.js';
+
+export function withoutNetwork(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  return [bwrapPath(env), '--dev-bind', '/', '/', '--unshare-net', '--die-with-parent', '--', ...argv];
+}
+
+/** bwrap's absolute path (a CLI's environment may not hold the PATH neo found it on), else its name. */
+function bwrapPath(env: NodeJS.ProcessEnv): string {
+  for (const dir of (env.PATH ?? '').split(delimiter).filter((d) => d.startsWith('/'))) {
+    const file = join(dir, BWRAP);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return BWRAP;
+}
