@@ -28,7 +28,7 @@ export interface ApprovalAsk {
 export type ApprovalPrompter = (
   ask: ApprovalAsk,
   signal: AbortSignal,
-) => Promise<{ decision: string; note?: string } | undefined>;
+) => Promise<{ decision: string; note?: string; by?: string } | undefined>;
 
 export { approvalsDir };
 
@@ -107,7 +107,8 @@ export async function waitForApproval(options: {
             const picked = await prompter(ask, stop);
             if (picked === undefined) return undefined;
             // The terminal races every other answerer through the same check-and-set.
-            const answer = { ...picked, by: 'tty', at: new Date().toISOString() };
+            // A durable engine's signal names who answered; the terminal is `tty`.
+            const answer = { ...picked, by: picked.by ?? 'tty', at: new Date().toISOString() };
             const claim = await claimAnswer(
               home,
               approvalFile(home, ask.runId, key),
