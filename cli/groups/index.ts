@@ -10,6 +10,7 @@ import { registerServeCommands } from './serve.js';
 import { registerLearnCommands } from './learn.js';
 import { registerMemoryCommands } from './memory.js';
 import { registerChatCommands } from './chat.js';
+import { registerScaleCommands } from './scale.js';
 
 /** Every command group, in help order. Each registers its commands; modules load lazily. */
 export const GROUPS: ReadonlyArray<(program: Command, context: ProgramContext) => void> = [
@@ -23,4 +24,5 @@ export const GROUPS: ReadonlyArray<(program: Command, context: ProgramContext) =
   registerModelCommands,
   registerLearnCommands,
   registerMemoryCommands,
+  registerScaleCommands,
 ];

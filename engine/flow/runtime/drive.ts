@@ -156,7 +156,8 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     const running =
       engine === undefined || spec.kind === 'approval' || spec.kind === 'flow'
         ? execute(spec, signal, deps)
-        : engine.step(stepKey(spec), () => execute(spec, signal, deps));
+        : // A recorded outcome answers this execution (its exec id is this one's).
+          engine.step(stepKey(spec), () => execute(spec, signal, deps)).then((o) => ({ ...o, exec: spec.exec }));
     inflight.add(running);
     void running.finally(() => inflight.delete(running));
     return running;
