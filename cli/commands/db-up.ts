@@ -10,11 +10,11 @@ export async function run(io: CommandIO, options: { port?: string; dataDir?: str
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
   });
   if (options.json) {
-    writeJson(io.stdout, { url: db.url, port: db.port, dataDir: db.dataDir, started });
+    writeJson(io.stdout, { url: dbos.redactUrl(db.url), record: dbos.dbRecordPath(neoHome(io.env)), port: db.port, dataDir: db.dataDir, started });
     return EXIT.ok;
   }
   writeLine(io.stdout, `${started ? 'started' : 'already running'}: PostgreSQL on 127.0.0.1:${db.port} (data ${db.dataDir})`);
-  writeLine(io.stdout, `  ${db.url}`);
+  writeLine(io.stdout, `  ${dbos.redactUrl(db.url)} (password in ${dbos.dbRecordPath(neoHome(io.env))})`);
   writeLine(io.stdout, '  workers and `neo flow run --engine dbos` on this NEO_HOME use it; stop it with `neo db down`');
   return EXIT.ok;
 }

@@ -139,6 +139,9 @@ export async function startCompiled(
     await workspace.release();
     throw error;
   }
+  // A run taken over from a durable engine: this process's copy of its log starts with what the
+  // engine recorded, so it reads whole (and gapless) here too.
+  for (const event of engine?.history ?? []) await store.append(event);
   const depth = context.child === undefined ? 0 : context.child.link.depth + 1;
   options.observer?.({ type: 'run', runId, depth, record, plan, resumed: false });
   const untrusted =

@@ -12,7 +12,7 @@ import { NeoError, UsageError } from '../../../util/errors.js';
 import type { FlowEngine, RunRequest, RunResult } from '../engine.js';
 import { bounded, CONNECT_TIMEOUT_MS, ensureSchema, openPool } from './database.js';
 import { APP_NAME, APP_VERSION, QUEUE, WORKFLOW } from './names.js';
-import { insertRun, listRuns, runEvents, sendSignal, setRunStatus, type RunRow } from './run-table.js';
+import { insertRun, listRuns, readSignal, runEvents, sendSignal, setRunStatus, type RunRow } from './run-table.js';
 import { approvalSignal } from './steps.js';
 
 const ENQUEUE_TIMEOUT_MS = 15_000;
@@ -114,11 +114,16 @@ export class DbosClient implements FlowEngine {
   /** Answers an approval: the first answer wins (FLOW_APPROVAL_ANSWERED for a later one). */
   async approve(runId: string, step: string, answer: { decision: string; note?: string; by: string }): Promise<RunRow> {
     const run = await this.run(runId);
-    if (FINISHED.has(run.status))
+    // An approval already answered names its answer, whether or not the run has gone on since.
+    const left = await this.#q(() => readSignal(this.#pool, run.runId, approvalSignal(step)));
+    if (left === undefined && FINISHED.has(run.status))
       throw new UsageError('FLOW_RUN_FINISHED', `run ${run.runId} has finished (${run.status})`, {
         hint: 'an answer now would change nothing',
       });
-    const { value, first } = await this.#q(() => sendSignal(this.#pool, run.runId, approvalSignal(step), answer));
+    const { value, first } =
+      left === undefined
+        ? await this.#q(() => sendSignal(this.#pool, run.runId, approvalSignal(step), answer))
+        : { value: left, first: false };
     if (!first) {
       const taken = value as { decision: string; by: string };
       throw new UsageError('FLOW_APPROVAL_ANSWERED', `${step} of run ${run.runId} was answered already: ${taken.decision} by ${taken.by}`, {
