@@ -122,7 +122,7 @@ describe('dbos engine: runs', () => {
     const [first, second] = [await enqueue(), await enqueue()];
     expect(first.stdout).toContain(`run ${runId} · flow two · enqueued (dbos)`);
     expect(second.stdout).toContain(`run ${runId} · flow two · already enqueued (dbos)`);
-    workers.push(await startWorker(url, join(dir, '.worker'), 'w1', 2));
+    workers.push(await startWorker(url, join(await tempDir('neo-dbos-home-'), 'worker'), 'w1', 2));
     // Following it (a third start of the same id) reports its end.
     const followed = await runNeo(['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--run-id', runId], {
       cwd: dir,
@@ -152,7 +152,7 @@ steps:
     needs: [gate]
     run: echo after >> $DIR/log
 `);
-    workers.push(await startWorker(url, join(dir, '.worker'), 'w1'));
+    workers.push(await startWorker(url, join(await tempDir('neo-dbos-home-'), 'worker'), 'w1'));
     const run = await runNeo(['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'], {
       cwd: dir,
       env: { NEO_HOME: home },

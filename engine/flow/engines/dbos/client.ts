@@ -6,9 +6,11 @@
  * it against {@link ENQUEUE_TIMEOUT_MS} and reports ENGINE_DB_UNREACHABLE.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type pg from 'pg';
 import type { RunEvent } from '../../core/events.js';
 import { NeoError, UsageError } from '../../../util/errors.js';
+import { checkId } from '../../../util/ids.js';
 import type { FlowEngine, RunRequest, RunResult } from '../engine.js';
 import { bounded, CONNECT_TIMEOUT_MS, ensureSchema, openPool } from './database.js';
 import { APP_NAME, APP_VERSION, QUEUE, WORKFLOW } from './names.js';
@@ -22,6 +24,7 @@ export class DbosClient implements FlowEngine {
   readonly name = 'dbos' as const;
   readonly #pool: pg.Pool;
   #ready: Promise<void> | undefined;
+  #client: Promise<DBOSClient> | undefined;
 
   constructor(private readonly url: string) {
     this.#pool = openPool(url, 3);
@@ -43,37 +46,24 @@ export class DbosClient implements FlowEngine {
   }
 
   async start(request: RunRequest & { flow?: string }): Promise<{ runId: string; enqueued: boolean }> {
+    checkId('run', request.runId);
     await this.ready();
     const fresh = await this.#q(() => insertRun(this.#pool, request.flow ?? 'flow', request));
-    const { DBOSClient } = await import('@dbos-inc/dbos-sdk');
     const { flow: _flow, ...args } = request;
-    await bounded(this.url, ENQUEUE_TIMEOUT_MS, async () => {
-      const client = await DBOSClient.create({ systemDatabaseUrl: this.url, applicationName: APP_NAME });
-      try {
-        // The run's id is the workflow's: a second enqueue of it returns the first (DBOS's default policy).
-        await client.enqueue(
-          { queueName: QUEUE, workflowName: WORKFLOW, workflowID: request.runId, appVersion: APP_VERSION },
-          args,
-        );
-      } finally {
-        await client.destroy().catch(() => undefined);
-      }
-    });
+    await bounded(this.url, ENQUEUE_TIMEOUT_MS, async () =>
+      // The run's id is the workflow's: a second enqueue of it returns the first (DBOS's default policy).
+      (await this.#dbos()).enqueue(
+        { queueName: QUEUE, workflowName: WORKFLOW, workflowID: request.runId, appVersion: APP_VERSION },
+        args,
+      ),
+    );
     return { runId: request.runId, enqueued: fresh };
   }
 
   async cancel(runId: string): Promise<void> {
     const run = await this.run(runId);
     if (FINISHED.has(run.status)) return;
-    const { DBOSClient } = await import('@dbos-inc/dbos-sdk');
-    await bounded(this.url, ENQUEUE_TIMEOUT_MS, async () => {
-      const client = await DBOSClient.create({ systemDatabaseUrl: this.url, applicationName: APP_NAME });
-      try {
-        await client.cancelWorkflow(run.runId);
-      } finally {
-        await client.destroy().catch(() => undefined);
-      }
-    });
+    await bounded(this.url, ENQUEUE_TIMEOUT_MS, async () => (await this.#dbos()).cancelWorkflow(run.runId));
     await this.#q(() => setRunStatus(this.#pool, run.runId, 'cancelled', { code: 'FLOW_CANCELLED', message: 'cancelled with `neo flow cancel`' }));
   }
 
@@ -147,7 +137,18 @@ export class DbosClient implements FlowEngine {
   }
 
   async close(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    if (client !== undefined) await bounded(this.url, 5_000, async () => (await client).destroy()).catch(() => undefined);
     await this.#pool.end().catch(() => undefined);
+  }
+
+  /** One DBOS client for this object's life (each makes a pool of its own). */
+  #dbos(): Promise<DBOSClient> {
+    this.#client ??= import('@dbos-inc/dbos-sdk').then((sdk) =>
+      sdk.DBOSClient.create({ systemDatabaseUrl: this.url, applicationName: APP_NAME }),
+    );
+    return this.#client;
   }
 
   #q<T>(work: () => Promise<T>): Promise<T> {

@@ -50,9 +50,26 @@ interface Context {
 
 let context: Context | undefined;
 
-/** The workflow: drives one run to rest on this worker (a first start or a takeover). */
+/**
+ * The workflow: drives one run to rest on this worker (a first start or a takeover). A run that
+ * cannot start here (its plan gone, an input refused) ends failed with that error in its record.
+ */
 async function neoRun(request: RunRequest): Promise<RunResult> {
   const ctx = context!;
+  try {
+    return await driveHere(ctx, request);
+  } catch (error) {
+    const reason =
+      error instanceof NeoError
+        ? { code: error.code, message: error.message }
+        : { code: 'FLOW_EXECUTOR_ERROR', message: error instanceof Error ? error.message : String(error) };
+    ctx.log(`run ${request.runId} failed to start here: ${reason.code} ${reason.message}`);
+    await setRunStatus(ctx.pool, request.runId, 'failed', reason);
+    return { runId: request.runId, status: 'failed', reason };
+  }
+}
+
+async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> {
   const { DBOS } = await import('@dbos-inc/dbos-sdk');
   const runId = DBOS.workflowID ?? request.runId;
   const history = await runEvents(ctx.pool, runId);
