@@ -28,7 +28,10 @@ const port = 20_000 + Math.floor(Math.random() * 20_000);
 function flow(name: string, steps: number): string {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
-  const lines = Array.from({ length: steps }, (_, i) => `  - { id: s${i}, run: "true"${i > 0 ? `, needs: [s${i - 1}]` : ''} }`);
+  const lines = Array.from(
+    { length: steps },
+    (_, i) => `  - { id: s${i}, run: "true"${i > 0 ? `, needs: [s${i - 1}]` : ''} }`,
+  );
   writeFileSync(join(dir, 'plan.yaml'), `name: ${name}\nworkspace: { isolation: copy }\nsteps:\n${lines.join('\n')}\n`);
   return dir;
 }
@@ -41,10 +44,14 @@ function timed(args: string[], cwd: string, env: Record<string, string>): number
 }
 
 function worker(url: string, id: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, 'worker', '--database-url', url, '--executor-id', id, '--concurrency', '4'], {
-    env: { ...process.env, NEO_HOME: join(root, id) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'worker', '--database-url', url, '--executor-id', id, '--concurrency', '4'],
+    {
+      env: { ...process.env, NEO_HOME: join(root, id) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let seen = '';
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -71,9 +78,16 @@ async function throughput(url: string, workers: number): Promise<number> {
   const dir = flow(`five-${workers}`, 5);
   const client = new DbosClient(url);
   await client.ready();
-  const ids = Array.from({ length: size.runs }, (_, i) => `20260101-00000${workers}-${i.toString(16).padStart(6, '0')}`);
+  const ids = Array.from(
+    { length: size.runs },
+    (_, i) => `20260101-00000${workers}-${i.toString(16).padStart(6, '0')}`,
+  );
   for (let i = 0; i < ids.length; i += 25)
-    await Promise.all(ids.slice(i, i + 25).map((runId) => client.start({ runId, flow: 'five', planFile: join(dir, 'plan.yaml'), cwd: dir, inputs: {} })));
+    await Promise.all(
+      ids
+        .slice(i, i + 25)
+        .map((runId) => client.start({ runId, flow: 'five', planFile: join(dir, 'plan.yaml'), cwd: dir, inputs: {} })),
+    );
   const start = performance.now();
   const started = await Promise.all(Array.from({ length: workers }, (_, i) => worker(url, `tp${workers}-${i}`)));
   for (const id of ids) await client.result(id, 600_000);
@@ -103,26 +117,43 @@ try {
   const short = flow('short', 1);
   const long = flow('long', size.steps);
   const env = { NEO_HOME: join(root, 'client') };
-  const dbos = (dir: string) => () => timed(['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url], dir, env);
+  const dbos = (dir: string) => () =>
+    timed(['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url], dir, env);
   const local = (dir: string) => () => timed(['flow', 'run', 'plan.yaml'], dir, env);
   const d = await interleave(size.reps, dbos(long), dbos(short));
   const l = await interleave(size.reps, local(long), local(short));
   const slope = (r: { neo: number; baseline: number }) => (r.neo - r.baseline) / (size.steps - 1);
-  report({ name: `per-step wall time, dbos vs local (${size.steps} vs 1 steps)`, neo: slope(d), baseline: slope(l), unit: 'ms' });
+  report({
+    name: `per-step wall time, dbos vs local (${size.steps} vs 1 steps)`,
+    neo: slope(d),
+    baseline: slope(l),
+    unit: 'ms',
+  });
   console.log(`  dbos overhead per step: ${(slope(d) - slope(l)).toFixed(2)} ms (goal ≤ 10 ms)`);
 
   // 3. idle RSS (the worker above has idled through nothing but its heartbeat since)
   await new Promise((resolve) => setTimeout(resolve, 3_000));
   const idle = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
   await new Promise((resolve) => setTimeout(resolve, 500));
-  report({ name: 'worker RSS at idle vs node holding a timer', neo: rssMb(w.pid!), baseline: rssMb(idle.pid!), unit: 'MB' });
+  report({
+    name: 'worker RSS at idle vs node holding a timer',
+    neo: rssMb(w.pid!),
+    baseline: rssMb(idle.pid!),
+    unit: 'MB',
+  });
   idle.kill();
   await stop(w);
 
   // 2. throughput
   const one = await throughput(await database(db.url, 'one'), 1);
   const two = await throughput(await database(db.url, 'two'), 2);
-  report({ name: `throughput, ${size.runs} runs × 5 steps, 2 workers vs 1 (concurrency 4)`, neo: two, baseline: one, unit: 'steps/s', lowerIsBetter: false });
+  report({
+    name: `throughput, ${size.runs} runs × 5 steps, 2 workers vs 1 (concurrency 4)`,
+    neo: two,
+    baseline: one,
+    unit: 'steps/s',
+    lowerIsBetter: false,
+  });
 } finally {
   await dbDown(home).catch(() => undefined);
   rmSync(root, { recursive: true, force: true });

@@ -60,9 +60,15 @@ async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Prom
     const { runOnDbos } = await import('../flow/dbos-commands.js');
     return runOnDbos(io, planFile, { inputs, textInputs }, options);
   }
-  for (const [flag, given] of [['--detach', options.detach], ['--run-id', options.runId], ['--database-url', options.databaseUrl]] as const)
+  for (const [flag, given] of [
+    ['--detach', options.detach],
+    ['--run-id', options.runId],
+    ['--database-url', options.databaseUrl],
+  ] as const)
     if (given !== undefined && given !== false)
-      throw new UsageError('CLI_ENGINE_OPTION', `${flag} is an option of the dbos engine`, { hint: 'add --engine dbos' });
+      throw new UsageError('CLI_ENGINE_OPTION', `${flag} is an option of the dbos engine`, {
+        hint: 'add --engine dbos',
+      });
   const output = flowOutput(io, { json: options.json === true });
   const interactive = options.json !== true && io.stdout.isTTY === true && process.stdin.isTTY === true;
   const { signal, dispose, interrupt } = interruptOnSignals(io);

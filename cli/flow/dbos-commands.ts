@@ -4,8 +4,15 @@
  * `--engine dbos` (DBOS and pg never load for a local run, `--help` or `validate`).
  */
 import { resolve } from 'node:path';
-import { initialRunState, readyPlan, reduce, resolveInputs, type RunEvent, type RunState } from '../../engine/flow/index.js';
-import { newRunId } from '../../engine/flow/runtime/ids.js';
+import {
+  initialRunState,
+  newRunId,
+  readyPlan,
+  reduce,
+  resolveInputs,
+  type RunEvent,
+  type RunState,
+} from '../../engine/flow/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { checkId } from '../../engine/util/ids.js';
 import { neoHome } from '../../engine/util/neo-home.js';
@@ -42,10 +49,20 @@ export async function runOnDbos(
   const home = neoHome(io.env);
   const file = resolve(io.cwd, planFile);
   // Checked here, before anything is enqueued: a bad plan or input is this command's usage error.
-  const ready = await readyPlan({ planFile: file, cwd: io.cwd, home, requireBackend: true, ...(flags.backend ? { backendOverride: flags.backend } : {}) });
+  const ready = await readyPlan({
+    planFile: file,
+    cwd: io.cwd,
+    home,
+    requireBackend: true,
+    ...(flags.backend ? { backendOverride: flags.backend } : {}),
+  });
   const { values, problems } = resolveInputs(ready.plan.inputs, given.inputs, given.textInputs);
   if (problems.length > 0)
-    throw new UsageError(problems[0]!.code, problems.map((p) => p.message).join('; '), problems[0]!.hint === undefined ? {} : { hint: problems[0]!.hint });
+    throw new UsageError(
+      problems[0]!.code,
+      problems.map((p) => p.message).join('; '),
+      problems[0]!.hint === undefined ? {} : { hint: problems[0]!.hint },
+    );
   const runId = flags.runId ?? newRunId();
   if (flags.runId !== undefined) checkId('run', flags.runId);
   return using(io, flags, async (c) => {
@@ -59,7 +76,8 @@ export async function runOnDbos(
       ...(flags.yes ? { yes: true } : {}),
     });
     const say = (text: string) => (flags.json ? undefined : writeLine(io.stdout, text));
-    if (flags.json) writeJsonLine(io.stdout, { type: 'enqueued', runId, flow: ready.plan.name, engine: 'dbos', fresh: enqueued });
+    if (flags.json)
+      writeJsonLine(io.stdout, { type: 'enqueued', runId, flow: ready.plan.name, engine: 'dbos', fresh: enqueued });
     say(`run ${runId} · flow ${ready.plan.name} · ${enqueued ? 'enqueued' : 'already enqueued'} (dbos)`);
     if (flags.detach) {
       say(`  follow it: neo flow show ${runId} --engine dbos`);
@@ -84,7 +102,8 @@ export async function runOnDbos(
       return EXIT.interrupted;
     }
     const run = await c.run(runId);
-    if (flags.json) writeJsonLine(io.stdout, { type: 'summary', runId, status: run.status, cause: run.reason?.code ?? null });
+    if (flags.json)
+      writeJsonLine(io.stdout, { type: 'summary', runId, status: run.status, cause: run.reason?.code ?? null });
     say(`run ${runId} ${run.status}${run.reason ? `: ${run.reason.code} ${run.reason.message}` : ''}`);
     return run.status === 'succeeded' ? EXIT.ok : exitCodeForCause(run.reason?.code);
   });
@@ -106,15 +125,34 @@ function eventLine(event: RunEvent): string | undefined {
 export async function listOnDbos(io: CommandIO, flags: EngineFlags & { json?: boolean }): Promise<number> {
   const runs = await using(io, flags, (c) => c.list());
   if (flags.json) {
-    writeJson(io.stdout, runs.map((r) => ({ runId: r.runId, flow: r.flow, status: r.status, engine: 'dbos', executor: r.executor ?? null, createdAt: r.createdAt, updatedAt: r.updatedAt })));
+    writeJson(
+      io.stdout,
+      runs.map((r) => ({
+        runId: r.runId,
+        flow: r.flow,
+        status: r.status,
+        engine: 'dbos',
+        executor: r.executor ?? null,
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
+      })),
+    );
     return EXIT.ok;
   }
   if (runs.length === 0) writeLine(io.stdout, 'no dbos runs');
-  else writeLine(io.stdout, table([['RUN', 'FLOW', 'STATUS', 'WORKER'], ...runs.map((r) => [r.runId, r.flow, r.status, r.executor ?? '-'])]));
+  else
+    writeLine(
+      io.stdout,
+      table([['RUN', 'FLOW', 'STATUS', 'WORKER'], ...runs.map((r) => [r.runId, r.flow, r.status, r.executor ?? '-'])]),
+    );
   return EXIT.ok;
 }
 
-export async function showOnDbos(io: CommandIO, runId: string, flags: EngineFlags & { json?: boolean; events?: boolean }): Promise<number> {
+export async function showOnDbos(
+  io: CommandIO,
+  runId: string,
+  flags: EngineFlags & { json?: boolean; events?: boolean },
+): Promise<number> {
   const { run, events } = await using(io, flags, async (c) => {
     const run = await c.run(runId);
     return { run, events: await c.events(run.runId) };
@@ -135,10 +173,14 @@ export async function showOnDbos(io: CommandIO, runId: string, flags: EngineFlag
     });
     return EXIT.ok;
   }
-  writeLine(io.stdout, `run ${run.runId} · flow ${run.flow} · ${run.status} (dbos${run.executor ? `, worker ${run.executor}` : ''})`);
+  writeLine(
+    io.stdout,
+    `run ${run.runId} · flow ${run.flow} · ${run.status} (dbos${run.executor ? `, worker ${run.executor}` : ''})`,
+  );
   if (run.reason) writeLine(io.stdout, `  ${run.reason.code}: ${run.reason.message}`);
   for (const s of steps) writeLine(io.stdout, `  ${s.id}  ${s.status}`);
-  if (flags.events) for (const e of events) writeLine(io.stdout, `  ${e.seq} ${e.type}${'step' in e ? ` ${e.step}` : ''}`);
+  if (flags.events)
+    for (const e of events) writeLine(io.stdout, `  ${e.seq} ${e.type}${'step' in e ? ` ${e.step}` : ''}`);
   return EXIT.ok;
 }
 
@@ -157,7 +199,11 @@ export async function approveOnDbos(
   return EXIT.ok;
 }
 
-export async function cancelOnDbos(io: CommandIO, runId: string, flags: EngineFlags & { json?: boolean }): Promise<number> {
+export async function cancelOnDbos(
+  io: CommandIO,
+  runId: string,
+  flags: EngineFlags & { json?: boolean },
+): Promise<number> {
   const run = await using(io, flags, async (c) => {
     await c.cancel(runId);
     return c.run(runId);

@@ -38,11 +38,15 @@ export async function startDb(): Promise<TestDb> {
   const home = join(dir, 'home');
   watchFolder(dir);
   const port = await freePort();
-  const up = await execa(process.execPath, [NEO_BIN, 'db', 'up', '--port', String(port), '--data-dir', join(dir, 'data'), '--json'], {
-    env: { NEO_HOME: home, NO_COLOR: '1' },
-    reject: false,
-    timeout: 120_000,
-  });
+  const up = await execa(
+    process.execPath,
+    [NEO_BIN, 'db', 'up', '--port', String(port), '--data-dir', join(dir, 'data'), '--json'],
+    {
+      env: { NEO_HOME: home, NO_COLOR: '1' },
+      reject: false,
+      timeout: 120_000,
+    },
+  );
   if (up.exitCode !== 0) throw new Error(`neo db up failed: ${up.stderr}`);
   // The URL printed hides its password; the record beside NEO_HOME holds it (0600).
   const record = JSON.parse(await readFile(join(home, 'db', 'db.json'), 'utf8')) as { url: string };
@@ -69,7 +73,11 @@ export async function freshDatabase(db: TestDb): Promise<string> {
 }
 
 /** One query on its own connection. */
-export async function query<T = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+export async function query<T = Record<string, unknown>>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
@@ -86,12 +94,7 @@ export interface Worker {
 }
 
 /** Starts `neo worker` and waits until it is ready. */
-export async function startWorker(
-  url: string,
-  home: string,
-  id: string,
-  concurrency = 1,
-): Promise<Worker> {
+export async function startWorker(url: string, home: string, id: string, concurrency = 1): Promise<Worker> {
   watchFolder(home);
   const child = execa(
     process.execPath,
@@ -104,7 +107,7 @@ export async function startWorker(
 
 /** Stops a worker (SIGTERM, then SIGKILL after 10 s). */
 export async function stopWorker(worker: Worker | undefined): Promise<void> {
-  if (worker === undefined || worker.child.exitCode !== undefined && worker.child.exitCode !== null) return;
+  if (worker === undefined || (worker.child.exitCode !== undefined && worker.child.exitCode !== null)) return;
   worker.child.kill('SIGTERM');
   const timer = setTimeout(() => worker.child.kill('SIGKILL'), 10_000);
   await worker.child;
@@ -123,7 +126,10 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 }
 
 /** The status neo recorded for a dbos run, and the executor DBOS has it on. */
-export async function runRow(url: string, runId: string): Promise<{ status: string; executor: string | null } | undefined> {
+export async function runRow(
+  url: string,
+  runId: string,
+): Promise<{ status: string; executor: string | null } | undefined> {
   const rows = await query<{ status: string; executor_id: string | null }>(
     url,
     `SELECT r.status, w.executor_id FROM neo.runs r LEFT JOIN dbos.workflow_status w ON w.workflow_uuid = r.run_id WHERE r.run_id = $1`,
@@ -133,11 +139,18 @@ export async function runRow(url: string, runId: string): Promise<{ status: stri
 }
 
 /** The seqs of a run's mirrored events, in order, with their types. */
-export async function recordedEvents(url: string, runId: string): Promise<Array<{ seq: number; type: string; step?: string }>> {
+export async function recordedEvents(
+  url: string,
+  runId: string,
+): Promise<Array<{ seq: number; type: string; step?: string }>> {
   const rows = await query<{ seq: number; event: { type: string; step?: string } }>(
     url,
     `SELECT seq, event FROM neo.run_events WHERE run_id = $1 ORDER BY seq`,
     [runId],
   );
-  return rows.map((r) => ({ seq: r.seq, type: r.event.type, ...(r.event.step === undefined ? {} : { step: r.event.step }) }));
+  return rows.map((r) => ({
+    seq: r.seq,
+    type: r.event.type,
+    ...(r.event.step === undefined ? {} : { step: r.event.step }),
+  }));
 }

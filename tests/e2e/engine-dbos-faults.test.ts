@@ -88,7 +88,11 @@ describe('dbos engine: the database unreachable', () => {
         commands(url).map((args) => runNeo(args, { cwd: dir, env: { NEO_HOME: home }, timeout: 30_000 })),
       );
       for (const [i, r] of results.entries()) {
-        expect({ args: commands(url)[i]!.slice(0, 2), exit: r.exitCode, error: /ENGINE_DB_UNREACHABLE/.test(r.stderr) }).toEqual({
+        expect({
+          args: commands(url)[i]!.slice(0, 2),
+          exit: r.exitCode,
+          error: /ENGINE_DB_UNREACHABLE/.test(r.stderr),
+        }).toEqual({
           args: commands(url)[i]!.slice(0, 2),
           exit: 9,
           error: true,
@@ -124,10 +128,13 @@ describe('dbos engine: runs', () => {
     expect(second.stdout).toContain(`run ${runId} · flow two · already enqueued (dbos)`);
     workers.push(await startWorker(url, join(await tempDir('neo-dbos-home-'), 'worker'), 'w1', 2));
     // Following it (a third start of the same id) reports its end.
-    const followed = await runNeo(['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--run-id', runId], {
-      cwd: dir,
-      env: { NEO_HOME: home },
-    });
+    const followed = await runNeo(
+      ['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--run-id', runId],
+      {
+        cwd: dir,
+        env: { NEO_HOME: home },
+      },
+    );
     expect(followed.exitCode).toBe(0);
     expect(followed.stdout).toContain(`run ${runId} succeeded`);
     expect((await readFile(join(dir, 'log'), 'utf8')).trim().split('\n')).toEqual(['a', 'b']);
@@ -135,10 +142,12 @@ describe('dbos engine: runs', () => {
       { key: 'a#1.1' },
       { key: 'b#1.1' },
     ]);
-    const list = await runNeo(['flow', 'list', '--engine', 'dbos', '--database-url', url, '--json'], { env: { NEO_HOME: home } });
-    expect((JSON.parse(list.stdout) as Array<{ runId: string; status: string }>).map((r) => [r.runId, r.status])).toEqual([
-      [runId, 'succeeded'],
-    ]);
+    const list = await runNeo(['flow', 'list', '--engine', 'dbos', '--database-url', url, '--json'], {
+      env: { NEO_HOME: home },
+    });
+    expect(
+      (JSON.parse(list.stdout) as Array<{ runId: string; status: string }>).map((r) => [r.runId, r.status]),
+    ).toEqual([[runId, 'succeeded']]);
   });
 
   it('`neo flow cancel` from another process stops a run waiting on its worker', async () => {
@@ -153,20 +162,27 @@ steps:
     run: echo after >> $DIR/log
 `);
     workers.push(await startWorker(url, join(await tempDir('neo-dbos-home-'), 'worker'), 'w1'));
-    const run = await runNeo(['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'], {
-      cwd: dir,
-      env: { NEO_HOME: home },
-    });
+    const run = await runNeo(
+      ['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'],
+      {
+        cwd: dir,
+        env: { NEO_HOME: home },
+      },
+    );
     const runId = (JSON.parse(run.stdout.split('\n')[0]!) as { runId: string }).runId;
     await waitFor('the run to wait', async () => ((await runRow(url, runId))?.status === 'running' ? true : undefined));
-    const cancel = await runNeo(['flow', 'cancel', runId, '--engine', 'dbos', '--database-url', url], { env: { NEO_HOME: home } });
+    const cancel = await runNeo(['flow', 'cancel', runId, '--engine', 'dbos', '--database-url', url], {
+      env: { NEO_HOME: home },
+    });
     expect(cancel.exitCode).toBe(0);
     expect(cancel.stdout).toContain(`run ${runId}: cancelled`);
     await waitFor('the worker to let it go', async () => {
       const log = await readFile(join(workers[0]!.home, 'runs', runId, 'run.json'), 'utf8').catch(() => '');
       return /"status":\s*"interrupted"/.test(log) ? true : undefined;
     });
-    const show = await runNeo(['flow', 'show', runId, '--engine', 'dbos', '--database-url', url, '--json'], { env: { NEO_HOME: home } });
+    const show = await runNeo(['flow', 'show', runId, '--engine', 'dbos', '--database-url', url, '--json'], {
+      env: { NEO_HOME: home },
+    });
     expect((JSON.parse(show.stdout) as { status: string }).status).toBe('cancelled');
     await expect(readFile(join(dir, 'log'), 'utf8')).rejects.toThrow();
   });

@@ -42,10 +42,13 @@ async function project(plan: string): Promise<{ dir: string; home: string }> {
 }
 
 async function enqueue(url: string, dir: string, home: string): Promise<string> {
-  const r = await runNeo(['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'], {
-    cwd: dir,
-    env: { NEO_HOME: home },
-  });
+  const r = await runNeo(
+    ['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'],
+    {
+      cwd: dir,
+      env: { NEO_HOME: home },
+    },
+  );
   expect(r.stderr).toBe('');
   expect(r.exitCode).toBe(0);
   return (JSON.parse(r.stdout.split('\n')[0]!) as { runId: string }).runId;
@@ -113,14 +116,25 @@ steps:
     expect(events.at(-1)!.type).toBe('run.finished');
 
     // Any machine shows it: a client with a NEO_HOME of its own.
-    const show = await runNeo(['flow', 'show', runId.slice(0, 18), '--engine', 'dbos', '--database-url', url, '--json'], {
-      env: { NEO_HOME: home },
-    });
+    const show = await runNeo(
+      ['flow', 'show', runId.slice(0, 18), '--engine', 'dbos', '--database-url', url, '--json'],
+      {
+        env: { NEO_HOME: home },
+      },
+    );
     expect(show.exitCode).toBe(0);
-    const shown = JSON.parse(show.stdout) as { status: string; executor: string; steps: Array<{ id: string; status: string }> };
+    const shown = JSON.parse(show.stdout) as {
+      status: string;
+      executor: string;
+      steps: Array<{ id: string; status: string }>;
+    };
     expect(shown.status).toBe('succeeded');
     expect(shown.executor).toBe(survivor.id);
-    expect(shown.steps.map((s) => `${s.id}:${s.status}`)).toEqual(['one:succeeded', 'two:succeeded', 'three:succeeded']);
+    expect(shown.steps.map((s) => `${s.id}:${s.status}`)).toEqual([
+      'one:succeeded',
+      'two:succeeded',
+      'three:succeeded',
+    ]);
   });
 
   it('waiting for an approval: another worker takes the wait over and `neo flow approve` from a third process answers it', async () => {

@@ -64,7 +64,12 @@ export class DbosClient implements FlowEngine {
     const run = await this.run(runId);
     if (FINISHED.has(run.status)) return;
     await bounded(this.url, ENQUEUE_TIMEOUT_MS, async () => (await this.#dbos()).cancelWorkflow(run.runId));
-    await this.#q(() => setRunStatus(this.#pool, run.runId, 'cancelled', { code: 'FLOW_CANCELLED', message: 'cancelled with `neo flow cancel`' }));
+    await this.#q(() =>
+      setRunStatus(this.#pool, run.runId, 'cancelled', {
+        code: 'FLOW_CANCELLED',
+        message: 'cancelled with `neo flow cancel`',
+      }),
+    );
   }
 
   async result(runId: string, timeoutMs: number): Promise<RunResult | undefined> {
@@ -72,7 +77,11 @@ export class DbosClient implements FlowEngine {
     for (;;) {
       const run = await this.run(runId);
       if (FINISHED.has(run.status))
-        return { runId: run.runId, status: run.status as RunResult['status'], ...(run.reason ? { reason: run.reason } : {}) };
+        return {
+          runId: run.runId,
+          status: run.status as RunResult['status'],
+          ...(run.reason ? { reason: run.reason } : {}),
+        };
       if (Date.now() >= deadline) return undefined;
       await sleep(200);
     }
@@ -89,7 +98,9 @@ export class DbosClient implements FlowEngine {
       throw new UsageError('FLOW_RUN_NOT_FOUND', `no dbos run \`${idOrPrefix}\` in the database`, {
         hint: 'list runs with `neo flow list --engine dbos`',
       });
-    throw new UsageError('FLOW_RUN_AMBIGUOUS', `\`${idOrPrefix}\` names more than one run`, { hint: 'give more of the id' });
+    throw new UsageError('FLOW_RUN_AMBIGUOUS', `\`${idOrPrefix}\` names more than one run`, {
+      hint: 'give more of the id',
+    });
   }
 
   async list(): Promise<RunRow[]> {
@@ -116,9 +127,13 @@ export class DbosClient implements FlowEngine {
         : { value: left, first: false };
     if (!first) {
       const taken = value as { decision: string; by: string };
-      throw new UsageError('FLOW_APPROVAL_ANSWERED', `${step} of run ${run.runId} was answered already: ${taken.decision} by ${taken.by}`, {
-        hint: 'one answer per approval: the first one stands',
-      });
+      throw new UsageError(
+        'FLOW_APPROVAL_ANSWERED',
+        `${step} of run ${run.runId} was answered already: ${taken.decision} by ${taken.by}`,
+        {
+          hint: 'one answer per approval: the first one stands',
+        },
+      );
     }
     return run;
   }
@@ -139,7 +154,8 @@ export class DbosClient implements FlowEngine {
   async close(): Promise<void> {
     const client = this.#client;
     this.#client = undefined;
-    if (client !== undefined) await bounded(this.url, 5_000, async () => (await client).destroy()).catch(() => undefined);
+    if (client !== undefined)
+      await bounded(this.url, 5_000, async () => (await client).destroy()).catch(() => undefined);
     await this.#pool.end().catch(() => undefined);
   }
 
@@ -158,5 +174,7 @@ export class DbosClient implements FlowEngine {
 
 /** Thrown by a command given a dbos-only option without the engine. */
 export function needsDbos(option: string): NeoError {
-  return new UsageError('CLI_ENGINE_OPTION', `${option} is an option of the dbos engine`, { hint: 'add --engine dbos' });
+  return new UsageError('CLI_ENGINE_OPTION', `${option} is an option of the dbos engine`, {
+    hint: 'add --engine dbos',
+  });
 }

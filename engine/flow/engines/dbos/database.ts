@@ -78,7 +78,10 @@ export async function bounded<T>(url: string, ms: number, work: () => Promise<T>
 
 function isConnectionError(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
-  if (typeof e?.code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|57P0[1-3]|08\d\d\d)$/.test(e.code))
+  if (
+    typeof e?.code === 'string' &&
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|57P0[1-3]|08\d\d\d)$/.test(e.code)
+  )
     return true;
   return /timeout|no answer in|terminated|Connection terminated|connect/i.test(e?.message ?? '');
 }
@@ -113,9 +116,10 @@ export async function ensureSchema(pool: pg.Pool, url: string): Promise<void> {
     await client.query(`SELECT pg_advisory_lock(hashtext('neo-schema'))`);
     try {
       await client.query(DDL);
-      await client.query(`INSERT INTO neo.meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING`, [
-        String(SCHEMA_VERSION),
-      ]);
+      await client.query(
+        `INSERT INTO neo.meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING`,
+        [String(SCHEMA_VERSION)],
+      );
       const { rows } = await client.query<{ value: string }>(`SELECT value FROM neo.meta WHERE key = 'schema_version'`);
       const found = rows[0]?.value;
       if (found !== String(SCHEMA_VERSION))

@@ -56,7 +56,9 @@ export class EventMirror {
           if (Date.now() + wait > deadline) {
             this.#failure = error;
             this.#pending = [];
-            this.onFenced(`the run's record cannot be written: ${error instanceof Error ? error.message : String(error)}`);
+            this.onFenced(
+              `the run's record cannot be written: ${error instanceof Error ? error.message : String(error)}`,
+            );
             return;
           }
           await sleep(wait);

@@ -88,7 +88,12 @@ export async function runEvents(pool: pg.Pool, runId: string): Promise<RunEvent[
  * Appends events a worker drove, fenced (see the header): false when the run is no longer this
  * executor's. A seq already there (a retried insert) is kept as it was.
  */
-export async function appendEvents(pool: pg.Pool, runId: string, executor: string, events: RunEvent[]): Promise<boolean> {
+export async function appendEvents(
+  pool: pg.Pool,
+  runId: string,
+  executor: string,
+  events: RunEvent[],
+): Promise<boolean> {
   const { rows } = await pool.query<{ owner: string | null }>(
     `WITH owner AS (SELECT executor_id FROM dbos.workflow_status WHERE workflow_uuid = $1 AND status = 'PENDING'),
      ins AS (
@@ -103,7 +108,11 @@ export async function appendEvents(pool: pg.Pool, runId: string, executor: strin
 }
 
 /** A step's recorded outcome, if one was recorded. */
-export async function recordedOutcome(pool: pg.Pool, runId: string, key: string): Promise<ExecutionOutcome | undefined> {
+export async function recordedOutcome(
+  pool: pg.Pool,
+  runId: string,
+  key: string,
+): Promise<ExecutionOutcome | undefined> {
   const { rows } = await pool.query<{ outcome: ExecutionOutcome }>(
     `SELECT outcome FROM neo.step_results WHERE run_id = $1 AND key = $2`,
     [runId, key],
@@ -154,9 +163,9 @@ export async function sendSignal(
 }
 
 export async function readSignal(pool: pg.Pool, runId: string, key: string): Promise<unknown> {
-  const { rows } = await pool.query<{ value: unknown }>(`SELECT value FROM neo.signals WHERE run_id = $1 AND key = $2`, [
-    runId,
-    key,
-  ]);
+  const { rows } = await pool.query<{ value: unknown }>(
+    `SELECT value FROM neo.signals WHERE run_id = $1 AND key = $2`,
+    [runId, key],
+  );
   return rows[0]?.value;
 }

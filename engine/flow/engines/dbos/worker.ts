@@ -113,7 +113,8 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
   }).finally(() => clearInterval(watch));
   await mirror.flush().catch(() => undefined);
   const lost = await ownership(ctx.pool, runId, ctx.executor).catch(() => 'the database is unreachable');
-  if (lost === 'cancelled') return { runId, status: 'failed', reason: { code: 'FLOW_CANCELLED', message: 'cancelled' } };
+  if (lost === 'cancelled')
+    return { runId, status: 'failed', reason: { code: 'FLOW_CANCELLED', message: 'cancelled' } };
   if (ctx.stopping || mirror.fenced || lost !== undefined || outcome.status === 'interrupted') {
     // Not an end of the run: it stays PENDING for DBOS (this process is going, or another worker has it).
     await new Promise(() => {});
@@ -203,7 +204,9 @@ async function beat(pool: pg.Pool, executor: string, concurrency: number): Promi
 async function supervise(pool: pg.Pool, self: string, log: (line: string) => void): Promise<void> {
   const client = await pool.connect();
   try {
-    const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtext('neo-supervisor')) AS locked`);
+    const { rows } = await client.query<{ locked: boolean }>(
+      `SELECT pg_try_advisory_lock(hashtext('neo-supervisor')) AS locked`,
+    );
     if (rows[0]?.locked !== true) return;
     try {
       const dead = await client.query<{ executor_id: string }>(
