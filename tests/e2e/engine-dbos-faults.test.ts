@@ -150,6 +150,36 @@ describe('dbos engine: runs', () => {
     ).toEqual([[runId, 'succeeded']]);
   });
 
+  it('a step whose outcome was recorded before its events (a worker killed in between) is not run again', async () => {
+    const url = await freshDatabase(db!);
+    const { dir, home } = await project();
+    const runId = '20260101-000000-d1e2f3';
+    // The killed worker's trace: step a's outcome is in the record, no event of the run is.
+    const enqueue = await runNeo(
+      ['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--run-id', runId, '--detach'],
+      {
+        cwd: dir,
+        env: { NEO_HOME: home },
+      },
+    );
+    expect(enqueue.exitCode).toBe(0);
+    await query(url, `INSERT INTO neo.step_results (run_id, key, outcome, executor) VALUES ($1, 'a#1.1', $2, 'dead')`, [
+      runId,
+      JSON.stringify({ exec: 'old', status: 'succeeded', outputs: {} }),
+    ]);
+    workers.push(await startWorker(url, join(await tempDir('neo-dbos-home-'), 'worker'), 'w1'));
+    await waitFor('the run to finish', async () =>
+      (await runRow(url, runId))?.status === 'succeeded' ? true : undefined,
+    );
+    expect((await readFile(join(dir, 'log'), 'utf8')).trim().split('\n')).toEqual(['b']);
+    expect(
+      await query(url, `SELECT key, executor FROM neo.step_results WHERE run_id = $1 ORDER BY key`, [runId]),
+    ).toEqual([
+      { key: 'a#1.1', executor: 'dead' },
+      { key: 'b#1.1', executor: 'w1' },
+    ]);
+  });
+
   it('`neo flow cancel` from another process stops a run waiting on its worker', async () => {
     const url = await freshDatabase(db!);
     const { dir, home } = await project(`name: waits
