@@ -5,6 +5,7 @@
  * run with each step recorded once; a run is cancelled from another process; a database at
  * another neo schema version is refused; dbos options without the engine are usage errors.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -50,6 +51,25 @@ async function project(plan = PLAN): Promise<{ dir: string; home: string }> {
   const dir = await tempDir('neo-dbos-proj-');
   await writeFile(join(dir, 'plan.yaml'), plan.replaceAll('$DIR', dir));
   return { dir, home: join(dir, '.home') };
+}
+
+/** The test server's processes: its postmaster and every process it started. */
+function serverProcesses(server: TestDb): number[] {
+  const postmaster = Number(readFileSync(join(server.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => parentOf(pid) === postmaster)
+    .map(Number);
+  return [postmaster, ...children];
+}
+
+function parentOf(pid: string): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined; // gone meanwhile
+  }
 }
 
 /** Every command that talks to the database, pointed at `url`. */
@@ -178,6 +198,44 @@ describe('dbos engine: runs', () => {
       { key: 'a#1.1', executor: 'dead' },
       { key: 'b#1.1', executor: 'w1' },
     ]);
+  });
+
+  it('PostgreSQL frozen mid-step (SIGSTOP, then SIGCONT): the run waits and goes on, nothing lost or run twice', async () => {
+    const url = await freshDatabase(db!);
+    const { dir, home } = await project(`name: frozen
+workspace: { isolation: inplace }
+steps:
+  - id: a
+    run: echo a >> $DIR/log; touch $DIR/in-a; sleep 1
+  - id: b
+    needs: [a]
+    run: echo b >> $DIR/log
+`);
+    workers.push(await startWorker(url, join(await tempDir('neo-dbos-home-'), 'worker'), 'w1'));
+    const run = await runNeo(
+      ['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'],
+      {
+        cwd: dir,
+        env: { NEO_HOME: home },
+      },
+    );
+    const runId = (JSON.parse(run.stdout.split('\n')[0]!) as { runId: string }).runId;
+    await waitFor('step a to run', () => readFile(join(dir, 'in-a')).then(() => true));
+    const server = serverProcesses(db!);
+    for (const pid of server) process.kill(pid, 'SIGSTOP');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+    } finally {
+      for (const pid of server) process.kill(pid, 'SIGCONT');
+    }
+    await waitFor('the run to finish', async () =>
+      (await runRow(url, runId))?.status === 'succeeded' ? true : undefined,
+    );
+    expect((await readFile(join(dir, 'log'), 'utf8')).trim().split('\n')).toEqual(['a', 'b']);
+    const seqs = await query<{ seq: number }>(url, `SELECT seq FROM neo.run_events WHERE run_id = $1 ORDER BY seq`, [
+      runId,
+    ]);
+    expect(seqs.map((r) => r.seq)).toEqual(seqs.map((_, i) => i + 1));
   });
 
   it('`neo flow cancel` from another process stops a run waiting on its worker', async () => {
