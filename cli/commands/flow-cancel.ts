@@ -1,4 +1,4 @@
-import { driverAlive, readRunRecord } from '../../engine/flow/index.js';
+import { LocalEngine } from '../../engine/flow/index.js';
 import { checkIdOrPrefix } from '../../engine/util/ids.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
@@ -16,14 +16,12 @@ export async function run(
 ): Promise<number> {
   checkIdOrPrefix('run', runId);
   if (options.engine === 'dbos') return (await import('../flow/dbos-commands.js')).cancelOnDbos(io, runId, options);
-  const record = await readRunRecord(neoHome(io.env), runId);
-  const live = (record.status === 'running' || record.status === 'waiting') && driverAlive(record);
-  if (live) process.kill(record.pid!, 'SIGINT');
-  if (options.json) writeJson(io.stdout, { runId: record.runId, engine: 'local', interrupted: live });
+  const record = await new LocalEngine(neoHome(io.env)).interrupt(runId);
+  if (options.json) writeJson(io.stdout, { runId: record.runId, engine: 'local', interrupted: record.interrupted });
   else
     writeLine(
       io.stdout,
-      live
+      record.interrupted
         ? `run ${record.runId}: its process ${record.pid} is interrupted; \`neo flow resume ${record.runId}\` continues it`
         : `run ${record.runId} is not running (${record.status})`,
     );
