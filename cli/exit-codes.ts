@@ -25,6 +25,8 @@ export const EXIT = {
    * before neo authenticated runs): neo acted on nothing it read from it.
    */
   storeUntrusted: 8,
+  /** The dbos engine's database cannot be reached, or holds another schema version: nothing was done. */
+  engineUnavailable: 9,
   internal: 70,
   interrupted: 130,
 } as const;
@@ -42,6 +44,7 @@ export const EXIT_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.noChange, 'an agent step that had to change files changed none'],
   [EXIT.sandboxUnavailable, 'a sandbox the flow asks for is unavailable here: nothing ran'],
   [EXIT.storeUntrusted, "the run's store was tampered with (or cannot be authenticated): neo acted on nothing in it"],
+  [EXIT.engineUnavailable, "the dbos engine's database is unreachable or at another schema version: nothing was done"],
   [EXIT.internal, 'internal error in neo (please report it)'],
   [EXIT.interrupted, 'interrupted (Ctrl-C); `neo flow resume` continues it'],
 ];
@@ -67,6 +70,10 @@ const CAUSES: ReadonlyArray<readonly [string, ExitCode]> = [
   ['STORE_UNAUTHENTICATED', EXIT.storeUntrusted],
   ['STORE_CORRUPT', EXIT.storeUntrusted],
   ['STORE_KEY_UNREADABLE', EXIT.storeUntrusted],
+  ['ENGINE_DB_UNREACHABLE', EXIT.engineUnavailable],
+  ['ENGINE_DB_SCHEMA', EXIT.engineUnavailable],
+  ['ENGINE_DB_UNAVAILABLE', EXIT.engineUnavailable],
+  ['ENGINE_DB_START_FAILED', EXIT.engineUnavailable],
 ];
 
 /** The exit code a failure's code means (a run's cause, a step's error): 1 when none is specific. */
@@ -93,7 +100,9 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (isCommanderError(error)) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   if (error instanceof NeoError) {
     const code = exitCodeForCause(error.code);
-    return code === EXIT.sandboxUnavailable || code === EXIT.storeUntrusted ? code : EXIT.failed;
+    return code === EXIT.sandboxUnavailable || code === EXIT.storeUntrusted || code === EXIT.engineUnavailable
+      ? code
+      : EXIT.failed;
   }
   return EXIT.internal;
 }

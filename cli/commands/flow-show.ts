@@ -18,8 +18,9 @@ import { asInvoked } from '../invocation.js';
 export async function run(
   io: CommandIO,
   runId: string,
-  options: { json?: boolean; diff?: boolean; events?: boolean },
+  options: { json?: boolean; diff?: boolean; events?: boolean; engine?: string; databaseUrl?: string },
 ): Promise<number> {
+  if (options.engine === 'dbos') return (await import('../flow/dbos-commands.js')).showOnDbos(io, runId, options);
   const home = neoHome(io.env);
   // Shown from its authenticated events; a run whose files do not check is shown tampered.
   const shown = await readRunShown(home, runId);

@@ -4,6 +4,7 @@
  * the figure is in docs/architecture.md, "Performance notes").
  */
 export * as flowApprove from '../commands/flow-approve.js';
+export * as flowCancel from '../commands/flow-cancel.js';
 export * as flowClean from '../commands/flow-clean.js';
 export * as flowGraph from '../commands/flow-graph.js';
 export * as flowList from '../commands/flow-list.js';

@@ -5,7 +5,15 @@ import type { ProgramContext } from '../program-context.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** neo flow run | resume | approve | list | clean | show | logs | graph | validate. */
+/** `--engine`: where a run lives (the same on every flow command that takes it). */
+const engineOption = () =>
+  new Option('--engine <engine>', 'where the run lives: local (this process, the default) or dbos (docs/scale-out.md)')
+    .choices(['local', 'dbos'])
+    .default('local');
+const databaseUrlOption = () =>
+  new Option('--database-url <url>', "the dbos engine's PostgreSQL (default: NEO_DATABASE_URL, else `neo db up`'s)");
+
+/** neo flow run | resume | approve | list | cancel | clean | show | logs | graph | validate. */
 export function registerFlowCommands(program: Command, { lazy, topLevelOnly }: ProgramContext): void {
   const flow = program
     .command('flow')
@@ -31,6 +39,10 @@ export function registerFlowCommands(program: Command, { lazy, topLevelOnly }: P
         'where the steps work (default: worktree in a git repo, copy elsewhere)',
       ).choices(['worktree', 'inplace', 'copy']),
     )
+    .addOption(engineOption())
+    .addOption(databaseUrlOption())
+    .option('--detach', 'dbos: enqueue the run and return; do not follow it')
+    .option('--run-id <id>', 'dbos: the run id (enqueuing an id again is the same run)')
     .addHelpText('after', exitCodesHelp())
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowRun)));
   flow
@@ -52,12 +64,24 @@ export function registerFlowCommands(program: Command, { lazy, topLevelOnly }: P
     .requiredOption('--decision <id>', 'the decision (e.g. approve, reject)')
     .option('--note <text>', 'a note recorded with the answer')
     .option('--json', 'print JSON')
+    .addOption(engineOption())
+    .addOption(databaseUrlOption())
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowApprove)));
   flow
     .command('list')
     .description('runs, newest first')
     .option('--json', 'print JSON')
+    .addOption(engineOption())
+    .addOption(databaseUrlOption())
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowList)));
+  flow
+    .command('cancel')
+    .description('stop a run: local, its driving process is interrupted (resumable); dbos, its workflow is cancelled')
+    .argument('<runId>', 'the run (a unique prefix is enough)')
+    .option('--json', 'print JSON')
+    .addOption(engineOption())
+    .addOption(databaseUrlOption())
+    .action(lazy(() => import('./flow-commands.js').then((m) => m.flowCancel)));
   flow
     .command('clean')
     .description(
@@ -77,6 +101,8 @@ export function registerFlowCommands(program: Command, { lazy, topLevelOnly }: P
     .option('--diff', "print agent steps' unified diffs")
     .option('--events', 'print the event log')
     .option('--json', 'print JSON')
+    .addOption(engineOption())
+    .addOption(databaseUrlOption())
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowShow)));
   flow
     .command('logs')

@@ -10,6 +10,7 @@ import { registerServeCommands } from './serve.js';
 import { registerLearnCommands } from './learn.js';
 import { registerMemoryCommands } from './memory.js';
 import { registerChatCommands } from './chat.js';
+import { registerScaleCommands } from './scale.js';
 
 /** A command group: the top-level commands it registers, and its registration. */
 export interface CommandGroup {
@@ -34,4 +35,5 @@ export const GROUPS: readonly CommandGroup[] = [
   { commands: ['model'], register: registerModelCommands },
   { commands: ['learn'], register: registerLearnCommands },
   { commands: ['memory'], register: registerMemoryCommands },
+  { commands: ['db', 'worker'], register: registerScaleCommands },
 ];

@@ -63,6 +63,9 @@ export { failureOutput, failureOutputHeading, type FailureOutput } from './core/
 export { renderGraph, stepGraph, type GraphNode, type GraphEdge } from './core/graph.js';
 export { reduce } from './core/reduce.js';
 export { initialRunState } from './core/state.js';
+export { newRunId } from './runtime/ids.js';
+export { LocalEngine } from './engines/local.js';
+export type { FlowEngine, StepEngine, RunRequest, RunResult, EngineName } from './engines/engine.js';
 export { formatDuration } from '../util/duration.js';
 export { resolveInputs } from './core/inputs.js';
 export type { InputProblem } from './core/input-problem.js';

@@ -74,6 +74,7 @@ describe('each class of failure exits with its own code, and --json names the sa
       '6',
       '7',
       '8',
+      '9',
       '70',
       '130',
     ]);

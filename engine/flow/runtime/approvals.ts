@@ -39,7 +39,7 @@ export function askingOf(unit: { attempt: number; iteration: number }): string {
 export type ApprovalPrompter = (
   ask: ApprovalAsk,
   signal: AbortSignal,
-) => Promise<{ decision: string; note?: string } | undefined>;
+) => Promise<{ decision: string; note?: string; by?: string } | undefined>;
 
 export { approvalsDir };
 
@@ -120,7 +120,13 @@ export async function waitForApproval(options: {
             const picked = await prompter(ask, stop);
             if (picked === undefined) return undefined;
             // The terminal races every other answerer through the same check-and-set.
-            const answer = { ...picked, by: 'tty', at: new Date().toISOString(), asking: options.asking };
+            // A durable engine's signal names who answered; the terminal is `tty`.
+            const answer = {
+              ...picked,
+              by: picked.by ?? 'tty',
+              at: new Date().toISOString(),
+              asking: options.asking,
+            };
             const claim = await claimAnswer(
               home,
               approvalFile(home, ask.runId, key),

@@ -18,6 +18,7 @@ import { acquireLockFile, takeOverNotice } from '../store/lock-file.js';
 import { RUN_FILES, type RunRecord } from '../store/run-files.js';
 import type { RunStore } from '../store/run-store.js';
 import type { Workspace, WorkspaceSummary } from '../workspace/index.js';
+import { stepKey, type StepEngine } from '../engines/engine.js';
 import type { AgentServices } from './agents.js';
 import type { ApprovalPrompter } from './approvals.js';
 import { execute, type ExecutorDeps } from './executor.js';
@@ -52,6 +53,8 @@ export interface DriveInput {
   /** Aborts on Ctrl-C: the run is interrupted, checkpointed and left resumable. */
   signal?: AbortSignal;
   parent?: ParentLink;
+  /** The engine's part in a step (at-least-once, recorded once by key); none: the step just runs. */
+  steps?: StepEngine;
   subflow: (
     spec: ExecutionSpec,
     step: CompiledPlan['steps'][number],
@@ -140,9 +143,21 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     budget,
     charge: (spec, cost) => charge(spec, cost),
     progress: (update: ExecutionProgress) => observe({ type: 'progress', runId, depth, progress: update }),
+    ...(input.steps === undefined
+      ? {}
+      : {
+          sleep: (spec: ExecutionSpec, ms: number, signal: AbortSignal) =>
+            input.steps!.sleep(stepKey(spec), ms, signal),
+        }),
   };
   const execution = fromPromise<ExecutionOutcome, ExecutionSpec>(({ input: spec, signal }) => {
-    const running = execute(spec, signal, deps);
+    // Approvals and sub-flows wait for others; a command or an agent step is what runs at least once.
+    const engine = input.steps;
+    const running =
+      engine === undefined || spec.kind === 'approval' || spec.kind === 'flow'
+        ? execute(spec, signal, deps)
+        : // A recorded outcome answers this execution (its exec id is this one's).
+          engine.step(stepKey(spec), () => execute(spec, signal, deps)).then((o) => ({ ...o, exec: spec.exec }));
     inflight.add(running);
     void running.finally(() => inflight.delete(running));
     return running;

@@ -40,6 +40,8 @@ export interface ExecutorDeps {
   budget(moment?: BudgetMoment): StepError | undefined;
   charge(spec: ExecutionSpec, cost: { turns: number; tokens: number; costUsd: number }): void;
   progress(update: ExecutionProgress): void;
+  /** A retry's backoff that outlives the process (the engine's durable sleep); none: a timer. */
+  sleep?(spec: ExecutionSpec, ms: number, signal: AbortSignal): Promise<void>;
 }
 
 const OUTPUT_TAIL = 16 * 1024;
@@ -54,7 +56,8 @@ export async function execute(spec: ExecutionSpec, signal: AbortSignal, deps: Ex
   try {
     if (step === undefined) throw new Error(`step ${spec.step} is not in the plan`);
     await deps.store.barrier();
-    if (spec.delayMs !== undefined && spec.delayMs > 0) await sleep(spec.delayMs, undefined, { signal });
+    if (spec.delayMs !== undefined && spec.delayMs > 0)
+      await (deps.sleep?.(spec, spec.delayMs, signal) ?? sleep(spec.delayMs, undefined, { signal }));
     const { signal: bounded, clear } = withTimeout(signal, step.kind === 'run' ? undefined : step.timeoutMs);
     try {
       const outcome = await executeKind(spec, step, bounded, deps);

@@ -10,6 +10,8 @@ import type { DriveResult, ParentLink } from './drive.js';
 import { defined } from '../../util/defined.js';
 import type { SessionHost } from './session-host.js';
 import type { RunObserver } from './observer.js';
+import type { RunEvent } from '../core/events.js';
+import type { StepEngine } from '../engines/engine.js';
 
 /** What every way of running a flow shares. */
 export interface RunEnvironment {
@@ -40,6 +42,8 @@ export interface StartOptions extends RunEnvironment {
   isolation?: Isolation;
   /** Apply edits of the plan and its personas to steps that have not started. */
   watch?: boolean;
+  /** A durable engine's run: its id, the events it recorded before this process took it over, its step hooks. */
+  engine?: { runId: string; history: RunEvent[]; steps: StepEngine };
 }
 
 export interface ResumeOptions extends RunEnvironment {

@@ -9,6 +9,7 @@ import {
 import { UsageError } from '../../util/errors.js';
 import { resolveInputs } from '../core/inputs.js';
 import { initialRunState } from '../core/state.js';
+import { replay } from '../core/reduce.js';
 import type { RunRecord } from '../store/run-files.js';
 import { RunStore } from '../store/run-store.js';
 import { borrowedWorkspace, prepareWorkspace, type Workspace } from '../workspace/index.js';
@@ -96,7 +97,8 @@ export async function startCompiled(
   // Nothing starts (no workspace, no run record) where a sandbox asked for cannot be had.
   await requirePlanSandboxes(plan);
   requirePlanSecrets({ plan, children });
-  const runId = context.child?.runId ?? newRunId();
+  const engine = context.child === undefined ? options.engine : undefined;
+  const runId = engine?.runId ?? context.child?.runId ?? newRunId();
   const workspace: Workspace =
     context.child !== undefined
       ? borrowedWorkspace(context.child.workspace)
@@ -137,6 +139,9 @@ export async function startCompiled(
     await workspace.release();
     throw error;
   }
+  // A run taken over from a durable engine: this process's copy of its log starts with what the
+  // engine recorded, so it reads whole (and gapless) here too.
+  for (const event of engine?.history ?? []) await store.append(event);
   const depth = context.child === undefined ? 0 : context.child.link.depth + 1;
   options.observer?.({ type: 'run', runId, depth, record, plan, resumed: false });
   const untrusted =
@@ -162,17 +167,21 @@ export async function startCompiled(
   const input: DriveInput = {
     home: options.home,
     plan,
-    state: initialRunState(runId, []),
-    boot: {
-      type: 'start',
-      inputs,
-      run: {
-        id: runId,
-        workspace: workspace.record.path,
-        projectDir: plan.projectDir,
-        ...defined({ branch: workspace.record.branch }),
-      },
-    },
+    // Taken over from a durable engine: the state its record folds to, resumed (a running step runs again).
+    state: replay(initialRunState(runId, []), engine?.history ?? []),
+    boot:
+      (engine?.history.length ?? 0) > 0
+        ? { type: 'resume', rerun: [] }
+        : {
+            type: 'start',
+            inputs,
+            run: {
+              id: runId,
+              workspace: workspace.record.path,
+              projectDir: plan.projectDir,
+              ...defined({ branch: workspace.record.branch }),
+            },
+          },
     store,
     record,
     workspace,
@@ -181,6 +190,7 @@ export async function startCompiled(
     yes: options.yes === true,
     ...defined({ observer: options.observer, prompter: options.prompter, signal: options.signal }),
     ...(context.child === undefined ? {} : { parent: context.child.link }),
+    ...defined({ steps: engine?.steps }),
     subflow: (spec, step, signal, link) =>
       runSubflow(
         {

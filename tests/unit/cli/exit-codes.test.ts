@@ -23,6 +23,8 @@ describe('exit codes: one table, one rule from a cause to its code', () => {
         'PERSONA_FAILED',
         'STORE_TAMPERED',
         'STORE_UNAUTHENTICATED',
+        'ENGINE_DB_UNREACHABLE',
+        'ENGINE_DB_SCHEMA',
       ].map((code) => [code, exitCodeForCause(code)]),
     ).toEqual([
       ['FLOW_GATE_FAILED', 3],
@@ -42,6 +44,8 @@ describe('exit codes: one table, one rule from a cause to its code', () => {
       ['PERSONA_FAILED', 1],
       ['STORE_TAMPERED', 8],
       ['STORE_UNAUTHENTICATED', 8],
+      ['ENGINE_DB_UNREACHABLE', 9],
+      ['ENGINE_DB_SCHEMA', 9],
     ]);
     expect(exitCodeForCause(undefined)).toBe(EXIT.failed);
   });

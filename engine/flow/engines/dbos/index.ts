@@ -1,0 +1,15 @@
+/** The dbos engine (docs/scale-out.md): loaded only by commands that use it, never at start-up. */
+export {
+  dbDown,
+  dbPurge,
+  dbRecordPath,
+  dbStatus,
+  dbUp,
+  parsePort,
+  readEmbeddedDb,
+  type EmbeddedDb,
+} from './embedded-db.js';
+export { databaseUrl, redactUrl } from './database.js';
+export { DbosClient } from './client.js';
+export { runWorker } from './worker.js';
+export type { RunRow } from './run-table.js';

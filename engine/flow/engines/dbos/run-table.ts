@@ -1,0 +1,171 @@
+/**
+ * A dbos run's record in PostgreSQL, readable from any machine: its request and status
+ * (neo.runs), its events in seq order (neo.run_events: the same RunEvents a local run writes to
+ * events.jsonl, mirrored by the worker that drives it), each step's recorded outcome
+ * (neo.step_results) and the answers to its approvals (neo.signals).
+ *
+ * Fencing: a worker writes a run's events only while DBOS says the run's workflow is its own
+ * (`dbos.workflow_status.executor_id`), so a worker that froze and woke after its run was
+ * recovered elsewhere cannot write into the new owner's record.
+ */
+import type pg from 'pg';
+import type { ExecutionOutcome } from '../../core/execution.js';
+import type { RunEvent } from '../../core/events.js';
+import type { RunRequest } from '../engine.js';
+
+export interface RunRow {
+  runId: string;
+  flow: string;
+  request: RunRequest;
+  status: string;
+  reason?: { code: string; message: string };
+  createdAt: string;
+  updatedAt: string;
+  /** The executor DBOS has the run on (a live worker, or a dead one the supervisor will recover from). */
+  executor?: string;
+  workflowStatus?: string;
+}
+
+/** Records a run being enqueued; a second enqueue of the same id keeps the first. */
+export async function insertRun(pool: pg.Pool, flow: string, request: RunRequest): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `INSERT INTO neo.runs (run_id, flow, request, status) VALUES ($1, $2, $3, 'queued') ON CONFLICT (run_id) DO NOTHING`,
+    [request.runId, flow, JSON.stringify(request)],
+  );
+  return rowCount === 1;
+}
+
+export async function setRunStatus(
+  pool: pg.Pool,
+  runId: string,
+  status: string,
+  reason?: { code: string; message: string },
+): Promise<void> {
+  await pool.query(`UPDATE neo.runs SET status = $2, reason = $3, updated_at = now() WHERE run_id = $1`, [
+    runId,
+    status,
+    reason === undefined ? null : JSON.stringify(reason),
+  ]);
+}
+
+const RUN_COLUMNS = `r.run_id, r.flow, r.request, r.status, r.reason, r.created_at, r.updated_at,
+  w.executor_id, w.status AS workflow_status`;
+
+/** Runs, newest first (a prefix of the id narrows them). */
+export async function listRuns(pool: pg.Pool, prefix = '', limit = 500): Promise<RunRow[]> {
+  const { rows } = await pool.query(
+    `SELECT ${RUN_COLUMNS} FROM neo.runs r LEFT JOIN dbos.workflow_status w ON w.workflow_uuid = r.run_id
+     WHERE r.run_id LIKE $1 ORDER BY r.created_at DESC LIMIT $2`,
+    [`${prefix.replace(/[%_\\]/g, '\\$&')}%`, limit],
+  );
+  return rows.map(toRun);
+}
+
+function toRun(row: Record<string, unknown>): RunRow {
+  return {
+    runId: row.run_id as string,
+    flow: row.flow as string,
+    request: row.request as RunRequest,
+    status: row.status as string,
+    ...(row.reason === null ? {} : { reason: row.reason as { code: string; message: string } }),
+    createdAt: (row.created_at as Date).toISOString(),
+    updatedAt: (row.updated_at as Date).toISOString(),
+    ...(typeof row.executor_id === 'string' ? { executor: row.executor_id } : {}),
+    ...(typeof row.workflow_status === 'string' ? { workflowStatus: row.workflow_status } : {}),
+  };
+}
+
+/** The run's mirrored events, in seq order. */
+export async function runEvents(pool: pg.Pool, runId: string): Promise<RunEvent[]> {
+  const { rows } = await pool.query<{ event: RunEvent }>(
+    `SELECT event FROM neo.run_events WHERE run_id = $1 ORDER BY seq`,
+    [runId],
+  );
+  return rows.map((r) => r.event);
+}
+
+/**
+ * Appends events a worker drove, fenced (see the header): false when the run is no longer this
+ * executor's. A seq already there (a retried insert) is kept as it was.
+ */
+export async function appendEvents(
+  pool: pg.Pool,
+  runId: string,
+  executor: string,
+  events: RunEvent[],
+): Promise<boolean> {
+  const { rows } = await pool.query<{ owner: string | null }>(
+    `WITH owner AS (SELECT executor_id FROM dbos.workflow_status WHERE workflow_uuid = $1 AND status = 'PENDING'),
+     ins AS (
+       INSERT INTO neo.run_events (run_id, seq, event, executor)
+       SELECT $1, (e->>'seq')::int, e, $2 FROM jsonb_array_elements($3::jsonb) e
+       WHERE (SELECT executor_id FROM owner) = $2
+       ON CONFLICT (run_id, seq) DO NOTHING)
+     SELECT (SELECT executor_id FROM owner) AS owner`,
+    [runId, executor, JSON.stringify(events)],
+  );
+  return rows[0]?.owner === executor;
+}
+
+/** A step's recorded outcome, if one was recorded. */
+export async function recordedOutcome(
+  pool: pg.Pool,
+  runId: string,
+  key: string,
+): Promise<ExecutionOutcome | undefined> {
+  const { rows } = await pool.query<{ outcome: ExecutionOutcome }>(
+    `SELECT outcome FROM neo.step_results WHERE run_id = $1 AND key = $2`,
+    [runId, key],
+  );
+  return rows[0]?.outcome;
+}
+
+/** Records a step's outcome unless one is there; returns the one that is (the first recorded wins). */
+export async function recordOutcome(
+  pool: pg.Pool,
+  runId: string,
+  key: string,
+  executor: string,
+  outcome: ExecutionOutcome,
+): Promise<ExecutionOutcome> {
+  const { rows } = await pool.query<{ outcome: ExecutionOutcome }>(
+    `WITH ins AS (
+       INSERT INTO neo.step_results (run_id, key, outcome, executor) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (run_id, key) DO NOTHING RETURNING outcome)
+     SELECT outcome FROM ins UNION ALL SELECT outcome FROM neo.step_results WHERE run_id = $1 AND key = $2 LIMIT 1`,
+    [runId, key, JSON.stringify(outcome), executor],
+  );
+  return rows[0]?.outcome ?? outcome;
+}
+
+/** Every recorded step outcome of a run (key → outcome). */
+export async function stepResults(pool: pg.Pool, runId: string): Promise<Array<{ key: string; executor: string }>> {
+  const { rows } = await pool.query<{ key: string; executor: string }>(
+    `SELECT key, executor FROM neo.step_results WHERE run_id = $1 ORDER BY at`,
+    [runId],
+  );
+  return rows;
+}
+
+/** Sets a signal once (check-and-set): the first answer wins; returns the one that is there. */
+export async function sendSignal(
+  pool: pg.Pool,
+  runId: string,
+  key: string,
+  value: unknown,
+): Promise<{ value: unknown; first: boolean }> {
+  const inserted = await pool.query(
+    `INSERT INTO neo.signals (run_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (run_id, key) DO NOTHING`,
+    [runId, key, JSON.stringify(value)],
+  );
+  if (inserted.rowCount === 1) return { value, first: true };
+  return { value: await readSignal(pool, runId, key), first: false };
+}
+
+export async function readSignal(pool: pg.Pool, runId: string, key: string): Promise<unknown> {
+  const { rows } = await pool.query<{ value: unknown }>(
+    `SELECT value FROM neo.signals WHERE run_id = $1 AND key = $2`,
+    [runId, key],
+  );
+  return rows[0]?.value;
+}

@@ -1,0 +1,237 @@
+/**
+ * `neo worker --engine dbos`: a DBOS Transact executor that takes runs off the `neo-runs` queue
+ * and drives each with the same runtime a local run uses (start-run → drive → the pure core),
+ * its steps through {@link dbosSteps} and its events mirrored to the run's record in Postgres.
+ *
+ * A run is one DBOS workflow whose id is the run's id. When a worker dies, DBOS keeps the
+ * workflow PENDING on that worker's executor id; the supervisor every worker runs notices the
+ * executor's heartbeat stopped (neo.workers) and re-enqueues its workflows (DBOS
+ * `resumeWorkflow`), so a live worker takes them over: it replays the record's events, resumes
+ * (a finished step is kept, a running one runs again from a fresh workspace) and goes on.
+ */
+import { rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type pg from 'pg';
+import { startRun } from '../../runtime/start-run.js';
+import { runDir } from '../../store/run-files.js';
+import type { RunEvent } from '../../core/events.js';
+import { NeoError } from '../../../util/errors.js';
+import type { RunRequest, RunResult } from '../engine.js';
+import { bounded, ensureSchema, openPool } from './database.js';
+import { EventMirror } from './event-mirror.js';
+import { APP_NAME, APP_VERSION, QUEUE, WORKFLOW } from './names.js';
+import { runEvents, setRunStatus } from './run-table.js';
+import { dbosSteps } from './steps.js';
+
+export interface WorkerOptions {
+  home: string;
+  url: string;
+  concurrency: number;
+  executorId?: string;
+  /** Recover dead executors' runs (default: yes). */
+  supervise?: boolean;
+  log: (line: string) => void;
+  signal: AbortSignal;
+}
+
+/** A heartbeat older than this marks its executor dead. */
+const DEAD_AFTER_MS = 4_000;
+const BEAT_MS = 1_000;
+/** How often a driven run checks it is still this worker's and not cancelled. */
+const OWNERSHIP_MS = 1_000;
+
+interface Context {
+  home: string;
+  pool: pg.Pool;
+  executor: string;
+  log: (line: string) => void;
+  stopping: boolean;
+}
+
+let context: Context | undefined;
+
+/**
+ * The workflow: drives one run to rest on this worker (a first start or a takeover). A run that
+ * cannot start here (its plan gone, an input refused) ends failed with that error in its record.
+ */
+async function neoRun(request: RunRequest): Promise<RunResult> {
+  const ctx = context!;
+  try {
+    return await driveHere(ctx, request);
+  } catch (error) {
+    const reason =
+      error instanceof NeoError
+        ? { code: error.code, message: error.message }
+        : { code: 'FLOW_EXECUTOR_ERROR', message: error instanceof Error ? error.message : String(error) };
+    ctx.log(`run ${request.runId} failed to start here: ${reason.code} ${reason.message}`);
+    await setRunStatus(ctx.pool, request.runId, 'failed', reason);
+    return { runId: request.runId, status: 'failed', reason };
+  }
+}
+
+async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> {
+  const { DBOS } = await import('@dbos-inc/dbos-sdk');
+  const runId = DBOS.workflowID ?? request.runId;
+  const history = await runEvents(ctx.pool, runId);
+  const done = history.findLast((e) => e.type === 'run.finished');
+  if (done !== undefined && done.type === 'run.finished') return { runId, status: done.status, ...reasonOf(done) };
+  ctx.log(`${history.length === 0 ? 'start' : `take over (after event ${history.length})`} run ${runId}`);
+  // This worker's copy of an earlier attempt (the same NEO_HOME): the record in Postgres is the run.
+  rmSync(runDir(ctx.home, runId), { recursive: true, force: true });
+  await setRunStatus(ctx.pool, runId, 'running');
+  const abort = new AbortController();
+  const mirror = new EventMirror(ctx.pool, runId, ctx.executor, (why) => {
+    ctx.log(`stop run ${runId}: ${why}`);
+    abort.abort();
+  });
+  const steps = dbosSteps(ctx.pool, runId, ctx.executor);
+  // A run cancelled (`neo flow cancel`) or moved to another executor stops here, even while it waits.
+  const watch = setInterval(() => {
+    void ownership(ctx.pool, runId, ctx.executor)
+      .then((why) => {
+        if (why !== undefined && !abort.signal.aborted) {
+          ctx.log(`stop run ${runId}: ${why}`);
+          abort.abort();
+        }
+      })
+      .catch(() => undefined);
+  }, OWNERSHIP_MS);
+  const outcome = await startRun({
+    home: ctx.home,
+    cwd: request.cwd,
+    planFile: request.planFile,
+    inputs: request.inputs,
+    ...(request.backend === undefined ? {} : { backend: request.backend }),
+    ...(request.yes === true ? { yes: true } : {}),
+    signal: abort.signal,
+    observer: (o) => {
+      if (o.type === 'event' && o.depth === 0) mirror.push(o.event);
+    },
+    prompter: async (ask, stop) =>
+      steps.waitForSignal<{ decision: string; note?: string; by?: string }>(`approval:${ask.step}`, stop),
+    engine: { runId, history, steps },
+  }).finally(() => clearInterval(watch));
+  await mirror.flush().catch(() => undefined);
+  const lost = await ownership(ctx.pool, runId, ctx.executor).catch(() => 'the database is unreachable');
+  if (lost === 'cancelled')
+    return { runId, status: 'failed', reason: { code: 'FLOW_CANCELLED', message: 'cancelled' } };
+  if (ctx.stopping || mirror.fenced || lost !== undefined || outcome.status === 'interrupted') {
+    // Not an end of the run: it stays PENDING for DBOS (this process is going, or another worker has it).
+    await new Promise(() => {});
+  }
+  await setRunStatus(ctx.pool, runId, outcome.status, outcome.reason);
+  ctx.log(`run ${runId} ${outcome.status}`);
+  return { runId, status: outcome.status, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) };
+}
+
+/** Why this executor no longer drives the run (`cancelled`, or another owner), undefined while it does. */
+async function ownership(pool: pg.Pool, runId: string, executor: string): Promise<string | undefined> {
+  const { rows } = await pool.query<{ status: string; executor_id: string }>(
+    `SELECT status, executor_id FROM dbos.workflow_status WHERE workflow_uuid = $1`,
+    [runId],
+  );
+  const row = rows[0];
+  if (row === undefined) return 'its workflow is gone';
+  if (row.status === 'CANCELLED') return 'cancelled';
+  if (row.executor_id !== executor) return `taken over by ${row.executor_id}`;
+  return undefined;
+}
+
+function reasonOf(event: Extract<RunEvent, { type: 'run.finished' }>): { reason?: { code: string; message: string } } {
+  return event.reason === undefined ? {} : { reason: { code: event.reason.code, message: event.reason.message } };
+}
+
+/** Runs a worker until `signal` aborts. */
+export async function runWorker(options: WorkerOptions): Promise<void> {
+  const executor = options.executorId ?? `${hostname()}-${process.pid}`;
+  const pool = openPool(options.url, options.concurrency * 3 + 4);
+  try {
+    await ensureSchema(pool, options.url);
+    const { DBOS } = await import('@dbos-inc/dbos-sdk');
+    context = { home: options.home, pool, executor, log: options.log, stopping: false };
+    DBOS.setConfig({
+      name: APP_NAME,
+      systemDatabaseUrl: options.url,
+      executorID: executor,
+      applicationVersion: APP_VERSION,
+      logLevel: 'error',
+      systemDatabasePoolSize: options.concurrency * 2 + 6,
+    });
+    DBOS.registerWorkflow(neoRun, { name: WORKFLOW });
+    await bounded(options.url, 60_000, () => DBOS.launch());
+    await DBOS.registerQueue(QUEUE, {
+      workerConcurrency: options.concurrency,
+      minPollingIntervalMs: 200,
+      onConflict: 'always_update',
+    });
+    await beat(pool, executor, options.concurrency);
+    options.log(`worker ${executor} ready (concurrency ${options.concurrency})`);
+    const timer = setInterval(() => {
+      void beat(pool, executor, options.concurrency).catch((error: unknown) =>
+        options.log(`heartbeat failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
+      if (options.supervise !== false)
+        void supervise(pool, executor, options.log).catch((error: unknown) =>
+          options.log(`supervisor: ${error instanceof Error ? error.message : String(error)}`),
+        );
+    }, BEAT_MS);
+    await new Promise<void>((resolve) => {
+      if (options.signal.aborted) resolve();
+      options.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    clearInterval(timer);
+    context.stopping = true;
+    await pool.query(`DELETE FROM neo.workers WHERE executor_id = $1`, [executor]).catch(() => undefined);
+    await DBOS.shutdown().catch(() => undefined);
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
+}
+
+async function beat(pool: pg.Pool, executor: string, concurrency: number): Promise<void> {
+  await pool.query(
+    `INSERT INTO neo.workers (executor_id, host, pid, concurrency) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (executor_id) DO UPDATE SET beat_at = now()`,
+    [executor, hostname(), process.pid, concurrency],
+  );
+}
+
+/**
+ * One supervisor pass (one at a time across workers: an advisory lock): every executor whose
+ * heartbeat stopped has its PENDING workflows re-enqueued for the live workers, then its row
+ * goes. A workflow is only ever moved while the dead executor still holds it.
+ */
+async function supervise(pool: pg.Pool, self: string, log: (line: string) => void): Promise<void> {
+  const client = await pool.connect();
+  try {
+    const { rows } = await client.query<{ locked: boolean }>(
+      `SELECT pg_try_advisory_lock(hashtext('neo-supervisor')) AS locked`,
+    );
+    if (rows[0]?.locked !== true) return;
+    try {
+      const dead = await client.query<{ executor_id: string }>(
+        `SELECT executor_id FROM neo.workers WHERE executor_id <> $1 AND beat_at < now() - make_interval(secs => $2)`,
+        [self, DEAD_AFTER_MS / 1000],
+      );
+      if (dead.rows.length === 0) return;
+      const { DBOS } = await import('@dbos-inc/dbos-sdk');
+      for (const { executor_id: id } of dead.rows) {
+        const pending = await DBOS.listWorkflows({ status: 'PENDING', executorId: id });
+        for (const workflow of pending) {
+          await DBOS.resumeWorkflow(workflow.workflowID, { queueName: QUEUE });
+          log(`recovered run ${workflow.workflowID} from dead worker ${id}`);
+        }
+        await client.query(`DELETE FROM neo.workers WHERE executor_id = $1`, [id]);
+      }
+    } finally {
+      await client.query(`SELECT pg_advisory_unlock(hashtext('neo-supervisor'))`).catch(() => undefined);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** A worker cannot run without the database: the typed error, for the CLI. */
+export function isEngineError(error: unknown): error is NeoError {
+  return error instanceof NeoError && error.code.startsWith('ENGINE_');
+}

@@ -1,0 +1,156 @@
+/**
+ * The dbos engine's e2e fixtures: one embedded PostgreSQL per test file (`neo db up` on a free
+ * loopback port, stopped and purged after the file), a fresh database per test, and workers as
+ * separate `neo worker` processes, each with its own NEO_HOME (as on separate machines).
+ */
+import { execa, type ResultPromise } from 'execa';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { NEO_BIN } from '../helpers/cli.js';
+import { watchFolder } from '../helpers/leaks.js';
+import { waitForOutput } from './flow-helpers.js';
+
+export interface TestDb {
+  dir: string;
+  home: string;
+  url: string;
+}
+
+/** A free TCP port on 127.0.0.1 (bound, read and released). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** `neo db up` in a folder of its own (entered by `nobody`, whom PostgreSQL runs as under root). */
+export async function startDb(): Promise<TestDb> {
+  const dir = await mkdtemp(join(tmpdir(), 'neo-dbos-'));
+  await chmod(dir, 0o711);
+  const home = join(dir, 'home');
+  watchFolder(dir);
+  const port = await freePort();
+  const up = await execa(
+    process.execPath,
+    [NEO_BIN, 'db', 'up', '--port', String(port), '--data-dir', join(dir, 'data'), '--json'],
+    {
+      env: { NEO_HOME: home, NO_COLOR: '1' },
+      reject: false,
+      timeout: 120_000,
+    },
+  );
+  if (up.exitCode !== 0) throw new Error(`neo db up failed: ${up.stderr}`);
+  // The URL printed hides its password; the record beside NEO_HOME holds it (0600).
+  const record = JSON.parse(await readFile(join(home, 'db', 'db.json'), 'utf8')) as { url: string };
+  return { dir, home, url: record.url };
+}
+
+export async function stopDb(db: TestDb | undefined): Promise<void> {
+  if (db === undefined) return;
+  await execa(process.execPath, [NEO_BIN, 'db', 'down', '--purge'], {
+    env: { NEO_HOME: db.home, NO_COLOR: '1' },
+    reject: false,
+    timeout: 60_000,
+  });
+  await rm(db.dir, { recursive: true, force: true });
+}
+
+let databases = 0;
+
+/** A fresh database on the test server: each test's runs, queue and workers are its own. */
+export async function freshDatabase(db: TestDb): Promise<string> {
+  const name = `t${process.pid}_${++databases}`;
+  await query(db.url, `CREATE DATABASE ${name}`);
+  return db.url.replace(/\/postgres$/, `/${name}`);
+}
+
+/** One query on its own connection. */
+export async function query<T = Record<string, unknown>>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+export interface Worker {
+  id: string;
+  home: string;
+  child: ResultPromise;
+}
+
+/** Starts `neo worker` and waits until it is ready. */
+export async function startWorker(url: string, home: string, id: string, concurrency = 1): Promise<Worker> {
+  watchFolder(home);
+  const child = execa(
+    process.execPath,
+    [NEO_BIN, 'worker', '--database-url', url, '--executor-id', id, '--concurrency', String(concurrency)],
+    { env: { NO_COLOR: '1', NEO_HOME: home }, reject: false, stdin: 'ignore' },
+  ) as ResultPromise;
+  await waitForOutput(child, /worker \S+ ready/, 'stderr');
+  return { id, home, child };
+}
+
+/** Stops a worker (SIGTERM, then SIGKILL after 10 s). */
+export async function stopWorker(worker: Worker | undefined): Promise<void> {
+  if (worker === undefined || (worker.child.exitCode !== undefined && worker.child.exitCode !== null)) return;
+  worker.child.kill('SIGTERM');
+  const timer = setTimeout(() => worker.child.kill('SIGKILL'), 10_000);
+  await worker.child;
+  clearTimeout(timer);
+}
+
+/** Polls `probe` until it returns a value (not undefined), for at most `ms`. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The status neo recorded for a dbos run, and the executor DBOS has it on. */
+export async function runRow(
+  url: string,
+  runId: string,
+): Promise<{ status: string; executor: string | null } | undefined> {
+  const rows = await query<{ status: string; executor_id: string | null }>(
+    url,
+    `SELECT r.status, w.executor_id FROM neo.runs r LEFT JOIN dbos.workflow_status w ON w.workflow_uuid = r.run_id WHERE r.run_id = $1`,
+    [runId],
+  );
+  return rows[0] === undefined ? undefined : { status: rows[0].status, executor: rows[0].executor_id };
+}
+
+/** The seqs of a run's mirrored events, in order, with their types. */
+export async function recordedEvents(
+  url: string,
+  runId: string,
+): Promise<Array<{ seq: number; type: string; step?: string }>> {
+  const rows = await query<{ seq: number; event: { type: string; step?: string } }>(
+    url,
+    `SELECT seq, event FROM neo.run_events WHERE run_id = $1 ORDER BY seq`,
+    [runId],
+  );
+  return rows.map((r) => ({
+    seq: r.seq,
+    type: r.event.type,
+    ...(r.event.step === undefined ? {} : { step: r.event.step }),
+  }));
+}
