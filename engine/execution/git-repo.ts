@@ -25,6 +25,7 @@ export interface GitLocation {
 export class GitRepo {
   readonly location: GitLocation;
   #overrides: { key: string; list: Array<[string, string]> } | undefined;
+  #listing: { key: string; list: Promise<Array<[string, string]>> } | undefined;
 
   private constructor(location: GitLocation) {
     this.location = location;
@@ -36,17 +37,55 @@ export class GitRepo {
   }
 
   /**
+   * The worktree `git worktree add` just made at `root` from this repository, located without
+   * running git: its `.git` file names its git dir, and its common dir is this repository's. It
+   * shares this repository's listing of filter drivers, which stays valid for as long as the
+   * config files it was read from are unchanged (the worktree's own config.worktree included).
+   */
+  async linked(root: string): Promise<GitRepo> {
+    const top = await realpath(root);
+    const gitDir = await gitDirOf(top);
+    if (gitDir === undefined) throw new NeoError('GIT_DIR_CHANGED', `git created no work tree at ${root}`);
+    const location = { top, gitDir, commonDir: this.location.commonDir };
+    refuseInside(location);
+    const repo = new GitRepo(location);
+    repo.#overrides = this.#overrides;
+    return repo;
+  }
+
+  /**
    * The repository whose work tree holds `dir`, found by git itself but never above `ceilings`
    * (GIT_CEILING_DIRECTORIES: git does not climb into them). Undefined outside a work tree.
    * Refused (GIT_DIR_INSIDE_WORKTREE) when the `.git` entry points into the work tree it
    * belongs to: a real repository's git dir is `<top>/.git` or lies outside the work tree.
    */
   static async discover(dir: string, ceilings: readonly string[] = []): Promise<GitRepo | undefined> {
+    return (await GitRepo.#find(dir, ceilings, false))?.repo;
+  }
+
+  /**
+   * `discover`, and the commit HEAD is at (undefined in a repository without one), read by the
+   * same git call.
+   */
+  static async discoverHead(dir: string): Promise<{ repo: GitRepo; head: string | undefined } | undefined> {
+    return GitRepo.#find(dir, [], true);
+  }
+
+  static async #find(
+    dir: string,
+    ceilings: readonly string[],
+    withHead: boolean,
+  ): Promise<{ repo: GitRepo; head: string | undefined } | undefined> {
     const env: Record<string, string> = {};
     if (ceilings.length > 0) env.GIT_CEILING_DIRECTORIES = ceilings.map((c) => resolve(c)).join(':');
-    const run = await runGit(dir, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { env });
+    const args = ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'];
+    // `--verify --quiet` makes a missing HEAD exit 1 after the three folders, not fail the call.
+    const run = await runGit(dir, withHead ? [...args, '--verify', '--quiet', 'HEAD^{commit}'] : args, {
+      env,
+      okExitCodes: withHead ? [0, 1] : [0],
+    });
     if (!run.ok) return undefined;
-    const [top, gitDir, common] = run.stdout.split('\n');
+    const [top, gitDir, common, head] = run.stdout.split('\n');
     if (!top || !gitDir || !common) return undefined;
     const location = {
       top: await realpath(top),
@@ -54,7 +93,7 @@ export class GitRepo {
       commonDir: await realpath(isAbsolute(common) ? common : resolve(dir, common)),
     };
     refuseInside(location);
-    return new GitRepo(location);
+    return { repo: new GitRepo(location), head: withHead && run.exitCode === 0 && head ? head : undefined };
   }
 
   /** The environment that pins this repository for a call. */
@@ -107,12 +146,26 @@ export class GitRepo {
       '|',
     );
     if (this.#overrides?.key === key) return this.#overrides.list;
+    // Calls started together (a worktree's start queries the checkout in parallel) share one listing.
+    if (this.#listing?.key !== key) this.#listing = { key, list: this.#listOverrides(key) };
+    const listing = this.#listing;
+    try {
+      return await listing.list;
+    } finally {
+      if (this.#listing === listing) this.#listing = undefined;
+    }
+  }
+
+  async #listOverrides(key: string): Promise<Array<[string, string]>> {
     const listing = await runGit(this.location.top, ['config', '-z', '--get-regexp', DRIVER_KEYS], {
       okExitCodes: [0, 1],
       env: this.env,
     });
     if (!listing.ok)
-      throw new NeoError('GIT_CONFIG_UNREADABLE', `could not read the config of ${commonDir}: ${listing.stderr}`);
+      throw new NeoError(
+        'GIT_CONFIG_UNREADABLE',
+        `could not read the config of ${this.location.commonDir}: ${listing.stderr}`,
+      );
     const list = filterOverrides(listing.stdout);
     this.#overrides = hasIncludes(listing.stdout) ? undefined : { key, list };
     return list;
