@@ -24,8 +24,6 @@ export interface GitLocation {
 
 export class GitRepo {
   readonly location: GitLocation;
-  #overrides: { key: string; list: Array<[string, string]> } | undefined;
-  #listing: { key: string; list: Promise<Array<[string, string]>> } | undefined;
 
   private constructor(location: GitLocation) {
     this.location = location;
@@ -38,9 +36,7 @@ export class GitRepo {
 
   /**
    * The worktree `git worktree add` just made at `root` from this repository, located without
-   * running git: its `.git` file names its git dir, and its common dir is this repository's. It
-   * shares this repository's listing of filter drivers, which stays valid for as long as the
-   * config files it was read from are unchanged (the worktree's own config.worktree included).
+   * running git: its `.git` file names its git dir, and its common dir is this repository's.
    */
   async linked(root: string): Promise<GitRepo> {
     const top = await realpath(root);
@@ -48,9 +44,7 @@ export class GitRepo {
     if (gitDir === undefined) throw new NeoError('GIT_DIR_CHANGED', `git created no work tree at ${root}`);
     const location = { top, gitDir, commonDir: this.location.commonDir };
     refuseInside(location);
-    const repo = new GitRepo(location);
-    repo.#overrides = this.#overrides;
-    return repo;
+    return new GitRepo(location);
   }
 
   /**
@@ -137,22 +131,28 @@ export class GitRepo {
   }
 
   /**
-   * The filter drivers of the repository's own config, blanked. Listed again whenever a config
-   * file changed (or always, when the config includes other files).
+   * The filter drivers of the repository's own config, blanked. neo's git reads no global or
+   * system config (git-hardening.ts), so the listing is a function of the repository's config
+   * and the work tree's config.worktree: it is kept per their signatures for the process, shared
+   * by every GitRepo of the same repository (a run's worktree, its step base, a session's diff
+   * capture), and listed again whenever either file changed (or always, when the config
+   * includes other files). Calls started together share one listing.
    */
   async #filterOverrides(): Promise<Array<[string, string]>> {
     const { gitDir, commonDir } = this.location;
-    const key = (await Promise.all([join(commonDir, 'config'), join(gitDir, 'config.worktree')].map(signature))).join(
-      '|',
+    const [config, worktree] = await Promise.all(
+      [join(commonDir, 'config'), join(gitDir, 'config.worktree')].map(signature),
     );
-    if (this.#overrides?.key === key) return this.#overrides.list;
-    // Calls started together (a worktree's start queries the checkout in parallel) share one listing.
-    if (this.#listing?.key !== key) this.#listing = { key, list: this.#listOverrides(key) };
-    const listing = this.#listing;
+    // A missing config.worktree is the same (no) content wherever it is missing.
+    const key = `${commonDir}:${config}|${worktree === 'missing' ? worktree : `${gitDir}:${worktree}`}`;
+    const known = overrideLists.get(key);
+    if (known !== undefined) return known;
+    const pending = listings.get(key) ?? this.#listOverrides(key);
+    listings.set(key, pending);
     try {
-      return await listing.list;
+      return await pending;
     } finally {
-      if (this.#listing === listing) this.#listing = undefined;
+      if (listings.get(key) === pending) listings.delete(key);
     }
   }
 
@@ -167,10 +167,19 @@ export class GitRepo {
         `could not read the config of ${this.location.commonDir}: ${listing.stderr}`,
       );
     const list = filterOverrides(listing.stdout);
-    this.#overrides = hasIncludes(listing.stdout) ? undefined : { key, list };
+    if (!hasIncludes(listing.stdout)) {
+      // Bounded: a long-lived process (the daemon, `neo serve`) meets many repositories.
+      if (overrideLists.size >= MAX_OVERRIDE_LISTS) overrideLists.delete(overrideLists.keys().next().value!);
+      overrideLists.set(key, list);
+    }
     return list;
   }
 }
+
+/** Filter-driver overrides by config signature (see `#filterOverrides`), oldest first. */
+const overrideLists = new Map<string, Array<[string, string]>>();
+const listings = new Map<string, Promise<Array<[string, string]>>>();
+const MAX_OVERRIDE_LISTS = 64;
 
 /**
  * The nearest folder at or above `dir` holding a `.git` (a folder, or the file a worktree or
