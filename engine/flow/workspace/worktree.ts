@@ -179,8 +179,11 @@ async function summarize(
     ]);
     commit = await repo.output(['rev-parse', '--short', 'HEAD']);
   }
-  const untouched = commit === undefined && !dirty && head !== undefined && head === record.baseCommit;
-  const { count, changedFiles } = untouched ? { count: 0, changedFiles: 0 } : await branchChanges(repo, record);
+  const atBase = head !== undefined && head === record.baseCommit;
+  const untouched = commit === undefined && !dirty && atBase;
+  // From the base, this finish's commit is the branch's only one.
+  const known = atBase ? (commit === undefined ? 0 : 1) : undefined;
+  const { count, changedFiles } = untouched ? { count: 0, changedFiles: 0 } : await branchChanges(repo, record, known);
   const lines = [
     `workspace: ${record.path}`,
     `branch: ${record.branch} (${count} commit${count === 1 ? '' : 's'} on ${record.baseCommit?.slice(0, 10)}, ${changedFiles} file${changedFiles === 1 ? '' : 's'} changed)`,
@@ -194,8 +197,14 @@ async function summarize(
 }
 
 /** The branch's commits on its base and the files they and the work tree change. */
-async function branchChanges(repo: GitRepo, record: WorkspaceRecord): Promise<{ count: number; changedFiles: number }> {
-  const count = Number(await repo.output(['rev-list', '--count', `${record.baseCommit}..HEAD`]).catch(() => '0'));
+async function branchChanges(
+  repo: GitRepo,
+  record: WorkspaceRecord,
+  /** The count when the caller knows it (HEAD was at the base before the finish's commit). */
+  known?: number,
+): Promise<{ count: number; changedFiles: number }> {
+  const count =
+    known ?? Number(await repo.output(['rev-list', '--count', `${record.baseCommit}..HEAD`]).catch(() => '0'));
   const changed = await repo.output(['diff', '--name-only', '-z', record.baseCommit ?? 'HEAD']).catch(() => '');
   // New files are changes too: `git diff` against a commit does not list untracked ones.
   const added = await repo.output(['ls-files', '--others', '--exclude-standard', '-z']).catch(() => '');
