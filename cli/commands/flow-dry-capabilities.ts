@@ -17,22 +17,33 @@ export async function dryRunCapabilities(
 ): Promise<Record<string, ProvisionMeta>> {
   const out: Record<string, ProvisionMeta> = {};
   if (!capabilitiesEnabled(options.env)) return out;
+  // What a step gets depends only on its backend's protocol and its sandbox's network: one
+  // resolution (a read of the project's files) per pair, not per step.
+  const resolved = new Map<string, Promise<ProvisionMeta>>();
+  const resolve = (protocol: Backend['protocol'], sandbox: { network: boolean } | undefined) => {
+    const key = `${protocol}|${sandbox?.network ?? 'none'}`;
+    const known = resolved.get(key);
+    // A later step's profile is the one read for the first: cached, as a real start would find it.
+    if (known !== undefined) return known.then((meta) => ({ ...meta, profileCached: true }));
+    const meta = resolveSessionProvision({
+      home: options.home,
+      cwd: options.projectDir,
+      definitions: options.set,
+      protocol,
+      sessionDir: options.home,
+      env: options.env,
+      neoCommand: neoCommand(),
+      materialize: false,
+      ...(sandbox === undefined ? {} : { sandbox }),
+    }).then((result) => result.meta);
+    resolved.set(key, meta);
+    return meta;
+  };
   const visit = async (step: StepDescription, path: string) => {
     const descriptor = step.backend === undefined ? undefined : options.set.get('backend', step.backend);
     if (step.kind === 'agent' && descriptor !== undefined) {
       const sandbox = step.sandbox?.startsWith('bwrap') ? { network: step.sandbox.includes('+net') } : undefined;
-      const { meta } = await resolveSessionProvision({
-        home: options.home,
-        cwd: options.projectDir,
-        definitions: options.set,
-        protocol: (descriptor.data as Backend).protocol,
-        sessionDir: options.home,
-        env: options.env,
-        neoCommand: neoCommand(),
-        materialize: false,
-        ...(sandbox === undefined ? {} : { sandbox }),
-      });
-      out[`${path}${step.id}`] = meta;
+      out[`${path}${step.id}`] = await resolve((descriptor.data as Backend).protocol, sandbox);
     }
     for (const child of step.subflow?.steps ?? []) await visit(child, `${path}${step.id}/`);
   };

@@ -24,7 +24,6 @@ export interface GitLocation {
 
 export class GitRepo {
   readonly location: GitLocation;
-  #overrides: { key: string; list: Array<[string, string]> } | undefined;
 
   private constructor(location: GitLocation) {
     this.location = location;
@@ -36,17 +35,51 @@ export class GitRepo {
   }
 
   /**
+   * The worktree `git worktree add` just made at `root` from this repository, located without
+   * running git: its `.git` file names its git dir, and its common dir is this repository's.
+   */
+  async linked(root: string): Promise<GitRepo> {
+    const top = await realpath(root);
+    const gitDir = await gitDirOf(top);
+    if (gitDir === undefined) throw new NeoError('GIT_DIR_CHANGED', `git created no work tree at ${root}`);
+    const location = { top, gitDir, commonDir: this.location.commonDir };
+    refuseInside(location);
+    return new GitRepo(location);
+  }
+
+  /**
    * The repository whose work tree holds `dir`, found by git itself but never above `ceilings`
    * (GIT_CEILING_DIRECTORIES: git does not climb into them). Undefined outside a work tree.
    * Refused (GIT_DIR_INSIDE_WORKTREE) when the `.git` entry points into the work tree it
    * belongs to: a real repository's git dir is `<top>/.git` or lies outside the work tree.
    */
   static async discover(dir: string, ceilings: readonly string[] = []): Promise<GitRepo | undefined> {
+    return (await GitRepo.#find(dir, ceilings, false))?.repo;
+  }
+
+  /**
+   * `discover`, and the commit HEAD is at (undefined in a repository without one), read by the
+   * same git call.
+   */
+  static async discoverHead(dir: string): Promise<{ repo: GitRepo; head: string | undefined } | undefined> {
+    return GitRepo.#find(dir, [], true);
+  }
+
+  static async #find(
+    dir: string,
+    ceilings: readonly string[],
+    withHead: boolean,
+  ): Promise<{ repo: GitRepo; head: string | undefined } | undefined> {
     const env: Record<string, string> = {};
     if (ceilings.length > 0) env.GIT_CEILING_DIRECTORIES = ceilings.map((c) => resolve(c)).join(':');
-    const run = await runGit(dir, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { env });
+    const args = ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'];
+    // `--verify --quiet` makes a missing HEAD exit 1 after the three folders, not fail the call.
+    const run = await runGit(dir, withHead ? [...args, '--verify', '--quiet', 'HEAD^{commit}'] : args, {
+      env,
+      okExitCodes: withHead ? [0, 1] : [0],
+    });
     if (!run.ok) return undefined;
-    const [top, gitDir, common] = run.stdout.split('\n');
+    const [top, gitDir, common, head] = run.stdout.split('\n');
     if (!top || !gitDir || !common) return undefined;
     const location = {
       top: await realpath(top),
@@ -54,7 +87,7 @@ export class GitRepo {
       commonDir: await realpath(isAbsolute(common) ? common : resolve(dir, common)),
     };
     refuseInside(location);
-    return new GitRepo(location);
+    return { repo: new GitRepo(location), head: withHead && run.exitCode === 0 && head ? head : undefined };
   }
 
   /** The environment that pins this repository for a call. */
@@ -98,26 +131,55 @@ export class GitRepo {
   }
 
   /**
-   * The filter drivers of the repository's own config, blanked. Listed again whenever a config
-   * file changed (or always, when the config includes other files).
+   * The filter drivers of the repository's own config, blanked. neo's git reads no global or
+   * system config (git-hardening.ts), so the listing is a function of the repository's config
+   * and the work tree's config.worktree: it is kept per their signatures for the process, shared
+   * by every GitRepo of the same repository (a run's worktree, its step base, a session's diff
+   * capture), and listed again whenever either file changed (or always, when the config
+   * includes other files). Calls started together share one listing.
    */
   async #filterOverrides(): Promise<Array<[string, string]>> {
     const { gitDir, commonDir } = this.location;
-    const key = (await Promise.all([join(commonDir, 'config'), join(gitDir, 'config.worktree')].map(signature))).join(
-      '|',
+    const [config, worktree] = await Promise.all(
+      [join(commonDir, 'config'), join(gitDir, 'config.worktree')].map(signature),
     );
-    if (this.#overrides?.key === key) return this.#overrides.list;
+    // A missing config.worktree is the same (no) content wherever it is missing.
+    const key = `${commonDir}:${config}|${worktree === 'missing' ? worktree : `${gitDir}:${worktree}`}`;
+    const known = overrideLists.get(key);
+    if (known !== undefined) return known;
+    const pending = listings.get(key) ?? this.#listOverrides(key);
+    listings.set(key, pending);
+    try {
+      return await pending;
+    } finally {
+      if (listings.get(key) === pending) listings.delete(key);
+    }
+  }
+
+  async #listOverrides(key: string): Promise<Array<[string, string]>> {
     const listing = await runGit(this.location.top, ['config', '-z', '--get-regexp', DRIVER_KEYS], {
       okExitCodes: [0, 1],
       env: this.env,
     });
     if (!listing.ok)
-      throw new NeoError('GIT_CONFIG_UNREADABLE', `could not read the config of ${commonDir}: ${listing.stderr}`);
+      throw new NeoError(
+        'GIT_CONFIG_UNREADABLE',
+        `could not read the config of ${this.location.commonDir}: ${listing.stderr}`,
+      );
     const list = filterOverrides(listing.stdout);
-    this.#overrides = hasIncludes(listing.stdout) ? undefined : { key, list };
+    if (!hasIncludes(listing.stdout)) {
+      // Bounded: a long-lived process (the daemon, `neo serve`) meets many repositories.
+      if (overrideLists.size >= MAX_OVERRIDE_LISTS) overrideLists.delete(overrideLists.keys().next().value!);
+      overrideLists.set(key, list);
+    }
     return list;
   }
 }
+
+/** Filter-driver overrides by config signature (see `#filterOverrides`), oldest first. */
+const overrideLists = new Map<string, Array<[string, string]>>();
+const listings = new Map<string, Promise<Array<[string, string]>>>();
+const MAX_OVERRIDE_LISTS = 64;
 
 /**
  * The nearest folder at or above `dir` holding a `.git` (a folder, or the file a worktree or

@@ -3,8 +3,9 @@
  * the run starts, resumes or ends), neo writes the run's hand-off — plan, completed steps, files
  * touched, decisions, repository path — into the repository's memory (engine/memory/handoff.ts).
  * Built from the run's own state (events neo folded), never from anything an agent wrote. Writes
- * are chained, so they land in order, and a step's brief waits for the ones before it
- * (`handoffWritten`). A failed write is dropped: the hand-off is a record beside the run.
+ * are chained, so they land in order, and coalesced: the latest state is written at most
+ * HANDOFF_DELAY_MS after its event, or at once when a step's brief (or the run's end) waits for
+ * it (`handoffWritten`). A failed write is dropped: the hand-off is a record beside the run.
  */
 import type { RunEvent } from '../core/events.js';
 import type { CompiledPlan } from '../core/plan.js';
@@ -21,11 +22,42 @@ const WRITES_ON = new Set<RunEvent['type']>([
   'run.finished',
 ]);
 
-const pending = new Map<string, Promise<void>>();
+/**
+ * How long a hand-off waits for the next event before it is written: a run of quick steps
+ * writes one hand-off per burst, not one per step (each write is the whole plan and the run's
+ * decisions, and a rename). Whoever needs it now — a step's brief, the run's end — flushes it.
+ */
+const HANDOFF_DELAY_MS = 100;
 
-/** Resolves when the hand-offs of `runId` asked for so far are written. */
+interface Pending {
+  /** The run at its latest event, not yet written. */
+  latest: (() => Promise<void>) | undefined;
+  timer: NodeJS.Timeout | undefined;
+  /** The writes started so far, in order. */
+  written: Promise<void>;
+}
+
+const pending = new Map<string, Pending>();
+
+/** Resolves when the hand-offs of `runId` asked for so far are written (a waiting one is written now). */
 export function handoffWritten(runId: string): Promise<void> {
-  return pending.get(runId) ?? Promise.resolve();
+  return flush(runId);
+}
+
+function flush(runId: string): Promise<void> {
+  const entry = pending.get(runId);
+  if (entry === undefined) return Promise.resolve();
+  clearTimeout(entry.timer);
+  entry.timer = undefined;
+  const write = entry.latest;
+  entry.latest = undefined;
+  if (write === undefined) return entry.written;
+  const written = entry.written.then(write);
+  entry.written = written;
+  void written.then(() => {
+    if (pending.get(runId) === entry && entry.written === written && entry.latest === undefined) pending.delete(runId);
+  });
+  return written;
 }
 
 const memory = () => import('../../memory/index.js');
@@ -40,10 +72,11 @@ export function noteHandoff(
   plan: CompiledPlan,
 ): void {
   if (!WRITES_ON.has(event.type) || memoryOff()) return;
-  // The state now, not when the write runs: each write is the run at its event.
+  // The state now, not when the write runs: each write is the run at its latest event.
   const snapshot = { state, plan };
-  const previous = pending.get(state.runId) ?? Promise.resolve();
-  const next = previous.then(async () => {
+  const entry = pending.get(state.runId) ?? { latest: undefined, timer: undefined, written: Promise.resolve() };
+  pending.set(state.runId, entry);
+  entry.latest = async () => {
     try {
       const mem = await memory();
       const repo = repoOf(workspace);
@@ -54,11 +87,12 @@ export function noteHandoff(
     } catch {
       // A record beside the run, never a reason for it to fail.
     }
-  });
-  pending.set(state.runId, next);
-  void next.then(() => {
-    if (pending.get(state.runId) === next) pending.delete(state.runId);
-  });
+  };
+  if (entry.timer === undefined) {
+    entry.timer = setTimeout(() => void flush(state.runId), HANDOFF_DELAY_MS);
+    // A run that ends flushes it (drive.ts); the timer alone never keeps the process up.
+    entry.timer.unref();
+  }
 }
 
 /** The files a step's (or its items') diff touched. */

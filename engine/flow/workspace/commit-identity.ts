@@ -32,17 +32,34 @@ export async function commitIdentity(
   let name: string | undefined;
   let email: string | undefined;
   for (const global of [...(await existing(globals)), '/dev/null']) {
-    name ??= await read(checkout, 'user.name', global);
-    email ??= await read(checkout, 'user.email', global);
+    const found = await read(checkout, global);
+    name ??= found.get('user.name');
+    email ??= found.get('user.email');
     if (name !== undefined && email !== undefined) break;
   }
   return { name: name ?? NEO_IDENTITY.name, email: email ?? NEO_IDENTITY.email };
 }
 
-async function read(repo: GitRepo, key: string, global: string): Promise<string | undefined> {
-  const run = await repo.run(['config', '--get', key], { okExitCodes: [0, 1], env: { GIT_CONFIG_GLOBAL: global } });
-  const value = run.ok ? run.stdout.trim() : '';
-  return value === '' ? undefined : value;
+/**
+ * `user.name` and `user.email` as `git config --get` reads each (the last value wins), in one
+ * call; an empty value is none.
+ */
+async function read(repo: GitRepo, global: string): Promise<Map<string, string>> {
+  const run = await repo.run(['config', '-z', '--get-regexp', '^user\\.(name|email)$'], {
+    okExitCodes: [0, 1],
+    env: { GIT_CONFIG_GLOBAL: global },
+  });
+  const found = new Map<string, string>();
+  if (!run.ok) return found;
+  for (const record of run.stdout.split('\0')) {
+    // `key\nvalue`, or the bare key of a key without a value (`--get` prints nothing for it).
+    const cut = record.indexOf('\n');
+    const key = cut < 0 ? record : record.slice(0, cut);
+    const value = cut < 0 ? '' : record.slice(cut + 1).trim();
+    if (value === '') found.delete(key);
+    else found.set(key, value);
+  }
+  return found;
 }
 
 async function existing(files: readonly string[]): Promise<string[]> {

@@ -87,11 +87,8 @@ async function createWorkspace(options: {
 
 /** The repository holding `dir` and its HEAD commit, when it has one (a worktree starts from one). */
 async function committedRepo(dir: string): Promise<{ repo: GitRepo; head: string } | undefined> {
-  const repo = await GitRepo.discover(dir);
-  if (repo === undefined) return undefined;
-  const run = await repo.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
-  const head = run.ok ? run.stdout.trim() : '';
-  return head === '' ? undefined : { repo, head };
+  const found = await GitRepo.discoverHead(dir);
+  return found?.head === undefined ? undefined : { repo: found.repo, head: found.head };
 }
 
 /** Re-opens the workspace a run recorded, for a resume. */

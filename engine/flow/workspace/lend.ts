@@ -143,10 +143,12 @@ export async function lendToWorktree(options: {
   source: GitRepo;
   worktree: GitRepo;
   home: string;
+  /** The checkout's lendable folders when the caller already listed them (`lendableFolders`). */
+  folders?: readonly string[];
 }): Promise<{ lent: LentFolder[]; warnings: string[] }> {
   const top = options.source.location.top;
   const root = options.worktree.location.top;
-  const folders = await lendableFolders(top, options.source, [options.home]);
+  const folders = options.folders ?? (await lendableFolders(top, options.source, [options.home]));
   if (folders.length === 0) return { lent: [], warnings: [] };
   const { lent, skipped } = await lendFolders({ checkout: top, workspace: root, folders });
   const ignored = new Set(await findDependencyFolders(root, { repo: options.worktree }));

@@ -39,6 +39,7 @@ export class StepBase {
   readonly repo: GitRepo;
   readonly #store: SnapshotStore;
   readonly tree: string;
+  #last: { tree: string; diff: StepTreeDiff } | undefined;
 
   private constructor(repo: GitRepo, store: SnapshotStore, tree: string) {
     this.repo = repo;
@@ -64,11 +65,18 @@ export class StepBase {
     return new StepBase(repo, store, tree);
   }
 
-  /** The net change from the base to the work tree now. */
+  /**
+   * The net change from the base to the work tree now. A tree names its content, so the diff of
+   * the last tree seen is kept: a step's acceptance and its settle ask for it in turn, and the
+   * second asks git only for the snapshot when nothing changed in between.
+   */
   async diff(): Promise<StepTreeDiff> {
     const now = await snapshotTree(this.repo, this.#store);
+    if (this.#last?.tree === now) return this.#last.diff;
     const change = await diffTrees(this.repo, this.#store, this.tree, now, MAX_STEP_PATCH_BYTES);
-    return { files: change.files, patch: change.patch, patchBytes: change.patchBytes };
+    const diff = { files: change.files, patch: change.patch, patchBytes: change.patchBytes };
+    this.#last = { tree: now, diff };
+    return diff;
   }
 }
 

@@ -1,6 +1,6 @@
 import { access, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { GitRepo } from '../../execution/index.js';
+import { GitRepo, gitFailure } from '../../execution/index.js';
 import { errorMessage, NeoError, UsageError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { requireKept, type Workspace, type WorkspaceSummary } from './workspace.js';
@@ -8,7 +8,7 @@ import { worktreeStateLines } from './worktree-state.js';
 import { checkId } from '../../util/ids.js';
 import { mkdirPrivate } from '../../util/private-store.js';
 import { defined } from '../../util/defined.js';
-import { lendToWorktree, type DependencyMode } from './lend.js';
+import { lendableFolders, lendToWorktree, type DependencyMode } from './lend.js';
 import { commitIdentity } from './commit-identity.js';
 import { toolchainLoan } from './toolchains.js';
 
@@ -46,7 +46,18 @@ export async function createWorktree(options: {
   const root = join(options.home, 'worktrees', checkId('run', options.runId));
   const branch = `neo/${options.runId}`;
   await mkdirPrivate(join(options.home, 'worktrees'));
-  await source.output(['worktree', 'add', '--quiet', '-b', branch, root, baseCommit]);
+  // What the checkout has that the worktree will not (the warning below) and which of its
+  // dependency folders can be lent are read from the checkout while git adds the worktree: the
+  // three are independent, and the checkout's first status is the slowest call of the start.
+  // `.neo/` is read from the checkout (definitions pinned at the start), never from the worktree:
+  // right after `neo init` it is uncommitted, and that leaves nothing out of the run.
+  const dirtyCheck = source.output(['status', '--porcelain', '--', rel || '.', ':(top,exclude).neo']).catch(() => '');
+  const lendable =
+    options.dependencies === 'none' ? Promise.resolve([]) : lendableFolders(repo, source, [options.home]);
+  const args = ['worktree', 'add', '--quiet', '-b', branch, root, baseCommit];
+  const [added, dirty, folders] = await Promise.allSettled([source.run(args), dirtyCheck, lendable]);
+  if (added.status === 'rejected') throw added.reason;
+  if (!added.value.ok) throw new NeoError('GIT_FAILED', `${gitFailure(args, added.value)} (in ${repo})`);
   const path = join(root, rel);
   try {
     await access(path);
@@ -62,21 +73,15 @@ export async function createWorktree(options: {
       },
     );
   }
-  const created = await GitRepo.discover(root);
-  if (created === undefined) throw new NeoError('FLOW_WORKSPACE_BASE', `git created no work tree at ${root}`);
+  const created = await source.linked(root);
   const warnings: string[] = [];
-  // `.neo/` is read from the checkout (definitions pinned at the start), never from the worktree:
-  // right after `neo init` it is uncommitted, and that leaves nothing out of the run.
-  const dirty = await source.output(['status', '--porcelain', '--', rel || '.', ':(top,exclude).neo']).catch(() => '');
-  if (dirty)
+  if (dirty.status === 'fulfilled' && dirty.value)
     warnings.push(
       `uncommitted changes in ${rel || 'the project'} are not in the worktree (it starts from ${baseRef} = ${baseCommit.slice(0, 10)})`,
     );
+  if (folders.status === 'rejected') throw folders.reason;
   const { gitDir, commonDir } = created.location;
-  const lending =
-    options.dependencies === 'none'
-      ? { lent: [], warnings: [] }
-      : await lendToWorktree({ source, worktree: created, home: options.home });
+  const lending = await lendToWorktree({ source, worktree: created, home: options.home, folders: folders.value });
   warnings.push(...lending.warnings);
   const record: WorkspaceRecord = {
     isolation: 'worktree',
@@ -91,7 +96,7 @@ export async function createWorktree(options: {
     ...(lending.lent.length === 0 ? {} : { dependencies: lending.lent }),
     ...defined({ toolchains: options.dependencies === 'none' ? undefined : toolchainLoan([repo, projectDir]) }),
   };
-  return worktreeWorkspace(record, warnings);
+  return worktreeWorkspace(record, warnings, { worktree: created, source });
 }
 
 /** The worktree of a run being resumed. */
@@ -110,14 +115,22 @@ export async function worktreeRepo(record: WorkspaceRecord): Promise<GitRepo> {
   return found;
 }
 
-function worktreeWorkspace(record: WorkspaceRecord, warnings: string[]): Workspace {
+/** The repositories a run's finish uses: the worktree's and its checkout's, when this process made the worktree. */
+interface Repos {
+  worktree: GitRepo;
+  source: GitRepo;
+}
+
+function worktreeWorkspace(record: WorkspaceRecord, warnings: string[], repos?: Repos): Workspace {
   return {
     record,
     warnings,
     async release() {},
     async finish(outcome): Promise<WorkspaceSummary> {
       try {
-        return await summarize(record, await worktreeRepo(record), outcome);
+        const repo = repos?.worktree ?? (await worktreeRepo(record));
+        const source = repos === undefined ? checkoutOf(record) : async () => repos.source;
+        return await summarize(record, repo, source, outcome);
       } catch (error) {
         // A .git rewritten under the run (GIT_DIR_CHANGED): nothing is committed through it.
         return { lines: [`workspace: ${record.path}`, `not committed: ${errorMessage(error)}`] };
@@ -126,18 +139,33 @@ function worktreeWorkspace(record: WorkspaceRecord, warnings: string[]): Workspa
   };
 }
 
-/** Commits a succeeded run's changes (as the user's git identity: commit-identity.ts), then says what the branch holds. */
+/** The checkout a resumed run's worktree came from, found when the finish first needs it. */
+function checkoutOf(record: WorkspaceRecord): () => Promise<GitRepo | undefined> {
+  let found: Promise<GitRepo | undefined> | undefined;
+  return () =>
+    (found ??=
+      record.repo === undefined ? Promise.resolve(undefined) : GitRepo.discover(record.repo).catch(() => undefined));
+}
+
+/**
+ * Commits a succeeded run's changes (as the user's git identity: commit-identity.ts), then says
+ * what the branch holds. One `status --porcelain=v2 --branch` answers the common case: HEAD
+ * still at the base and nothing changed is no commit and no file; otherwise the branch's
+ * commits and changed files are counted by the queries that define them.
+ */
 async function summarize(
   record: WorkspaceRecord,
   repo: GitRepo,
+  source: () => Promise<GitRepo | undefined>,
   { status, flow, runId }: { status: string; flow: string; runId: string },
 ): Promise<WorkspaceSummary> {
-  const dirty = await repo.output(['status', '--porcelain']);
-  const source = record.repo === undefined ? undefined : await GitRepo.discover(record.repo).catch(() => undefined);
+  const state = (await repo.output(['status', '--porcelain=v2', '--branch'])).split('\n');
+  const head = state.find((line) => line.startsWith('# branch.oid '))?.slice('# branch.oid '.length);
+  const dirty = state.some((line) => line !== '' && !line.startsWith('# '));
   let commit: string | undefined;
   if (status === 'succeeded' && dirty) {
     await repo.output(['add', '-A']);
-    const who = await commitIdentity(source);
+    const who = await commitIdentity(await source());
     await repo.output([
       '-c',
       `user.name=${who.name}`,
@@ -151,20 +179,34 @@ async function summarize(
     ]);
     commit = await repo.output(['rev-parse', '--short', 'HEAD']);
   }
-  const count = Number(await repo.output(['rev-list', '--count', `${record.baseCommit}..HEAD`]).catch(() => '0'));
-  const changed = await repo.output(['diff', '--name-only', '-z', record.baseCommit ?? 'HEAD']).catch(() => '');
-  // New files are changes too: `git diff` against a commit does not list untracked ones.
-  const added = await repo.output(['ls-files', '--others', '--exclude-standard', '-z']).catch(() => '');
-  const changedFiles = `${changed}\0${added}`.split('\0').filter((path) => path !== '').length;
+  const atBase = head !== undefined && head === record.baseCommit;
+  const untouched = commit === undefined && !dirty && atBase;
+  // From the base, this finish's commit is the branch's only one.
+  const known = atBase ? (commit === undefined ? 0 : 1) : undefined;
+  const { count, changedFiles } = untouched ? { count: 0, changedFiles: 0 } : await branchChanges(repo, record, known);
   const lines = [
     `workspace: ${record.path}`,
     `branch: ${record.branch} (${count} commit${count === 1 ? '' : 's'} on ${record.baseCommit?.slice(0, 10)}, ${changedFiles} file${changedFiles === 1 ? '' : 's'} changed)`,
   ];
+  const from = count > 0 ? await source() : undefined;
   const merged =
-    count > 0 &&
-    source !== undefined &&
-    (await source.run(['merge-base', '--is-ancestor', record.branch ?? 'HEAD', 'HEAD'])).ok;
-  const left = commit === undefined && dirty !== '';
+    from !== undefined && (await from.run(['merge-base', '--is-ancestor', record.branch ?? 'HEAD', 'HEAD'])).ok;
+  const left = commit === undefined && dirty;
   lines.push(...worktreeStateLines({ status, runId, dirty: left, commits: count, merged, ...record }));
   return { lines, changedFiles, ...defined({ commit }) };
+}
+
+/** The branch's commits on its base and the files they and the work tree change. */
+async function branchChanges(
+  repo: GitRepo,
+  record: WorkspaceRecord,
+  /** The count when the caller knows it (HEAD was at the base before the finish's commit). */
+  known?: number,
+): Promise<{ count: number; changedFiles: number }> {
+  const count =
+    known ?? Number(await repo.output(['rev-list', '--count', `${record.baseCommit}..HEAD`]).catch(() => '0'));
+  const changed = await repo.output(['diff', '--name-only', '-z', record.baseCommit ?? 'HEAD']).catch(() => '');
+  // New files are changes too: `git diff` against a commit does not list untracked ones.
+  const added = await repo.output(['ls-files', '--others', '--exclude-standard', '-z']).catch(() => '');
+  return { count, changedFiles: `${changed}\0${added}`.split('\0').filter((path) => path !== '').length };
 }
