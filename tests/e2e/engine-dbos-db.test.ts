@@ -4,7 +4,7 @@
  * `up` on the existing cluster starts it as it is (initdb would refuse the folder) with the
  * same credentials, and `down --purge` removes it.
  */
-import { chmod, readFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
@@ -38,6 +38,15 @@ it('db up, up again, status, down, up on the existing cluster, down --purge', { 
     const restarted = await runNeo(['db', 'up'], { env, timeout: 120_000 });
     expect(restarted.stdout).toContain(`started: PostgreSQL on 127.0.0.1:${port}`);
     expect(await query<{ ok: number }>(url, 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
+
+    // The first client on a fresh database migrates DBOS's schema; its progress line goes to
+    // stderr, so `--json`'s stdout stays one JSON object per line.
+    const plan = join(dir, 'plan.yaml');
+    await writeFile(plan, 'name: x\nsteps:\n  - { id: a, run: "true" }\n');
+    const enqueued = await runNeo(['flow', 'run', plan, '--engine', 'dbos', '--detach', '--json'], { env, cwd: dir });
+    expect(enqueued.exitCode, enqueued.stderr).toBe(0);
+    const lines = enqueued.stdout.trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as { type: string })).toMatchObject([{ type: 'enqueued' }]);
   } finally {
     const down = await runNeo(['db', 'down', '--purge'], { env });
     expect(down.exitCode).toBe(0);

@@ -39,7 +39,7 @@ export class DbosClient implements FlowEngine {
       );
       if (rows[0]?.t === null || rows[0]?.t === undefined) {
         const { DBOS } = await import('@dbos-inc/dbos-sdk');
-        await bounded(this.url, 60_000, () => DBOS.migrate(this.url));
+        await bounded(this.url, 60_000, () => onStderr(() => DBOS.migrate(this.url)));
       }
     })();
     return this.#ready;
@@ -177,4 +177,19 @@ export function needsDbos(option: string): NeoError {
   return new UsageError('CLI_ENGINE_OPTION', `${option} is an option of the dbos engine`, {
     hint: 'add --engine dbos',
   });
+}
+
+/**
+ * Runs `work` with console.log sent to stderr: DBOS.migrate reports its progress through a logger
+ * of its own making (console.log, no option to quiet it), and stdout is the command's output —
+ * `flow run --json`'s first line was DBOS's "Running DBOS system database migrations...".
+ */
+async function onStderr<T>(work: () => Promise<T>): Promise<T> {
+  const log = console.log;
+  console.log = (...args: unknown[]) => console.error(...args);
+  try {
+    return await work();
+  } finally {
+    console.log = log;
+  }
 }
