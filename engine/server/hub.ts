@@ -6,7 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { processRedact, redactDeep } from '../util/redact.js';
 
-export const TOPICS = ['code_session_event', 'code_session_changed', 'flow_run_event', 'approval_requested'] as const;
+export const TOPICS = [
+  'code_session_event',
+  'code_session_changed',
+  'flow_run_event',
+  'approval_requested',
+  'capability_updates',
+] as const;
 export type Topic = (typeof TOPICS)[number];
 
 export interface HubEvent {

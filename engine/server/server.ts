@@ -208,6 +208,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     () => catalogEntries(definitions),
     options.env ?? process.env,
     (event, fields) => log.info(event, fields),
+    (notice) => hub.publish('capability_updates', notice),
   );
   if (refresh !== undefined) log.info('serve_capability_refresh_scheduled', { next: refresh.next()?.toISOString() });
 

@@ -7,7 +7,9 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runNeo } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { NEO_BIN, runNeo } from '../helpers/cli.js';
+import { SseClient } from '../helpers/serve.js';
 import { tempDir } from '../helpers/temp.js';
 
 const NEWER_SHA = 'b'.repeat(40);
@@ -65,5 +67,52 @@ describe('neo capabilities check-updates', () => {
     // The terminal form says the same in one line per source.
     const text = await runNeo(['capabilities', 'check-updates'], { cwd, env });
     expect(text.stdout).toMatch(/playwright.*0\.0\.83.*0\.0\.99/);
+  });
+
+  it("neo serve's refresh job sends the owner one notice per pass that found newer sources", async () => {
+    const home = await tempDir('neo-updates-serve-');
+    // Every second instead of weekly; the fixture sources above.
+    const server = execa(process.execPath, [NEO_BIN, 'serve', '--port', '0'], {
+      env: {
+        NEO_HOME: home,
+        NO_COLOR: '1',
+        NEO_CAPABILITY_REFRESH_CRON: '* * * * * *',
+        NEO_NPM_REGISTRY_URL: `${url}/npm`,
+        NEO_GITHUB_API_URL: `${url}/github`,
+      },
+      reject: false,
+      buffer: false,
+    });
+    try {
+      const address = await new Promise<URL>((resolve, reject) => {
+        let out = '';
+        server.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('\n')) resolve(new URL(out.trim().split('\n')[0]!));
+        });
+        void server.then((r) => reject(new Error(`neo serve exited ${r.exitCode}`)));
+      });
+      const token = address.hash.slice('#token='.length);
+      const feed = new SseClient(`${address.origin}/api/events?topics=capability_updates`, {
+        authorization: `Bearer ${token}`,
+      });
+      try {
+        const event = await feed.waitFor((e) => e.event === 'capability_updates', 30_000);
+        const notice = JSON.parse(event.data) as { checkedAt: string; updates: Finding[] };
+        expect(notice.updates).toEqual(
+          expect.arrayContaining([
+            { id: 'playwright', pinned: '0.0.83', latest: '0.0.99' },
+            expect.objectContaining({ id: 'prisma', latest: NEWER_SHA }),
+          ]),
+        );
+        // Only sources with an update: a current pin is not in the notice.
+        expect(notice.updates.map((u) => u.id)).not.toContain('sentry');
+      } finally {
+        await feed.close();
+      }
+    } finally {
+      server.kill('SIGTERM');
+      await server;
+    }
   });
 });

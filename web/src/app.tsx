@@ -46,10 +46,14 @@ function Nav({ page }: { page: string }) {
       () => undefined,
     );
   useEffect(refresh, []);
-  const state = useStream('/api/events?topics=approval_requested,flow_run_event,code_session_changed', (e) => {
-    if (e.event === 'approval_requested') notify(e.data as { prompt?: string; key?: string });
-    if (e.event === 'approval_requested' || (e.data as { type?: string }).type !== 'progress') refresh();
-  });
+  const state = useStream(
+    '/api/events?topics=approval_requested,flow_run_event,code_session_changed,capability_updates',
+    (e) => {
+      if (e.event === 'capability_updates') return notifyUpdates(e.data as UpdatesNotice);
+      if (e.event === 'approval_requested') notify(e.data as { prompt?: string; key?: string });
+      if (e.event === 'approval_requested' || (e.data as { type?: string }).type !== 'progress') refresh();
+    },
+  );
   const tab = (pages: string[], path: string, label: string) => (
     <a {...link(path)} class={pages.includes(page) ? 'active' : ''}>
       {label}
@@ -77,6 +81,27 @@ function Nav({ page }: { page: string }) {
       </span>
     </nav>
   );
+}
+
+interface UpdatesNotice {
+  updates: Array<{ id: string; pinned: string; latest?: string }>;
+}
+
+/**
+ * The weekly capability refresh's one notice: pinned sources with a newer version or commit
+ * (bumping a pin stays a reviewed catalog edit; `neo capabilities check-updates` lists them).
+ */
+function notifyUpdates(notice: UpdatesNotice): void {
+  if (typeof Notification !== 'function' || Notification.permission !== 'granted') return;
+  const short = (v: string | undefined) => (v !== undefined && /^[0-9a-f]{40}$/.test(v) ? v.slice(0, 10) : (v ?? '?'));
+  try {
+    new Notification('neo: capability updates', {
+      body: notice.updates.map((u) => `${u.id} ${short(u.pinned)} → ${short(u.latest)}`).join(', '),
+      tag: 'capability-updates',
+    });
+  } catch {
+    // As for approvals below.
+  }
 }
 
 /**
