@@ -194,4 +194,40 @@ steps:
     expect(completed[0]!.event.outputs?.decision).toBe('approve');
     expect(completed[0]!.event.outputs?.by).toMatch(/^cli \(/);
   });
+
+  it('a retried approval asks again: its second asking waits for a new answer instead of taking the first', async () => {
+    const url = await freshDatabase(db!);
+    const { dir, home } = await project(`name: retried
+workspace: { isolation: inplace }
+steps:
+  - id: gate
+    retry: { attempts: 2, backoff: 1s, on: any }
+    approval:
+      prompt: Ship it?
+      decisions: [ { id: approve }, { id: reject, fail: true } ]
+`);
+    const root = await tempDir('neo-dbos-workers-');
+    workers.push(await startWorker(url, join(root, 'a'), 'wa'));
+    const runId = await enqueue(url, dir, home);
+    const approve = (decision: string) =>
+      runNeo(['flow', 'approve', runId, 'gate', '--decision', decision, '--engine', 'dbos', '--database-url', url], {
+        env: { NEO_HOME: join(root, 'third') },
+      });
+    const started = async (n: number) =>
+      (await recordedEvents(url, runId)).filter((e) => e.type === 'step.started').length >= n ? true : undefined;
+    await waitFor('the first asking', () => started(1));
+    expect((await approve('reject')).exitCode).toBe(0);
+    await waitFor('the second asking', () => started(2));
+    // It waits: nothing completed the step, and the new answer is taken.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await recordedEvents(url, runId)).filter((e) => e.type === 'step.completed')).toEqual([]);
+    const second = await approve('approve');
+    expect(second.stderr).toBe('');
+    expect(second.exitCode).toBe(0);
+    const done = await waitFor('the run to finish', async () => {
+      const row = await runRow(url, runId);
+      return row !== undefined && row.status !== 'running' && row.status !== 'queued' ? row : undefined;
+    });
+    expect(done.status).toBe('succeeded');
+  });
 });

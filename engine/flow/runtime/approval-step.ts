@@ -61,7 +61,7 @@ export async function approvalStep(
     home: deps.home,
     key,
     asking,
-    ask: { runId: deps.runId, step: key, prompt, decisions },
+    ask: { runId: deps.runId, step: key, prompt, decisions, asking },
     signal,
     ...defined({ prompter: deps.prompter }),
   });

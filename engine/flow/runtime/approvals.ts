@@ -24,6 +24,11 @@ export interface ApprovalAsk {
   step: string;
   prompt: string;
   decisions: Decision[];
+  /**
+   * Which asking this is ({@link askingOf}), when a flow's approval step asks: a durable engine
+   * keys its answer by it, so a retry's or loop's new asking is never answered by an old one.
+   */
+  asking?: string;
 }
 
 /**
@@ -33,6 +38,14 @@ export interface ApprovalAsk {
  */
 export function askingOf(unit: { attempt: number; iteration: number }): string {
   return `attempt ${unit.attempt} of iteration ${unit.iteration}`;
+}
+
+/** The asking a unit (`step` or `step[i]`) of a folded run is in or about to start. */
+export function askingIn(state: RunState, key: string): string {
+  const match = /^(.+?)(?:\[(\d+)\])?$/.exec(key);
+  const step = state.steps[match?.[1] ?? key];
+  const unit = match?.[2] === undefined ? step : step?.units?.[Number(match[2])];
+  return askingOf(unit ?? { attempt: 1, iteration: 1 });
 }
 
 /** Asks at the terminal; resolves undefined when the terminal cannot ask (or the ask was cancelled). */

@@ -9,6 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type pg from 'pg';
 import type { RunEvent } from '../../core/events.js';
+import { replay } from '../../core/reduce.js';
+import { initialRunState } from '../../core/state.js';
+import { askingIn } from '../../runtime/approvals.js';
 import { NeoError, UsageError } from '../../../util/errors.js';
 import { checkId } from '../../../util/ids.js';
 import type { FlowEngine, RunRequest, RunResult } from '../engine.js';
@@ -115,15 +118,18 @@ export class DbosClient implements FlowEngine {
   /** Answers an approval: the first answer wins (FLOW_APPROVAL_ANSWERED for a later one). */
   async approve(runId: string, step: string, answer: { decision: string; note?: string; by: string }): Promise<RunRow> {
     const run = await this.run(runId);
+    // The asking in progress (or next), from the run's mirrored events: the answer is for it.
+    const state = replay(initialRunState(run.runId, []), await this.events(run.runId));
+    const key = approvalSignal(step, askingIn(state, step));
     // An approval already answered names its answer, whether or not the run has gone on since.
-    const left = await this.#q(() => readSignal(this.#pool, run.runId, approvalSignal(step)));
+    const left = await this.#q(() => readSignal(this.#pool, run.runId, key));
     if (left === undefined && FINISHED.has(run.status))
       throw new UsageError('FLOW_RUN_FINISHED', `run ${run.runId} has finished (${run.status})`, {
         hint: 'an answer now would change nothing',
       });
     const { value, first } =
       left === undefined
-        ? await this.#q(() => sendSignal(this.#pool, run.runId, approvalSignal(step), answer))
+        ? await this.#q(() => sendSignal(this.#pool, run.runId, key, answer))
         : { value: left, first: false };
     if (!first) {
       const taken = value as { decision: string; by: string };

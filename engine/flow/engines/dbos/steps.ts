@@ -47,9 +47,17 @@ export function dbosSteps(pool: pg.Pool, runId: string, executor: string): StepE
   };
 }
 
-/** The signal key `neo flow approve` answers an approval under. */
-export function approvalSignal(step: string): string {
-  return `signal:approval:${step}`;
+/**
+ * The key an approval's answer is a signal under: the unit and its asking (a retried or looped
+ * approval asks again, and the first asking's answer is no answer to the next).
+ */
+export function approvalKey(step: string, asking: string | undefined): string {
+  return asking === undefined ? `approval:${step}` : `approval:${step}@${asking}`;
+}
+
+/** The signal row `neo flow approve` answers an approval under ({@link approvalKey}). */
+export function approvalSignal(step: string, asking: string | undefined): string {
+  return `signal:${approvalKey(step, asking)}`;
 }
 
 async function retrying<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {

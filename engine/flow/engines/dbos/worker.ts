@@ -21,7 +21,7 @@ import { bounded, ensureSchema, openPool } from './database.js';
 import { EventMirror } from './event-mirror.js';
 import { APP_NAME, APP_VERSION, QUEUE, WORKFLOW } from './names.js';
 import { runEvents, setRunStatus } from './run-table.js';
-import { dbosSteps } from './steps.js';
+import { approvalKey, dbosSteps } from './steps.js';
 
 export interface WorkerOptions {
   home: string;
@@ -108,7 +108,7 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
       if (o.type === 'event' && o.depth === 0) mirror.push(o.event);
     },
     prompter: async (ask, stop) =>
-      steps.waitForSignal<{ decision: string; note?: string; by?: string }>(`approval:${ask.step}`, stop),
+      steps.waitForSignal<{ decision: string; note?: string; by?: string }>(approvalKey(ask.step, ask.asking), stop),
     engine: { runId, history, steps },
   }).finally(() => clearInterval(watch));
   await mirror.flush().catch(() => undefined);
