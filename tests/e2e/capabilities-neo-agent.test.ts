@@ -93,7 +93,7 @@ function toolResults(model: ModelServer): string {
 
 function sessionRecord(home: string): Record<string, any> {
   const dir = join(home, 'code-sessions');
-  const id = readdirSync(dir).find((n) => n.startsWith("cs_"))!;
+  const id = readdirSync(dir).find((n) => n.startsWith('cs_'))!;
   return JSON.parse(readFileSync(join(dir, id, 'meta.json'), 'utf8'));
 }
 
