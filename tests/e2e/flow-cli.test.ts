@@ -131,8 +131,13 @@ steps:
     const ok = await runNeo(['flow', 'run', 'plan.yaml', '--input', 'n=1'], { cwd: dir, env: { NEO_HOME: home } });
     expect(ok.exitCode).toBe(0);
     const list = await runNeo(['flow', 'list', '--json'], { cwd: dir, env: { NEO_HOME: home } });
-    expect(JSON.parse(list.stdout).map((r: { status: string }) => r.status)).toEqual(['succeeded', 'failed']);
-    const show = await runNeo(['flow', 'show', runId.slice(0, 17)], { cwd: dir, env: { NEO_HOME: home } });
+    const runs = JSON.parse(list.stdout) as Array<{ runId: string; status: string }>;
+    expect(runs.map((r) => r.status)).toEqual(['succeeded', 'failed']);
+    // A unique prefix: the two runs may have started in the same second (ids share 16 characters then).
+    const other = runs[0]!.runId;
+    let length = 10;
+    while (other.startsWith(runId.slice(0, length))) length++;
+    const show = await runNeo(['flow', 'show', runId.slice(0, length)], { cwd: dir, env: { NEO_HOME: home } });
     expect(show.stdout).toContain(`${runId} · flow x · failed`);
     expect(show.stdout).toMatch(
       /✗ +a +failed +1 +exit 1 · \d+ms · FLOW_COMMAND_FAILED: `test \$NEO_INPUT_N = 1` exited 1/,
