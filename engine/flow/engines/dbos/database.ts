@@ -11,7 +11,11 @@ import { readEmbeddedDb } from './embedded-db.js';
 
 /** How long a connection attempt (and so any command's first query) may take. */
 export const CONNECT_TIMEOUT_MS = 5_000;
-/** neo's tables' version; a database at another one is refused, not migrated behind a worker's back. */
+/**
+ * neo's tables' version; a database at another one is refused, not migrated behind a worker's
+ * back. Columns added within a version are nullable and read by nothing older (a run's remote
+ * result, a step's result commit).
+ */
 export const SCHEMA_VERSION = 1;
 
 /** The database to use, or a usage error saying how to name one. */
@@ -104,6 +108,8 @@ CREATE TABLE IF NOT EXISTS neo.signals (
 CREATE TABLE IF NOT EXISTS neo.workers (
   executor_id text PRIMARY KEY, host text NOT NULL, pid integer NOT NULL, concurrency integer NOT NULL,
   started_at timestamptz NOT NULL DEFAULT now(), beat_at timestamptz NOT NULL DEFAULT now());
+ALTER TABLE neo.runs ADD COLUMN IF NOT EXISTS result jsonb;
+ALTER TABLE neo.step_results ADD COLUMN IF NOT EXISTS commit text;
 `;
 
 /**

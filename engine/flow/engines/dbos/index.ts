@@ -12,4 +12,6 @@ export {
 export { databaseUrl, redactUrl } from './database.js';
 export { DbosClient } from './client.js';
 export { runWorker } from './worker.js';
-export type { RunRow } from './run-table.js';
+export type { RunRow, RemoteResult } from './run-table.js';
+export { prepareRemote, publishBase, type PreparedRemote } from './remote-base.js';
+export { redactRemote, runRefs } from './remote-git.js';
