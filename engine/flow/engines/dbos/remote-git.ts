@@ -12,6 +12,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { runGit, gitFailure, type GitRepo, type GitRun } from '../../../execution/index.js';
 import { NeoError, UsageError } from '../../../util/errors.js';
+import { checkId } from '../../../util/ids.js';
 
 /** How long one call to the remote may take before it counts as unreachable. */
 const REMOTE_TIMEOUT_MS = 120_000;
@@ -49,7 +50,7 @@ export function redactRemote(url: string): string {
 
 /** The refs of a run on its remote. */
 export const runRefs = (runId: string) => {
-  const root = `refs/neo/runs/${runId}`;
+  const root = `refs/neo/runs/${checkId('run', runId)}`;
   return {
     root,
     base: `${root}/base`,

@@ -37,10 +37,10 @@ describe("a run's remote", () => {
   });
 
   it("its refs are named from the run's id and the step's key, each key one valid ref component", () => {
-    const refs = runRefs('20261206-1200-abcd');
-    expect(refs.base).toBe('refs/neo/runs/20261206-1200-abcd/base');
-    expect(refs.head).toBe('refs/neo/runs/20261206-1200-abcd/head');
-    expect(refs.step('fix[0]#1.2')).toBe('refs/neo/runs/20261206-1200-abcd/steps/fix%5B0%5D#1.2');
+    const refs = runRefs('20261206-120000-abcdef');
+    expect(refs.base).toBe('refs/neo/runs/20261206-120000-abcdef/base');
+    expect(refs.head).toBe('refs/neo/runs/20261206-120000-abcdef/head');
+    expect(refs.step('fix[0]#1.2')).toBe('refs/neo/runs/20261206-120000-abcdef/steps/fix%5B0%5D#1.2');
     expect(refSafe('a b/c~d^e:f?g*h\\i')).toBe('a%20b%2Fc%7Ed%5Ee%3Af%3Fg%2Ah%5Ci');
   });
 });
