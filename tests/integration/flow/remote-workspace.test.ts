@@ -106,7 +106,11 @@ describe('a run through a git remote', () => {
     expect(result).toEqual({ remote, ref: at('head'), commit: first });
     expect((await git(remote, 'ls-tree', '--name-only', first)).split('\n')).toEqual(['one.txt', 'plan.yaml']);
 
-    // Another worker (another home) takes over from the record.
+    // Another worker (another home) takes over from the record — here, one whose writer died after
+    // recording but before naming it: the commit only under a pending ref, the step ref and head missing.
+    await git(remote, 'update-ref', at(`pending/${first}`), first);
+    await git(remote, 'update-ref', '-d', at('steps/one#1.1'));
+    await git(remote, 'update-ref', at('head'), prepared.spec.base);
     const other = join(home, '..', 'other-home');
     const taken = await RemoteRun.open({
       home: other,
@@ -115,6 +119,14 @@ describe('a run through a git remote', () => {
       recorded: [{ key: 'one#1.1', commit: first }],
     });
     expect(taken.start).toBe(first);
+    expect(await refs(remote)).toEqual({
+      [at('base')]: prepared.spec.base,
+      [at('head')]: first,
+      [at('pending/' + first)]: first,
+      [at('steps/one#1.1')]: first,
+    });
+    await taken.finish();
+    expect(Object.keys(await refs(remote)).sort()).toEqual([at('base'), at('head'), at('steps/one#1.1')]);
     expect(await git(join(other, 'remote-runs', RUN), 'rev-parse', 'HEAD')).toBe(prepared.spec.base);
   });
 
