@@ -199,7 +199,7 @@ steps:
     expect(text.stdout).toContain(`result: ${at('head')} = ${steps[2]!.commit} on ${remote}`);
   }, 240_000);
 
-  it('a confined step can neither write the remote nor see where it is', async () => {
+  it('a confined step cannot write the bare remote, and its environment names neither the remote nor the database', async () => {
     const url = await freshDatabase(db!);
     const { dir, client, remote } = await setUp(
       (r) => `name: confined
