@@ -223,6 +223,14 @@ steps:
     const env = await git(remote, 'show', `${head}:env.txt`);
     expect(env).not.toContain(remote);
     expect(env).not.toContain('postgresql://');
+
+    // The worker's clone and worktree of the run go with it when the worker's home is cleaned.
+    const home = workers[0]!.home;
+    expect(await exists(join(home, 'remote-runs', runId))).toBe(true);
+    const clean = await runNeo(['flow', 'clean', runId, '--force'], { env: { NEO_HOME: home } });
+    expect(clean.exitCode).toBe(0);
+    expect(await exists(join(home, 'remote-runs', runId))).toBeUndefined();
+    expect(await exists(join(home, 'worktrees', runId))).toBeUndefined();
   }, 120_000);
 
   it('a remote that is no git repository: one clear error at enqueue, nothing enqueued; gone before the worker fetches: the run fails with why', async () => {

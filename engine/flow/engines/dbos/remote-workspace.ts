@@ -19,7 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { GitRepo, runGit } from '../../../execution/index.js';
 import { NeoError } from '../../../util/errors.js';
-import { checkId } from '../../../util/ids.js';
+import { remoteCloneDir } from '../../workspace/index.js';
 import { mkdirPrivate } from '../../../util/private-store.js';
 import type { WorkspaceRecord } from '../../store/run-files.js';
 import type { RemoteWorkspace } from '../engine.js';
@@ -68,7 +68,7 @@ export class RemoteRun implements StepResults {
     recorded: ReadonlyArray<{ key: string; commit: string }>;
   }): Promise<RemoteRun> {
     const { home, runId, spec } = options;
-    const dir = join(home, 'remote-runs', checkId('run', runId));
+    const dir = remoteCloneDir(home, runId);
     await rm(dir, { recursive: true, force: true });
     await rm(join(home, 'worktrees', runId), { recursive: true, force: true });
     await rm(`${dir}.index`, { force: true });
