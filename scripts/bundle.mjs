@@ -68,6 +68,7 @@ const final = await build({
   // what each chunk imports): what docs/architecture.md's start-up profiles are read from.
   metafile: process.env.NEO_BUNDLE_METAFILE !== undefined,
   plugins: [
+    lazyCommanderSpawn(),
     groupedChunks(
       start,
       common.filter((file) => !start.includes(file)),
@@ -132,6 +133,28 @@ function smallSharedModules(metafile) {
       if (imported.kind === 'dynamic-import' && !imported.external) entries.add(resolve(root, imported.path));
   }
   return { common: [...common].map((file) => resolve(root, file)).sort(), entries };
+}
+
+/**
+ * commander requires node:child_process as it loads, for stand-alone executable subcommands
+ * (`program.command('x', 'description')`), which neo does not have; node:child_process brings
+ * `net`, `dgram` and the streams, ~8 ms of CPU under load before `neo --help` prints. The bundle
+ * gives commander a stand-in that loads the module if it is ever called.
+ */
+function lazyCommanderSpawn() {
+  return {
+    name: 'neo-lazy-commander-spawn',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        const eager = "const childProcess = require('node:child_process');";
+        if (!text.includes(eager))
+          throw new Error(`${args.path}: commander no longer requires child_process as expected`);
+        const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+        return { contents: text.replace(eager, lazy), loader: 'js' };
+      });
+    },
+  };
 }
 
 /** The plugin: every entry imports `neo:start`; each lazy entry also imports `neo:common`. */

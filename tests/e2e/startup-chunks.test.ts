@@ -6,10 +6,12 @@
  * `neo --help`, `neo validate` and `neo flow run` load (docs/architecture.md, "Start-up").
  * Needs `npm run build`.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NEO_BIN } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** The bundle's entry chunk, which the binary (the chunk loader) loads. */
 const MAIN = join(dirname(NEO_BIN), 'neo-main.js');
@@ -63,6 +65,26 @@ function groupChunk(name: string): string {
   if (file === undefined) throw new Error(`no ${name} chunk in ${chunks}`);
   return join(chunks, file);
 }
+
+describe("Node's own modules `neo --help` loads", () => {
+  it('are neither node:child_process (commander requires it for what neo never does) nor node:fs/promises', async () => {
+    const dir = await tempDir('neo-e2e-builtins-');
+    const probe = join(dir, 'probe.cjs');
+    const out = join(dir, 'loaded.json');
+    writeFileSync(
+      probe,
+      `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`,
+    );
+    execFileSync(process.execPath, ['-r', probe, NEO_BIN, '--help'], {
+      cwd: dir,
+      env: { ...process.env, NEO_HOME: join(dir, 'home') },
+      stdio: 'ignore',
+    });
+    const loaded = (JSON.parse(readFileSync(out, 'utf8')) as string[]).filter((m) => m.startsWith('NativeModule '));
+    expect(loaded).toContain('NativeModule vm');
+    expect(loaded.filter((m) => /^NativeModule (child_process|fs\/promises|net|readline)$/.test(m))).toEqual([]);
+  });
+});
 
 describe('what each command loads', () => {
   it('`neo --help` loads the process registry, not git, the sandbox or the posture module', () => {
