@@ -26,7 +26,10 @@ mkdirSync(repo);
 for (let i = 0; i < size.files; i++) {
   const dir = join(repo, 'src', `area${Math.floor(i / 140)}`, `mod${Math.floor(i / 14) % 10}`);
   if (i % 14 === 0) mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `file${i}.ts`), `export const v${i} = ${i};\n${'// filler line of a source file\n'.repeat(120)}`);
+  writeFileSync(
+    join(dir, `file${i}.ts`),
+    `export const v${i} = ${i};\n${'// filler line of a source file\n'.repeat(120)}`,
+  );
 }
 writeFileSync(join(repo, 'plan.yaml'), 'name: one\nsteps:\n  - { id: a, run: "true" }\n');
 git(repo, 'init', '-q', '-b', 'main');
@@ -37,7 +40,8 @@ git(repo, '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit
 function removeWorktrees(): void {
   const list = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: repo, encoding: 'utf8' });
   for (const line of list.split('\n'))
-    if (line.startsWith('worktree ') && line.slice(9) !== repo) git(repo, 'worktree', 'remove', '--force', line.slice(9));
+    if (line.startsWith('worktree ') && line.slice(9) !== repo)
+      git(repo, 'worktree', 'remove', '--force', line.slice(9));
   git(repo, 'worktree', 'prune');
 }
 
