@@ -9,7 +9,7 @@ import {
 } from '../../engine/flow/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
-import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
+import { continued, oneLine, terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { painter, table, useColor, writeJson, writeJsonLine, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, failureOutputLines, ICONS } from '../flow/view.js';
 import { defined } from '../../engine/util/defined.js';
@@ -53,7 +53,7 @@ export async function run(
   if (record.segments.some((s) => s.yes))
     writeLine(io.stdout, `  ${p.yellow('approvals were pre-approved with --yes')}`);
   if (record.reason) {
-    writeLine(io.stdout, `  ${p.red('reason')}: ${record.reason.code}: ${record.reason.message}`);
+    writeLine(io.stdout, continued(`  ${p.red('reason')}: ${record.reason.code}: ${record.reason.message}`));
     if (record.reason.hint !== undefined) writeLine(io.stdout, `  ${p.cyan('hint')}: ${asInvoked(record.reason.hint)}`);
   }
   for (const line of record.summary?.lines ?? (record.workspace ? [`workspace: ${record.workspace.path}`] : []))
@@ -72,7 +72,9 @@ export async function run(
       ...(st?.endedAt === undefined ? {} : { endedAt: Date.parse(st.endedAt) }),
     });
     const error =
-      st?.error && status !== 'succeeded' && status !== 'skipped' ? ` · ${st.error.code}: ${st.error.message}` : '';
+      st?.error && status !== 'succeeded' && status !== 'skipped'
+        ? ` · ${st.error.code}: ${oneLine(st.error.message)}`
+        : '';
     rows.push([
       ICONS[status] ?? '?',
       id,

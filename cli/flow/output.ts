@@ -1,6 +1,6 @@
 import { formatDuration, type FlowObservation, type RunObserver } from '../../engine/flow/index.js';
 import { painter, useColor, writeJsonLine, writeLine, type CommandIO } from '../io.js';
-import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
+import { continued, oneLine, terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { evidenceOf, FlowView, ICONS, liveLine } from './view.js';
 
 /** How a run reports while it goes. */
@@ -49,7 +49,7 @@ function jsonOf(o: FlowObservation): unknown {
 /** One line per event, for logs and pipes; what a step or agent said passes the terminal sanitiser first. */
 function plainOutput(io: CommandIO, view: FlowView): FlowOutput {
   const p = painter(useColor(io.stdout, io.env));
-  const say = (depth: number, text: string) => writeLine(io.stdout, `${'  '.repeat(depth)}${text}`);
+  const say = (depth: number, text: string) => writeLine(io.stdout, `${'  '.repeat(depth)}${continued(text)}`);
   return {
     view,
     observer: (raw) => {
@@ -142,12 +142,12 @@ function liveOutput(io: CommandIO, view: FlowView): FlowOutput {
                   : p.dim(icon);
         const columns = (io.stdout as { columns?: number }).columns;
         lines.push(
-          `${indent}  ${colored} ${p.bold(line.id)}  ${truncate(liveLine(line, now), columns !== undefined && columns > 40 ? columns : 120, indent.length + line.id.length + 6)}`,
+          `${indent}  ${colored} ${p.bold(line.id)}  ${truncate(oneLine(liveLine(line, now)), columns !== undefined && columns > 40 ? columns : 120, indent.length + line.id.length + 6)}`,
         );
       }
     }
     erase();
-    for (const notice of notices.splice(0)) writeLine(io.stdout, notice);
+    for (const notice of notices.splice(0)) writeLine(io.stdout, continued(notice));
     io.stdout.write(`${lines.join('\n')}\n`);
     drawn = lines.length;
   };

@@ -6,7 +6,7 @@ import {
   type RunOutcome,
 } from '../../engine/flow/index.js';
 import { NeoError } from '../../engine/util/errors.js';
-import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
+import { continued, terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { EXIT, exitCodeFor, exitCodeForCause } from '../exit-codes.js';
 import { painter, useColor, writeJsonLine, writeLine, type CommandIO } from '../io.js';
 import { evidenceOf, failureOutputLines, ICONS, type FlowView } from './view.js';
@@ -119,14 +119,14 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
       `  ${status === 'succeeded' ? p.green(icon) : status === 'failed' || status === 'cancelled' ? p.red(icon) : p.dim(icon)} ${p.bold(step.id)}  ${evidence.join(' · ')}`,
     );
     if (st?.error !== undefined && status !== 'skipped' && status !== 'succeeded') {
-      writeLine(io.stdout, `      ${p.red(st.error.code)}: ${st.error.message}`);
+      writeLine(io.stdout, continued(`      ${p.red(st.error.code)}: ${st.error.message}`));
       if (st.error.hint !== undefined) writeLine(io.stdout, `      ${p.cyan('hint')}: ${asInvoked(st.error.hint)}`);
     }
     for (const line of failureOutputLines(failureOutput(status, st?.outputs), p.dim))
       writeLine(io.stdout, `      ${line}`);
   }
   if (outcome.reason !== undefined && outcome.status !== 'interrupted')
-    writeLine(io.stdout, `  ${p.red('reason')}: ${outcome.reason.message}`);
+    writeLine(io.stdout, continued(`  ${p.red('reason')}: ${outcome.reason.message}`));
   for (const line of outcome.summary?.lines ?? []) writeLine(io.stdout, `  ${asInvoked(line)}`);
   if (outcome.summary === undefined && record.workspace !== undefined)
     writeLine(io.stdout, `  workspace: ${record.workspace.path}`);

@@ -7,7 +7,7 @@
  * denies, or stops with `failed`) — a silent model never lets anything through.
  */
 import { createConfiguredAgent, loadAgentSettings, isModelClass, type AgentTool } from '../agent/index.js';
-import type { Posture } from '../definitions/index.js';
+import type { Definition, Posture } from '../definitions/index.js';
 import type { ScopeConstraints } from '../session/index.js';
 import { FailureError } from '../util/errors.js';
 import type {
@@ -226,12 +226,14 @@ export function configuredDriverAgent(options: {
   home: string;
   cwd: string;
   env?: NodeJS.ProcessEnv;
+  /** The neo.yaml layers loaded with the caller's definitions (never re-read from `cwd`, which a confined step may have written). */
+  configs?: readonly Definition<'config'>[];
 }): DriverAgentFactory {
   return async ({ system, tools, model }) => {
     const settings = await loadAgentSettings({
       cwd: options.cwd,
       home: options.home,
-      ...defined({ env: options.env }),
+      ...defined({ env: options.env, configs: options.configs }),
     });
     const mapped =
       model !== undefined &&

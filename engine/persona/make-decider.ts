@@ -89,7 +89,9 @@ export async function makeDecider(o: MakeDeciderOptions): Promise<Decider> {
         o.dispatch.constraints.backend === undefined ? o.set.ids('backend') : [o.dispatch.constraints.backend],
       taskTags: o.taskTags,
     }),
-    agent: o.agent ?? configuredDriverAgent({ home: o.home, cwd: o.cwd, ...defined({ env: o.env }) }),
+    agent:
+      o.agent ??
+      configuredDriverAgent({ home: o.home, cwd: o.cwd, configs: o.set.configs, ...defined({ env: o.env }) }),
     side: (sessionId) => ({
       // The model's word, unchecked here: the session service parses every op input loudly and
       // its refusal goes back to the model.

@@ -208,5 +208,5 @@ function dispatch(ctx: OpContext, input: CodeSessionInput): Promise<CodeSessionO
 
 async function defaultTransports(backendId: string, definitions: DefinitionSet): Promise<Transport | undefined> {
   const definition = definitions.get('backend', backendId);
-  return definition === undefined ? undefined : createTransport(definition);
+  return definition === undefined ? undefined : createTransport(definition, { configs: definitions.configs });
 }

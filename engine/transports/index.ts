@@ -17,8 +17,22 @@ export type {
   Usage,
 } from './types.js';
 
+/**
+ * What a transport may take from the definitions its caller loaded, instead of reading them
+ * again from the session's folder when a session starts.
+ */
+export interface TransportContext {
+  /**
+   * The neo.yaml layers (user, then project) loaded with the caller's definitions. neo's own
+   * agent reads its provider from these: in a flow they were read when the run started, and the
+   * project's `.neo/neo.yaml` on disk may since have been written by a confined step (in
+   * `inplace` isolation the workspace is the checkout).
+   */
+  configs?: readonly Definition<'config'>[];
+}
+
 /** Builds a transport for one backend descriptor. */
-export type TransportFactory = (backend: Definition<'backend'>) => Transport;
+export type TransportFactory = (backend: Definition<'backend'>, context?: TransportContext) => Transport;
 
 /**
  * Adapters by protocol, imported lazily so a command pays only for the adapters it uses.
@@ -26,19 +40,26 @@ export type TransportFactory = (backend: Definition<'backend'>) => Transport;
  * that speaks an existing protocol = one descriptor file, no code.
  */
 const FACTORIES: Partial<Record<Backend['protocol'], () => Promise<TransportFactory>>> = {
-  script: () => import('./script/index.js').then((m) => m.createScriptTransport),
-  'claude-code': () => import('./claude-code/index.js').then((m) => m.createClaudeCodeTransport),
-  codex: () => import('./codex/index.js').then((m) => m.createCodexTransport),
-  acp: () => import('./acp/index.js').then((m) => m.createAcpTransport),
-  neo: () => import('./neo/index.js').then((m) => m.createNeoTransport),
+  script: () => import('./script/index.js').then((m) => (backend) => m.createScriptTransport(backend)),
+  'claude-code': () => import('./claude-code/index.js').then((m) => (backend) => m.createClaudeCodeTransport(backend)),
+  codex: () => import('./codex/index.js').then((m) => (backend) => m.createCodexTransport(backend)),
+  acp: () => import('./acp/index.js').then((m) => (backend) => m.createAcpTransport(backend)),
+  neo: () =>
+    import('./neo/index.js').then(
+      (m) => (backend, context) =>
+        m.createNeoTransport(backend, context?.configs === undefined ? {} : { configs: context.configs }),
+    ),
 };
 
 /** The transport for a backend descriptor, or undefined when no adapter speaks its protocol. */
-export async function createTransport(backend: Definition<'backend'>): Promise<Transport | undefined> {
+export async function createTransport(
+  backend: Definition<'backend'>,
+  context?: TransportContext,
+): Promise<Transport | undefined> {
   const load = FACTORIES[backend.data.protocol];
   if (load === undefined) return undefined;
   const factory = await load();
-  return factory(backend);
+  return factory(backend, context);
 }
 
 /** Protocols that have an adapter. */

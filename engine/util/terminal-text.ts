@@ -46,3 +46,18 @@ export function terminalSafe(text: string): string {
 export function terminalSafeDeep<T>(value: T): T {
   return redactDeep(value, terminalSafe);
 }
+
+/**
+ * Safe text printed where neo prints one item a line (`neo flow run`, its summary, `neo flow
+ * show`): every further line starts indented behind a bar, so what a step printed (a failing
+ * command's last lines are in its error message) never starts a line where neo's own lines
+ * start — a forged `✓ … succeeded` or `merge it:` line. `text` has been through {@link terminalSafe}.
+ */
+export function continued(text: string): string {
+  return text.replace(/\n/g, '\n      │ ');
+}
+
+/** Safe text on one line, for a tree redrawn in place (it counts its lines). */
+export function oneLine(text: string): string {
+  return text.replace(/\n/g, ' ⏎ ');
+}

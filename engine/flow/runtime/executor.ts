@@ -20,6 +20,7 @@ import { commandError, maxProcessesOf, runCommand, type CommandSpec } from './co
 import { briefWithLessons } from '../agent/lessons-brief.js';
 import { briefWithMemory, memoryBind, memorySite, noteGateRefusal, noteStepOutcome } from './memory-hook.js';
 import { defined } from '../../util/defined.js';
+import { scriptOutsideItsFolder } from './script-path.js';
 
 /** What executions need from the run that owns them. */
 export interface ExecutorDeps {
@@ -129,6 +130,8 @@ async function agentStep(
   signal: AbortSignal,
   deps: ExecutorDeps,
 ): Promise<Omit<ExecutionOutcome, 'exec'>> {
+  const outside = spec.script === undefined ? undefined : scriptOutsideItsFolder(step.agent!.script!, spec.script);
+  if (outside !== undefined) return { status: 'failed', outputs: {}, error: outside };
   const settings = spec.script === undefined ? step.agent! : { ...step.agent!, script: spec.script };
   const { driver, sessions } = await deps.agents();
   const key = `${unitKey(spec.step, spec.item)}.${spec.iteration}`;

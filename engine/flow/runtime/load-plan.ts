@@ -121,6 +121,9 @@ export function compileFlowFile(
     }),
   );
   const children: Record<string, PlanTree> = {};
+  // The run pins its sub-flows' definitions too: a resume must see when one changed (a sub-flow
+  // that has not started is compiled from the current files when its step runs).
+  const pinned = pinnedDefinitions(set, flow, plan);
   for (const step of plan.steps) {
     const sub = step.flow?.file;
     if (sub === undefined || path.includes(sub)) continue;
@@ -135,6 +138,8 @@ export function compileFlowFile(
       [...path, sub],
     );
     children[step.id] = { plan: child.plan, children: child.children };
+    for (const pin of child.pinned)
+      if (!pinned.some((p) => p.kind === pin.kind && p.id === pin.id && p.file === pin.file)) pinned.push(pin);
     for (const problem of child.problems)
       problems.push({
         code: problem.code,
@@ -142,7 +147,7 @@ export function compileFlowFile(
         ...defined({ hint: problem.hint }),
       });
   }
-  return { plan, problems, pinned: pinnedDefinitions(set, flow, plan), children };
+  return { plan, problems, pinned, children };
 }
 
 export { planHash } from '../store/plan-pin.js';

@@ -115,6 +115,7 @@ async function resumeWith(
     let plan: CompiledPlan = pinned;
     let rebased: Extract<RunInput, { type: 'resume' }>['rebased'];
     const changed = changedDefinitions(record.manifest.definitions, set);
+    if (child === undefined && !options.rebaseDefinitions) refuseChangedAtRunTime(record, set);
     if (changed.length > 0 && child === undefined) {
       if (options.rebaseDefinitions) {
         const compiled = compileFlowFile(set, record.planFile, {
@@ -243,18 +244,47 @@ async function currentDefinitions(
   }
 }
 
+/**
+ * The pinned plan holds the run's own flow and the policies' knobs, but a resumed run reads its
+ * sub-flows (one not yet started is compiled when its step runs), driver personas and backends
+ * from the current files. In `inplace` isolation those files are the workspace the run's
+ * sandboxed steps wrote, so a changed one is never taken silently as "the pinned plan": the
+ * user resumes on the current files knowingly (`--rebase-definitions`) or not at all.
+ */
+function refuseChangedAtRunTime(record: RunRecord, set: DefinitionSet): void {
+  const changed = record.manifest.definitions.filter(
+    (pin) =>
+      pin.kind !== 'policy' &&
+      !(pin.kind === 'flow' && pin.file === record.planFile) &&
+      changeOf(pin, set) !== undefined,
+  );
+  if (changed.length === 0) return;
+  const named = changed.map((pin) => `${pin.kind} ${pin.id}${changeOf(pin, set)} (${pin.file})`);
+  throw new UsageError(
+    'FLOW_DEFINITIONS_CHANGED',
+    `definitions the run reads when its steps run changed since it started: ${named.join(', ')}; a step of the run may have written them`,
+    {
+      hint: 'review the change (git diff), then restore the files, or resume on them knowingly with --rebase-definitions',
+    },
+  );
+}
+
 /** `kind id` of every pinned definition whose file changed or disappeared. */
 export function changedDefinitions(pinned: readonly PinnedDefinition[], set: DefinitionSet): string[] {
-  const out: string[] = [];
-  for (const pin of pinned) {
-    const now =
-      pin.kind === 'flow'
-        ? flowAt(set, pin.file)
-        : pin.kind === 'policy' && pin.id === 'owner'
-          ? set.ownerPolicy
-          : set.get(pin.kind as 'persona', pin.id);
-    if (now === undefined) out.push(`${pin.kind} ${pin.id} (removed)`);
-    else if (now.digest !== pin.digest) out.push(`${pin.kind} ${pin.id}`);
-  }
-  return out;
+  return pinned.flatMap((pin) => {
+    const change = changeOf(pin, set);
+    return change === undefined ? [] : [`${pin.kind} ${pin.id}${change}`];
+  });
+}
+
+/** '' when a pinned definition's file changed, ' (removed)' when it is gone, undefined when it is as pinned. */
+function changeOf(pin: PinnedDefinition, set: DefinitionSet): string | undefined {
+  const now =
+    pin.kind === 'flow'
+      ? flowAt(set, pin.file)
+      : pin.kind === 'policy' && pin.id === 'owner'
+        ? set.ownerPolicy
+        : set.get(pin.kind as 'persona', pin.id);
+  if (now === undefined) return ' (removed)';
+  return now.digest === pin.digest ? undefined : '';
 }
