@@ -9,7 +9,9 @@ export {
   readEmbeddedDb,
   type EmbeddedDb,
 } from './embedded-db.js';
-export { databaseUrl, redactUrl } from './database.js';
+export { configuredDatabaseUrl, databaseUrl, redactUrl } from './database.js';
 export { DbosClient } from './client.js';
 export { runWorker } from './worker.js';
+export { startSupervisor } from './supervisor.js';
+export { DbosRunView, type ViewedRun } from './run-view.js';
 export type { RunRow } from './run-table.js';
