@@ -10,6 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
+import { openBrowser } from './browser.js';
 import { tempDir } from '../helpers/temp.js';
 import {
   freePort,
@@ -65,7 +66,7 @@ async function serve(home: string, args: string[]) {
     const response = await fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${token}` } });
     return { status: response.status, body: (await response.json()) as { ok: boolean; data?: any; error?: any } };
   };
-  return { child, api, stderr: () => stderr };
+  return { child, url, api, stderr: () => stderr };
 }
 
 async function project(plan: string): Promise<string> {
