@@ -3,7 +3,7 @@
  * and shows dbos runs beside the local ones (their engine named, their state from
  * neo.run_events), says so and goes on with the local runs when the database does not answer,
  * and with --supervise recovers a dead worker's run when no worker supervises; `neo flow resume
- * --engine dbos` puts a failed run back on the queue, its succeeded steps kept.
+ * --engine dbos` puts a failed or cancelled run back on the queue, its succeeded steps kept.
  */
 import { execa, type ResultPromise } from 'execa';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -223,5 +223,36 @@ steps:
     const again = await runNeo(['flow', 'resume', runId, '--engine', 'dbos', '--database-url', url], { env });
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain('FLOW_RUN_FINISHED');
+  });
+
+  it('a cancelled run goes back on the queue and finishes, its finished step kept', async () => {
+    const url = await freshDatabase(db!);
+    const dir = await project(`name: stopped
+workspace: { isolation: inplace }
+steps:
+  - { id: one, run: echo one >> $DIR/log }
+  - id: slow
+    needs: [one]
+    run: if [ -e $DIR/in-slow ]; then echo slow-again >> $DIR/log; else touch $DIR/in-slow; sleep 60; fi
+`);
+    const root = await tempDir('neo-dbos-workers-');
+    workers.push(await startWorker(url, join(root, 'a'), 'wa'));
+    const runId = await enqueue(url, dir);
+    await waitFor('step slow to start', () =>
+      readFile(join(dir, 'in-slow')).then(
+        () => true,
+        () => undefined,
+      ),
+    );
+    const env = { NEO_HOME: join(dir, '.client-home') };
+    const cancel = await runNeo(['flow', 'cancel', runId, '--engine', 'dbos', '--database-url', url], { env });
+    expect(cancel.exitCode).toBe(0);
+    const live = await runNeo(['flow', 'resume', runId, '--engine', 'dbos', '--database-url', url, '--detach'], {
+      env,
+    });
+    expect(live.exitCode).toBe(0);
+    expect(live.stdout).toContain('back on the queue');
+    expect(await finished(url, runId)).toEqual({ status: 'succeeded', executor: 'wa' });
+    expect((await readFile(join(dir, 'log'), 'utf8')).trim().split('\n')).toEqual(['one', 'slow-again']);
   });
 });
