@@ -62,8 +62,15 @@ async function serve(home: string, args: string[]) {
   });
   const origin = url.slice(0, url.indexOf('/#token='));
   const token = url.slice(url.indexOf('#token=') + 7);
-  const api = async (path: string) => {
-    const response = await fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const api = async (path: string, method = 'GET') => {
+    const response = await fetch(`${origin}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(method === 'POST' ? { body: '{}' } : {}),
+    });
     return { status: response.status, body: (await response.json()) as { ok: boolean; data?: any; error?: any } };
   };
   return { child, url, api, stderr: () => stderr };
@@ -156,6 +163,15 @@ steps:
       expect(types).toContain('run.resumed');
       expect(types.at(-1)).toBe('run.finished');
       expect((await server.api('/api/flows/runs/20260101-000000-abcdef')).status).toBe(404);
+      // It is steered from the CLI: the page's cancel and resume say how.
+      for (const verb of ['cancel', 'resume']) {
+        const refused = await server.api(`/api/flows/runs/${runId}/${verb}`, 'POST');
+        expect(refused.status).toBe(409);
+        expect(refused.body.error).toMatchObject({
+          code: 'SERVER_DBOS_RUN',
+          hint: `${verb} it with \`neo flow ${verb} ${runId} --engine dbos\``,
+        });
+      }
     },
   );
 

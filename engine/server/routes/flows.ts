@@ -65,6 +65,13 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
       throw new HttpError(503, 'ENGINE_DB_UNREACHABLE', notice, { hint: 'is the database up (`neo db status`)?' });
     throw new HttpError(404, 'FLOW_RUN_NOT_FOUND', `no run \`${runId}\` here nor in the dbos engine's database`);
   };
+  /** A dbos run is steered from the CLI of any machine, not from this server. */
+  const steeredElsewhere = async (runId: string, verb: 'cancel' | 'resume'): Promise<never> => {
+    await dbosRun(runId);
+    throw new HttpError(409, 'SERVER_DBOS_RUN', `run ${runId} lives on the dbos engine`, {
+      hint: `${verb} it with \`neo flow ${verb} ${runId} --engine dbos\``,
+    });
+  };
 
   /** Whether a process drives the run now: one attached to this server, or its recorded pid. */
   const driven = (record: RunRecord) => ctx.attach.ownerOfRun(record.runId) !== undefined || driverAlive(record);
@@ -148,7 +155,7 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
   app.post('/api/flows/runs/:id/cancel', async (c) => {
     const runId = checkedId('run', c.req.param('id'));
     await readBody(c.req.raw, 'empty');
-    const record = await readRunSettled(home, runId);
+    const record = (await orDbos(readRunSettled(home, runId))) ?? (await steeredElsewhere(runId, 'cancel'));
     const owner = ctx.attach.ownerOfRun(runId);
     if (owner !== undefined) {
       await owner.send({ type: 'cancel', runId });
@@ -171,7 +178,7 @@ export function flowRoutes(app: Hono, ctx: ServerContext): void {
   app.post('/api/flows/runs/:id/resume', async (c) => {
     const runId = checkedId('run', c.req.param('id'));
     await readBody(c.req.raw, 'empty');
-    const record = await readRunRecord(home, runId);
+    const record = (await orDbos(readRunRecord(home, runId))) ?? (await steeredElsewhere(runId, 'resume'));
     if (record.parent !== undefined)
       throw new HttpError(409, 'SERVER_SUBFLOW', `run ${runId} is a sub-flow of ${record.parent.runId}`, {
         hint: 'resume its parent run',
