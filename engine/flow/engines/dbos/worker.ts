@@ -50,6 +50,8 @@ interface Context {
 }
 
 let context: Context | undefined;
+/** The runs this process drives now, each with how to stop it and when it has stopped. */
+const drives = new Map<string, { stop: () => void; settled: Promise<void> }>();
 
 /**
  * The workflow: drives one run to rest on this worker (a first start or a takeover). A run that
@@ -73,6 +75,13 @@ async function neoRun(request: RunRequest): Promise<RunResult> {
 async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> {
   const { DBOS } = await import('@dbos-inc/dbos-sdk');
   const runId = DBOS.workflowID ?? request.runId;
+  // A run cancelled and resumed at once can come back here before this process's drive of it
+  // noticed the cancel (the workflow is this executor's again): that drive is stopped first.
+  const previous = drives.get(runId);
+  if (previous !== undefined) {
+    previous.stop();
+    await previous.settled;
+  }
   const history = await runEvents(ctx.pool, runId);
   const done = history.findLast((e) => e.type === 'run.finished');
   // A finished run comes back only when `neo flow resume` rewound it (its status says so).
@@ -87,6 +96,9 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
     ctx.log(`stop run ${runId}: ${why}`);
     abort.abort();
   };
+  let settle!: () => void;
+  const drive = { stop: () => stopOn('resumed anew'), settled: new Promise<void>((r) => (settle = r)) };
+  drives.set(runId, drive);
   const mirror = new EventMirror(ctx.pool, runId, ctx.executor, stopOn);
   const record = subflowRecord(ctx, runId, stopOn);
   const steps = dbosSteps(ctx.pool, runId, ctx.executor);
@@ -125,6 +137,8 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
   }).finally(() => clearInterval(watch));
   await mirror.flush().catch(() => undefined);
   await record.flush();
+  if (drives.get(runId) === drive) drives.delete(runId);
+  settle();
   const lost = await ownership(ctx.pool, runId, ctx.executor).catch(() => 'the database is unreachable');
   if (lost === 'cancelled')
     return { runId, status: 'failed', reason: { code: 'FLOW_CANCELLED', message: 'cancelled' } };
