@@ -1,7 +1,8 @@
 /**
  * Flow benchmarks, each against a baseline measured in the same run (interleaved, medians):
  *  1. whole process: a 1-step flow (`run: "true"`) vs `node -e 0`;
- *  2. engine overhead: 100 sequential `run: "true"` steps vs 100 sequential spawns from Node;
+ *  2. engine overhead: 100 sequential `run: "true"` steps vs 100 sequential spawns from Node,
+ *     and per extra step: (100-step less 1-step run) / 99 vs one spawn;
  *  3. 50 parallel `sleep 0.2` steps (maxParallel 50) vs 50 parallel spawns, plus peak RSS;
  *  4. fan-out: foreach over 50 items, maxParallel 10, on the script backend: wall time and RSS;
  *  5. `--dry-run` of a 200-step plan vs `node -e 0`.
@@ -122,6 +123,18 @@ try {
   });
   goals.push([`${size.sequential} sequential`, ratio(figures.at(-1)!), 1.3]);
 
+  // Per extra step: the sequential run less a 1-step run (start, definitions, end), per step,
+  // against one spawn (the baseline's spawns above, per spawn): what each step adds to a run.
+  const singles: number[] = [];
+  for (let i = 0; i < Math.max(3, size.reps >> 1); i++) singles.push(await inProcess(one));
+  figures.push({
+    name: `per extra sequential step (${size.sequential}-step less 1-step run, per step) vs one spawn from Node`,
+    neo: (seq.neo - median(singles)) / (size.sequential - 1),
+    baseline: seq.baseline / size.sequential,
+    unit: 'ms',
+  });
+  goals.push(['per extra step', ratio(figures.at(-1)!), 1.2]);
+
   const par = await interleave(
     Math.max(3, size.reps >> 1),
     () => inProcess(parallel),
@@ -136,7 +149,7 @@ try {
     ...par,
     unit: 'ms',
   });
-  goals.push([`${size.parallel} parallel`, ratio(figures.at(-1)!), 1.3]);
+  goals.push([`${size.parallel} parallel`, ratio(figures.at(-1)!), 1.2]);
   const parallelBaseline = join(root, 'parallel-baseline.mjs');
   writeFileSync(
     parallelBaseline,

@@ -25,7 +25,10 @@ export const EXIT = {
    * before neo authenticated runs): neo acted on nothing it read from it.
    */
   storeUntrusted: 8,
-  /** The dbos engine's database cannot be reached, or holds another schema version: nothing was done. */
+  /**
+   * The dbos engine's database cannot be reached, or holds another schema version; or the run's
+   * git remote cannot be reached or is no git repository: nothing was done.
+   */
   engineUnavailable: 9,
   internal: 70,
   interrupted: 130,
@@ -44,7 +47,10 @@ export const EXIT_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.noChange, 'an agent step that had to change files changed none'],
   [EXIT.sandboxUnavailable, 'a sandbox the flow asks for is unavailable here: nothing ran'],
   [EXIT.storeUntrusted, "the run's store was tampered with (or cannot be authenticated): neo acted on nothing in it"],
-  [EXIT.engineUnavailable, "the dbos engine's database is unreachable or at another schema version: nothing was done"],
+  [
+    EXIT.engineUnavailable,
+    "the dbos engine's database (or the run's git remote) is unreachable or at another schema version: nothing was done",
+  ],
   [EXIT.internal, 'internal error in neo (please report it)'],
   [EXIT.interrupted, 'interrupted (Ctrl-C); `neo flow resume` continues it'],
 ];
@@ -74,6 +80,7 @@ const CAUSES: ReadonlyArray<readonly [string, ExitCode]> = [
   ['ENGINE_DB_SCHEMA', EXIT.engineUnavailable],
   ['ENGINE_DB_UNAVAILABLE', EXIT.engineUnavailable],
   ['ENGINE_DB_START_FAILED', EXIT.engineUnavailable],
+  ['ENGINE_REMOTE_UNREACHABLE', EXIT.engineUnavailable],
 ];
 
 /** The exit code a failure's code means (a run's cause, a step's error): 1 when none is specific. */

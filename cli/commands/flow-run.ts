@@ -44,6 +44,7 @@ interface RunFlags {
   databaseUrl?: string;
   detach?: boolean;
   runId?: string;
+  remote?: string;
 }
 
 export function run(io: CommandIO, planFile: string, options: RunFlags): Promise<number> {
@@ -63,6 +64,7 @@ async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Prom
     ['--detach', options.detach],
     ['--run-id', options.runId],
     ['--database-url', options.databaseUrl],
+    ['--remote', options.remote],
   ] as const)
     if (given !== undefined && given !== false)
       throw new UsageError('CLI_ENGINE_OPTION', `${flag} is an option of the dbos engine`, {

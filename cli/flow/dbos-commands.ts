@@ -44,7 +44,14 @@ export async function runOnDbos(
   io: CommandIO,
   planFile: string,
   given: { inputs: Record<string, unknown>; textInputs: ReadonlySet<string> },
-  flags: EngineFlags & { detach?: boolean; json?: boolean; runId?: string; backend?: string; yes?: boolean },
+  flags: EngineFlags & {
+    detach?: boolean;
+    json?: boolean;
+    runId?: string;
+    backend?: string;
+    yes?: boolean;
+    remote?: string;
+  },
 ): Promise<number> {
   const home = neoHome(io.env);
   const file = resolve(io.cwd, planFile);
@@ -65,20 +72,51 @@ export async function runOnDbos(
     );
   const runId = flags.runId ?? newRunId();
   if (flags.runId !== undefined) checkId('run', flags.runId);
+  const dbos = await import('../../engine/flow/engines/dbos/index.js');
+  // The remote answers as a git repository before anything is enqueued (ENGINE_REMOTE_UNREACHABLE).
+  const remote =
+    flags.remote === undefined
+      ? undefined
+      : await dbos.prepareRemote({
+          remote: flags.remote,
+          cwd: io.cwd,
+          planFile: file,
+          projectDir: ready.plan.projectDir,
+          ...(ready.plan.workspace.base === undefined ? {} : { base: ready.plan.workspace.base }),
+        });
   return using(io, flags, async (c) => {
-    const { enqueued } = await c.start({
-      runId,
-      flow: ready.plan.name,
-      planFile: file,
-      cwd: io.cwd,
-      inputs: values,
-      ...(flags.backend ? { backend: flags.backend } : {}),
-      ...(flags.yes ? { yes: true } : {}),
-    });
+    const { enqueued } = await c.start(
+      {
+        runId,
+        flow: ready.plan.name,
+        planFile: file,
+        cwd: io.cwd,
+        inputs: values,
+        ...(flags.backend ? { backend: flags.backend } : {}),
+        ...(flags.yes ? { yes: true } : {}),
+        ...(remote === undefined ? {} : { remote: remote.spec }),
+      },
+      remote === undefined ? undefined : () => dbos.publishBase(remote, runId),
+    );
     const say = (text: string) => (flags.json ? undefined : writeLine(io.stdout, text));
+    const where =
+      remote === undefined
+        ? undefined
+        : { remote: remote.spec.url, ref: dbos.runRefs(runId).base, commit: remote.spec.base };
     if (flags.json)
-      writeJsonLine(io.stdout, { type: 'enqueued', runId, flow: ready.plan.name, engine: 'dbos', fresh: enqueued });
+      writeJsonLine(io.stdout, {
+        type: 'enqueued',
+        runId,
+        flow: ready.plan.name,
+        engine: 'dbos',
+        fresh: enqueued,
+        ...(where === undefined ? {} : { base: where }),
+      });
     say(`run ${runId} · flow ${ready.plan.name} · ${enqueued ? 'enqueued' : 'already enqueued'} (dbos)`);
+    if (where !== undefined) {
+      say(`  base ${where.commit.slice(0, 12)} pushed to ${where.remote} (${where.ref})`);
+      if (remote!.dirty) say('  uncommitted changes in the project are not in the base (it is a commit)');
+    }
     if (flags.detach) {
       say(`  follow it: neo flow show ${runId} --engine dbos`);
       return EXIT.ok;
@@ -191,6 +229,9 @@ export async function showOnDbos(
   let state: RunState = initialRunState(run.runId, []);
   for (const event of events) state = reduce(state, event);
   const steps = Object.entries(state.steps).map(([id, s]) => ({ id, status: s.status, attempt: s.attempt }));
+  const given = run.request.remote;
+  // A run with a remote: where its base is, and (once it ended) where its result is.
+  const remote = given === undefined ? undefined : { url: given.url, base: given.base, result: run.result ?? null };
   if (flags.json) {
     writeJson(io.stdout, {
       runId: run.runId,
@@ -202,6 +243,7 @@ export async function showOnDbos(
       parent: run.parent ?? null,
       subflows: children.map((r) => ({ runId: r.runId, step: r.parent?.step, flow: r.flow, status: r.status })),
       steps,
+      ...(remote === undefined ? {} : { remote }),
       ...(flags.events ? { events } : {}),
     });
     return EXIT.ok;
@@ -211,6 +253,11 @@ export async function showOnDbos(
     `run ${run.runId} · flow ${run.flow} · ${run.status} (dbos${run.executor ? `, worker ${run.executor}` : ''})${run.parent ? ` · sub-flow of ${run.parent.runId} (${run.parent.step})` : ''}`,
   );
   if (run.reason) writeLine(io.stdout, `  ${run.reason.code}: ${run.reason.message}`);
+  if (remote !== undefined) {
+    writeLine(io.stdout, `  remote ${remote.url}: base ${remote.base.slice(0, 12)}`);
+    if (remote.result !== null)
+      writeLine(io.stdout, `  result: ${remote.result.ref} = ${remote.result.commit} on ${remote.result.remote}`);
+  }
   for (const s of steps) writeLine(io.stdout, `  ${s.id}  ${s.status}`);
   for (const child of children)
     writeLine(io.stdout, `  ↳ ${child.parent?.step}: sub-flow run ${child.runId} · ${child.flow} · ${child.status}`);

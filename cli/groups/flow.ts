@@ -43,6 +43,10 @@ export function registerFlowCommands(program: Command, { lazy, topLevelOnly }: P
     .addOption(databaseUrlOption())
     .option('--detach', 'dbos: enqueue the run and return; do not follow it')
     .option('--run-id <id>', 'dbos: the run id (enqueuing an id again is the same run)')
+    .option(
+      '--remote <repo>',
+      "dbos: a git remote (a bare repository's path or a URL) the run's base and each step's result are pushed to, so any worker that can fetch it runs the run (docs/scale-out.md)",
+    )
     .addHelpText('after', exitCodesHelp())
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowRun)));
   flow

@@ -27,7 +27,8 @@ import {
 } from './messages.js';
 import { capText } from './output-cap.js';
 import type { Provider } from './providers/provider.js';
-import { ToolInputError, type AgentTool, type ToolApprover, type ToolContext } from './tool.js';
+import type { AgentTool, ToolApprover } from './tool.js';
+import { closeDanglingToolUses, runToolCall, toolContext, unabortable } from './tool-call.js';
 import { addUsage, emptyUsage, type AgentUsage } from './usage.js';
 import { memoByIdentity } from '../util/memo-by-identity.js';
 import { defined } from '../util/defined.js';
@@ -194,7 +195,7 @@ export class Agent {
       const failure = signal?.aborted
         ? new AgentError('AGENT_INTERRUPTED', 'interrupted', turn.partial !== '' ? { partialText: turn.partial } : {})
         : error;
-      this.#closeDanglingToolUses();
+      closeDanglingToolUses(this.#messages);
       const reported = failure instanceof Error ? failure : new Error(String(failure));
       this.#onEvent({ type: 'error', error: reported });
       throw reported;
@@ -347,7 +348,7 @@ export class Agent {
     try {
       for (const call of calls) {
         if (turnSignal?.aborted) throw cancelledError();
-        const result = await this.#runTool(call, context);
+        const result = await runToolCall(this.#tools, this.#approve, call, context);
         // A child agent's tokens join this agent's once, here (its own events never reach ours).
         if (result.usage !== undefined) this.#count(turn, result.usage, 'subagent');
         const content = capText(this.#redact(result.output), this.#toolOutputMaxBytes);
@@ -363,41 +364,6 @@ export class Agent {
       }
     } finally {
       if (results.length > 0) this.#messages.push({ role: 'user', content: results });
-    }
-  }
-
-  async #runTool(
-    call: ToolUseBlock,
-    context: ToolContext,
-  ): Promise<{ output: string; isError: boolean; pinned?: string; usage?: AgentUsage }> {
-    const tool = this.#tools.get(call.name);
-    if (tool === undefined)
-      return { output: `unknown tool "${call.name}"; available: ${[...this.#tools.keys()].join(', ')}`, isError: true };
-    if (call.input === null || typeof call.input !== 'object' || Array.isArray(call.input)) {
-      return {
-        output: `the arguments for ${call.name} must be a JSON object; got ${typeof call.input === 'string' ? `invalid JSON: ${call.input.slice(0, 200)}` : JSON.stringify(call.input)}`,
-        isError: true,
-      };
-    }
-    const input = call.input as Record<string, unknown>;
-    let pinned: string | undefined;
-    if (this.#approve !== undefined) {
-      const decision = await this.#approve({ tool, call, input, signal: context.signal });
-      pinned = decision.pinned;
-      if (!decision.allow) return { output: decision.message, isError: true, ...defined({ pinned }) };
-    }
-    try {
-      const result = await tool.run(input, context);
-      return { ...result, ...defined({ pinned }) };
-    } catch (error) {
-      if (context.signal.aborted) throw cancelledError();
-      const message =
-        error instanceof ToolInputError
-          ? `invalid input for ${call.name}: ${error.message}`
-          : error instanceof Error
-            ? error.message
-            : String(error);
-      return { output: message, isError: true, ...defined({ pinned }) };
     }
   }
 
@@ -423,48 +389,4 @@ export class Agent {
     }
     return block;
   }
-
-  /**
-   * Every tool_use must be answered before the next request, or the API rejects the transcript.
-   * After a failed or interrupted turn, unanswered calls get a result saying they did not run.
-   */
-  #closeDanglingToolUses(): void {
-    const answered = new Set<string>();
-    for (const message of this.#messages)
-      for (const block of message.content) if (block.type === 'tool_result') answered.add(block.toolUseId);
-    const last = this.#messages.findLastIndex((m) => m.role === 'assistant');
-    if (last === -1) return;
-    const missing = toolUsesOf(this.#messages[last]!.content).filter((c) => !answered.has(c.id));
-    if (missing.length === 0) return;
-    const results: ToolResultBlock[] = missing.map((c) => ({
-      type: 'tool_result',
-      toolUseId: c.id,
-      name: c.name,
-      content: 'not run: the turn ended first',
-      isError: true,
-    }));
-    const next = this.#messages[last + 1];
-    if (next !== undefined && next.role === 'user') next.content = [...results, ...next.content];
-    else this.#messages.splice(last + 1, 0, { role: 'user', content: results });
-  }
-}
-
-/** A signal for a turn the caller cannot interrupt. */
-function unabortable(): AbortSignal {
-  return new AbortController().signal;
-}
-
-/**
- * What the tools of one batch are given. For a turn the caller cannot interrupt, the signal that
- * never aborts is made only when a tool asks for it: most tools (a file read) never do, and an
- * AbortSignal costs microseconds to make.
- */
-function toolContext(turnSignal: AbortSignal | undefined): ToolContext {
-  if (turnSignal !== undefined) return { signal: turnSignal };
-  let signal: AbortSignal | undefined;
-  return {
-    get signal() {
-      return (signal ??= unabortable());
-    },
-  };
 }

@@ -1,9 +1,6 @@
 import type { ErrorObject } from 'ajv';
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../util/package-root.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { excerpt } from '../util/excerpt.js';
 import type { Diagnostic } from './diagnostic.js';
@@ -25,10 +22,12 @@ export function precompiledValidators(): Record<string, ValidateFn> {
   return loaded;
 }
 
-/** Next to this module when running from tsc's output or the sources; the compiled copy when bundled. */
+/**
+ * Next to this module in the sources and tsc's output; the bundle ships its own copy beside its
+ * chunks (`dist/bin/generated/`, loaded with the code cache: cli/boot/chunk-loader.ts).
+ */
 function validatorsFile(): string {
-  const beside = fileURLToPath(new URL('../generated/validators.cjs', import.meta.url));
-  return existsSync(beside) ? beside : join(packageRoot(), 'dist', 'engine', 'generated', 'validators.cjs');
+  return fileURLToPath(new URL('../generated/validators.cjs', import.meta.url));
 }
 
 const VALIDATOR_NAMES: Record<DefinitionKind, string> = {

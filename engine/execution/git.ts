@@ -29,6 +29,8 @@ export interface GitCallOptions {
   overrides?: ReadonlyArray<readonly [string, string]>;
   /** GIT_* variables of this call (GIT_DIR, GIT_INDEX_FILE, GIT_CEILING_DIRECTORIES, …). */
   env?: Readonly<Record<string, string>>;
+  /** Kill the call (its process group) past this many milliseconds: a remote that stops answering. */
+  timeoutMs?: number;
 }
 
 const STDERR_KEEP = 4096;
@@ -42,6 +44,7 @@ export async function runGit(cwd: string, args: readonly string[], options: GitC
     env: gitEnvironment(options.overrides ?? [], options.env),
     output: 'stream',
     label: `git ${args[0] ?? ''}`,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
   const kept: Buffer[] = [];
   let keptBytes = 0;

@@ -3,14 +3,14 @@
  * a fork flood stops at a cap instead of taking the machine's pids, and neo can tell that it did.
  *
  * The bound is a pids cgroup of its own per command (cgroup v1's pids hierarchy, or a v2 tree
- * whose subtree delegates `pids`): the command joins it before it can fork (a `/bin/sh` prefix
- * writes its own pid into `cgroup.procs`, then execs the command — the same pid, so the group
- * and the registry are unchanged), `pids.events` counts refused forks, and what is left in it
- * when the command ends is killed and the cgroup removed. A sandboxed command cannot leave it:
- * the cgroup filesystem is read-only inside bwrap. Where no cgroup is writable and neo does not
- * run as root, RLIMIT_NPROC (prlimit) bounds the user's processes instead: it holds, but cannot
- * say that it was reached, and the kernel never applies it to root (nor inside bwrap run by
- * root). Where neither works there is no bound, and `neo doctor` and `--dry-run` say so.
+ * whose subtree delegates `pids`): the command joins it before it can fork (its shell writes its
+ * own pid into `cgroup.procs` first: {@link joinFirst}), `pids.events` counts refused forks, and
+ * what is left in it when the command ends is killed and the cgroup removed. A sandboxed command
+ * cannot leave it: the cgroup filesystem is read-only inside bwrap. Where no cgroup is writable
+ * and neo does not run as root, RLIMIT_NPROC (prlimit) bounds the user's processes instead: it
+ * holds, but cannot say that it was reached, and the kernel never applies it to root (nor inside
+ * bwrap run by root). Where neither works there is no bound, and `neo doctor` and `--dry-run`
+ * say so.
  */
 import {
   accessSync,
@@ -190,15 +190,7 @@ function cgroupBound(dir: string, max: number): ProcessBound {
   };
   return {
     kind: 'cgroup',
-    // The shell joins the cgroup and execs the command: nothing it starts runs outside it. A
-    // cgroup it cannot join is a failure of its own exit status, never the command running free.
-    wrap: (argv) => [
-      '/bin/sh',
-      '-c',
-      'echo $$ > "$0" || { echo "neo: cannot enter the process bound $0" >&2; exit 125; }; exec "$@"',
-      join(path, 'cgroup.procs'),
-      ...argv,
-    ],
+    wrap: (argv) => joinFirst(join(path, 'cgroup.procs'), argv),
     hit,
     freeze: () => void writeQuietly(join(path, 'pids.max'), '0'),
     release(graceMs) {
@@ -208,6 +200,30 @@ function cgroupBound(dir: string, max: number): ProcessBound {
       return releasing;
     },
   };
+}
+
+/**
+ * `argv` made to join the cgroup (its `procs` file) before it can run anything: a shell writes
+ * its own pid there first, so nothing the command starts runs outside the bound, and a cgroup it
+ * cannot join is a failure of its own exit status (125), never the command running free. A
+ * command that is already a shell script (`/bin/sh -c <script>`: an unconfined `run:` step, gate
+ * or loop check) gets the join as its first command, in the same shell on the same line: one
+ * exec instead of two, and the script sees the same `$0`, arguments, pid and line numbers.
+ * Anything else is exec'd by a wrapper shell (the same pid, so the group and the registry are
+ * unchanged).
+ */
+function joinFirst(procs: string, argv: readonly string[]): string[] {
+  const at = shellQuote(procs);
+  const enter = `echo $$ > ${at} || { echo "neo: cannot enter the process bound" ${at} >&2; exit 125; }`;
+  const [program, flag, script, ...rest] = argv;
+  if (program === '/bin/sh' && flag === '-c' && script !== undefined && rest.length === 0)
+    return ['/bin/sh', '-c', `${enter}; ${script}`];
+  return ['/bin/sh', '-c', `${enter}; exec "$@"`, 'sh', ...argv];
+}
+
+/** `text` as one single-quoted shell word. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 function prlimitBound(max: number): ProcessBound {

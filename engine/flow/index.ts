@@ -1,7 +1,7 @@
 /**
- * Flows: plan.yaml compiled to a statechart that schedules step actors (agent sessions,
+ * Flows: plan.yaml compiled to a plan a run loop schedules executions of (agent sessions,
  * commands, approvals, sub-flows), persisted under NEO_HOME/runs/<runId>/ and resumable.
- * The pure core (compile, schedule, reduce, machine) lives in core/; side effects sit behind
+ * The pure core (compile, schedule, reduce, the run loop) lives in core/; side effects sit behind
  * the store, the executor and the workspace.
  */
 import type { ResumeOptions, RunOutcome } from './runtime/options.js';

@@ -8,6 +8,7 @@ export {
   type SessionServiceOptions,
   type ExecuteOptions,
 } from './service.js';
+export type { DiffBaseline } from './diff/capture.js';
 export type {
   CodeSessionInput,
   CodeSessionOpName,

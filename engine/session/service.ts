@@ -27,6 +27,7 @@ import { startSession } from './ops/start.js';
 import { parseOpInput } from './parse-input.js';
 import { SessionRegistry, type ReleasedHook } from './registry.js';
 import { CodeSessionStore } from './store/session-store.js';
+import type { DiffBaseline } from './diff/capture.js';
 import { defined } from '../util/defined.js';
 
 export interface SessionServiceOptions {
@@ -66,6 +67,12 @@ export interface ExecuteOptions {
    * process (a CLI talking to the daemon). Default: this process's.
    */
   env?: NodeJS.ProcessEnv;
+  /**
+   * A start's first diff baseline, taken by the in-process caller just before (a flow step's
+   * base: diff/capture.ts says when it is used). Never part of an op's input: a session started
+   * by hand or through the daemon or the control plane takes its own.
+   */
+  baseline?: DiffBaseline;
 }
 
 export interface SessionService {
@@ -126,7 +133,12 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
         idleTimeoutMs: options.idleTimeoutMs,
         defaultCwd: executeOptions.cwd ?? options.defaultCwd ?? process.cwd(),
         caller,
-        ...defined({ trackRecord: options.trackRecord, signal: executeOptions.signal, env: executeOptions.env }),
+        ...defined({
+          trackRecord: options.trackRecord,
+          signal: executeOptions.signal,
+          env: executeOptions.env,
+          baseline: executeOptions.baseline,
+        }),
       };
       const result = await dispatch(ctx, parsed);
       metrics.increment(METRICS.ops, { op, outcome: 'ok' });

@@ -5,8 +5,7 @@
  * tightened the first time a command runs, with a notice when others could in fact reach it (it
  * sits under folders they may enter); under a folder closed to them it is tightened quietly.
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmodSync, lstatSync, mkdir, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 export const PRIVATE_DIR_MODE = 0o700;
@@ -17,9 +16,15 @@ export function mkdirPrivateSync(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
 }
 
-/** {@link mkdirPrivateSync}, asynchronously. */
-export async function mkdirPrivate(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+/**
+ * {@link mkdirPrivateSync}, asynchronously. With node:fs's callback, not node:fs/promises: every
+ * command loads this module, and node:fs/promises brings Node's readline and stream modules to
+ * compile (~4 ms of CPU under load, for `neo --help` too).
+ */
+export function mkdirPrivate(dir: string): Promise<void> {
+  return new Promise((done, fail) => {
+    mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE }, (error) => (error ? fail(error) : done()));
+  });
 }
 
 /**

@@ -6,17 +6,24 @@
  * `neo --help`, `neo validate` and `neo flow run` load (docs/architecture.md, "Start-up").
  * Needs `npm run build`.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NEO_BIN } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
-/** The files a module imports statically (`import … from "./x.js"`, `import "./x.js"`), resolved. */
+/** The bundle's entry chunk, which the binary (the chunk loader) loads. */
+const MAIN = join(dirname(NEO_BIN), 'neo-main.js');
+
+/**
+ * The files a chunk imports statically, resolved: the bundle's chunks are CommonJS (loaded with
+ * V8's code cache, cli/boot/chunk-loader.ts), where a static import is a top-level
+ * `var import_x = require("./x.js");` and a dynamic one a `require` inside a function.
+ */
 function staticImports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^import\s+(?:[^'";]*?\s+from\s+)?["'](\.[^"']+)["'];?$/gms)].map((m) =>
-    join(dirname(file), m[1]!),
-  );
+  return [...text.matchAll(/^(?:var \w+ = )?require\("(\.[^"]+)"\);$/gm)].map((m) => join(dirname(file), m[1]!));
 }
 
 function startUpClosure(entry: string): string[] {
@@ -34,20 +41,20 @@ function startUpClosure(entry: string): string[] {
 
 describe("the binary's start-up path", () => {
   it("loads neither neo's own agent nor the yaml package", () => {
-    const files = startUpClosure(NEO_BIN);
+    const files = startUpClosure(MAIN);
     expect(files.length).toBeGreaterThan(1);
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
-      expect({ file, yaml: /^import [^;]*from "yaml";$/m.test(text) }).toEqual({ file, yaml: false });
+      expect({ file, yaml: /^var \w+ = (?:__toESM\()?require\("yaml"\)/m.test(text) }).toEqual({ file, yaml: false });
       expect({ file, agent: text.includes('\n// engine/agent/') }).toEqual({ file, agent: false });
     }
   });
 });
 
-/** The source files bundled into the closure (esbuild heads each module with `// <path>`). */
+/** The source files bundled into the closure (esbuild heads each module with `//! <path>`). */
 function sourcesOf(files: string[]): string[] {
   return files.flatMap((file) =>
-    [...readFileSync(file, 'utf8').matchAll(/^\/\/ ((?:engine|cli)\/\S+\.ts)$/gm)].map((m) => m[1]!),
+    [...readFileSync(file, 'utf8').matchAll(/^\/\/! ((?:engine|cli)\/\S+\.ts)$/gm)].map((m) => m[1]!),
   );
 }
 
@@ -59,9 +66,29 @@ function groupChunk(name: string): string {
   return join(chunks, file);
 }
 
+describe("Node's own modules `neo --help` loads", () => {
+  it('are neither node:child_process (commander requires it for what neo never does) nor node:fs/promises', async () => {
+    const dir = await tempDir('neo-e2e-builtins-');
+    const probe = join(dir, 'probe.cjs');
+    const out = join(dir, 'loaded.json');
+    writeFileSync(
+      probe,
+      `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`,
+    );
+    execFileSync(process.execPath, ['-r', probe, NEO_BIN, '--help'], {
+      cwd: dir,
+      env: { ...process.env, NEO_HOME: join(dir, 'home') },
+      stdio: 'ignore',
+    });
+    const loaded = (JSON.parse(readFileSync(out, 'utf8')) as string[]).filter((m) => m.startsWith('NativeModule '));
+    expect(loaded).toContain('NativeModule vm');
+    expect(loaded.filter((m) => /^NativeModule (child_process|fs\/promises|net|readline)$/.test(m))).toEqual([]);
+  });
+});
+
 describe('what each command loads', () => {
   it('`neo --help` loads the process registry, not git, the sandbox or the posture module', () => {
-    const sources = sourcesOf(startUpClosure(NEO_BIN));
+    const sources = sourcesOf(startUpClosure(MAIN));
     expect(sources).toContain('engine/execution/registry/live-groups.ts');
     expect(sources.filter((s) => /^engine\/(posture\/|execution\/(git|sandbox|paths))/.test(s))).toEqual([]);
   });

@@ -3,6 +3,7 @@ import type {
   CallerContext,
   CodeSessionInput,
   CodeSessionOutputs,
+  DiffBaseline,
   ScopeConstraints,
   SessionLiveEvent,
 } from '../../session/index.js';
@@ -12,7 +13,12 @@ import type { StepDiff } from './diff-fold.js';
 
 /** The slice of the session service an agent step uses: seed 004's typed ops, scope constraints and the event seam. */
 export interface SessionPort {
-  execute<I extends CodeSessionInput>(input: I, caller: CallerContext): Promise<CodeSessionOutputs[I['op']]>;
+  /** `options.baseline`: a start's first diff baseline, handed over by the step guard (step-guard.ts). */
+  execute<I extends CodeSessionInput>(
+    input: I,
+    caller: CallerContext,
+    options?: { baseline?: DiffBaseline },
+  ): Promise<CodeSessionOutputs[I['op']]>;
   setScopeConstraints(scope: string, constraints: ScopeConstraints): void;
   onSessionEvent(listener: (event: SessionLiveEvent) => void): () => void;
   releaseAllOwnedBy(scope: string): Promise<void>;

@@ -4,7 +4,7 @@ import { askPaths, classifyToolName, isGitPath, lexicalPath, relativeInside } fr
 // The diff helpers from their own sub-area: the session service behind session/index.ts is
 // loaded only by a flow that starts a session (docs/architecture.md, "Start-up").
 import { capUnifiedDiff, workspacePath } from '../../session/diff/index.js';
-import type { ReadTurnResult, SessionLiveEvent, StartResult, TurnDiff } from '../../session/index.js';
+import type { DiffBaseline, ReadTurnResult, SessionLiveEvent, StartResult, TurnDiff } from '../../session/index.js';
 import { errorMessage, NeoError } from '../../util/errors.js';
 import type { ExecutionOutcome } from '../core/execution.js';
 import type { StepError } from '../core/state.js';
@@ -43,6 +43,8 @@ export class StepGuard {
   readonly #fold: DiffFold;
   readonly #unsubscribe: () => void;
   #escape: StepError | undefined;
+  /** The base, until the step's first session start takes it as its first diff baseline. */
+  #handover: DiffBaseline | undefined;
 
   private constructor(
     init: {
@@ -63,11 +65,19 @@ export class StepGuard {
     this.#cwd = init.cwd;
     this.#editToolNames = init.editToolNames;
     this.#fold = new DiffFold((path) => workspacePath(init.root, lexicalPath(init.cwd, path)));
+    // Only a base taken now is the tree as the first start finds it: between here and that start
+    // the step runs no process in the workspace (its gate runs judge a fresh tree elsewhere, the
+    // briefs and the driver's decisions only read), and the agent does not exist before it. So
+    // the session's own snapshot would be this same tree, and taking it earlier hides no write
+    // of the agent's. A recorded base (a resume, a retry) is where the unit first started: the
+    // session then takes its own.
+    this.#handover =
+      init.base?.taken === true ? { repo: init.base.repo, store: init.base.store, tree: init.base.tree } : undefined;
     this.signal = AbortSignal.any([signal, this.#controller.signal]);
     this.#unsubscribe = sessions.onSessionEvent((live) => this.#onEvent(live));
     this.sessions = {
       execute: async (input, caller) => {
-        const result = await sessions.execute(input, caller);
+        const result = await sessions.execute(input, caller, this.#startOptions(input.op));
         if (input.op === 'start') this.#claim((result as StartResult).sessionId);
         if (input.op === 'read-turn' && (result as ReadTurnResult).kind !== 'clarification') await this.#turnEnded();
         return result;
@@ -144,6 +154,14 @@ export class StepGuard {
 
   close(): void {
     this.#unsubscribe();
+  }
+
+  /** The handed-over base for the step's first start only: a later start finds the tree its sessions changed. */
+  #startOptions(op: string): { baseline?: DiffBaseline } | undefined {
+    if (op !== 'start' || this.#handover === undefined) return undefined;
+    const baseline = this.#handover;
+    this.#handover = undefined;
+    return { baseline };
   }
 
   #claim(sessionId: string): void {

@@ -11,7 +11,7 @@ import type { RunInfo, RunState } from './state.js';
 import { Transaction } from './transaction.js';
 import { defined } from '../../util/defined.js';
 
-/** Everything that can move a run: the machine turns each into one transition. */
+/** Everything that can move a run: the run loop turns each into one transition. */
 export type RunInput =
   | { type: 'start'; inputs: Record<string, unknown>; run: RunInfo }
   | {
@@ -36,7 +36,7 @@ export interface Transition {
 /**
  * The run's transition function: given the plan, the state and one input, the events to record,
  * the executions to start and the ones to stop. Pure and deterministic (`now` is passed in);
- * the XState machine is a thin shell around it, and tests drive it directly.
+ * the run loop (run-loop.ts) is a thin shell around it, and tests drive it directly.
  */
 export function advance(plan: CompiledPlan, state: RunState, input: RunInput, now: string): Transition {
   const tx = new Transaction(plan, state, now);

@@ -3,7 +3,7 @@ import type { StepKind } from './plan.js';
 import type { StepError } from './state.js';
 
 /**
- * One execution of one unit: what the machine hands a step actor. Serializable and fully
+ * One execution of one unit: what the run loop hands the executor. Serializable and fully
  * rendered (expressions already evaluated), so the side-effect layer never evaluates anything.
  */
 export interface ExecutionSpec {

@@ -2,7 +2,7 @@ import type { RunEvent } from './events.js';
 import { isTerminal, pendingUnit, type RunState, type StepState, type UnitState } from './state.js';
 
 /**
- * Applies one event to a run's state. Pure and total: the machine changes state only through
+ * Applies one event to a run's state. Pure and total: the run loop changes state only through
  * it, and a resume replays events.jsonl through it to rebuild exactly what was persisted.
  */
 export function reduce(state: RunState, event: RunEvent): RunState {

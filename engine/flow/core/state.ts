@@ -65,7 +65,7 @@ export interface RunInfo {
 export type RunStatus = 'running' | 'succeeded' | 'failed' | 'interrupted';
 
 /**
- * A run's whole state: the fold of its events. Serializable; it is the machine's context, the
+ * A run's whole state: the fold of its events. Serializable; it is what the run loop holds, the
  * content of snapshot.json, and what a resume starts from.
  */
 export interface RunState {

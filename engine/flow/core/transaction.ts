@@ -6,8 +6,8 @@ import { isTerminal, type RunState, type StepError } from './state.js';
 import { defined } from '../../util/defined.js';
 
 /**
- * One machine transition in the making: events are applied to the state as they are emitted, so
- * every later decision in the same transition sees them. The result is what the machine
+ * One run-loop transition in the making: events are applied to the state as they are emitted, so
+ * every later decision in the same transition sees them. The result is what the run loop
  * persists (events), starts (executions) and stops (execution ids).
  */
 export class Transaction {

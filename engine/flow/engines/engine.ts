@@ -24,6 +24,24 @@ export interface RunRequest {
   inputs: Record<string, unknown>;
   backend?: string;
   yes?: boolean;
+  /** A run whose workspace travels through a git remote: any worker that can fetch it can run it. */
+  remote?: RemoteWorkspace;
+}
+
+/**
+ * What a worker on another machine needs to start a run without the enqueuer's folders: the
+ * remote (a bare repository's path or a URL), the base commit pushed to it, and the plan as the
+ * enqueuer checked it (its text and its path in the repository). The project's own definitions
+ * (`.neo/`) come with the repository at the base commit.
+ */
+export interface RemoteWorkspace {
+  url: string;
+  base: string;
+  /** The plan file's path in the repository (`/`-separated). */
+  plan: string;
+  planText: string;
+  /** The enqueuer's folder in the repository (`.` for its top): where definitions are looked up from. */
+  cwd: string;
 }
 
 /** What an engine reports of a run, whichever machine drove it. */

@@ -6,6 +6,7 @@ import { acquireLockFile, type RunLock } from '../store/lock-file.js';
 import { RUN_FILES, runDir, type RunRecord } from '../store/run-files.js';
 import { gateRunDir } from '../workspace/gate-tree.js';
 import { judgeWorkspace, removeWorkspace } from '../workspace/removal.js';
+import { remoteCloneDir } from '../workspace/remote-clone.js';
 import { isAbandoned, listRunsSettled } from './abandoned.js';
 import { approvalsDir } from './approvals.js';
 import { removeRunOutputs } from './step-output.js';
@@ -115,6 +116,11 @@ async function cleanOne(
     const again = await describe(home, record, runs, criteria);
     if (again.kept !== undefined) return again;
     if (record.workspace !== undefined && record.parent === undefined) await removeWorkspace(record.workspace);
+    if (record.parent === undefined) {
+      // A dbos run with a remote worked from this home's clone of it: its result is on the remote.
+      await rm(remoteCloneDir(home, record.runId), { recursive: true, force: true });
+      await rm(`${remoteCloneDir(home, record.runId)}.index`, { force: true });
+    }
     for (const id of runs.slice().reverse()) {
       await rm(approvalsDir(home, id), { recursive: true, force: true });
       await rm(gateRunDir(home, id), { recursive: true, force: true });

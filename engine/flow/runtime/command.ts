@@ -46,25 +46,27 @@ export function runCommand(spec: CommandSpec): Promise<ProcessResult> {
   // Confined, a Go or Rust workspace's processes are told where their lent toolchains are.
   const lent = spec.sandbox !== undefined && setting.kind !== 'none' ? lentEnv(spec.sandbox.site.workspace) : {};
   const env = commandEnvironment(setting, { ...lent, ...spec.env });
-  const confinement =
-    spec.sandbox === undefined
-      ? { workspace: spec.cwd, cwd: spec.cwd, neoHome: '', network: true, env }
-      : runConfinement(spec.sandbox.site, setting, {
-          cwd: spec.cwd,
-          env,
-          ...defined({ tree: spec.sandbox.tree, binds: spec.sandbox.binds }),
+  const timeoutMs = spec.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  // Unconfined, a command runs in its folder with its environment: no binds or hidden trees to
+  // work out (each a few realpaths and stats per command).
+  const sandboxSpec =
+    spec.sandbox === undefined || setting.kind === 'none'
+      ? { cwd: spec.cwd, binds: [], hide: [], network: true, env, timeoutMs }
+      : confinedSpec({
+          ...runConfinement(spec.sandbox.site, setting, {
+            cwd: spec.cwd,
+            env,
+            ...defined({ tree: spec.sandbox.tree, binds: spec.sandbox.binds }),
+          }),
+          timeoutMs,
         });
-  return sandboxOf(setting.kind).run(
-    ['/bin/sh', '-c', spec.command],
-    confinedSpec({ ...confinement, timeoutMs: spec.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS }),
-    {
-      graceMs: KILL_GRACE_MS,
-      label: setting.kind === 'none' ? 'sh -c' : `${setting.kind}: sh -c`,
-      killLeftovers: true,
-      maxProcesses: maxProcessesOf(setting),
-      ...defined({ idleTimeoutMs: spec.idleTimeoutMs, signal: spec.signal, onOutput: spec.onOutput }),
-    },
-  );
+  return sandboxOf(setting.kind).run(['/bin/sh', '-c', spec.command], sandboxSpec, {
+    graceMs: KILL_GRACE_MS,
+    label: setting.kind === 'none' ? 'sh -c' : `${setting.kind}: sh -c`,
+    killLeftovers: true,
+    maxProcesses: maxProcessesOf(setting),
+    ...defined({ idleTimeoutMs: spec.idleTimeoutMs, signal: spec.signal, onOutput: spec.onOutput }),
+  });
 }
 
 /**

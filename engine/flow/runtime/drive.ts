@@ -1,6 +1,5 @@
 import { handoffWritten, noteHandoff } from './handoff-hook.js';
 import { join } from 'node:path';
-import { createActor, fromPromise, toPromise } from 'xstate';
 import type { DefinitionSet } from '../../definitions/index.js';
 import { describeProcess } from '../../execution/index.js';
 import { NeoError } from '../../util/errors.js';
@@ -9,7 +8,7 @@ import type { RunInput } from '../core/advance.js';
 import type { RunEvent } from '../core/events.js';
 import { budgetExceeded, type BudgetMoment } from '../core/budget.js';
 import type { ExecutionOutcome, ExecutionProgress, ExecutionSpec } from '../core/execution.js';
-import { createFlowMachine } from '../core/machine.js';
+import { createRunLoop } from '../core/run-loop.js';
 import type { CompiledPlan } from '../core/plan.js';
 import { mergePlan } from '../core/plan-merge.js';
 import { reduce } from '../core/reduce.js';
@@ -79,7 +78,7 @@ export interface DriveResult {
 const CLEANUP_MS = 10_000;
 
 /**
- * Drives a run with the flow machine until it settles: every emitted event is appended to
+ * Drives a run with the run loop until it settles: every emitted event is appended to
  * events.jsonl, folded into the state and checkpointed; executions run through the executor;
  * Ctrl-C becomes an interrupt. Holds the run's lock file so two processes never drive one run.
  */
@@ -150,7 +149,7 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
             input.steps!.sleep(stepKey(spec), ms, signal),
         }),
   };
-  const execution = fromPromise<ExecutionOutcome, ExecutionSpec>(({ input: spec, signal }) => {
+  const execution = (spec: ExecutionSpec, signal: AbortSignal): Promise<ExecutionOutcome> => {
     // Approvals and sub-flows wait for others; a command or an agent step is what runs at least once.
     const engine = input.steps;
     const running =
@@ -161,18 +160,27 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     inflight.add(running);
     void running.finally(() => inflight.delete(running));
     return running;
-  });
-  const actor = createActor(createFlowMachine({ now: () => new Date().toISOString(), execution }), {
-    input: { plan, state, boot: input.boot },
+  };
+  const loop = createRunLoop({
+    plan,
+    state,
+    boot: input.boot,
+    now: () => new Date().toISOString(),
+    execute: execution,
+    onEvent: (event) => {
+      void store.append(event).catch(() => undefined);
+      state = reduce(state, event);
+      store.checkpoint(state, 'active');
+      // Folded only when written (coalesced): the latest state wins, and the base's static fields
+      // never change during the run.
+      store.saveRecord(() => recordFromState(record, state, plan));
+      logRunEvent(decisions, runId, event);
+      noteHandoff(home, input.workspace.record, event, state, plan);
+      observe({ type: 'event', runId, depth, event });
+    },
   });
   function charge(spec: ExecutionSpec, cost: { turns: number; tokens: number; costUsd: number }): void {
-    if (actor.getSnapshot().status === 'active')
-      actor.send({
-        type: 'flow.charge',
-        step: spec.step,
-        ...defined({ item: spec.item }),
-        ...cost,
-      });
+    loop.send({ type: 'charge', step: spec.step, ...defined({ item: spec.item }), ...cost });
     input.parent?.charge(cost);
   }
   // A store that cannot go on (its log replaced or written by something else, a link planted in
@@ -185,21 +193,9 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
       message: error instanceof Error ? error.message : String(error),
       ...(error instanceof NeoError && error.hint !== undefined ? { hint: error.hint } : {}),
     };
-    if (actor.getSnapshot().status === 'active')
-      actor.send({ type: 'flow.interrupt', reason: `the run's store failed: ${storeFailure.message}` });
+    loop.send({ type: 'interrupt', reason: `the run's store failed: ${storeFailure.message}` });
   });
-  actor.on('run.event', ({ event }) => {
-    void store.append(event).catch(() => undefined);
-    state = reduce(state, event);
-    store.checkpoint(state, 'active');
-    // Folded only when written (coalesced): the latest state wins, and the base's static fields
-    // never change during the run.
-    store.saveRecord(() => recordFromState(record, state, plan));
-    logRunEvent(decisions, runId, event);
-    noteHandoff(home, input.workspace.record, event, state, plan);
-    observe({ type: 'event', runId, depth, event });
-  });
-  const onAbort = () => actor.send({ type: 'flow.interrupt', reason: 'interrupted (Ctrl-C)' });
+  const onAbort = () => loop.send({ type: 'interrupt', reason: 'interrupted (Ctrl-C)' });
   let stopWatching: (() => Promise<void>) | undefined;
   // Should the process ever reach its end with this run still running, the run ends failed with
   // the cause (or, killed by a second Ctrl-C, interrupted and resumable), in writes that need no
@@ -235,15 +231,15 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     lock.release();
   }
 
-  /** Runs the machine to rest, then finishes or releases the workspace and writes the last checkpoint. */
+  /** Runs the loop to rest, then finishes or releases the workspace and writes the last checkpoint. */
   async function settleRun(): Promise<DriveResult> {
     try {
       // Watch before the first step starts, so no edit can slip in unseen.
       if (input.watch !== undefined) {
         stopWatching = await input.watch(
           (edited, hash) => {
-            if (actor.getSnapshot().status !== 'active') return;
-            // The plan the machine will merge to (the same pure merge, on the same state) is
+            if (!loop.active) return;
+            // The plan the loop will merge to (the same pure merge, on the same state) is
             // written first, so the `plan.updated` line pins the plan.json that is there.
             const merged = mergePlan(plan, edited, state);
             if (merged.added.length + merged.removed.length + merged.changed.length === 0) return;
@@ -252,16 +248,16 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
             } catch {
               return; // the store's failure stops the run (onFailure above)
             }
-            actor.send({ type: 'flow.plan', plan: edited, hash });
-            plan = actor.getSnapshot().context.plan;
+            loop.send({ type: 'plan', plan: edited, hash });
+            plan = loop.plan;
           },
           () => plan,
         );
       }
-      actor.start();
+      loop.start();
       input.signal?.addEventListener('abort', onAbort, { once: true });
       if (input.signal?.aborted) onAbort();
-      await toPromise(actor);
+      await loop.done;
     } finally {
       input.signal?.removeEventListener('abort', onAbort);
       await stopWatching?.();

@@ -24,10 +24,12 @@ const WRITES_ON = new Set<RunEvent['type']>([
 
 /**
  * How long a hand-off waits for the next event before it is written: a run of quick steps
- * writes one hand-off per burst, not one per step (each write is the whole plan and the run's
- * decisions, and a rename). Whoever needs it now — a step's brief, the run's end — flushes it.
+ * writes one hand-off a second, not one per step (each write is the whole plan, the run's
+ * decisions and a rename: at 100 ms a loaded machine, whose steps each took longer, still wrote
+ * one per step — 7–10% of a run of 100 `true` steps). Whoever needs it now — a step's brief,
+ * the run's end — flushes it; a killed neo's is at most this stale, and its resume writes it.
  */
-const HANDOFF_DELAY_MS = 100;
+const HANDOFF_DELAY_MS = 1_000;
 
 interface Pending {
   /** The run at its latest event, not yet written. */

@@ -40,6 +40,8 @@ export interface StartOptions extends RunEnvironment {
   /** `--backend X`: every agent step's backend. */
   backend?: string;
   isolation?: Isolation;
+  /** The commit the workspace starts from, over the plan's `workspace.base` (a worker's run from a remote). */
+  base?: string;
   /** Apply edits of the plan and its personas to steps that have not started. */
   watch?: boolean;
   /** A durable engine's run: its id, the events it recorded before this process took it over, its step hooks. */

@@ -109,7 +109,7 @@ export async function startCompiled(
           ...((options.isolation ?? plan.workspace.isolation) === undefined
             ? {}
             : { isolation: (options.isolation ?? plan.workspace.isolation)! }),
-          ...defined({ base: plan.workspace.base, dependencies: plan.workspace.dependencies }),
+          ...defined({ base: options.base ?? plan.workspace.base, dependencies: plan.workspace.dependencies }),
         });
   const now = new Date().toISOString();
   const record: RunRecord = {

@@ -28,6 +28,7 @@ export { GitMetaWatch } from './git-meta.js';
 export { lendableFolders, lendKind, type DependencyMode, type LentFolder } from './lend.js';
 export { planDependencies, type DependencyPlan } from './lend-plan.js';
 export { defaultProjectDir } from './project-dir.js';
+export { remoteCloneDir } from './remote-clone.js';
 
 /** Prepares a new run's workspace; worktree is the default in a git repository, copy elsewhere. */
 export async function prepareWorkspace(options: {

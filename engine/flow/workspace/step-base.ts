@@ -37,14 +37,21 @@ export interface StepTreeDiff {
  */
 export class StepBase {
   readonly repo: GitRepo;
-  readonly #store: SnapshotStore;
+  readonly store: SnapshotStore;
   readonly tree: string;
+  /**
+   * The tree was snapshotted by this open (the unit's first start), so it is the work tree as it
+   * is now; a base read back from the run's folder (a resume, a retry) is where the unit FIRST
+   * started, which the tree may have left since.
+   */
+  readonly taken: boolean;
   #last: { tree: string; diff: StepTreeDiff } | undefined;
 
-  private constructor(repo: GitRepo, store: SnapshotStore, tree: string) {
+  private constructor(repo: GitRepo, store: SnapshotStore, tree: string, taken: boolean) {
     this.repo = repo;
-    this.#store = store;
+    this.store = store;
     this.tree = tree;
+    this.taken = taken;
   }
 
   /**
@@ -57,12 +64,12 @@ export class StepBase {
     const store: SnapshotStore = { dir: join(options.runDir, 'snapshots'), exclude: [options.home] };
     const file = join(options.runDir, 'snapshots', 'bases', `${options.key.replace(/[^\w.-]/g, '_')}.json`);
     const recorded = await readBase(file);
-    if (recorded?.startedAt === options.startedAt) return new StepBase(repo, store, recorded.tree);
+    if (recorded?.startedAt === options.startedAt) return new StepBase(repo, store, recorded.tree, false);
     const tree = await snapshotTree(repo, store);
     // Made (or found) as real folders, never through a link planted in the run's folder.
     realFolderSync(options.runDir, 'snapshots', 'bases');
     await writeFileAtomic(file, `${JSON.stringify({ startedAt: options.startedAt, tree })}\n`, { private: true });
-    return new StepBase(repo, store, tree);
+    return new StepBase(repo, store, tree, true);
   }
 
   /**
@@ -71,9 +78,9 @@ export class StepBase {
    * second asks git only for the snapshot when nothing changed in between.
    */
   async diff(): Promise<StepTreeDiff> {
-    const now = await snapshotTree(this.repo, this.#store);
+    const now = await snapshotTree(this.repo, this.store);
     if (this.#last?.tree === now) return this.#last.diff;
-    const change = await diffTrees(this.repo, this.#store, this.tree, now, MAX_STEP_PATCH_BYTES);
+    const change = await diffTrees(this.repo, this.store, this.tree, now, MAX_STEP_PATCH_BYTES);
     const diff = { files: change.files, patch: change.patch, patchBytes: change.patchBytes };
     this.#last = { tree: now, diff };
     return diff;

@@ -1,13 +1,14 @@
 /**
- * `neo memory mcp`: the repository's memory over MCP (stdio), with the official SDK. Read tools
- * never write; `record_decision` validates its input against its schema, stores an agent's report
- * as agent-reported (never a verdict) and is refused under posture plan. Every input is checked
+ * `neo memory mcp`: the repository's memory over MCP (stdio: stdio-server.ts). Read tools never
+ * write; `record_decision` validates its input against its schema, stores an agent's report as
+ * agent-reported (never a verdict) and is refused under posture plan. Every input is checked
  * against the tool's JSON Schema (ajv) before its handler sees it.
  */
 import { createRequire } from 'node:module';
 import type { MemoryDb } from '../database.js';
 import { indexRepository } from '../graph/index.js';
 import { MEMORY_TOOLS } from './tools.js';
+import { serveStdio } from './stdio-server.js';
 import { ToolRefusal, type MemoryTool, type ToolContext } from './tool.js';
 
 const require = createRequire(import.meta.url);
@@ -20,17 +21,39 @@ export const MCP_SERVER_NAME = 'neo-memory';
 
 type Validate = ((data: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
 
-/** Compiles each tool's input schema once. */
-function validators(tools: readonly MemoryTool[]): Map<string, Validate> {
-  const Ajv = require('ajv') as { default: new (options: object) => { compile(schema: object): Validate } };
-  const ajv = new Ajv.default({ allErrors: true, strict: false });
-  return new Map(tools.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
+/** Each tool's input check, compiled once. */
+export interface Validators {
+  get(tool: MemoryTool): Validate;
+}
+
+/**
+ * Compiles a tool's input schema at its first call: the client waits for the server's start
+ * before the agent's first turn, and loading ajv and compiling every schema cost ~0.4 s of CPU
+ * under load there, for tools a turn may never call.
+ */
+export function validators(): Validators {
+  let ajv: { compile(schema: object): Validate } | undefined;
+  const compiled = new Map<string, Validate>();
+  return {
+    get(tool) {
+      let check = compiled.get(tool.name);
+      if (check === undefined) {
+        if (ajv === undefined) {
+          const Ajv = require('ajv') as { default: new (options: object) => { compile(schema: object): Validate } };
+          ajv = new Ajv.default({ allErrors: true, strict: false });
+        }
+        check = ajv.compile(tool.inputSchema);
+        compiled.set(tool.name, check);
+      }
+      return check;
+    },
+  };
 }
 
 /** The result of one tools/call: JSON text, or a tool error the model reads. */
 export async function callTool(
   tools: readonly MemoryTool[],
-  checks: Map<string, Validate>,
+  checks: Validators,
   context: ToolContext,
   name: string,
   input: unknown,
@@ -39,7 +62,7 @@ export async function callTool(
   const fail = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
   if (tool === undefined) return fail(`unknown tool \`${name}\` (tools: ${tools.map((t) => t.name).join(', ')})`);
   const args = input ?? {};
-  const check = checks.get(name)!;
+  const check = checks.get(tool);
   if (!check(args)) {
     const problems = (check.errors ?? []).map((e) => `${e.instancePath || '(input)'} ${e.message ?? 'is invalid'}`);
     return fail(`invalid input for ${name}: ${problems.join('; ')}`);
@@ -58,13 +81,8 @@ export async function serveMemoryMcp(
   memory: MemoryDb,
   options: { posture: string; version: string; confined?: boolean },
 ): Promise<void> {
-  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]);
   const tools = MEMORY_TOOLS;
-  const checks = validators(tools);
+  const checks = validators();
   let refreshed = 0;
   let refreshing: Promise<void> | undefined;
   const context: ToolContext = {
@@ -85,31 +103,17 @@ export async function serveMemoryMcp(
       return refreshing;
     },
   };
-  const server = new Server(
-    { name: MCP_SERVER_NAME, version: options.version },
-    {
-      capabilities: { tools: {} },
-      instructions:
-        "neo's memory of this repository: what was tried and what the gate said (search_decisions), and the code graph. Decisions from neo are verdicts it saw; agent-reported ones are not.",
-    },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  await serveStdio({
+    name: MCP_SERVER_NAME,
+    version: options.version,
+    instructions:
+      "neo's memory of this repository: what was tried and what the gate said (search_decisions), and the code graph. Decisions from neo are verdicts it saw; agent-reported ones are not.",
     tools: tools.map((tool) => ({
       name: tool.name,
       description: tool.description,
       inputSchema: tool.inputSchema,
       annotations: { readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: false },
     })),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(tools, checks, context, request.params.name, request.params.arguments),
-  );
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
+    call: (name, input) => callTool(tools, checks, context, name, input),
   });
-  await server.connect(transport);
-  await closed;
-  await server.close();
 }

@@ -10,7 +10,7 @@
  * (execution/git-repo): a `.git` rewritten since is refused, never followed. Best effort
  * otherwise: it never throws, because a capture problem must not break the read that asked.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { GitRepo, diffTrees, gitMarker, snapshotTree, type SnapshotStore } from '../../execution/index.js';
@@ -26,12 +26,29 @@ export interface CaptureOptions {
   home?: string;
   /** Where the snapshots' objects go until close (in the session's folder); a temp folder otherwise. */
   storeDir?: string;
+  /**
+   * The work tree's snapshot its caller took itself just before this start, with nothing run in
+   * the tree since (a flow step's base): the first turn's baseline, instead of a new discovery and
+   * snapshot. Used only when it is the snapshot of the repository `cwd` belongs to, leaving out
+   * the same paths; the capture then keeps its snapshots in that store, which it does not own.
+   * In-process only (ExecuteOptions): no op input can hand one over.
+   */
+  baseline?: DiffBaseline;
+}
+
+/** A snapshot taken by the caller: the repository, the store holding its objects, the tree. */
+export interface DiffBaseline {
+  repo: GitRepo;
+  store: SnapshotStore;
+  tree: string;
 }
 
 interface GitSide {
   repo: GitRepo;
   store: SnapshotStore;
   baseline: string;
+  /** The store is the caller's (a handed baseline's): close leaves it. */
+  borrowed: boolean;
 }
 
 export class TurnDiffCapture {
@@ -55,6 +72,14 @@ export class TurnDiffCapture {
     const ceilings = options.home === undefined ? [] : [resolve(options.home)];
     if (gitMarker(cwd, ceilings) === undefined) return new TurnDiffCapture(cwd, editToolNames, undefined);
     try {
+      const handed = await usableBaseline(cwd, ceilings, options.baseline);
+      if (handed !== undefined)
+        return new TurnDiffCapture(cwd, editToolNames, {
+          repo: handed.repo,
+          store: handed.store,
+          baseline: handed.tree,
+          borrowed: true,
+        });
       const repo = await GitRepo.discover(cwd, ceilings);
       if (repo === undefined) return new TurnDiffCapture(cwd, editToolNames, undefined);
       const store: SnapshotStore = {
@@ -62,7 +87,7 @@ export class TurnDiffCapture {
         exclude: ceilings,
       };
       const baseline = await snapshotTree(repo, store);
-      return new TurnDiffCapture(cwd, editToolNames, { repo, store, baseline });
+      return new TurnDiffCapture(cwd, editToolNames, { repo, store, baseline, borrowed: false });
     } catch (error) {
       const refused = error instanceof NeoError && error.code.startsWith('GIT_DIR_') ? error.message : undefined;
       return new TurnDiffCapture(cwd, editToolNames, undefined, refused);
@@ -108,9 +133,9 @@ export class TurnDiffCapture {
     }
   }
 
-  /** Removes the snapshots' objects (only the next turn's baseline needed them). */
+  /** Removes the snapshots' objects (only the next turn's baseline needed them), unless the store is the caller's. */
   async close(): Promise<void> {
-    if (this.#git !== undefined) await rm(this.#git.store.dir, { recursive: true, force: true });
+    if (this.#git !== undefined && !this.#git.borrowed) await rm(this.#git.store.dir, { recursive: true, force: true });
   }
 
   #settleToolEvents(): TurnDiff {
@@ -135,4 +160,24 @@ export class TurnDiffCapture {
     if (unified.truncated) diff.truncated = true;
     return diff;
   }
+}
+
+/**
+ * A handed baseline when it is what this capture's own first snapshot would be: the nearest
+ * `.git` at or above `cwd` is the top of the handed repository (no nested repository between),
+ * and the handed store leaves out exactly neo's home. Else undefined: the capture takes its own.
+ */
+async function usableBaseline(
+  cwd: string,
+  ceilings: readonly string[],
+  baseline: DiffBaseline | undefined,
+): Promise<DiffBaseline | undefined> {
+  if (baseline === undefined) return undefined;
+  const marker = gitMarker(cwd, ceilings);
+  const top = marker === undefined ? undefined : await realpath(marker).catch(() => undefined);
+  if (top === undefined || top !== baseline.repo.location.top) return undefined;
+  const excluded = (baseline.store.exclude ?? []).map((path) => resolve(path));
+  return excluded.length === ceilings.length && excluded.every((path, i) => path === ceilings[i])
+    ? baseline
+    : undefined;
 }

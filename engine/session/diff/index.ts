@@ -3,6 +3,6 @@
  * so a flow's step guard reaches it without the session service (a `run:`-only flow never loads
  * that; docs/architecture.md, "Start-up").
  */
-export { TurnDiffCapture } from './capture.js';
+export { TurnDiffCapture, type DiffBaseline } from './capture.js';
 export { MAX_DIFF_BYTES, summaryLine, capUnifiedDiff } from './summary.js';
 export { editPathsOf, workspacePath, type ToolCall } from './tool-events.js';

@@ -4,6 +4,7 @@ import type { Transport } from '../../transports/index.js';
 import type { CallerContext } from '../contract.js';
 import { SessionRejection, sessionNotFound } from '../errors.js';
 import type { SessionClock } from '../clock.js';
+import type { DiffBaseline } from '../diff/capture.js';
 import type { LiveSession } from '../live-session.js';
 import type { SessionLog } from '../log.js';
 import type { MetricsSink } from '../metrics.js';
@@ -28,6 +29,8 @@ export interface OpContext {
   signal?: AbortSignal;
   /** The environment a start's agent runs with (the caller's, when it sent one). */
   env?: NodeJS.ProcessEnv;
+  /** A start's first diff baseline, handed over in process (ExecuteOptions.baseline). */
+  baseline?: DiffBaseline;
 }
 
 /** The caller's live session, or a typed error that says whether it was stopped or never ours. */

@@ -68,6 +68,7 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
     editToolNames: resolved.descriptor.editToolNames ?? [],
     home: ctx.registry.store.home,
     storeDir: join(ctx.registry.store.sessionDir(sessionId), 'snapshots'),
+    ...defined({ baseline: ctx.baseline }),
   });
   const options: StartSessionOptions = {
     sessionId,

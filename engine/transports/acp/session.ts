@@ -1,7 +1,6 @@
 import type { Effort, Posture } from '../../definitions/index.js';
 import { defined } from '../../util/defined.js';
 import { NeoError, errorMessage } from '../../util/errors.js';
-import { packageVersion } from '../../util/package-root.js';
 import type { StartSessionOptions } from '../types.js';
 import { readAcpAsk } from './ask.js';
 import { AcpFileSystem } from './client-fs.js';
@@ -11,6 +10,7 @@ import { resolveModeId, type AcpMode } from './modes.js';
 import { CANCELLED_OUTCOME, permissionOutcome } from './permission.js';
 import { promptErrorDetail, stderrModelFailure } from './agent-notices.js';
 import { UpdateTranslator } from './updates.js';
+import { firstPrompt, initializeAgent, openingFailure } from './opening.js';
 import {
   CliProcess,
   CliSession,
@@ -33,9 +33,6 @@ type Json = Record<string, unknown>;
 
 /** How long a half-streamed message may sit in the buffer when the agent pauses. */
 const CHUNK_FLUSH_MS = 200;
-
-/** Agents answer this when a session needs a login first. */
-const AUTH_REQUIRED = -32000;
 
 /**
  * A session with any Agent Client Protocol agent (JSON-RPC 2.0 over stdio). Each turn is one
@@ -169,17 +166,7 @@ export class AcpSession extends CliSession {
 
   async #openSession(): Promise<AcpProvisionReport | undefined> {
     const options = this.#options;
-    const init = (await this.#rpc.request('initialize', {
-      protocolVersion: 1,
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
-      clientInfo: { name: 'neo', title: 'neo', version: packageVersion() },
-    })) as Json;
-    if (init.protocolVersion !== 1)
-      throw new NeoError(
-        'TRANSPORT_PROTOCOL',
-        `${this.backendId} speaks ACP protocol version ${String(init.protocolVersion)}; neo speaks 1`,
-      );
-    const caps = (init.agentCapabilities ?? {}) as Json;
+    const caps = await initializeAgent(this.#rpc, this.backendId);
     const mcp = acpMcpServers(options.provision?.mcpServers, (caps.mcpCapabilities ?? {}) as Json);
     const base = { cwd: options.cwd, mcpServers: mcp.list };
     let result: Json;
@@ -189,15 +176,7 @@ export class AcpSession extends CliSession {
           ? ((await this.#rpc.request('session/new', base)) as Json)
           : await this.#resume(options.resumeSessionId, base, caps);
     } catch (error) {
-      if (error instanceof JsonRpcError && error.code === AUTH_REQUIRED) {
-        const hint = options.descriptor.command?.authHint;
-        throw new NeoError(
-          'TRANSPORT_UNAUTHENTICATED',
-          `${this.backendId} needs a login: ${error.message}`,
-          hint === undefined ? {} : { hint },
-        );
-      }
-      throw error;
+      throw openingFailure(error, this.backendId, options);
     }
     if (options.resumeSessionId === undefined) {
       if (typeof result.sessionId !== 'string')
@@ -404,15 +383,4 @@ export class AcpSession extends CliSession {
       });
     });
   }
-}
-
-/**
- * ACP has no system-prompt channel, so appended instructions open the first prompt, fenced off
- * from the brief.
- */
-function firstPrompt(options: StartSessionOptions): string {
-  const preamble = [options.appendSystemPrompt, options.provision?.instructions].filter(
-    (p): p is string => p !== undefined && p.trim() !== '',
-  );
-  return preamble.length === 0 ? options.brief : `${preamble.join('\n\n')}\n\n---\n\n${options.brief}`;
 }

@@ -5,7 +5,6 @@
  * become clarify events answered through answer(); interrupt aborts the turn (it completes with
  * `interrupted`); stop kills every background shell, saves the transcript and closes the stream.
  */
-import { randomBytes } from 'node:crypto';
 import {
   AgentError,
   createConfiguredAgent,
@@ -25,7 +24,6 @@ import {
   type TurnResult,
 } from '../../agent/index.js';
 import type { Effort, Posture } from '../../definitions/index.js';
-import type { ToolAsk } from '../../posture/index.js';
 import { NeoError } from '../../util/errors.js';
 import { neoHome } from '../../util/neo-home.js';
 import { EventChannel } from '../shared/event-channel.js';
@@ -36,12 +34,11 @@ import type { NeoTransportDeps } from './deps.js';
 import { loadResumedTranscript } from './resume.js';
 import { provisionReport } from './provision-report.js';
 import { redactEvent } from './redact-event.js';
-import { failureCode, toUsage } from './turn-figures.js';
+import { failureCode, stopNotice, toUsage } from './turn-figures.js';
 import { checkEffort, checkPosture } from './start-checks.js';
 import { agentFeatures, type AgentFeatures } from './features.js';
 import { defined } from '../../util/defined.js';
-
-type Decision = { allow: boolean; reason?: string };
+import { Clarifications, type Decision } from './clarifications.js';
 
 export class NeoSession implements AgentSession {
   readonly events = new EventChannel<AgentEvent>();
@@ -50,8 +47,7 @@ export class NeoSession implements AgentSession {
   readonly #settings: AgentSettings;
   readonly #context: SessionContext;
   readonly #redact: (text: string) => string;
-  /** Asks waiting for answer(): what was asked, and how to settle it. */
-  readonly #clarifications = new Map<string, { ask: ToolAsk; respond: (decision: Decision) => void }>();
+  readonly #clarifications: Clarifications;
   #agent!: Agent;
   #features!: AgentFeatures;
   #posture: Posture;
@@ -73,6 +69,11 @@ export class NeoSession implements AgentSession {
     this.#context = context;
     this.#posture = options.posture;
     this.#redact = secretRedactor(settings.secrets, options.env ?? process.env, context.mcp?.secrets);
+    this.#clarifications = new Clarifications(
+      backendId,
+      (event) => this.#emit(event),
+      () => this.#posture,
+    );
   }
 
   /** Loads settings, builds the agent (restoring a transcript on resume) and starts the first turn. */
@@ -120,7 +121,7 @@ export class NeoSession implements AgentSession {
     const session = new NeoSession(backendId, options, settings, context);
     const approve = postureApprover(
       () => session.#posture,
-      (request) => session.#ask(request.ask, request.input, request.signal),
+      (request) => session.#clarifications.ask(request.ask, request.input, request.signal),
       {
         cwd: options.cwd,
         ...defined({ curatedMcp: options.provision?.curatedMcp }),
@@ -204,18 +205,7 @@ export class NeoSession implements AgentSession {
   }
 
   async answer(clarificationId: string, decision: Decision): Promise<void> {
-    const open = this.#clarifications.get(clarificationId);
-    if (open === undefined) {
-      throw new NeoError(
-        'TRANSPORT_UNKNOWN_CLARIFICATION',
-        `${this.#backendId} has no pending clarification ${clarificationId}`,
-        {
-          hint: 'it was already answered, withdrawn by an interrupt, or belongs to another session',
-        },
-      );
-    }
-    this.#clarifications.delete(clarificationId);
-    open.respond(decision);
+    this.#clarifications.answer(clarificationId, decision);
   }
 
   /** The checklist the model keeps with the workflow tool. */
@@ -314,22 +304,8 @@ export class NeoSession implements AgentSession {
   }
 
   #completed(result: TurnResult): AgentEvent {
-    // How the turn ended is worth a notice when it is not the model's own end of turn.
-    if (result.stopReason === 'max_turns') {
-      this.#emit({
-        type: 'error',
-        code: 'AGENT_MAX_TURNS',
-        transient: true,
-        message: `the turn stopped after ${result.modelCalls} model calls (agent.maxTurns); send guidance to continue`,
-      });
-    } else if (result.stopReason === 'refusal') {
-      this.#emit({
-        type: 'error',
-        code: 'AGENT_REFUSAL',
-        transient: true,
-        message: 'the model refused; its refusal is the turn text',
-      });
-    }
+    const notice = stopNotice(result);
+    if (notice !== undefined) this.#emit(notice);
     return {
       type: 'turn_complete',
       numTurns: result.modelCalls,
@@ -341,7 +317,7 @@ export class NeoSession implements AgentSession {
 
   #failed(error: unknown): AgentEvent {
     // Asks still open belong to the turn that just ended.
-    this.#withdrawClarifications();
+    this.#clarifications.withdrawAll();
     if (error instanceof AgentError && error.code === 'AGENT_INTERRUPTED') {
       return {
         type: 'turn_complete',
@@ -386,53 +362,6 @@ export class NeoSession implements AgentSession {
       default:
         return;
     }
-  }
-
-  /**
-   * Raises a clarify event and waits for answer(). An interrupt or a stop (the turn's signal)
-   * closes it unanswered: recorded, and denied.
-   */
-  #ask(ask: ToolAsk, input: Record<string, unknown>, signal: AbortSignal): Promise<Decision> {
-    const clarificationId = `cl_${randomBytes(8).toString('hex')}`;
-    return new Promise<Decision>((resolve) => {
-      const onAbort = (): void => this.#closeUnanswered(clarificationId, 'the turn was interrupted');
-      this.#clarifications.set(clarificationId, {
-        ask,
-        respond: (decision) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(decision);
-        },
-      });
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#emit({ type: 'clarify', clarificationId, toolName: ask.toolName, input, ask });
-    });
-  }
-
-  /** Asks still open when a turn failed belong to it: closed unanswered, like an interrupt's. */
-  #withdrawClarifications(): void {
-    for (const clarificationId of [...this.#clarifications.keys()])
-      this.#closeUnanswered(clarificationId, 'the turn ended');
-  }
-
-  /**
-   * An open ask closed without an answer is on record like any answer (a `gate_decision` by the
-   * interrupt, `cancelled`, as the CLI transports record theirs), then denied; the agent is told why.
-   */
-  #closeUnanswered(clarificationId: string, told: string): void {
-    const open = this.#clarifications.get(clarificationId);
-    if (open === undefined) return;
-    this.#clarifications.delete(clarificationId);
-    this.#emit({
-      type: 'gate_decision',
-      clarificationId,
-      toolName: open.ask.toolName,
-      ask: open.ask,
-      allow: false,
-      reason: 'cancelled',
-      posture: this.#posture,
-      by: 'interrupt',
-    });
-    open.respond({ allow: false, reason: told });
   }
 
   /** Every string leaving the session passes the redactor: no secret reaches an event or the store. */

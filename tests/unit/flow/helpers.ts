@@ -1,4 +1,3 @@
-import { createActor, fromPromise, toPromise } from 'xstate';
 import { parse } from 'yaml';
 import { narrowKnobs, type Flow } from '../../../engine/definitions/index.js';
 import { compilePlan } from '../../../engine/flow/core/compile.js';
@@ -6,7 +5,7 @@ import type { CompileOptions } from '../../../engine/flow/core/compile-types.js'
 import type { RunEvent } from '../../../engine/flow/core/events.js';
 import type { ExecutionOutcome, ExecutionSpec } from '../../../engine/flow/core/execution.js';
 import type { PlanLookup } from '../../../engine/flow/core/lookup.js';
-import { createFlowMachine } from '../../../engine/flow/core/machine.js';
+import { createRunLoop } from '../../../engine/flow/core/run-loop.js';
 import type { CompiledPlan } from '../../../engine/flow/core/plan.js';
 import { initialRunState, type RunState } from '../../../engine/flow/core/state.js';
 import type { RunInput } from '../../../engine/flow/core/advance.js';
@@ -54,7 +53,7 @@ export function tick(): string {
   return new Date(clock).toISOString();
 }
 
-/** Runs a plan through the real machine with a fake executor; resolves with its events and state. */
+/** Runs a plan through the real run loop with a fake executor; resolves with its events and state. */
 export async function runPlan(
   plan: CompiledPlan,
   executor: FakeExecutor,
@@ -62,27 +61,25 @@ export async function runPlan(
   state?: RunState,
 ): Promise<{ events: RunEvent[]; state: RunState; started: ExecutionSpec[] }> {
   const started: ExecutionSpec[] = [];
-  const execution = fromPromise<ExecutionOutcome, ExecutionSpec>(async ({ input }) => {
-    started.push(input);
-    return { exec: input.exec, ...(await executor(input)) };
-  });
-  const machine = createFlowMachine({ now: tick, execution });
   const events: RunEvent[] = [];
-  const actor = createActor(machine, {
-    input: {
-      plan,
-      state:
-        state ??
-        initialRunState(
-          'r1',
-          plan.steps.map((s) => s.id),
-        ),
-      boot: boot ?? { type: 'start', inputs: {}, run: { id: 'r1', workspace: '/ws', projectDir: '/project' } },
+  const loop = createRunLoop({
+    plan,
+    state:
+      state ??
+      initialRunState(
+        'r1',
+        plan.steps.map((s) => s.id),
+      ),
+    boot: boot ?? { type: 'start', inputs: {}, run: { id: 'r1', workspace: '/ws', projectDir: '/project' } },
+    now: tick,
+    execute: async (spec) => {
+      started.push(spec);
+      return { exec: spec.exec, ...(await executor(spec)) };
     },
+    onEvent: (event) => events.push(event),
   });
-  actor.on('run.event', (e) => events.push(e.event));
-  actor.start();
-  const final = await toPromise(actor);
+  loop.start();
+  const final = await loop.done;
   return { events, state: final, started };
 }
 

@@ -20,6 +20,7 @@ import { APP_NAME, APP_VERSION, QUEUE, WORKFLOW } from './names.js';
 import {
   childRuns,
   forgetUnsucceeded,
+  deleteQueuedRun,
   insertRun,
   listRuns,
   readSignal,
@@ -58,10 +59,23 @@ export class DbosClient implements FlowEngine {
     return this.#ready;
   }
 
-  async start(request: RunRequest & { flow?: string }): Promise<{ runId: string; enqueued: boolean }> {
+  /**
+   * Enqueues a run. `publish` (a run with a remote: its base's push) runs once, for a run this
+   * call records first, before anything is enqueued; when it fails, the run's row goes and
+   * nothing is enqueued.
+   */
+  async start(
+    request: RunRequest & { flow?: string },
+    publish?: () => Promise<void>,
+  ): Promise<{ runId: string; enqueued: boolean }> {
     checkId('run', request.runId);
     await this.ready();
     const fresh = await this.#q(() => insertRun(this.#pool, request.flow ?? 'flow', request));
+    if (fresh && publish !== undefined)
+      await publish().catch(async (error: unknown) => {
+        await this.#q(() => deleteQueuedRun(this.#pool, request.runId)).catch(() => undefined);
+        throw error;
+      });
     const { flow: _flow, ...args } = request;
     await bounded(this.url, ENQUEUE_TIMEOUT_MS, async () =>
       // The run's id is the workflow's: a second enqueue of it returns the first (DBOS's default policy).

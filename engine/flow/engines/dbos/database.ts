@@ -11,8 +11,12 @@ import { readEmbeddedDb } from './embedded-db.js';
 
 /** How long a connection attempt (and so any command's first query) may take. */
 export const CONNECT_TIMEOUT_MS = 5_000;
-/** neo's tables' version; a database at another one is refused, not migrated behind a worker's back. */
-export const SCHEMA_VERSION = 2;
+/**
+ * neo's tables' version; a database at another one is refused, not migrated behind a worker's
+ * back. Columns added within a version are nullable and read by nothing older (a run's remote
+ * result, a step's result commit).
+ */
+export const SCHEMA_VERSION = 1;
 
 /** The database named by the flag, NEO_DATABASE_URL or `neo db up`'s record, if any (`neo serve`: optional). */
 export function configuredDatabaseUrl(
@@ -101,8 +105,7 @@ CREATE SCHEMA IF NOT EXISTS neo;
 CREATE TABLE IF NOT EXISTS neo.meta (key text PRIMARY KEY, value text NOT NULL);
 CREATE TABLE IF NOT EXISTS neo.runs (
   run_id text PRIMARY KEY, flow text NOT NULL, request jsonb NOT NULL, status text NOT NULL,
-  reason jsonb, created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now(),
-  parent jsonb, plan jsonb);
+  reason jsonb, created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());
 CREATE TABLE IF NOT EXISTS neo.run_events (
   run_id text NOT NULL, seq integer NOT NULL, event jsonb NOT NULL, executor text NOT NULL,
   at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (run_id, seq));
@@ -115,15 +118,10 @@ CREATE TABLE IF NOT EXISTS neo.signals (
 CREATE TABLE IF NOT EXISTS neo.workers (
   executor_id text PRIMARY KEY, host text NOT NULL, pid integer NOT NULL, concurrency integer NOT NULL,
   started_at timestamptz NOT NULL DEFAULT now(), beat_at timestamptz NOT NULL DEFAULT now());
-`;
-
-/**
- * From version 1, additive: a run's parent (a sub-flow's run links the run and step that ran it)
- * and its compiled plan (what `neo serve` draws the step graph from, on any machine).
- */
-const UPGRADE_1_TO_2 = `
-ALTER TABLE neo.runs ADD COLUMN IF NOT EXISTS parent jsonb, ADD COLUMN IF NOT EXISTS plan jsonb;
-UPDATE neo.meta SET value = '2' WHERE key = 'schema_version';
+ALTER TABLE neo.runs ADD COLUMN IF NOT EXISTS result jsonb;
+ALTER TABLE neo.step_results ADD COLUMN IF NOT EXISTS commit text;
+ALTER TABLE neo.runs ADD COLUMN IF NOT EXISTS parent jsonb;
+ALTER TABLE neo.runs ADD COLUMN IF NOT EXISTS plan jsonb;
 `;
 
 /**
@@ -140,14 +138,8 @@ export async function ensureSchema(pool: pg.Pool, url: string): Promise<void> {
         `INSERT INTO neo.meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING`,
         [String(SCHEMA_VERSION)],
       );
-      const version = async () =>
-        (await client.query<{ value: string }>(`SELECT value FROM neo.meta WHERE key = 'schema_version'`)).rows[0]
-          ?.value;
-      let found = await version();
-      if (found === '1') {
-        await client.query(UPGRADE_1_TO_2);
-        found = await version();
-      }
+      const { rows } = await client.query<{ value: string }>(`SELECT value FROM neo.meta WHERE key = 'schema_version'`);
+      const found = rows[0]?.value;
       if (found !== String(SCHEMA_VERSION))
         throw new NeoError(
           'ENGINE_DB_SCHEMA',

@@ -14,4 +14,6 @@ export { DbosClient } from './client.js';
 export { runWorker } from './worker.js';
 export { startSupervisor } from './supervisor.js';
 export { DbosRunView, type ViewedRun } from './run-view.js';
-export type { RunRow } from './run-table.js';
+export type { RunRow, RemoteResult } from './run-table.js';
+export { prepareRemote, publishBase, type PreparedRemote } from './remote-base.js';
+export { redactRemote, runRefs } from './remote-git.js';

@@ -26,6 +26,15 @@ export interface RunRow {
   workflowStatus?: string;
   /** A sub-flow's run: the run and step that ran it. */
   parent?: { runId: string; step: string };
+  /** A run with a remote: where its result is (set when the run ends). */
+  result?: RemoteResult;
+}
+
+/** Where a remote run's result is: the ref on its remote and the commit it names. */
+export interface RemoteResult {
+  remote: string;
+  ref: string;
+  commit: string;
 }
 
 /** A sub-flow's run, recorded when its parent's worker starts it (a second start keeps the first). */
@@ -97,7 +106,19 @@ export async function setRunStatus(
   ]);
 }
 
-const RUN_COLUMNS = `r.run_id, r.flow, r.request, r.status, r.reason, r.created_at, r.updated_at, r.parent,
+/** A run that could not be enqueued after all (its remote refused its base): no trace of it is left. */
+export async function deleteQueuedRun(pool: pg.Pool, runId: string): Promise<void> {
+  await pool.query(`DELETE FROM neo.runs WHERE run_id = $1 AND status = 'queued'`, [runId]);
+}
+
+export async function setRunResult(pool: pg.Pool, runId: string, result: RemoteResult): Promise<void> {
+  await pool.query(`UPDATE neo.runs SET result = $2, updated_at = now() WHERE run_id = $1`, [
+    runId,
+    JSON.stringify(result),
+  ]);
+}
+
+const RUN_COLUMNS = `r.run_id, r.flow, r.request, r.status, r.reason, r.result, r.created_at, r.updated_at, r.parent,
   w.executor_id, w.status AS workflow_status`;
 
 /** Runs, newest first (a prefix of the id narrows them). */
@@ -117,6 +138,7 @@ function toRun(row: Record<string, unknown>): RunRow {
     request: row.request as RunRequest,
     status: row.status as string,
     ...(row.reason === null ? {} : { reason: row.reason as { code: string; message: string } }),
+    ...(row.result === null || row.result === undefined ? {} : { result: row.result as RemoteResult }),
     createdAt: (row.created_at as Date).toISOString(),
     updatedAt: (row.updated_at as Date).toISOString(),
     ...(typeof row.executor_id === 'string' ? { executor: row.executor_id } : {}),
@@ -185,22 +207,38 @@ export async function recordedOutcome(
   return rows[0]?.outcome;
 }
 
-/** Records a step's outcome unless one is there; returns the one that is (the first recorded wins). */
+/**
+ * Records a step's outcome (and, for a run with a remote, the commit of its workspace) unless one
+ * is there; returns the one that is (the first recorded wins).
+ */
 export async function recordOutcome(
   pool: pg.Pool,
   runId: string,
   key: string,
   executor: string,
   outcome: ExecutionOutcome,
-): Promise<ExecutionOutcome> {
-  const { rows } = await pool.query<{ outcome: ExecutionOutcome }>(
+  commit?: string,
+): Promise<{ outcome: ExecutionOutcome; commit?: string }> {
+  const { rows } = await pool.query<{ outcome: ExecutionOutcome; commit: string | null }>(
     `WITH ins AS (
-       INSERT INTO neo.step_results (run_id, key, outcome, executor) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (run_id, key) DO NOTHING RETURNING outcome)
-     SELECT outcome FROM ins UNION ALL SELECT outcome FROM neo.step_results WHERE run_id = $1 AND key = $2 LIMIT 1`,
-    [runId, key, JSON.stringify(outcome), executor],
+       INSERT INTO neo.step_results (run_id, key, outcome, executor, commit) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (run_id, key) DO NOTHING RETURNING outcome, commit)
+     SELECT outcome, commit FROM ins
+     UNION ALL SELECT outcome, commit FROM neo.step_results WHERE run_id = $1 AND key = $2 LIMIT 1`,
+    [runId, key, JSON.stringify(outcome), executor, commit ?? null],
   );
-  return rows[0]?.outcome ?? outcome;
+  const row = rows[0];
+  if (row === undefined) return { outcome, ...(commit === undefined ? {} : { commit }) };
+  return { outcome: row.outcome, ...(row.commit === null ? {} : { commit: row.commit }) };
+}
+
+/** The result commits of a run's recorded steps, in the order they were recorded. */
+export async function stepCommits(pool: pg.Pool, runId: string): Promise<Array<{ key: string; commit: string }>> {
+  const { rows } = await pool.query<{ key: string; commit: string }>(
+    `SELECT key, commit FROM neo.step_results WHERE run_id = $1 AND commit IS NOT NULL ORDER BY at, key`,
+    [runId],
+  );
+  return rows;
 }
 
 /** Every recorded step outcome of a run (key → outcome). */

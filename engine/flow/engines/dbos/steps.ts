@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { ExecutionOutcome } from '../../core/execution.js';
 import type { StepEngine } from '../engine.js';
+import { NeoError } from '../../../util/errors.js';
 import { readSignal, recordOutcome, recordedOutcome, sendSignal } from './run-table.js';
 
 /** How long a database call is retried before the step (or wait) fails. */
@@ -20,7 +21,16 @@ const RETRY_MS = 60_000;
 /** How often a waiting signal is looked for. */
 const POLL_MS = 250;
 
-export function dbosSteps(pool: pg.Pool, runId: string, executor: string): StepEngine {
+/**
+ * A run whose workspace travels through a git remote (remote-workspace.ts): each finished step's
+ * workspace becomes a commit on the remote before its outcome is recorded, and the record names
+ * it. `settle` runs one step's snapshot, record and publication at a time, in order.
+ */
+export interface StepResults {
+  settle(key: string, record: (commit: string) => Promise<{ commit?: string }>): Promise<void>;
+}
+
+export function dbosSteps(pool: pg.Pool, runId: string, executor: string, results?: StepResults): StepEngine {
   return {
     async step(key, run) {
       const recorded = await retrying(() => recordedOutcome(pool, runId, key));
@@ -28,7 +38,21 @@ export function dbosSteps(pool: pg.Pool, runId: string, executor: string): StepE
       const outcome: ExecutionOutcome = await run();
       // An interrupted execution is no outcome of the step: the run is resumed and it runs again.
       if (outcome.error?.code === 'FLOW_INTERRUPTED') return outcome;
-      return retrying(() => recordOutcome(pool, runId, key, executor, outcome));
+      if (results === undefined)
+        return (await retrying(() => recordOutcome(pool, runId, key, executor, outcome))).outcome;
+      let kept = outcome;
+      try {
+        await results.settle(key, async (commit) => {
+          const first = await retrying(() => recordOutcome(pool, runId, key, executor, outcome, commit));
+          kept = first.outcome;
+          return first;
+        });
+      } catch (error) {
+        // The step's workspace could not reach the remote: nothing recorded, the step fails with why.
+        if (!(error instanceof NeoError)) throw error;
+        return { ...outcome, status: 'failed', error: { code: error.code, message: error.message } };
+      }
+      return kept;
     },
     async waitForSignal<T>(key: string, signal: AbortSignal): Promise<T | undefined> {
       while (!signal.aborted) {

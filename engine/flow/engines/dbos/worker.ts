@@ -20,7 +20,8 @@ import type { RunRequest, RunResult } from '../engine.js';
 import { bounded, ensureSchema, openPool } from './database.js';
 import { EventMirror } from './event-mirror.js';
 import { APP_NAME, APP_VERSION, QUEUE, WORKFLOW } from './names.js';
-import { insertChildRun, runEvents, setRunPlan, setRunStatus } from './run-table.js';
+import { insertChildRun, runEvents, setRunPlan, setRunResult, setRunStatus, stepCommits } from './run-table.js';
+import { RemoteRun } from './remote-workspace.js';
 import { approvalKey, dbosSteps } from './steps.js';
 import { SUPERVISE_MS, superviseOnce, type Workflows } from './supervisor.js';
 import type { DurableRun } from '../../runtime/options.js';
@@ -90,6 +91,16 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
   ctx.log(`${history.length === 0 ? 'start' : `take over (after event ${history.length})`} run ${runId}`);
   // This worker's copy of an earlier attempt (the same NEO_HOME): the record in Postgres is the run.
   rmSync(runDir(ctx.home, runId), { recursive: true, force: true });
+  // A run with a remote starts from what the remote holds, never from the enqueuer's folders.
+  const remote =
+    request.remote === undefined
+      ? undefined
+      : await RemoteRun.open({
+          home: ctx.home,
+          runId,
+          spec: request.remote,
+          recorded: await stepCommits(ctx.pool, runId),
+        });
   await setRunStatus(ctx.pool, runId, 'running');
   const abort = new AbortController();
   const stopOn = (why: string) => {
@@ -101,7 +112,7 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
   drives.set(runId, drive);
   const mirror = new EventMirror(ctx.pool, runId, ctx.executor, stopOn);
   const record = subflowRecord(ctx, runId, stopOn);
-  const steps = dbosSteps(ctx.pool, runId, ctx.executor);
+  const steps = dbosSteps(ctx.pool, runId, ctx.executor, remote);
   // A run cancelled (`neo flow cancel`) or moved to another executor stops here, even while it waits.
   const watch = setInterval(() => {
     void ownership(ctx.pool, runId, ctx.executor)
@@ -115,8 +126,10 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
   }, OWNERSHIP_MS);
   const outcome = await startRun({
     home: ctx.home,
-    cwd: request.cwd,
-    planFile: request.planFile,
+    cwd: remote?.cwd ?? request.cwd,
+    planFile: remote?.planFile ?? request.planFile,
+    // On a worker the plan's isolation protects nothing of the enqueuer's: its clone is the run's own.
+    ...(remote === undefined ? {} : { isolation: 'worktree' as const, base: remote.start }),
     inputs: request.inputs,
     ...(request.backend === undefined ? {} : { backend: request.backend }),
     ...(request.yes === true ? { yes: true } : {}),
@@ -124,7 +137,10 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
     observer: (o) => {
       if (o.depth === 0) {
         if (o.type === 'event') mirror.push(o.event);
-        else if (o.type === 'run') void setRunPlan(ctx.pool, runId, o.plan).catch(() => undefined);
+        else if (o.type === 'run') {
+          remote?.attach(o.record.workspace);
+          void setRunPlan(ctx.pool, runId, o.plan).catch(() => undefined);
+        }
       } else record.observe(o);
     },
     // An approval of a sub-flow is answered under the sub-flow's run (`neo flow approve <child>`).
@@ -145,6 +161,11 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
   if (ctx.stopping || mirror.fenced || record.fenced() || lost !== undefined || outcome.status === 'interrupted') {
     // Not an end of the run: it stays PENDING for DBOS (this process is going, or another worker has it).
     await new Promise(() => {});
+  }
+  if (remote !== undefined) {
+    const result = await remote.finish();
+    await setRunResult(ctx.pool, runId, result);
+    ctx.log(`run ${runId}: result ${result.ref} = ${result.commit.slice(0, 12)} on ${result.remote}`);
   }
   await setRunStatus(ctx.pool, runId, outcome.status, outcome.reason);
   ctx.log(`run ${runId} ${outcome.status}`);

@@ -1,13 +1,12 @@
-import { createActor, fromPromise, toPromise } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../engine/flow/core/events.js';
 import type { ExecutionOutcome, ExecutionSpec } from '../../../engine/flow/core/execution.js';
-import { createFlowMachine } from '../../../engine/flow/core/machine.js';
+import { createRunLoop } from '../../../engine/flow/core/run-loop.js';
 import { replay } from '../../../engine/flow/core/reduce.js';
 import { initialRunState } from '../../../engine/flow/core/state.js';
 import { compileYaml, runPlan, succeed, tick, trace } from './helpers.js';
 
-describe('flow machine: ordering and joins', () => {
+describe('run loop: ordering and joins', () => {
   it('runs a needs chain in order and finishes succeeded with gapless seq', async () => {
     const plan = compileYaml(`
 name: chain
@@ -137,7 +136,7 @@ finally:
   });
 });
 
-describe('flow machine: foreach, loop, retry', () => {
+describe('run loop: foreach, loop, retry', () => {
   it('fans out over a list known at run time, within foreach.maxParallel, and aggregates outputs', async () => {
     const plan = compileYaml(`
 name: fan
@@ -232,7 +231,7 @@ steps:
   });
 });
 
-describe('flow machine: budgets, env, interrupt and resume', () => {
+describe('run loop: budgets, env, interrupt and resume', () => {
   it('stops cleanly with FLOW_BUDGET_EXCEEDED before a turn past maxTurns, and still runs finally steps', async () => {
     const plan = compileYaml(`
 name: b
@@ -243,27 +242,21 @@ steps:
 finally:
   - { id: report, run: "true" }
 `);
-    const execution = fromPromise<ExecutionOutcome, ExecutionSpec>(async ({ input }) => ({
-      exec: input.exec,
-      status: 'succeeded',
-      outputs: {},
-    }));
-    const machine = createFlowMachine({ now: tick, execution });
     const events: RunEvent[] = [];
-    const actor = createActor(machine, {
-      input: {
-        plan,
-        state: initialRunState(
-          'r',
-          plan.steps.map((s) => s.id),
-        ),
-        boot: { type: 'start', inputs: {}, run: { id: 'r', workspace: '/w', projectDir: '/p' } },
-      },
+    const loop = createRunLoop({
+      plan,
+      state: initialRunState(
+        'r',
+        plan.steps.map((s) => s.id),
+      ),
+      boot: { type: 'start', inputs: {}, run: { id: 'r', workspace: '/w', projectDir: '/p' } },
+      now: tick,
+      execute: async (spec): Promise<ExecutionOutcome> => ({ exec: spec.exec, status: 'succeeded', outputs: {} }),
+      onEvent: (event) => events.push(event),
     });
-    actor.on('run.event', (e) => events.push(e.event));
-    actor.start();
-    actor.send({ type: 'flow.charge', step: 'one', turns: 2, tokens: 10, costUsd: 0.5 });
-    const state = await toPromise(actor);
+    loop.start();
+    loop.send({ type: 'charge', step: 'one', turns: 2, tokens: 10, costUsd: 0.5 });
+    const state = await loop.done;
     expect(trace(events)).toEqual([
       'run.started',
       'step.started one',
@@ -315,31 +308,30 @@ steps:
   - { id: c, run: "true", needs: [b] }
 `);
     let stopped = false;
-    const execution = fromPromise<ExecutionOutcome, ExecutionSpec>(({ input, signal }) =>
-      input.step === 'b'
+    const execute = (spec: ExecutionSpec, signal: AbortSignal): Promise<ExecutionOutcome> =>
+      spec.step === 'b'
         ? new Promise((resolve) =>
             signal.addEventListener('abort', () => {
               stopped = true;
-              resolve({ exec: input.exec, status: 'failed', outputs: {} });
+              resolve({ exec: spec.exec, status: 'failed', outputs: {} });
             }),
           )
-        : Promise.resolve({ exec: input.exec, status: 'succeeded', outputs: {} }),
-    );
+        : Promise.resolve({ exec: spec.exec, status: 'succeeded', outputs: {} });
     const events: RunEvent[] = [];
-    const actor = createActor(createFlowMachine({ now: tick, execution }), {
-      input: {
-        plan,
-        state: initialRunState('r', ['a', 'b', 'c']),
-        boot: { type: 'start', inputs: {}, run: { id: 'r', workspace: '/w', projectDir: '/p' } },
+    const loop = createRunLoop({
+      plan,
+      state: initialRunState('r', ['a', 'b', 'c']),
+      boot: { type: 'start', inputs: {}, run: { id: 'r', workspace: '/w', projectDir: '/p' } },
+      now: tick,
+      execute,
+      onEvent: (event) => {
+        events.push(event);
+        if (event.type === 'step.started' && event.step === 'b')
+          queueMicrotask(() => loop.send({ type: 'interrupt', reason: 'Ctrl-C' }));
       },
     });
-    actor.on('run.event', (e) => {
-      events.push(e.event);
-      if (e.event.type === 'step.started' && e.event.step === 'b')
-        queueMicrotask(() => actor.send({ type: 'flow.interrupt', reason: 'Ctrl-C' }));
-    });
-    actor.start();
-    const first = await toPromise(actor);
+    loop.start();
+    const first = await loop.done;
     expect(stopped).toBe(true);
     expect(first.status).toBe('interrupted');
     expect(trace(events).slice(-1)).toEqual(['run.interrupted']);
