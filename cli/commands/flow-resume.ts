@@ -1,4 +1,5 @@
 import { readRunRecord, resumeRun } from '../../engine/flow/index.js';
+import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import type { ProcessMetrics } from '../../engine/observability/index.js';
 import type { CommandIO } from '../io.js';
@@ -15,10 +16,32 @@ type ResumeFlags = {
   yes?: boolean;
   json?: boolean;
   metricsPort?: string;
+  engine?: string;
+  databaseUrl?: string;
+  detach?: boolean;
 };
 
 export function run(io: CommandIO, runId: string, options: ResumeFlags): Promise<number> {
-  return jsonErrors(io, options.json === true, () => resume(io, runId, options));
+  return jsonErrors(io, options.json === true, () =>
+    options.engine === 'dbos' ? resumeOnDbos(io, runId, options) : resume(io, runId, options),
+  );
+}
+
+/** A dbos run is resumed as it was enqueued: the options that change how it runs here do not apply. */
+async function resumeOnDbos(io: CommandIO, runId: string, options: ResumeFlags): Promise<number> {
+  const local = (
+    [
+      ['--rerun', (options.rerun ?? []).length > 0],
+      ['--rebase-definitions', options.rebaseDefinitions === true],
+      ['--yes', options.yes === true],
+      ['--metrics-port', options.metricsPort !== undefined],
+    ] as const
+  ).find(([, given]) => given);
+  if (local !== undefined)
+    throw new UsageError('CLI_ENGINE_OPTION', `${local[0]} is not an option of \`neo flow resume --engine dbos\``, {
+      hint: 'a dbos run resumes on a worker with the options it was enqueued with; drop the option',
+    });
+  return (await import('../flow/dbos-commands.js')).resumeOnDbos(io, runId, options);
 }
 
 async function resume(io: CommandIO, runId: string, options: ResumeFlags): Promise<number> {

@@ -11,6 +11,8 @@ interface ServeFlags {
   host?: string;
   allowRemote?: boolean;
   json?: boolean;
+  databaseUrl?: string;
+  supervise?: boolean;
 }
 
 /**
@@ -40,8 +42,11 @@ export async function run(io: CommandIO, options: ServeFlags): Promise<number> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  const home = neoHome(io.env);
+  const log = stderrLog(io.stderr);
+  const dbos = await dbosEngine(io, home, options, log);
   try {
-    server = await startServer({ home: neoHome(io.env), host, port, log: stderrLog(io.stderr) });
+    server = await startServer({ home, host, port, log, ...(dbos === undefined ? {} : { dbos: dbos.view }) });
     if (signalled) await server.close();
     else if (options.json)
       writeLine(io.stdout, JSON.stringify({ url: server.url, origin: server.origin, pid: process.pid }));
@@ -50,8 +55,40 @@ export async function run(io: CommandIO, options: ServeFlags): Promise<number> {
   } finally {
     process.removeListener('SIGINT', stop);
     process.removeListener('SIGTERM', stop);
+    await dbos?.supervisor?.close();
+    // A server that failed to start never took the view over (a started one closes it).
+    if (server === undefined) await dbos?.view.close();
   }
   return signalled ? EXIT.interrupted : EXIT.ok;
+}
+
+/**
+ * The dbos engine's part of the control plane, when a database is named (--database-url,
+ * NEO_DATABASE_URL, or the one `neo db up` started for this NEO_HOME): its runs shown beside the
+ * local ones, and with --supervise the supervisor that recovers dead workers' runs. Nothing of
+ * the engine connects anywhere without a database (the DBOS SDK loads only for --supervise).
+ */
+async function dbosEngine(io: CommandIO, home: string, options: ServeFlags, log: SessionLog) {
+  const engine = await import('../../engine/flow/engines/dbos/index.js');
+  const url = engine.configuredDatabaseUrl(home, io.env, options.databaseUrl);
+  if (url === undefined) {
+    if (options.supervise === true)
+      throw new UsageError(
+        'ENGINE_DB_UNSET',
+        "--supervise watches over the dbos engine's workers and no database is named",
+        {
+          hint: 'pass --database-url postgresql://…, set NEO_DATABASE_URL, or start one here with `neo db up`',
+        },
+      );
+    return undefined;
+  }
+  log.info('serve_dbos', { database: engine.redactUrl(url), supervise: options.supervise === true });
+  return {
+    view: new engine.DbosRunView(url),
+    ...(options.supervise === true
+      ? { supervisor: engine.startSupervisor(url, (line) => log.info('serve_supervisor', { line })) }
+      : {}),
+  };
 }
 
 function stderrLog(stream: Writable): SessionLog {

@@ -121,29 +121,60 @@ export async function runOnDbos(
       say(`  follow it: neo flow show ${runId} --engine dbos`);
       return EXIT.ok;
     }
-    const controller = new AbortController();
-    const stop = () => controller.abort();
-    process.once('SIGINT', stop);
-    try {
-      for await (const event of c.follow(runId, controller.signal)) {
-        if (flags.json) writeJsonLine(io.stdout, { type: 'event', runId, event });
-        else {
-          const line = eventLine(event);
-          if (line !== undefined) say(line);
-        }
+    return follow(io, c, runId, flags);
+  });
+}
+
+/** Prints a run's events from `after` until it finishes; its exit code is the run's. */
+async function follow(
+  io: CommandIO,
+  c: DbosClient,
+  runId: string,
+  flags: { json?: boolean },
+  after = 0,
+): Promise<number> {
+  const say = (text: string) => (flags.json ? undefined : writeLine(io.stdout, text));
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  try {
+    for await (const event of c.follow(runId, controller.signal, after)) {
+      if (flags.json) writeJsonLine(io.stdout, { type: 'event', runId, event });
+      else {
+        const line = eventLine(event);
+        if (line !== undefined) say(line);
       }
-    } finally {
-      process.removeListener('SIGINT', stop);
     }
-    if (controller.signal.aborted) {
-      say(`stopped following; the run goes on on its worker: neo flow show ${runId} --engine dbos`);
-      return EXIT.interrupted;
-    }
-    const run = await c.run(runId);
-    if (flags.json)
-      writeJsonLine(io.stdout, { type: 'summary', runId, status: run.status, cause: run.reason?.code ?? null });
-    say(`run ${runId} ${run.status}${run.reason ? `: ${run.reason.code} ${run.reason.message}` : ''}`);
-    return run.status === 'succeeded' ? EXIT.ok : exitCodeForCause(run.reason?.code);
+  } finally {
+    process.removeListener('SIGINT', stop);
+  }
+  if (controller.signal.aborted) {
+    say(`stopped following; the run goes on on its worker: neo flow show ${runId} --engine dbos`);
+    return EXIT.interrupted;
+  }
+  const run = await c.run(runId);
+  if (flags.json)
+    writeJsonLine(io.stdout, { type: 'summary', runId, status: run.status, cause: run.reason?.code ?? null });
+  say(`run ${runId} ${run.status}${run.reason ? `: ${run.reason.code} ${run.reason.message}` : ''}`);
+  return run.status === 'succeeded' ? EXIT.ok : exitCodeForCause(run.reason?.code);
+}
+
+/**
+ * `neo flow resume <run> --engine dbos`: a cancelled or failed run back on the queue under its
+ * id (finished steps kept, the rest tried afresh), followed unless --detach.
+ */
+export async function resumeOnDbos(
+  io: CommandIO,
+  runId: string,
+  flags: EngineFlags & { json?: boolean; detach?: boolean },
+): Promise<number> {
+  return using(io, flags, async (c) => {
+    const before = (await c.events((await c.run(runId)).runId)).length;
+    const run = await c.resume(runId);
+    if (flags.json) writeJsonLine(io.stdout, { type: 'resumed', runId: run.runId, engine: 'dbos' });
+    else writeLine(io.stdout, `run ${run.runId} · flow ${run.flow} · back on the queue (dbos)`);
+    if (flags.detach) return EXIT.ok;
+    return follow(io, c, run.runId, flags, before);
   });
 }
 
@@ -191,9 +222,9 @@ export async function showOnDbos(
   runId: string,
   flags: EngineFlags & { json?: boolean; events?: boolean },
 ): Promise<number> {
-  const { run, events } = await using(io, flags, async (c) => {
+  const { run, events, children } = await using(io, flags, async (c) => {
     const run = await c.run(runId);
-    return { run, events: await c.events(run.runId) };
+    return { run, events: await c.events(run.runId), children: await c.children(run.runId) };
   });
   let state: RunState = initialRunState(run.runId, []);
   for (const event of events) state = reduce(state, event);
@@ -209,6 +240,8 @@ export async function showOnDbos(
       status: run.status,
       reason: run.reason ?? null,
       executor: run.executor ?? null,
+      parent: run.parent ?? null,
+      subflows: children.map((r) => ({ runId: r.runId, step: r.parent?.step, flow: r.flow, status: r.status })),
       steps,
       ...(remote === undefined ? {} : { remote }),
       ...(flags.events ? { events } : {}),
@@ -217,7 +250,7 @@ export async function showOnDbos(
   }
   writeLine(
     io.stdout,
-    `run ${run.runId} · flow ${run.flow} · ${run.status} (dbos${run.executor ? `, worker ${run.executor}` : ''})`,
+    `run ${run.runId} · flow ${run.flow} · ${run.status} (dbos${run.executor ? `, worker ${run.executor}` : ''})${run.parent ? ` · sub-flow of ${run.parent.runId} (${run.parent.step})` : ''}`,
   );
   if (run.reason) writeLine(io.stdout, `  ${run.reason.code}: ${run.reason.message}`);
   if (remote !== undefined) {
@@ -226,6 +259,8 @@ export async function showOnDbos(
       writeLine(io.stdout, `  result: ${remote.result.ref} = ${remote.result.commit} on ${remote.result.remote}`);
   }
   for (const s of steps) writeLine(io.stdout, `  ${s.id}  ${s.status}`);
+  for (const child of children)
+    writeLine(io.stdout, `  ↳ ${child.parent?.step}: sub-flow run ${child.runId} · ${child.flow} · ${child.status}`);
   if (flags.events)
     for (const e of events) writeLine(io.stdout, `  ${e.seq} ${e.type}${'step' in e ? ` ${e.step}` : ''}`);
   return EXIT.ok;

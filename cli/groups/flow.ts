@@ -58,6 +58,9 @@ export function registerFlowCommands(program: Command, { lazy, topLevelOnly }: P
     .option('--yes', 'answer every approval with its first passing decision')
     .option('--json', 'print one JSON object per event (NDJSON)')
     .addOption(metricsPortOption('the resumed run'))
+    .addOption(engineOption())
+    .addOption(databaseUrlOption())
+    .option('--detach', 'dbos: put the run back on the queue and return; do not follow it')
     .addHelpText('after', exitCodesHelp())
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowResume)));
   flow

@@ -14,6 +14,7 @@ export function registerScaleCommands(program: Command, { lazy, topLevelOnly }: 
     .option('--concurrency <n>', 'runs this worker drives at once', '4')
     .option('--executor-id <id>', "this worker's id in DBOS (default host-pid)")
     .option('--embedded-db', 'start the embedded PostgreSQL first (`neo db up`)')
+    .option('--supervise', "recover dead workers' runs (the default)")
     .option('--no-supervise', "do not recover dead workers' runs")
     .action(lazy(() => import('./scale-commands.js').then((m) => m.worker)));
   if (topLevelOnly) return;

@@ -15,5 +15,10 @@ export function registerServeCommands(program: Command, { lazy }: ProgramContext
       'allow a non-loopback --host (anyone who can reach it and has the token drives your agents)',
     )
     .option('--json', 'print the URL as one JSON line')
+    .option(
+      '--database-url <url>',
+      "the dbos engine's PostgreSQL, whose runs are shown too (default: NEO_DATABASE_URL, else `neo db up`'s; none: local runs only)",
+    )
+    .option('--supervise', "with a database: recover dead dbos workers' runs (as `neo worker` does)")
     .action(lazy(() => import('./serve-commands.js').then((m) => m.serve)));
 }

@@ -2,6 +2,7 @@ import type { DefinitionSet } from '../definitions/index.js';
 import type { PrometheusSink } from '../observability/index.js';
 import type { SessionLog, SessionService } from '../session/index.js';
 import type { AttachServer } from './attach/server.js';
+import type { DbosRuns } from './dbos-runs.js';
 import type { EventHub } from './hub.js';
 import type { ResumeDispatcher } from './resume.js';
 import type { SessionBridge } from './session-bridge.js';
@@ -23,6 +24,8 @@ export interface ServerContext {
   /** Resumes a flow run in a new process; absent → 503. */
   resumeRun?: (runId: string) => Promise<{ pid: number; log: string }>;
   metrics?: PrometheusSink;
+  /** The dbos engine's runs, when the server has a database (`neo serve --database-url`, …). */
+  dbos?: DbosRuns;
   definitions: () => DefinitionSet;
   /** The built web UI (dist/web); absent or missing → the API only. */
   webRoot?: string;

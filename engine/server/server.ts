@@ -30,6 +30,7 @@ import { watchQuestions } from './approvals-watch.js';
 import { listenForAttach } from './attach/server.js';
 import type { ServerContext } from './context.js';
 import { createFlowFeed } from './flow-feed.js';
+import { DbosRuns, type DbosRunSource } from './dbos-runs.js';
 import { EventHub } from './hub.js';
 import { serverPaths } from './paths.js';
 import { createResumeDispatcher } from './resume.js';
@@ -57,6 +58,8 @@ export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
   /** argv that runs this neo (for `neo flow resume`); default: this process's own binary. */
   neoArgv?: readonly string[];
+  /** The dbos engine's runs to show beside the local ones (the CLI opens it when a database is named). */
+  dbos?: DbosRunSource;
   /** Seams for tests (transports, idle timeout, …). */
   service?: Partial<Omit<SessionServiceOptions, 'home' | 'definitions' | 'log' | 'metrics'>>;
 }
@@ -110,6 +113,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const bridge = createSessionBridge({ hub, readRecord: (id) => service.store.get(id) });
   const stopBridge = service.onSessionEvent((live) => bridge.push(live));
   const flowFeed = createFlowFeed(home, hub);
+  const dbos = options.dbos === undefined ? undefined : new DbosRuns(options.dbos);
+  dbos?.watch(hub);
 
   let closing: Promise<void> | undefined;
   let resolveClosed!: () => void;
@@ -154,6 +159,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     resume,
     ...(neoArgv === undefined ? {} : { resumeRun: (runId: string) => spawnFlowResume(home, neoArgv, runId) }),
     metrics: prometheus,
+    ...(dbos === undefined ? {} : { dbos }),
     definitions: () => definitions,
     webRoot: options.webRoot ?? join(packageRoot(), 'dist', 'web'),
     heartbeatMs: options.heartbeatMs ?? 15_000,
@@ -227,6 +233,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await attach.close();
     await daemon.close();
     await exported.close();
+    await dbos?.close();
     await rm(paths.state, { force: true });
   }
 

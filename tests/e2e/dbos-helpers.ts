@@ -94,11 +94,17 @@ export interface Worker {
 }
 
 /** Starts `neo worker` and waits until it is ready. */
-export async function startWorker(url: string, home: string, id: string, concurrency = 1): Promise<Worker> {
+export async function startWorker(
+  url: string,
+  home: string,
+  id: string,
+  concurrency = 1,
+  extra: string[] = [],
+): Promise<Worker> {
   watchFolder(home);
   const child = execa(
     process.execPath,
-    [NEO_BIN, 'worker', '--database-url', url, '--executor-id', id, '--concurrency', String(concurrency)],
+    [NEO_BIN, 'worker', '--database-url', url, '--executor-id', id, '--concurrency', String(concurrency), ...extra],
     { env: { NO_COLOR: '1', NEO_HOME: home }, reject: false, stdin: 'ignore' },
   ) as ResultPromise;
   await waitForOutput(child, /worker \S+ ready/, 'stderr');

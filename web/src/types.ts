@@ -78,6 +78,10 @@ export interface RunRecord {
   reason?: { code: string; message: string };
   parent?: { runId: string; step: string };
   summary?: { lines: string[] };
+  /** Where the run lives: `local` (this machine's NEO_HOME) or `dbos` (the database's workers). */
+  engine?: 'local' | 'dbos';
+  /** A dbos run: the worker DBOS has it on. */
+  executor?: string;
 }
 
 export interface UnitState {
@@ -95,6 +99,7 @@ export interface UnitState {
 
 export interface RunDetail {
   record: RunRecord;
+  engine?: 'local' | 'dbos';
   graph: {
     nodes: Array<{ id: string; label: string; kind: string; group: string }>;
     edges: Array<{ from: string; to: string; dashed: boolean }>;

@@ -45,7 +45,19 @@ export interface StartOptions extends RunEnvironment {
   /** Apply edits of the plan and its personas to steps that have not started. */
   watch?: boolean;
   /** A durable engine's run: its id, the events it recorded before this process took it over, its step hooks. */
-  engine?: { runId: string; history: RunEvent[]; steps: StepEngine };
+  engine?: DurableRun;
+}
+
+/**
+ * A run a durable engine keeps: its id, the events it recorded before this process took it over,
+ * its step hooks, and how a sub-flow of it is kept (its own recorded events and step hooks,
+ * under the child's run id), so a takeover finds the sub-flow's finished steps too.
+ */
+export interface DurableRun {
+  runId: string;
+  history: RunEvent[];
+  steps: StepEngine;
+  child?: (runId: string) => Promise<DurableRun>;
 }
 
 export interface ResumeOptions extends RunEnvironment {
@@ -90,4 +102,6 @@ export interface ChildContext {
   backend?: string;
   /** The parent step that runs it: its sandbox is the floor of every step of the sub-flow. */
   parentStep?: { id: string; sandbox?: SandboxSetting };
+  /** The parent's run is a durable engine's: the sub-flow is kept there too. */
+  engine?: DurableRun;
 }

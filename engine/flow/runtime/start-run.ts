@@ -97,7 +97,7 @@ export async function startCompiled(
   // Nothing starts (no workspace, no run record) where a sandbox asked for cannot be had.
   await requirePlanSandboxes(plan);
   requirePlanSecrets({ plan, children });
-  const engine = context.child === undefined ? options.engine : undefined;
+  const engine = context.child === undefined ? options.engine : context.child.engine;
   const runId = engine?.runId ?? context.child?.runId ?? newRunId();
   const workspace: Workspace =
     context.child !== undefined
@@ -198,7 +198,7 @@ export async function startCompiled(
           set,
           agents: context.agents,
           workspace: workspace.record,
-          ...defined({ backend }),
+          ...defined({ backend, durable: engine }),
         },
         spec,
         step,

@@ -9,7 +9,9 @@ import { loadRunRecord } from '../store/runs.js';
 import type { AgentServices } from './agents.js';
 import type { ParentLink } from './drive.js';
 import { childRunId } from './ids.js';
-import type { RunOutcome, StartOptions } from './options.js';
+import type { DurableRun, RunOutcome, StartOptions } from './options.js';
+import { replay } from '../core/reduce.js';
+import { initialRunState } from '../core/state.js';
 import { defined } from '../../util/defined.js';
 
 /** What a parent run lends its sub-flows. */
@@ -19,6 +21,8 @@ export interface SubflowParent {
   agents: AgentServices;
   workspace: WorkspaceRecord;
   backend?: string;
+  /** The parent's run is a durable engine's (dbos): so is the sub-flow's, under its own id. */
+  durable?: DurableRun;
 }
 
 /**
@@ -54,26 +58,45 @@ export async function runSubflow(
   };
   let outcome: Pick<RunOutcome, 'runId' | 'status' | 'reason' | 'state'>;
   try {
-    const existing = await loadRunRecord(parent.options.home, runId).catch((error: unknown) => {
-      if (error instanceof NeoError && error.code === 'FLOW_RUN_NOT_FOUND') return undefined;
-      throw error;
-    });
-    if (existing?.untrusted !== undefined) throw existing.untrusted;
-    const status = existing?.record.status;
-    if (status === 'succeeded' || status === 'failed') {
-      const { state } = await readCheckedRun(parent.options.home, runId);
-      outcome = { runId, status: state.status, ...defined({ reason: state.reason }), state };
-    } else if (existing !== undefined) {
-      const { resumeChild } = await import('./resume-run.js');
-      outcome = await resumeChild({ ...env, runId }, child);
+    const durable = await parent.durable?.child?.(runId);
+    if (durable !== undefined) {
+      // The engine's record is the sub-flow's truth (this machine may never have seen it): a
+      // finished one is its outcome, an unfinished one is taken over from its recorded events.
+      const done = durable.history.findLast((e) => e.type === 'run.finished');
+      if (done !== undefined) {
+        const state = replay(initialRunState(runId, []), durable.history);
+        outcome = { runId, status: state.status, ...defined({ reason: state.reason }), state };
+      } else {
+        const { startCompiled } = await import('./start-run.js');
+        outcome = await startCompiled(
+          step.flow!.file,
+          parent.set,
+          { ...env, planFile: step.flow!.file, inputs: spec.inputs ?? {} },
+          { agents: parent.agents, child: { ...child, engine: durable } },
+        );
+      }
     } else {
-      const { startCompiled } = await import('./start-run.js');
-      outcome = await startCompiled(
-        step.flow!.file,
-        parent.set,
-        { ...env, planFile: step.flow!.file, inputs: spec.inputs ?? {} },
-        { agents: parent.agents, child },
-      );
+      const existing = await loadRunRecord(parent.options.home, runId).catch((error: unknown) => {
+        if (error instanceof NeoError && error.code === 'FLOW_RUN_NOT_FOUND') return undefined;
+        throw error;
+      });
+      if (existing?.untrusted !== undefined) throw existing.untrusted;
+      const status = existing?.record.status;
+      if (status === 'succeeded' || status === 'failed') {
+        const { state } = await readCheckedRun(parent.options.home, runId);
+        outcome = { runId, status: state.status, ...defined({ reason: state.reason }), state };
+      } else if (existing !== undefined) {
+        const { resumeChild } = await import('./resume-run.js');
+        outcome = await resumeChild({ ...env, runId }, child);
+      } else {
+        const { startCompiled } = await import('./start-run.js');
+        outcome = await startCompiled(
+          step.flow!.file,
+          parent.set,
+          { ...env, planFile: step.flow!.file, inputs: spec.inputs ?? {} },
+          { agents: parent.agents, child },
+        );
+      }
     }
   } catch (error) {
     const code = error instanceof NeoError ? error.code : 'FLOW_SUBFLOW_FAILED';

@@ -6,7 +6,7 @@ import type { RunRecord } from '../types';
 
 /** Every flow run, newest first; refreshed as runs report. */
 export function FlowsPage() {
-  const list = useReload(() => api<{ runs: RunRecord[]; live: string[] }>('/api/flows/runs'), []);
+  const list = useReload(() => api<{ runs: RunRecord[]; live: string[]; notices?: string[] }>('/api/flows/runs'), []);
   useStream('/api/events?topics=flow_run_event', () => list.bump());
   const all = list.value?.runs ?? [];
   const live = new Set(list.value?.live ?? []);
@@ -23,6 +23,11 @@ export function FlowsPage() {
   return (
     <Section title="Flow runs">
       <ErrorLine error={list.error} />
+      {(list.value?.notices ?? []).map((notice) => (
+        <p class="bad" data-testid="runs-notice" key={notice}>
+          {notice}
+        </p>
+      ))}
       {all.length > 0 ? filters.controls : null}
       {list.value !== undefined && all.length === 0 ? (
         <p class="dim">No runs yet. Start one with `neo flow run plan.yaml`.</p>
@@ -33,6 +38,7 @@ export function FlowsPage() {
             <th>status</th>
             <th>run</th>
             <th>flow</th>
+            <th>engine</th>
             <th>steps</th>
             <th>cost</th>
             <th>started</th>
@@ -55,6 +61,9 @@ export function FlowsPage() {
                   {r.parent ? <span class="dim"> · sub-flow of {r.parent.step}</span> : null}
                 </td>
                 <td>{r.flow}</td>
+                <td data-testid="engine" title={r.executor ? `worker ${r.executor}` : undefined}>
+                  {r.engine ?? 'local'}
+                </td>
                 <td>
                   {done}/{steps.length}
                 </td>

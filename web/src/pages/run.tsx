@@ -24,6 +24,8 @@ export function RunPage({ id }: { id: string }) {
   const waiting = d.steps.filter((s) => s.kind === 'approval' && d.state?.steps[s.id]?.status === 'running');
   const pick =
     selected ?? waiting[0]?.id ?? d.steps.find((s) => d.state?.steps[s.id]?.status === 'running')?.id ?? d.steps[0]?.id;
+  // A dbos run is steered from the CLI on any machine (`--engine dbos`); this page shows it.
+  const dbos = d.engine === 'dbos';
   const post = (path: string, body: unknown = {}) =>
     api(path, body).then(() => {
       setAction(undefined);
@@ -40,8 +42,9 @@ export function RunPage({ id }: { id: string }) {
         title={`${r.flow} · ${r.runId}`}
         actions={
           <>
-            {d.live ? <button onClick={() => post(`/api/flows/runs/${id}/cancel`)}>Cancel</button> : null}
-            {!d.live &&
+            {d.live && !dbos ? <button onClick={() => post(`/api/flows/runs/${id}/cancel`)}>Cancel</button> : null}
+            {!dbos &&
+            !d.live &&
             (status === 'failed' || status === 'interrupted' || r.status === 'running' || r.status === 'waiting') &&
             r.parent === undefined ? (
               <button class="primary" onClick={() => post(`/api/flows/runs/${id}/resume`)}>
@@ -56,6 +59,15 @@ export function RunPage({ id }: { id: string }) {
           {d.live ? <span class="live-dot" title="live" /> : null}
           <span>{costLabel(d.state?.ledger.costUsd ?? r.ledger.costUsd, d.simulatedCostUsd ?? 0)}</span>
           <span>{d.state?.ledger.turns ?? r.ledger.turns} turns</span>
+          <span data-testid="run-engine">
+            engine {d.engine ?? 'local'}
+            {r.executor ? ` · worker ${r.executor}` : ''}
+          </span>
+          {r.parent ? (
+            <a {...link(`/flows/${r.parent.runId}`)}>
+              sub-flow of {r.parent.runId} ({r.parent.step})
+            </a>
+          ) : null}
           {r.reason ? (
             <span class="bad">
               {r.reason.code}: {r.reason.message}
@@ -68,7 +80,13 @@ export function RunPage({ id }: { id: string }) {
           <StepGraph detail={d} selected={pick} onSelect={setSelected} />
         </div>
       </Section>
-      {pick === undefined ? null : <StepPanel detail={d} stepId={pick} onAnswer={answer} />}
+      {dbos ? (
+        <p class="dim">
+          A dbos run: cancel, resume and answer it with{' '}
+          <code>neo flow cancel|resume|approve {r.runId} --engine dbos</code>.
+        </p>
+      ) : null}
+      {pick === undefined ? null : <StepPanel detail={d} stepId={pick} onAnswer={dbos ? undefined : answer} />}
     </div>
   );
 }
@@ -80,7 +98,8 @@ function StepPanel({
 }: {
   detail: RunDetail;
   stepId: string;
-  onAnswer: (key: string, decision: string, reason: string) => Promise<unknown>;
+  /** None: the run is answered elsewhere (a dbos run, from the CLI). */
+  onAnswer: ((key: string, decision: string, reason: string) => Promise<unknown>) | undefined;
 }) {
   const step = detail.steps.find((s) => s.id === stepId)!;
   const state = detail.state?.steps[stepId];
@@ -117,6 +136,11 @@ function StepPanel({
               </a>
             )}
             {typeof unit.outputs?.by === 'string' ? <span>by {unit.outputs.by}</span> : null}
+            {step.kind === 'flow' && typeof unit.outputs?.runId === 'string' ? (
+              <a {...link(`/flows/${unit.outputs.runId}`)} data-testid="subflow-run">
+                sub-flow run {unit.outputs.runId}
+              </a>
+            ) : null}
           </div>
           {unit.error ? (
             <div class="bad">
@@ -125,7 +149,7 @@ function StepPanel({
             </div>
           ) : null}
           <FailureOutput status={unit.status} outputs={unit.outputs} />
-          {step.kind === 'approval' && unit.status === 'running' && step.approval ? (
+          {step.kind === 'approval' && unit.status === 'running' && step.approval && onAnswer ? (
             <ApprovalForm
               prompt={step.approval.prompt}
               decisions={step.approval.decisions}

@@ -18,6 +18,8 @@ import type { FlowEngine, RunRequest, RunResult } from '../engine.js';
 import { bounded, CONNECT_TIMEOUT_MS, ensureSchema, openPool } from './database.js';
 import { APP_NAME, APP_VERSION, QUEUE, WORKFLOW } from './names.js';
 import {
+  childRuns,
+  forgetUnsucceeded,
   deleteQueuedRun,
   insertRun,
   listRuns,
@@ -95,6 +97,44 @@ export class DbosClient implements FlowEngine {
         message: 'cancelled with `neo flow cancel`',
       }),
     );
+  }
+
+  /**
+   * `neo flow resume --engine dbos`: a cancelled or failed run goes back on the queue under its
+   * own id (DBOS `resumeWorkflow` for a cancelled workflow, `rewindWorkflow` for one that
+   * ended), and a worker takes it over from its record: succeeded steps kept, the rest tried
+   * afresh (their recorded outcomes are forgotten). A sub-flow is resumed through its parent.
+   */
+  async resume(runId: string): Promise<RunRow> {
+    const run = await this.run(runId);
+    if (run.parent !== undefined)
+      throw new UsageError('FLOW_RESUME_SUBFLOW', `run ${run.runId} is a sub-flow of ${run.parent.runId}`, {
+        hint: `resume its parent: neo flow resume ${run.parent.runId} --engine dbos`,
+      });
+    const workflow = run.workflowStatus;
+    if (run.status === 'succeeded')
+      throw new UsageError('FLOW_RUN_FINISHED', `run ${run.runId} already succeeded`, {
+        hint: 'start a new run with `neo flow run --engine dbos`',
+      });
+    if (workflow === 'PENDING' || workflow === 'ENQUEUED' || workflow === 'DELAYED' || !FINISHED.has(run.status))
+      throw new UsageError('FLOW_RUN_LIVE', `run ${run.runId} is ${run.status} on the dbos engine`, {
+        hint: 'a worker drives it (or will); cancel it first with `neo flow cancel --engine dbos` to resume it',
+      });
+    await this.#q(async () => {
+      await forgetUnsucceeded(this.#pool, run.runId);
+      await setRunStatus(this.#pool, run.runId, 'resuming');
+    });
+    await bounded(this.url, ENQUEUE_TIMEOUT_MS, async () => {
+      const dbos = await this.#dbos();
+      if (workflow === 'CANCELLED') await dbos.resumeWorkflow(run.runId, { queueName: QUEUE });
+      else await dbos.rewindWorkflow(run.runId, { startStep: 0, queueName: QUEUE });
+    });
+    return this.run(run.runId);
+  }
+
+  /** The sub-flow runs a run started. */
+  async children(runId: string): Promise<RunRow[]> {
+    return this.#q(() => childRuns(this.#pool, runId));
   }
 
   async result(runId: string, timeoutMs: number): Promise<RunResult | undefined> {

@@ -18,6 +18,16 @@ export const CONNECT_TIMEOUT_MS = 5_000;
  */
 export const SCHEMA_VERSION = 1;
 
+/** The database named by the flag, NEO_DATABASE_URL or `neo db up`'s record, if any (`neo serve`: optional). */
+export function configuredDatabaseUrl(
+  home: string,
+  env: Record<string, string | undefined>,
+  flag?: string,
+): string | undefined {
+  if ((flag ?? env.NEO_DATABASE_URL ?? readEmbeddedDb(home)?.url ?? '') === '') return undefined;
+  return databaseUrl(home, env, flag);
+}
+
 /** The database to use, or a usage error saying how to name one. */
 export function databaseUrl(home: string, env: Record<string, string | undefined>, flag?: string): string {
   const url = flag ?? env.NEO_DATABASE_URL ?? readEmbeddedDb(home)?.url;
@@ -110,6 +120,8 @@ CREATE TABLE IF NOT EXISTS neo.workers (
   started_at timestamptz NOT NULL DEFAULT now(), beat_at timestamptz NOT NULL DEFAULT now());
 ALTER TABLE neo.runs ADD COLUMN IF NOT EXISTS result jsonb;
 ALTER TABLE neo.step_results ADD COLUMN IF NOT EXISTS commit text;
+ALTER TABLE neo.runs ADD COLUMN IF NOT EXISTS parent jsonb;
+ALTER TABLE neo.runs ADD COLUMN IF NOT EXISTS plan jsonb;
 `;
 
 /**

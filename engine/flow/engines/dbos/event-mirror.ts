@@ -23,6 +23,8 @@ export class EventMirror {
     private readonly runId: string,
     private readonly executor: string,
     private readonly onFenced: (why: string) => void,
+    /** The workflow that drives these events: the run's own, or a sub-flow's top run's. */
+    private readonly workflowId = runId,
   ) {}
 
   push(event: RunEvent): void {
@@ -47,7 +49,7 @@ export class EventMirror {
       const deadline = Date.now() + GIVE_UP_MS;
       for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
         try {
-          if (!(await appendEvents(this.pool, this.runId, this.executor, batch))) {
+          if (!(await appendEvents(this.pool, this.runId, this.executor, batch, this.workflowId))) {
             this.#fenced = true;
             this.onFenced(`run ${this.runId} was taken over by another worker`);
           }

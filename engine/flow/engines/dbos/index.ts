@@ -9,9 +9,11 @@ export {
   readEmbeddedDb,
   type EmbeddedDb,
 } from './embedded-db.js';
-export { databaseUrl, redactUrl } from './database.js';
+export { configuredDatabaseUrl, databaseUrl, redactUrl } from './database.js';
 export { DbosClient } from './client.js';
 export { runWorker } from './worker.js';
+export { startSupervisor } from './supervisor.js';
+export { DbosRunView, type ViewedRun } from './run-view.js';
 export type { RunRow, RemoteResult } from './run-table.js';
 export { prepareRemote, publishBase, type PreparedRemote } from './remote-base.js';
 export { redactRemote, runRefs } from './remote-git.js';

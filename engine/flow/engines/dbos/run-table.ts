@@ -24,6 +24,8 @@ export interface RunRow {
   /** The executor DBOS has the run on (a live worker, or a dead one the supervisor will recover from). */
   executor?: string;
   workflowStatus?: string;
+  /** A sub-flow's run: the run and step that ran it. */
+  parent?: { runId: string; step: string };
   /** A run with a remote: where its result is (set when the run ends). */
   result?: RemoteResult;
 }
@@ -33,6 +35,53 @@ export interface RemoteResult {
   remote: string;
   ref: string;
   commit: string;
+}
+
+/** A sub-flow's run, recorded when its parent's worker starts it (a second start keeps the first). */
+export async function insertChildRun(
+  pool: pg.Pool,
+  runId: string,
+  flow: string,
+  parent: { runId: string; step: string },
+  request: RunRequest,
+): Promise<void> {
+  await pool.query(
+    `INSERT INTO neo.runs (run_id, flow, request, status, parent) VALUES ($1, $2, $3, 'running', $4)
+     ON CONFLICT (run_id) DO NOTHING`,
+    [runId, flow, JSON.stringify(request), JSON.stringify(parent)],
+  );
+}
+
+/** The plan a worker compiled for the run (what a machine without the plan file draws its graph from). */
+export async function setRunPlan(pool: pg.Pool, runId: string, plan: unknown): Promise<void> {
+  await pool.query(`UPDATE neo.runs SET plan = $2 WHERE run_id = $1`, [runId, JSON.stringify(plan)]);
+}
+
+export async function runPlan(pool: pg.Pool, runId: string): Promise<unknown> {
+  const { rows } = await pool.query<{ plan: unknown }>(`SELECT plan FROM neo.runs WHERE run_id = $1`, [runId]);
+  return rows[0]?.plan ?? undefined;
+}
+
+/** The sub-flow runs a run started, oldest first. */
+export async function childRuns(pool: pg.Pool, runId: string): Promise<RunRow[]> {
+  const { rows } = await pool.query(
+    `SELECT ${RUN_COLUMNS} FROM neo.runs r LEFT JOIN dbos.workflow_status w ON w.workflow_uuid = r.run_id
+     WHERE r.parent->>'runId' = $1 ORDER BY r.created_at`,
+    [runId],
+  );
+  return rows.map(toRun);
+}
+
+/**
+ * `neo flow resume --engine dbos`: the outcomes of a run's (and its sub-flows') steps that did
+ * not succeed are forgotten, so the resumed run tries them afresh; a succeeded step stays
+ * recorded and is not run again. Only while no worker drives the run (its workflow ended).
+ */
+export async function forgetUnsucceeded(pool: pg.Pool, runId: string): Promise<void> {
+  await pool.query(
+    `DELETE FROM neo.step_results WHERE (run_id = $1 OR run_id LIKE $2) AND outcome->>'status' <> 'succeeded'`,
+    [runId, `${runId.replace(/[%_\\]/g, '\\$&')}.%`],
+  );
 }
 
 /** Records a run being enqueued; a second enqueue of the same id keeps the first. */
@@ -69,7 +118,7 @@ export async function setRunResult(pool: pg.Pool, runId: string, result: RemoteR
   ]);
 }
 
-const RUN_COLUMNS = `r.run_id, r.flow, r.request, r.status, r.reason, r.result, r.created_at, r.updated_at,
+const RUN_COLUMNS = `r.run_id, r.flow, r.request, r.status, r.reason, r.result, r.created_at, r.updated_at, r.parent,
   w.executor_id, w.status AS workflow_status`;
 
 /** Runs, newest first (a prefix of the id narrows them). */
@@ -94,6 +143,9 @@ function toRun(row: Record<string, unknown>): RunRow {
     updatedAt: (row.updated_at as Date).toISOString(),
     ...(typeof row.executor_id === 'string' ? { executor: row.executor_id } : {}),
     ...(typeof row.workflow_status === 'string' ? { workflowStatus: row.workflow_status } : {}),
+    ...(row.parent === null || row.parent === undefined
+      ? {}
+      : { parent: row.parent as { runId: string; step: string } }),
   };
 }
 
@@ -106,25 +158,38 @@ export async function runEvents(pool: pg.Pool, runId: string): Promise<RunEvent[
   return rows.map((r) => r.event);
 }
 
+/** The events of many runs (a list's summaries), each run's in seq order. */
+export async function eventsOfRuns(pool: pg.Pool, runIds: string[]): Promise<Map<string, RunEvent[]>> {
+  const { rows } = await pool.query<{ run_id: string; event: RunEvent }>(
+    `SELECT run_id, event FROM neo.run_events WHERE run_id = ANY($1) ORDER BY run_id, seq`,
+    [runIds],
+  );
+  const out = new Map<string, RunEvent[]>();
+  for (const row of rows) out.set(row.run_id, [...(out.get(row.run_id) ?? []), row.event]);
+  return out;
+}
+
 /**
- * Appends events a worker drove, fenced (see the header): false when the run is no longer this
- * executor's. A seq already there (a retried insert) is kept as it was.
+ * Appends events a worker drove, fenced (see the header) by the workflow that drives them — the
+ * run's own, or for a sub-flow's run the top run's: false when it is no longer this executor's.
+ * A seq already there (a retried insert) is kept as it was.
  */
 export async function appendEvents(
   pool: pg.Pool,
   runId: string,
   executor: string,
   events: RunEvent[],
+  workflowId = runId,
 ): Promise<boolean> {
   const { rows } = await pool.query<{ owner: string | null }>(
-    `WITH owner AS (SELECT executor_id FROM dbos.workflow_status WHERE workflow_uuid = $1 AND status = 'PENDING'),
+    `WITH owner AS (SELECT executor_id FROM dbos.workflow_status WHERE workflow_uuid = $4 AND status = 'PENDING'),
      ins AS (
        INSERT INTO neo.run_events (run_id, seq, event, executor)
        SELECT $1, (e->>'seq')::int, e, $2 FROM jsonb_array_elements($3::jsonb) e
        WHERE (SELECT executor_id FROM owner) = $2
        ON CONFLICT (run_id, seq) DO NOTHING)
      SELECT (SELECT executor_id FROM owner) AS owner`,
-    [runId, executor, JSON.stringify(events)],
+    [runId, executor, JSON.stringify(events), workflowId],
   );
   return rows[0]?.owner === executor;
 }

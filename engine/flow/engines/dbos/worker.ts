@@ -20,9 +20,12 @@ import type { RunRequest, RunResult } from '../engine.js';
 import { bounded, ensureSchema, openPool } from './database.js';
 import { EventMirror } from './event-mirror.js';
 import { APP_NAME, APP_VERSION, QUEUE, WORKFLOW } from './names.js';
-import { runEvents, setRunResult, setRunStatus, stepCommits } from './run-table.js';
+import { insertChildRun, runEvents, setRunPlan, setRunResult, setRunStatus, stepCommits } from './run-table.js';
 import { RemoteRun } from './remote-workspace.js';
 import { approvalKey, dbosSteps } from './steps.js';
+import { SUPERVISE_MS, superviseOnce, type Workflows } from './supervisor.js';
+import type { DurableRun } from '../../runtime/options.js';
+import type { FlowObservation } from '../../runtime/observer.js';
 
 export interface WorkerOptions {
   home: string;
@@ -35,9 +38,7 @@ export interface WorkerOptions {
   signal: AbortSignal;
 }
 
-/** A heartbeat older than this marks its executor dead. */
-const DEAD_AFTER_MS = 4_000;
-const BEAT_MS = 1_000;
+const BEAT_MS = SUPERVISE_MS;
 /** How often a driven run checks it is still this worker's and not cancelled. */
 const OWNERSHIP_MS = 1_000;
 
@@ -50,6 +51,8 @@ interface Context {
 }
 
 let context: Context | undefined;
+/** The runs this process drives now, each with how to stop it and when it has stopped. */
+const drives = new Map<string, { stop: () => void; settled: Promise<void> }>();
 
 /**
  * The workflow: drives one run to rest on this worker (a first start or a takeover). A run that
@@ -73,9 +76,18 @@ async function neoRun(request: RunRequest): Promise<RunResult> {
 async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> {
   const { DBOS } = await import('@dbos-inc/dbos-sdk');
   const runId = DBOS.workflowID ?? request.runId;
+  // A run cancelled and resumed at once can come back here before this process's drive of it
+  // noticed the cancel (the workflow is this executor's again): that drive is stopped first.
+  const previous = drives.get(runId);
+  if (previous !== undefined) {
+    previous.stop();
+    await previous.settled;
+  }
   const history = await runEvents(ctx.pool, runId);
   const done = history.findLast((e) => e.type === 'run.finished');
-  if (done !== undefined && done.type === 'run.finished') return { runId, status: done.status, ...reasonOf(done) };
+  // A finished run comes back only when `neo flow resume` rewound it (its status says so).
+  if (done !== undefined && done.type === 'run.finished' && (await runStatus(ctx.pool, runId)) !== 'resuming')
+    return { runId, status: done.status, ...reasonOf(done) };
   ctx.log(`${history.length === 0 ? 'start' : `take over (after event ${history.length})`} run ${runId}`);
   // This worker's copy of an earlier attempt (the same NEO_HOME): the record in Postgres is the run.
   rmSync(runDir(ctx.home, runId), { recursive: true, force: true });
@@ -91,10 +103,15 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
         });
   await setRunStatus(ctx.pool, runId, 'running');
   const abort = new AbortController();
-  const mirror = new EventMirror(ctx.pool, runId, ctx.executor, (why) => {
+  const stopOn = (why: string) => {
     ctx.log(`stop run ${runId}: ${why}`);
     abort.abort();
-  });
+  };
+  let settle!: () => void;
+  const drive = { stop: () => stopOn('resumed anew'), settled: new Promise<void>((r) => (settle = r)) };
+  drives.set(runId, drive);
+  const mirror = new EventMirror(ctx.pool, runId, ctx.executor, stopOn);
+  const record = subflowRecord(ctx, runId, stopOn);
   const steps = dbosSteps(ctx.pool, runId, ctx.executor, remote);
   // A run cancelled (`neo flow cancel`) or moved to another executor stops here, even while it waits.
   const watch = setInterval(() => {
@@ -118,18 +135,30 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
     ...(request.yes === true ? { yes: true } : {}),
     signal: abort.signal,
     observer: (o) => {
-      if (o.type === 'event' && o.depth === 0) mirror.push(o.event);
-      if (o.type === 'run' && o.depth === 0) remote?.attach(o.record.workspace);
+      if (o.depth === 0) {
+        if (o.type === 'event') mirror.push(o.event);
+        else if (o.type === 'run') {
+          remote?.attach(o.record.workspace);
+          void setRunPlan(ctx.pool, runId, o.plan).catch(() => undefined);
+        }
+      } else record.observe(o);
     },
+    // An approval of a sub-flow is answered under the sub-flow's run (`neo flow approve <child>`).
     prompter: async (ask, stop) =>
-      steps.waitForSignal<{ decision: string; note?: string; by?: string }>(approvalKey(ask.step, ask.asking), stop),
-    engine: { runId, history, steps },
+      dbosSteps(ctx.pool, ask.runId, ctx.executor).waitForSignal<{ decision: string; note?: string; by?: string }>(
+        approvalKey(ask.step, ask.asking),
+        stop,
+      ),
+    engine: { runId, history, steps, child: record.child },
   }).finally(() => clearInterval(watch));
   await mirror.flush().catch(() => undefined);
+  await record.flush();
+  if (drives.get(runId) === drive) drives.delete(runId);
+  settle();
   const lost = await ownership(ctx.pool, runId, ctx.executor).catch(() => 'the database is unreachable');
   if (lost === 'cancelled')
     return { runId, status: 'failed', reason: { code: 'FLOW_CANCELLED', message: 'cancelled' } };
-  if (ctx.stopping || mirror.fenced || lost !== undefined || outcome.status === 'interrupted') {
+  if (ctx.stopping || mirror.fenced || record.fenced() || lost !== undefined || outcome.status === 'interrupted') {
     // Not an end of the run: it stays PENDING for DBOS (this process is going, or another worker has it).
     await new Promise(() => {});
   }
@@ -141,6 +170,67 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
   await setRunStatus(ctx.pool, runId, outcome.status, outcome.reason);
   ctx.log(`run ${runId} ${outcome.status}`);
   return { runId, status: outcome.status, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) };
+}
+
+/**
+ * The record of a run's sub-flows in PostgreSQL: each child run gets its row in neo.runs (linked
+ * to its parent run and step, with its plan) and its events mirrored under its own id, fenced by
+ * the top run's workflow; its steps are recorded under its id, and a worker that takes the run
+ * over starts the sub-flow from its recorded events (a finished step is not run again).
+ */
+function subflowRecord(ctx: Context, top: string, stopOn: (why: string) => void) {
+  const mirrors = new Map<string, EventMirror>();
+  // The sub-flows' rows are written one after another, in the order their events came.
+  let writes: Promise<unknown> = Promise.resolve();
+  const mirrorOf = (runId: string) => {
+    let mirror = mirrors.get(runId);
+    if (mirror === undefined) {
+      mirror = new EventMirror(ctx.pool, runId, ctx.executor, stopOn, top);
+      mirrors.set(runId, mirror);
+    }
+    return mirror;
+  };
+  const write = (work: () => Promise<unknown>) => (writes = writes.then(work).catch(() => undefined));
+  const child = async (runId: string): Promise<DurableRun> => {
+    // This worker's copy of an earlier attempt: the record in Postgres is the sub-flow.
+    rmSync(runDir(ctx.home, runId), { recursive: true, force: true });
+    return {
+      runId,
+      history: await runEvents(ctx.pool, runId),
+      steps: dbosSteps(ctx.pool, runId, ctx.executor),
+      child,
+    };
+  };
+  return {
+    child,
+    observe(o: FlowObservation): void {
+      if (o.type === 'run' && o.record.parent !== undefined) {
+        const { runId, parent } = { runId: o.runId, parent: o.record.parent };
+        const request = { runId, planFile: o.record.planFile, cwd: o.plan.projectDir, inputs: o.record.inputs };
+        write(async () => {
+          await insertChildRun(ctx.pool, runId, o.plan.name, parent, request);
+          await setRunPlan(ctx.pool, runId, o.plan);
+        });
+      } else if (o.type === 'event') {
+        mirrorOf(o.runId).push(o.event);
+        if (o.event.type === 'run.finished') {
+          const { status } = o.event;
+          const { reason } = reasonOf(o.event);
+          write(() => setRunStatus(ctx.pool, o.runId, status, reason));
+        } else if (o.event.type === 'run.resumed') write(() => setRunStatus(ctx.pool, o.runId, 'running'));
+      }
+    },
+    fenced: () => [...mirrors.values()].some((m) => m.fenced),
+    async flush(): Promise<void> {
+      await Promise.all([...mirrors.values()].map((m) => m.flush().catch(() => undefined)));
+      await writes;
+    },
+  };
+}
+
+async function runStatus(pool: pg.Pool, runId: string): Promise<string | undefined> {
+  const { rows } = await pool.query<{ status: string }>(`SELECT status FROM neo.runs WHERE run_id = $1`, [runId]);
+  return rows[0]?.status;
 }
 
 /** Why this executor no longer drives the run (`cancelled`, or another owner), undefined while it does. */
@@ -190,7 +280,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
         options.log(`heartbeat failed: ${error instanceof Error ? error.message : String(error)}`),
       );
       if (options.supervise !== false)
-        void supervise(pool, executor, options.log).catch((error: unknown) =>
+        void superviseOnce(pool, executor, dbosWorkflows(DBOS), options.log).catch((error: unknown) =>
           options.log(`supervisor: ${error instanceof Error ? error.message : String(error)}`),
         );
     }, BEAT_MS);
@@ -215,39 +305,14 @@ async function beat(pool: pg.Pool, executor: string, concurrency: number): Promi
   );
 }
 
-/**
- * One supervisor pass (one at a time across workers: an advisory lock): every executor whose
- * heartbeat stopped has its PENDING workflows re-enqueued for the live workers, then its row
- * goes. A workflow is only ever moved while the dead executor still holds it.
- */
-async function supervise(pool: pg.Pool, self: string, log: (line: string) => void): Promise<void> {
-  const client = await pool.connect();
-  try {
-    const { rows } = await client.query<{ locked: boolean }>(
-      `SELECT pg_try_advisory_lock(hashtext('neo-supervisor')) AS locked`,
-    );
-    if (rows[0]?.locked !== true) return;
-    try {
-      const dead = await client.query<{ executor_id: string }>(
-        `SELECT executor_id FROM neo.workers WHERE executor_id <> $1 AND beat_at < now() - make_interval(secs => $2)`,
-        [self, DEAD_AFTER_MS / 1000],
-      );
-      if (dead.rows.length === 0) return;
-      const { DBOS } = await import('@dbos-inc/dbos-sdk');
-      for (const { executor_id: id } of dead.rows) {
-        const pending = await DBOS.listWorkflows({ status: 'PENDING', executorId: id });
-        for (const workflow of pending) {
-          await DBOS.resumeWorkflow(workflow.workflowID, { queueName: QUEUE });
-          log(`recovered run ${workflow.workflowID} from dead worker ${id}`);
-        }
-        await client.query(`DELETE FROM neo.workers WHERE executor_id = $1`, [id]);
-      }
-    } finally {
-      await client.query(`SELECT pg_advisory_unlock(hashtext('neo-supervisor'))`).catch(() => undefined);
-    }
-  } finally {
-    client.release();
-  }
+/** The supervisor's view of DBOS from inside a launched executor. */
+function dbosWorkflows(DBOS: typeof import('@dbos-inc/dbos-sdk').DBOS): Workflows {
+  return {
+    pending: async (id) => (await DBOS.listWorkflows({ status: 'PENDING', executorId: id })).map((w) => w.workflowID),
+    requeue: async (id) => {
+      await DBOS.resumeWorkflow(id, { queueName: QUEUE });
+    },
+  };
 }
 
 /** A worker cannot run without the database: the typed error, for the CLI. */
