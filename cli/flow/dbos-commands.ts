@@ -70,6 +70,16 @@ export async function runOnDbos(
       problems.map((p) => p.message).join('; '),
       problems[0]!.hint === undefined ? {} : { hint: problems[0]!.hint },
     );
+  const subFlow = ready.plan.steps.find((step) => step.flow !== undefined);
+  // A sub-flow's work reaches the remote only with its parent's next step, so a worker lost in
+  // between would hand a successor a tree without it while the sub-flow's steps stay recorded:
+  // a green run missing work. Refused until a sub-flow step records a result of its own.
+  if (flags.remote !== undefined && subFlow !== undefined)
+    throw new UsageError(
+      'ENGINE_REMOTE_SUBFLOW',
+      `step \`${subFlow.id}\` runs a sub-flow, which a run with --remote cannot keep across a worker's loss yet`,
+      { hint: 'run this plan without --remote (workers sharing the project folder), or inline the sub-flow' },
+    );
   const runId = flags.runId ?? newRunId();
   if (flags.runId !== undefined) checkId('run', flags.runId);
   const dbos = await import('../../engine/flow/engines/dbos/index.js');

@@ -267,6 +267,16 @@ steps:
     expect(secret.exitCode).toBe(2);
     expect(secret.stderr).toContain('ENGINE_REMOTE_BAD_URL');
     expect(secret.stderr).not.toContain('hunter2');
+    // A sub-flow's work would reach the remote only with its parent's next step: refused.
+    await writeFile(join(dir, 'sub.flow.yaml'), 'name: sub\nsteps:\n  - { id: s, run: "true" }\n');
+    await writeFile(join(dir, 'nested.yaml'), 'name: nested\nsteps:\n  - { id: inner, flow: sub.flow.yaml }\n');
+    const nested = await runNeo(
+      ['flow', 'run', 'nested.yaml', '--engine', 'dbos', '--database-url', url, '--remote', remote, '--detach'],
+      { cwd: dir, env: { NEO_HOME: client } },
+    );
+    expect(nested.exitCode).toBe(2);
+    expect(nested.stderr).toContain('ENGINE_REMOTE_SUBFLOW');
+    expect(nested.stderr).toContain('step `inner` runs a sub-flow');
     expect(await query(url, `SELECT run_id FROM neo.runs`)).toEqual([]);
 
     const runId = await enqueue(url, dir, client, remote);
