@@ -10,7 +10,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
-import { openBrowser } from './browser.js';
 import { tempDir } from '../helpers/temp.js';
 import {
   freePort,
