@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { openBrowser } from './browser.js';
 import {
   freePort,
   freshDatabase,
@@ -170,6 +171,23 @@ steps:
           code: 'SERVER_DBOS_RUN',
           hint: `${verb} it with \`neo flow ${verb} ${runId} --engine dbos\``,
         });
+      }
+
+      // In chromium: the runs list names each run's engine; the dbos run's page draws its graph
+      // from the record and offers no Cancel (it is steered from the CLI).
+      const browser = await openBrowser();
+      try {
+        const { page } = browser;
+        await page.goto(server.url.replace('#', 'flows#'));
+        const row = page.locator('tr[data-run]', { hasText: 'slow' });
+        await row.getByTestId('engine').getByText('dbos').waitFor();
+        await page.locator('tr[data-run]', { hasText: 'here' }).getByTestId('engine').getByText('local').waitFor();
+        await row.getByRole('link').click();
+        await page.getByTestId('run-engine').getByText('engine dbos').waitFor();
+        await page.getByTestId('graph').locator('g[data-step="two"][data-status="succeeded"]').waitFor();
+        expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+      } finally {
+        await browser.close();
       }
     },
   );
