@@ -179,10 +179,12 @@ describe('an untrusted project layer', () => {
     const firstStep = lines.findIndex((l) => l.startsWith('step fix started'));
     expect(notice, run.stdout).toBeGreaterThan(-1);
     expect(notice).toBeLessThan(firstStep);
+    // Its further lines sit behind neo's continuation bar (util/terminal-text.ts `continued`): they
+    // name the project's files, which are data.
     expect(lines[notice + 1]).toBe(
-      '  .neo/personas/fixer.md:3: `driver` (a driver persona: its allow rules and verify are not used; its deny rules still apply) is ignored',
+      '      │   .neo/personas/fixer.md:3: `driver` (a driver persona: its allow rules and verify are not used; its deny rules still apply) is ignored',
     );
-    expect(lines[notice + 2]).toBe(`  run \`neo trust\` in ${repo} to allow them, once you have read them`);
+    expect(lines[notice + 2]).toBe(`      │   run \`neo trust\` in ${repo} to allow them, once you have read them`);
     // The deny held: the test is unchanged, the gate still fails, and the flow says so (exit 3: a failed gate).
     expect(run.exitCode).toBe(3);
     expect(await readFile(join(repo, 'test/sum.test.js'), 'utf8')).toContain('assert.equal(1 + 1, 3)');
