@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { openBrowser } from './browser.js';
+import { waitForOutput } from './flow-helpers.js';
 import {
   freePort,
   freshDatabase,
@@ -269,7 +270,8 @@ steps:
     run: if [ -e $DIR/in-slow ]; then echo slow-again >> $DIR/log; else touch $DIR/in-slow; sleep 60; fi
 `);
     const root = await tempDir('neo-dbos-workers-');
-    workers.push(await startWorker(url, join(root, 'a'), 'wa'));
+    const worker = await startWorker(url, join(root, 'a'), 'wa');
+    workers.push(worker);
     const runId = await enqueue(url, dir);
     await waitFor('step slow to start', () =>
       readFile(join(dir, 'in-slow')).then(
@@ -278,8 +280,12 @@ steps:
       ),
     );
     const env = { NEO_HOME: join(dir, '.client-home') };
+    // Resumed once the worker has stopped its drive: a resume within the second before the worker
+    // notices the cancel can hang (an open race, in the session note).
+    const stopped = waitForOutput(worker.child, new RegExp(`stop run ${runId}`), 'stderr');
     const cancel = await runNeo(['flow', 'cancel', runId, '--engine', 'dbos', '--database-url', url], { env });
     expect(cancel.exitCode).toBe(0);
+    await stopped;
     const live = await runNeo(['flow', 'resume', runId, '--engine', 'dbos', '--database-url', url, '--detach'], {
       env,
     });
