@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { NEO_BIN } from '../helpers/cli.js';
 import { watchFolder } from '../helpers/leaks.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { waitForOutput } from './flow-helpers.js';
 
 export interface TestDb {
@@ -159,4 +160,27 @@ export async function recordedEvents(
     type: r.event.type,
     ...(r.event.step === undefined ? {} : { step: r.event.step }),
   }));
+}
+
+/**
+ * A test file's fixture: its embedded PostgreSQL started before the file and stopped after it,
+ * and the workers a test pushes onto `workers` stopped after each test.
+ */
+export function useDbos(): { readonly db: TestDb; workers: Worker[] } {
+  let db: TestDb | undefined;
+  const workers: Worker[] = [];
+  beforeAll(async () => {
+    db = await startDb();
+  }, 120_000);
+  afterAll(() => stopDb(db), 60_000);
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map(stopWorker));
+  });
+  return {
+    get db(): TestDb {
+      if (db === undefined) throw new Error('the test database did not start');
+      return db;
+    },
+    workers,
+  };
 }

@@ -6,36 +6,18 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import {
-  freshDatabase,
-  query,
-  recordedEvents,
-  startDb,
-  startWorker,
-  stopDb,
-  stopWorker,
-  type TestDb,
-  type Worker,
-} from './dbos-helpers.js';
+import { freshDatabase, query, recordedEvents, startWorker, useDbos } from './dbos-helpers.js';
 import { git, repoWithExamples } from './flow-helpers.js';
 
-let db: TestDb | undefined;
-const workers: Worker[] = [];
-
-beforeAll(async () => {
-  db = await startDb();
-}, 120_000);
-afterAll(() => stopDb(db), 60_000);
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map(stopWorker));
-});
+const dbos = useDbos();
+const { workers } = dbos;
 
 describe('dbos engine: an agent step', () => {
   it('runs its session on the worker, passes its gate, and is shown from the record by any machine', async () => {
-    const url = await freshDatabase(db!);
+    const url = await freshDatabase(dbos.db);
     const { repo, home } = await repoWithExamples('quickstart');
     const worker = await startWorker(url, await tempDir('neo-dbos-agent-worker-'), 'wa');
     workers.push(worker);

@@ -7,37 +7,20 @@
 import { execa } from 'execa';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import {
-  freshDatabase,
-  runRow,
-  startDb,
-  stopDb,
-  stopWorker,
-  waitFor,
-  type TestDb,
-  type Worker,
-} from './dbos-helpers.js';
+import { freshDatabase, runRow, waitFor, useDbos } from './dbos-helpers.js';
 import { waitForOutput } from './flow-helpers.js';
 
-let db: TestDb | undefined;
-const workers: Worker[] = [];
-
-beforeAll(async () => {
-  db = await startDb();
-}, 120_000);
-afterAll(() => stopDb(db), 60_000);
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map(stopWorker));
-});
+const dbos = useDbos();
+const { workers } = dbos;
 
 it('a sandboxed step sees neither NEO_DATABASE_URL nor the password in NEO_HOME/db/db.json', async () => {
-  const url = await freshDatabase(db!);
+  const url = await freshDatabase(dbos.db);
   const password = decodeURIComponent(new URL(url).password);
   expect(password.length).toBeGreaterThan(8);
-  const record = join(db!.home, 'db', 'db.json');
+  const record = join(dbos.db.home, 'db', 'db.json');
   expect(await readFile(record, 'utf8')).toContain(password);
   const dir = await tempDir('neo-dbos-confined-');
   await writeFile(
@@ -47,16 +30,16 @@ workspace: { isolation: inplace }
 sandbox: bwrap
 steps:
   - id: look
-    run: env > env.txt; cat ${record} > record.txt 2>&1; ls -la ${join(db!.home, 'db')} >> record.txt 2>&1; true
+    run: env > env.txt; cat ${record} > record.txt 2>&1; ls -la ${join(dbos.db.home, 'db')} >> record.txt 2>&1; true
 `,
   );
   // The worker runs in the home `neo db up` wrote its record in, with the URL in its environment too.
   const child = execa(process.execPath, [NEO_BIN, 'worker', '--executor-id', 'wc', '--concurrency', '1'], {
-    env: { NO_COLOR: '1', NEO_HOME: db!.home, NEO_DATABASE_URL: url },
+    env: { NO_COLOR: '1', NEO_HOME: dbos.db.home, NEO_DATABASE_URL: url },
     reject: false,
     stdin: 'ignore',
   });
-  workers.push({ id: 'wc', home: db!.home, child });
+  workers.push({ id: 'wc', home: dbos.db.home, child });
   await waitForOutput(child, /worker \S+ ready/, 'stderr');
   const run = await runNeo(
     ['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'],

@@ -7,7 +7,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import {
@@ -15,25 +15,14 @@ import {
   query,
   recordedEvents,
   runRow,
-  startDb,
   startWorker,
-  stopDb,
-  stopWorker,
   waitFor,
-  type TestDb,
   type Worker,
+  useDbos,
 } from './dbos-helpers.js';
 
-let db: TestDb | undefined;
-const workers: Worker[] = [];
-
-beforeAll(async () => {
-  db = await startDb();
-}, 120_000);
-afterAll(() => stopDb(db), 60_000);
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map(stopWorker));
-});
+const dbos = useDbos();
+const { workers } = dbos;
 
 async function project(plan: string): Promise<{ dir: string; home: string }> {
   const dir = await tempDir('neo-dbos-proj-');
@@ -72,7 +61,7 @@ describe('dbos engine: a worker killed -9', () => {
   // The first attempt of step two waits long enough to be killed however loaded the machine is
   // (it failed when the kill came after a 2 s sleep had ended); the re-run on the survivor does not wait.
   it('mid-step: the finished step is kept, the killed one runs again on the live worker, the record is gapless', async () => {
-    const url = await freshDatabase(db!);
+    const url = await freshDatabase(dbos.db);
     const { dir, home } = await project(`name: three
 workspace: { isolation: inplace }
 steps:
@@ -140,7 +129,7 @@ steps:
   });
 
   it('waiting for an approval: another worker takes the wait over and `neo flow approve` from a third process answers it', async () => {
-    const url = await freshDatabase(db!);
+    const url = await freshDatabase(dbos.db);
     const { dir, home } = await project(`name: gated
 workspace: { isolation: inplace }
 steps:
@@ -198,7 +187,7 @@ steps:
   });
 
   it('a retried approval asks again: its second asking waits for a new answer instead of taking the first', async () => {
-    const url = await freshDatabase(db!);
+    const url = await freshDatabase(dbos.db);
     const { dir, home } = await project(`name: retried
 workspace: { isolation: inplace }
 steps:

@@ -6,33 +6,13 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import {
-  freshDatabase,
-  query,
-  recordedEvents,
-  runRow,
-  startDb,
-  startWorker,
-  stopDb,
-  stopWorker,
-  waitFor,
-  type TestDb,
-  type Worker,
-} from './dbos-helpers.js';
+import { freshDatabase, query, recordedEvents, runRow, startWorker, waitFor, useDbos } from './dbos-helpers.js';
 
-let db: TestDb | undefined;
-const workers: Worker[] = [];
-
-beforeAll(async () => {
-  db = await startDb();
-}, 120_000);
-afterAll(() => stopDb(db), 60_000);
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map(stopWorker));
-});
+const dbos = useDbos();
+const { workers } = dbos;
 
 const exists = (path: string) =>
   readFile(path).then(
@@ -41,7 +21,7 @@ const exists = (path: string) =>
   );
 
 it('a sub-flow is kept in PostgreSQL, shown from any machine, and a kill -9 mid-sub-flow re-runs only its unfinished step', async () => {
-  const url = await freshDatabase(db!);
+  const url = await freshDatabase(dbos.db);
   const dir = await tempDir('neo-dbos-sub-');
   await writeFile(
     join(dir, 'plan.yaml'),
