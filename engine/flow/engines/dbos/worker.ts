@@ -108,7 +108,13 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
     abort.abort();
   };
   let settle!: () => void;
-  const drive = { stop: () => stopOn('resumed anew'), settled: new Promise<void>((r) => (settle = r)) };
+  // Set once another execution of the run owns it (see `ownership`): this drive then ends rather than parks.
+  let superseded: string | undefined;
+  const supersede = (why: string) => {
+    superseded ??= why;
+    stopOn(why);
+  };
+  const drive = { stop: () => supersede('resumed anew'), settled: new Promise<void>((r) => (settle = r)) };
   drives.set(runId, drive);
   const mirror = new EventMirror(ctx.pool, runId, ctx.executor, stopOn);
   const record = subflowRecord(ctx, runId, stopOn);
@@ -116,11 +122,10 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
   // A run cancelled (`neo flow cancel`) or moved to another executor stops here, even while it waits.
   const watch = setInterval(() => {
     void ownership(ctx.pool, runId, ctx.executor)
-      .then((why) => {
-        if (why !== undefined && !abort.signal.aborted) {
-          ctx.log(`stop run ${runId}: ${why}`);
-          abort.abort();
-        }
+      .then((lost) => {
+        if (lost === undefined || abort.signal.aborted) return;
+        if (lost.superseded) supersede(lost.why);
+        else stopOn(lost.why);
       })
       .catch(() => undefined);
   }, OWNERSHIP_MS);
@@ -155,11 +160,21 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
   await record.flush();
   if (drives.get(runId) === drive) drives.delete(runId);
   settle();
-  const lost = await ownership(ctx.pool, runId, ctx.executor).catch(() => 'the database is unreachable');
-  if (lost === 'cancelled')
+  const lost: Lost | undefined =
+    superseded === undefined
+      ? await ownership(ctx.pool, runId, ctx.executor).catch(() => ({ why: 'the database is unreachable' }))
+      : { why: superseded, superseded: true };
+  if (lost?.why === 'cancelled')
     return { runId, status: 'failed', reason: { code: 'FLOW_CANCELLED', message: 'cancelled' } };
+  if (lost?.superseded === true) {
+    // DBOS records a workflow's result only for the execution that still owns it (PENDING, its
+    // owner token), so what this returns is dropped and its queue slot is freed for the owner.
+    ctx.log(`run ${runId}: this drive ended, the run goes on (${lost.why})`);
+    return { runId, status: 'interrupted' };
+  }
   if (ctx.stopping || mirror.fenced || record.fenced() || lost !== undefined || outcome.status === 'interrupted') {
-    // Not an end of the run: it stays PENDING for DBOS (this process is going, or another worker has it).
+    // Not an end of the run, and maybe still this execution's: returning would record it as done.
+    // It stays PENDING for DBOS (this process is going, or the database could not say who has it).
     await new Promise(() => {});
   }
   if (remote !== undefined) {
@@ -233,16 +248,28 @@ async function runStatus(pool: pg.Pool, runId: string): Promise<string | undefin
   return rows[0]?.status;
 }
 
-/** Why this executor no longer drives the run (`cancelled`, or another owner), undefined while it does. */
-async function ownership(pool: pg.Pool, runId: string, executor: string): Promise<string | undefined> {
+interface Lost {
+  why: string;
+  /** Another execution owns the run now. */
+  superseded?: boolean;
+}
+
+/**
+ * Why this executor's drive of the run must stop, undefined while it is the run's: cancelled, or
+ * `superseded` — put back on the queue (`neo flow resume` landing before this drive saw the
+ * cancel, or the supervisor's recovery) or taken by another executor. DBOS then owns the run
+ * under a new execution, so the old one is to end, not park.
+ */
+async function ownership(pool: pg.Pool, runId: string, executor: string): Promise<Lost | undefined> {
   const { rows } = await pool.query<{ status: string; executor_id: string }>(
     `SELECT status, executor_id FROM dbos.workflow_status WHERE workflow_uuid = $1`,
     [runId],
   );
   const row = rows[0];
-  if (row === undefined) return 'its workflow is gone';
-  if (row.status === 'CANCELLED') return 'cancelled';
-  if (row.executor_id !== executor) return `taken over by ${row.executor_id}`;
+  if (row === undefined) return { why: 'its workflow is gone' };
+  if (row.status === 'CANCELLED') return { why: 'cancelled' };
+  if (row.status === 'ENQUEUED') return { why: 'put back on the queue', superseded: true };
+  if (row.executor_id !== executor) return { why: `taken over by ${row.executor_id}`, superseded: true };
   return undefined;
 }
 
