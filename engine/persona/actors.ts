@@ -30,7 +30,12 @@ import {
   type VerifyInput,
 } from './decisions.js';
 import { UsageError } from '../util/errors.js';
-import { checkAttemptsLeft, type JudgeActorInput, type JudgeActorOutput, type VerifyActorOutput } from './machine.js';
+import {
+  checkAttemptsLeft,
+  type JudgeActorInput,
+  type JudgeActorOutput,
+  type VerifyActorOutput,
+} from './machine-context.js';
 import type { PersonaObserver } from './observation.js';
 import { defined } from '../util/defined.js';
 

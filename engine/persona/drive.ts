@@ -19,7 +19,8 @@ import { CodeSessionStore, type ScopeConstraints, type SessionLiveEvent, type Tu
 import { personaActors, type PersonaSessionPort, type Refusal } from './actors.js';
 import type { Checker } from './check.js';
 import type { Decider, SessionInfo, Verdict } from './decisions.js';
-import { personaMachine, type PersonaOutcome } from './machine.js';
+import { personaMachine } from './machine.js';
+import type { PersonaOutcome } from './machine-context.js';
 import type { PersonaObserver } from './observation.js';
 import { defined } from '../util/defined.js';
 

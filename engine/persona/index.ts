@@ -3,14 +3,14 @@
  * statechart, its deciders (rules, llm, human), dispatch with scope constraints and the settle
  * sweep, and the flow engine's driver for steps that name a driver persona.
  */
+export { personaMachine } from './machine.js';
 export {
-  personaMachine,
   checkAttemptsLeft,
   type PersonaContext,
   type PersonaMachineInput,
   type PersonaOutcome,
   type PersonaEvent,
-} from './machine.js';
+} from './machine-context.js';
 export { personaGraph, renderPersonaGraph, type StateGraph, type GraphEdge } from './graph.js';
 export { runPersona, type RunPersonaOptions, type PersonaRunResult } from './run-persona.js';
 export { personaActors, type PersonaSessionPort } from './actors.js';

@@ -17,7 +17,7 @@ export const PURE = [
   'engine/expr/',
   'engine/flow/core/',
   'engine/posture/',
-  'engine/flow/core/machine.ts',
+  'engine/persona/machine-context.ts',
   'engine/persona/machine.ts',
   'engine/persona/decisions.ts',
   'engine/session/machine.ts',
