@@ -73,6 +73,7 @@ export {
 } from './settings/agent-settings.js';
 export { resolveModel, isModelClass } from './settings/resolve-model.js';
 export { parseDotenv } from './settings/dotenv.js';
+export { readDotenvLayers, type DotenvLayers } from './settings/dotenv-layers.js';
 export { Secret } from './settings/secret.js';
 export { BUILTIN_PROVIDERS } from './settings/builtin-providers.js';
 export { secretRedactor } from './redact.js';

@@ -6,7 +6,13 @@
  * that ends without a decision is nudged once, then treated as no decision (the machine then
  * denies, or stops with `failed`) — a silent model never lets anything through.
  */
-import { createConfiguredAgent, loadAgentSettings, isModelClass, type AgentTool } from '../agent/index.js';
+import {
+  createConfiguredAgent,
+  loadAgentSettings,
+  isModelClass,
+  type AgentTool,
+  type DotenvLayers,
+} from '../agent/index.js';
 import type { Definition, Posture } from '../definitions/index.js';
 import type { ScopeConstraints } from '../session/index.js';
 import { FailureError } from '../util/errors.js';
@@ -228,12 +234,14 @@ export function configuredDriverAgent(options: {
   env?: NodeJS.ProcessEnv;
   /** The neo.yaml layers loaded with the caller's definitions (never re-read from `cwd`, which a confined step may have written). */
   configs?: readonly Definition<'config'>[];
+  /** The `.env` files read with those layers (a flow's, at its run's start): the same reason. */
+  dotenv?: DotenvLayers;
 }): DriverAgentFactory {
   return async ({ system, tools, model }) => {
     const settings = await loadAgentSettings({
       cwd: options.cwd,
       home: options.home,
-      ...defined({ env: options.env, configs: options.configs }),
+      ...defined({ env: options.env, configs: options.configs, dotenv: options.dotenv }),
     });
     const mapped =
       model !== undefined &&

@@ -1,4 +1,5 @@
 /** Builds the decider a persona names (`decide: rules | llm | human`). */
+import type { DotenvLayers } from '../agent/index.js';
 import type { DefinitionSet, Effort, Posture } from '../definitions/index.js';
 import { lessonBlock } from '../learning/index.js';
 import type { CodeSessionInput } from '../session/index.js';
@@ -39,6 +40,8 @@ export interface MakeDeciderOptions {
   signal: AbortSignal;
   observe: PersonaObserver;
   env?: NodeJS.ProcessEnv;
+  /** The `.env` files read with `set` (a flow's, at its run's start); read when the agent starts otherwise. */
+  dotenv?: DotenvLayers;
 }
 
 export async function makeDecider(o: MakeDeciderOptions): Promise<Decider> {
@@ -91,7 +94,12 @@ export async function makeDecider(o: MakeDeciderOptions): Promise<Decider> {
     }),
     agent:
       o.agent ??
-      configuredDriverAgent({ home: o.home, cwd: o.cwd, configs: o.set.configs, ...defined({ env: o.env }) }),
+      configuredDriverAgent({
+        home: o.home,
+        cwd: o.cwd,
+        configs: o.set.configs,
+        ...defined({ env: o.env, dotenv: o.dotenv }),
+      }),
     side: (sessionId) => ({
       // The model's word, unchecked here: the session service parses every op input loudly and
       // its refusal goes back to the model.

@@ -4,6 +4,7 @@
  * flow machine runs (drive.ts: constraints in, the machine, sweep out, outcome records).
  */
 import { randomBytes } from 'node:crypto';
+import type { DotenvLayers } from '../agent/index.js';
 import { personaDenyRules, type DefinitionSet, type Effort } from '../definitions/index.js';
 import { trackRecords, type SessionRecordSource } from '../learning/index.js';
 import type { MetricsSink } from '../observability/index.js';
@@ -55,6 +56,8 @@ export interface RunPersonaOptions {
   terminal?: TerminalAsk;
   /** Builds the llm decider's agent; default: neo's own agent from neo.yaml. */
   agent?: DriverAgentFactory;
+  /** The `.env` files read with `set` (a flow's, at its run's start), for that default agent. */
+  dotenv?: DotenvLayers;
   signal?: AbortSignal;
   observe?: PersonaObserver;
   /** Asked before each guidance: a reason to stop instead (a flow's budget is spent). */
@@ -136,7 +139,7 @@ export async function runPersona(o: RunPersonaOptions): Promise<PersonaRunResult
       scope,
       signal,
       observe,
-      ...defined({ env: o.env }),
+      ...defined({ env: o.env, dotenv: o.dotenv }),
     }));
   return drivePersona({
     home: o.home,

@@ -7,6 +7,7 @@
  * its live figures, and its acceptance checks (a required change, an output schema).
  * The contract's types are in step-contract.ts.
  */
+import type { DotenvLayers } from '../agent/index.js';
 import type { DefinitionSet } from '../definitions/index.js';
 import type { MetricsSink } from '../observability/index.js';
 import { NeoError, UsageError } from '../util/errors.js';
@@ -29,6 +30,8 @@ export interface PersonaStepDriverOptions {
   definitions: () => DefinitionSet;
   /** The llm decider's agent (tests); default: neo's own agent from neo.yaml. */
   agent?: DriverAgentFactory;
+  /** The `.env` files the run read when it started, for that default agent. */
+  dotenv?: DotenvLayers;
   /** Dispatch and settle metrics of the driver personas it runs. */
   metrics?: MetricsSink;
 }
@@ -119,7 +122,13 @@ export class PersonaStepDriver {
             backendOverride: s.provenance.backend === '--backend',
           },
           taskTags: s.taskTags,
-          ...defined({ agentModel: s.model, effort: s.effort, agent: this.#o.agent, metrics: this.#o.metrics }),
+          ...defined({
+            agentModel: s.model,
+            effort: s.effort,
+            agent: this.#o.agent,
+            dotenv: this.#o.dotenv,
+            metrics: this.#o.metrics,
+          }),
         });
       } else {
         result = await driveStepRules({ ...common, home: this.#o.home, scope: `flow:${task.runId}:${task.exec}` }, s);

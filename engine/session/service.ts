@@ -3,7 +3,7 @@
  * code_session_ops_total{op,outcome}. The only door other areas use to drive code sessions.
  */
 import type { DefinitionSet } from '../definitions/index.js';
-import { createTransport, type Transport } from '../transports/index.js';
+import { createTransport, type Transport, type TransportContext } from '../transports/index.js';
 import { NeoError, UsageError } from '../util/errors.js';
 import {
   OPS,
@@ -37,6 +37,13 @@ export interface SessionServiceOptions {
   definitions: DefinitionSet;
   /** Default: the adapter table of engine/transports for the backend's protocol. */
   transports?: (backendId: string, definitions: DefinitionSet) => Promise<Transport | undefined>;
+  /**
+   * The `.env` files read with `definitions` (a flow reads them when its run starts), handed to
+   * the default transports beside the definitions' neo.yaml layers, for the requests that use
+   * those definitions. Absent (the daemon, `neo session`), neo's agent reads them when each
+   * session starts.
+   */
+  dotenv?: TransportContext['dotenv'];
   /** No agent event this long → stalled. Default: config `defaults.idleTimeout`, else 10 minutes. */
   idleTimeoutMs?: number;
   clock?: SessionClock;
@@ -110,7 +117,12 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     metrics,
     ...defined({ onReleased: options.onReleased }),
   });
-  const transports = options.transports ?? defaultTransports;
+  // The .env read with the service's definitions goes with them only: a request that brings its
+  // own (another project's) has its agent read that project's files when it starts.
+  const transports =
+    options.transports ??
+    ((backendId, definitions) =>
+      defaultTransports(backendId, definitions, definitions === options.definitions ? options.dotenv : undefined));
   const clock = options.clock ?? realClock;
 
   async function execute(
@@ -206,7 +218,13 @@ function dispatch(ctx: OpContext, input: CodeSessionInput): Promise<CodeSessionO
   }
 }
 
-async function defaultTransports(backendId: string, definitions: DefinitionSet): Promise<Transport | undefined> {
+async function defaultTransports(
+  backendId: string,
+  definitions: DefinitionSet,
+  dotenv: TransportContext['dotenv'],
+): Promise<Transport | undefined> {
   const definition = definitions.get('backend', backendId);
-  return definition === undefined ? undefined : createTransport(definition, { configs: definitions.configs });
+  return definition === undefined
+    ? undefined
+    : createTransport(definition, { configs: definitions.configs, ...defined({ dotenv }) });
 }

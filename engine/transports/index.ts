@@ -1,6 +1,8 @@
 /** Transports: the contract every backend adapter implements, and the protocol → adapter table. */
+import type { DotenvLayers } from '../agent/index.js';
 import type { Backend, Definition } from '../definitions/index.js';
 import type { Transport } from './types.js';
+import { defined } from '../util/defined.js';
 export { isPermanentProviderCode, PROVIDER_CODES, type ProviderCode } from './shared/provider-failure.js';
 export { wireMcpServers } from './shared/mcp-wire.js';
 
@@ -29,6 +31,13 @@ export interface TransportContext {
    * `inplace` isolation the workspace is the checkout).
    */
   configs?: readonly Definition<'config'>[];
+  /**
+   * The user's and the project's `.env`, read with those definitions (held in memory, never
+   * written anywhere): what the agent's `${NAME}` references fall back on after the environment,
+   * so a key a confined step adds to `.neo/.env` neither replaces the run's nor picks another
+   * default provider.
+   */
+  dotenv?: DotenvLayers;
 }
 
 /** Builds a transport for one backend descriptor. */
@@ -47,7 +56,7 @@ const FACTORIES: Partial<Record<Backend['protocol'], () => Promise<TransportFact
   neo: () =>
     import('./neo/index.js').then(
       (m) => (backend, context) =>
-        m.createNeoTransport(backend, context?.configs === undefined ? {} : { configs: context.configs }),
+        m.createNeoTransport(backend, defined({ configs: context?.configs, dotenv: context?.dotenv })),
     ),
 };
 

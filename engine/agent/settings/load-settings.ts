@@ -3,6 +3,11 @@
  * project layer winning per key; `.env` files beside them; secrets expanded from `${NAME}`
  * references (environment first, then the project's .env, then the user's). The result is frozen.
  *
+ * A flow hands in the neo.yaml layers and the `.env` files it read when its run started
+ * (`configs`, `dotenv`): a session is started in the middle of the run, when a confined step may
+ * have written the project's `.neo/` (in `inplace` isolation the workspace is the checkout).
+ * Without them (a session started by hand, through the daemon) they are read now.
+ *
  * An untrusted project sets no provider's URL, key or headers and its .env is not read: the
  * definitions loader drops those fields (privileged.ts) with a warning until the owner runs
  * `neo trust`, so a cloned repository cannot send the user's key, or the user's code, anywhere.
@@ -31,7 +36,7 @@ import {
   type SubagentBudgets,
 } from './agent-settings.js';
 import { BUILTIN_PROVIDERS, DEFAULT_BASE_URL, DEFAULT_PROVIDER_ORDER } from './builtin-providers.js';
-import { readDotenv } from './dotenv.js';
+import { readDotenvLayers, type DotenvLayers } from './dotenv-layers.js';
 import { expandReferences, referencedNames, secretReference, type EnvLookup } from './expand.js';
 import type { Secret } from './secret.js';
 import { defined } from '../../util/defined.js';
@@ -47,6 +52,8 @@ export interface LoadSettingsOptions {
   env?: NodeJS.ProcessEnv;
   /** neo.yaml definitions already loaded (DefinitionSet.configs); read from disk when absent. */
   configs?: readonly Definition<'config'>[];
+  /** The `.env` files already read (with `configs`, at a run's start); read from disk when absent. */
+  dotenv?: DotenvLayers;
   /** Overrides `agent.provider`. */
   provider?: string;
   /** Leave out the project layer. */
@@ -57,14 +64,13 @@ export interface LoadSettingsOptions {
 export async function loadAgentSettings(options: LoadSettingsOptions): Promise<AgentSettings> {
   const env = options.env ?? process.env;
   const home = options.home ?? neoHome(env);
-  const repo = options.noProject ? undefined : findRepoRoot(options.cwd, { exclude: home });
-  const trusted = repo !== undefined && (await new TrustStore(home).isTrusted(repo));
-  const layers = options.configs ?? (await readConfigs(home, repo, trusted));
+  const layers = options.configs ?? (await readConfigs(home, options.noProject ? undefined : options.cwd));
   const files = layers.map((l) => l.file);
-  const dotenvFiles = [join(home, '.env'), ...(repo !== undefined && trusted ? [join(repo, '.neo', '.env')] : [])];
-  const [userEnv, projectEnv] = await Promise.all(dotenvFiles.map(readDotenv));
-  const lookup: EnvLookup = (name) => env[name] ?? projectEnv?.get(name) ?? userEnv?.get(name);
-  files.push(...dotenvFiles);
+  const dotenv =
+    options.dotenv ??
+    (await readDotenvLayers({ cwd: options.cwd, home, ...(options.noProject ? { noProject: true } : {}) }));
+  const lookup: EnvLookup = (name) => env[name] ?? dotenv.project?.get(name) ?? dotenv.user.get(name);
+  files.push(...dotenv.files);
 
   const warnings: string[] = [];
   const agent: NonNullable<Config['agent']> = {};
@@ -120,11 +126,10 @@ function subagentBudgets(given: NonNullable<Config['agent']>['subagents']): Suba
   };
 }
 
-async function readConfigs(
-  home: string,
-  repo: string | undefined,
-  projectTrusted: boolean,
-): Promise<Definition<'config'>[]> {
+/** neo.yaml from NEO_HOME and from the repository `cwd` is in (none: no project layer). */
+async function readConfigs(home: string, cwd: string | undefined): Promise<Definition<'config'>[]> {
+  const repo = cwd === undefined ? undefined : findRepoRoot(cwd, { exclude: home });
+  const projectTrusted = repo !== undefined && (await new TrustStore(home).isTrusted(repo));
   const candidates: Array<{ file: string; layer: 'user' | 'project' }> = [
     { file: join(home, 'neo.yaml'), layer: 'user' },
   ];

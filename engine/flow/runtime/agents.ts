@@ -1,8 +1,21 @@
+import type { DotenvLayers } from '../../agent/settings/index.js';
 import type { DefinitionSet } from '../../definitions/index.js';
 import type { JsonLinesLog } from '../../observability/index.js';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
 import type { SessionHost } from './session-host.js';
 import { defined } from '../../util/defined.js';
+
+/**
+ * What neo's own agent reads its provider from, as the run read it when it started: the
+ * definitions' neo.yaml layers and the `.env` files, handed to the session service's transports
+ * and to the llm decider. The first agent step may come after a confined step wrote the
+ * project's `.neo/` (in `inplace` isolation the workspace is the checkout).
+ */
+export interface PinnedInputs {
+  set: () => DefinitionSet;
+  /** Undefined only before a resumed run has read them (nothing asks before then). */
+  dotenv: () => DotenvLayers | undefined;
+}
 
 /**
  * The agent side of a run, created on the first agent step so a plan without agents never
@@ -11,17 +24,19 @@ import { defined } from '../../util/defined.js';
 export class AgentServices {
   readonly #home: string;
   readonly #set: () => DefinitionSet;
+  readonly #dotenv: () => DotenvLayers | undefined;
   readonly #overrides: { driver?: AgentStepDriver; sessions?: SessionPort; host?: SessionHost };
   #ready: Promise<{ driver: AgentStepDriver; sessions: SessionPort; close: () => Promise<void> }> | undefined;
   #log: JsonLinesLog | undefined;
 
   constructor(
     home: string,
-    set: () => DefinitionSet,
+    pinned: PinnedInputs,
     overrides: { driver?: AgentStepDriver; sessions?: SessionPort; host?: SessionHost } = {},
   ) {
     this.#home = home;
-    this.#set = set;
+    this.#set = pinned.set;
+    this.#dotenv = pinned.dotenv;
     this.#overrides = overrides;
   }
 
@@ -51,7 +66,7 @@ export class AgentServices {
     return new PersonaStepDriver({
       home: this.#home,
       definitions: this.#set,
-      ...defined({ metrics }),
+      ...defined({ metrics, dotenv: this.#dotenv() }),
     });
   }
 
@@ -69,6 +84,7 @@ export class AgentServices {
     const service = createSessionService({
       home: this.#home,
       definitions: this.#set(),
+      ...defined({ dotenv: this.#dotenv() }),
       trackRecord: (backend) => records.lines(backend),
       ...(this.#log === undefined ? {} : { log: teeLogs(stderrLog, this.#log) }),
       ...defined({ metrics: host?.metrics }),

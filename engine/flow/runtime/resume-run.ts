@@ -1,3 +1,5 @@
+import { dirname, resolve } from 'node:path';
+import { readDotenvLayers, type DotenvLayers } from '../../agent/settings/index.js';
 import { loadDefinitions, type DefinitionSet } from '../../definitions/index.js';
 import { describeProcess } from '../../execution/index.js';
 import { didYouMean } from '../../util/did-you-mean.js';
@@ -34,13 +36,17 @@ import { reopenFinishedApprovals } from './approvals.js';
  */
 export async function resumeRun(options: ResumeOptions): Promise<RunOutcome> {
   let current: DefinitionSet | undefined;
+  let dotenv: DotenvLayers | undefined;
   const agents = new AgentServices(
     options.home,
-    () => current!,
+    { set: () => current!, dotenv: () => dotenv },
     defined({ driver: options.driver, sessions: options.sessions, host: options.sessionHost }),
   );
   try {
-    return await resumeWith(options, agents, undefined, (set) => (current = set));
+    return await resumeWith(options, agents, undefined, (set, env) => {
+      current = set;
+      dotenv = env;
+    });
   } finally {
     await agents.close();
   }
@@ -55,7 +61,7 @@ async function resumeWith(
   options: ResumeOptions,
   agents: AgentServices,
   child: ChildContext | undefined,
-  onSet: (set: DefinitionSet) => void,
+  onSet: (set: DefinitionSet, dotenv: DotenvLayers | undefined) => void,
 ): Promise<RunOutcome> {
   // Nothing of the run is touched (not even a torn line of its log) while another process drives it.
   const found = await readRunRecord(options.home, options.runId);
@@ -111,7 +117,15 @@ async function resumeWith(
 
     const set = child?.set ?? (await currentDefinitions(record, options, notice));
     set.assertOwnerPolicy();
-    onSet(set);
+    // A resume is a new start the user decided on: the .env files are read again now, with the
+    // definitions, as `neo flow run` reads them (never stored with the run: they hold secrets).
+    // A sub-flow's agents are its parent's, which read them already.
+    onSet(
+      set,
+      child === undefined
+        ? await readDotenvLayers({ cwd: dirname(resolve(options.cwd, record.planFile)), home: options.home })
+        : undefined,
+    );
     let plan: CompiledPlan = pinned;
     let rebased: Extract<RunInput, { type: 'resume' }>['rebased'];
     const changed = changedDefinitions(record.manifest.definitions, set);

@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { readDotenvLayers } from '../../agent/settings/index.js';
 import {
   findRepoRoot,
   formatDiagnostics,
@@ -48,9 +49,12 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
     options.watch === true,
   );
   let current: DefinitionSet = ready.set;
+  // Read with the definitions, from the same project, before any step runs; held in memory only
+  // (they are secrets, and the run's folder is on disk).
+  const dotenv = await readDotenvLayers({ cwd: dirname(ready.file), home: options.home });
   const agents = new AgentServices(
     options.home,
-    () => current,
+    { set: () => current, dotenv: () => dotenv },
     defined({ driver: options.driver, sessions: options.sessions, host: options.sessionHost }),
   );
   try {

@@ -1,5 +1,5 @@
 /** What the neo transport takes from its surroundings; tests swap any of it. */
-import type { Provider, RetryHooks } from '../../agent/index.js';
+import type { DotenvLayers, Provider, RetryHooks } from '../../agent/index.js';
 import type { Definition } from '../../definitions/index.js';
 
 export interface NeoTransportDeps {
@@ -9,6 +9,8 @@ export interface NeoTransportDeps {
   home?: string;
   /** neo.yaml definitions already loaded; read from disk when absent. */
   configs?: readonly Definition<'config'>[];
+  /** The `.env` files already read (with `configs`); read from disk when absent. */
+  dotenv?: DotenvLayers;
   /** Replaces the HTTP provider built from neo.yaml (an in-test fake). */
   provider?: Provider;
   retryHooks?: RetryHooks;

@@ -39,7 +39,7 @@ async function probeNeo(deps: NeoTransportDeps): Promise<Availability> {
       cwd: process.cwd(),
       home: deps.home ?? neoHome(env),
       env,
-      ...defined({ configs: deps.configs }),
+      ...defined({ configs: deps.configs, dotenv: deps.dotenv }),
     });
     const p = settings.provider;
     return {

@@ -88,7 +88,7 @@ export class NeoSession implements AgentSession {
       cwd: options.cwd,
       home,
       env,
-      ...defined({ configs: deps.configs }),
+      ...defined({ configs: deps.configs, dotenv: deps.dotenv }),
     });
     const model = resolveModel(options.model, settings, options.descriptor);
     const saved =

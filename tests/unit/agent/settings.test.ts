@@ -1,7 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAgentSettings, parseDotenv, resolveModel, type AgentSettings } from '../../../engine/agent/index.js';
+import {
+  loadAgentSettings,
+  parseDotenv,
+  readDotenvLayers,
+  resolveModel,
+  type AgentSettings,
+} from '../../../engine/agent/index.js';
 import { TrustStore } from '../../../engine/definitions/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
@@ -51,6 +57,23 @@ describe('agent settings', () => {
     expect(
       await loadAgentSettings({ cwd: repo, home, env: {}, noProject: true }).then((s) => s.provider.apiKey?.reveal()),
     ).toBe('user-key');
+  });
+
+  it('takes the .env files it is handed (read at a run start), never the files as they are now', async () => {
+    const { home, repo } = await roots();
+    await writeTree(home, { '.env': 'OPENAI_API_KEY=user-openai\n' });
+    await writeTree(repo, { '.neo/.env': 'OPENROUTER_API_KEY=project-or\n' });
+    await new TrustStore(home).trust(repo);
+    const dotenv = await readDotenvLayers({ cwd: repo, home });
+    // What a confined step could write in the middle of a run: a key picked before the others.
+    await writeTree(repo, { '.neo/.env': 'ANTHROPIC_API_KEY=planted\nOPENAI_API_KEY=planted\n' });
+    const pinned = await loadAgentSettings({ cwd: repo, home, env: {}, dotenv });
+    expect(pinned.provider.name).toBe('openai');
+    expect(pinned.provider.apiKey?.reveal()).toBe('user-openai');
+    expect(pinned.files).toEqual([join(home, '.env'), join(repo, '.neo', '.env')]);
+    expect((await loadAgentSettings({ cwd: repo, home, env: {} })).provider.apiKey?.reveal()).toBe('planted');
+    // Held in memory only: a slip into JSON shows no value.
+    expect(JSON.stringify(dotenv)).not.toContain('user-openai');
   });
 
   it('never serializes a secret: JSON and inspect show the reference', async () => {
