@@ -34,9 +34,55 @@ export async function toCommonJs(outdir) {
       sourcefile: file,
       logLevel: 'warning',
     });
-    writeFileSync(file, hashbang + out.code);
+    writeFileSync(file, hashbang + lazyBuiltins(out.code));
   }
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
+}
+
+/**
+ * Node's modules that cost start-up time to load and that only some commands (or only some runs)
+ * use: `node:http` for a metrics port, `node:readline` for a prompt, `node:crypto` and
+ * `node:fs/promises` that `neo validate` loaded only because a module sharing its chunk imports
+ * them (docs/architecture.md, "Start-up, fourth pass"). A chunk's top-level require of one is
+ * hoisted to the chunk's head, so it loads with the chunk, used or not.
+ */
+const LAZY_BUILTINS = new Set([
+  'node:child_process',
+  'node:crypto',
+  'node:fs/promises',
+  'node:http',
+  'node:https',
+  'node:net',
+  'node:readline',
+  'node:readline/promises',
+  'node:timers/promises',
+  'node:worker_threads',
+  'node:zlib',
+]);
+
+/**
+ * Makes a chunk require those modules at first use: `var x = require("node:http");` becomes an
+ * object that requires the module when a property is first read. Only where the chunk reads the
+ * variable as `x.name` and nothing else (esbuild's form for a named import), so every use goes
+ * through the proxy and sees the module itself; any other use keeps the eager require.
+ */
+export function lazyBuiltins(code) {
+  let lazy = false;
+  const out = code.replace(/^var (\w+) = require\("(node:[\w/]+)"\);$/gm, (line, name, id) => {
+    if (!LAZY_BUILTINS.has(id)) return line;
+    const uses = code.match(new RegExp(`\\b${name}\\b(?!\\$)`, 'g'))?.length ?? 0;
+    const properties = code.match(new RegExp(`\\b${name}\\.\\w`, 'g'))?.length ?? 0;
+    // One use is the declaration itself.
+    if (uses !== properties + 1) return line;
+    lazy = true;
+    return `var ${name} = __neoLazy(${JSON.stringify(id)});`;
+  });
+  if (!lazy) return out;
+  // On the banner's line (the first), so that every other line keeps its number.
+  const helper =
+    ' var __neoLazy = (id) => { let m; return new Proxy({}, { get: (_, key) => (m ??= require(id))[key] }); };';
+  const eol = out.indexOf('\n');
+  return out.slice(0, eol) + helper + out.slice(eol);
 }
 
 /**

@@ -30,6 +30,14 @@ export function memoryDir(home: string, repoRoot: string): string {
   return join(home, 'memory', `${name}-${digest}`);
 }
 
+/**
+ * Whether the repository `dir` belongs to has a memory database: a repository without one has
+ * no decisions to read, and its reader need not load the store (SQLite) to learn so.
+ */
+export function hasMemoryDatabase(home: string, dir: string): boolean {
+  return existsSync(join(memoryDir(home, repositoryRoot(dir)), 'memory.db'));
+}
+
 /** Where a sandbox shows a repository's memory folder, read-only (the sandbox hides NEO_HOME and /run). */
 export const CONFINED_MEMORY_DIR = '/run/neo-memory';
 

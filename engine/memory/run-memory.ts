@@ -4,15 +4,13 @@
  * could not be written (a lock held past BUSY_TIMEOUT_MS, a full disk, a database from a newer
  * neo). After one failure to open, a process stops trying for that repository.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { openMemory, type MemoryDb } from './database.js';
 import type { DecisionInput } from './decision.js';
 import { renderDecisionBlock } from './decision-block.js';
 import { filesOfRun, queryDecisions, recordDecision } from './decision-store.js';
 import { filesNamedIn } from './files-named.js';
 import { symbolsOfDiff } from './diff-symbols.js';
-import { memoryDir, memoryOff, repositoryRoot } from './repo-key.js';
+import { hasMemoryDatabase, memoryDir, memoryOff, repositoryRoot } from './repo-key.js';
 import { readHandoff, renderHandoffBlock } from './handoff.js';
 import { indexRepository } from './graph/index.js';
 import { repoMap } from './graph/repo-map.js';
@@ -137,7 +135,7 @@ export function runDecisions(
   dir: string,
   runId: string,
 ): Array<{ id: number; kind: string; step?: string; verdict: string; reason?: string }> {
-  if (memoryOff() || !existsSync(join(memoryDir(home, repositoryRoot(dir)), 'memory.db'))) return [];
+  if (memoryOff() || !hasMemoryDatabase(home, dir)) return [];
   const memory = handle(home, dir);
   if (memory === undefined) return [];
   try {

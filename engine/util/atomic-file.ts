@@ -15,9 +15,14 @@ import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-store.js';
 
-/** `private`: a store file under NEO_HOME (0600, any folder created 0700); else the umask decides (a workspace file). */
+/**
+ * `private`: a store file under NEO_HOME (0600, any folder created 0700); else the umask decides
+ * (a workspace file). `durable: false`: no fsync before the rename — for a copy neo never reads
+ * back (a run's snapshot.json), which a power cut may leave empty but a crash never leaves torn.
+ */
 export interface WriteOptions {
   private?: boolean;
+  durable?: boolean;
 }
 
 const dirMode = (o: WriteOptions) => (o.private ? { recursive: true, mode: PRIVATE_DIR_MODE } : { recursive: true });
@@ -37,7 +42,7 @@ export async function writeFileAtomic(
   const handle = await open(temp, 'w', fileMode(options));
   try {
     await handle.writeFile(content);
-    await handle.sync();
+    if (options.durable !== false) await handle.sync();
   } finally {
     await handle.close();
   }
@@ -60,7 +65,7 @@ export function writeFileAtomicSync(path: string, content: string | Uint8Array, 
   const fd = openSync(temp, 'w', fileMode(options));
   try {
     writeFileSync(fd, content);
-    fsyncSync(fd);
+    if (options.durable !== false) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -143,8 +148,8 @@ export function beginWriteJsonAtomic(path: string, value: unknown): Promise<void
 }
 
 /** {@link writeJsonAtomic}, synchronously (see {@link writeFileAtomicSync}). */
-export function writeJsonAtomicSync(path: string, value: unknown): void {
-  writeFileAtomicSync(path, jsonText(value), { private: true });
+export function writeJsonAtomicSync(path: string, value: unknown, options: WriteOptions = { private: true }): void {
+  writeFileAtomicSync(path, jsonText(value), options);
 }
 
 function jsonText(value: unknown): string {

@@ -66,23 +66,40 @@ function groupChunk(name: string): string {
   return join(chunks, file);
 }
 
-describe("Node's own modules `neo --help` loads", () => {
-  it('are neither node:child_process (commander requires it for what neo never does) nor node:fs/promises', async () => {
-    const dir = await tempDir('neo-e2e-builtins-');
-    const probe = join(dir, 'probe.cjs');
-    const out = join(dir, 'loaded.json');
-    writeFileSync(
-      probe,
-      `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`,
-    );
-    execFileSync(process.execPath, ['-r', probe, NEO_BIN, '--help'], {
-      cwd: dir,
-      env: { ...process.env, NEO_HOME: join(dir, 'home') },
-      stdio: 'ignore',
-    });
-    const loaded = (JSON.parse(readFileSync(out, 'utf8')) as string[]).filter((m) => m.startsWith('NativeModule '));
+/** Node's own modules a `neo` command loaded (process.moduleLoadList), run in `dir`. */
+function builtinsLoaded(dir: string, args: string[]): string[] {
+  const probe = join(dir, 'probe.cjs');
+  const out = join(dir, 'loaded.json');
+  writeFileSync(
+    probe,
+    `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`,
+  );
+  execFileSync(process.execPath, ['-r', probe, NEO_BIN, ...args], {
+    cwd: dir,
+    env: { ...process.env, NEO_HOME: join(dir, 'home') },
+    stdio: 'ignore',
+  });
+  return (JSON.parse(readFileSync(out, 'utf8')) as string[]).filter((m) => m.startsWith('NativeModule '));
+}
+
+describe("Node's own modules a command loads", () => {
+  it('`neo --help`: neither node:child_process (commander requires it for what neo never does) nor node:fs/promises', async () => {
+    const loaded = builtinsLoaded(await tempDir('neo-e2e-builtins-'), ['--help']);
     expect(loaded).toContain('NativeModule vm');
     expect(loaded.filter((m) => /^NativeModule (child_process|fs\/promises|net|readline)$/.test(m))).toEqual([]);
+  });
+
+  it('a `run:`-only flow: the spawn and the store, not http (a metrics port) or readline (a prompt)', async () => {
+    const dir = await tempDir('neo-e2e-builtins-');
+    writeFileSync(
+      join(dir, 'plan.yaml'),
+      'name: one\nworkspace: { isolation: inplace }\nsteps:\n  - { id: a, run: "true" }\n',
+    );
+    const loaded = builtinsLoaded(dir, ['flow', 'run', 'plan.yaml']);
+    expect(loaded).toEqual(expect.arrayContaining(['NativeModule child_process', 'NativeModule crypto']));
+    expect(
+      loaded.filter((m) => /^NativeModule (http|https|readline|readline\/promises|worker_threads)$/.test(m)),
+    ).toEqual([]);
   });
 });
 

@@ -11,7 +11,7 @@ import type { RunEvent } from '../core/events.js';
 import type { CompiledPlan } from '../core/plan.js';
 import type { RunState, StepState } from '../core/state.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
-import { memoryOff } from '../../memory/paths/index.js';
+import { hasMemoryDatabase, memoryOff, writeHandoff } from '../../memory/paths/index.js';
 
 const WRITES_ON = new Set<RunEvent['type']>([
   'run.started',
@@ -80,12 +80,13 @@ export function noteHandoff(
   pending.set(state.runId, entry);
   entry.latest = async () => {
     try {
-      const mem = await memory();
       const repo = repoOf(workspace);
-      mem.writeHandoff(home, {
-        ...handoffOf(snapshot.state, snapshot.plan, repo, workspace.root),
-        decisions: mem.runDecisions(home, repo, snapshot.state.runId),
-      });
+      // A repository with no memory database has no decisions: the store (SQLite, the memory
+      // chunk) is loaded only for one that has.
+      const decisions = hasMemoryDatabase(home, repo)
+        ? (await memory()).runDecisions(home, repo, snapshot.state.runId)
+        : [];
+      writeHandoff(home, { ...handoffOf(snapshot.state, snapshot.plan, repo, workspace.root), decisions });
     } catch {
       // A record beside the run, never a reason for it to fail.
     }

@@ -10,7 +10,13 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, join } from 'node:path';
-import { beginWriteJsonAtomic, readJsonOrNull, writeJsonAtomic, writeJsonAtomicSync } from '../../util/atomic-file.js';
+import {
+  beginWriteJsonAtomic,
+  readJsonOrNull,
+  writeJsonAtomic,
+  writeJsonAtomicSync,
+  type WriteOptions,
+} from '../../util/atomic-file.js';
 import { NeoError } from '../../util/errors.js';
 import { APPEND_NO_FOLLOW, realFolderSync } from '../../util/no-follow.js';
 import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../../util/private-store.js';
@@ -75,8 +81,8 @@ export class RunStore {
     this.dir = runDir(home, runId);
     this.#key = storeKey(home);
     this.#created = created;
-    this.#snapshot = new CoalescedWriter(created);
-    this.#record = new CoalescedWriter(created);
+    this.#snapshot = new CoalescedWriter(created, SNAPSHOT_WRITE);
+    this.#record = new CoalescedWriter(created, { private: true });
     this.#eventsPath = join(this.dir, RUN_FILES.events);
     this.#lastSeq = chain.seq;
     this.#lastMac = chain.mac;
@@ -257,6 +263,7 @@ export class RunStore {
     writeJsonAtomicSync(
       join(this.dir, RUN_FILES.snapshot),
       redactDeep({ seq: state.seq, machine: 'settled', state }, processRedact()),
+      SNAPSHOT_WRITE,
     );
     writeJsonAtomicSync(join(this.dir, RUN_FILES.record), this.#sealed(record));
   }
@@ -347,6 +354,9 @@ function refuseLinks(dir: string): void {
   }
 }
 
+/** snapshot.json, never read back (see {@link RunStore.checkpoint}): no fsync, one less at each run's end. */
+const SNAPSHOT_WRITE: WriteOptions = { private: true, durable: false };
+
 /** Folders of a run whose own entries are folders neo writes into (a link there is checked too). */
 const RUN_FOLDERS_CHECKED = new Set(['snapshots']);
 
@@ -368,8 +378,11 @@ class CoalescedWriter {
   #hurry = false;
   #started = false;
 
-  constructor(after: Promise<void>) {
+  readonly #options: WriteOptions;
+
+  constructor(after: Promise<void>, options: WriteOptions) {
     this.#after = after;
+    this.#options = options;
   }
 
   write(path: string, produce: () => unknown): void {
@@ -392,7 +405,7 @@ class CoalescedWriter {
     await this.#after;
     this.#hurry = false;
     // A write() while we waited is newer than `last` and its own loop has written it.
-    if (last !== undefined && this.#writes === writes) writeJsonAtomicSync(last.path, last.produce());
+    if (last !== undefined && this.#writes === writes) writeJsonAtomicSync(last.path, last.produce(), this.#options);
   }
 
   async #loop(): Promise<void> {
@@ -405,7 +418,7 @@ class CoalescedWriter {
         const next = this.#pending;
         this.#pending = undefined;
         if (next === undefined) break;
-        await writeJsonAtomic(next.path, next.produce());
+        await writeJsonAtomic(next.path, next.produce(), this.#options);
         if (this.#pending === undefined || this.#hurry) continue;
         await this.#pause();
       }

@@ -9,11 +9,12 @@ import { handoffWritten, noteHandoff } from '../../../../engine/flow/runtime/han
 import type { CompiledPlan } from '../../../../engine/flow/core/plan.js';
 import type { RunEvent } from '../../../../engine/flow/core/events.js';
 import type { RunState } from '../../../../engine/flow/core/state.js';
-import { handoffDir, memoryDir, repositoryRoot, writeHandoff } from '../../../../engine/memory/index.js';
+import { handoffDir } from '../../../../engine/memory/index.js';
+import { memoryDir, repositoryRoot, writeHandoff } from '../../../../engine/memory/paths/index.js';
 import { tempDir } from '../../../helpers/temp.js';
 
-vi.mock('../../../../engine/memory/index.js', async (original) => {
-  const actual = await original<typeof import('../../../../engine/memory/index.js')>();
+vi.mock('../../../../engine/memory/paths/index.js', async (original) => {
+  const actual = await original<typeof import('../../../../engine/memory/paths/index.js')>();
   return { ...actual, writeHandoff: vi.fn(actual.writeHandoff) };
 });
 
