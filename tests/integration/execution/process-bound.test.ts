@@ -75,7 +75,7 @@ describe.runIf(bound.kind === 'cgroup')('a pids cgroup per process', () => {
     expect(ownCgroups()).toEqual([]);
   });
 
-  it('kill() at once after the spawn, before its shell can have joined the cgroup, still ends it', async () => {
+  it('kill() at once after the spawn (its shell in the cgroup or not yet) ends it and leaves no cgroup', async () => {
     const marker = '94.5';
     const child = spawnProcess(['/bin/sh', '-c', `sleep ${marker}`], { cwd: '/', env: process.env, maxProcesses: 32 });
     await child.kill(300);
