@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFINED_MEMORY_DIR, openConfinedMemory, openMemory, serveMemoryMcp } from '../../engine/memory/index.js';
+import {
+  CONFINED_MEMORY_DIR,
+  openConfinedMemory,
+  openMemory,
+  serveMemoryMcp,
+  type MemoryDb,
+} from '../../engine/memory/index.js';
 import { POSTURES } from '../../engine/posture/index.js';
 import { UsageError } from '../../engine/util/errors.js';
 import { neoHome } from '../../engine/util/neo-home.js';
@@ -20,11 +26,12 @@ export async function run(io: CommandIO, options: { posture?: string; repo?: str
   // Inside a sandbox NEO_HOME is hidden; neo shows the repository's memory folder read-only at
   // CONFINED_MEMORY_DIR instead (engine/flow/runtime/memory-hook.ts), and only that.
   const confined = existsSync(join(CONFINED_MEMORY_DIR, 'memory.db'));
-  const memory = confined ? openConfinedMemory() : openMemory(neoHome(io.env), options.repo ?? io.cwd);
+  let memory: MemoryDb | undefined;
+  const open = () => (memory ??= confined ? openConfinedMemory() : openMemory(neoHome(io.env), options.repo ?? io.cwd));
   try {
-    await serveMemoryMcp(memory, { posture, version: packageVersion(), confined });
+    await serveMemoryMcp(open, { posture, version: packageVersion(), confined });
     return EXIT.ok;
   } finally {
-    memory.db.close();
+    memory?.db.close();
   }
 }

@@ -15,7 +15,7 @@ import type { Readable, Writable } from 'node:stream';
 import { shutInheritedStdio } from './inherited-fds.js';
 import { readStat, TAG_VARIABLE } from './proc.js';
 import { boundProcess, type ProcessBound } from './process-bound.js';
-import { killTree } from './process-group.js';
+import { killTree, signalGroup } from './process-group.js';
 import { leaderExited, nextTag, trackGroup } from './registry/index.js';
 import { TailBuffer } from './tail-buffer.js';
 
@@ -174,8 +174,22 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
     if (pid === undefined) return Promise.resolve();
     // A flood is stopped from growing before the tree is signalled.
     if (why === 'processLimit') bound?.freeze();
-    killing ??= killTree({ pgid: pid, tag }, graceMs).then(() => bound?.release(graceMs));
+    killing ??=
+      bound?.kind === 'cgroup'
+        ? endBounded(bound, graceMs)
+        : killTree({ pgid: pid, tag }, graceMs).then(() => bound?.release(graceMs));
     return killing;
+  };
+  /**
+   * A cgroup lists everything the command started, wherever it went (another group, a new
+   * session): its release ends them without the two scans of every process on the machine
+   * kill-tree makes. The group is signalled too while its leader lives: a wrapper shell that has
+   * not joined the cgroup yet is in no list but its group's.
+   */
+  let leaderGone = false;
+  const endBounded = (cgroup: ProcessBound, graceMs: number): Promise<void> => {
+    if (!leaderGone && pid !== undefined) signalGroup(pid, 'SIGTERM');
+    return cgroup.release(graceMs);
   };
   // Only a cgroup tells that its cap refused a fork; it is asked while the process runs.
   const watchBound =
@@ -210,6 +224,7 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
 
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => {
+      leaderGone = true;
       if (pid !== undefined) {
         // Leftovers are cleaned up, not a cause: the result still says how the leader ended.
         // A bound's are always: nothing it held outlives the result.

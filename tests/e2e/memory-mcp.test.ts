@@ -1,9 +1,10 @@
 /**
  * `neo memory mcp` through the official SDK's client, over stdio, against the built binary: the
  * tools it lists, a schema-checked `record_decision` stored as agent-reported, its refusal under
- * posture plan, and `search_decisions` reading back what neo and the agent recorded.
+ * posture plan, `search_decisions` reading back what neo and the agent recorded, and a memory
+ * opened only at the first call (the client waits for `tools/list` before the agent's first turn).
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openMemory, recordDecision } from '../../engine/memory/index.js';
@@ -87,5 +88,16 @@ describe('neo memory mcp', () => {
     );
     const found = await client.callTool({ name: 'search_decisions', arguments: {} });
     expect(JSON.parse(text(found))).toEqual({ decisions: [] });
+  });
+
+  it('answers initialize and tools/list before it opens the memory: a memory it cannot open is a tool error of the call', async () => {
+    const { repo, home } = await repoAndHome();
+    // NEO_HOME is a file: no memory folder can be made under it.
+    await writeFile(home, 'not a folder\n');
+    const client = await memoryClient(repo, home);
+    expect((await client.listTools()).tools).toHaveLength(8);
+    const failed = await client.callTool({ name: 'search_decisions', arguments: {} });
+    expect(failed.isError).toBe(true);
+    expect(text(failed)).toMatch(/^search_decisions failed: ENOTDIR/);
   });
 });

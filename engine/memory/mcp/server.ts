@@ -76,9 +76,14 @@ export async function callTool(
   }
 }
 
-/** Serves the memory of `memory.repoRoot` on stdin/stdout until the client closes the stream. */
+/**
+ * Serves the repository's memory on stdin/stdout until the client closes the stream. `open`
+ * opens it at the first tool call, not before `initialize`: the client waits for this server
+ * before the agent's first model request, and loading SQLite and opening the database (~70 ms of
+ * CPU) buys nothing for `tools/list`. A memory that cannot be opened is then that call's tool error.
+ */
 export async function serveMemoryMcp(
-  memory: MemoryDb,
+  open: () => MemoryDb,
   options: { posture: string; version: string; confined?: boolean },
 ): Promise<void> {
   const tools = MEMORY_TOOLS;
@@ -86,13 +91,16 @@ export async function serveMemoryMcp(
   let refreshed = 0;
   let refreshing: Promise<void> | undefined;
   const context: ToolContext = {
-    memory,
+    get memory() {
+      return open();
+    },
     posture: options.posture,
     confined: options.confined === true,
     // The graph tools answer from an index at most a few seconds old (an unchanged file costs a stat).
     // (A confined server cannot write the index: it answers from the last one neo made.)
     refresh: () => {
       if (options.confined === true || Date.now() - refreshed < REFRESH_MS) return Promise.resolve();
+      const memory = open();
       refreshing ??= indexRepository(memory.db, memory.repoRoot)
         .then(() => {
           refreshed = Date.now();

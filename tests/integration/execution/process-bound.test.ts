@@ -57,6 +57,32 @@ describe.runIf(bound.kind === 'cgroup')('a pids cgroup per process', () => {
     expect(marked(marker)).toEqual([]);
     expect(ownCgroups()).toEqual([]);
   });
+
+  it('kill() of a running command ends what left its group and its tag (setsid, env -i): its cgroup lists them', async () => {
+    const marker = '93.5';
+    const child = spawnProcess(
+      ['/bin/sh', '-c', `env -i setsid sleep ${marker} </dev/null >/dev/null 2>&1 & echo started; sleep 30`],
+      { cwd: '/', env: process.env, maxProcesses: 32, output: 'stream' },
+    );
+    await new Promise((resolve) => child.stdout!.once('data', resolve));
+    child.stdout!.resume();
+    // Wait until the escapee runs (`sleep` exec'd, no longer the forked shell).
+    for (let i = 0; i < 200 && marked(marker).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(marked(marker)).toHaveLength(1);
+    await child.kill(300);
+    expect(await child.result).toMatchObject({ signal: 'SIGTERM', failed: true });
+    expect(marked(marker)).toEqual([]);
+    expect(ownCgroups()).toEqual([]);
+  });
+
+  it('kill() at once after the spawn (its shell in the cgroup or not yet) ends it and leaves no cgroup', async () => {
+    const marker = '94.5';
+    const child = spawnProcess(['/bin/sh', '-c', `sleep ${marker}`], { cwd: '/', env: process.env, maxProcesses: 32 });
+    await child.kill(300);
+    expect((await child.result).failed).toBe(true);
+    expect(marked(marker)).toEqual([]);
+    expect(ownCgroups()).toEqual([]);
+  });
 });
 
 describe('whatever the machine allows', () => {
