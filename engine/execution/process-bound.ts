@@ -5,7 +5,8 @@
  * The bound is a pids cgroup of its own per command (cgroup v1's pids hierarchy, or a v2 tree
  * whose subtree delegates `pids`): the command joins it before it can fork (its shell writes its
  * own pid into `cgroup.procs` first: {@link joinFirst}), `pids.events` counts refused forks, and
- * what is left in it when the command ends is killed and the cgroup removed. A sandboxed command
+ * what is left in it when the command ends is killed and the cgroup removed — or, when the command
+ * left it empty and clean, kept for this process's next command (`cgroup-spares.ts`). A sandboxed command
  * cannot leave it: the cgroup filesystem is read-only inside bwrap. Where no cgroup is writable
  * and neo does not run as root, RLIMIT_NPROC (prlimit) bounds the user's processes instead: it
  * holds, but cannot say that it was reached, and the kernel never applies it to root (nor inside
@@ -24,6 +25,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { keepSpare, takeSpare } from './cgroup-spares.js';
 import { isSameProcess, selfIdentity } from './identity.js';
 
 export type ProcessBoundKind = 'cgroup' | 'prlimit' | 'none';
@@ -173,16 +175,9 @@ function tryCgroup(dir: string): string | undefined {
 }
 
 function cgroupBound(dir: string, max: number): ProcessBound {
-  const self = selfIdentity();
-  const path = join(dir, `${PREFIX}${ownPidNamespace()}-${self.pid}-${self.start ?? 0}-${counter++}`);
-  mkdirSync(path);
-  try {
-    writeFileSync(join(path, 'pids.max'), String(max));
-  } catch (error) {
-    removeDir(path);
-    throw error;
-  }
+  const path = takeSpare(max) ?? newCgroup(dir, max);
   let seen = false;
+  let frozen = false;
   let releasing: Promise<void> | undefined;
   const hit = () => {
     if (!seen && releasing === undefined) seen = refusedForks(path) > 0;
@@ -192,14 +187,33 @@ function cgroupBound(dir: string, max: number): ProcessBound {
     kind: 'cgroup',
     wrap: (argv) => joinFirst(join(path, 'cgroup.procs'), argv),
     hit,
-    freeze: () => void writeQuietly(join(path, 'pids.max'), '0'),
+    freeze: () => {
+      frozen = true;
+      writeQuietly(join(path, 'pids.max'), '0');
+    },
     release(graceMs) {
       if (releasing !== undefined) return releasing;
       hit();
-      releasing = endMembers(path, graceMs).then(() => removeWhenEmpty(path));
+      releasing = endMembers(path, graceMs).then((wasEmpty) =>
+        wasEmpty && !seen && !frozen && keepSpare(path) ? undefined : removeWhenEmpty(path),
+      );
       return releasing;
     },
   };
+}
+
+/** A new cgroup capped at `max`, named so a later neo can tell whose it was. */
+function newCgroup(dir: string, max: number): string {
+  const self = selfIdentity();
+  const path = join(dir, `${PREFIX}${ownPidNamespace()}-${self.pid}-${self.start ?? 0}-${counter++}`);
+  mkdirSync(path);
+  try {
+    writeFileSync(join(path, 'pids.max'), String(max));
+  } catch (error) {
+    removeDir(path);
+    throw error;
+  }
+  return path;
 }
 
 /**
@@ -243,20 +257,24 @@ const UNBOUNDED: ProcessBound = {
   release: () => Promise.resolve(),
 };
 
-/** SIGTERM to what is in the cgroup, up to `graceMs`, then no more forks and SIGKILL until it is empty. */
-async function endMembers(path: string, graceMs: number): Promise<void> {
+/**
+ * SIGTERM to what is in the cgroup, up to `graceMs`, then no more forks and SIGKILL until it is
+ * empty. True when it was empty already (nothing was signalled, its cap never lowered).
+ */
+async function endMembers(path: string, graceMs: number): Promise<boolean> {
   const procs = join(path, 'cgroup.procs');
-  if (members(procs).length === 0) return;
+  if (members(procs).length === 0) return true;
   signalAll(members(procs), 'SIGTERM');
   const deadline = Date.now() + graceMs;
   while (members(procs).length > 0 && Date.now() < deadline) await pause(20);
   writeQuietly(join(path, 'pids.max'), '0');
   for (let round = 0; round < 100; round++) {
     const left = members(procs);
-    if (left.length === 0) return;
+    if (left.length === 0) return false;
     signalAll(left, 'SIGKILL');
     await pause(20);
   }
+  return false;
 }
 
 function members(procs: string): number[] {
@@ -356,11 +374,12 @@ function readText(path: string): string | undefined {
   }
 }
 
-function writeQuietly(path: string, text: string): void {
+function writeQuietly(path: string, text: string): boolean {
   try {
     writeFileSync(path, text);
+    return true;
   } catch {
-    // the cgroup is gone already
+    return false; // the cgroup is gone already
   }
 }
 

@@ -4,8 +4,10 @@
  * would under `/bin/sh -c` alone (same `$0`, no arguments, its syntax errors reported the same),
  * it and everything it starts are in the bound from the start, and a flood stops at the cap.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { probeProcessBound } from '../../engine/execution/index.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 
@@ -76,4 +78,42 @@ describe("an unconfined run step's shell is bounded from its first command", () 
     expect(result.stdout).toMatch(/hit its limit of 32 processes/);
     expect(processesWith(marker)).toEqual([]);
   });
+
+  // The folder this test's (and so the neo it starts) pids cgroups are made in.
+  const bound = probeProcessBound();
+  const cgroupDir = /^cgroup pids \((.*)\)$/.exec(bound.detail)?.[1];
+
+  it.runIf(cgroupDir !== undefined)(
+    "a clean command's cgroup is the next one's, capped anew, and none is left once neo exits",
+    async () => {
+      const marker = '73.25';
+      const group = `grep -h "^[0-9]*:pids:" /proc/self/cgroup | cut -d: -f3 >> groups.txt`;
+      const { root, neo } = await project({
+        'clean.yaml':
+          `name: clean\nworkspace: { isolation: inplace }\nsandbox: none\nsteps:\n` +
+          `  - { id: a, run: '${group}' }\n  - { id: b, run: '${group}', needs: [a] }\n`,
+        'flood.yaml':
+          `name: flood\nworkspace: { isolation: inplace }\nsandbox: none\nsteps:\n` +
+          `  - { id: a, run: '${group}' }\n` +
+          `  - id: flood\n    needs: [a]\n    timeout: 30s\n    maxProcesses: 16\n` +
+          `    run: '${group}; i=0; while [ $i -lt 100 ]; do sleep ${marker} & i=$((i+1)); done; wait'\n`,
+      });
+      const groups = () => readFileSync(join(root, 'groups.txt'), 'utf8').trim().split('\n');
+      const clean = await neo(['flow', 'run', 'clean.yaml', '--json']);
+      expect(summary(clean.stdout), clean.stdout + clean.stderr).toMatchObject({ status: 'succeeded' });
+      const [a, b] = groups();
+      expect(a).toMatch(/\/neo-\d+-\d+-\d+-\d+$/);
+      expect(b).toBe(a);
+      expect(existsSync(join(cgroupDir!, basename(a!)))).toBe(false);
+
+      const flood = await neo(['flow', 'run', 'flood.yaml', '--json']);
+      expect(summary(flood.stdout), flood.stdout + flood.stderr).toMatchObject({ cause: 'FLOW_STEP_PROCESS_LIMIT' });
+      // The flood ran in the cgroup the first step left (it held the default cap) and stopped at its own.
+      const [, , first, flooded] = groups();
+      expect(flooded).toBe(first);
+      expect(flood.stdout).toMatch(/hit its limit of 16 processes/);
+      expect(processesWith(marker)).toEqual([]);
+      expect(existsSync(join(cgroupDir!, basename(first!)))).toBe(false);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 /**
- * What a run step hands back to neo: `$NEO_OUTPUT` is a file in a fresh folder of its own, never
+ * What a run step hands back to neo: `$NEO_OUTPUT` is a file in a fresh folder of its own (an unconfined step's: a fresh name in its run's folder), never
  * the run's folder, read once without following a link, only when it is a regular file, capped.
  * A confined step can neither make neo read a host file for it (a link planted at `$NEO_OUTPUT`)
  * nor reach the run's own records (plan.json, events.jsonl) to rewrite them.
@@ -91,6 +91,35 @@ describe('$NEO_OUTPUT: a fresh file read once, never a way out', () => {
     const big = await neo(['flow', 'run', 'big.flow.yaml', '--json']);
     expect(summary(big.stdout)).toMatchObject({ cause: 'FLOW_OUTPUT_INVALID', exitCode: 1 });
     expect(big.stdout).toMatch(/\$NEO_OUTPUT holds more than 1 MB/);
+  });
+
+  it("unconfined steps: each its own file in the run's folder, a planted link not followed, a removed folder made anew, nothing left", async () => {
+    const { home, userHome, neo } = await project({
+      'none.flow.yaml': [
+        'name: none',
+        'workspace: { isolation: inplace }',
+        'sandbox: none',
+        'steps:',
+        `  - { id: a, run: 'echo n=1 >> "$NEO_OUTPUT"; echo "where=$NEO_OUTPUT" >> "$NEO_OUTPUT"' }`,
+        `  - { id: b, run: 'echo n=2 >> "$NEO_OUTPUT"; echo "where=$NEO_OUTPUT" >> "$NEO_OUTPUT"' }`,
+        // Its first attempt removes the run's output folder (and fails: its file is gone with it).
+        `  - { id: gone, needs: [a, b], retry: { attempts: 2, backoff: 10ms, on: any }, run: 'test -e gone || { touch gone; rm -rf "$(dirname "$NEO_OUTPUT")"; }' }`,
+        `  - { id: c, needs: [a, b, gone], run: 'echo "sum=$((NEO_STEP_A_N + NEO_STEP_B_N))" >> "$NEO_OUTPUT"' }`,
+        `  - { id: d, needs: [c], run: 'test "$NEO_STEP_C_SUM" = 3 && ln -s "$HOME/.aws/credentials" "$NEO_OUTPUT"' }`,
+        '',
+      ].join('\n'),
+    });
+    const result = await neo(['flow', 'run', 'none.flow.yaml', '--json']);
+    expect(summary(result.stdout), result.stdout).toMatchObject({ cause: 'FLOW_OUTPUT_INVALID', exitCode: 1 });
+    expect(result.stdout).toMatch(/\$NEO_OUTPUT is not a regular file/);
+    expect(result.stdout).not.toContain(SECRET);
+    expect(runText(home)).not.toContain(SECRET);
+    const where = [...result.stdout.matchAll(/"where":"([^"]+)"/g)].map((m) => m[1]!);
+    expect(new Set(where).size).toBe(2);
+    for (const file of where) expect(file.startsWith(join(home, 'io') + '/')).toBe(true);
+    // The link was removed, never followed: its target is untouched.
+    expect(readFileSync(join(userHome, '.aws/credentials'), 'utf8')).toContain(SECRET);
+    expect(readdirSync(join(home, 'io'))).toEqual([]);
   });
 
   it("a confined step cannot reach the run's own folder (plan.json, events.jsonl)", async () => {

@@ -44,13 +44,13 @@ const UNCONFINED: SandboxSetting = { kind: 'none', network: true, source: 'defau
 export function runCommand(spec: CommandSpec): Promise<ProcessResult> {
   const setting = spec.sandbox?.setting ?? UNCONFINED;
   // Confined, a Go or Rust workspace's processes are told where their lent toolchains are.
-  const lent = spec.sandbox !== undefined && setting.kind !== 'none' ? lentEnv(spec.sandbox.site.workspace) : {};
+  const lent = spec.sandbox !== undefined && isConfined(setting) ? lentEnv(spec.sandbox.site.workspace) : {};
   const env = commandEnvironment(setting, { ...lent, ...spec.env });
   const timeoutMs = spec.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   // Unconfined, a command runs in its folder with its environment: no binds or hidden trees to
   // work out (each a few realpaths and stats per command).
   const sandboxSpec =
-    spec.sandbox === undefined || setting.kind === 'none'
+    spec.sandbox === undefined || !isConfined(setting)
       ? { cwd: spec.cwd, binds: [], hide: [], network: true, env, timeoutMs }
       : confinedSpec({
           ...runConfinement(spec.sandbox.site, setting, {
@@ -67,6 +67,11 @@ export function runCommand(spec: CommandSpec): Promise<ProcessResult> {
     maxProcesses: maxProcessesOf(setting),
     ...defined({ idleTimeoutMs: spec.idleTimeoutMs, signal: spec.signal, onOutput: spec.onOutput }),
   });
+}
+
+/** Whether a command of this setting runs in a sandbox (absent: unconfined, as `runCommand` runs it). */
+export function isConfined(setting: SandboxSetting | undefined): boolean {
+  return (setting ?? UNCONFINED).kind !== 'none';
 }
 
 /**

@@ -21,6 +21,7 @@ import { stepKey, type StepEngine } from '../engines/engine.js';
 import type { AgentServices } from './agents.js';
 import type { ApprovalPrompter } from './approvals.js';
 import { execute, type ExecutorDeps } from './executor.js';
+import { closeStepOutputs } from './step-output.js';
 import type { RunObserver } from './observer.js';
 import { recordFromState } from './record.js';
 import { logRunEvent, runDecisionLog } from './decisions.js';
@@ -225,6 +226,8 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     return await settleRun();
   } finally {
     closeWork();
+    // Its executions are over (settled above): their shared output folder goes.
+    closeStepOutputs(home, runId);
     await handoffWritten(runId);
     await store.close().catch(() => undefined);
     if (depth > 0) await decisions.close();

@@ -16,7 +16,7 @@ import { approvalStep } from './approval-step.js';
 import { confinedSpec, confinePath, type ProcessResult, type SandboxBind } from '../../execution/index.js';
 import { openStepOutput, readStepOutput } from './step-output.js';
 import { BudgetGuard } from './budget-guard.js';
-import { commandError, maxProcessesOf, runCommand, type CommandSpec } from './command.js';
+import { commandError, isConfined, maxProcessesOf, runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
 import { briefWithMemory, memoryBind, memorySite, noteGateRefusal, noteStepOutcome } from './memory-hook.js';
 import { defined } from '../../util/defined.js';
@@ -244,7 +244,7 @@ async function runStep(
   // What git runs is never a step's to set: its metadata is compared with the step's start.
   const git = await GitMetaWatch.open(deps.workspace);
   // $NEO_OUTPUT lives in a fresh folder of its own: the run's folder is never in a step's reach.
-  const output = openStepOutput(deps.home, deps.runId);
+  const output = openStepOutput(deps.home, deps.runId, isConfined(step.sandbox));
   let result: ProcessResult;
   let written: ReturnType<typeof readStepOutput>;
   try {

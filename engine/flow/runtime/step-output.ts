@@ -1,9 +1,12 @@
 /**
- * A run step's `$NEO_OUTPUT`: a file in a fresh folder of its own under NEO_HOME/io, the one
- * thing of NEO_HOME a confined step sees (bound read-write alone; the run's folder is never in
- * reach). neo reads it back once, as data: without following a link, only when it is a regular
- * file with a single name, at most {@link MAX_OUTPUT_BYTES}; then the folder goes. What the step
- * put there is evidence of what it did, never a path neo follows to a file of the host.
+ * A run step's `$NEO_OUTPUT`: a file under NEO_HOME/io, the one thing of NEO_HOME a confined step
+ * sees (its own fresh folder, bound read-write alone; the run's folder is never in reach). An
+ * unconfined step (`sandbox: none`, which can write wherever the user can) gets a fresh name in
+ * its run's folder there instead: no folder made and removed per execution (on a journalled
+ * file system each a synchronous metadata write, ~1 ms a step). neo reads it back once, as data:
+ * without following a link, only when it is a regular file with a single name, at most
+ * {@link MAX_OUTPUT_BYTES}; then it goes. What the step put there is evidence of what it did,
+ * never a path neo follows to a file of the host.
  */
 import { closeSync, constants, fstatSync, lstatSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
@@ -15,7 +18,7 @@ import type { StepError } from '../core/state.js';
 /** The most a step's output file may hold. */
 export const MAX_OUTPUT_BYTES = 1024 * 1024;
 
-/** One execution's output folder. */
+/** One execution's output file and the folder it lies in. */
 export interface StepOutputBox {
   /** The file the step writes (`$NEO_OUTPUT`). */
   file: string;
@@ -23,17 +26,58 @@ export interface StepOutputBox {
   bind: SandboxBind;
   readonly dir: string;
   readonly ino: number;
+  /** The folder is the run's, shared by its unconfined executions: only the file goes after. */
+  readonly shared: boolean;
+}
+
+/** Each run's folder for its unconfined executions, by NEO_HOME and run id (this process's runs). */
+const runFolders = new Map<string, { dir: string; ino: number }>();
+let named = 0;
+
+/**
+ * The output file of one execution. Confined: in a fresh, private folder of its own (mkdtemp: a
+ * name nobody could have planted). Unconfined: a new name in the run's folder (made once, the
+ * same way). Both folders are named after the run so a resume or `neo flow clean` can sweep
+ * what a killed run left.
+ */
+export function openStepOutput(home: string, runId: string, confined: boolean): StepOutputBox {
+  if (confined) {
+    const dir = freshFolder(home, runId);
+    return { file: join(dir, 'output'), bind: { path: dir, write: true }, dir, ino: lstatSync(dir).ino, shared: false };
+  }
+  const key = `${home}\0${runId}`;
+  let folder = runFolders.get(key);
+  // Still the folder made (an unconfined step could have removed or replaced it): else a new one.
+  const now = folder === undefined ? undefined : lstatSync(folder.dir, { throwIfNoEntry: false });
+  if (folder === undefined || now === undefined || !now.isDirectory() || now.ino !== folder.ino) {
+    const dir = freshFolder(home, runId);
+    folder = { dir, ino: lstatSync(dir).ino };
+    runFolders.set(key, folder);
+  }
+  const file = join(folder.dir, `output-${++named}`);
+  return { file, bind: { path: folder.dir, write: true }, ...folder, shared: true };
 }
 
 /**
- * A fresh, private output folder for one execution (mkdtemp: a name nobody could have planted),
- * named after its run so a resume or `neo flow clean` can sweep what a killed run left.
+ * Removes the run's folder of unconfined outputs (its end: no execution of it is left). One
+ * that cannot be removed is left to `neo flow clean`, as a killed run's is.
  */
-export function openStepOutput(home: string, runId: string): StepOutputBox {
+export function closeStepOutputs(home: string, runId: string): void {
+  const key = `${home}\0${runId}`;
+  const folder = runFolders.get(key);
+  runFolders.delete(key);
+  try {
+    if (folder !== undefined && lstatSync(folder.dir, { throwIfNoEntry: false })?.ino === folder.ino)
+      rmSync(folder.dir, { recursive: true, force: true });
+  } catch {
+    // swept later by name
+  }
+}
+
+function freshFolder(home: string, runId: string): string {
   const io = ioDir(home);
   mkdirPrivateSync(io);
-  const dir = mkdtempSync(join(io, `${runId}-`));
-  return { file: join(dir, 'output'), bind: { path: dir, write: true }, dir, ino: lstatSync(dir).ino };
+  return mkdtempSync(join(io, `${runId}-`));
 }
 
 /** Where every execution's output folder lives (NEO_HOME, hidden from every sandbox). */
@@ -51,22 +95,23 @@ export async function removeRunOutputs(home: string, runId: string): Promise<voi
 /**
  * The `key=value` lines of the step's output file (none when it wrote none), or the error that
  * fails the step: a link, a FIFO, a socket, a folder, a hard link to another file, or a file past
- * the cap. The folder is removed in every case (links inside are removed, never followed).
+ * the cap. The file is removed in every case, its own folder with it (links inside are removed,
+ * never followed); in a replaced folder nothing is touched.
  */
 export function readStepOutput(box: StepOutputBox): { outputs: Record<string, string> } | { error: StepError } {
+  // The folder itself must still be the one made (an unconfined step could swap in a link).
+  const folder = lstatSync(box.dir, { throwIfNoEntry: false });
+  const kept = folder !== undefined && folder.isDirectory() && folder.ino === box.ino;
   try {
-    const text = readOnce(box);
+    const text = kept ? readOnce(box) : invalid('lies in a folder that was replaced');
     return typeof text === 'string' ? { outputs: parseOutputs(text) } : { error: text };
   } finally {
-    rmSync(box.dir, { recursive: true, force: true });
+    if (!box.shared) rmSync(box.dir, { recursive: true, force: true });
+    else if (kept) rmSync(box.file, { recursive: true, force: true });
   }
 }
 
 function readOnce(box: StepOutputBox): string | StepError {
-  // The folder itself must still be the one made (an unconfined step could swap in a link).
-  const folder = lstatSync(box.dir, { throwIfNoEntry: false });
-  if (folder === undefined || !folder.isDirectory() || folder.ino !== box.ino)
-    return invalid('lies in a folder that was replaced');
   let fd: number;
   try {
     // O_NONBLOCK: a FIFO opens at once instead of waiting for a writer; fstat then refuses it.
