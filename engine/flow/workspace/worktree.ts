@@ -48,14 +48,16 @@ export async function createWorktree(options: {
   await mkdirPrivate(join(options.home, 'worktrees'));
   // What the checkout has that the worktree will not (the warning below) and which of its
   // dependency folders can be lent are read from the checkout while git adds the worktree: the
-  // three are independent, and the checkout's first status is the slowest call of the start.
-  // `.neo/` is read from the checkout (definitions pinned at the start), never from the worktree:
-  // right after `neo init` it is uncommitted, and that leaves nothing out of the run.
+  // three are independent. `worktree add` is the longest and is started first (each spawn holds
+  // the thread while it forks). `.neo/` is read from the checkout (definitions pinned at the
+  // start), never from the worktree: right after `neo init` it is uncommitted, and that leaves
+  // nothing out of the run.
+  const args = ['worktree', 'add', '--quiet', '-b', branch, root, baseCommit];
+  const adding = source.run(args);
   const dirtyCheck = source.output(['status', '--porcelain', '--', rel || '.', ':(top,exclude).neo']).catch(() => '');
   const lendable =
     options.dependencies === 'none' ? Promise.resolve([]) : lendableFolders(repo, source, [options.home]);
-  const args = ['worktree', 'add', '--quiet', '-b', branch, root, baseCommit];
-  const [added, dirty, folders] = await Promise.allSettled([source.run(args), dirtyCheck, lendable]);
+  const [added, dirty, folders] = await Promise.allSettled([adding, dirtyCheck, lendable]);
   if (added.status === 'rejected') throw added.reason;
   if (!added.value.ok) throw new NeoError('GIT_FAILED', `${gitFailure(args, added.value)} (in ${repo})`);
   const path = join(root, rel);
