@@ -185,7 +185,12 @@ async function summarize(
   const untouched = commit === undefined && !dirty && atBase;
   // From the base, this finish's commit is the branch's only one.
   const known = atBase ? (commit === undefined ? 0 : 1) : undefined;
-  const { count, changedFiles } = untouched ? { count: 0, changedFiles: 0 } : await branchChanges(repo, record, known);
+  // Untracked files are left only where the status listed changes and nothing committed them:
+  // after `add -A` and the commit, or a status without a line, there are none to list.
+  const left = commit === undefined && dirty;
+  const { count, changedFiles } = untouched
+    ? { count: 0, changedFiles: 0 }
+    : await branchChanges(repo, record, { untracked: left, ...defined({ count: known }) });
   const lines = [
     `workspace: ${record.path}`,
     `branch: ${record.branch} (${count} commit${count === 1 ? '' : 's'} on ${record.baseCommit?.slice(0, 10)}, ${changedFiles} file${changedFiles === 1 ? '' : 's'} changed)`,
@@ -193,7 +198,6 @@ async function summarize(
   const from = count > 0 ? await source() : undefined;
   const merged =
     from !== undefined && (await from.run(['merge-base', '--is-ancestor', record.branch ?? 'HEAD', 'HEAD'])).ok;
-  const left = commit === undefined && dirty;
   lines.push(...worktreeStateLines({ status, runId, dirty: left, commits: count, merged, ...record }));
   return { lines, changedFiles, ...defined({ commit }) };
 }
@@ -202,13 +206,19 @@ async function summarize(
 async function branchChanges(
   repo: GitRepo,
   record: WorkspaceRecord,
-  /** The count when the caller knows it (HEAD was at the base before the finish's commit). */
-  known?: number,
+  known: {
+    /** The count when the caller knows it (HEAD was at the base before the finish's commit). */
+    count?: number;
+    /** Whether the work tree may hold untracked files (the status listed some change nothing committed). */
+    untracked: boolean;
+  },
 ): Promise<{ count: number; changedFiles: number }> {
   const count =
-    known ?? Number(await repo.output(['rev-list', '--count', `${record.baseCommit}..HEAD`]).catch(() => '0'));
+    known.count ?? Number(await repo.output(['rev-list', '--count', `${record.baseCommit}..HEAD`]).catch(() => '0'));
   const changed = await repo.output(['diff', '--name-only', '-z', record.baseCommit ?? 'HEAD']).catch(() => '');
   // New files are changes too: `git diff` against a commit does not list untracked ones.
-  const added = await repo.output(['ls-files', '--others', '--exclude-standard', '-z']).catch(() => '');
+  const added = known.untracked
+    ? await repo.output(['ls-files', '--others', '--exclude-standard', '-z']).catch(() => '')
+    : '';
   return { count, changedFiles: `${changed}\0${added}`.split('\0').filter((path) => path !== '').length };
 }
