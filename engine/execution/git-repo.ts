@@ -4,7 +4,7 @@
  * rewritten since (`gitdir: <a folder the agent wrote>`) is never followed, and each call first
  * checks that the `.git` entry still leads there, refusing loudly when it does not.
  */
-import { statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { relativeInside } from '../posture/index.js';
@@ -136,7 +136,8 @@ export class GitRepo {
    * and the work tree's config.worktree: it is kept per their signatures for the process, shared
    * by every GitRepo of the same repository (a run's worktree, its step base, a session's diff
    * capture), and listed again whenever either file changed (or always, when the config
-   * includes other files). Calls started together share one listing.
+   * includes other files). Calls started together share one listing. A config that names no
+   * driver and includes nothing (most) needs no listing: `definesNoDriver`.
    */
   async #filterOverrides(): Promise<Array<[string, string]>> {
     const { gitDir, commonDir } = this.location;
@@ -157,6 +158,8 @@ export class GitRepo {
   }
 
   async #listOverrides(key: string): Promise<Array<[string, string]>> {
+    // The common case without a git process: a config that names no driver and includes nothing.
+    if (definesNoDriver(this.location)) return cacheOverrides(key, []);
     const listing = await runGit(this.location.top, ['config', '-z', '--get-regexp', DRIVER_KEYS], {
       okExitCodes: [0, 1],
       env: this.env,
@@ -167,12 +170,56 @@ export class GitRepo {
         `could not read the config of ${this.location.commonDir}: ${listing.stderr}`,
       );
     const list = filterOverrides(listing.stdout);
-    if (!hasIncludes(listing.stdout)) {
-      // Bounded: a long-lived process (the daemon, `neo serve`) meets many repositories.
-      if (overrideLists.size >= MAX_OVERRIDE_LISTS) overrideLists.delete(overrideLists.keys().next().value!);
-      overrideLists.set(key, list);
-    }
-    return list;
+    return hasIncludes(listing.stdout) ? list : cacheOverrides(key, list);
+  }
+}
+
+/** Keeps a listing by its config signature; bounded: a long-lived process (the daemon, `neo serve`) meets many repositories. */
+function cacheOverrides(key: string, list: Array<[string, string]>): Array<[string, string]> {
+  if (overrideLists.size >= MAX_OVERRIDE_LISTS) overrideLists.delete(overrideLists.keys().next().value!);
+  overrideLists.set(key, list);
+  return list;
+}
+
+/**
+ * Whether the repository's config files certainly define no filter driver and include no other
+ * file, read without git: neither file holds the letters `filter` or `include` in any case. git
+ * takes a section's name from the file's own letters (`[filter "x"]`, `[filter.x]`,
+ * `[includeIf "…"]`, lower-cased, no escapes), so a file without those words defines neither;
+ * one that holds them anywhere (a comment, a value) is listed by git itself. Anything but a
+ * small regular file is also left to git; opened without blocking, so a FIFO planted as the
+ * config never stalls neo.
+ */
+function definesNoDriver({ gitDir, commonDir }: GitLocation): boolean {
+  for (const path of [join(commonDir, 'config'), join(gitDir, 'config.worktree')]) {
+    const text = smallFileText(path);
+    if (text === undefined || (text !== 'missing' && /filter|include/i.test(text))) return false;
+  }
+  return true;
+}
+
+/** Past this size a config is listed by git rather than read here. */
+const MAX_SCANNED_CONFIG = 64 * 1024;
+
+/** A regular file's bytes as latin1 (one char a byte), `missing`, or undefined when it is anything else. */
+function smallFileText(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size > MAX_SCANNED_CONFIG) return undefined;
+    const buffer = Buffer.alloc(info.size + 1);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    // Grown since the stat: left to git rather than read in part.
+    return read > info.size ? undefined : buffer.toString('latin1', 0, read);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 

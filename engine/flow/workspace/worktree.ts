@@ -48,14 +48,16 @@ export async function createWorktree(options: {
   await mkdirPrivate(join(options.home, 'worktrees'));
   // What the checkout has that the worktree will not (the warning below) and which of its
   // dependency folders can be lent are read from the checkout while git adds the worktree: the
-  // three are independent, and the checkout's first status is the slowest call of the start.
-  // `.neo/` is read from the checkout (definitions pinned at the start), never from the worktree:
-  // right after `neo init` it is uncommitted, and that leaves nothing out of the run.
+  // three are independent. `worktree add` is the longest and is started first (each spawn holds
+  // the thread while it forks). `.neo/` is read from the checkout (definitions pinned at the
+  // start), never from the worktree: right after `neo init` it is uncommitted, and that leaves
+  // nothing out of the run.
+  const args = ['worktree', 'add', '--quiet', '-b', branch, root, baseCommit];
+  const adding = source.run(args);
   const dirtyCheck = source.output(['status', '--porcelain', '--', rel || '.', ':(top,exclude).neo']).catch(() => '');
   const lendable =
     options.dependencies === 'none' ? Promise.resolve([]) : lendableFolders(repo, source, [options.home]);
-  const args = ['worktree', 'add', '--quiet', '-b', branch, root, baseCommit];
-  const [added, dirty, folders] = await Promise.allSettled([source.run(args), dirtyCheck, lendable]);
+  const [added, dirty, folders] = await Promise.allSettled([adding, dirtyCheck, lendable]);
   if (added.status === 'rejected') throw added.reason;
   if (!added.value.ok) throw new NeoError('GIT_FAILED', `${gitFailure(args, added.value)} (in ${repo})`);
   const path = join(root, rel);
@@ -183,7 +185,12 @@ async function summarize(
   const untouched = commit === undefined && !dirty && atBase;
   // From the base, this finish's commit is the branch's only one.
   const known = atBase ? (commit === undefined ? 0 : 1) : undefined;
-  const { count, changedFiles } = untouched ? { count: 0, changedFiles: 0 } : await branchChanges(repo, record, known);
+  // Untracked files are left only where the status listed changes and nothing committed them:
+  // after `add -A` and the commit, or a status without a line, there are none to list.
+  const left = commit === undefined && dirty;
+  const { count, changedFiles } = untouched
+    ? { count: 0, changedFiles: 0 }
+    : await branchChanges(repo, record, { untracked: left, ...defined({ count: known }) });
   const lines = [
     `workspace: ${record.path}`,
     `branch: ${record.branch} (${count} commit${count === 1 ? '' : 's'} on ${record.baseCommit?.slice(0, 10)}, ${changedFiles} file${changedFiles === 1 ? '' : 's'} changed)`,
@@ -191,7 +198,6 @@ async function summarize(
   const from = count > 0 ? await source() : undefined;
   const merged =
     from !== undefined && (await from.run(['merge-base', '--is-ancestor', record.branch ?? 'HEAD', 'HEAD'])).ok;
-  const left = commit === undefined && dirty;
   lines.push(...worktreeStateLines({ status, runId, dirty: left, commits: count, merged, ...record }));
   return { lines, changedFiles, ...defined({ commit }) };
 }
@@ -200,13 +206,19 @@ async function summarize(
 async function branchChanges(
   repo: GitRepo,
   record: WorkspaceRecord,
-  /** The count when the caller knows it (HEAD was at the base before the finish's commit). */
-  known?: number,
+  known: {
+    /** The count when the caller knows it (HEAD was at the base before the finish's commit). */
+    count?: number;
+    /** Whether the work tree may hold untracked files (the status listed some change nothing committed). */
+    untracked: boolean;
+  },
 ): Promise<{ count: number; changedFiles: number }> {
   const count =
-    known ?? Number(await repo.output(['rev-list', '--count', `${record.baseCommit}..HEAD`]).catch(() => '0'));
+    known.count ?? Number(await repo.output(['rev-list', '--count', `${record.baseCommit}..HEAD`]).catch(() => '0'));
   const changed = await repo.output(['diff', '--name-only', '-z', record.baseCommit ?? 'HEAD']).catch(() => '');
   // New files are changes too: `git diff` against a commit does not list untracked ones.
-  const added = await repo.output(['ls-files', '--others', '--exclude-standard', '-z']).catch(() => '');
+  const added = known.untracked
+    ? await repo.output(['ls-files', '--others', '--exclude-standard', '-z']).catch(() => '')
+    : '';
   return { count, changedFiles: `${changed}\0${added}`.split('\0').filter((path) => path !== '').length };
 }
