@@ -45,8 +45,12 @@ export interface ProcessBound {
   hit(): boolean;
   /** Refuses every further fork at once (a flood that hit the cap is being ended). */
   freeze(): void;
-  /** Ends what is left in it (SIGTERM, `graceMs`, SIGKILL) and removes it. Idempotent. */
-  release(graceMs: number): Promise<void>;
+  /**
+   * Ends what is left in it (SIGTERM, `graceMs`, SIGKILL) and removes it. Idempotent. `reusable`:
+   * the command ended by itself (no kill), so an empty, clean cgroup may be kept for the next one —
+   * never after a kill, whose wrapper shell may not have joined yet and could join a kept one.
+   */
+  release(graceMs: number, reusable?: boolean): Promise<void>;
 }
 
 const PREFIX = 'neo-';
@@ -191,11 +195,11 @@ function cgroupBound(dir: string, max: number): ProcessBound {
       frozen = true;
       writeQuietly(join(path, 'pids.max'), '0');
     },
-    release(graceMs) {
+    release(graceMs, reusable = false) {
       if (releasing !== undefined) return releasing;
       hit();
       releasing = endMembers(path, graceMs).then((wasEmpty) =>
-        wasEmpty && !seen && !frozen && keepSpare(path) ? undefined : removeWhenEmpty(path),
+        reusable && wasEmpty && !seen && !frozen && keepSpare(path) ? undefined : removeWhenEmpty(path),
       );
       return releasing;
     },

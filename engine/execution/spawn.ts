@@ -230,7 +230,8 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
         // A bound's are always: nothing it held outlives the result.
         const leftovers = Math.min(grace, 1_000);
         // A cgroup lists all that is left, wherever it went: no scan of every process is needed.
-        if (bound?.kind === 'cgroup') cleanup = bound.release(leftovers).then(() => leaderExited(pid));
+        if (bound?.kind === 'cgroup')
+          cleanup = bound.release(leftovers, reason === undefined).then(() => leaderExited(pid));
         else if (options.killLeftovers || bound !== undefined)
           cleanup = killTree({ pgid: pid, tag }, leftovers)
             .then(() => bound?.release(leftovers))
