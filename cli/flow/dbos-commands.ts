@@ -30,7 +30,8 @@ async function client(io: CommandIO, flags: EngineFlags): Promise<DbosClient> {
   return new dbos.DbosClient(dbos.databaseUrl(neoHome(io.env), io.env, flags.databaseUrl));
 }
 
-async function using<T>(io: CommandIO, flags: EngineFlags, work: (c: DbosClient) => Promise<T>): Promise<T> {
+/** A client of the database for `work`, closed after it. */
+export async function using<T>(io: CommandIO, flags: EngineFlags, work: (c: DbosClient) => Promise<T>): Promise<T> {
   const c = await client(io, flags);
   try {
     return await work(c);
@@ -232,9 +233,14 @@ export async function showOnDbos(
   runId: string,
   flags: EngineFlags & { json?: boolean; events?: boolean },
 ): Promise<number> {
-  const { run, events, children } = await using(io, flags, async (c) => {
+  const { run, events, children, sessions } = await using(io, flags, async (c) => {
     const run = await c.run(runId);
-    return { run, events: await c.events(run.runId), children: await c.children(run.runId) };
+    return {
+      run,
+      events: await c.events(run.runId),
+      children: await c.children(run.runId),
+      sessions: await c.sessions(run.runId),
+    };
   });
   let state: RunState = initialRunState(run.runId, []);
   for (const event of events) state = reduce(state, event);
@@ -253,6 +259,13 @@ export async function showOnDbos(
       parent: run.parent ?? null,
       subflows: children.map((r) => ({ runId: r.runId, step: r.parent?.step, flow: r.flow, status: r.status })),
       steps,
+      sessions: sessions.map((x) => ({
+        sessionId: x.sessionId,
+        step: x.step,
+        worker: x.executor,
+        status: x.record.status,
+        events: x.events,
+      })),
       ...(remote === undefined ? {} : { remote }),
       ...(flags.events ? { events } : {}),
     });
@@ -268,7 +281,15 @@ export async function showOnDbos(
     if (remote.result !== null)
       writeLine(io.stdout, `  result: ${remote.result.ref} = ${remote.result.commit} on ${remote.result.remote}`);
   }
-  for (const s of steps) writeLine(io.stdout, `  ${s.id}  ${s.status}`);
+  for (const s of steps) {
+    writeLine(io.stdout, `  ${s.id}  ${s.status}`);
+    // Its agent's code sessions, as the worker copied them (`neo sessions show <id> --engine dbos`).
+    for (const x of sessions.filter((x) => x.step === s.id))
+      writeLine(
+        io.stdout,
+        `    session ${x.sessionId} · ${x.record.status} · worker ${x.executor} · ${x.events} events`,
+      );
+  }
   for (const child of children)
     writeLine(io.stdout, `  ↳ ${child.parent?.step}: sub-flow run ${child.runId} · ${child.flow} · ${child.status}`);
   if (flags.events)

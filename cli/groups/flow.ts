@@ -1,17 +1,10 @@
 import { Option, type Command } from 'commander';
 import { exitCodesHelp } from '../exit-codes.js';
+import { databaseUrlOption, engineOption } from './engine-options.js';
 import { metricsPortOption } from '../metrics-port.js';
 import type { ProgramContext } from '../program-context.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-/** `--engine`: where a run lives (the same on every flow command that takes it). */
-const engineOption = () =>
-  new Option('--engine <engine>', 'where the run lives: local (this process, the default) or dbos (docs/scale-out.md)')
-    .choices(['local', 'dbos'])
-    .default('local');
-const databaseUrlOption = () =>
-  new Option('--database-url <url>', "the dbos engine's PostgreSQL (default: NEO_DATABASE_URL, else `neo db up`'s)");
 
 /** neo flow run | resume | approve | list | cancel | clean | show | logs | graph | validate. */
 export function registerFlowCommands(program: Command, { lazy, topLevelOnly }: ProgramContext): void {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ProgramContext } from '../program-context.js';
+import { databaseUrlOption, engineOption } from './engine-options.js';
 
 /** session (drive one live code session by hand) and sessions (read the store). */
 export function registerSessionCommands(program: Command, { lazy, topLevelOnly }: ProgramContext): void {
@@ -127,6 +128,8 @@ export function registerSessionCommands(program: Command, { lazy, topLevelOnly }
     .option('--events', 'print its events')
     .option('--after <seq>', 'only events after this seq')
     .option('--json', 'print JSON')
+    .addOption(engineOption())
+    .addOption(databaseUrlOption())
     .action(lazy(() => import('./session-commands.js').then((m) => m.sessionsShow)));
   sessions
     .command('tail')

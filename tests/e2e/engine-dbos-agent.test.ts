@@ -48,12 +48,39 @@ describe('dbos engine: an agent step', () => {
     expect(events.find((e) => e.type === 'step.completed')).toMatchObject({ step: 'fix' });
     expect(events.at(-1)!.type).toBe('run.finished');
 
-    const show = await runNeo(['flow', 'show', runId, '--engine', 'dbos', '--database-url', url], {
-      env: { NEO_HOME: await tempDir('neo-dbos-agent-client-') },
-    });
+    const elsewhere = { NEO_HOME: await tempDir('neo-dbos-agent-client-') };
+    const show = await runNeo(['flow', 'show', runId, '--engine', 'dbos', '--database-url', url], { env: elsewhere });
     expect(show.exitCode).toBe(0);
     expect(show.stdout).toMatch(/succeeded \(dbos, worker wa\)/);
     expect(show.stdout).toMatch(/fix\s+succeeded/);
+
+    // The step's session, copied by the worker: shown from another home, the same as on the worker.
+    const [sessionId] = await readdir(join(worker.home, 'code-sessions'));
+    expect(show.stdout).toMatch(new RegExp(`session ${sessionId} · ended · worker wa · \\d+ events`));
+    const there = await runNeo(['sessions', 'show', sessionId!, '--events', '--json'], {
+      env: { NEO_HOME: worker.home },
+    });
+    const copied = await runNeo(
+      ['sessions', 'show', sessionId!.slice(0, 12), '--events', '--json', '--engine', 'dbos', '--database-url', url],
+      { env: elsewhere },
+    );
+    expect(copied.stderr).toBe('');
+    expect(copied.exitCode).toBe(0);
+    const original = JSON.parse(there.stdout) as { record: unknown; events: unknown[] };
+    const mirrored = JSON.parse(copied.stdout) as typeof original & { dbos: unknown };
+    expect(mirrored.dbos).toEqual({ runId, step: 'fix', worker: 'wa' });
+    expect(mirrored.record).toEqual(original.record);
+    expect(mirrored.events).toEqual(original.events);
+    expect(original.events.length).toBeGreaterThan(3);
+    const text = await runNeo(['sessions', 'show', sessionId!, '--engine', 'dbos', '--database-url', url], {
+      env: elsewhere,
+    });
+    expect(text.stdout).toContain(`dbos run ${runId} · step fix · worker wa`);
+    const none = await runNeo(['sessions', 'show', 'cs_0000', '--engine', 'dbos', '--database-url', url], {
+      env: elsewhere,
+    });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('SESSION_NOT_FOUND');
     expect(await readFile(join(repo, 'quickstart/src/sum.js'), 'utf8')).toContain('let total;');
   });
 });

@@ -30,6 +30,8 @@ import {
   type RunRow,
 } from './run-table.js';
 import { approvalSignal } from './steps.js';
+import { findSessions, runSessions, sessionEvents, type SessionRow } from './session-table.js';
+import type { PersistedSessionEvent } from '../../../session/index.js';
 
 const ENQUEUE_TIMEOUT_MS = 15_000;
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
@@ -175,6 +177,29 @@ export class DbosClient implements FlowEngine {
 
   async events(runId: string): Promise<RunEvent[]> {
     return this.#q(() => runEvents(this.#pool, runId));
+  }
+
+  /** A code session a worker copied (by id or unique prefix). */
+  async session(idOrPrefix: string): Promise<SessionRow> {
+    await this.ready();
+    const rows = await this.#q(() => findSessions(this.#pool, idOrPrefix));
+    if (rows.length === 1) return rows[0]!;
+    if (rows.length === 0)
+      throw new UsageError('SESSION_NOT_FOUND', `no code session \`${idOrPrefix}\` of a dbos run in the database`, {
+        hint: "a dbos run's sessions are listed by `neo flow show <run> --engine dbos`",
+      });
+    throw new UsageError('CLI_SESSION_AMBIGUOUS', `\`${idOrPrefix}\` names more than one session`, {
+      hint: 'give more of the id',
+    });
+  }
+
+  async sessionEvents(sessionId: string, afterSeq = 0): Promise<PersistedSessionEvent[]> {
+    return this.#q(() => sessionEvents(this.#pool, sessionId, afterSeq));
+  }
+
+  /** The code sessions a run's agent steps ran, oldest first. */
+  async sessions(runId: string): Promise<SessionRow[]> {
+    return this.#q(() => runSessions(this.#pool, runId));
   }
 
   /** Answers an approval: the first answer wins (FLOW_APPROVAL_ANSWERED for a later one). */

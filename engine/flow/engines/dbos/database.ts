@@ -3,7 +3,8 @@
  * one `neo db up` started for this NEO_HOME), every connection bounded in time (a database that
  * does not answer is ENGINE_DB_UNREACHABLE within {@link CONNECT_TIMEOUT_MS}, never a hang), and
  * neo's own tables beside DBOS's: the runs' mirrored events, each step's recorded outcome, the
- * signals (approvals) and the workers' heartbeats, in schema `neo` at {@link SCHEMA_VERSION}.
+ * signals (approvals), the workers' heartbeats and the copies of agent steps' code sessions, in
+ * schema `neo` at {@link SCHEMA_VERSION}.
  */
 import pg from 'pg';
 import { NeoError, UsageError } from '../../../util/errors.js';
@@ -13,8 +14,8 @@ import { readEmbeddedDb } from './embedded-db.js';
 export const CONNECT_TIMEOUT_MS = 5_000;
 /**
  * neo's tables' version; a database at another one is refused, not migrated behind a worker's
- * back. Columns added within a version are nullable and read by nothing older (a run's remote
- * result, a step's result commit).
+ * back. Columns and tables added within a version are nullable or new and read by nothing older
+ * (a run's remote result, a step's result commit, the sessions' copies).
  */
 export const SCHEMA_VERSION = 1;
 
@@ -122,6 +123,12 @@ ALTER TABLE neo.runs ADD COLUMN IF NOT EXISTS result jsonb;
 ALTER TABLE neo.step_results ADD COLUMN IF NOT EXISTS commit text;
 ALTER TABLE neo.runs ADD COLUMN IF NOT EXISTS parent jsonb;
 ALTER TABLE neo.runs ADD COLUMN IF NOT EXISTS plan jsonb;
+CREATE TABLE IF NOT EXISTS neo.sessions (
+  session_id text PRIMARY KEY, run_id text NOT NULL, step text NOT NULL, executor text NOT NULL, record jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());
+CREATE INDEX IF NOT EXISTS sessions_run ON neo.sessions (run_id);
+CREATE TABLE IF NOT EXISTS neo.session_events (
+  session_id text NOT NULL, seq integer NOT NULL, event jsonb NOT NULL, PRIMARY KEY (session_id, seq));
 `;
 
 /**

@@ -15,5 +15,6 @@ export { runWorker } from './worker.js';
 export { startSupervisor } from './supervisor.js';
 export { DbosRunView, type ViewedRun } from './run-view.js';
 export type { RunRow, RemoteResult } from './run-table.js';
+export type { SessionRow } from './session-table.js';
 export { prepareRemote, publishBase, type PreparedRemote } from './remote-base.js';
 export { redactRemote, runRefs } from './remote-git.js';

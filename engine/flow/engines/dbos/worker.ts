@@ -19,6 +19,7 @@ import { NeoError } from '../../../util/errors.js';
 import type { RunRequest, RunResult } from '../engine.js';
 import { bounded, ensureSchema, openPool } from './database.js';
 import { EventMirror } from './event-mirror.js';
+import { SessionMirror } from './session-mirror.js';
 import { APP_NAME, APP_VERSION, QUEUE, WORKFLOW } from './names.js';
 import { insertChildRun, runEvents, setRunPlan, setRunResult, setRunStatus, stepCommits } from './run-table.js';
 import { RemoteRun } from './remote-workspace.js';
@@ -119,6 +120,7 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
   const mirror = new EventMirror(ctx.pool, runId, ctx.executor, stopOn);
   const record = subflowRecord(ctx, runId, stopOn);
   const steps = dbosSteps(ctx.pool, runId, ctx.executor, remote);
+  const sessions = new SessionMirror(ctx.pool, ctx.home, ctx.executor);
   // A run cancelled (`neo flow cancel`) or moved to another executor stops here, even while it waits.
   const watch = setInterval(() => {
     void ownership(ctx.pool, runId, ctx.executor)
@@ -140,6 +142,9 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
     ...(request.yes === true ? { yes: true } : {}),
     signal: abort.signal,
     observer: (o) => {
+      // An agent step's session (a sub-flow's too, under the sub-flow's run) is copied as it goes.
+      if (o.type === 'progress' && o.progress.sessionId !== undefined)
+        sessions.follow(o.progress.sessionId, o.runId, o.progress.step);
       if (o.depth === 0) {
         if (o.type === 'event') mirror.push(o.event);
         else if (o.type === 'run') {
@@ -158,6 +163,7 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
   }).finally(() => clearInterval(watch));
   await mirror.flush().catch(() => undefined);
   await record.flush();
+  await sessions.close();
   if (drives.get(runId) === drive) drives.delete(runId);
   settle();
   const lost: Lost | undefined =
