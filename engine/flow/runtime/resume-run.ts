@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { readDotenvLayers, type DotenvLayers } from '../../agent/settings/index.js';
+import type { ProjectProfile } from '../../capabilities/index.js';
 import { loadDefinitions, type DefinitionSet } from '../../definitions/index.js';
 import { describeProcess } from '../../execution/index.js';
 import { didYouMean } from '../../util/did-you-mean.js';
@@ -27,6 +28,7 @@ import { outcomeOf, type ChildContext, type ResumeOptions, type RunOutcome } fro
 import { runSubflow } from './subflow.js';
 import { defined } from '../../util/defined.js';
 import { reopenFinishedApprovals } from './approvals.js';
+import { detectRunProfile } from './run-profile.js';
 
 /**
  * Resumes a run explicitly: same inputs, same pinned plan (a definition changed since is
@@ -37,16 +39,23 @@ import { reopenFinishedApprovals } from './approvals.js';
 export async function resumeRun(options: ResumeOptions): Promise<RunOutcome> {
   let current: DefinitionSet | undefined;
   let dotenv: DotenvLayers | undefined;
+  let profile: ProjectProfile | undefined;
   const agents = new AgentServices(
     options.home,
-    { set: () => current!, dotenv: () => dotenv },
+    { set: () => current!, dotenv: () => dotenv, profile: () => profile },
     defined({ driver: options.driver, sessions: options.sessions, host: options.sessionHost }),
   );
   try {
-    return await resumeWith(options, agents, undefined, (set, env) => {
-      current = set;
-      dotenv = env;
-    });
+    return await resumeWith(
+      options,
+      agents,
+      undefined,
+      (set, env) => {
+        current = set;
+        dotenv = env;
+      },
+      (detected) => (profile = detected),
+    );
   } finally {
     await agents.close();
   }
@@ -54,7 +63,13 @@ export async function resumeRun(options: ResumeOptions): Promise<RunOutcome> {
 
 /** Resumes an interrupted sub-flow run from its (resumed) parent. */
 export function resumeChild(options: ResumeOptions, child: ChildContext): Promise<RunOutcome> {
-  return resumeWith(options, child.agents, child, () => {});
+  return resumeWith(
+    options,
+    child.agents,
+    child,
+    () => {},
+    () => {},
+  );
 }
 
 async function resumeWith(
@@ -62,6 +77,7 @@ async function resumeWith(
   agents: AgentServices,
   child: ChildContext | undefined,
   onSet: (set: DefinitionSet, dotenv: DotenvLayers | undefined) => void,
+  onProfile: (profile: ProjectProfile | undefined) => void,
 ): Promise<RunOutcome> {
   // Nothing of the run is touched (not even a torn line of its log) while another process drives it.
   const found = await readRunRecord(options.home, options.runId);
@@ -163,6 +179,9 @@ async function resumeWith(
     }
     await requirePlanSandboxes(plan);
     requirePlanSecrets({ plan, children: {} });
+    // Capabilities are detected again too, from the plan's project as it is now (a sub-flow's
+    // sessions are its parent's, which detected them): a new start, like `neo flow run`'s.
+    if (child === undefined) onProfile(await detectRunProfile({ home: options.home, plan, set, env: process.env }));
     if (record.workspace === undefined) throw new NeoError('STORE_CORRUPT', `run ${runId} has no workspace record`);
     const workspace =
       child !== undefined

@@ -17,6 +17,7 @@ import { borrowedWorkspace, prepareWorkspace, type Workspace } from '../workspac
 import { AgentServices } from './agents.js';
 import { drive, type DriveInput } from './drive.js';
 import { newRunId } from './ids.js';
+import { detectRunProfile } from './run-profile.js';
 import { driverFields } from './record.js';
 import type { CompiledPlan, PlanTree } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
@@ -52,9 +53,10 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
   // Read with the definitions, from the same project, before any step runs; held in memory only
   // (they are secrets, and the run's folder is on disk).
   const dotenv = await readDotenvLayers({ cwd: dirname(ready.file), home: options.home });
+  const profile = await detectRunProfile({ home: options.home, plan: ready.plan, set: ready.set, env: process.env });
   const agents = new AgentServices(
     options.home,
-    { set: () => current, dotenv: () => dotenv },
+    { set: () => current, dotenv: () => dotenv, profile: () => profile },
     defined({ driver: options.driver, sessions: options.sessions, host: options.sessionHost }),
   );
   try {
