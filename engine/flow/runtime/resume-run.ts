@@ -10,7 +10,7 @@ import type { CompiledPlan } from '../core/plan.js';
 import { mergePlan } from '../core/plan-merge.js';
 import { replay } from '../core/reduce.js';
 import { initialRunState } from '../core/state.js';
-import type { PinnedDefinition, RunRecord } from '../store/run-files.js';
+import type { RunRecord } from '../store/run-files.js';
 import { RunStore } from '../store/run-store.js';
 import { driverAlive, readRunRecord } from '../store/runs.js';
 import { tidyRuns } from '../store/tidy.js';
@@ -23,7 +23,9 @@ import { driverFields } from './record.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
 import { requirePlanSecrets } from './require-secrets.js';
 import { sweepRunLitter } from './litter.js';
-import { assertCompiled, compileFlowFile, flowAt, loadPlanDefinitions, planHash } from './load-plan.js';
+import { assertCompiled, compileFlowFile, loadPlanDefinitions, planHash } from './load-plan.js';
+import { changedDefinitions, refuseChangedAtRunTime } from './pinned-changes.js';
+import { changedProjectDotenv, pinProjectDotenv } from './dotenv-pin.js';
 import { outcomeOf, type ChildContext, type ResumeOptions, type RunOutcome } from './options.js';
 import { runSubflow } from './subflow.js';
 import { defined } from '../../util/defined.js';
@@ -134,18 +136,24 @@ async function resumeWith(
     const set = child?.set ?? (await currentDefinitions(record, options, notice));
     set.assertOwnerPolicy();
     // A resume is a new start the user decided on: the .env files are read again now, with the
-    // definitions, as `neo flow run` reads them (never stored with the run: they hold secrets).
+    // definitions, as `neo flow run` reads them (never stored with the run: they hold secrets;
+    // the project's is pinned by a keyed MAC, refused below when it changed).
     // A sub-flow's agents are its parent's, which read them already.
-    onSet(
-      set,
+    const dotenv =
       child === undefined
         ? await readDotenvLayers({ cwd: dirname(resolve(options.cwd, record.planFile)), home: options.home })
-        : undefined,
-    );
+        : undefined;
+    onSet(set, dotenv);
     let plan: CompiledPlan = pinned;
     let rebased: Extract<RunInput, { type: 'resume' }>['rebased'];
+    const changedDotenv =
+      dotenv === undefined ? undefined : changedProjectDotenv(options.home, record.manifest.projectDotenv, dotenv);
     const changed = changedDefinitions(record.manifest.definitions, set);
-    if (child === undefined && !options.rebaseDefinitions) refuseChangedAtRunTime(record, set);
+    if (child === undefined && !options.rebaseDefinitions) refuseChangedAtRunTime(record, set, changedDotenv);
+    if (child === undefined && options.rebaseDefinitions && changedDotenv !== undefined) {
+      record.manifest = { ...record.manifest, ...defined({ projectDotenv: pinProjectDotenv(options.home, dotenv!) }) };
+      notice('info', `resuming with the current ${changedDotenv}`);
+    }
     if (changed.length > 0 && child === undefined) {
       if (options.rebaseDefinitions) {
         const compiled = compileFlowFile(set, record.planFile, {
@@ -167,7 +175,12 @@ async function resumeWith(
           removed: merged.removed,
           changed: merged.changed,
         };
-        record.manifest = { setHash: set.hash, planHash: planHash(plan), definitions: compiled.pinned };
+        record.manifest = {
+          ...record.manifest,
+          setHash: set.hash,
+          planHash: planHash(plan),
+          definitions: compiled.pinned,
+        };
         store.pinPlan(plan);
         notice('info', `rebased on the current definitions (${changed.join(', ')})`);
       } else {
@@ -275,49 +288,4 @@ async function currentDefinitions(
     );
     return (await loadDefinitions({ cwd: options.cwd, home: options.home })).set;
   }
-}
-
-/**
- * The pinned plan holds the run's own flow and the policies' knobs, but a resumed run reads its
- * sub-flows (one not yet started is compiled when its step runs), driver personas and backends
- * from the current files. In `inplace` isolation those files are the workspace the run's
- * sandboxed steps wrote, so a changed one is never taken silently as "the pinned plan": the
- * user resumes on the current files knowingly (`--rebase-definitions`) or not at all.
- */
-function refuseChangedAtRunTime(record: RunRecord, set: DefinitionSet): void {
-  const changed = record.manifest.definitions.filter(
-    (pin) =>
-      pin.kind !== 'policy' &&
-      !(pin.kind === 'flow' && pin.file === record.planFile) &&
-      changeOf(pin, set) !== undefined,
-  );
-  if (changed.length === 0) return;
-  const named = changed.map((pin) => `${pin.kind} ${pin.id}${changeOf(pin, set)} (${pin.file})`);
-  throw new UsageError(
-    'FLOW_DEFINITIONS_CHANGED',
-    `definitions the run reads when its steps run changed since it started: ${named.join(', ')}; a step of the run may have written them`,
-    {
-      hint: 'review the change (git diff), then restore the files, or resume on them knowingly with --rebase-definitions',
-    },
-  );
-}
-
-/** `kind id` of every pinned definition whose file changed or disappeared. */
-export function changedDefinitions(pinned: readonly PinnedDefinition[], set: DefinitionSet): string[] {
-  return pinned.flatMap((pin) => {
-    const change = changeOf(pin, set);
-    return change === undefined ? [] : [`${pin.kind} ${pin.id}${change}`];
-  });
-}
-
-/** '' when a pinned definition's file changed, ' (removed)' when it is gone, undefined when it is as pinned. */
-function changeOf(pin: PinnedDefinition, set: DefinitionSet): string | undefined {
-  const now =
-    pin.kind === 'flow'
-      ? flowAt(set, pin.file)
-      : pin.kind === 'policy' && pin.id === 'owner'
-        ? set.ownerPolicy
-        : set.get(pin.kind as 'persona', pin.id);
-  if (now === undefined) return ' (removed)';
-  return now.digest === pin.digest ? undefined : '';
 }
