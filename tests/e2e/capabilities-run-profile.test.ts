@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { writeTree } from '../helpers/temp.js';
-import { git } from './flow-helpers.js';
+import { git, onlyRunId } from './flow-helpers.js';
 import { agentProject, offeredTools, type AgentProject } from './neo-agent-helpers.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mcp/fixture-server.mjs', import.meta.url));
@@ -25,7 +25,9 @@ afterEach(async () => {
   project = undefined;
 });
 
-async function plantingProject(): Promise<AgentProject> {
+const PLANT = '{ id: plant, sandbox: bwrap, run: "touch planted.toml" }';
+
+async function plantingProject(plant = PLANT): Promise<AgentProject> {
   project = await agentProject([{ text: 'first run' }, { text: 'second run' }]);
   const { repo, home } = project;
   const entry = {
@@ -41,7 +43,7 @@ async function plantingProject(): Promise<AgentProject> {
       'name: plant',
       'workspace: { isolation: inplace }',
       'steps:',
-      '  - { id: plant, sandbox: bwrap, run: "touch planted.toml" }',
+      `  - ${plant}`,
       '  - { id: talk, needs: [plant], backend: neo, brief: say hi, requireChange: false }',
       '',
     ].join('\n'),
@@ -82,5 +84,21 @@ describe('capability detection pinned at the run start', () => {
     expect(next.provision.detected).toContainEqual({ id: 'planted', tier: 'T0', evidence: ['planted.toml'] });
     expect(next.provision.applied).toContain('planted:mcp:fx');
     expect(offeredTools(server.requests.at(-1)!.body)).toContain('mcp__fx__lookup');
+  });
+
+  it('a resume detects again when it starts: a file planted before the run stopped counts then', async () => {
+    // Plants and fails the first time round; passes on the resume.
+    const plant = `{ id: plant, sandbox: bwrap, run: 'if [ -f planted.toml ]; then exit 0; fi; touch planted.toml; exit 1' }`;
+    const { repo, home, server, env } = await plantingProject(plant);
+
+    const first = await runNeo(['flow', 'run', 'plant.flow.yaml'], { cwd: repo, env });
+    expect(first.exitCode, first.stdout + first.stderr).toBe(1);
+    expect(server.requests).toHaveLength(0);
+
+    const resumed = await runNeo(['flow', 'resume', await onlyRunId(home)], { cwd: repo, env });
+    expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);
+    const [record] = sessionRecords(home);
+    expect(record!.provision.applied).toContain('planted:mcp:fx');
+    expect(offeredTools(server.requests[0]!.body)).toContain('mcp__fx__lookup');
   });
 });
