@@ -150,10 +150,11 @@ async function resumeWith(
       dotenv === undefined ? undefined : changedProjectDotenv(options.home, record.manifest.projectDotenv, dotenv);
     const changed = changedDefinitions(record.manifest.definitions, set);
     if (child === undefined && !options.rebaseDefinitions) refuseChangedAtRunTime(record, set, changedDotenv);
-    if (child === undefined && options.rebaseDefinitions && changedDotenv !== undefined) {
-      record.manifest = { ...record.manifest, ...defined({ projectDotenv: pinProjectDotenv(options.home, dotenv!) }) };
-      notice('info', `resuming with the current ${changedDotenv}`);
-    }
+    // Taken knowingly, or read for the first time (the project was trusted since the run
+    // started): what later resumes compare with.
+    if (dotenv !== undefined && (changedDotenv !== undefined || record.manifest.projectDotenv === undefined))
+      record.manifest = { ...record.manifest, ...defined({ projectDotenv: pinProjectDotenv(options.home, dotenv) }) };
+    if (changedDotenv !== undefined) notice('info', `resuming with the current ${changedDotenv}`);
     if (changed.length > 0 && child === undefined) {
       if (options.rebaseDefinitions) {
         const compiled = compileFlowFile(set, record.planFile, {
