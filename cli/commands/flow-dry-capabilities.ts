@@ -1,5 +1,7 @@
 import {
+  buildProjectProfile,
   capabilitiesEnabled,
+  catalogEntries,
   neoCommand,
   resolveSessionProvision,
   type ProvisionMeta,
@@ -17,25 +19,35 @@ export async function dryRunCapabilities(
 ): Promise<Record<string, ProvisionMeta>> {
   const out: Record<string, ProvisionMeta> = {};
   if (!capabilitiesEnabled(options.env)) return out;
+  // The profile a run started now would detect once and hand to all its agent steps
+  // (engine/flow/runtime/run-profile.ts): the plan's project, the set's catalog; read on the
+  // first agent step, as a plan without one detects nothing.
+  let profile: ReturnType<typeof buildProjectProfile> | undefined;
   // What a step gets depends only on its backend's protocol and its sandbox's network: one
-  // resolution (a read of the project's files) per pair, not per step.
+  // resolution per pair, not per step.
   const resolved = new Map<string, Promise<ProvisionMeta>>();
   const resolve = (protocol: Backend['protocol'], sandbox: { network: boolean } | undefined) => {
     const key = `${protocol}|${sandbox?.network ?? 'none'}`;
     const known = resolved.get(key);
     // A later step's profile is the one read for the first: cached, as a real start would find it.
     if (known !== undefined) return known.then((meta) => ({ ...meta, profileCached: true }));
-    const meta = resolveSessionProvision({
-      home: options.home,
-      cwd: options.projectDir,
-      definitions: options.set,
-      protocol,
-      sessionDir: options.home,
-      env: options.env,
-      neoCommand: neoCommand(),
-      materialize: false,
-      ...(sandbox === undefined ? {} : { sandbox }),
-    }).then((result) => result.meta);
+    profile ??= buildProjectProfile(options.home, options.projectDir, catalogEntries(options.set));
+    const meta = profile
+      .then((detected) =>
+        resolveSessionProvision({
+          home: options.home,
+          cwd: options.projectDir,
+          definitions: options.set,
+          protocol,
+          sessionDir: options.home,
+          env: options.env,
+          neoCommand: neoCommand(),
+          materialize: false,
+          profile: detected,
+          ...(sandbox === undefined ? {} : { sandbox }),
+        }),
+      )
+      .then((result) => result.meta);
     resolved.set(key, meta);
     return meta;
   };

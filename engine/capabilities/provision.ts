@@ -10,7 +10,7 @@ import type { ProvisionPlan } from '../transports/index.js';
 import { catalogEntries, needsApproval, pinnedIdentity, type CatalogEntry, type TrustTier } from './catalog.js';
 import { isApproved } from './ledger.js';
 import { buildProvisionPlan, type IgnoredItem, type PlanInput, type Protocol } from './plan-builder.js';
-import { buildProjectProfile, type DetectedCapability } from './profile.js';
+import { buildProjectProfile, type DetectedCapability, type ProjectProfile } from './profile.js';
 import { fileRequest } from './requests.js';
 import { tokenScopeNote } from './token-scope.js';
 import { builtinUnavailable } from './this-neo.js';
@@ -43,6 +43,11 @@ export interface ProvisionInput {
   sandbox?: PlanInput['sandbox'];
   fetchSkill?: PlanInput['fetchSkill'];
   neoCommand: PlanInput['neoCommand'];
+  /**
+   * The profile detected when the caller's run started (a flow): used as it is, the workspace at
+   * `cwd` is not read for it. Absent, the project at `cwd` is detected now.
+   */
+  profile?: ProjectProfile;
   /** False for a dry run: no file written, no skill fetched, no request filed. */
   materialize?: boolean;
 }
@@ -51,7 +56,7 @@ export async function resolveSessionProvision(
   input: ProvisionInput,
 ): Promise<{ plan: ProvisionPlan | undefined; meta: ProvisionMeta }> {
   const catalog = catalogEntries(input.definitions);
-  const profile = await buildProjectProfile(input.home, input.cwd, catalog);
+  const profile = input.profile ?? (await buildProjectProfile(input.home, input.cwd, catalog));
   const byId = new Map(catalog.map((entry) => [entry.id, entry]));
   const usable: CatalogEntry[] = [];
   const awaitingApproval: string[] = [];

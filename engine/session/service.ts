@@ -2,6 +2,7 @@
  * The op tool: `execute(input, caller)` parses loudly, dispatches to one handler and counts
  * code_session_ops_total{op,outcome}. The only door other areas use to drive code sessions.
  */
+import type { ProjectProfile } from '../capabilities/index.js';
 import type { DefinitionSet } from '../definitions/index.js';
 import { createTransport, type Transport, type TransportContext } from '../transports/index.js';
 import { NeoError, UsageError } from '../util/errors.js';
@@ -44,6 +45,13 @@ export interface SessionServiceOptions {
    * session starts.
    */
   dotenv?: TransportContext['dotenv'];
+  /**
+   * The capability profile of the project, detected with `definitions` when a flow's run started
+   * (held in memory): a start that uses those definitions provisions from it and never reads
+   * its workspace for it. Absent (the daemon, `neo session`, `neo agent`), each start with a cwd
+   * detects the project there.
+   */
+  projectProfile?: ProjectProfile;
   /** No agent event this long → stalled. Default: config `defaults.idleTimeout`, else 10 minutes. */
   idleTimeoutMs?: number;
   clock?: SessionClock;
@@ -135,9 +143,10 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     try {
       const parsed = parseOpInput(input);
       op = parsed.op;
+      const definitions = executeOptions.definitions ?? options.definitions;
       const ctx: OpContext = {
         registry,
-        definitions: executeOptions.definitions ?? options.definitions,
+        definitions,
         transports,
         metrics,
         log,
@@ -150,6 +159,8 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
           signal: executeOptions.signal,
           env: executeOptions.env,
           baseline: executeOptions.baseline,
+          // Like the .env: the run's profile goes with the run's definitions only.
+          projectProfile: definitions === options.definitions ? options.projectProfile : undefined,
         }),
       };
       const result = await dispatch(ctx, parsed);

@@ -1,4 +1,5 @@
 import type { DotenvLayers } from '../../agent/settings/index.js';
+import type { ProjectProfile } from '../../capabilities/index.js';
 import type { DefinitionSet } from '../../definitions/index.js';
 import type { JsonLinesLog } from '../../observability/index.js';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
@@ -8,13 +9,16 @@ import { defined } from '../../util/defined.js';
 /**
  * What neo's own agent reads its provider from, as the run read it when it started: the
  * definitions' neo.yaml layers and the `.env` files, handed to the session service's transports
- * and to the llm decider. The first agent step may come after a confined step wrote the
- * project's `.neo/` (in `inplace` isolation the workspace is the checkout).
+ * and to the llm decider, and the project's capability profile (run-profile.ts), handed to every
+ * session start. The first agent step may come after a confined step wrote the project's `.neo/`
+ * or any file detection reads (in `inplace` isolation the workspace is the checkout).
  */
 export interface PinnedInputs {
   set: () => DefinitionSet;
   /** Undefined only before a resumed run has read them (nothing asks before then). */
   dotenv: () => DotenvLayers | undefined;
+  /** Undefined with capabilities off (or before a resumed run has detected it). */
+  profile: () => ProjectProfile | undefined;
 }
 
 /**
@@ -25,6 +29,7 @@ export class AgentServices {
   readonly #home: string;
   readonly #set: () => DefinitionSet;
   readonly #dotenv: () => DotenvLayers | undefined;
+  readonly #profile: () => ProjectProfile | undefined;
   readonly #overrides: { driver?: AgentStepDriver; sessions?: SessionPort; host?: SessionHost };
   #ready: Promise<{ driver: AgentStepDriver; sessions: SessionPort; close: () => Promise<void> }> | undefined;
   #log: JsonLinesLog | undefined;
@@ -37,6 +42,7 @@ export class AgentServices {
     this.#home = home;
     this.#set = pinned.set;
     this.#dotenv = pinned.dotenv;
+    this.#profile = pinned.profile;
     this.#overrides = overrides;
   }
 
@@ -84,7 +90,7 @@ export class AgentServices {
     const service = createSessionService({
       home: this.#home,
       definitions: this.#set(),
-      ...defined({ dotenv: this.#dotenv() }),
+      ...defined({ dotenv: this.#dotenv(), projectProfile: this.#profile() }),
       trackRecord: (backend) => records.lines(backend),
       ...(this.#log === undefined ? {} : { log: teeLogs(stderrLog, this.#log) }),
       ...defined({ metrics: host?.metrics }),

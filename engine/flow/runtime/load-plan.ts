@@ -226,6 +226,9 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>, h
   };
 }
 
+/** The neo.yaml layers a run pins (a resume refuses a changed or added one). */
+export const PINNED_CONFIG_LAYERS: ReadonlySet<string> = new Set(['project', 'path']);
+
 function pinnedDefinitions(set: DefinitionSet, flow: Definition<'flow'>, plan: CompiledPlan): PinnedDefinition[] {
   const out = new Map<string, PinnedDefinition>();
   const pin = (definition: { kind: string; id: string; file: string; digest: string } | undefined) => {
@@ -253,6 +256,11 @@ function pinnedDefinitions(set: DefinitionSet, flow: Definition<'flow'>, plan: C
   ];
   for (const id of policies) if (id !== undefined) pin(set.get('policy', id));
   pin(set.ownerPolicy);
+  // The project's neo.yaml (and one named on the command line) lie where a run's steps may write
+  // (the checkout, in `inplace` isolation); the packaged and the user's (NEO_HOME) do not.
+  for (const config of set.configs)
+    if (PINNED_CONFIG_LAYERS.has(config.layer))
+      out.set(`config:${config.file}`, { kind: 'config', id: config.layer, file: config.file, digest: config.digest });
   return [...out.values()].sort((a, b) => (`${a.kind}:${a.id}` < `${b.kind}:${b.id}` ? -1 : 1));
 }
 

@@ -53,7 +53,7 @@ export async function readyPlan(options: {
   // Before a cached plan could skip the check: an invalid owner policy runs nothing.
   base.set.assertOwnerPolicy();
   const key = contentHash(
-    'flow-plan/1',
+    'flow-plan/2', // 2: configs pinned with the definitions
     packageVersion(),
     file,
     text ?? '',

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { readDotenvLayers, type DotenvLayers } from '../../agent/settings/index.js';
+import type { ProjectProfile } from '../../capabilities/index.js';
 import { loadDefinitions, type DefinitionSet } from '../../definitions/index.js';
 import { describeProcess } from '../../execution/index.js';
 import { didYouMean } from '../../util/did-you-mean.js';
@@ -9,7 +10,7 @@ import type { CompiledPlan } from '../core/plan.js';
 import { mergePlan } from '../core/plan-merge.js';
 import { replay } from '../core/reduce.js';
 import { initialRunState } from '../core/state.js';
-import type { PinnedDefinition, RunRecord } from '../store/run-files.js';
+import type { RunRecord } from '../store/run-files.js';
 import { RunStore } from '../store/run-store.js';
 import { driverAlive, readRunRecord } from '../store/runs.js';
 import { tidyRuns } from '../store/tidy.js';
@@ -22,11 +23,14 @@ import { driverFields } from './record.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
 import { requirePlanSecrets } from './require-secrets.js';
 import { sweepRunLitter } from './litter.js';
-import { assertCompiled, compileFlowFile, flowAt, loadPlanDefinitions, planHash } from './load-plan.js';
+import { assertCompiled, compileFlowFile, loadPlanDefinitions, planHash } from './load-plan.js';
+import { changedDefinitions, refuseChangedAtRunTime } from './pinned-changes.js';
+import { changedProjectDotenv, pinProjectDotenv } from './dotenv-pin.js';
 import { outcomeOf, type ChildContext, type ResumeOptions, type RunOutcome } from './options.js';
 import { runSubflow } from './subflow.js';
 import { defined } from '../../util/defined.js';
 import { reopenFinishedApprovals } from './approvals.js';
+import { detectRunProfile } from './run-profile.js';
 
 /**
  * Resumes a run explicitly: same inputs, same pinned plan (a definition changed since is
@@ -37,16 +41,23 @@ import { reopenFinishedApprovals } from './approvals.js';
 export async function resumeRun(options: ResumeOptions): Promise<RunOutcome> {
   let current: DefinitionSet | undefined;
   let dotenv: DotenvLayers | undefined;
+  let profile: ProjectProfile | undefined;
   const agents = new AgentServices(
     options.home,
-    { set: () => current!, dotenv: () => dotenv },
+    { set: () => current!, dotenv: () => dotenv, profile: () => profile },
     defined({ driver: options.driver, sessions: options.sessions, host: options.sessionHost }),
   );
   try {
-    return await resumeWith(options, agents, undefined, (set, env) => {
-      current = set;
-      dotenv = env;
-    });
+    return await resumeWith(
+      options,
+      agents,
+      undefined,
+      (set, env) => {
+        current = set;
+        dotenv = env;
+      },
+      (detected) => (profile = detected),
+    );
   } finally {
     await agents.close();
   }
@@ -54,7 +65,13 @@ export async function resumeRun(options: ResumeOptions): Promise<RunOutcome> {
 
 /** Resumes an interrupted sub-flow run from its (resumed) parent. */
 export function resumeChild(options: ResumeOptions, child: ChildContext): Promise<RunOutcome> {
-  return resumeWith(options, child.agents, child, () => {});
+  return resumeWith(
+    options,
+    child.agents,
+    child,
+    () => {},
+    () => {},
+  );
 }
 
 async function resumeWith(
@@ -62,6 +79,7 @@ async function resumeWith(
   agents: AgentServices,
   child: ChildContext | undefined,
   onSet: (set: DefinitionSet, dotenv: DotenvLayers | undefined) => void,
+  onProfile: (profile: ProjectProfile | undefined) => void,
 ): Promise<RunOutcome> {
   // Nothing of the run is touched (not even a torn line of its log) while another process drives it.
   const found = await readRunRecord(options.home, options.runId);
@@ -118,18 +136,25 @@ async function resumeWith(
     const set = child?.set ?? (await currentDefinitions(record, options, notice));
     set.assertOwnerPolicy();
     // A resume is a new start the user decided on: the .env files are read again now, with the
-    // definitions, as `neo flow run` reads them (never stored with the run: they hold secrets).
+    // definitions, as `neo flow run` reads them (never stored with the run: they hold secrets;
+    // the project's is pinned by a keyed MAC, refused below when it changed).
     // A sub-flow's agents are its parent's, which read them already.
-    onSet(
-      set,
+    const dotenv =
       child === undefined
         ? await readDotenvLayers({ cwd: dirname(resolve(options.cwd, record.planFile)), home: options.home })
-        : undefined,
-    );
+        : undefined;
+    onSet(set, dotenv);
     let plan: CompiledPlan = pinned;
     let rebased: Extract<RunInput, { type: 'resume' }>['rebased'];
+    const changedDotenv =
+      dotenv === undefined ? undefined : changedProjectDotenv(options.home, record.manifest.projectDotenv, dotenv);
     const changed = changedDefinitions(record.manifest.definitions, set);
-    if (child === undefined && !options.rebaseDefinitions) refuseChangedAtRunTime(record, set);
+    if (child === undefined && !options.rebaseDefinitions) refuseChangedAtRunTime(record, set, changedDotenv);
+    // Taken knowingly, or read for the first time (the project was trusted since the run
+    // started): what later resumes compare with.
+    if (dotenv !== undefined && (changedDotenv !== undefined || record.manifest.projectDotenv === undefined))
+      record.manifest = { ...record.manifest, ...defined({ projectDotenv: pinProjectDotenv(options.home, dotenv) }) };
+    if (changedDotenv !== undefined) notice('info', `resuming with the current ${changedDotenv}`);
     if (changed.length > 0 && child === undefined) {
       if (options.rebaseDefinitions) {
         const compiled = compileFlowFile(set, record.planFile, {
@@ -151,7 +176,12 @@ async function resumeWith(
           removed: merged.removed,
           changed: merged.changed,
         };
-        record.manifest = { setHash: set.hash, planHash: planHash(plan), definitions: compiled.pinned };
+        record.manifest = {
+          ...record.manifest,
+          setHash: set.hash,
+          planHash: planHash(plan),
+          definitions: compiled.pinned,
+        };
         store.pinPlan(plan);
         notice('info', `rebased on the current definitions (${changed.join(', ')})`);
       } else {
@@ -163,6 +193,9 @@ async function resumeWith(
     }
     await requirePlanSandboxes(plan);
     requirePlanSecrets({ plan, children: {} });
+    // Capabilities are detected again too, from the plan's project as it is now (a sub-flow's
+    // sessions are its parent's, which detected them): a new start, like `neo flow run`'s.
+    if (child === undefined) onProfile(await detectRunProfile({ home: options.home, plan, set, env: process.env }));
     if (record.workspace === undefined) throw new NeoError('STORE_CORRUPT', `run ${runId} has no workspace record`);
     const workspace =
       child !== undefined
@@ -256,49 +289,4 @@ async function currentDefinitions(
     );
     return (await loadDefinitions({ cwd: options.cwd, home: options.home })).set;
   }
-}
-
-/**
- * The pinned plan holds the run's own flow and the policies' knobs, but a resumed run reads its
- * sub-flows (one not yet started is compiled when its step runs), driver personas and backends
- * from the current files. In `inplace` isolation those files are the workspace the run's
- * sandboxed steps wrote, so a changed one is never taken silently as "the pinned plan": the
- * user resumes on the current files knowingly (`--rebase-definitions`) or not at all.
- */
-function refuseChangedAtRunTime(record: RunRecord, set: DefinitionSet): void {
-  const changed = record.manifest.definitions.filter(
-    (pin) =>
-      pin.kind !== 'policy' &&
-      !(pin.kind === 'flow' && pin.file === record.planFile) &&
-      changeOf(pin, set) !== undefined,
-  );
-  if (changed.length === 0) return;
-  const named = changed.map((pin) => `${pin.kind} ${pin.id}${changeOf(pin, set)} (${pin.file})`);
-  throw new UsageError(
-    'FLOW_DEFINITIONS_CHANGED',
-    `definitions the run reads when its steps run changed since it started: ${named.join(', ')}; a step of the run may have written them`,
-    {
-      hint: 'review the change (git diff), then restore the files, or resume on them knowingly with --rebase-definitions',
-    },
-  );
-}
-
-/** `kind id` of every pinned definition whose file changed or disappeared. */
-export function changedDefinitions(pinned: readonly PinnedDefinition[], set: DefinitionSet): string[] {
-  return pinned.flatMap((pin) => {
-    const change = changeOf(pin, set);
-    return change === undefined ? [] : [`${pin.kind} ${pin.id}${change}`];
-  });
-}
-
-/** '' when a pinned definition's file changed, ' (removed)' when it is gone, undefined when it is as pinned. */
-function changeOf(pin: PinnedDefinition, set: DefinitionSet): string | undefined {
-  const now =
-    pin.kind === 'flow'
-      ? flowAt(set, pin.file)
-      : pin.kind === 'policy' && pin.id === 'owner'
-        ? set.ownerPolicy
-        : set.get(pin.kind as 'persona', pin.id);
-  if (now === undefined) return ' (removed)';
-  return now.digest === pin.digest ? undefined : '';
 }

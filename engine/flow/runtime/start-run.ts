@@ -16,7 +16,9 @@ import { RunStore } from '../store/run-store.js';
 import { borrowedWorkspace, prepareWorkspace, type Workspace } from '../workspace/index.js';
 import { AgentServices } from './agents.js';
 import { drive, type DriveInput } from './drive.js';
+import { pinProjectDotenv, type DotenvPin } from './dotenv-pin.js';
 import { newRunId } from './ids.js';
+import { detectRunProfile } from './run-profile.js';
 import { driverFields } from './record.js';
 import type { CompiledPlan, PlanTree } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
@@ -52,14 +54,16 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
   // Read with the definitions, from the same project, before any step runs; held in memory only
   // (they are secrets, and the run's folder is on disk).
   const dotenv = await readDotenvLayers({ cwd: dirname(ready.file), home: options.home });
+  const profile = await detectRunProfile({ home: options.home, plan: ready.plan, set: ready.set, env: process.env });
   const agents = new AgentServices(
     options.home,
-    { set: () => current, dotenv: () => dotenv },
+    { set: () => current, dotenv: () => dotenv, profile: () => profile },
     defined({ driver: options.driver, sessions: options.sessions, host: options.sessionHost }),
   );
   try {
     return await startCompiled(ready.file, ready.set, options, {
       agents,
+      ...defined({ projectDotenv: pinProjectDotenv(options.home, dotenv) }),
       compiled: { plan: ready.plan, pinned: ready.pinned, children: ready.children },
       ...(options.watch && ready.loaded !== undefined
         ? { loaded: ready.loaded, onSet: (set: DefinitionSet) => (current = set) }
@@ -80,6 +84,8 @@ export async function startCompiled(
     child?: ChildContext;
     loaded?: LoadedPlan;
     onSet?: (set: DefinitionSet) => void;
+    /** A top-level run's pin of the project `.env` it read (dotenv-pin.ts). */
+    projectDotenv?: DotenvPin;
     compiled?: { plan: CompiledPlan; pinned: PinnedDefinition[]; children: Record<string, PlanTree> };
   },
 ): Promise<RunOutcome> {
@@ -126,7 +132,12 @@ export async function startCompiled(
     updatedAt: now,
     ...driverFields(),
     inputs,
-    manifest: { setHash: set.hash, planHash: planHash(plan), definitions: pinned },
+    manifest: {
+      setHash: set.hash,
+      planHash: planHash(plan),
+      definitions: pinned,
+      ...defined({ projectDotenv: context.projectDotenv }),
+    },
     workspace: workspace.record,
     options: { ...defined({ backend }), ...(options.yes ? { yes: true } : {}) },
     ...(context.child === undefined

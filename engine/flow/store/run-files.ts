@@ -85,6 +85,11 @@ export interface RunRecord {
     /** The content hash of the compiled plan the run pinned (plan.json). */
     planHash: string;
     definitions: PinnedDefinition[];
+    /**
+     * A keyed MAC of the trusted project's `.env` variables as the run read them (never the
+     * values: they are secrets); a resume refuses a changed one (flow/runtime/dotenv-pin.ts).
+     */
+    projectDotenv?: { file: string; mac: string };
   };
   workspace?: WorkspaceRecord;
   options: { backend?: string; yes?: boolean };

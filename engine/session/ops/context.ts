@@ -1,3 +1,4 @@
+import type { ProjectProfile } from '../../capabilities/index.js';
 import type { DefinitionSet } from '../../definitions/index.js';
 import { describeProcess, type ProcessIdentity } from '../../execution/index.js';
 import type { Transport } from '../../transports/index.js';
@@ -29,6 +30,11 @@ export interface OpContext {
   signal?: AbortSignal;
   /** The environment a start's agent runs with (the caller's, when it sent one). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The capability profile a flow detected when its run started (SessionServiceOptions), for a
+   * start that uses the service's definitions; absent, a start with a cwd detects its own.
+   */
+  projectProfile?: ProjectProfile;
   /** A start's first diff baseline, handed over in process (ExecuteOptions.baseline). */
   baseline?: DiffBaseline;
 }

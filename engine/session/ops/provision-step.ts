@@ -10,6 +10,7 @@ import {
   githubSkillFetcher,
   neoCommand,
   resolveSessionProvision,
+  type ProjectProfile,
   type ProvisionMeta,
 } from '../../capabilities/index.js';
 import type { Backend, DefinitionSet } from '../../definitions/index.js';
@@ -24,6 +25,8 @@ export interface ProvisionStepInput {
   sessionDir: string;
   env: NodeJS.ProcessEnv;
   sandbox?: SessionSandbox;
+  /** The run's profile (OpContext.projectProfile): the workspace is then not read for it. */
+  profile?: ProjectProfile;
 }
 
 export async function provisionStep(
@@ -38,6 +41,7 @@ export async function provisionStep(
     sessionDir: input.sessionDir,
     sessionId: input.sessionId,
     env: input.env,
+    ...(input.profile === undefined ? {} : { profile: input.profile }),
     ...(input.sandbox === undefined
       ? {}
       : { sandbox: { network: input.sandbox.network, confined: input.sandbox.kind !== 'none' } }),

@@ -97,7 +97,7 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
           sessionId,
           sessionDir: options.sessionDir!,
           env: ctx.env ?? process.env,
-          ...defined({ sandbox: input.sandbox }),
+          ...defined({ sandbox: input.sandbox, profile: ctx.projectProfile }),
         });
   if (provisioned?.plan !== undefined) options.provision = provisioned.plan;
   // Servers the start names itself (`--mcp-config`) join the curated ones, and win a name both have.
