@@ -58,6 +58,12 @@ export interface DurableRun {
   history: RunEvent[];
   steps: StepEngine;
   child?: (runId: string) => Promise<DurableRun>;
+  /**
+   * Pins the plan's hash the first time the run compiles it and refuses (throws) a later start —
+   * another worker's takeover, a resume — that compiled another: a confined step may have
+   * rewritten the plan or a definition in the workspace since.
+   */
+  pinPlan?: (hash: string, file: string) => Promise<void>;
 }
 
 export interface ResumeOptions extends RunEnvironment {

@@ -104,10 +104,12 @@ export async function startCompiled(
       inputProblems[0]!.hint === undefined ? {} : { hint: inputProblems[0]!.hint },
     );
   }
+  const engine = context.child === undefined ? options.engine : context.child.engine;
+  // A durable run compiles what it was started with, or nothing runs (no workspace, no record).
+  await engine?.pinPlan?.(planHash(plan), file);
   // Nothing starts (no workspace, no run record) where a sandbox asked for cannot be had.
   await requirePlanSandboxes(plan);
   requirePlanSecrets({ plan, children });
-  const engine = context.child === undefined ? options.engine : context.child.engine;
   const runId = engine?.runId ?? context.child?.runId ?? newRunId();
   const workspace: Workspace =
     context.child !== undefined

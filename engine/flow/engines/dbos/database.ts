@@ -127,6 +127,7 @@ CREATE TABLE IF NOT EXISTS neo.sessions (
   session_id text PRIMARY KEY, run_id text NOT NULL, step text NOT NULL, executor text NOT NULL, record jsonb NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());
 CREATE INDEX IF NOT EXISTS sessions_run ON neo.sessions (run_id);
+CREATE TABLE IF NOT EXISTS neo.plan_pins (run_id text PRIMARY KEY, hash text NOT NULL, file text NOT NULL);
 CREATE TABLE IF NOT EXISTS neo.session_events (
   session_id text NOT NULL, seq integer NOT NULL, event jsonb NOT NULL, PRIMARY KEY (session_id, seq));
 `;

@@ -272,3 +272,16 @@ export async function readSignal(pool: pg.Pool, runId: string, key: string): Pro
   );
   return rows[0]?.value;
 }
+
+/**
+ * The hash of the plan a run (or sub-flow run) compiled at its first start, pinned then; a later
+ * start of it returns the pinned one to compare (see DurableRun.pinPlan).
+ */
+export async function pinPlanHash(pool: pg.Pool, runId: string, hash: string, file: string): Promise<string> {
+  const { rows } = await pool.query<{ hash: string }>(
+    `WITH ins AS (INSERT INTO neo.plan_pins (run_id, hash, file) VALUES ($1, $2, $3) ON CONFLICT (run_id) DO NOTHING RETURNING hash)
+     SELECT hash FROM ins UNION ALL SELECT hash FROM neo.plan_pins WHERE run_id = $1 LIMIT 1`,
+    [runId, hash, file],
+  );
+  return rows[0]!.hash;
+}

@@ -15,13 +15,21 @@ import type pg from 'pg';
 import { startRun } from '../../runtime/start-run.js';
 import { runDir } from '../../store/run-files.js';
 import type { RunEvent } from '../../core/events.js';
-import { NeoError } from '../../../util/errors.js';
+import { NeoError, UsageError } from '../../../util/errors.js';
 import type { RunRequest, RunResult } from '../engine.js';
 import { bounded, ensureSchema, openPool } from './database.js';
 import { EventMirror } from './event-mirror.js';
 import { SessionMirror } from './session-mirror.js';
 import { APP_NAME, APP_VERSION, QUEUE, WORKFLOW } from './names.js';
-import { insertChildRun, runEvents, setRunPlan, setRunResult, setRunStatus, stepCommits } from './run-table.js';
+import {
+  insertChildRun,
+  pinPlanHash,
+  runEvents,
+  setRunPlan,
+  setRunResult,
+  setRunStatus,
+  stepCommits,
+} from './run-table.js';
 import { RemoteRun } from './remote-workspace.js';
 import { approvalKey, dbosSteps } from './steps.js';
 import { SUPERVISE_MS, superviseOnce, type Workflows } from './supervisor.js';
@@ -159,7 +167,14 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
         approvalKey(ask.step, ask.asking),
         stop,
       ),
-    engine: { runId, history, steps, child: record.child },
+    // A run with a remote compiles the plan text and definitions of its base commit, pinned by git.
+    engine: {
+      runId,
+      history,
+      steps,
+      child: record.child,
+      ...(remote === undefined ? { pinPlan: planPin(ctx, runId) } : {}),
+    },
   }).finally(() => clearInterval(watch));
   await mirror.flush().catch(() => undefined);
   await record.flush();
@@ -220,6 +235,7 @@ function subflowRecord(ctx: Context, top: string, stopOn: (why: string) => void)
       history: await runEvents(ctx.pool, runId),
       steps: dbosSteps(ctx.pool, runId, ctx.executor),
       child,
+      pinPlan: planPin(ctx, runId),
     };
   };
   return {
@@ -246,6 +262,26 @@ function subflowRecord(ctx: Context, top: string, stopOn: (why: string) => void)
       await Promise.all([...mirrors.values()].map((m) => m.flush().catch(() => undefined)));
       await writes;
     },
+  };
+}
+
+/**
+ * The run's plan pinned at its first start: a takeover or a resume on any worker reads the plan
+ * and the definitions from the project's folder again, which a confined step of the run could
+ * write (in `inplace` isolation it is the checkout), so a start that compiled another plan runs
+ * nothing of it.
+ */
+function planPin(ctx: Context, runId: string): (hash: string, file: string) => Promise<void> {
+  return async (hash, file) => {
+    const pinned = await pinPlanHash(ctx.pool, runId, hash, file);
+    if (pinned !== hash)
+      throw new UsageError(
+        'FLOW_DEFINITIONS_CHANGED',
+        `run ${runId} compiles to another plan than it started with: ${file} or a definition it uses changed since`,
+        {
+          hint: 'nothing of it ran on this start; start a new run with `neo flow run --engine dbos` to run what is there now',
+        },
+      );
   };
 }
 
