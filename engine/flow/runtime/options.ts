@@ -1,3 +1,4 @@
+import type { ProjectProfile } from '../../capabilities/index.js';
 import type { DefinitionSet } from '../../definitions/index.js';
 import type { AgentStepDriver, SessionPort } from '../agent/driver.js';
 import type { CompiledPlan, SandboxSetting } from '../core/plan.js';
@@ -64,6 +65,8 @@ export interface DurableRun {
    * rewritten the plan or a definition in the workspace since.
    */
   pinPlan?: (hash: string, file: string) => Promise<void>;
+  /** Pins the capability profile detected at the run's first start and returns the pinned one. */
+  pinProfile?: (detected: ProjectProfile | undefined) => Promise<ProjectProfile | undefined>;
 }
 
 export interface ResumeOptions extends RunEnvironment {

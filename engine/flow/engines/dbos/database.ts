@@ -128,6 +128,7 @@ CREATE TABLE IF NOT EXISTS neo.sessions (
   created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());
 CREATE INDEX IF NOT EXISTS sessions_run ON neo.sessions (run_id);
 CREATE TABLE IF NOT EXISTS neo.plan_pins (run_id text PRIMARY KEY, hash text NOT NULL, file text NOT NULL);
+CREATE TABLE IF NOT EXISTS neo.profile_pins (run_id text PRIMARY KEY, profile jsonb);
 CREATE TABLE IF NOT EXISTS neo.session_events (
   session_id text NOT NULL, seq integer NOT NULL, event jsonb NOT NULL, PRIMARY KEY (session_id, seq));
 `;

@@ -24,6 +24,7 @@ import { APP_NAME, APP_VERSION, QUEUE, WORKFLOW } from './names.js';
 import {
   insertChildRun,
   pinPlanHash,
+  pinProfile,
   runEvents,
   setRunPlan,
   setRunResult,
@@ -174,6 +175,7 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
       steps,
       child: record.child,
       ...(remote === undefined ? { pinPlan: planPin(ctx, runId) } : {}),
+      pinProfile: (detected) => pinProfile(ctx.pool, runId, detected),
     },
   }).finally(() => clearInterval(watch));
   await mirror.flush().catch(() => undefined);
