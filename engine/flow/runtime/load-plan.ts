@@ -1,4 +1,4 @@
-import { dirname, relative, resolve } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import {
   formatDiagnostics,
   loadDefinitions,
@@ -29,7 +29,7 @@ export interface LoadedPlan {
   file: string;
   set: DefinitionSet;
   loader: DefinitionLoader;
-  /** Every problem in the plan and its sub-flows (other definitions' problems are not the run's). */
+  /** Every problem in the plan, its sub-flows and the neo.yaml layers (other definitions' problems are not the run's). */
   diagnostics: Diagnostic[];
   /** Every diagnostic of every layer (what a watcher compares new errors against). */
   allDiagnostics: Diagnostic[];
@@ -74,7 +74,9 @@ export async function loadPlanDefinitions(options: {
         file,
         set,
         loader,
-        diagnostics: diagnostics.filter((d) => d.span !== undefined && files.has(d.span.file)),
+        diagnostics: diagnostics.filter(
+          (d) => d.span !== undefined && (files.has(d.span.file) || isSettingsProblem(d)),
+        ),
         allDiagnostics: diagnostics,
         subflows: paths.slice(1),
       };
@@ -152,13 +154,31 @@ export function compileFlowFile(
 
 export { planHash } from '../store/plan-pin.js';
 
+/**
+ * A problem of a neo.yaml layer the run takes its settings from (defaults, neo's agent's
+ * provider): an invalid one is left out of the set, so without this a run would go on without
+ * its settings and say nothing (an agent step failed with "no model provider is configured").
+ */
+function isSettingsProblem(d: Diagnostic): boolean {
+  return d.span !== undefined && basename(d.span.file) === 'neo.yaml';
+}
+
 /** Throws the plan's diagnostics as one usage error, formatted like `neo validate`. */
 export function assertClean(loaded: LoadedPlan, cwd: string): void {
-  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  throwProblems(loaded.file, loaded.diagnostics, cwd);
+}
+
+/** The same for the settings of a plan whose compiled form is cached (the cache skips assertClean). */
+export function assertSettingsClean(file: string, diagnostics: readonly Diagnostic[], cwd: string): void {
+  throwProblems(file, diagnostics.filter(isSettingsProblem), cwd);
+}
+
+function throwProblems(file: string, diagnostics: readonly Diagnostic[], cwd: string): void {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length === 0) return;
   throw new UsageError(
     'FLOW_PLAN_INVALID',
-    `${loaded.file} has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${formatDiagnostics(errors, { color: false, cwd })}`,
+    `${file} has ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n${formatDiagnostics(errors, { color: false, cwd })}`,
     {
       hint: 'fix them and run again; `neo flow validate` checks without running',
     },

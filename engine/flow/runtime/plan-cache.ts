@@ -7,6 +7,7 @@ import type { CompiledPlan, PlanTree } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
 import {
   assertClean,
+  assertSettingsClean,
   assertCompiled,
   assertFlowFile,
   compileFlowFile,
@@ -50,8 +51,9 @@ export async function readyPlan(options: {
   const read = readDefinitionText(file);
   const text = 'text' in read ? read.text : undefined;
   const base = await loadDefinitions({ cwd: dirname(file), home: options.home });
-  // Before a cached plan could skip the check: an invalid owner policy runs nothing.
+  // Before a cached plan could skip the check: an invalid owner policy or neo.yaml runs nothing.
   base.set.assertOwnerPolicy();
+  assertSettingsClean(file, base.diagnostics, options.cwd);
   const key = contentHash(
     'flow-plan/2', // 2: configs pinned with the definitions
     packageVersion(),
