@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { NEO_BIN } from '../helpers/cli.js';
+import { NEO_BIN, runNeo } from '../helpers/cli.js';
 import { watchFolder } from '../helpers/leaks.js';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { waitForOutput } from './flow-helpers.js';
@@ -143,6 +143,42 @@ export async function runRow(
     [runId],
   );
   return rows[0] === undefined ? undefined : { status: rows[0].status, executor: rows[0].executor_id };
+}
+
+/** The run's row once it has ended (succeeded or failed), waiting at most `ms`. */
+export function runEnded(
+  url: string,
+  runId: string,
+  ms?: number,
+): Promise<{ status: string; executor: string | null }> {
+  return waitFor(
+    `run ${runId} to end`,
+    async () => {
+      const row = await runRow(url, runId);
+      return row !== undefined && ['succeeded', 'failed'].includes(row.status) ? row : undefined;
+    },
+    ms,
+  );
+}
+
+/**
+ * Kills -9 the worker DBOS has the run on, takes it off `workers`, and settles its local copy (and
+ * sweeps its orphans) as any reader does. Returns the victim and the first worker left.
+ */
+export async function killOwner(
+  url: string,
+  runId: string,
+  workers: Worker[],
+): Promise<{ victim: Worker; survivor: Worker }> {
+  const owner = (await runRow(url, runId))!.executor;
+  const victim = workers.find((w) => w.id === owner)!;
+  victim.child.kill('SIGKILL');
+  await victim.child;
+  workers.splice(workers.indexOf(victim), 1);
+  const list = await runNeo(['flow', 'list'], { env: { NEO_HOME: victim.home } });
+  if (list.exitCode !== 0)
+    throw new Error(`neo flow list in the dead worker's home: exit ${list.exitCode}\n${list.stderr}`);
+  return { victim, survivor: workers[0]! };
 }
 
 /** The seqs of a run's mirrored events, in order, with their types. */

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../engine/model-server/index.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { freshDatabase, runRow, startWorker, useDbos, waitFor } from './dbos-helpers.js';
+import { freshDatabase, killOwner, runEnded, startWorker, useDbos, waitFor } from './dbos-helpers.js';
 import { offeredTools } from './neo-agent-helpers.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mcp/fixture-server.mjs', import.meta.url));
@@ -82,18 +82,8 @@ describe('dbos engine: a takeover keeps the run’s capability profile', () => {
     await waitFor('step wait to start', async () => (existsSync(join(dir, 'in-wait')) ? true : undefined));
     expect(existsSync(join(dir, 'planted.toml'))).toBe(true);
 
-    const owner = (await runRow(url, runId))!.executor;
-    const victim = workers.find((w) => w.id === owner)!;
-    const survivor = workers.find((w) => w.id !== owner)!;
-    victim.child.kill('SIGKILL');
-    await victim.child;
-    workers.splice(workers.indexOf(victim), 1);
-    expect((await runNeo(['flow', 'list'], { env: { NEO_HOME: victim.home } })).exitCode).toBe(0);
-
-    const done = await waitFor('the run to end', async () => {
-      const row = await runRow(url, runId);
-      return row !== undefined && ['succeeded', 'failed'].includes(row.status) ? row : undefined;
-    });
+    const { survivor } = await killOwner(url, runId, workers);
+    const done = await runEnded(url, runId);
     const why = await runNeo(['flow', 'show', runId, '--engine', 'dbos', '--database-url', url], {
       env: { NEO_HOME: join(dir, '.client-home') },
     });

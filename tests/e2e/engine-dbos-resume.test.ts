@@ -11,20 +11,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { freshDatabase, runRow, startWorker, useDbos, waitFor } from './dbos-helpers.js';
+import { freshDatabase, runEnded, startWorker, useDbos, waitFor } from './dbos-helpers.js';
 
 const dbos = useDbos();
 const { workers } = dbos;
-
-const finished = (url: string, runId: string, ms?: number) =>
-  waitFor(
-    `run ${runId} to finish`,
-    async () => {
-      const row = await runRow(url, runId);
-      return row !== undefined && ['succeeded', 'failed'].includes(row.status) ? row : undefined;
-    },
-    ms,
-  );
 
 describe('dbos engine: resume at once after a cancel', () => {
   it.each([1, 2])(
@@ -69,7 +59,7 @@ steps:
         worker.child.kill('SIGCONT');
       }
 
-      expect(await finished(url, runId)).toEqual({ status: 'succeeded', executor: 'wa' });
+      expect(await runEnded(url, runId)).toEqual({ status: 'succeeded', executor: 'wa' });
       expect((await readFile(join(dir, 'log'), 'utf8')).trim().split('\n')).toEqual(['one', 'slow-again']);
       // The old drive ended (it did not park holding its slot): the worker still runs as many runs at once.
       await writeFile(join(dir, 'quick.yaml'), 'name: quick\nsteps:\n  - { id: one, run: "true" }\n');
@@ -79,7 +69,7 @@ steps:
       for (const r of quick) {
         expect(r.exitCode).toBe(0);
         const id = (JSON.parse(r.stdout.split('\n')[0]!) as { runId: string }).runId;
-        expect(await finished(url, id, 20_000)).toEqual({ status: 'succeeded', executor: 'wa' });
+        expect(await runEnded(url, id, 20_000)).toEqual({ status: 'succeeded', executor: 'wa' });
       }
     },
   );

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { freshDatabase, runRow, startWorker, useDbos, waitFor } from './dbos-helpers.js';
+import { freshDatabase, killOwner, runEnded, startWorker, useDbos, waitFor } from './dbos-helpers.js';
 
 const dbos = useDbos();
 const { workers } = dbos;
@@ -48,18 +48,8 @@ describe('dbos engine: a takeover runs the pinned plan', () => {
     // The confined step did rewrite the plan in the checkout.
     expect(await readFile(join(dir, 'plan.yaml'), 'utf8')).toContain('escaped');
 
-    const owner = (await runRow(url, runId))!.executor;
-    const victim = workers.find((w) => w.id === owner)!;
-    victim.child.kill('SIGKILL');
-    await victim.child;
-    workers.splice(workers.indexOf(victim), 1);
-    // The dead worker's local copy is settled (and its orphans swept) as any reader does.
-    expect((await runNeo(['flow', 'list'], { env: { NEO_HOME: victim.home } })).exitCode).toBe(0);
-
-    const done = await waitFor('the run to end', async () => {
-      const row = await runRow(url, runId);
-      return row !== undefined && ['succeeded', 'failed'].includes(row.status) ? row : undefined;
-    });
+    await killOwner(url, runId, workers);
+    const done = await runEnded(url, runId);
     expect(done.status).toBe('failed');
     expect(existsSync(join(outside, 'escaped'))).toBe(false);
     expect(existsSync(join(dir, 'three-ran'))).toBe(false);
