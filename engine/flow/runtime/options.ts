@@ -65,8 +65,8 @@ export interface DurableRun {
    * rewritten the plan or a definition in the workspace since.
    */
   pinPlan?: (hash: string, file: string) => Promise<void>;
-  /** Pins the capability profile detected at the run's first start and returns the pinned one. */
-  pinProfile?: (detected: ProjectProfile | undefined) => Promise<ProjectProfile | undefined>;
+  /** The capability profile pinned at the run's first start; `detect` runs only when none is pinned yet. */
+  pinProfile?: (detect: () => Promise<ProjectProfile | undefined>) => Promise<ProjectProfile | undefined>;
 }
 
 export interface ResumeOptions extends RunEnvironment {

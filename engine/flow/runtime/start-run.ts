@@ -54,10 +54,10 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
   // Read with the definitions, from the same project, before any step runs; held in memory only
   // (they are secrets, and the run's folder is on disk).
   const dotenv = await readDotenvLayers({ cwd: dirname(ready.file), home: options.home });
-  const detected = await detectRunProfile({ home: options.home, plan: ready.plan, set: ready.set, env: process.env });
+  const detect = () => detectRunProfile({ home: options.home, plan: ready.plan, set: ready.set, env: process.env });
   // A durable run taken over (or resumed) keeps the profile of its first start: the workspace is
   // now what the run's confined steps left.
-  const profile = options.engine?.pinProfile === undefined ? detected : await options.engine.pinProfile(detected);
+  const profile = options.engine?.pinProfile === undefined ? await detect() : await options.engine.pinProfile(detect);
   const agents = new AgentServices(
     options.home,
     { set: () => current, dotenv: () => dotenv, profile: () => profile },

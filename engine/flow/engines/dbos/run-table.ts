@@ -286,12 +286,23 @@ export async function pinPlanHash(pool: pg.Pool, runId: string, hash: string, fi
   return rows[0]!.hash;
 }
 
-/** The capability profile a run detected at its first start (JSON null: none), pinned then. */
-export async function pinProfile<T>(pool: pg.Pool, runId: string, profile: T | undefined): Promise<T | undefined> {
+/**
+ * The capability profile a run detected at its first start (JSON null: none): the pinned one, or
+ * `detect`'s, pinned now (a racing first write wins, and is what is returned).
+ */
+export async function pinProfile<T>(
+  pool: pg.Pool,
+  runId: string,
+  detect: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const pinned = await pool.query<{ profile: T | null }>(`SELECT profile FROM neo.profile_pins WHERE run_id = $1`, [
+    runId,
+  ]);
+  if (pinned.rows[0] !== undefined) return pinned.rows[0].profile ?? undefined;
   const { rows } = await pool.query<{ profile: T | null }>(
     `WITH ins AS (INSERT INTO neo.profile_pins (run_id, profile) VALUES ($1, $2::jsonb) ON CONFLICT (run_id) DO NOTHING RETURNING profile)
      SELECT profile FROM ins UNION ALL SELECT profile FROM neo.profile_pins WHERE run_id = $1 LIMIT 1`,
-    [runId, JSON.stringify(profile ?? null)],
+    [runId, JSON.stringify((await detect()) ?? null)],
   );
   return rows[0]!.profile ?? undefined;
 }

@@ -175,7 +175,7 @@ async function driveHere(ctx: Context, request: RunRequest): Promise<RunResult> 
       steps,
       child: record.child,
       ...(remote === undefined ? { pinPlan: planPin(ctx, runId) } : {}),
-      pinProfile: (detected) => pinProfile(ctx.pool, runId, detected),
+      pinProfile: (detect) => pinProfile(ctx.pool, runId, detect),
     },
   }).finally(() => clearInterval(watch));
   await mirror.flush().catch(() => undefined);
