@@ -29,6 +29,8 @@ export interface Transition {
   plan: CompiledPlan;
   state: RunState;
   events: RunEvent[];
+  /** The state right after each event, in the same order (the last one is `state`). */
+  states: RunState[];
   start: ExecutionSpec[];
   stop: string[];
 }
@@ -105,5 +107,6 @@ export function advance(plan: CompiledPlan, state: RunState, input: RunInput, no
 }
 
 function result(tx: Transaction): Transition {
-  return { plan: tx.plan, state: tx.state, events: tx.events, start: tx.start, stop: tx.stop };
+  tx.close();
+  return { plan: tx.plan, state: tx.state, events: tx.events, states: tx.states, start: tx.start, stop: tx.stop };
 }

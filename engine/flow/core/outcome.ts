@@ -12,18 +12,12 @@ export function findExecution(
   tx: Transaction,
   exec: string,
 ): { step: PlanStep; item: number | undefined; unit: UnitState } | undefined {
-  for (const step of tx.plan.steps) {
-    const state = tx.state.steps[step.id];
-    if (state === undefined) continue;
-    if (state.units === undefined) {
-      if (state.exec === exec && (state.status === 'running' || state.status === 'waiting'))
-        return { step, item: undefined, unit: state };
-      continue;
-    }
-    const index = state.units.findIndex((u) => u.exec === exec && (u.status === 'running' || u.status === 'waiting'));
-    if (index !== -1) return { step, item: index, unit: state.units[index]! };
-  }
-  return undefined;
+  const place = tx.frontier.executions.get(exec);
+  const step = place === undefined ? undefined : tx.step(place.step);
+  if (place === undefined || step === undefined) return undefined;
+  const state = tx.state.steps[step.id]!;
+  const unit = place.item === undefined ? state : state.units?.[place.item];
+  return unit === undefined ? undefined : { step, item: place.item, unit };
 }
 
 /**

@@ -2,6 +2,7 @@ import { ExpressionError } from '../../expr/index.js';
 import { budgetExceeded } from './budget.js';
 import type { PlanStep } from './plan.js';
 import { buildExecution, evaluateCondition, renderDeep } from './render.js';
+import { needsOver } from './frontier.js';
 import { expressionContext } from './scope.js';
 import { isTerminal, type StepState } from './state.js';
 import type { Transaction } from './transaction.js';
@@ -23,16 +24,26 @@ export function schedule(tx: Transaction): void {
   finishIfDone(tx);
 }
 
-/** Settles pending steps whose needs are done: skip, fail, expand, or report ready. */
+/**
+ * Settles pending steps whose needs are done: skip, fail, expand, or report ready. Only those the
+ * frontier holds are looked at (the steps a transition unblocked, and the ready ones still waiting
+ * for a slot), so a step's completion costs O(its dependents), not O(steps).
+ */
 function gate(tx: Transaction): { changed: boolean; ready: PlanStep[] } {
   const ready: PlanStep[] = [];
   let changed = false;
-  // Called on every transition: a plan of hundreds of steps is scanned without allocating for
-  // the steps that are not ready (the common case).
   let mainDone: boolean | undefined;
-  for (const step of tx.plan.steps) {
+  // One pass in plan order, as a scan of every step would go: a step this pass unblocks further
+  // down the plan is settled in the same pass; one behind it waits for the next pass.
+  const queue = tx.frontier.inOrder(tx.frontier.unblocked);
+  tx.frontier.takeUnblocked();
+  for (let at = 0; ; at++) {
+    if (at > 0) mergeAhead(queue, at, tx);
+    if (at >= queue.length) break;
+    const step = queue[at]!;
     const state = tx.state.steps[step.id];
-    if (state?.status !== 'pending') continue;
+    // An earlier step of this pass may have changed it: look at the state as it is now.
+    if (state?.status !== 'pending' || !needsOver(tx.state, step)) continue;
     if (
       step.group === 'finally' &&
       !(mainDone ??= tx.plan.steps.every(
@@ -40,7 +51,6 @@ function gate(tx: Transaction): { changed: boolean; ready: PlanStep[] } {
       ))
     )
       continue;
-    if (!needsSettled(tx, step)) continue;
     const needs = step.needs.map((id) => tx.state.steps[id]).filter((s): s is StepState => s !== undefined);
     if (tx.state.stopping !== undefined && step.group === 'main') {
       tx.emit({ type: 'step.skipped', step: step.id, reason: tx.state.stopping.code });
@@ -52,15 +62,15 @@ function gate(tx: Transaction): { changed: boolean; ready: PlanStep[] } {
       changed = true;
       continue;
     }
-    const context = expressionContext(tx.state);
     try {
-      if (step.if !== undefined && !evaluateCondition(step.if, context)) {
+      // The context names every finished step: built only for a step with something to evaluate.
+      if (step.if !== undefined && !evaluateCondition(step.if, expressionContext(tx.state))) {
         tx.emit({ type: 'step.skipped', step: step.id, reason: 'if' });
         changed = true;
         continue;
       }
       if (step.foreach !== undefined) {
-        expand(tx, step, renderDeep(step.foreach.items, context));
+        expand(tx, step, renderDeep(step.foreach.items, expressionContext(tx.state)));
         changed = true;
         continue;
       }
@@ -74,13 +84,16 @@ function gate(tx: Transaction): { changed: boolean; ready: PlanStep[] } {
   return { changed, ready };
 }
 
-/** Whether every step `step` needs has finished (a need not in the state does not hold it up). */
-function needsSettled(tx: Transaction, step: PlanStep): boolean {
-  for (const id of step.needs) {
-    const need = tx.state.steps[id];
-    if (need !== undefined && !isTerminal(need.status)) return false;
+/** Puts the steps unblocked since the last look that lie ahead of `queue[at]` into the queue, in plan order. */
+function mergeAhead(queue: PlanStep[], at: number, tx: Transaction): void {
+  const position = tx.frontier.order(queue[at - 1]!);
+  for (const step of tx.frontier.takeUnblocked()) {
+    const order = tx.frontier.order(step);
+    if (order <= position || queue.includes(step)) continue;
+    let i = at;
+    while (i < queue.length && tx.frontier.order(queue[i]!) < order) i++;
+    queue.splice(i, 0, step);
   }
-  return true;
 }
 
 function joinHolds(step: PlanStep, needs: StepState[]): boolean {
@@ -110,18 +123,10 @@ function expand(tx: Transaction, step: PlanStep, items: unknown): void {
 
 /** Starts ready units within maxParallel and the budget; true when it changed the run's course. */
 function startUnits(tx: Transaction, ready: PlanStep[]): boolean {
-  // Approvals wait on a person, not a slot. Usually there are none, so this costs nothing.
-  const approvals = tx.plan.steps.filter((s) => s.kind === 'approval');
-  let running = 0;
-  for (const id in tx.state.steps) {
-    if (approvals.length > 0 && approvals.some((a) => a.id === id)) continue;
-    const state = tx.state.steps[id]!;
-    if (state.units === undefined) {
-      if (state.status === 'running') running++;
-    } else for (const unit of state.units) if (unit.status === 'running') running++;
-  }
-  let capacity = tx.plan.maxParallel - running;
-  for (const step of tx.plan.steps) {
+  // Approvals wait on a person, not a slot: the frontier does not count them.
+  let capacity = tx.plan.maxParallel - tx.frontier.running;
+  const candidates = [...ready.map((s) => s.id), ...tx.frontier.fanning];
+  for (const step of tx.frontier.inOrder(candidates)) {
     const state = tx.state.steps[step.id];
     if (state === undefined) continue;
     const isReady = ready.includes(step);
@@ -184,7 +189,7 @@ function startUnits(tx: Transaction, ready: PlanStep[]): boolean {
 
 /** Ends the run when every step is done: succeeded only when no step failed without continueOnError. */
 export function finishIfDone(tx: Transaction): void {
-  if (tx.state.status !== 'running') return;
+  if (tx.state.status !== 'running' || tx.frontier.open > 0) return;
   const all = tx.plan.steps.map((step) => ({ step, state: tx.state.steps[step.id] }));
   if (all.some(({ state }) => state === undefined || !isTerminal(state.status))) return;
   if (tx.state.stopping !== undefined) {

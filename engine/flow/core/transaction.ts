@@ -1,5 +1,6 @@
 import type { RunEvent, RunEventBody } from './events.js';
 import type { ExecutionSpec } from './execution.js';
+import { Frontier, planStep } from './frontier.js';
 import type { CompiledPlan, PlanStep } from './plan.js';
 import { reduce } from './reduce.js';
 import { isTerminal, type RunState, type StepError } from './state.js';
@@ -15,23 +16,36 @@ export class Transaction {
   state: RunState;
   readonly now: string;
   readonly events: RunEvent[] = [];
+  /** The state right after each of `events`, in the same order. */
+  readonly states: RunState[] = [];
   readonly start: ExecutionSpec[] = [];
   readonly stop: string[] = [];
+  /** What the scheduler asks of the state, kept up to date with each event (frontier.ts). */
+  readonly frontier: Frontier;
 
   constructor(plan: CompiledPlan, state: RunState, now: string) {
     this.plan = plan;
     this.state = state;
     this.now = now;
+    this.frontier = Frontier.take(plan, state);
   }
 
   emit(body: RunEventBody): void {
     const event = { ...body, seq: this.state.seq + 1, at: this.now } as RunEvent;
-    this.state = reduce(this.state, event);
+    const before = this.state;
+    this.state = reduce(before, event);
+    this.frontier.apply(this.plan, before, this.state, event);
     this.events.push(event);
+    this.states.push(this.state);
   }
 
   step(id: string): PlanStep | undefined {
-    return this.plan.steps.find((s) => s.id === id);
+    return planStep(this.plan, id);
+  }
+
+  /** Ends the transition: its frontier goes on with the state it led to. */
+  close(): void {
+    this.frontier.keep(this.state);
   }
 
   /** Milliseconds since the last recorded event (wall time not yet in the ledger). */
