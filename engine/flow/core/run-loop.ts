@@ -18,8 +18,11 @@ export interface RunLoopInput {
    * stops it (an interrupt, a cancelled sibling) or settles.
    */
   execute: (spec: ExecutionSpec, signal: AbortSignal) => Promise<ExecutionOutcome>;
-  /** Each event a transition records, in seq order, before the executions it starts begin. */
-  onEvent: (event: RunEvent) => void;
+  /**
+   * Each event a transition records, in seq order, with the state right after it (what folding
+   * the events so far gives), before the executions it starts begin.
+   */
+  onEvent: (event: RunEvent, state: RunState) => void;
 }
 
 /** A run being driven: inputs go in with `send`, `done` resolves with the settled state. */
@@ -91,7 +94,7 @@ export function createRunLoop(input: RunLoopInput): RunLoop {
     const t = advance(plan, state, next, input.now());
     plan = t.plan;
     state = t.state;
-    for (const event of t.events) input.onEvent(event);
+    t.events.forEach((event, i) => input.onEvent(event, t.states[i]!));
     for (const exec of t.stop) {
       live.get(exec)?.abort();
       live.delete(exec);

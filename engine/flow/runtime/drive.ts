@@ -168,9 +168,9 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     boot: input.boot,
     now: () => new Date().toISOString(),
     execute: execution,
-    onEvent: (event) => {
+    onEvent: (event, after) => {
       void store.append(event).catch(() => undefined);
-      state = reduce(state, event);
+      state = after;
       store.checkpoint(state, 'active');
       // Folded only when written (coalesced): the latest state wins, and the base's static fields
       // never change during the run.
