@@ -86,24 +86,28 @@ export function gitReadOnly(workspace: WorkspaceRecord): string[] {
  * copied from), taken when a step starts; {@link GitMetaWatch.tampered} names what differs since.
  */
 export class GitMetaWatch {
+  readonly #workspace: WorkspaceRecord;
   readonly #layouts: GitLayout[];
   /** The work trees' own git dirs (a worktree's lies among the repository's `worktrees/`). */
   readonly #own: string[];
   readonly #stamp: Map<string, string>;
 
-  private constructor(layouts: GitLayout[], stamp: Map<string, string>) {
+  private constructor(workspace: WorkspaceRecord, layouts: GitLayout[], stamp: Map<string, string>) {
+    this.#workspace = workspace;
     this.#layouts = layouts;
     this.#own = layouts.flatMap((l) => (l.gitDir === undefined ? [] : [l.gitDir]));
     this.#stamp = stamp;
   }
 
   static async open(workspace: WorkspaceRecord): Promise<GitMetaWatch> {
+    const handed = handedOn.get(workspace);
+    if (handed !== undefined) return new GitMetaWatch(workspace, handed.layouts, handed.stamp);
     const layouts = [gitLayout(workspace)];
     if (workspace.isolation === 'copy') {
       const source = await sourceLayout(workspace.projectDir);
       if (source !== undefined) layouts.push(source);
     }
-    return new GitMetaWatch(layouts, stampLayouts(layouts));
+    return new GitMetaWatch(workspace, layouts, stampLayouts(layouts));
   }
 
   /**
@@ -121,6 +125,7 @@ export class GitMetaWatch {
       if ((before === undefined || after === undefined) && this.#otherWorktree(path)) continue;
       changed.add(path);
     }
+    if (changed.size === 0) handOn(this.#workspace, this.#layouts, now);
     return [...changed].sort();
   }
 
@@ -132,6 +137,22 @@ export class GitMetaWatch {
       return !this.#own.some((dir) => path === dir || path.startsWith(dir + sep));
     });
   }
+}
+
+/**
+ * A clean check's stamp, handed to a watch opened for the same workspace in the same turn of the
+ * event loop — the next step of a chain, started as the one before ends — instead of walking the
+ * same metadata again. Nothing of neo's can run in between (no I/O callback, no timer), and a
+ * process that could (a parallel step's) changes what the older stamp is compared with just as
+ * it would a fresh one: a change in between is named, never missed.
+ */
+const handedOn = new WeakMap<WorkspaceRecord, { layouts: GitLayout[]; stamp: Map<string, string> }>();
+
+function handOn(workspace: WorkspaceRecord, layouts: GitLayout[], stamp: Map<string, string>): void {
+  handedOn.set(workspace, { layouts, stamp });
+  setImmediate(() => {
+    if (handedOn.get(workspace)?.stamp === stamp) handedOn.delete(workspace);
+  });
 }
 
 /** The error of a step that tampered with git metadata: it fails whatever else it did. */

@@ -4,6 +4,7 @@
  */
 import { execa } from 'execa';
 import { chmod, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitRepo } from '../../../engine/execution/index.js';
@@ -48,6 +49,21 @@ describe('GitMetaWatch', () => {
         join(root, '.git', f),
       ),
     );
+  });
+
+  it("the next step's watch, opened as a clean check ends, starts from that check: a change in between is named", async () => {
+    const root = await repo();
+    const record = inplace(root);
+    const first = await GitMetaWatch.open(record);
+    expect(first.tampered()).toEqual([]);
+    // In the same turn of the event loop (a parallel step's process could write here meanwhile).
+    writeFileSync(join(root, '.git', 'hooks', 'post-checkout'), '#!/bin/sh\n');
+    const next = await GitMetaWatch.open(record);
+    expect(next.tampered()).toEqual([join(root, '.git', 'hooks', 'post-checkout')]);
+    // A watch opened in a later turn takes its own stamp: what was there before it is not its step's.
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = await GitMetaWatch.open(record);
+    expect(later.tampered()).toEqual([]);
   });
 
   it('a commondir in a main git dir counts even when it was there before the stamp', async () => {
