@@ -2,11 +2,12 @@
  * Flow benchmarks, each against a baseline measured in the same run (interleaved, medians):
  *  1. whole process: a 1-step flow (`run: "true"`) vs `node -e 0`;
  *  2. engine overhead: 100 sequential `run: "true"` steps vs 100 sequential spawns from Node,
- *     and per extra step: (100-step less 1-step run) / 99 vs one spawn;
+ *     and per extra step: (100-step less 1-step run) / 99 vs one spawn; and how that per-step
+ *     cost scales: per extra step in a 1,000-step chain vs in the 100-step one (flat is 1.0);
  *  3. 50 parallel `sleep 0.2` steps (maxParallel 50) vs 50 parallel spawns, plus peak RSS;
  *  4. fan-out: foreach over 50 items, maxParallel 10, on the script backend: wall time and RSS;
  *  5. `--dry-run` of a 200-step plan vs `node -e 0`.
- * Sizes: --reps=7 --sequential=100 --parallel=50 --items=50 --steps=200
+ * Sizes: --reps=7 --sequential=100 --long=1000 --parallel=50 --items=50 --steps=200
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { startRun } from '../engine/flow/index.js';
 import { neoBinPath } from '../engine/util/package-root.js';
 import { interleave, median, numberArgs, ratio, report, type Figure } from './harness.js';
 
-const size = numberArgs({ reps: 7, sequential: 100, parallel: 50, items: 50, steps: 200 });
+const size = numberArgs({ reps: 7, sequential: 100, long: 1000, parallel: 50, items: 50, steps: 200 });
 const BIN = neoBinPath();
 const root = mkdtempSync(join(tmpdir(), 'neo-bench-flow-'));
 const home = join(root, 'home');
@@ -41,9 +42,10 @@ const steps = (n: number, line: (i: number) => string) => Array.from({ length: n
 const one = project('one', {
   'plan.yaml': 'name: one\nworkspace: { isolation: inplace }\nsteps:\n  - { id: a, run: "true" }\n',
 });
-const sequential = project('sequential', {
-  'plan.yaml': `name: sequential\nworkspace: { isolation: inplace }\nsteps:\n${steps(size.sequential, (i) => `  - { id: s${i}, run: "true"${i > 0 ? `, needs: [s${i - 1}]` : ''} }`)}\n`,
-});
+const chain = (n: number) =>
+  `name: sequential\nworkspace: { isolation: inplace }\nsteps:\n${steps(n, (i) => `  - { id: s${i}, run: "true"${i > 0 ? `, needs: [s${i - 1}]` : ''} }`)}\n`;
+const sequential = project('sequential', { 'plan.yaml': chain(size.sequential) });
+const long = project('long', { 'plan.yaml': chain(size.long) });
 const parallel = project('parallel', {
   'plan.yaml': `name: parallel\nworkspace: { isolation: inplace }\ndefaults: { maxParallel: ${size.parallel} }\nsteps:\n${steps(size.parallel, (i) => `  - { id: p${i}, run: "sleep 0.2" }`)}\n`,
 });
@@ -134,6 +136,17 @@ try {
     unit: 'ms',
   });
   goals.push(['per extra step', ratio(figures.at(-1)!), 1.2]);
+
+  // A step's completion should cost the same in a long chain: scheduling is O(its dependents).
+  const perStep = figures.at(-1)!.neo;
+  const longRun = await inProcess(long);
+  figures.push({
+    name: `per extra sequential step in a ${size.long}-step chain vs in the ${size.sequential}-step one`,
+    neo: (longRun - median(singles)) / (size.long - 1),
+    baseline: perStep,
+    unit: 'ms',
+  });
+  goals.push([`per step at ${size.long}`, ratio(figures.at(-1)!), 1.2]);
 
   const par = await interleave(
     Math.max(3, size.reps >> 1),
