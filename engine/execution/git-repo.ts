@@ -4,11 +4,12 @@
  * rewritten since (`gitdir: <a folder the agent wrote>`) is never followed, and each call first
  * checks that the `.git` entry still leads there, refusing loudly when it does not.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { relativeInside } from '../posture/index.js';
 import { NeoError } from '../util/errors.js';
+import { readRegularFile } from '../util/regular-file.js';
 import { DRIVER_KEYS, filterOverrides, hasIncludes } from './git-hardening.js';
 import { gitFailure, runGit, type GitCallOptions, type GitRun } from './git.js';
 
@@ -203,24 +204,8 @@ const MAX_SCANNED_CONFIG = 64 * 1024;
 
 /** A regular file's bytes as latin1 (one char a byte), `missing`, or undefined when it is anything else. */
 function smallFileText(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined;
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > MAX_SCANNED_CONFIG) return undefined;
-    const buffer = Buffer.alloc(info.size + 1);
-    const read = readSync(fd, buffer, 0, buffer.length, 0);
-    // Grown since the stat: left to git rather than read in part.
-    return read > info.size ? undefined : buffer.toString('latin1', 0, read);
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  const bytes = readRegularFile(path, MAX_SCANNED_CONFIG);
+  return typeof bytes === 'object' ? bytes.toString('latin1') : bytes;
 }
 
 /** Filter-driver overrides by config signature (see `#filterOverrides`), oldest first. */

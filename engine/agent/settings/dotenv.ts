@@ -3,7 +3,7 @@
  * (literal) and double quotes (with \n, \t, \" and \\ escapes). No interpolation: a value is
  * exactly what the file says.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { readRegularFile } from '../../util/regular-file.js';
 
 /** The variables a .env text defines, in order (a later line wins). */
 export function parseDotenv(text: string): Map<string, string> {
@@ -45,28 +45,10 @@ function closingQuote(raw: string): number {
 
 /** Reads a .env file; a missing file defines nothing. */
 export async function readDotenv(file: string): Promise<Map<string, string>> {
-  return parseDotenv(readSmallFile(file) ?? '');
+  // Not a regular file (a named pipe a confined step left in the checkout) defines nothing.
+  const bytes = readRegularFile(file, MAX_DOTENV_BYTES);
+  return parseDotenv(typeof bytes === 'object' ? bytes.toString('utf8') : '');
 }
 
 /** A `.env` larger than this is not one (a planted file is not read whole into memory). */
 const MAX_DOTENV_BYTES = 1024 * 1024;
-
-/**
- * A regular file's text, or undefined (missing, unreadable, too large, not a regular file).
- * Opened non-blocking and checked on the descriptor: a FIFO planted as `.neo/.env` (a confined
- * step can write the checkout) is refused instead of stalling the next run's start. Synchronous:
- * a small file read at a run's start, with no thread-pool round trip.
- */
-function readSmallFile(file: string): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > MAX_DOTENV_BYTES) return undefined;
-    return readFileSync(fd, 'utf8');
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}

@@ -7,10 +7,11 @@
  * Inside every sandbox it is read-only (`gitReadOnly` names what `runConfinement` binds so);
  * after every step, confined or not, {@link GitMetaWatch} compares it with the step's start.
  */
-import { lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { gitMarker } from '../../execution/index.js';
+import { readRegularFile } from '../../util/regular-file.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import type { StepError } from '../core/state.js';
 
@@ -311,11 +312,6 @@ function readLine(path: string): string | undefined {
 
 /** A small regular file's text (never a FIFO or a device someone planted: reading one could block). */
 function readText(path: string): string | undefined {
-  const info = lstatSync(path, { throwIfNoEntry: false });
-  if (info === undefined || !info.isFile() || info.size > 64 * 1024) return undefined;
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const bytes = readRegularFile(path, 64 * 1024);
+  return typeof bytes === 'object' ? bytes.toString('utf8') : undefined;
 }
