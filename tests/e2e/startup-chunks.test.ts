@@ -89,6 +89,13 @@ describe("Node's own modules a command loads", () => {
     expect(loaded.filter((m) => /^NativeModule (child_process|fs\/promises|net|readline)$/.test(m))).toEqual([]);
   });
 
+  it("`neo validate` of the packaged layer: not node:crypto (the set hash and reference checks are the build's)", async () => {
+    const dir = await tempDir('neo-e2e-builtins-');
+    const loaded = builtinsLoaded(dir, ['validate']);
+    expect(loaded).toContain('NativeModule vm');
+    expect(loaded.filter((m) => /^NativeModule (crypto|child_process|fs\/promises)$/.test(m))).toEqual([]);
+  });
+
   it('a `run:`-only flow: the spawn and the store, not http (a metrics port) or readline (a prompt)', async () => {
     const dir = await tempDir('neo-e2e-builtins-');
     writeFileSync(
