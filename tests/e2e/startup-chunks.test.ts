@@ -82,6 +82,15 @@ function builtinsLoaded(dir: string, args: string[]): string[] {
   return (JSON.parse(readFileSync(out, 'utf8')) as string[]).filter((m) => m.startsWith('NativeModule '));
 }
 
+describe('the chunks', () => {
+  it('are ASCII: one `—` in a kept comment makes V8 hold a whole chunk as a two-byte string', () => {
+    const bin = dirname(NEO_BIN);
+    const files = [MAIN, ...readdirSync(join(bin, 'chunks')).map((f) => join(bin, 'chunks', f))];
+    const wide = files.filter((file) => /[^\x00-\x7f]/.test(readFileSync(file, 'utf8')));
+    expect(wide).toEqual([]);
+  });
+});
+
 describe("Node's own modules a command loads", () => {
   it('`neo --help`: neither node:child_process (commander requires it for what neo never does) nor node:fs/promises', async () => {
     const loaded = builtinsLoaded(await tempDir('neo-e2e-builtins-'), ['--help']);
