@@ -9,7 +9,6 @@ import { terminalPrompter } from '../flow/prompt.js';
 import { interruptOnSignals } from '../flow/signals.js';
 import { attachRun } from '../serve/attach.js';
 import { exitCodeOf, jsonErrors, printSummary } from '../flow/summary.js';
-import { holdYoungGeneration } from '../flow/young-generation.js';
 
 type ResumeFlags = {
   rerun?: string[];
@@ -46,7 +45,6 @@ async function resumeOnDbos(io: CommandIO, runId: string, options: ResumeFlags):
 }
 
 async function resume(io: CommandIO, runId: string, options: ResumeFlags): Promise<number> {
-  holdYoungGeneration();
   const port = metricsPort(options.metricsPort);
   // The id (or a unique prefix) is resolved against the store before anything opens a path.
   const record = await readRunRecord(neoHome(io.env), runId);

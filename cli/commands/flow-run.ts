@@ -23,7 +23,6 @@ import { provisionLines } from '../session/provision-lines.js';
 import { metricsPort, openMetrics } from '../metrics-port.js';
 import { painter, table, useColor, writeJson, writeLine, type CommandIO } from '../io.js';
 import { readInputs } from '../flow/inputs.js';
-import { holdYoungGeneration } from '../flow/young-generation.js';
 import { flowOutput } from '../flow/output.js';
 import { terminalPrompter } from '../flow/prompt.js';
 import { interruptOnSignals } from '../flow/signals.js';
@@ -53,7 +52,6 @@ export function run(io: CommandIO, planFile: string, options: RunFlags): Promise
 }
 
 async function runPlan(io: CommandIO, planFile: string, options: RunFlags): Promise<number> {
-  holdYoungGeneration();
   const home = neoHome(io.env);
   const port = metricsPort(options.metricsPort);
   const { inputs, textInputs } = await readInputs(io.cwd, options.input ?? [], options.inputs);

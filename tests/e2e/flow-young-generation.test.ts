@@ -1,9 +1,9 @@
 /**
- * `neo flow run` holds V8's young generation at its start-up size (cli/flow/young-generation.ts):
- * over many steps V8 doubled it up to 8 MB a semi-space, 16 MB of a 100-step run's peak RSS, for
- * garbage a small one collects as well. Measured from inside the process (a preloaded probe, as
- * bench/flow.ts measures RSS): V8 starts with a 1 MB new space and loading the command grows it
- * once, to 2 MB, before the run holds it; without the hold, 60 steps grew it to 16 MB.
+ * The `neo` binary holds V8's young generation near its start-up size (cli/boot/heap-flags.ts):
+ * over many steps of a run V8 doubled it up to 8 MB a semi-space, 16 MB of a 100-step run's peak
+ * RSS, for garbage a small one collects as well. Measured from inside the process (a preloaded
+ * probe, as bench/flow.ts measures RSS): V8 starts with a 1 MB new space and still grows it once,
+ * to 2 MB; without the hold, 60 steps grew it to 16 MB.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
