@@ -2,8 +2,9 @@
  * Flow benchmarks, each against a baseline measured in the same run (interleaved, medians):
  *  1. whole process: a 1-step flow (`run: "true"`) vs `node -e 0`;
  *  2. engine overhead: 100 sequential `run: "true"` steps vs 100 sequential spawns from Node,
- *     and per extra step: (100-step less 1-step run) / 99 vs one spawn; and how that per-step
+ *     and per extra step: (100-step less 1-step run) / 99 vs one spawn; how that per-step
  *     cost scales: per extra step in a 1,000-step chain vs in the 100-step one (flat is 1.0);
+ *     and the peak RSS of the whole `neo flow run` process vs plain Node spawning them in turn;
  *  3. 50 parallel `sleep 0.2` steps (maxParallel 50) vs 50 parallel spawns, plus peak RSS;
  *  4. fan-out: foreach over 50 items, maxParallel 10, on the script backend: wall time and RSS;
  *  5. `--dry-run` of a 200-step plan vs `node -e 0`.
@@ -148,6 +149,22 @@ try {
   });
   goals.push([`per step at ${size.long}`, ratio(figures.at(-1)!), 1.2]);
 
+  const sequentialBaseline = join(root, 'sequential-baseline.mjs');
+  writeFileSync(
+    sequentialBaseline,
+    `import { spawn } from 'node:child_process';\nfor (let i = 0; i < ${size.sequential}; i++) await new Promise((r) => { const c = spawn('/bin/sh', ['-c', 'true']); c.stdout.resume(); c.stderr.resume(); c.on('exit', r); });\n`,
+  );
+  const seqRss = {
+    neo: median([0, 1, 2].map(() => proc([BIN, 'flow', 'run', 'plan.yaml'], sequential).rssMb)),
+    baseline: median([0, 1, 2].map(() => proc([sequentialBaseline], sequential).rssMb)),
+  };
+  figures.push({
+    name: `${size.sequential} sequential steps, peak RSS of the whole process vs plain Node spawning them`,
+    ...seqRss,
+    unit: 'MB',
+  });
+  goals.push(['sequential RSS MB', seqRss.neo, 60]);
+
   const par = await interleave(
     Math.max(3, size.reps >> 1),
     () => inProcess(parallel),
@@ -177,7 +194,7 @@ try {
     ...parRss,
     unit: 'MB',
   });
-  goals.push(['parallel RSS MB', parRss.neo, 70]);
+  goals.push(['parallel RSS MB', parRss.neo, 60]);
 
   const fan = { neo: [] as number[], rss: [] as number[], base: [] as number[], baseRss: [] as number[] };
   for (let i = 0; i < 3; i++) {

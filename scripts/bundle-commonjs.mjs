@@ -34,9 +34,20 @@ export async function toCommonJs(outdir) {
       sourcefile: file,
       logLevel: 'warning',
     });
-    writeFileSync(file, hashbang + lazyBuiltins(out.code));
+    writeFileSync(file, hashbang + asciiOnly(lazyBuiltins(out.code)));
   }
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
+}
+
+/**
+ * Escapes what is left of non-ASCII text in a chunk: esbuild writes code as ASCII already, but a
+ * comment it keeps (on an object or class member) can hold a `—` or a `…`, and one such character
+ * makes V8 hold the whole chunk as a two-byte string: twice the bytes for as long as the script
+ * lives (a chunk over 128 KB sits in the large-object space until a full GC). As an escape, the
+ * character means the same in a string, a template or a pattern, and a comment is only text.
+ */
+export function asciiOnly(code) {
+  return code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

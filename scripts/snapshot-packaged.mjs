@@ -20,7 +20,7 @@ try {
     console.error('packaged definitions have problems; no snapshot written');
     process.exit(1);
   }
-  const count = await writePackagedSnapshot(root, set.all());
+  const count = await writePackagedSnapshot(root, set);
   console.log(`packaged snapshot: ${count} definitions`);
 } finally {
   rmSync(empty, { recursive: true, force: true });

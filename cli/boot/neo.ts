@@ -7,6 +7,9 @@
  */
 import { join } from 'node:path';
 import { chunkLoader, codeCacheDir } from './chunk-loader.js';
+import { setHeapFlags } from './heap-flags.js';
+
+setHeapFlags();
 
 /** The hash of the bundle's chunks, set by the build (scripts/bundle-commonjs.mjs). */
 declare const NEO_BUNDLE_ID: string;

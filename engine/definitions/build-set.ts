@@ -1,7 +1,7 @@
 import type { AnyDefinition, Definition } from './definition.js';
 import { LAYERS } from './definition.js';
 import type { Diagnostic } from './diagnostic.js';
-import { DefinitionSet } from './definition-set.js';
+import { DefinitionSet, type KnownSetHash } from './definition-set.js';
 import type { FileLoad } from './load-file.js';
 import { UNTRUSTED_CODE } from './privileged.js';
 import { checkUntrustedSet, narrowUntrustedConfigs } from './untrusted-set.js';
@@ -11,11 +11,13 @@ const RESERVED_POLICY_IDS = new Set(['owner']);
 
 /**
  * Layers loaded files into a {@link DefinitionSet}: a higher layer overrides a lower one by id,
- * and two files of one layer claiming the same id is an error showing both places.
+ * and two files of one layer claiming the same id is an error showing both places. `known`: a set
+ * hash worked out before (the packaged snapshot's), used if this set hashes the same text.
  */
 export function buildDefinitionSet(
   loads: readonly FileLoad[],
   ownerPolicyFile?: string,
+  known?: KnownSetHash,
 ): { set: DefinitionSet; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const winners = new Map<string, AnyDefinition>();
@@ -75,6 +77,7 @@ export function buildDefinitionSet(
     ...(ownerPolicy ? { ownerPolicy } : {}),
     ...(ownerPolicyErrors.length > 0 ? { ownerPolicyErrors } : {}),
     configs: narrowed.configs,
+    ...(known ? { known } : {}),
   };
   const fileDrops = loads.flatMap((load) => load.diagnostics.filter((d) => d.code === UNTRUSTED_CODE));
   let set = new DefinitionSet(init);

@@ -13,11 +13,24 @@ export interface DefinitionSetDiff {
 }
 
 /**
+ * A set's hash worked out before (the build's, for the packaged layer alone: packaged-snapshot.ts),
+ * with the exact text it hashed: a set whose hash input is the same text has the same hash, without
+ * hashing (the first hash of a process loads `node:crypto`, most of what a cold `neo validate`
+ * spends on it).
+ */
+export interface KnownSetHash {
+  input: string;
+  hash: string;
+}
+
+/**
  * An immutable, content-hashed set of definitions: the winners of layering, by kind and id.
  * A run keeps the set it started with; hot reload publishes a new one.
  */
 export class DefinitionSet {
   readonly hash: string;
+  /** What {@link hash} hashes: one line per definition, sorted (kept for the build's snapshot). */
+  readonly #hashInput: string;
   readonly #byKind = new Map<DefinitionKind, ReadonlyMap<string, AnyDefinition>>();
   /** Definitions a higher layer overrode, kept to show where an id also exists. */
   readonly shadowed: readonly AnyDefinition[];
@@ -37,6 +50,8 @@ export class DefinitionSet {
     ownerPolicyErrors?: readonly Diagnostic[];
     configs?: readonly Definition<'config'>[];
     untrusted?: readonly Diagnostic[];
+    /** The hash of a set hashed before, used when this set hashes the same text. */
+    known?: KnownSetHash;
   }) {
     for (const kind of DEFINITION_KINDS) this.#byKind.set(kind, new Map());
     for (const definition of init.definitions)
@@ -54,8 +69,16 @@ export class DefinitionSet {
         `${definition.kind}:${definition.id}:${definition.layer}:${definition.digest}${definition.trusted ? '' : ':untrusted'}`,
       );
     }
-    this.hash = contentHash(...parts.sort());
+    parts.sort();
+    // contentHash ends each part with NUL, so this text is exactly the bytes it hashes.
+    this.#hashInput = parts.map((part) => `${part}\0`).join('');
+    this.hash = init.known?.input === this.#hashInput ? init.known.hash : contentHash(...parts);
     Object.freeze(this);
+  }
+
+  /** This set's hash with the text it hashed, to be given back as {@link KnownSetHash}. */
+  get knownHash(): KnownSetHash {
+    return { input: this.#hashInput, hash: this.hash };
   }
 
   /**

@@ -154,7 +154,7 @@ export class DefinitionLoader {
   /** Builds a set from the cached file results. */
   build(): LoadResult {
     const loads = [...this.#loads.values()];
-    const { set, diagnostics } = buildDefinitionSet(loads, this.ownerPolicyFile);
+    const { set, diagnostics } = buildDefinitionSet(loads, this.ownerPolicyFile, this.#snapshot?.set);
     const all = [
       ...this.#pathProblems,
       ...loads.flatMap((l) => l.diagnostics),
@@ -216,6 +216,8 @@ export class DefinitionLoader {
       },
       () => sourceOf(entry.file, readText() ?? '', entry.kind),
     );
+    // Its reference check at build time, keyed by what it depended on (references.ts).
+    if (hit.references !== undefined) this.#referenceCache.set(definition, { key: hit.references, diagnostics: [] });
     return { file: entry.file, kind: entry.kind, layer: 'packaged', definition, diagnostics: [] };
   }
 }

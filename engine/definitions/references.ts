@@ -66,8 +66,17 @@ function referencesOf(definition: AnyDefinition): Array<['persona' | 'backend' |
   }
 }
 
-/** What a definition's reference diagnostics depend on: itself, and what it names (or that it is missing, and which ids exist). */
-function referenceKey(set: DefinitionSet, definition: AnyDefinition, idLists: Map<string, string>): string {
+/**
+ * What a definition's reference diagnostics depend on: itself, and what it names (or that it is
+ * missing, and which ids exist). The build stores each packaged definition's key in its snapshot
+ * (packaged-snapshot.ts): a loader seeds its cache with them, so a packaged definition whose
+ * references are what they were at build time (and had no problem then) is not checked again.
+ */
+export function referenceKey(
+  set: DefinitionSet,
+  definition: AnyDefinition,
+  idLists = new Map<string, string>(),
+): string {
   const parts = [definition.digest];
   for (const [kind, id] of referencesOf(definition)) {
     if (id === undefined) continue;

@@ -67,11 +67,13 @@ function adapter(
     kind,
     wrap: (argv, spec) => wrap(argv, spec),
     spawn,
-    async run(argv, spec, options) {
-      const result = await spawn(argv, spec, options).result;
-      const failure = setupFailure?.(result);
-      return failure === undefined ? result : { ...result, failed: true, spawnError: failure };
-    },
+    // Not an async function: it would keep `spec` (the command's whole environment) until the
+    // command ends, which the child no longer needs once it is spawned.
+    run: (argv, spec, options) =>
+      spawn(argv, spec, options).result.then((result) => {
+        const failure = setupFailure?.(result);
+        return failure === undefined ? result : { ...result, failed: true, spawnError: failure };
+      }),
   } satisfies Sandbox;
 }
 

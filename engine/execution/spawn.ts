@@ -116,7 +116,10 @@ const BOUND_POLL_MS = 100;
  * Starts `argv` (the final argv: a sandbox wrapper, when there is one, has already wrapped it).
  * Never throws for a program that cannot start: the result says `spawnError`.
  */
-export function spawnProcess(argv: readonly string[], options: SpawnOptions): RunningProcess {
+export function spawnProcess(argv: readonly string[], { env, ...options }: SpawnOptions): RunningProcess {
+  // `env` apart: the closures below keep `options` for the child's life, and the environment
+  // (a copy of neo's, per command) is the child's once it is spawned; kept, each step's copy
+  // outlived a scavenge or two and was promoted (docs/architecture.md, "Validate and peak memory").
   const started = Date.now();
   const program = argv[0];
   if (program === undefined) throw new Error('spawnProcess needs a program');
@@ -129,11 +132,11 @@ export function spawnProcess(argv: readonly string[], options: SpawnOptions): Ru
   const [file = program, ...args] = bound?.wrap(argv) ?? argv;
   const output = options.output ?? 'tail';
   const tag = nextTag();
-  const inherited = options.env[TAG_VARIABLE];
+  const inherited = env[TAG_VARIABLE];
   const child = spawnChild(file, args, {
     cwd: options.cwd,
     // Descendants inherit the tag; a neo among them appends its own, so every word stays findable.
-    env: { ...options.env, [TAG_VARIABLE]: inherited ? `${inherited} ${tag}` : tag },
+    env: { ...env, [TAG_VARIABLE]: inherited ? `${inherited} ${tag}` : tag },
     stdio: [
       options.stdin ?? 'ignore',
       output === 'tail' || output === 'stream' ? 'pipe' : output,

@@ -133,9 +133,13 @@ function walk(value: unknown, redact: Redact): unknown {
   }
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     let copy: Record<string, unknown> | undefined;
-    for (const [key, item] of Object.entries(value)) {
+    // Keys, not entries: a run redacts every event and checkpoint, and a pair per field was most
+    // of what this walk allocated.
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
       const next = walk(item, redact);
-      if (next !== item) (copy ??= { ...value })[key] = next;
+      if (next !== item) (copy ??= { ...record })[key] = next;
     }
     return copy ?? value;
   }

@@ -82,11 +82,27 @@ function builtinsLoaded(dir: string, args: string[]): string[] {
   return (JSON.parse(readFileSync(out, 'utf8')) as string[]).filter((m) => m.startsWith('NativeModule '));
 }
 
+describe('the chunks', () => {
+  it('are ASCII: one `—` in a kept comment makes V8 hold a whole chunk as a two-byte string', () => {
+    const bin = dirname(NEO_BIN);
+    const files = [MAIN, ...readdirSync(join(bin, 'chunks')).map((f) => join(bin, 'chunks', f))];
+    const wide = files.filter((file) => /[^\x00-\x7f]/.test(readFileSync(file, 'utf8')));
+    expect(wide).toEqual([]);
+  });
+});
+
 describe("Node's own modules a command loads", () => {
   it('`neo --help`: neither node:child_process (commander requires it for what neo never does) nor node:fs/promises', async () => {
     const loaded = builtinsLoaded(await tempDir('neo-e2e-builtins-'), ['--help']);
     expect(loaded).toContain('NativeModule vm');
     expect(loaded.filter((m) => /^NativeModule (child_process|fs\/promises|net|readline)$/.test(m))).toEqual([]);
+  });
+
+  it("`neo validate` of the packaged layer: not node:crypto (the set hash and reference checks are the build's)", async () => {
+    const dir = await tempDir('neo-e2e-builtins-');
+    const loaded = builtinsLoaded(dir, ['validate']);
+    expect(loaded).toContain('NativeModule vm');
+    expect(loaded.filter((m) => /^NativeModule (crypto|child_process|fs\/promises)$/.test(m))).toEqual([]);
   });
 
   it('a `run:`-only flow: the spawn and the store, not http (a metrics port) or readline (a prompt)', async () => {

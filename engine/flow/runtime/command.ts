@@ -87,7 +87,7 @@ export function commandEnvironment(
   set: Record<string, string>,
   source: NodeJS.ProcessEnv = process.env,
 ): Record<string, string> {
-  if (setting.kind === 'none') return { ...definedValues(source), ...set };
+  if (setting.kind === 'none') return Object.assign(definedValues(source), set);
   return confinedEnv(source, { keep: setting.secrets ?? [], set });
 }
 
@@ -103,8 +103,12 @@ export function processLimitNote(result: ProcessResult, setting: SandboxSetting 
 }
 
 function definedValues(env: NodeJS.ProcessEnv): Record<string, string> {
+  // One pass, no entries arrays and no second copy: every command of a run builds one.
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
+  for (const name of Object.keys(env)) {
+    const value = env[name];
+    if (value !== undefined) out[name] = value;
+  }
   return out;
 }
 
