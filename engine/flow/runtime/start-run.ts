@@ -24,6 +24,7 @@ import type { CompiledPlan, PlanTree } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
 import { assertCompiled, compileFlowFile, planHash, type LoadedPlan } from './load-plan.js';
 import { readyPlan } from './plan-cache.js';
+import { durablePinHash } from '../store/plan-pin.js';
 import { outcomeOf, type ChildContext, type RunOutcome, type StartOptions } from './options.js';
 import { runSubflow } from './subflow.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
@@ -108,8 +109,9 @@ export async function startCompiled(
     );
   }
   const engine = context.child === undefined ? options.engine : context.child.engine;
-  // A durable run compiles what it was started with, or nothing runs (no workspace, no record).
-  await engine?.pinPlan?.(planHash(plan), file);
+  // A durable run compiles what it was started with, with the same project neo.yaml, or nothing
+  // runs (no workspace, no record).
+  await engine?.pinPlan?.(durablePinHash(plan, pinned), file);
   // Nothing starts (no workspace, no run record) where a sandbox asked for cannot be had.
   await requirePlanSandboxes(plan);
   requirePlanSecrets({ plan, children });
