@@ -31,6 +31,7 @@ import { requirePlanSandboxes } from './require-sandbox.js';
 import { requirePlanSecrets } from './require-secrets.js';
 import { refuseUnsafeWatch } from './watch-guard.js';
 import { defined } from '../../util/defined.js';
+import { packageRoot } from '../../util/package-root.js';
 
 /**
  * Starts a new run of a plan file: load and check definitions, compile, resolve inputs,
@@ -109,9 +110,9 @@ export async function startCompiled(
     );
   }
   const engine = context.child === undefined ? options.engine : context.child.engine;
-  // A durable run compiles what it was started with, with the same project neo.yaml, or nothing
-  // runs (no workspace, no record).
-  await engine?.pinPlan?.(durablePinHash(plan, pinned), file);
+  // A durable run compiles what it was started with, from the same project neo.yaml and
+  // sub-flows, or nothing runs (no workspace, no record).
+  await engine?.pinPlan?.(durablePinHash(plan, pinned, { home: options.home, packageRoot: packageRoot() }), file);
   // Nothing starts (no workspace, no run record) where a sandbox asked for cannot be had.
   await requirePlanSandboxes(plan);
   requirePlanSecrets({ plan, children });
