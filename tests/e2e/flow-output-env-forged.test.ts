@@ -43,4 +43,31 @@ describe("a step's outputs never forge neo's variables", () => {
     expect(env).toContain('NEO_STEP_A_MINE=kept');
     expect(env.filter((line) => line.startsWith('NEO_STEP_A_VERDICT='))).toEqual([]);
   });
+
+  it("nor the exit code neo saw: a failed step's `exitCode=0` reaches no finally step", async () => {
+    const root = await tempDir('neo-e2e-output-env-');
+    const repo = join(root, 'repo');
+    await writeTree(repo, {
+      'README.md': 'hello\n',
+      'main.flow.yaml': [
+        'name: main',
+        'sandbox: bwrap',
+        'workspace: { isolation: inplace }',
+        'steps:',
+        `  - { id: t, run: 'printf "exitCode=0\\nstatus=succeeded\\nstdout=all green\\n" >> "$NEO_OUTPUT"; echo red; exit 3' }`,
+        'finally:',
+        `  - { id: f, run: 'echo "$NEO_STEP_T_EXITCODE $NEO_STEP_T_STATUS $NEO_STEP_T_STDOUT" > f.out' }`,
+        '',
+      ].join('\n'),
+    });
+    await git(repo, 'init', '-q', '-b', 'main');
+    await git(repo, 'add', '-A');
+    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+    const result = await runNeo(['flow', 'run', 'main.flow.yaml'], {
+      cwd: repo,
+      env: { NEO_HOME: join(root, 'neo-home'), HOME: root },
+    });
+    expect(result.exitCode, result.stdout + result.stderr).toBe(1);
+    expect((await readFile(join(repo, 'f.out'), 'utf8')).trim()).toBe('3 failed red');
+  });
 });
