@@ -46,7 +46,7 @@ export function confinedSpec(c: Confinement): SandboxSpec {
   const hide = [...hidden, ...runtime.hide];
   const binds: SandboxBind[] = [
     ...runtime.binds,
-    ...(c.readable ?? []).map((path) => ({ path, optional: true })),
+    ...(c.readable ?? []).filter((path) => !holdsHidden(path, hidden)).map((path) => ({ path, optional: true })),
     { path: c.workspace, write: true, ...defined({ at: c.workspaceAt }) },
     ...(c.binds ?? []),
     // Over the configs of the git dirs shown: the same files without the credentials they hold.
@@ -62,6 +62,17 @@ export function confinedSpec(c: Confinement): SandboxSpec {
     env: c.env,
     ...defined({ timeoutMs: c.timeoutMs }),
   };
+}
+
+/**
+ * A path shown read-only may lie in a hidden tree (a worktree's git dirs in NEO_HOME, a base
+ * Python under the home), never be one or hold one: what a run's record says to show partly comes
+ * from files of the checkout (a venv's `pyvenv.cfg`), and a `/`, the home or NEO_HOME shown there
+ * would show the store key and the user's secrets.
+ */
+function holdsHidden(path: string, hidden: readonly string[]): boolean {
+  const real = realOrSelf(path);
+  return hidden.some((tree) => tree === real || tree.startsWith(real.endsWith('/') ? real : `${real}/`));
 }
 
 /**

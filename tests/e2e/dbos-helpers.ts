@@ -101,12 +101,13 @@ export async function startWorker(
   id: string,
   concurrency = 1,
   extra: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<Worker> {
   watchFolder(home);
   const child = execa(
     process.execPath,
     [NEO_BIN, 'worker', '--database-url', url, '--executor-id', id, '--concurrency', String(concurrency), ...extra],
-    { env: { NO_COLOR: '1', NEO_HOME: home }, reject: false, stdin: 'ignore' },
+    { env: { NO_COLOR: '1', ...env, NEO_HOME: home }, reject: false, stdin: 'ignore' },
   ) as ResultPromise;
   await waitForOutput(child, /worker \S+ ready/, 'stderr');
   return { id, home, child };

@@ -3,7 +3,9 @@
  * (literal) and double quotes (with \n, \t, \" and \\ escapes). No interpolation: a value is
  * exactly what the file says.
  */
-import { readRegularFile } from '../../util/regular-file.js';
+import { constants, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { UsageError } from '../../util/errors.js';
 
 /** The variables a .env text defines, in order (a later line wins). */
 export function parseDotenv(text: string): Map<string, string> {
@@ -43,12 +45,46 @@ function closingQuote(raw: string): number {
   return -1;
 }
 
-/** Reads a .env file; a missing file defines nothing. */
+/** Larger than any `.env` is: one is refused rather than read whole. */
+export const MAX_DOTENV_BYTES = 1024 * 1024;
+
+/**
+ * Reads a .env file; a missing file defines nothing. A trusted project's `.neo/.env` lies in the
+ * workspace a confined step writes in `inplace` isolation, so what is there is checked on the
+ * opened descriptor before a byte is read: a FIFO (opened without waiting for a writer), a device
+ * (a link to /dev/zero), a socket or a folder is refused, and so is a file past
+ * {@link MAX_DOTENV_BYTES} — never waited on or read without end, never silently taken as empty.
+ */
 export async function readDotenv(file: string): Promise<Map<string, string>> {
-  // Not a regular file (a named pipe a confined step left in the checkout) defines nothing.
-  const bytes = readRegularFile(file, MAX_DOTENV_BYTES);
-  return parseDotenv(typeof bytes === 'object' ? bytes.toString('utf8') : '');
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return new Map();
+    throw notAFile(file, code === 'ELOOP' ? 'a loop of symbolic links' : (error as Error).message);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw notAFile(file, describe(info));
+    if (info.size > MAX_DOTENV_BYTES) throw notAFile(file, `${info.size} bytes, more than a .env holds`);
+    return parseDotenv(await handle.readFile('utf8'));
+  } finally {
+    await handle.close();
+  }
 }
 
-/** A `.env` larger than this is not one (a planted file is not read whole into memory). */
-const MAX_DOTENV_BYTES = 1024 * 1024;
+function notAFile(file: string, what: string): UsageError {
+  return new UsageError('AGENT_DOTENV_NOT_A_FILE', `${file} is not a .env file: ${what}`, {
+    hint: 'a .env is a small regular file of NAME=value lines; a step of a run may have put this there: look at it, then remove it or replace it with the file you meant',
+  });
+}
+
+function describe(info: Stats): string {
+  if (info.isFIFO()) return 'a named pipe (FIFO)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  if (info.isDirectory()) return 'a folder';
+  return 'not a regular file';
+}

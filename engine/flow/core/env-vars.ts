@@ -23,7 +23,7 @@ export interface CommandSite {
 /**
  * The environment neo gives a command (a run step, a gate, a loop check). Values reach the
  * command only this way, never spliced into its text: NEO_INPUT_<NAME> per input,
- * NEO_STEP_<ID>_<OUTPUT> (plus _STATUS and _VERDICT) per step in its `needs` (as GitHub's
+ * NEO_STEP_<ID>_<OUTPUT> (plus neo's _STATUS and _VERDICT, which no output overrides) per step in its `needs` (as GitHub's
  * `needs` context: direct needs only, so a long chain does not grow every command's
  * environment; an expression in `env:` reaches any step the step depends on), NEO_ITEM for a
  * foreach item, NEO_RUN_* for the run. Objects arrive as JSON.
@@ -43,16 +43,34 @@ export function commandEnv(state: RunState, site: CommandSite): Record<string, s
     env.NEO_ITEM_INDEX = String(site.item.index);
   }
   for (const [name, value] of Object.entries(state.inputs)) put(env, `NEO_INPUT_${envName(name)}`, value);
-  for (const id of site.needs) {
-    const step = state.steps[id];
-    if (step === undefined) continue;
-    const view = stepView(step);
-    const prefix = `NEO_STEP_${envName(id)}_`;
+  const needed = site.needs.filter((id) => state.steps[id] !== undefined);
+  const prefixes = needed.map((id) => `NEO_STEP_${envName(id)}_`);
+  needed.forEach((id, i) => {
+    const prefix = prefixes[i]!;
+    for (const [key, value] of Object.entries(stepView(state.steps[id]!).outputs)) {
+      const name = `${prefix}${envName(key)}`;
+      if (!ownedElsewhere(name, prefix, prefixes)) put(env, name, value);
+    }
+  });
+  // neo's own, after the outputs: a step names its outputs itself, and `status=succeeded` in a
+  // failed step's $NEO_OUTPUT must not read as its STATUS to a later step (a finally's deploy).
+  needed.forEach((id, i) => {
+    const view = stepView(state.steps[id]!);
+    const prefix = prefixes[i]!;
     env[`${prefix}STATUS`] = view.status;
     if (view.verdict !== null) env[`${prefix}VERDICT`] = view.verdict;
-    for (const [key, value] of Object.entries(view.outputs)) put(env, `${prefix}${envName(key)}`, value);
-  }
+    else delete env[`${prefix}VERDICT`];
+  });
   return env;
+}
+
+/**
+ * Whether an output's variable lies among another needed step's names (step `a`'s `b_status` is
+ * step `a-b`'s NEO_STEP_A_B_STATUS): left out, whichever order `needs` lists them in; the output
+ * still reaches `env:` as `${{ steps.a.outputs.b_status }}`.
+ */
+function ownedElsewhere(name: string, own: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((other) => other !== own && other.length > own.length && name.startsWith(other));
 }
 
 function put(env: Record<string, string>, name: string, value: unknown): void {

@@ -260,11 +260,13 @@ async function runStep(
     // Read once and removed, whatever happened: no output folder outlives its step.
     written = readStepOutput(output);
   }
+  // neo's own last: the step names what it writes to $NEO_OUTPUT, and `exitCode=0` there must
+  // not read as the exit code neo saw (a finally step's `if` or "$NEO_STEP_T_EXITCODE").
   const outputs: Record<string, unknown> = {
+    ...('outputs' in written ? written.outputs : {}),
     exitCode: result.exitCode ?? null,
     stdout: tail(result.stdout),
     stderr: tail(result.stderr),
-    ...('outputs' in written ? written.outputs : {}),
   };
   const tampered = git.tampered();
   if (tampered.length > 0)

@@ -24,12 +24,14 @@ import type { CompiledPlan, PlanTree } from '../core/plan.js';
 import type { PinnedDefinition } from '../store/run-files.js';
 import { assertCompiled, compileFlowFile, planHash, type LoadedPlan } from './load-plan.js';
 import { readyPlan } from './plan-cache.js';
+import { durablePinHash } from '../store/plan-pin.js';
 import { outcomeOf, type ChildContext, type RunOutcome, type StartOptions } from './options.js';
 import { runSubflow } from './subflow.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
 import { requirePlanSecrets } from './require-secrets.js';
 import { refuseUnsafeWatch } from './watch-guard.js';
 import { defined } from '../../util/defined.js';
+import { packageRoot } from '../../util/package-root.js';
 
 /**
  * Starts a new run of a plan file: load and check definitions, compile, resolve inputs,
@@ -108,8 +110,9 @@ export async function startCompiled(
     );
   }
   const engine = context.child === undefined ? options.engine : context.child.engine;
-  // A durable run compiles what it was started with, or nothing runs (no workspace, no record).
-  await engine?.pinPlan?.(planHash(plan), file);
+  // A durable run compiles what it was started with, from the same project neo.yaml and
+  // sub-flows, or nothing runs (no workspace, no record).
+  await engine?.pinPlan?.(durablePinHash(plan, pinned, { home: options.home, packageRoot: packageRoot() }), file);
   // Nothing starts (no workspace, no run record) where a sandbox asked for cannot be had.
   await requirePlanSandboxes(plan);
   requirePlanSecrets({ plan, children });

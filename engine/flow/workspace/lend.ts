@@ -15,7 +15,7 @@
  * a mirror is never part of a step's change or of the run's commit.
  */
 import { lstatSync } from 'node:fs';
-import { lstat, readFile, realpath, rm } from 'node:fs/promises';
+import { lstat, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { GitRepo } from '../../execution/index.js';
 import { errorMessage } from '../../util/errors.js';
@@ -104,15 +104,22 @@ export async function removeMirror(at: string): Promise<void> {
 /**
  * The install a virtualenv's interpreter comes from (`home = <prefix>/bin` in `pyvenv.cfg`):
  * under the user's home (pyenv, uv) it is hidden in a sandbox unless shown, and the venv's
- * `python` leads there.
+ * `python` leads there. `pyvenv.cfg` is a file of the checkout, ignored by git, that an earlier
+ * `inplace` run's confined step could have written, and what it names is shown to every sandbox
+ * of the run: only a `bin` folder holding a Python (`python3` or `python`, a regular file) is
+ * taken, and its parent shown — never a folder it names as it is (`home = ~/.ssh`, NEO_HOME).
  */
 async function basePython(venv: string): Promise<string | undefined> {
   const text = await readFile(join(venv, 'pyvenv.cfg'), 'utf8').catch(() => '');
   const home = /^\s*home\s*=\s*(.+?)\s*$/m.exec(text)?.[1];
   if (home === undefined || !home.startsWith('/')) return undefined;
   const real = await realpath(home).catch(() => undefined);
-  if (real === undefined) return undefined;
-  return basename(real) === 'bin' ? dirname(real) : real;
+  if (real === undefined || basename(real) !== 'bin' || dirname(real) === real) return undefined;
+  for (const name of ['python3', 'python']) {
+    const info = await stat(join(real, name)).catch(() => undefined);
+    if (info?.isFile() === true) return dirname(real);
+  }
+  return undefined;
 }
 
 function isVirtualenv(dir: string): boolean {
