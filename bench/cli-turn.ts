@@ -59,10 +59,17 @@ const env: NodeJS.ProcessEnv = {
   NEO_MODEL_API_KEY: 'neo-scripted',
   NEO_CODEX_BIN: codex,
 };
-const server = spawn(process.execPath, [BIN, 'model', 'serve', '--script', join(root, 'turn.yaml'), '--json'], {
-  env,
-  stdio: ['ignore', 'pipe', 'ignore'],
-});
+// The server's log gives each run's model request: the time after it is the turn's tail (the
+// settle, the release, the net diff, the run's end), apart from every start-up before it.
+const requests = join(root, 'requests.jsonl');
+const server = spawn(
+  process.execPath,
+  [BIN, 'model', 'serve', '--script', join(root, 'turn.yaml'), '--json', '--quiet', '--log', requests],
+  {
+    env,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  },
+);
 try {
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -95,23 +102,28 @@ try {
       '',
     ].join('\n'),
   );
-  const timed = (file: string, args: string[]): number => {
+  const tails: Record<'neo' | 'direct', number[]> = { neo: [], direct: [] };
+  const lastRequestAt = () =>
+    Date.parse((JSON.parse(readFileSync(requests, 'utf8').trimEnd().split('\n').at(-1)!) as { time: string }).time);
+  const timed = (file: string, args: string[], tail?: number[]): number => {
     const started = performance.now();
     const result = spawnSync(file, args, { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] });
     if (result.status !== 0)
       throw new Error(`${file} ${args.join(' ')} exited ${result.status}: ${String(result.stderr)}`);
+    tail?.push(Date.now() - lastRequestAt());
     return performance.now() - started;
   };
   const exec = ['exec', '--json', '--skip-git-repo-check', '-m', 'gpt-5.5', 'say done'];
   // The server as neo provisions it (engine/capabilities/this-neo.ts): this neo, `memory mcp`.
   const memoryServer = `mcp_servers.neo-memory={command = ${JSON.stringify(process.execPath)}, args = [${JSON.stringify(BIN)}, "memory", "mcp"], env = {NEO_HOME = ${JSON.stringify(env.NEO_HOME)}}}`;
   const variants = {
-    neo: () => timed(process.execPath, [BIN, 'flow', 'run', 'plan.yaml']),
-    direct: () => timed(codex, exec),
+    neo: () => timed(process.execPath, [BIN, 'flow', 'run', 'plan.yaml'], tails.neo),
+    direct: () => timed(codex, exec, tails.direct),
     withServer: () => timed(codex, ['-c', memoryServer, ...exec]),
   };
   // The warm-up run records the step's decision: from then on the repository has a memory.
   for (const run of Object.values(variants)) run();
+  tails.neo.length = tails.direct.length = 0;
   console.log(`cli-turn: ${codex}; load average ${loadavg()[0]!.toFixed(2)}`);
   const times: Record<keyof typeof variants, number[]> = { neo: [], direct: [], withServer: [] };
   const names = Object.keys(variants) as Array<keyof typeof variants>;
@@ -130,6 +142,9 @@ try {
   );
   console.log(
     `cli-turn: codex exec given neo's memory server ${withServer.toFixed(0)} ms: ${(withServer - direct).toFixed(0)} ms of the added time is Codex starting it and waiting for it, ${(neo - withServer).toFixed(0)} ms is neo's own`,
+  );
+  console.log(
+    `cli-turn: after the model request (the turn's end, the settle, the release, the net diff, the run's end): codex exec ${median(tails.direct).toFixed(0)} ms, neo ${median(tails.neo).toFixed(0)} ms`,
   );
 } finally {
   server.kill('SIGINT');
