@@ -2,7 +2,10 @@
  * A one-step flow around a real CLI turn vs the same CLI run directly, in the same run
  * (interleaved, medians): Codex (`codex exec --json`) against `neo flow run` of a one-step agent
  * flow on the codex backend, both answered by `neo model serve` with one scripted text turn.
- * The figure is neo's added time (goal ≤ +150 ms) and the ratio. Needs the CLI that
+ * The figure is neo's added time (goal ≤ +150 ms) and the ratio. In the same rounds, `codex exec`
+ * given neo's memory MCP server (as every agent step provisions it once the repository has a
+ * memory: the warm-up run makes one) says how much of the added time is Codex starting that
+ * server and waiting for it before its first request, and how much is neo's own. Needs the CLI that
  * `node scripts/install-clis.mjs --only codex` installs (or NEO_CODEX_BIN); skips without it.
  * Sizes: --reps=5
  */
@@ -12,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { neoBinPath, packageRoot } from '../engine/util/package-root.js';
-import { interleave, numberArgs, report } from './harness.js';
+import { median, numberArgs, report } from './harness.js';
 
 const size = numberArgs({ reps: 5 });
 const BIN = process.env.NEO_BENCH_BIN ?? neoBinPath();
@@ -56,10 +59,17 @@ const env: NodeJS.ProcessEnv = {
   NEO_MODEL_API_KEY: 'neo-scripted',
   NEO_CODEX_BIN: codex,
 };
-const server = spawn(process.execPath, [BIN, 'model', 'serve', '--script', join(root, 'turn.yaml'), '--json'], {
-  env,
-  stdio: ['ignore', 'pipe', 'ignore'],
-});
+// The server's log gives each run's model request: the time after it is the turn's tail (the
+// settle, the release, the net diff, the run's end), apart from every start-up before it.
+const requests = join(root, 'requests.jsonl');
+const server = spawn(
+  process.execPath,
+  [BIN, 'model', 'serve', '--script', join(root, 'turn.yaml'), '--json', '--quiet', '--log', requests],
+  {
+    env,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  },
+);
 try {
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -92,23 +102,49 @@ try {
       '',
     ].join('\n'),
   );
-  const timed = (file: string, args: string[]): number => {
+  const tails: Record<'neo' | 'direct', number[]> = { neo: [], direct: [] };
+  const lastRequestAt = () =>
+    Date.parse((JSON.parse(readFileSync(requests, 'utf8').trimEnd().split('\n').at(-1)!) as { time: string }).time);
+  const timed = (file: string, args: string[], tail?: number[]): number => {
     const started = performance.now();
     const result = spawnSync(file, args, { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] });
     if (result.status !== 0)
       throw new Error(`${file} ${args.join(' ')} exited ${result.status}: ${String(result.stderr)}`);
+    tail?.push(Date.now() - lastRequestAt());
     return performance.now() - started;
   };
-  const direct = () => timed(codex, ['exec', '--json', '--skip-git-repo-check', '-m', 'gpt-5.5', 'say done']);
-  const throughNeo = () => timed(process.execPath, [BIN, 'flow', 'run', 'plan.yaml']);
-  direct();
-  throughNeo();
+  const exec = ['exec', '--json', '--skip-git-repo-check', '-m', 'gpt-5.5', 'say done'];
+  // The server as neo provisions it (engine/capabilities/this-neo.ts): this neo, `memory mcp`.
+  const memoryServer = `mcp_servers.neo-memory={command = ${JSON.stringify(process.execPath)}, args = [${JSON.stringify(BIN)}, "memory", "mcp"], env = {NEO_HOME = ${JSON.stringify(env.NEO_HOME)}}}`;
+  const variants = {
+    neo: () => timed(process.execPath, [BIN, 'flow', 'run', 'plan.yaml'], tails.neo),
+    direct: () => timed(codex, exec, tails.direct),
+    withServer: () => timed(codex, ['-c', memoryServer, ...exec]),
+  };
+  // The warm-up run records the step's decision: from then on the repository has a memory.
+  for (const run of Object.values(variants)) run();
+  tails.neo.length = tails.direct.length = 0;
   console.log(`cli-turn: ${codex}; load average ${loadavg()[0]!.toFixed(2)}`);
-  const figure = await interleave(size.reps, throughNeo, direct);
-  report({ name: 'one-step flow around a Codex turn vs codex exec directly', ...figure, unit: 'ms' });
-  const added = figure.neo - figure.baseline;
+  const times: Record<keyof typeof variants, number[]> = { neo: [], direct: [], withServer: [] };
+  const names = Object.keys(variants) as Array<keyof typeof variants>;
+  for (let i = 0; i < size.reps; i++) {
+    // Interleaved, each round in another order: a load that drifts lands on all three alike.
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(i + k) % names.length]!;
+      times[name].push(variants[name]());
+    }
+  }
+  const [neo, direct, withServer] = [median(times.neo), median(times.direct), median(times.withServer)];
+  report({ name: 'one-step flow around a Codex turn vs codex exec directly', neo, baseline: direct, unit: 'ms' });
+  const added = neo - direct;
   console.log(
     `cli-turn: neo adds ${added.toFixed(0)} ms (goal ≤ 150) ${added <= 150 ? 'ok' : 'MISSED'}; load average after ${loadavg()[0]!.toFixed(2)}`,
+  );
+  console.log(
+    `cli-turn: codex exec given neo's memory server ${withServer.toFixed(0)} ms: ${(withServer - direct).toFixed(0)} ms of the added time is Codex starting it and waiting for it, ${(neo - withServer).toFixed(0)} ms is neo's own`,
+  );
+  console.log(
+    `cli-turn: after the model request (the turn's end, the settle, the release, the net diff, the run's end): codex exec ${median(tails.direct).toFixed(0)} ms, neo ${median(tails.neo).toFixed(0)} ms`,
   );
 } finally {
   server.kill('SIGINT');

@@ -16,6 +16,7 @@ export {
   mapBriefBlock,
   handoffBriefBlock,
   runDecisions,
+  openRunMemory,
   closeRunMemory,
 } from './run-memory.js';
 export {

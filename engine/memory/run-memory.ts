@@ -127,6 +127,16 @@ export async function mapBriefBlock(
 }
 
 /**
+ * Opens the process's handle on the repository's memory now, if it has one (never creates it):
+ * the step's decision and the run's hand-off then find it open. Opening costs more than either
+ * write (better-sqlite3's module and addon, the WAL pragma: ~35 ms of CPU idle), which a flow
+ * would rather spend while its agent works than between the agent's end and the step's.
+ */
+export function openRunMemory(home: string, dir: string): void {
+  if (!memoryOff() && hasMemoryDatabase(home, dir)) handle(home, dir);
+}
+
+/**
  * The decisions a run has left so far, newest first, for its hand-off: none when the repository
  * has no memory database yet (a run of commands only never creates one).
  */

@@ -219,12 +219,16 @@ export class SessionRegistry {
     this.#live.delete(session.id);
     this.#released.set(session.id, session.ownerScope);
     const final = session.snapshot.context;
-    await this.store.patchMeta(session.id, {
-      status: statusOf('released', final),
-      state: 'released',
-      roundsElapsed: context.roundsElapsed,
-      ...defined({ costUsd: context.costUsd, outcome: verdict.outcome, note: verdict.note }),
-    });
+    await this.store.patchMeta(
+      session.id,
+      {
+        status: statusOf('released', final),
+        state: 'released',
+        roundsElapsed: context.roundsElapsed,
+        ...defined({ costUsd: context.costUsd, outcome: verdict.outcome, note: verdict.note }),
+      },
+      { final: true },
+    );
     await this.store.closeSession(session.id);
     this.#metrics.increment(METRICS.released, { reason });
     this.#metrics.observe(METRICS.rounds, context.roundsElapsed);

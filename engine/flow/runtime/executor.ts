@@ -18,7 +18,14 @@ import { openStepOutput, readStepOutput } from './step-output.js';
 import { BudgetGuard } from './budget-guard.js';
 import { commandError, isConfined, maxProcessesOf, runCommand, type CommandSpec } from './command.js';
 import { briefWithLessons } from '../agent/lessons-brief.js';
-import { briefWithMemory, memoryBind, memorySite, noteGateRefusal, noteStepOutcome } from './memory-hook.js';
+import {
+  briefWithMemory,
+  memoryBind,
+  memorySite,
+  noteGateRefusal,
+  noteStepOutcome,
+  openingMemory,
+} from './memory-hook.js';
 import { defined } from '../../util/defined.js';
 import { scriptOutsideItsFolder } from './script-path.js';
 
@@ -193,10 +200,12 @@ async function agentStep(
         ...defined({ idleTimeoutMs: step.idleTimeoutMs }),
       },
       {
-        sessions:
+        sessions: openingMemory(
           step.sandbox === undefined
             ? guard.sessions
             : sandboxedSessions(guard.sessions, agentSandbox(step.sandbox, cwd, deps)),
+          site,
+        ),
         signal: budget.signal,
         budget: () => deps.budget(),
         charge: (cost) => {

@@ -6,7 +6,7 @@
  * neo computed. Nothing here throws or holds a run up: memory loads lazily, and a write that fails
  * is dropped (engine/memory/run-memory.ts).
  */
-import type { GateRun } from '../agent/driver.js';
+import type { GateRun, SessionPort } from '../agent/driver.js';
 import type { StepDiff } from '../agent/diff-fold.js';
 import type { ExecutionOutcome, ExecutionSpec } from '../core/execution.js';
 import { unitKey } from '../core/state.js';
@@ -72,6 +72,37 @@ const diffOf = (diff: StepDiff | undefined) => ({
   files: (diff?.files ?? []).map((f) => f.path),
   ...(diff === undefined || diff.unified === '' ? {} : { diff: diff.unified }),
 });
+
+/**
+ * The step's session port, opening the repository's memory (if it has one) once its first start
+ * has returned: the agent is running and neo waits for its turn. Otherwise the open falls where
+ * its first user does — the hand-off's timer, a second after the run's start, or the step's
+ * decision after the agent's end — and on a short turn that is the stretch between the agent's
+ * end and the step's, which the whole run waits through.
+ */
+export function openingMemory(sessions: SessionPort, site: MemorySite): SessionPort {
+  let opened = false;
+  return {
+    execute: async (input, caller, options) => {
+      const result = await sessions.execute(input, caller, options);
+      if (input.op === 'start' && !opened && !memoryOff()) {
+        opened = true;
+        // After the start's own continuation has run: the drive goes on to wait for the turn first.
+        setImmediate(
+          () =>
+            void memory().then(
+              (m) => m.openRunMemory(site.home, repoOf(site.workspace)),
+              () => undefined,
+            ),
+        );
+      }
+      return result;
+    },
+    setScopeConstraints: (scope, constraints) => sessions.setScopeConstraints(scope, constraints),
+    onSessionEvent: (listener) => sessions.onSessionEvent(listener),
+    releaseAllOwnedBy: (scope) => sessions.releaseAllOwnedBy(scope),
+  };
+}
 
 /** A gate run that refused what the agent called done: what it tried and what the check printed. */
 export async function noteGateRefusal(

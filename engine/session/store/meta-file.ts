@@ -18,6 +18,10 @@ export class MetaFile {
   #inFlight: Promise<void> | undefined;
   #queued: Promise<void> | undefined;
   #lastWriteAt = 0;
+  /** Set by `flush`: no write waits out the interval any more (the record is being closed). */
+  #closing = false;
+  /** Ends the wait of a write that is waiting out the interval. */
+  #wake: (() => void) | undefined;
 
   constructor(path: string, record: CodeSessionRecord, log: SessionLog, minIntervalMs = 0) {
     this.path = path;
@@ -39,6 +43,17 @@ export class MetaFile {
     return next;
   }
 
+  /**
+   * Like `save`, but neither this write nor any later one waits out the interval: the pacing
+   * bounds a chatty live session's fsyncs, and a release's last record is one write whose wait
+   * the whole release (and the step after it) would otherwise sit through.
+   */
+  flush(): Promise<void> {
+    this.#closing = true;
+    this.#wake?.();
+    return this.save();
+  }
+
   /** Waits for every queued write. */
   async settled(): Promise<void> {
     while (this.#inFlight !== undefined) await this.#inFlight;
@@ -47,7 +62,16 @@ export class MetaFile {
   /** Waits out the rest of the minimum interval since the last write. */
   #pace(): Promise<void> | undefined {
     const wait = this.#lastWriteAt + this.#minIntervalMs - Date.now();
-    return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : undefined;
+    if (wait <= 0 || this.#closing) return undefined;
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(wake, wait);
+      this.#wake = wake;
+    });
   }
 
   async #write(): Promise<void> {

@@ -78,10 +78,12 @@ export class CodeSessionStore {
    * Read-modify-write under a per-session lock; resolves once the change is on disk. Null when
    * there is no record. `patch` may be a function of the current record. A held (live) record is
    * patched in memory and its writes coalesce; any other is read, patched and written in turn.
+   * `final`: the session's last record (its release): written without waiting out the interval.
    */
   async patchMeta(
     sessionId: string,
     patch: RecordPatch | ((record: CodeSessionRecord) => RecordPatch),
+    options: { final?: boolean } = {},
   ): Promise<CodeSessionRecord | null> {
     const outcome = await this.#lock.run(sessionId, async () => {
       const held = this.#metas.get(sessionId);
@@ -91,7 +93,7 @@ export class CodeSessionStore {
       meta.record = { ...meta.record, ...changes, updatedAt: new Date().toISOString() };
       if (changes.taskBrief !== undefined) meta.record.taskBrief = truncateBrief(changes.taskBrief);
       const snapshot = structuredClone(meta.record);
-      if (held !== undefined) return { snapshot, saved: meta.save() };
+      if (held !== undefined) return { snapshot, saved: options.final === true ? meta.flush() : meta.save() };
       await meta.save();
       return { snapshot, saved: undefined };
     });

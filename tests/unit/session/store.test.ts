@@ -125,6 +125,25 @@ describe('code session store', () => {
     expect((await readdir(join(home, 'code-sessions', id))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it("paces a live record's writes, but not its final one: a release's record is on disk without the wait", async () => {
+    const home = await tempDir();
+    // An interval no test could sit through: a final patch that waited it out would time out.
+    const s = new CodeSessionStore(home, { log: new RecordingLog(), metaIntervalMs: 60_000 });
+    const id = mintSessionId();
+    await s.createRecord(record(id));
+    const file = join(home, 'code-sessions', id, 'meta.json');
+    // A chatty patch right after a write is coalesced behind the interval: not on disk yet.
+    const paced = s.patchMeta(id, { roundsElapsed: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((JSON.parse(await readFile(file, 'utf8')) as CodeSessionRecord).roundsElapsed).toBe(0);
+    // The final patch takes the waiting write with it, at once.
+    await s.patchMeta(id, { status: 'ended', state: 'released' }, { final: true });
+    await paced;
+    const written = JSON.parse(await readFile(file, 'utf8')) as CodeSessionRecord;
+    expect(written).toMatchObject({ roundsElapsed: 1, status: 'ended', state: 'released' });
+    await s.closeSession(id);
+  });
+
   it('keeps the resume chain: appendRun and setLatestRunExternalSessionId', async () => {
     const { store: s } = await store();
     const id = mintSessionId();

@@ -2,6 +2,7 @@
  * The flow's seam to memory: each verdict neo saw becomes one decision of the right kind, in the
  * user's repository's memory; a memory that cannot be written never fails the caller.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +11,11 @@ import {
   memorySite,
   noteGateRefusal,
   noteStepOutcome,
+  openingMemory,
   type MemorySite,
 } from '../../../../engine/flow/runtime/memory-hook.js';
+import type { SessionPort } from '../../../../engine/flow/agent/driver.js';
+import { memoryDir } from '../../../../engine/memory/paths/index.js';
 import type { AgentSettings } from '../../../../engine/flow/core/plan.js';
 import { closeRunMemory, openMemory, queryDecisions } from '../../../../engine/memory/index.js';
 import { tempDir } from '../../../helpers/temp.js';
@@ -117,6 +121,40 @@ describe('the memory hook', () => {
     await writeFile(join(s.home, 'memory'), 'a file where the folder should be');
     await noteStepOutcome(s, settings, { status: 'succeeded', verdict: 'success', outputs: { diff } });
     await noteApprovalRejected(s, { decision: 'reject', by: 'ana' }, 'Ship it?');
+    closeRunMemory();
+  });
+
+  it("opens the repository's memory once the step's first start returned, and never makes one it lacks", async () => {
+    const calls: string[] = [];
+    const port: SessionPort = {
+      execute: async (input) => {
+        calls.push(input.op);
+        return { sessionId: 'cs-1' } as never;
+      },
+      setScopeConstraints: () => undefined,
+      onSessionEvent: () => () => undefined,
+      releaseAllOwnedBy: async () => undefined,
+    };
+    const start = { op: 'start', brief: 'fix it' } as never;
+    const caller = { scope: 'flow:r1' } as never;
+    const settled = () => new Promise((resolve) => setTimeout(resolve, 200));
+    // A repository without a memory: the start goes through, and no memory appears.
+    const bare = await site();
+    const folder = memoryDir(bare.home, bare.repo);
+    await openingMemory(port, bare).execute(start, caller);
+    await settled();
+    expect(existsSync(join(folder, 'memory.db'))).toBe(false);
+    // With one, the process holds it open from the start on (SQLite's WAL file is there while it does).
+    openMemory(bare.home, bare.repo).db.close();
+    expect(existsSync(join(folder, 'memory.db-wal'))).toBe(false);
+    const withMemory = openingMemory(port, bare);
+    await withMemory.execute({ op: 'read-turn' } as never, caller);
+    await settled();
+    expect(existsSync(join(folder, 'memory.db-wal'))).toBe(false);
+    await withMemory.execute(start, caller);
+    await settled();
+    expect(existsSync(join(folder, 'memory.db-wal'))).toBe(true);
+    expect(calls).toEqual(['start', 'read-turn', 'start']);
     closeRunMemory();
   });
 });
