@@ -7,15 +7,6 @@
  */
 import { join } from 'node:path';
 import { chunkLoader, codeCacheDir } from './chunk-loader.js';
-import { setHeapFlags } from './heap-flags.js';
-
-/**
- * Long-lived servers keep V8's growing young generation: they trade a larger peak for fewer
- * scavenges over hours of allocation, and start once (compiled without the build's cache, which
- * was made under the other flags).
- */
-const LONG_LIVED = new Set(['serve', 'worker', 'dev']);
-if (!LONG_LIVED.has(process.argv[2] ?? '')) setHeapFlags();
 
 /** The hash of the bundle's chunks, set by the build (scripts/bundle-commonjs.mjs). */
 declare const NEO_BUNDLE_ID: string;

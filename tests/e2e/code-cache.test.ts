@@ -13,7 +13,6 @@ import { NEO_BIN } from '../helpers/cli.js';
 
 const BIN_DIR = dirname(NEO_BIN);
 const LOADER = join(BIN_DIR, '..', 'cli', 'boot', 'chunk-loader.js');
-const HEAP_FLAGS = join(BIN_DIR, '..', 'cli', 'boot', 'heap-flags.js');
 
 describe("the binary's code cache", () => {
   it('is taken by this Node for the start chunk, yaml and the validators', () => {
@@ -24,11 +23,9 @@ describe("the binary's code cache", () => {
       readFileSync(join(BIN_DIR, 'neo-main.js'), 'utf8'),
     )![1]!;
     const files = [start, 'vendor/yaml.js', 'generated/validators.cjs'].map((file) => join(BIN_DIR, file));
-    // A process of its own, with the flags the binary sets before its first chunk (V8 checks them).
+    // A process of its own, with no V8 flag the binary does not set (V8 checks them).
     const script = `
       import { chunkLoader } from ${JSON.stringify(LOADER)};
-      import { setHeapFlags } from ${JSON.stringify(HEAP_FLAGS)};
-      setHeapFlags();
       const loader = chunkLoader(${JSON.stringify(BIN_DIR)}, ${JSON.stringify(join(BIN_DIR, 'code-cache', folders[0]!))});
       const files = ${JSON.stringify(files)};
       for (const file of files) loader.load(file);
