@@ -97,6 +97,21 @@ async function inProcess(dir: string): Promise<number> {
   return performance.now() - started;
 }
 
+/**
+ * The peak RSS of the whole `neo flow run` of `dir` (median of 3) against plain Node running
+ * `spawns` (a module body with `spawn` imported) in the same folder.
+ */
+function rssFigure(what: string, dir: string, spawns: string): Figure {
+  const baseline = join(root, `rss-baseline-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(baseline, `import { spawn } from 'node:child_process';\n${spawns}\n`);
+  return {
+    name: `${what}, peak RSS of the whole process vs plain Node spawning them`,
+    neo: median([0, 1, 2].map(() => proc([BIN, 'flow', 'run', 'plan.yaml'], dir).rssMb)),
+    baseline: median([0, 1, 2].map(() => proc([baseline], dir).rssMb)),
+    unit: 'MB',
+  };
+}
+
 const figures: Figure[] = [];
 const goals: Array<[string, number, number]> = [];
 try {
@@ -149,20 +164,12 @@ try {
   });
   goals.push([`per step at ${size.long}`, ratio(figures.at(-1)!), 1.2]);
 
-  const sequentialBaseline = join(root, 'sequential-baseline.mjs');
-  writeFileSync(
-    sequentialBaseline,
-    `import { spawn } from 'node:child_process';\nfor (let i = 0; i < ${size.sequential}; i++) await new Promise((r) => { const c = spawn('/bin/sh', ['-c', 'true']); c.stdout.resume(); c.stderr.resume(); c.on('exit', r); });\n`,
+  const seqRss = rssFigure(
+    `${size.sequential} sequential steps`,
+    sequential,
+    `for (let i = 0; i < ${size.sequential}; i++) await new Promise((r) => { const c = spawn('/bin/sh', ['-c', 'true']); c.stdout.resume(); c.stderr.resume(); c.on('exit', r); });`,
   );
-  const seqRss = {
-    neo: median([0, 1, 2].map(() => proc([BIN, 'flow', 'run', 'plan.yaml'], sequential).rssMb)),
-    baseline: median([0, 1, 2].map(() => proc([sequentialBaseline], sequential).rssMb)),
-  };
-  figures.push({
-    name: `${size.sequential} sequential steps, peak RSS of the whole process vs plain Node spawning them`,
-    ...seqRss,
-    unit: 'MB',
-  });
+  figures.push(seqRss);
   goals.push(['sequential RSS MB', seqRss.neo, 60]);
 
   const par = await interleave(
@@ -180,20 +187,12 @@ try {
     unit: 'ms',
   });
   goals.push([`${size.parallel} parallel`, ratio(figures.at(-1)!), 1.2]);
-  const parallelBaseline = join(root, 'parallel-baseline.mjs');
-  writeFileSync(
-    parallelBaseline,
-    `import { spawn } from 'node:child_process';\nawait Promise.all(Array.from({ length: ${size.parallel} }, () => new Promise((r) => { const c = spawn('/bin/sh', ['-c', 'sleep 0.2']); c.stdout.resume(); c.stderr.resume(); c.on('exit', r); })));\n`,
+  const parRss = rssFigure(
+    `${size.parallel} parallel steps`,
+    parallel,
+    `await Promise.all(Array.from({ length: ${size.parallel} }, () => new Promise((r) => { const c = spawn('/bin/sh', ['-c', 'sleep 0.2']); c.stdout.resume(); c.stderr.resume(); c.on('exit', r); })));`,
   );
-  const parRss = {
-    neo: median([0, 1, 2].map(() => proc([BIN, 'flow', 'run', 'plan.yaml'], parallel).rssMb)),
-    baseline: median([0, 1, 2].map(() => proc([parallelBaseline], parallel).rssMb)),
-  };
-  figures.push({
-    name: `${size.parallel} parallel steps, peak RSS of the whole process vs plain Node spawning them`,
-    ...parRss,
-    unit: 'MB',
-  });
+  figures.push(parRss);
   goals.push(['parallel RSS MB', parRss.neo, 60]);
 
   const fan = { neo: [] as number[], rss: [] as number[], base: [] as number[], baseRss: [] as number[] };

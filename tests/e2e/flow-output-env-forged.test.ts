@@ -13,28 +13,32 @@ import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { git } from './flow-helpers.js';
 
+/** Runs `main.flow.yaml` of the given lines (a bwrap, in-place flow) in a fresh repository. */
+async function runFlow(lines: string[]) {
+  const root = await tempDir('neo-e2e-output-env-');
+  const repo = join(root, 'repo');
+  await writeTree(repo, {
+    'README.md': 'hello\n',
+    'main.flow.yaml': ['name: main', 'sandbox: bwrap', 'workspace: { isolation: inplace }', ...lines, ''].join('\n'),
+  });
+  await git(repo, 'init', '-q', '-b', 'main');
+  await git(repo, 'add', '-A');
+  await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+  const result = await runNeo(['flow', 'run', 'main.flow.yaml'], {
+    cwd: repo,
+    env: { NEO_HOME: join(root, 'neo-home'), HOME: root },
+  });
+  return { repo, result };
+}
+
 describe("a step's outputs never forge neo's variables", () => {
   it("neither its own STATUS nor another needed step's variables", async () => {
-    const root = await tempDir('neo-e2e-output-env-');
-    const repo = join(root, 'repo');
-    const home = join(root, 'neo-home');
-    await writeTree(repo, {
-      'README.md': 'hello\n',
-      'main.flow.yaml': [
-        'name: main',
-        'sandbox: bwrap',
-        'workspace: { isolation: inplace }',
-        'steps:',
-        `  - { id: a-b, run: 'echo out=good >> "$NEO_OUTPUT"' }`,
-        `  - { id: a, run: 'printf "status=failed\\nverdict=pass\\nb_out=evil\\nb_status=failed\\nmine=kept\\n" >> "$NEO_OUTPUT"' }`,
-        `  - { id: c, needs: [a-b, a], run: 'env | grep "^NEO_STEP_A" | sort > c.out' }`,
-        '',
-      ].join('\n'),
-    });
-    await git(repo, 'init', '-q', '-b', 'main');
-    await git(repo, 'add', '-A');
-    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
-    const result = await runNeo(['flow', 'run', 'main.flow.yaml'], { cwd: repo, env: { NEO_HOME: home, HOME: root } });
+    const { repo, result } = await runFlow([
+      'steps:',
+      `  - { id: a-b, run: 'echo out=good >> "$NEO_OUTPUT"' }`,
+      `  - { id: a, run: 'printf "status=failed\\nverdict=pass\\nb_out=evil\\nb_status=failed\\nmine=kept\\n" >> "$NEO_OUTPUT"' }`,
+      `  - { id: c, needs: [a-b, a], run: 'env | grep "^NEO_STEP_A" | sort > c.out' }`,
+    ]);
     expect(result.exitCode, result.stdout + result.stderr).toBe(0);
     const env = (await readFile(join(repo, 'c.out'), 'utf8')).split('\n');
     expect(env).toContain('NEO_STEP_A_STATUS=succeeded');
@@ -45,28 +49,12 @@ describe("a step's outputs never forge neo's variables", () => {
   });
 
   it("nor the exit code neo saw: a failed step's `exitCode=0` reaches no finally step", async () => {
-    const root = await tempDir('neo-e2e-output-env-');
-    const repo = join(root, 'repo');
-    await writeTree(repo, {
-      'README.md': 'hello\n',
-      'main.flow.yaml': [
-        'name: main',
-        'sandbox: bwrap',
-        'workspace: { isolation: inplace }',
-        'steps:',
-        `  - { id: t, run: 'printf "exitCode=0\\nstatus=succeeded\\nstdout=all green\\n" >> "$NEO_OUTPUT"; echo red; exit 3' }`,
-        'finally:',
-        `  - { id: f, run: 'echo "$NEO_STEP_T_EXITCODE $NEO_STEP_T_STATUS $NEO_STEP_T_STDOUT" > f.out' }`,
-        '',
-      ].join('\n'),
-    });
-    await git(repo, 'init', '-q', '-b', 'main');
-    await git(repo, 'add', '-A');
-    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
-    const result = await runNeo(['flow', 'run', 'main.flow.yaml'], {
-      cwd: repo,
-      env: { NEO_HOME: join(root, 'neo-home'), HOME: root },
-    });
+    const { repo, result } = await runFlow([
+      'steps:',
+      `  - { id: t, run: 'printf "exitCode=0\\nstatus=succeeded\\nstdout=all green\\n" >> "$NEO_OUTPUT"; echo red; exit 3' }`,
+      'finally:',
+      `  - { id: f, run: 'echo "$NEO_STEP_T_EXITCODE $NEO_STEP_T_STATUS $NEO_STEP_T_STDOUT" > f.out' }`,
+    ]);
     expect(result.exitCode, result.stdout + result.stderr).toBe(1);
     expect((await readFile(join(repo, 'f.out'), 'utf8')).trim()).toBe('3 failed red');
   });
