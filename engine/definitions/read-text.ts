@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
 import type { Diagnostic } from './diagnostic.js';
+import { describeNonFile } from '../util/regular-file.js';
 
 /** Definition files larger than this are refused: no real definition is this big. */
 export const MAX_DEFINITION_BYTES = 1024 * 1024;
@@ -70,15 +71,6 @@ function unreadable(file: string, error: unknown): Diagnostic {
     message: `cannot read file: ${message}`,
     span: { file, start: zero, end: zero },
   };
-}
-
-function describeNonFile(info: Stats): string {
-  if (info.isFIFO()) return 'a named pipe (FIFO)';
-  if (info.isCharacterDevice()) return 'a character device';
-  if (info.isBlockDevice()) return 'a block device';
-  if (info.isSocket()) return 'a socket';
-  if (info.isDirectory()) return 'a folder';
-  return 'not a file';
 }
 
 function tooLarge(file: string, size: number): Diagnostic {

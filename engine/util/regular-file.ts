@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 
 /**
  * A small regular file's bytes; `missing` when there is none; undefined for anything else — not a
@@ -25,4 +25,14 @@ export function readRegularFile(path: string, maxBytes: number): Buffer | 'missi
   } finally {
     closeSync(fd);
   }
+}
+
+/** What an entry that is not a regular file is, for an error that names it. */
+export function describeNonFile(info: Stats): string {
+  if (info.isFIFO()) return 'a named pipe (FIFO)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  if (info.isDirectory()) return 'a folder';
+  return 'not a regular file';
 }

@@ -3,9 +3,10 @@
  * (literal) and double quotes (with \n, \t, \" and \\ escapes). No interpolation: a value is
  * exactly what the file says.
  */
-import { constants, type Stats } from 'node:fs';
+import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../../util/errors.js';
+import { describeNonFile } from '../../util/regular-file.js';
 
 /** The variables a .env text defines, in order (a later line wins). */
 export function parseDotenv(text: string): Map<string, string> {
@@ -66,7 +67,7 @@ export async function readDotenv(file: string): Promise<Map<string, string>> {
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) throw notAFile(file, describe(info));
+    if (!info.isFile()) throw notAFile(file, describeNonFile(info));
     if (info.size > MAX_DOTENV_BYTES) throw notAFile(file, `${info.size} bytes, more than a .env holds`);
     return parseDotenv(await handle.readFile('utf8'));
   } finally {
@@ -78,13 +79,4 @@ function notAFile(file: string, what: string): UsageError {
   return new UsageError('AGENT_DOTENV_NOT_A_FILE', `${file} is not a .env file: ${what}`, {
     hint: 'a .env is a small regular file of NAME=value lines; a step of a run may have put this there: look at it, then remove it or replace it with the file you meant',
   });
-}
-
-function describe(info: Stats): string {
-  if (info.isFIFO()) return 'a named pipe (FIFO)';
-  if (info.isCharacterDevice()) return 'a character device';
-  if (info.isBlockDevice()) return 'a block device';
-  if (info.isSocket()) return 'a socket';
-  if (info.isDirectory()) return 'a folder';
-  return 'not a regular file';
 }
