@@ -3,8 +3,7 @@
  * (literal) and double quotes (with \n, \t, \" and \\ escapes). No interpolation: a value is
  * exactly what the file says.
  */
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { UsageError } from '../../util/errors.js';
 import { describeNonFile } from '../../util/regular-file.js';
 
@@ -55,23 +54,24 @@ export const MAX_DOTENV_BYTES = 1024 * 1024;
  * opened descriptor before a byte is read: a FIFO (opened without waiting for a writer), a device
  * (a link to /dev/zero), a socket or a folder is refused, and so is a file past
  * {@link MAX_DOTENV_BYTES} — never waited on or read without end, never silently taken as empty.
+ * Read synchronously: a few hundred bytes, and `node:fs/promises` would cost every run its load.
  */
 export async function readDotenv(file: string): Promise<Map<string, string>> {
-  let handle: FileHandle;
+  let fd: number;
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return new Map();
     throw notAFile(file, code === 'ELOOP' ? 'a loop of symbolic links' : (error as Error).message);
   }
   try {
-    const info = await handle.stat();
+    const info = fstatSync(fd);
     if (!info.isFile()) throw notAFile(file, describeNonFile(info));
     if (info.size > MAX_DOTENV_BYTES) throw notAFile(file, `${info.size} bytes, more than a .env holds`);
-    return parseDotenv(await handle.readFile('utf8'));
+    return parseDotenv(readFileSync(fd, 'utf8'));
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
