@@ -61,7 +61,8 @@ export class AgentEvents {
   readonly #clock: SessionClock;
   readonly #redact: Redact;
   readonly #log: SessionLog;
-  readonly #init: AgentEventsInit;
+  /** What the session itself does when the transport reports in, and how it stops the agent. */
+  readonly #owner: Pick<AgentEventsInit, 'started' | 'provisioned' | 'stopAgent'>;
   readonly #turn = new TurnLog();
 
   constructor(init: AgentEventsInit) {
@@ -74,7 +75,7 @@ export class AgentEvents {
     this.#clock = init.clock;
     this.#redact = init.redact;
     this.#log = init.log;
-    this.#init = init;
+    this.#owner = init;
   }
 
   /** One event, in stream order; the promise (when there is one) settles what the event started. */
@@ -85,10 +86,10 @@ export class AgentEvents {
     const written = this.#session.emit(event.type === 'gate_decision' ? gateRecord(event) : event);
     switch (event.type) {
       case 'started':
-        this.#init.started(defined({ externalSessionId: event.externalSessionId, model: event.model }));
+        this.#owner.started(defined({ externalSessionId: event.externalSessionId, model: event.model }));
         break;
       case 'provision':
-        this.#init.provisioned(event);
+        this.#owner.provisioned(event);
         break;
       case 'text':
         this.#turn.addText(event.text);
@@ -192,7 +193,7 @@ export class AgentEvents {
       if (failure === undefined) this.#queue.push(maxRounds);
       this.#queue.setSticky(maxRounds);
       // The round cap is a clean stop: the agent is done, the record stays until released.
-      this.#init.stopAgent();
+      this.#owner.stopAgent();
     }
   }
 
@@ -204,7 +205,7 @@ export class AgentEvents {
     const n: Notification = { kind: 'ended', ok, text: text !== '' ? text : this.#turn.text(), ...diffField(turnDiff) };
     this.#queue.push(n);
     this.#queue.setSticky(n);
-    this.#init.stopAgent();
+    this.#owner.stopAgent();
   }
 
   async #onFatal(message: string, transient: boolean | undefined, code?: string): Promise<void> {
@@ -221,7 +222,7 @@ export class AgentEvents {
     };
     this.#queue.push(n);
     this.#queue.setSticky(n);
-    this.#init.stopAgent();
+    this.#owner.stopAgent();
   }
 
   async #settleDiff(round: number): Promise<TurnDiff> {
