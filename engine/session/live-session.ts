@@ -1,15 +1,17 @@
 /**
  * One live code session: the transport's AgentSession, its lifecycle actor, the event pump and
- * the notification queue read-turn consumes. Every state change goes through `emit`, which
- * assigns the per-session seq, tells the registry's listeners and persists; a notification is
- * handed to a reader only after the events it reports are written (acknowledged = durable).
+ * the notification queue read-turn consumes, and the driver's side (answers, guidance, close).
+ * What each agent event does is agent-events.ts; the questions both sides share, clarifications.ts.
+ * Every state change goes through `emit`, which assigns the per-session seq, tells the registry's
+ * listeners and persists; a notification is handed to a reader only after the events it reports
+ * are written (acknowledged = durable).
  */
 import { createActor, type Actor } from 'xstate';
 import type { Backend, Effort, Posture } from '../definitions/index.js';
 import { keepAlive } from '../execution/index.js';
-import type { ToolAsk } from '../posture/index.js';
 import type { AgentEvent, AgentSession } from '../transports/index.js';
-import type { TurnDiff } from './contract.js';
+import { AgentEvents } from './agent-events.js';
+import { Clarifications } from './clarifications.js';
 import type { TurnDiffCapture } from './diff/capture.js';
 import type { PersistedSessionEvent, SessionAnnotation, SessionEventPayload } from './events.js';
 import type { SessionLog } from './log.js';
@@ -24,7 +26,6 @@ import {
 } from './machine.js';
 import { NotificationQueue, type Notification } from './notifications.js';
 import { RoundHistoryLog } from './round-history.js';
-import { TurnLog } from './turn-log.js';
 import { redactDeep, type Redact } from '../util/redact.js';
 import type { SessionClock } from './clock.js';
 import { defined } from '../util/defined.js';
@@ -85,9 +86,8 @@ export class LiveSession {
   readonly #idle: IdleTimer;
   readonly #actor: Actor<typeof sessionMachine>;
   readonly #queue = new NotificationQueue();
-  readonly #turn = new TurnLog();
-  readonly #pending = new Map<string, { toolName: string; ask?: ToolAsk }>();
-  readonly #carryForward: string[] = [];
+  readonly #clarifications = new Clarifications(this.#queue);
+  readonly #events: AgentEvents;
   readonly #buffer: AgentEvent[] = [];
   #seq = 1;
   #atMs = Number.NaN;
@@ -132,6 +132,23 @@ export class LiveSession {
     this.#idle = new IdleTimer(init.clock, this.#watch, init.idleTimeoutMs, () =>
       this.#actor.send({ type: 'agent.idle' }),
     );
+    this.#events = new AgentEvents({
+      session: this,
+      actor: this.#actor,
+      queue: this.#queue,
+      clarifications: this.#clarifications,
+      capture: init.capture,
+      watch: this.#watch,
+      clock: init.clock,
+      redact: this.#redact,
+      log: init.log,
+      started: (info) => this.#hooks.started(this, info),
+      provisioned: (report) => {
+        this.provisionReport = report;
+        this.#hooks.provisioned(this);
+      },
+      stopAgent: () => this.#stopAgent(),
+    });
     // Pull events at once: anything the agent emits before registration is buffered in order.
     this.pump = this.#runPump();
   }
@@ -157,7 +174,7 @@ export class LiveSession {
     const written = this.emit(first);
     this.#begun = true;
     this.#flushing = (async () => {
-      for (const event of this.#buffer.splice(0)) await this.#handle(event);
+      for (const event of this.#buffer.splice(0)) await this.#events.handle(event);
     })();
     this.#beginSignal();
     return written;
@@ -196,7 +213,7 @@ export class LiveSession {
   }
 
   pendingClarification(clarificationId: string): { toolName: string } | undefined {
-    return this.#pending.get(clarificationId);
+    return this.#clarifications.get(clarificationId);
   }
 
   /** Sends an op event to the machine (the machine decides whether it applies). */
@@ -213,9 +230,7 @@ export class LiveSession {
     decision: { allow: boolean; reason?: string; note?: string },
     by: string,
   ): { toolName: string } {
-    const pending = this.#pending.get(clarificationId)!;
-    this.#pending.delete(clarificationId);
-    this.#queue.answered(clarificationId);
+    const pending = this.#clarifications.settle(clarificationId)!;
     const round = this.snapshot.context.roundsElapsed + 1;
     const entry = {
       clarificationId,
@@ -225,7 +240,7 @@ export class LiveSession {
     };
     this.history.pinClarification(round, entry);
     if (!decision.allow && decision.reason !== undefined && decision.reason.trim() !== '') {
-      this.#carryForward.push(`Your request to use ${pending.toolName} was denied: ${decision.reason.trim()}`);
+      this.#clarifications.carryDenial(pending.toolName, decision.reason);
     }
     const d: { allow: boolean; reason?: string; note?: string } = { allow: decision.allow };
     if (decision.reason !== undefined) d.reason = decision.reason;
@@ -244,7 +259,7 @@ export class LiveSession {
 
   /** Guidance text with any deny reasons carried forward, emitted as guidance events. */
   composeGuidance(text: string, source: 'driver' | 'user', switchTo?: { model?: string; effort?: Effort }): string {
-    const carried = this.#carryForward.splice(0);
+    const carried = this.#clarifications.takeDenials();
     for (const reason of carried) this.emit({ type: 'guidance', source: 'deny', text: reason });
     const event: SessionAnnotation = { type: 'guidance', source, text };
     if (switchTo?.model !== undefined) event.model = switchTo.model;
@@ -256,8 +271,7 @@ export class LiveSession {
 
   /** Drops pending clarifications (an interrupt aborts the turn that raised them). */
   dropPending(): void {
-    this.#pending.clear();
-    this.#queue.dropClarifications();
+    this.#clarifications.drop();
   }
 
   /** The registry is stopping the agent: the stream's end is expected, not a failure. */
@@ -299,7 +313,7 @@ export class LiveSession {
           this.#flushing = undefined;
         }
         if (this.#closed) break;
-        const work = this.#handle(event);
+        const work = this.#events.handle(event);
         if (work !== undefined) await work;
       }
       await this.#afterStream(undefined);
@@ -317,163 +331,12 @@ export class LiveSession {
       error === undefined
         ? 'the agent event stream ended without an ended event'
         : `the transport failed: ${error instanceof Error ? error.message : String(error)}`;
-    await this.#handle({ type: 'error', message, fatal: true });
-  }
-
-  #handle(raw: AgentEvent): Promise<void> | undefined {
-    this.#watch.lastAt = this.#clock.now();
-    // Before anything reads it (the turn's text, a notification, a ask): what is kept is what is told.
-    const event = redactDeep(raw, this.#redact);
-    const written = this.emit(event.type === 'gate_decision' ? gateRecord(event) : event);
-    switch (event.type) {
-      case 'started':
-        this.#hooks.started(this, defined({ externalSessionId: event.externalSessionId, model: event.model }));
-        break;
-      case 'provision':
-        this.provisionReport = event;
-        this.#hooks.provisioned(this);
-        break;
-      case 'text':
-        this.#turn.addText(event.text);
-        break;
-      case 'tool_use':
-        this.#turn.addToolUse(event.id, event.name, event.input);
-        this.#capture.noteToolUse(event);
-        break;
-      case 'tool_result':
-        this.#turn.addToolResult(event.id, event.isError);
-        break;
-      case 'clarify':
-        return this.#onClarify(event, written);
-      case 'gate_decision':
-        this.#settledWithoutDriver(event.clarificationId);
-        break;
-      case 'turn_complete':
-        return this.#onTurnEnd(event.text, { numTurns: event.numTurns, costUsd: event.costUsd }, undefined);
-      case 'ended':
-        return this.#onEnded(event.ok, event.text, event.costUsd);
-      case 'error':
-        if (event.transient === true && event.fatal !== true) break;
-        if (event.fatal === true) return this.#onFatal(event.message, event.transient, event.code);
-        return this.#onTurnEnd(undefined, {}, { message: event.message, code: event.code });
-      default:
-        break;
-    }
-    if (this.#state !== 'running') this.#actor.send({ type: 'agent.activity' });
-    return undefined;
-  }
-
-  async #onClarify(event: Extract<AgentEvent, { type: 'clarify' }>, written: Promise<boolean>): Promise<void> {
-    this.#pending.set(event.clarificationId, {
-      toolName: event.toolName,
-      ...defined({ ask: event.ask }),
-    });
-    this.#actor.send({ type: 'agent.clarify', clarificationId: event.clarificationId });
-    this.#log.info('code_session_clarification_raised', {
-      sessionId: this.id,
-      clarificationId: event.clarificationId,
-      toolName: event.toolName,
-    });
-    await written;
-    this.#queue.push({
-      kind: 'clarification',
-      clarificationId: event.clarificationId,
-      toolName: event.toolName,
-      input: event.input,
-      ...defined({ ask: event.ask }),
-    });
-  }
-
-  /** An ask the driver was asked about closed without it (the CLI withdrew it): it no longer waits for an answer. */
-  #settledWithoutDriver(clarificationId: string): void {
-    if (!this.#pending.delete(clarificationId)) return;
-    this.#queue.answered(clarificationId);
-    this.send({ type: 'op.answer', clarificationId });
-  }
-
-  /** A turn ended: cleanly (turn_complete) or failed (a non-fatal error). */
-  async #onTurnEnd(
-    finalText: string | undefined,
-    figures: { numTurns?: number | undefined; costUsd?: number | undefined },
-    failure: { message: string; code: string | undefined } | undefined,
-  ): Promise<void> {
-    const text = this.#turn.text(finalText);
-    const actions = this.#turn.actions();
-    this.#turn.reset();
-    this.dropPending();
-    const round = this.snapshot.context.roundsElapsed + 1;
-    const turnDiff = await this.#settleDiff(round);
-    this.history.addRound(round, failure === undefined ? text : `(turn failed: ${failure.message}) ${text}`, actions);
-    this.#actor.send(
-      figures.costUsd === undefined
-        ? { type: 'agent.turn_complete' }
-        : { type: 'agent.turn_complete', costUsd: figures.costUsd },
-    );
-    const capped = this.#state === 'maxRounds';
-    const maxRounds: Notification | undefined = capped
-      ? { kind: 'max_rounds', ok: true, text, rounds: round, ...diffField(turnDiff) }
-      : undefined;
-    if (capped) this.emit({ type: 'max_rounds', rounds: round });
-    await this.durable();
-    if (failure !== undefined)
-      this.#queue.push({
-        kind: 'error',
-        message: failure.message,
-        ...defined({ code: failure.code }),
-        ...diffField(turnDiff),
-      });
-    else if (maxRounds === undefined) {
-      const n: Notification = { kind: 'turn_complete', text, actions, ...diffField(turnDiff) };
-      if (figures.numTurns !== undefined) n.numTurns = figures.numTurns;
-      if (figures.costUsd !== undefined) n.costUsd = figures.costUsd;
-      this.#queue.push(n);
-    }
-    if (maxRounds !== undefined) {
-      if (failure === undefined) this.#queue.push(maxRounds);
-      this.#queue.setSticky(maxRounds);
-      // The round cap is a clean stop: the agent is done, the record stays until released.
-      this.#stopAgent();
-    }
-  }
-
-  async #onEnded(ok: boolean, text: string, costUsd: number | undefined): Promise<void> {
-    const turnDiff = await this.#settleDiff(this.snapshot.context.roundsElapsed + 1);
-    this.dropPending();
-    this.#actor.send(costUsd === undefined ? { type: 'agent.ended', ok } : { type: 'agent.ended', ok, costUsd });
-    await this.durable();
-    const n: Notification = { kind: 'ended', ok, text: text !== '' ? text : this.#turn.text(), ...diffField(turnDiff) };
-    this.#queue.push(n);
-    this.#queue.setSticky(n);
-    this.#stopAgent();
-  }
-
-  async #onFatal(message: string, transient: boolean | undefined, code?: string): Promise<void> {
-    const turnDiff = await this.#settleDiff(this.snapshot.context.roundsElapsed + 1);
-    this.dropPending();
-    this.#actor.send({ type: 'agent.error', message });
-    await this.durable();
-    const n: Notification = {
-      kind: 'error',
-      message,
-      ...defined({ code }),
-      ...(transient === true ? { transient } : {}),
-      ...diffField(turnDiff),
-    };
-    this.#queue.push(n);
-    this.#queue.setSticky(n);
-    this.#stopAgent();
+    await this.#events.handle({ type: 'error', message, fatal: true });
   }
 
   /** The next turn's diff starts from the tree as it is now (after an undo neo made between turns). */
   async rebaseDiff(): Promise<void> {
     await this.#capture.rebase();
-  }
-
-  async #settleDiff(round: number): Promise<TurnDiff> {
-    // A secret the agent wrote into a file is redacted in the patch a reader is given as well.
-    const diff = redactDeep(await this.#capture.settle(), this.#redact);
-    this.emit({ type: 'turn_diff', round, diff });
-    return diff;
   }
 
   /** The clock's time as ISO text; a burst of events within one millisecond formats it once. */
@@ -514,24 +377,4 @@ export class LiveSession {
     }
     this.#hooks.stateChanged(this, state);
   }
-}
-
-function diffField(diff: TurnDiff): { turnDiff?: TurnDiff } {
-  return { turnDiff: diff };
-}
-
-/**
- * neo's own answer, recorded as the clarification it settled: answered by `posture` (with the
- * posture it decided under), or closed unanswered by an `interrupt` or the `cli`.
- */
-function gateRecord(event: Extract<AgentEvent, { type: 'gate_decision' }>): SessionAnnotation {
-  return {
-    type: 'clarification',
-    clarificationId: event.clarificationId,
-    toolName: event.toolName,
-    decision: { allow: event.allow, reason: event.reason },
-    by: event.by ?? 'posture',
-    ...(event.by === undefined ? { posture: event.posture } : {}),
-    ask: event.ask,
-  };
 }

@@ -4,13 +4,13 @@
  * `write`: the seq is already assigned, listeners are told (each isolated), the store persists.
  */
 import { acknowledgeProvision } from '../capabilities/index.js';
-import type { Effort, Posture } from '../definitions/index.js';
+import type { Effort } from '../definitions/index.js';
 import type { ScopeConstraints, StopOutcome } from './contract.js';
-import { SessionRejection, sessionNotActive, sessionNotFound } from './errors.js';
+import { SessionRejection, sessionNotFound } from './errors.js';
 import type { PersistedSessionEvent, SessionLiveEvent } from './events.js';
 import { LiveSession, type SessionHooks } from './live-session.js';
 import type { SessionLog } from './log.js';
-import { isLiveState, statusOf, type ReleaseReason, type SessionStateName } from './machine.js';
+import { statusOf, type ReleaseReason, type SessionStateName } from './machine.js';
 import { METRICS, type MetricsSink } from './metrics.js';
 import type { CodeSessionStore } from './store/session-store.js';
 import { newRun, type CodeSessionRecord } from './store/record.js';
@@ -261,75 +261,6 @@ export class SessionRegistry {
     return this.get(sessionId, scope).next();
   }
 
-  /**
-   * Answers a pending clarification by id: the machine and the pinned history first (so the
-   * answer is on record before the agent resumes), then the transport.
-   */
-  async resolveClarification(
-    sessionId: string,
-    scope: string,
-    clarificationId: string,
-    decision: { allow: boolean; reason?: string; note?: string },
-  ): Promise<{ toolName: string }> {
-    const session = this.get(sessionId, scope);
-    if (session.pendingClarification(clarificationId) === undefined) {
-      throw new SessionRejection(
-        'SESSION_UNKNOWN_CLARIFICATION',
-        `code session \`${sessionId}\` has no pending clarification \`${clarificationId}\``,
-        {
-          hint: 'answer the clarificationId the last read-turn returned; an interrupt or a finished turn drops pending questions',
-        },
-      );
-    }
-    const pending = session.recordAnswer(clarificationId, decision, scope);
-    await deliverDurably(session, () =>
-      session.agent.answer(clarificationId, {
-        allow: decision.allow,
-        ...defined({ reason: decision.reason }),
-      }),
-    );
-    return pending;
-  }
-
-  /** The driver's next-turn guidance (not part of the round history: that tracks the agent). */
-  async recordDriverGuidance(
-    sessionId: string,
-    scope: string,
-    text: string,
-    switchTo?: { model?: string; effort?: Effort },
-  ): Promise<void> {
-    await this.#guide(this.get(sessionId, scope), text, 'driver', switchTo);
-  }
-
-  /**
-   * A person's guidance (the control plane): pinned into the round history so the driver sees
-   * it, then delivered. Reaches any live session regardless of owner.
-   */
-  async injectUserGuidance(sessionId: string, text: string): Promise<void> {
-    const session = this.#live.get(sessionId);
-    if (session === undefined) {
-      if ((await this.store.get(sessionId)) !== null) {
-        throw new SessionRejection('SESSION_NOT_LIVE', `code session \`${sessionId}\` is not live in this process`, {
-          hint: 'resume it first',
-        });
-      }
-      throw sessionNotFound(sessionId);
-    }
-    await this.#guide(session, text, 'user');
-  }
-
-  async #guide(
-    session: LiveSession,
-    text: string,
-    source: 'driver' | 'user',
-    switchTo?: { model?: string; effort?: Effort },
-  ): Promise<void> {
-    if (!isLiveState(session.state)) throw sessionNotActive(session.id, session.state);
-    const composed = session.composeGuidance(text, source, switchTo);
-    session.send({ type: 'op.guide' });
-    await deliverDurably(session, () => session.agent.sendGuidance(composed, switchTo));
-  }
-
   setScopeConstraints(scope: string, constraints: ScopeConstraints): void {
     this.#constraints.set(scope, {
       ...constraints,
@@ -383,24 +314,6 @@ export class SessionRegistry {
       ...defined({ costUsd: context.costUsd }),
     });
   }
-}
-
-/** Records the posture a session now runs at (its meta and a `posture` event). */
-export function postureChanged(registry: SessionRegistry, session: LiveSession, posture: Posture): Promise<unknown> {
-  session.emit({ type: 'posture', mode: posture });
-  return registry.store.patchMeta(session.id, { posture });
-}
-
-/**
- * Tells the agent while the event that records it is being written, and resolves only once both
- * are done: the line is already queued in the session's single FIFO appender, so whatever the
- * agent does next lands after it on disk (the log stays a prefix of what happened), and the op
- * acknowledges nothing that is not durable.
- */
-export async function deliverDurably(session: LiveSession, deliver: () => Promise<void>): Promise<void> {
-  const written = session.durable();
-  await deliver();
-  await written;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

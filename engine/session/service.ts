@@ -14,6 +14,7 @@ import {
   type CodeSessionOutputs,
   type ScopeConstraints,
 } from './contract.js';
+import { injectUserGuidance } from './delivery.js';
 import { SessionFailure } from './errors.js';
 import type { SessionLiveEvent } from './events.js';
 import { realClock, type SessionClock } from './clock.js';
@@ -188,7 +189,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     execute: execute as SessionService['execute'],
     setScopeConstraints: (scope, constraints) => registry.setScopeConstraints(scope, constraints),
     releaseAllOwnedBy: (scope) => registry.releaseAllOwnedBy(scope),
-    injectUserGuidance: (sessionId, text) => registry.injectUserGuidance(sessionId, text),
+    injectUserGuidance: (sessionId, text) => injectUserGuidance(registry, sessionId, text),
     onSessionEvent: (listener) => registry.onSessionEvent(listener),
     liveSessionIds: () => registry.liveSessions().map((s) => s.id),
     store,

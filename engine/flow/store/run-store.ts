@@ -1,31 +1,22 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  ftruncateSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, readFileSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import {
   beginWriteJsonAtomic,
   readJsonOrNull,
-  writeJsonAtomic,
   writeJsonAtomicSync,
   type WriteOptions,
 } from '../../util/atomic-file.js';
 import { NeoError } from '../../util/errors.js';
 import { APPEND_NO_FOLLOW, realFolderSync } from '../../util/no-follow.js';
-import { mkdirPrivateSync, PRIVATE_FILE_MODE } from '../../util/private-store.js';
+import { mkdirPrivateSync } from '../../util/private-store.js';
 import { processRedact, redactDeep } from '../../util/redact.js';
 import { storeKey } from '../../util/store-key.js';
 import type { RunEvent } from '../core/events.js';
 import type { CompiledPlan } from '../core/plan.js';
 import type { RunState } from '../core/state.js';
 import { checkRun } from './checked-run.js';
+import { CoalescedWriter } from './coalesced-writer.js';
+import { openLog, refuseLinks } from './link-guard.js';
 import { planHash } from './plan-pin.js';
 import { CHAIN_START, parseRunLog, PLAN_PINS, sealLine } from './run-chain.js';
 import { RUN_FILES, runDir, type RunRecord } from './run-files.js';
@@ -321,120 +312,5 @@ export class RunStore {
   }
 }
 
-/**
- * Opens a run's log with `flags` (always without following a link); undefined when it does not
- * exist and is not being created. A link in its place, or a file where a new log goes, is
- * STORE_TAMPERED.
- */
-function openLog(path: string, flags: number): number | undefined {
-  try {
-    return openSync(path, flags, PRIVATE_FILE_MODE);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && (flags & constants.O_CREAT) === 0) return undefined;
-    if (code === 'ELOOP') throw tamperedError(path, "a link where the run's log goes");
-    if (code === 'EEXIST') throw tamperedError(path, 'a log that this run did not write is already there');
-    throw error;
-  }
-}
-
-/** Throws STORE_TAMPERED when a link sits in the run's folder, or in one of its folders. */
-function refuseLinks(dir: string): void {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isSymbolicLink())
-      throw tamperedError(path, "a link in the run's folder; neo never makes one, nor writes or removes through one");
-    if (entry.isDirectory() && RUN_FOLDERS_CHECKED.has(entry.name))
-      for (const inner of readdirSync(path, { withFileTypes: true }))
-        if (inner.isSymbolicLink())
-          throw tamperedError(
-            join(path, inner.name),
-            "a link in the run's folder; neo never makes one, nor writes or removes through one",
-          );
-  }
-}
-
 /** snapshot.json, never read back (see {@link RunStore.checkpoint}): no fsync, one less at each run's end. */
 const SNAPSHOT_WRITE: WriteOptions = { private: true, durable: false };
-
-/** Folders of a run whose own entries are folders neo writes into (a link there is checked too). */
-const RUN_FOLDERS_CHECKED = new Set(['snapshots']);
-
-/**
- * Writes the latest value only, at most once per interval: a burst of transitions costs one
- * write, and the fsyncs of a checkpoint never crowd out the event appends that executions wait
- * on. events.jsonl is the truth; a checkpoint may lag it by one interval, and idle() writes the
- * last value at once. The very first write waits its interval too: a run shorter than that
- * writes each file once, at its end, instead of ending while an async write is in flight.
- */
-class CoalescedWriter {
-  static readonly INTERVAL_MS = 150;
-  /** A write that must land first (the file's creation). */
-  readonly #after: Promise<void>;
-  #pending: { path: string; produce: () => unknown } | undefined;
-  #running: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
-  #writes = 0;
-  #hurry = false;
-  #started = false;
-
-  readonly #options: WriteOptions;
-
-  constructor(after: Promise<void>, options: WriteOptions) {
-    this.#after = after;
-    this.#options = options;
-  }
-
-  write(path: string, produce: () => unknown): void {
-    this.#pending = { path, produce };
-    this.#writes++;
-    this.#running ??= this.#loop();
-  }
-
-  /**
-   * Writes the latest value now and resolves when it is on disk. The last write is synchronous:
-   * whoever waits for it (a run's end, an approval) has nothing else to do meanwhile.
-   */
-  async idle(): Promise<void> {
-    const last = this.#pending;
-    const writes = this.#writes;
-    this.#pending = undefined;
-    this.#hurry = true;
-    this.#wake?.();
-    while (this.#running !== undefined) await this.#running;
-    await this.#after;
-    this.#hurry = false;
-    // A write() while we waited is newer than `last` and its own loop has written it.
-    if (last !== undefined && this.#writes === writes) writeJsonAtomicSync(last.path, last.produce(), this.#options);
-  }
-
-  async #loop(): Promise<void> {
-    try {
-      if (!this.#started && !this.#hurry) await this.#pause();
-      this.#started = true;
-      while (this.#pending !== undefined) {
-        await this.#after;
-        // idle() may have taken the value meanwhile, and written it itself.
-        const next = this.#pending;
-        this.#pending = undefined;
-        if (next === undefined) break;
-        await writeJsonAtomic(next.path, next.produce(), this.#options);
-        if (this.#pending === undefined || this.#hurry) continue;
-        await this.#pause();
-      }
-    } finally {
-      this.#running = undefined;
-    }
-  }
-
-  #pause(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, CoalescedWriter.INTERVAL_MS);
-      this.#wake = done;
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-    }).finally(() => (this.#wake = undefined));
-  }
-}

@@ -16,7 +16,7 @@ import { isLiveState } from '../machine.js';
 import { METRICS } from '../metrics.js';
 import { resolveGuideSwitch } from '../../routing/index.js';
 import { checkSetPosture } from '../posture-rules.js';
-import { deliverDurably, postureChanged } from '../registry.js';
+import { deliverDurably, postureChanged, recordDriverGuidance, resolveClarification } from '../delivery.js';
 import { liveSession, type OpContext } from './context.js';
 import { defined } from '../../util/defined.js';
 
@@ -27,7 +27,8 @@ export async function answer(ctx: OpContext, input: AnswerInput): Promise<Answer
     allow: input.allow,
     ...defined({ reason: input.reason, note: input.note }),
   };
-  const { toolName } = await ctx.registry.resolveClarification(
+  const { toolName } = await resolveClarification(
+    ctx.registry,
     session.id,
     ctx.caller.scope,
     input.clarificationId,
@@ -55,7 +56,8 @@ export async function guide(ctx: OpContext, input: GuideInput): Promise<GuideRes
   if (input.agentModel !== undefined) request.agentModel = input.agentModel;
   if (input.effort !== undefined) request.effort = input.effort;
   const switchTo = resolveGuideSwitch(session.backendId, session.descriptor, request);
-  await ctx.registry.recordDriverGuidance(
+  await recordDriverGuidance(
+    ctx.registry,
     session.id,
     ctx.caller.scope,
     input.text,
