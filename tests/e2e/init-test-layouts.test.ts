@@ -1,0 +1,60 @@
+/**
+ * Layouts met in new-user trials on public repositories: where a project keeps its tests decides
+ * what the scaffolded `protect:` holds, and a test the gate runs but `protect:` misses is one an
+ * agent can rewrite to pass the gate.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runNeo } from '../helpers/cli.js';
+import { tempDir, writeTree } from '../helpers/temp.js';
+import { git } from './flow-helpers.js';
+
+const FLOW = join('.neo', 'flows', 'check-and-fix.flow.yaml');
+
+async function project(files: Record<string, string>) {
+  const root = await tempDir('neo-e2e-init-layout-');
+  const repo = join(root, 'repo');
+  const home = join(root, 'neo-home');
+  await writeTree(repo, files);
+  await git(repo, 'init', '-q', '-b', 'main');
+  await git(repo, 'add', '-A');
+  await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+  const neo = (args: string[]) =>
+    runNeo(args, { cwd: repo, env: { NEO_HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+  const flow = () => readFileSync(join(repo, FLOW), 'utf8');
+  return { repo, neo, flow };
+}
+
+/** The scaffolded flow on the script backend, playing `turns` as its agent. */
+function scripted(repo: string, flow: string, turns: string) {
+  writeFileSync(
+    join(repo, FLOW),
+    flow
+      .replace(/backend: \S+/, 'backend: script')
+      .replace('    verify:', '    script: scripts/agent.yaml\n    verify:'),
+  );
+  mkdirSync(join(repo, '.neo', 'flows', 'scripts'), { recursive: true });
+  writeFileSync(join(repo, '.neo', 'flows', 'scripts', 'agent.yaml'), `turns:\n${turns}`);
+}
+
+describe('neo init on test layouts of real repositories', () => {
+  it('a root test.js (ava, tape, node --test) and a tsd test-d file are protected: rewriting test.js fails the gate', async () => {
+    const { repo, neo, flow } = await project({
+      'package.json': JSON.stringify({ name: 'slug', type: 'module', scripts: { test: 'node test.js' } }),
+      'index.js': 'export const slug = (s) => s.toUpperCase();\n',
+      'index.test-d.ts': '',
+      'test.js':
+        "import assert from 'node:assert';\nimport { slug } from './index.js';\nassert.equal(slug('A'), 'a');\n",
+    });
+    const init = await neo(['init']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(init.stdout).toContain(
+      'project: node (npm); gate: `npm test` (package.json scripts.test: node test.js); protect: @node **/test.* **/*.test-d.*\n',
+    );
+    scripted(repo, flow(), '  - - write: { path: test.js, content: "// nothing to check\\n" }\n');
+    const run = await neo(['flow', 'run', FLOW]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toContain('the agent changed protected path test.js');
+  });
+});
