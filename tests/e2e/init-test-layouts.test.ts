@@ -3,7 +3,8 @@
  * what the scaffolded `protect:` holds, and a test the gate runs but `protect:` misses is one an
  * agent can rewrite to pass the gate.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
@@ -56,5 +57,30 @@ describe('neo init on test layouts of real repositories', () => {
     const run = await neo(['flow', 'run', FLOW]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toContain('the agent changed protected path test.js');
+  });
+
+  it("a virtualenv ignored by its own .gitignore (uv, virtualenv, Python 3.13's venv) is lent to the worktree", async () => {
+    const { repo, neo, flow } = await project({
+      'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n',
+      'src/calc/__init__.py': 'def add(a, b):\n    return a - b\n',
+      'tests/test_calc.py':
+        'import unittest\nfrom calc import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n',
+    });
+    await execa('python3', ['-m', 'venv', '--without-pip', '.venv'], { cwd: repo });
+    writeFileSync(join(repo, '.venv', '.gitignore'), '*\n');
+    // An editable install of the project: the lent venv imports the workspace's sources.
+    const lib = join(repo, '.venv', 'lib');
+    writeFileSync(join(lib, readdirSync(lib)[0]!, 'site-packages', 'calc.pth'), `${join(repo, 'src')}\n`);
+    const init = await neo(['init']);
+    expect(init.stdout).toContain("dependencies: each run's worktree is lent your checkout's .venv, read-only\n");
+    scripted(
+      repo,
+      flow().replace(/run: ".*"/, 'run: ".venv/bin/python -m unittest discover -s tests"'),
+      '  - - edit: { path: src/calc/__init__.py, search: "a - b", replace: "a + b" }\n',
+    );
+    const run = await neo(['flow', 'run', FLOW]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('is not lent');
+    expect(run.stdout).toContain('gate `.venv/bin/python -m unittest discover -s tests` passed (attempt 1/3)');
   });
 });
