@@ -57,6 +57,28 @@ describe('a step script that names no file', () => {
     expect(existsSync(join(home, 'worktrees'))).toBe(false);
   });
 
+  it('one that does not validate is a located error at the field, naming its first problem, before anything runs', async () => {
+    const { home, neo } = await repo({
+      '.neo/flows/fix.flow.yaml': FLOW('scripts/fix.yaml'),
+      '.neo/flows/scripts/fix.yaml': 'turns:\n  - - run: "npm test"\n',
+    });
+    const where = '.neo/flows/fix.flow.yaml:6:13: error[DEF_SCRIPT_INVALID]';
+    const message =
+      'step `fix` plays script scripts/fix.yaml, which is invalid: .neo/flows/scripts/fix.yaml:2:12: `turns[0][0].run` must be a map; got a string';
+    const validate = await neo(['flow', 'validate', '.neo/flows/fix.flow.yaml']);
+    expect(validate.exitCode).toBe(2);
+    expect(validate.stderr).toContain(`${where}: ${message}`);
+    expect(validate.stderr).toContain(
+      'run `neo script validate .neo/flows/scripts/fix.yaml` for every problem with a code frame',
+    );
+    const all = await neo(['validate']);
+    expect(all.exitCode).toBe(2);
+    expect(all.stdout + all.stderr).toContain(where);
+    const run = await neo(['flow', 'run', '.neo/flows/fix.flow.yaml']);
+    expect(run.exitCode).toBe(2);
+    expect(existsSync(join(home, 'worktrees'))).toBe(false);
+  });
+
   it('known only at run time, fails the step with where a flow reads it from', async () => {
     const { neo } = await repo({
       'plan.yaml': FLOW('scripts/${{ inputs.name }}.yaml').replace(
