@@ -83,4 +83,22 @@ describe('neo init on test layouts of real repositories', () => {
     expect(run.stdout).not.toContain('is not lent');
     expect(run.stdout).toContain('gate `.venv/bin/python -m unittest discover -s tests` passed (attempt 1/3)');
   });
+
+  it('a Python module with no virtualenv (benjaminp/six): init says the gate uses the system python3, and it passes', async () => {
+    const { repo, neo, flow } = await project({
+      'setup.py': 'from setuptools import setup\nsetup(name="six", py_modules=["six"])\n',
+      'tox.ini': '[testenv]\ncommands = python -m unittest {posargs}\n',
+      'six.py': 'def b(s):\n    return s.encode("utf-8")\n',
+      'test_six.py':
+        'import unittest\nimport six\n\n\nclass T(unittest.TestCase):\n    def test_b(self):\n        self.assertEqual(six.b("\\xe9"), b"\\xe9")\n',
+    });
+    const init = await neo(['init']);
+    expect(init.stdout).toContain(
+      "warning: no virtualenv in your checkout to lend a run's worktree: the gate runs this machine's `python3`; if the tests need the project installed or packages it lacks, install them first (`python3 -m venv .venv && .venv/bin/pip install -e .`)\n",
+    );
+    scripted(repo, flow(), `  - - edit: { path: six.py, search: 'encode("utf-8")', replace: 'encode("latin-1")' }\n`);
+    const run = await neo(['flow', 'run', FLOW]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('gate `python3 -m unittest` passed (attempt 1/3)');
+  });
 });
