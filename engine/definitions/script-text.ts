@@ -5,6 +5,7 @@
  * invalid before a run starts, and the backend loads a script by the same rules.
  */
 import type { Action, Script } from '../generated/script.js';
+import { readRegularFile } from '../util/regular-file.js';
 import { hasErrors, sortDiagnostics, toPointer, type Diagnostic } from './diagnostic.js';
 import { checkAgainstSchema } from './schema-check.js';
 import { YamlSource } from './source.js';
@@ -41,6 +42,16 @@ export function checkScriptSource(text: string, file: string): { diagnostics: Di
   if (!hasErrors(schema)) diagnostics.push(...checkActions(parsed.value as Script, source));
   const sorted = sortDiagnostics(diagnostics);
   return hasErrors(sorted) ? { diagnostics: sorted } : { diagnostics: sorted, script: parsed.value as Script };
+}
+
+/** Whether a file holds a script for the script backend (a map with `turns:` and no `steps:`), for a hint. */
+export function looksLikeScript(file: string): boolean {
+  const bytes = readRegularFile(file, 1 << 20);
+  if (bytes === undefined || bytes === 'missing') return false;
+  const parsed = new YamlSource(file, bytes.toString('utf8')).toValue();
+  if ('diagnostic' in parsed) return false;
+  const value = parsed.value;
+  return typeof value === 'object' && value !== null && 'turns' in value && !('steps' in value);
 }
 
 /** Plainer words for the few generic schema messages a script author meets. */

@@ -77,6 +77,12 @@ describe('a step script that names no file', () => {
     const run = await neo(['flow', 'run', '.neo/flows/fix.flow.yaml']);
     expect(run.exitCode).toBe(2);
     expect(existsSync(join(home, 'worktrees'))).toBe(false);
+    // The script itself named to `neo validate`: the command that checks scripts is named.
+    const direct = await neo(['validate', '.neo/flows/scripts/fix.yaml']);
+    expect(direct.exitCode).toBe(2);
+    expect(direct.stdout + direct.stderr).toContain(
+      'a script for the script backend (`turns:`) is checked by `neo script validate .neo/flows/scripts/fix.yaml`',
+    );
   });
 
   it('known only at run time, fails the step with where a flow reads it from', async () => {
