@@ -85,6 +85,19 @@ describe('a step script that names no file', () => {
     );
   });
 
+  it('none at all, under --backend script, fails the step saying where a flow names its script', async () => {
+    const { neo } = await repo({
+      'plan.yaml': 'name: fix\nsteps:\n  - { id: fix, brief: fix it, requireChange: false }\n',
+    });
+    const run = await neo(['flow', 'run', 'plan.yaml', '--backend', 'script']);
+    expect(run.exitCode).toBe(5);
+    expect(run.stdout).toContain('TRANSPORT_SCRIPT_MISSING');
+    expect(run.stdout).toContain(
+      "hint: in a flow, give the step `script: <file>` (a YAML script, relative to the plan's folder); by hand, `neo session start --backend script --script <file>`",
+    );
+    expect(run.stdout).not.toContain('backendOptions');
+  });
+
   it('known only at run time, fails the step with where a flow reads it from', async () => {
     const { neo } = await repo({
       'plan.yaml': FLOW('scripts/${{ inputs.name }}.yaml').replace(
