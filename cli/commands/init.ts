@@ -109,6 +109,12 @@ function warnings(
     out.push(
       `warning: your ${shape.installedHere} is not ignored by git, so a run's worktree is not lent it: add \`${shape.installedHere}/\` to .gitignore and commit that`,
     );
+  // A Python gate may pass on the machine's own python3 (a module at the top, the system's
+  // pytest); a Node one with dependencies declared cannot without node_modules.
+  else if (shape.install !== undefined && lent.length === 0 && shape.ecosystem === 'python')
+    out.push(
+      `warning: no virtualenv in your checkout to lend a run's worktree: the gate runs this machine's \`python3\`; if the tests need the project installed or packages it lacks, install them first (\`${shape.install}\`)`,
+    );
   else if (shape.install !== undefined && lent.length === 0)
     out.push(
       `warning: nothing is installed in your checkout to lend a run's worktree: install first (\`${shape.install}\`), or the gate fails`,

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { globMatch } from '../../engine/posture/index.js';
 import { pathExists } from '../../engine/util/path-exists.js';
-import { ECOSYSTEMS, TEST_GLOBS, type Ecosystem } from './ecosystems.js';
+import { ECOSYSTEMS, NAMED_TEST_GLOBS, TEST_GLOBS, type Ecosystem } from './ecosystems.js';
 import { pythonTestCommand } from './python-test.js';
 
 export type { Ecosystem } from './ecosystems.js';
@@ -93,11 +93,20 @@ async function firstEcosystem(has: (file: string) => Promise<boolean>): Promise<
   return undefined;
 }
 
-/** The preset, then each of the ecosystem's test globs that matches a tracked file (all of them when none does). */
+/**
+ * The preset, then each of the ecosystem's test globs that matches a tracked file (all of them
+ * when none does), then each test-file name glob that matches one.
+ */
 function protectList(ecosystem: Ecosystem | undefined, tracked: readonly string[]): string[] {
   const globs = ecosystem === undefined ? TEST_GLOBS.any : TEST_GLOBS[ecosystem];
-  const matching = globs.filter((glob) => tracked.some((file) => globMatch(glob, file)));
-  return [...(ecosystem === undefined ? [] : [`@${ecosystem}`]), ...(matching.length > 0 ? matching : globs)];
+  const matches = (glob: string) => tracked.some((file) => globMatch(glob, file));
+  const matching = globs.filter(matches);
+  const named = (ecosystem === undefined ? [] : (NAMED_TEST_GLOBS[ecosystem] ?? [])).filter(matches);
+  return [
+    ...(ecosystem === undefined ? [] : [`@${ecosystem}`]),
+    ...(matching.length > 0 || named.length > 0 ? matching : globs),
+    ...named,
+  ];
 }
 
 async function nodeShape(root: string, has: (file: string) => Promise<boolean>) {

@@ -22,3 +22,12 @@ export const TEST_GLOBS: Readonly<Record<Ecosystem | 'any', readonly string[]>> 
   rust: ['tests/**', 'benches/**'],
   any: ['test/**', 'tests/**'],
 };
+
+/**
+ * Test files some runners find by their name rather than their folder: ava, tape and
+ * `node --test` run a root `test.js` (and `test-*.js`, `*-test.js`, `*_test.js`), tsd its
+ * `*.test-d.ts`. Offered only where the repository has one: a `test.md` is rarely a test.
+ */
+export const NAMED_TEST_GLOBS: Readonly<Partial<Record<Ecosystem, readonly string[]>>> = {
+  node: ['**/test.*', '**/test-*.*', '**/*-test.*', '**/*_test.*', '**/*.test-d.*'],
+};

@@ -1,6 +1,7 @@
 /**
- * One tool call of a turn, run: the tool looked up, its input checked to be an object, the
- * approver asked, and any failure turned into an error result the model reads (a cancelled turn
+ * One tool call of a turn, run: the tool looked up, its input checked to be an object holding
+ * the fields its schema requires (before the posture gate, which would only see an edit without
+ * a path), the approver asked, and any failure turned into an error result the model reads (a cancelled turn
  * stays a cancellation). Also the transcript repair after a turn that ended mid-batch.
  */
 import { cancelledError } from './errors.js';
@@ -34,6 +35,8 @@ export async function runToolCall(
     };
   }
   const input = call.input as Record<string, unknown>;
+  const missing = missingFields(tool, input);
+  if (missing !== undefined) return { output: `invalid input for ${call.name}: ${missing}`, isError: true };
   let pinned: string | undefined;
   if (approve !== undefined) {
     const decision = await approve({ tool, call, input, signal: context.signal });
@@ -53,6 +56,19 @@ export async function runToolCall(
           : String(error);
     return { output: message, isError: true, ...defined({ pinned }) };
   }
+}
+
+/** What the call lacks of its schema's `required` fields, said with the fields it gave and those the tool takes. */
+function missingFields(tool: AgentTool, input: Record<string, unknown>): string | undefined {
+  const schema = tool.spec.inputSchema;
+  const required = Array.isArray(schema.required) ? schema.required.filter((f) => typeof f === 'string') : [];
+  const absent = required.filter((field) => input[field] === undefined || input[field] === null);
+  if (absent.length === 0) return undefined;
+  const given = Object.keys(input);
+  const known =
+    typeof schema.properties === 'object' && schema.properties !== null ? Object.keys(schema.properties) : [];
+  const names = absent.map((field) => `"${field}"`).join(', ');
+  return `${names} ${absent.length === 1 ? 'is' : 'are'} required (given: ${given.length > 0 ? given.join(', ') : 'nothing'})${known.length > 0 ? `; its arguments: ${known.join(', ')}` : ''}`;
 }
 
 /**

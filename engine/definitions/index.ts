@@ -52,5 +52,6 @@ export { TRUST_HINT, UNTRUSTED_CEILING, UNTRUSTED_CODE } from './privileged.js';
 export { untrustedNotice } from './untrusted-report.js';
 export { checkAgainstSchema, schemaErrorsToDiagnostics, precompiledValidators } from './schema-check.js';
 export { YamlSource } from './source.js';
+export { ACTION_KEYS, checkScriptSource } from './script-text.js';
 export { splitFrontmatter } from './frontmatter.js';
 export { pathKind, readDefinitionText, type PathKind } from './read-text.js';

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { neoHome } from '../util/neo-home.js';
 import { packageRoot } from '../util/package-root.js';
 import { buildDefinitionSet } from './build-set.js';
@@ -13,6 +13,7 @@ import { readDefinitionText } from './read-text.js';
 import { contentHash } from '../util/content-hash.js';
 import { outsideRepository } from './containment.js';
 import { checkReferences, type ReferenceCache } from './references.js';
+import { looksLikeScript } from './script-text.js';
 import { TrustStore } from './trust.js';
 import { defined } from '../util/defined.js';
 
@@ -100,7 +101,9 @@ export class DefinitionLoader {
           file,
           'DEF_UNKNOWN_KIND',
           'cannot tell what kind of definition this is',
-          'name it plan.yaml or *.flow.yaml (flow), put it in personas/ (persona, .md) or definitions/<backends|policies|capabilities|routing>/',
+          looksLikeScript(file)
+            ? `a script for the script backend (\`turns:\`) is checked by \`neo script validate ${relative(process.cwd(), file) || file}\`, and by the flow whose step names it`
+            : 'name it plan.yaml or *.flow.yaml (flow), put it in personas/ (persona, .md) or definitions/<backends|policies|capabilities|routing>/',
         ),
       ),
     ];

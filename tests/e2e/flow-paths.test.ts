@@ -57,6 +57,47 @@ describe('a step script that names no file', () => {
     expect(existsSync(join(home, 'worktrees'))).toBe(false);
   });
 
+  it('one that does not validate is a located error at the field, naming its first problem, before anything runs', async () => {
+    const { home, neo } = await repo({
+      '.neo/flows/fix.flow.yaml': FLOW('scripts/fix.yaml'),
+      '.neo/flows/scripts/fix.yaml': 'turns:\n  - - run: "npm test"\n',
+    });
+    const where = '.neo/flows/fix.flow.yaml:6:13: error[DEF_SCRIPT_INVALID]';
+    const message =
+      'step `fix` plays script scripts/fix.yaml, which is invalid: .neo/flows/scripts/fix.yaml:2:12: `turns[0][0].run` must be a map; got a string';
+    const validate = await neo(['flow', 'validate', '.neo/flows/fix.flow.yaml']);
+    expect(validate.exitCode).toBe(2);
+    expect(validate.stderr).toContain(`${where}: ${message}`);
+    expect(validate.stderr).toContain(
+      'run `neo script validate .neo/flows/scripts/fix.yaml` for every problem with a code frame',
+    );
+    const all = await neo(['validate']);
+    expect(all.exitCode).toBe(2);
+    expect(all.stdout + all.stderr).toContain(where);
+    const run = await neo(['flow', 'run', '.neo/flows/fix.flow.yaml']);
+    expect(run.exitCode).toBe(2);
+    expect(existsSync(join(home, 'worktrees'))).toBe(false);
+    // The script itself named to `neo validate`: the command that checks scripts is named.
+    const direct = await neo(['validate', '.neo/flows/scripts/fix.yaml']);
+    expect(direct.exitCode).toBe(2);
+    expect(direct.stdout + direct.stderr).toContain(
+      'a script for the script backend (`turns:`) is checked by `neo script validate .neo/flows/scripts/fix.yaml`',
+    );
+  });
+
+  it('none at all, under --backend script, fails the step saying where a flow names its script', async () => {
+    const { neo } = await repo({
+      'plan.yaml': 'name: fix\nsteps:\n  - { id: fix, brief: fix it, requireChange: false }\n',
+    });
+    const run = await neo(['flow', 'run', 'plan.yaml', '--backend', 'script']);
+    expect(run.exitCode).toBe(5);
+    expect(run.stdout).toContain('TRANSPORT_SCRIPT_MISSING');
+    expect(run.stdout).toContain(
+      "hint: in a flow, give the step `script: <file>` (a YAML script, relative to the plan's folder); by hand, `neo session start --backend script --script <file>`",
+    );
+    expect(run.stdout).not.toContain('backendOptions');
+  });
+
   it('known only at run time, fails the step with where a flow reads it from', async () => {
     const { neo } = await repo({
       'plan.yaml': FLOW('scripts/${{ inputs.name }}.yaml').replace(

@@ -115,7 +115,7 @@ describe('neo init detects the ecosystem', () => {
     const init = await bare.neo(['init']);
     expect(lines(init.stdout, /^(project|warning):/).slice(0, 3)).toEqual([
       'project: python (pip); gate: `python3 -m pytest -q` (pytest, for the test files found); protect: @python **/tests/** **/test_*.py',
-      "warning: nothing is installed in your checkout to lend a run's worktree: install first (`python3 -m venv .venv && .venv/bin/pip install -e . pytest`), or the gate fails",
+      "warning: no virtualenv in your checkout to lend a run's worktree: the gate runs this machine's `python3`; if the tests need the project installed or packages it lacks, install them first (`python3 -m venv .venv && .venv/bin/pip install -e . pytest`)",
       `warning: \`python3\` is ${join(root, 'bin', 'python3')}, under your home, which the sandbox hides: the gate will not find it under \`sandbox: bwrap\` (install it outside your home, or use a virtualenv)`,
     ]);
   });

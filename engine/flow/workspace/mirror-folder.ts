@@ -49,7 +49,7 @@ export async function mirrorPackages(place: MirrorPlace): Promise<void> {
 }
 
 /**
- * A virtualenv: `pyvenv.cfg`, the scripts folder (`bin`, `Scripts`) and the top of each
+ * A virtualenv: `pyvenv.cfg`, its own `.gitignore`, the scripts folder (`bin`, `Scripts`) and the top of each
  * `site-packages` real, files there that name the checkout copied to name the workspace, the
  * rest linked. Python finds the venv from the path it was started by (`<workspace>/.venv/bin/python`),
  * so the mirror is the environment, with the checkout's packages.
@@ -65,6 +65,10 @@ export async function mirrorVirtualenv(place: MirrorPlace): Promise<void> {
     else if (info.isDirectory() && (name === 'lib' || name === 'Lib')) await mirrorLib(place, entry, at);
     // A copy whatever it says: a venv is known by this file, and a link is not one.
     else if (info.isFile() && name === 'pyvenv.cfg') await copyRewriting(place, entry, at, { always: true });
+    // The `*` that uv, virtualenv and Python 3.13's venv write there, so git ignores the venv:
+    // git reads no `.gitignore` through a link, and an unignored mirror would not be kept.
+    else if (info.isFile() && name === '.gitignore' && info.size <= MAX_REWRITE_BYTES)
+      await copyRewriting(place, entry, at, { always: true });
     else await linkEntry(place, entry, at);
   }
 }

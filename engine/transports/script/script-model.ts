@@ -4,20 +4,7 @@ import type { Action, Cost, Script, Turn } from '../../generated/script.js';
 export const SCRIPT_EDIT_TOOLS = ['write', 'edit', 'delete', 'rename'] as const;
 export const SCRIPT_RUN_TOOL = 'run';
 
-/** Every action key a script item may hold. */
-export const ACTION_KEYS = [
-  'say',
-  'think',
-  'write',
-  'edit',
-  'delete',
-  'rename',
-  'run',
-  'ask',
-  'fail',
-  'hang',
-  'end',
-] as const;
+export { ACTION_KEYS } from '../../definitions/index.js';
 
 /** One action, normalized: a discriminated union the player can switch on. */
 export type Step =
@@ -66,11 +53,6 @@ function toPlayTurn(turn: Turn, index: number): PlayTurn {
     out.guidanceContains = (typeof contains === 'string' ? [contains] : contains).map((s) => s.toLowerCase());
   if (turn.cost !== undefined) out.cost = turn.cost;
   return out;
-}
-
-/** The action key an item holds (x- keys are notes, not actions). */
-export function actionKeys(action: object): string[] {
-  return Object.keys(action).filter((key) => !key.startsWith('x-'));
 }
 
 function toStep(action: Action): Step {

@@ -98,7 +98,7 @@ async function loadPlan(options: StartSessionOptions): Promise<ScriptPlan> {
     return planOrThrow(await checkScriptFile(file), file);
   }
   throw new UsageError('TRANSPORT_SCRIPT_MISSING', 'the script backend needs a script to play', {
-    hint: 'pass backendOptions.script (the path of a YAML script) or backendOptions.scriptText',
+    hint: "in a flow, give the step `script: <file>` (a YAML script, relative to the plan's folder); by hand, `neo session start --backend script --script <file>`",
   });
 }
 
