@@ -38,7 +38,10 @@ async function takeover(plant: boolean) {
       'sandbox: bwrap',
       'workspace: { isolation: inplace }',
       'steps:',
-      plant ? `  - { id: one, run: "echo NEO_TEST_ROUTE=planted > .neo/.env" }` : '  - { id: one, run: "true" }',
+      // Unconfined: an inplace run's confined steps cannot write .neo/ (tests/e2e/inplace-project-layer); the pin is for any writer.
+      plant
+        ? `  - { id: one, sandbox: none, run: "echo NEO_TEST_ROUTE=planted > .neo/.env" }`
+        : '  - { id: one, run: "true" }',
       '  - { id: two, needs: [one], run: "if [ ! -e in-two ]; then touch in-two; sleep 60; fi" }',
       '  - { id: three, needs: [two], backend: neo, brief: say hi, requireChange: false }',
       '',
