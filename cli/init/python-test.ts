@@ -29,6 +29,11 @@ export async function pythonTestCommand(root: string, python: string, tracked: r
   return { test: `${python} -m unittest`, testFrom: 'no pytest named: the standard unittest runner' };
 }
 
+/** A word the shell reads as itself, or as a glob it expands (quoted below). */
+const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./*?[\]-]+$/;
+/** A glob the tox.ini already quotes, as tox reads it: the same word. */
+const QUOTED_GLOB = /^'[A-Za-z0-9_@%+=:,./*?[\]-]+'$/;
+
 /** The first command of tox.ini's `[testenv]`, when it runs Python or pytest and needs no tox substitution but `{posargs}`. */
 function toxCommand(text: string, python: string): PythonTest | undefined {
   const section = /^\[testenv\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(text)?.[1] ?? '';
@@ -42,8 +47,11 @@ function toxCommand(text: string, python: string): PythonTest | undefined {
     .replace(/\{posargs[^}]*\}/g, '')
     .trim()
     .split(/\s+/);
-  if (words.some((word) => /[{}]/.test(word))) return undefined;
-  const quoted = words.map((word) => (/[*?[]/.test(word) && !/^['"]/.test(word) ? `'${word}'` : word));
+  // tox runs the command without a shell; the gate runs it with one. Only a plain argv is taken
+  // (a glob quoted so the shell leaves it to the runner, as tox does): `;`, `$(…)`, a quote or a
+  // redirection from the repository's tox.ini would be shell code in the gate.
+  if (!words.every((word) => PLAIN_WORD.test(word) || QUOTED_GLOB.test(word))) return undefined;
+  const quoted = words.map((word) => (/[*?[]/.test(word) && !QUOTED_GLOB.test(word) ? `'${word}'` : word));
   const [head, ...rest] = quoted;
   const command =
     head === 'python' || head === 'python3'

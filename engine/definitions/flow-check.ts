@@ -19,6 +19,7 @@ import {
   type Ceiling,
 } from '../posture/index.js';
 import { defined } from '../util/defined.js';
+import { envName } from '../util/env-name.js';
 
 /** The kind of a step, from which of its keys are set. */
 export type StepKind = 'agent' | 'run' | 'approval' | 'flow';
@@ -88,6 +89,7 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
   checkReference(set, 'policy', data.defaults?.policy, ['defaults', 'policy'], err);
 
   const firstIndex = new Map<string, Array<string | number>>();
+  const firstByEnvName = new Map<string, { id: string; at: Array<string | number> }>();
   const reach = transitiveNeeds(steps);
   const lists: Array<['steps' | 'finally', readonly Step[]]> = [
     ['steps', steps],
@@ -107,6 +109,26 @@ export function checkFlow(flow: Definition<'flow'>, set: DefinitionSet): Diagnos
         );
       } else {
         firstIndex.set(step.id, at());
+        const variable = envName(step.id);
+        const sharing = firstByEnvName.get(variable);
+        if (sharing) {
+          // Its results would replace the other's in a later command's environment (a failed
+          // step's STATUS read as the other's `succeeded`), whichever `needs` lists last.
+          err(
+            'DEF_STEP_ENV_NAME',
+            `step ids \`${step.id}\` and \`${sharing.id}\` both become NEO_STEP_${variable}_… in a later command's environment`,
+            at('id'),
+            'rename one of the two steps: ids that differ only in case or in `-`, `_` and `.` share their variables',
+            [
+              {
+                message: `\`${sharing.id}\` is here`,
+                span: source().spanOf(source().locate([...sharing.at, 'id'].map(String)).node),
+              },
+            ],
+          );
+        } else {
+          firstByEnvName.set(variable, { id: step.id, at: at() });
+        }
       }
 
       const kinds = stepKinds(step);

@@ -25,6 +25,7 @@ export const PURE = [
   'engine/generated/',
   'engine/util/defined.ts',
   'engine/util/did-you-mean.ts',
+  'engine/util/env-name.ts',
   'engine/util/duration.ts',
   'engine/util/json-shape.ts',
   'engine/util/excerpt.ts',

@@ -24,7 +24,8 @@ async function plantingRun(plant: string) {
       'sandbox: bwrap',
       'workspace: { isolation: inplace }',
       'steps:',
-      `  - { id: a, run: 'if [ -f marker ]; then exit 0; fi; touch marker; rm -f .neo/.env; ${plant}; exit 1' }`,
+      // Unconfined: an inplace run's confined steps cannot write .neo/ (tests/e2e/inplace-project-layer).
+      `  - { id: a, sandbox: none, run: 'if [ -f marker ]; then exit 0; fi; touch marker; rm -f .neo/.env; ${plant}; exit 1' }`,
       '  - { id: b, needs: [a], run: echo done }',
       '',
     ].join('\n'),

@@ -151,6 +151,19 @@ describe('neo init detects the ecosystem', () => {
       "warning: your .venv is not ignored by git, so a run's worktree is not lent it: add `.venv/` to .gitignore and commit that",
     ]);
   });
+
+  it("python: a tox command that is no plain argv is not spliced into the gate's shell", async () => {
+    // tox runs its commands without a shell: `;` and `$(…)` there are arguments, in `sh -c` code.
+    const { neo, flow } = await project({
+      'pyproject.toml': '[project]\nname = "colors"\n',
+      'tox.ini': '[testenv]\ncommands = python -m pytest tests; touch $(echo pwned) {posargs}\n',
+      'tests/test_x.py': '',
+    });
+    const init = await neo(['init']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    const gate = lines(flow(), /^\s+run: /);
+    expect(gate).toEqual(['      run: "python3 -m pytest -q"']);
+  });
 });
 
 /** A Python interpreter that imports pytest, for a venv that sees its packages (none: the run test is skipped). */

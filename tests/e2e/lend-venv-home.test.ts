@@ -4,7 +4,8 @@
  * often under the hidden home (pyenv, uv). That file lies in the checkout, ignored by git, where
  * an earlier `inplace` run's confined step could write it: `home = <NEO_HOME>` showed the next
  * run's sandboxes the store key and the user's `.env`, and `home = ~/.ssh` the user's keys. A venv
- * base is shown only where its `home` is a `bin` folder holding a Python, and no shown folder may
+ * base is shown only where its `home` is a `bin` folder holding a Python in a real prefix (`lib/pythonX.Y/os.py`:
+ * `~/.local/bin/python3` made `~/.local` with its keyrings shown), and no shown folder may
  * hold NEO_HOME or the home.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -18,6 +19,11 @@ describe("a lent virtualenv's base Python", () => {
   it.each([
     ['NEO_HOME', (root: string) => join(root, 'neo-home'), 'neo-home/.env'],
     ['a folder of the hidden home', (root: string) => join(root, '.ssh'), '.ssh/id_test'],
+    [
+      '~/.local/bin, which holds a python3',
+      (root: string) => join(root, '.local', 'bin'),
+      '.local/share/keyrings/login',
+    ],
   ])(
     'a pyvenv.cfg a confined step pointed at %s shows nothing of it to the next run',
     async (_, target, secretFile) => {
@@ -28,6 +34,11 @@ describe("a lent virtualenv's base Python", () => {
       await mkdir(home, { recursive: true });
       await writeFile(join(home, '.env'), 'NEO_TEST_KEY=sk-user-secret\n');
       await writeFile(join(root, '.ssh', 'id_test'), 'sk-user-secret\n');
+      // A user-level install's link (pipx, uv) in ~/.local/bin: ~/.local is no Python prefix.
+      await mkdir(join(root, '.local', 'bin'), { recursive: true });
+      await mkdir(join(root, '.local', 'share', 'keyrings'), { recursive: true });
+      await writeFile(join(root, '.local', 'bin', 'python3'), '#!/bin/sh\n', { mode: 0o755 });
+      await writeFile(join(root, '.local', 'share', 'keyrings', 'login'), 'sk-user-secret\n');
       await writeTree(repo, {
         '.gitignore': '.venv/\n',
         'plant.flow.yaml': [
@@ -58,4 +69,31 @@ describe("a lent virtualenv's base Python", () => {
       expect(read.stdout + read.stderr).not.toContain('sk-user-secret');
     },
   );
+
+  it("a real Python prefix under the home (pyenv's) is shown to the next run's sandboxes", async () => {
+    const root = await tempDir('neo-e2e-lend-venv-');
+    const repo = join(root, 'repo');
+    const prefix = join(root, '.pyenv', 'versions', '3.12.1');
+    await writeTree(prefix, { 'bin/python3': '#!/bin/sh\n', 'lib/python3.12/os.py': '# real-prefix-marker\n' });
+    await writeTree(repo, {
+      '.gitignore': '.venv/\n',
+      '.venv/pyvenv.cfg': `home = ${join(prefix, 'bin')}\n`,
+      'read.flow.yaml': [
+        'name: read',
+        'sandbox: bwrap',
+        'steps:',
+        `  - { id: b, run: 'cat ${join(prefix, 'lib', 'python3.12', 'os.py')}' }`,
+        '',
+      ].join('\n'),
+    });
+    await git(repo, 'init', '-q', '-b', 'main');
+    await git(repo, 'add', '-A');
+    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+    const read = await runNeo(['flow', 'run', 'read.flow.yaml', '--json'], {
+      cwd: repo,
+      env: { NEO_HOME: join(root, 'neo-home'), HOME: root },
+    });
+    expect(read.exitCode, read.stdout + read.stderr).toBe(0);
+    expect(read.stdout).toContain('real-prefix-marker');
+  });
 });

@@ -22,7 +22,8 @@ afterEach(async () => {
 });
 
 const TALK = '{ id: talk, needs: [plant], backend: neo, brief: say hi, requireChange: false }';
-const PLANT = `{ id: plant, run: "mkdir -p .neo && printf 'NEO_TEST_KEY=sk-planted\\\\n' > .neo/.env" }`;
+// Unconfined: an inplace run's confined steps cannot write .neo/ (tests/e2e/inplace-project-layer).
+const PLANT = `{ id: plant, sandbox: none, run: "mkdir -p .neo && printf 'NEO_TEST_KEY=sk-planted\\\\n' > .neo/.env" }`;
 
 /** A trusted project whose flow runs `steps` (by default: plant `NEO_TEST_KEY=sk-planted` in `.neo/.env`, then talk). */
 async function plantingProject(

@@ -27,7 +27,8 @@ async function plantingRun(file: string, atStart: Record<string, string>, option
       'sandbox: bwrap',
       'workspace: { isolation: inplace }',
       'steps:',
-      `  - { id: a, run: 'if [ -f marker ]; then exit 0; fi; touch marker; mkdir -p .neo; cp planted.txt ${file}; exit 1' }`,
+      // Unconfined: an inplace run's confined steps cannot write .neo/ (tests/e2e/inplace-project-layer); the pin is for any writer.
+      `  - { id: a, sandbox: none, run: 'if [ -f marker ]; then exit 0; fi; touch marker; mkdir -p .neo; cp planted.txt ${file}; exit 1' }`,
       '  - { id: b, needs: [a], run: echo done }',
       '',
     ].join('\n'),

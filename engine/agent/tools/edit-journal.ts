@@ -6,7 +6,8 @@
  * person or a command edited it since). Commands run through exec are not tracked: only the file
  * tools' writes are.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import { AgentError } from '../errors.js';
 import type { AgentTool } from '../tool.js';
 import { confinedPath, displayPath } from './paths.js';
@@ -103,11 +104,23 @@ export class EditJournal {
   }
 }
 
+/**
+ * A regular file's bytes, null for anything else: opened non-blocking, since the agent's own
+ * `exec` can put a named pipe where it then edits, and a blocking open would wait for a writer.
+ */
 async function bytes(path: string): Promise<Buffer | null> {
+  let handle: FileHandle;
   try {
-    return await readFile(path);
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return null;
+  }
+  try {
+    return (await handle.stat()).isFile() ? await handle.readFile() : null;
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
   }
 }
 

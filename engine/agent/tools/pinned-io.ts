@@ -18,10 +18,21 @@ const provable = existsSync(FD_DIR);
 
 const at = (handle: FileHandle) => join(FD_DIR, String(handle.fd));
 
-/** Opens `path` (flags as `open` takes them) and proves the opened file lies inside `root`. */
-export async function openInside(root: string, path: string, flags: string | number = 'r'): Promise<FileHandle> {
+/**
+ * Opens `path` (flags as `open` takes them; by default for reading) and proves the opened file
+ * lies inside `root`. A read is opened non-blocking and refuses a named pipe: the agent's own
+ * `exec` can put one where it then reads or edits, and a blocking open waits in the thread pool —
+ * which neo's own file I/O shares — for a writer that never comes.
+ */
+export async function openInside(
+  root: string,
+  path: string,
+  flags: string | number = constants.O_RDONLY | constants.O_NONBLOCK,
+): Promise<FileHandle> {
   const handle = await open(path, flags);
   try {
+    if (typeof flags === 'number' && (flags & constants.O_NONBLOCK) !== 0 && (await handle.stat()).isFIFO())
+      throw new ToolInputError(`${path} is a named pipe (FIFO); it is not read`);
     await proveInside(root, handle, path.startsWith(FD_DIR) ? undefined : path);
   } catch (error) {
     await handle.close();

@@ -86,8 +86,7 @@ async function readText(cwd: string, path: string, shown: () => string): Promise
 /**
  * The file's bytes, or why it cannot be shown. One open file serves the checks and the read, so
  * the size checked is the size of the file read, and the file read is the one proven to lie in
- * the working directory. The open runs on the thread pool: a FIFO waits there for its writer
- * without stalling the event loop.
+ * the working directory. The open is non-blocking and a named pipe is refused (pinned-io.ts).
  */
 async function readWhole(cwd: string, path: string, shown: () => string): Promise<Buffer | string> {
   let handle: FileHandle;
@@ -121,7 +120,7 @@ async function readWhole(cwd: string, path: string, shown: () => string): Promis
 const UNSIZED_READ_BYTES = 64 * 1024;
 
 /**
- * A file whose size is not known in advance — procfs, a FIFO, a device — read to its end, but
+ * A file whose size is not known in advance — procfs, a device — read to its end, but
  * never past the cap: /dev/zero has no end.
  */
 async function readToEnd(handle: FileHandle, shown: () => string): Promise<Buffer> {

@@ -1,14 +1,10 @@
 import { toText } from '../../expr/index.js';
 import type { RunState } from './state.js';
 import { stepView } from './scope.js';
+import { envName } from '../../util/env-name.js';
 
 /** Values longer than this are left out of the environment (the kernel caps one variable). */
 const MAX_VALUE = 32 * 1024;
-
-/** `my-step` → `MY_STEP`: the part of an env name a step id or output name becomes. */
-export function envName(name: string): string {
-  return name.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
-}
 
 /** Where a command runs, for the NEO_* variables. */
 export interface CommandSite {

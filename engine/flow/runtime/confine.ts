@@ -2,6 +2,7 @@ import type { Confinement, SandboxBind } from '../../execution/index.js';
 import type { SandboxSetting } from '../core/plan.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { gitReadOnly } from '../workspace/git-meta.js';
+import { join } from 'node:path';
 import { defined } from '../../util/defined.js';
 
 /** What a run's sandboxed processes are confined to: its workspace and its repository's metadata. */
@@ -39,12 +40,26 @@ export function runConfinement(
     ...(process.tree === undefined ? {} : { workspaceAt: workspace.root }),
     cwd: process.cwd,
     neoHome: site.home,
-    readable: [...gitReadOnly(workspace), ...lentReadOnly(workspace)],
+    readable: [...gitReadOnly(workspace), ...projectDefinitionsReadOnly(workspace), ...lentReadOnly(workspace)],
     ...defined({ binds: process.binds }),
     network: setting.network,
     env: process.env,
     ...defined({ timeoutMs: process.timeoutMs }),
   };
+}
+
+/**
+ * In `inplace` isolation the workspace is the checkout whose project layer neo loads, trusted
+ * once `neo trust` named the project: its `.neo/` (neo.yaml, `.env`, flows, personas, backends and
+ * capabilities, which name programs) and `.claude/agents/` are read-only to every confined process
+ * of the run. A backend file a step wrote there ran its program unconfined, with neo's whole
+ * environment, at the user's next `neo backends list` (its `--version` probe), and a neo.yaml sent
+ * the next run's key where the step said. Missing folders are left alone (a bind shows what is).
+ */
+export function projectDefinitionsReadOnly(workspace: WorkspaceRecord): string[] {
+  if (workspace.isolation !== 'inplace') return [];
+  const tops = new Set([workspace.root, ...(workspace.repo === undefined ? [] : [workspace.repo])]);
+  return [...tops].flatMap((top) => [join(top, '.neo'), join(top, '.claude', 'agents')]);
 }
 
 /** The host folders a workspace's lent dependencies lead to, and its lent toolchains (its record, written by neo: never read from the workspace). */

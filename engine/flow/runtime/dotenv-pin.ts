@@ -7,6 +7,7 @@
  * write it, and the user may add a missing key before resuming.
  */
 import type { DotenvLayers } from '../../agent/settings/index.js';
+import { scryptSync } from 'node:crypto';
 import { macOf, storeKey } from '../../util/store-key.js';
 
 const DOMAIN = 'neo.run-project-dotenv.v1';
@@ -33,3 +34,19 @@ export function changedProjectDotenv(home: string, pin: DotenvPin | undefined, n
   if (pin === undefined || current === undefined) return undefined;
   return current.file === pin.file && current.mac === pin.mac ? undefined : current.file;
 }
+
+/**
+ * The project `.env` as a durable run's first start read it, for the plan pin a takeover checks
+ * (store/plan-pin.ts): another worker has another NEO_HOME and so another store key, so this is
+ * no MAC but a deliberately slow hash (scrypt), kept only inside the pin's digest in the run's
+ * database — which every worker of the run, and no sandbox, reads. Undefined when no project
+ * `.env` was read (no repository, or an untrusted one), which leaves the pin as it was.
+ */
+export function durableDotenvDigest(dotenv: DotenvLayers): string | undefined {
+  const file = dotenv.files[1];
+  if (file === undefined || dotenv.project === undefined) return undefined;
+  const text = JSON.stringify([file, [...dotenv.project].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+  return scryptSync(text, DURABLE_DOMAIN, 32).toString('hex');
+}
+
+const DURABLE_DOMAIN = 'neo.durable-project-dotenv.v1';

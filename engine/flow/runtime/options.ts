@@ -60,10 +60,10 @@ export interface DurableRun {
   steps: StepEngine;
   child?: (runId: string) => Promise<DurableRun>;
   /**
-   * Pins the plan's hash (with the project's neo.yaml layers: `durablePinHash`) the first time the
-   * run compiles it and refuses (throws) a later start — another worker's takeover, a resume —
-   * that compiled another: a confined step may have rewritten the plan, a definition or the
-   * project's neo.yaml in the workspace since.
+   * Pins the plan's hash (with the project's neo.yaml layers and `.env`: `durablePinHash`) the
+   * first time the run compiles it and refuses (throws) a later start — another worker's takeover,
+   * a resume — that compiled another: a confined step may have rewritten the plan, a definition,
+   * the project's neo.yaml or its `.env` in the workspace since.
    */
   pinPlan?: (hash: string, file: string) => Promise<void>;
   /** The capability profile pinned at the run's first start; `detect` runs only when none is pinned yet. */

@@ -16,7 +16,7 @@ import { RunStore } from '../store/run-store.js';
 import { borrowedWorkspace, prepareWorkspace, type Workspace } from '../workspace/index.js';
 import { AgentServices } from './agents.js';
 import { drive, type DriveInput } from './drive.js';
-import { pinProjectDotenv, type DotenvPin } from './dotenv-pin.js';
+import { durableDotenvDigest, pinProjectDotenv, type DotenvPin } from './dotenv-pin.js';
 import { newRunId } from './ids.js';
 import { detectRunProfile } from './run-profile.js';
 import { driverFields } from './record.js';
@@ -69,6 +69,8 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
     return await startCompiled(ready.file, ready.set, options, {
       agents,
       ...defined({ projectDotenv: pinProjectDotenv(options.home, dotenv) }),
+      // Only a durable run pins it for a takeover on another worker; the hash is slow on purpose.
+      ...defined({ durableDotenv: options.engine?.pinPlan === undefined ? undefined : durableDotenvDigest(dotenv) }),
       compiled: { plan: ready.plan, pinned: ready.pinned, children: ready.children },
       ...(options.watch && ready.loaded !== undefined
         ? { loaded: ready.loaded, onSet: (set: DefinitionSet) => (current = set) }
@@ -91,6 +93,8 @@ export async function startCompiled(
     onSet?: (set: DefinitionSet) => void;
     /** A top-level run's pin of the project `.env` it read (dotenv-pin.ts). */
     projectDotenv?: DotenvPin;
+    /** A top-level durable run's digest of that `.env`, for its plan pin (dotenv-pin.ts). */
+    durableDotenv?: string;
     compiled?: { plan: CompiledPlan; pinned: PinnedDefinition[]; children: Record<string, PlanTree> };
   },
 ): Promise<RunOutcome> {
@@ -112,7 +116,8 @@ export async function startCompiled(
   const engine = context.child === undefined ? options.engine : context.child.engine;
   // A durable run compiles what it was started with, from the same project neo.yaml and
   // sub-flows, or nothing runs (no workspace, no record).
-  await engine?.pinPlan?.(durablePinHash(plan, pinned, { home: options.home, packageRoot: packageRoot() }), file);
+  const own = { home: options.home, packageRoot: packageRoot(), ...defined({ dotenv: context.durableDotenv }) };
+  await engine?.pinPlan?.(durablePinHash(plan, pinned, own), file);
   // Nothing starts (no workspace, no run record) where a sandbox asked for cannot be had.
   await requirePlanSandboxes(plan);
   requirePlanSecrets({ plan, children });

@@ -17,17 +17,21 @@ export function planHash(plan: CompiledPlan): string {
  * checkout) that pointed the project's provider elsewhere, or rewrote a sub-flow not yet started,
  * before its worker died would otherwise have the survivor run the rewrite. A worker's own
  * NEO_HOME and neo's package are its own (no sandbox writes them, and they differ between
- * workers). Without such a definition it is the plan's hash.
+ * workers). `dotenv` is the digest of the trusted project's `.neo/.env` the start read
+ * (runtime/dotenv-pin.ts `durableDotenvDigest`), which a confined step could rewrite the same way:
+ * its `${NAME}` values are a provider's key, headers and routes. Without either it is the plan's hash.
  */
 export function durablePinHash(
   plan: CompiledPlan,
   pinned: readonly PinnedDefinition[],
-  own: { home: string; packageRoot: string },
+  own: { home: string; packageRoot: string; dotenv?: string },
 ): string {
   const outside = pinned
     .filter((pin) => pin.kind === 'config' || !(within(pin.file, own.home) || within(pin.file, own.packageRoot)))
     .map((pin) => [pin.kind, pin.id, pin.file, pin.digest]);
-  return outside.length === 0 ? planHash(plan) : contentHash('durable-pin/1', planHash(plan), JSON.stringify(outside));
+  const base =
+    outside.length === 0 ? planHash(plan) : contentHash('durable-pin/1', planHash(plan), JSON.stringify(outside));
+  return own.dotenv === undefined ? base : contentHash('durable-pin-dotenv/1', base, own.dotenv);
 }
 
 function within(file: string, dir: string): boolean {

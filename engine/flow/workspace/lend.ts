@@ -15,7 +15,7 @@
  * a mirror is never part of a step's change or of the run's commit.
  */
 import { lstatSync } from 'node:fs';
-import { lstat, readFile, realpath, rm, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { GitRepo } from '../../execution/index.js';
 import { errorMessage } from '../../util/errors.js';
@@ -106,8 +106,10 @@ export async function removeMirror(at: string): Promise<void> {
  * under the user's home (pyenv, uv) it is hidden in a sandbox unless shown, and the venv's
  * `python` leads there. `pyvenv.cfg` is a file of the checkout, ignored by git, that an earlier
  * `inplace` run's confined step could have written, and what it names is shown to every sandbox
- * of the run: only a `bin` folder holding a Python (`python3` or `python`, a regular file) is
- * taken, and its parent shown — never a folder it names as it is (`home = ~/.ssh`, NEO_HOME).
+ * of the run: only a `bin` folder holding a Python (`python3` or `python`, a regular file) whose
+ * parent is a real Python prefix (its standard library, `lib/pythonX.Y/os.py`) is taken, and that
+ * prefix shown — never a folder it names as it is (`home = ~/.ssh`, NEO_HOME), nor a user-level
+ * `bin` that merely holds a Python link (`~/.local/bin`: `~/.local` holds keyrings and app tokens).
  */
 async function basePython(venv: string): Promise<string | undefined> {
   const text = await readFile(join(venv, 'pyvenv.cfg'), 'utf8').catch(() => '');
@@ -115,11 +117,22 @@ async function basePython(venv: string): Promise<string | undefined> {
   if (home === undefined || !home.startsWith('/')) return undefined;
   const real = await realpath(home).catch(() => undefined);
   if (real === undefined || basename(real) !== 'bin' || dirname(real) === real) return undefined;
+  const prefix = dirname(real);
   for (const name of ['python3', 'python']) {
     const info = await stat(join(real, name)).catch(() => undefined);
-    if (info?.isFile() === true) return dirname(real);
+    if (info?.isFile() === true) return (await holdsStandardLibrary(prefix)) ? prefix : undefined;
   }
   return undefined;
+}
+
+/** Whether `prefix` is a Python install: `lib/pythonX.Y/os.py` (a free-threaded `X.Yt` too) is a regular file. */
+async function holdsStandardLibrary(prefix: string): Promise<boolean> {
+  const names = await readdir(join(prefix, 'lib')).catch(() => [] as string[]);
+  for (const name of names.filter((n) => /^python\d+\.\d+t?$/.test(n))) {
+    const info = await lstat(join(prefix, 'lib', name, 'os.py')).catch(() => undefined);
+    if (info?.isFile() === true) return true;
+  }
+  return false;
 }
 
 function isVirtualenv(dir: string): boolean {

@@ -1,6 +1,10 @@
-import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { confinePath } from '../../execution/index.js';
+import { readRegularFile, writeRegularFile } from '../../util/regular-file.js';
+
+/** The largest file `edit` reads (a source file; a script that edits more is wrong). */
+const MAX_EDITED = 16 * 1024 * 1024;
 
 /** A tool call that failed the way an agent's tool fails: reported as an error tool_result. */
 export class ToolFailure extends Error {}
@@ -22,10 +26,23 @@ export class Workspace {
    * symlink, not its target), or a ToolFailure when it, or what it points to, escapes the tree.
    */
   async resolve(path: string): Promise<string> {
+    return (await this.#confine(path)).entry;
+  }
+
+  /**
+   * The real file `path` is (a link in the tree followed to what it names in the tree), for a
+   * write or an edit: opened without following a last link (writeRegularFile, readRegularFile), so
+   * a link swapped in after this check is refused rather than followed out of the tree.
+   */
+  async #target(path: string): Promise<string> {
+    return (await this.#confine(path)).path;
+  }
+
+  async #confine(path: string): Promise<{ path: string; entry: string }> {
     if (resolve(this.root, path) === this.root) throw new ToolFailure(`refused: ${path} is the working tree itself`);
     const confined = await confinePath(this.root, path, { refuseGit: false });
     if ('problem' in confined) throw new ToolFailure(`refused: ${confined.problem.reason}`);
-    return confined.entry;
+    return confined;
   }
 
   /** A folder inside the working tree (the tree itself allowed), for a command's cwd. */
@@ -35,15 +52,16 @@ export class Workspace {
   }
 
   async write(path: string, content: string): Promise<string> {
-    const file = await this.resolve(path);
+    const file = await this.#target(path);
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, content);
+    const refused = writeRegularFile(file, content);
+    if (refused !== undefined) throw new ToolFailure(`write ${path}: is ${refused}, not a regular file`);
     return `wrote ${path} (${Buffer.byteLength(content)} bytes)`;
   }
 
   async edit(path: string, search: string, replace: string, all: boolean): Promise<string> {
-    const file = await this.resolve(path);
-    const text = await readExisting(file, path);
+    const file = await this.#target(path);
+    const text = readExisting(file, path);
     const count = text.split(search).length - 1;
     if (count === 0) throw new ToolFailure(`edit ${path}: the search text was not found`);
     if (count > 1 && !all)
@@ -51,7 +69,8 @@ export class Workspace {
         `edit ${path}: the search text occurs ${count} times; add context to make it unique, or set all: true`,
       );
     const next = all ? text.split(search).join(replace) : text.replace(search, () => replace);
-    await writeFile(file, next);
+    const refused = writeRegularFile(file, next);
+    if (refused !== undefined) throw new ToolFailure(`edit ${path}: is ${refused}, not a regular file`);
     return `edited ${path} (${all ? count : 1} replacement${(all ? count : 1) === 1 ? '' : 's'})`;
   }
 
@@ -75,11 +94,12 @@ export class Workspace {
   }
 }
 
-async function readExisting(file: string, path: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ToolFailure(code === 'ENOENT' ? `edit ${path}: no such file` : `edit ${path}: ${code ?? String(error)}`);
-  }
+function readExisting(file: string, path: string): string {
+  const bytes = readRegularFile(file, MAX_EDITED, { noFollow: true });
+  if (bytes === 'missing') throw new ToolFailure(`edit ${path}: no such file`);
+  if (bytes === undefined)
+    throw new ToolFailure(
+      `edit ${path}: not a regular file of at most ${MAX_EDITED / (1024 * 1024)} MiB, or unreadable`,
+    );
+  return bytes.toString('utf8');
 }

@@ -17,6 +17,7 @@ describe('the flow core is pure', () => {
           from === '../../expr/index.js' ||
           from === '../../util/defined.js' ||
           from === '../../util/did-you-mean.js' ||
+          from === '../../util/env-name.js' ||
           from === '../../util/step-graph.js' ||
           from === '../../util/excerpt.js' ||
           from === '../../util/duration.js' ||

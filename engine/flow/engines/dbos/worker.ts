@@ -279,7 +279,7 @@ function planPin(ctx: Context, runId: string): (hash: string, file: string) => P
     if (pinned !== hash)
       throw new UsageError(
         'FLOW_DEFINITIONS_CHANGED',
-        `run ${runId} compiles to another plan than it started with: ${file}, a definition it uses or the project's .neo/neo.yaml changed since`,
+        `run ${runId} compiles to another plan than it started with: ${file}, a definition it uses, the project's .neo/neo.yaml or its .neo/.env changed since`,
         {
           hint: 'nothing of it ran on this start; start a new run with `neo flow run --engine dbos` to run what is there now',
         },
