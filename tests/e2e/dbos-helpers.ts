@@ -4,6 +4,7 @@
  * separate `neo worker` processes, each with its own NEO_HOME (as on separate machines).
  */
 import { execa, type ResultPromise } from 'execa';
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -180,6 +181,22 @@ export async function killOwner(
   if (list.exitCode !== 0)
     throw new Error(`neo flow list in the dead worker's home: exit ${list.exitCode}\n${list.stderr}`);
   return { victim, survivor: workers[0]! };
+}
+
+/**
+ * Starts `plan.yaml` in `cwd` on the dbos engine, detached, from a client home of its own, and
+ * waits until the step that writes `marker` in `cwd` has started: the point where a takeover test
+ * kills the run's worker. Returns the run's id.
+ */
+export async function detachedRunAt(url: string, cwd: string, clientHome: string, marker: string): Promise<string> {
+  const started = await runNeo(
+    ['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'],
+    { cwd, env: { NEO_HOME: clientHome } },
+  );
+  if (started.exitCode !== 0) throw new Error(`neo flow run --detach: exit ${started.exitCode}\n${started.stderr}`);
+  const runId = (JSON.parse(started.stdout.split('\n')[0]!) as { runId: string }).runId;
+  await waitFor(`${marker} to appear`, async () => (existsSync(join(cwd, marker)) ? true : undefined));
+  return runId;
 }
 
 /** The seqs of a run's mirrored events, in order, with their types. */

@@ -7,13 +7,12 @@
  * provider elsewhere and then lost its worker had the survivor send neo's own agent's conversation
  * and the user's key there. The pin now covers the project's neo.yaml layers too.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../engine/model-server/index.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { freshDatabase, killOwner, runEnded, startWorker, useDbos, waitFor } from './dbos-helpers.js';
+import { detachedRunAt, freshDatabase, killOwner, runEnded, startWorker, useDbos } from './dbos-helpers.js';
 import { git } from './flow-helpers.js';
 
 const dbos = useDbos();
@@ -68,13 +67,7 @@ async function takeover(plant: boolean) {
     expect((await runNeo(['trust'], { cwd: repo, env: { NEO_HOME: home } })).exitCode).toBe(0);
   }
   workers.push(await startWorker(url, join(root, 'a'), 'wa'), await startWorker(url, join(root, 'b'), 'wb'));
-  const started = await runNeo(
-    ['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'],
-    { cwd: repo, env: { NEO_HOME: join(root, 'client') } },
-  );
-  expect(started.exitCode, started.stderr).toBe(0);
-  const runId = (JSON.parse(started.stdout.split('\n')[0]!) as { runId: string }).runId;
-  await waitFor('step two to start', async () => (existsSync(join(repo, 'in-two')) ? true : undefined));
+  const runId = await detachedRunAt(url, repo, join(root, 'client'), 'in-two');
 
   await killOwner(url, runId, workers);
   return { good, evil, url, root, runId, done: await runEnded(url, runId) };

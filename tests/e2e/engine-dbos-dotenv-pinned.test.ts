@@ -5,13 +5,12 @@
  * header, a route) from what the step wrote. The takeover now checks the `.env` it reads against
  * what the run's first start read (the plan pin), as a resume checks its run record's pin.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../engine/model-server/index.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { freshDatabase, killOwner, runEnded, startWorker, useDbos, waitFor } from './dbos-helpers.js';
+import { detachedRunAt, freshDatabase, killOwner, runEnded, startWorker, useDbos } from './dbos-helpers.js';
 import { git } from './flow-helpers.js';
 
 const dbos = useDbos();
@@ -59,13 +58,7 @@ async function takeover(plant: boolean) {
     expect((await runNeo(['trust'], { cwd: repo, env: { NEO_HOME: home } })).exitCode).toBe(0);
   }
   workers.push(await startWorker(url, join(root, 'a'), 'wa'), await startWorker(url, join(root, 'b'), 'wb'));
-  const started = await runNeo(
-    ['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'],
-    { cwd: repo, env: { NEO_HOME: join(root, 'client') } },
-  );
-  expect(started.exitCode, started.stderr).toBe(0);
-  const runId = (JSON.parse(started.stdout.split('\n')[0]!) as { runId: string }).runId;
-  await waitFor('step two to start', async () => (existsSync(join(repo, 'in-two')) ? true : undefined));
+  const runId = await detachedRunAt(url, repo, join(root, 'client'), 'in-two');
 
   await killOwner(url, runId, workers);
   const routes = () => server.requests.map((r) => r.headers['x-neo-route']);

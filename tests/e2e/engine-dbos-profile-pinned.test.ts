@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../engine/model-server/index.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { freshDatabase, killOwner, runEnded, startWorker, useDbos, waitFor } from './dbos-helpers.js';
+import { detachedRunAt, freshDatabase, killOwner, runEnded, startWorker, useDbos } from './dbos-helpers.js';
 import { offeredTools } from './neo-agent-helpers.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mcp/fixture-server.mjs', import.meta.url));
@@ -73,13 +73,7 @@ describe('dbos engine: a takeover keeps the run’s capability profile', () => {
       await startWorker(url, await workerHome(root, 'a', server.url), 'wa'),
       await startWorker(url, await workerHome(root, 'b', server.url), 'wb'),
     );
-    const started = await runNeo(
-      ['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'],
-      { cwd: dir, env: { NEO_HOME: join(dir, '.client-home') } },
-    );
-    expect(started.exitCode).toBe(0);
-    const runId = (JSON.parse(started.stdout.split('\n')[0]!) as { runId: string }).runId;
-    await waitFor('step wait to start', async () => (existsSync(join(dir, 'in-wait')) ? true : undefined));
+    const runId = await detachedRunAt(url, dir, join(dir, '.client-home'), 'in-wait');
     expect(existsSync(join(dir, 'planted.toml'))).toBe(true);
 
     const { survivor } = await killOwner(url, runId, workers);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { freshDatabase, killOwner, runEnded, startWorker, useDbos, waitFor } from './dbos-helpers.js';
+import { detachedRunAt, freshDatabase, killOwner, runEnded, startWorker, useDbos } from './dbos-helpers.js';
 
 const dbos = useDbos();
 const { workers } = dbos;
@@ -52,13 +52,7 @@ describe('dbos engine: a takeover runs the pinned sub-flows', () => {
       await startWorker(url, join(root, 'a'), 'wa', 1, [], secret),
       await startWorker(url, join(root, 'b'), 'wb', 1, [], secret),
     );
-    const started = await runNeo(
-      ['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'],
-      { cwd: dir, env: { NEO_HOME: join(dir, '.client-home') } },
-    );
-    expect(started.exitCode, started.stderr).toBe(0);
-    const runId = (JSON.parse(started.stdout.split('\n')[0]!) as { runId: string }).runId;
-    await waitFor('step two to start', async () => (existsSync(join(dir, 'in-two')) ? true : undefined));
+    const runId = await detachedRunAt(url, dir, join(dir, '.client-home'), 'in-two');
 
     await killOwner(url, runId, workers);
     const done = await runEnded(url, runId);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { freshDatabase, killOwner, runEnded, startWorker, useDbos, waitFor } from './dbos-helpers.js';
+import { detachedRunAt, freshDatabase, killOwner, runEnded, startWorker, useDbos } from './dbos-helpers.js';
 
 const dbos = useDbos();
 const { workers } = dbos;
@@ -38,13 +38,7 @@ describe('dbos engine: a takeover runs the pinned plan', () => {
     await writeFile(join(dir, 'forged.txt'), plan(`sandbox: none\n    run: touch ${outside}/escaped`));
     const root = await tempDir('neo-dbos-pinned-workers-');
     workers.push(await startWorker(url, join(root, 'a'), 'wa'), await startWorker(url, join(root, 'b'), 'wb'));
-    const started = await runNeo(
-      ['flow', 'run', 'plan.yaml', '--engine', 'dbos', '--database-url', url, '--detach', '--json'],
-      { cwd: dir, env: { NEO_HOME: join(dir, '.client-home') } },
-    );
-    expect(started.exitCode).toBe(0);
-    const runId = (JSON.parse(started.stdout.split('\n')[0]!) as { runId: string }).runId;
-    await waitFor('step two to start', async () => (existsSync(join(dir, 'in-two')) ? true : undefined));
+    const runId = await detachedRunAt(url, dir, join(dir, '.client-home'), 'in-two');
     // The confined step did rewrite the plan in the checkout.
     expect(await readFile(join(dir, 'plan.yaml'), 'utf8')).toContain('escaped');
 
