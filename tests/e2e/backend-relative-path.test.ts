@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { git } from './flow-helpers.js';
+import { commitAll } from '../helpers/git.js';
 
 describe('a backend executable on a relative PATH entry', () => {
   it('is never searched: a git or claude a confined inplace step planted never runs unconfined', async () => {
@@ -34,9 +34,7 @@ describe('a backend executable on a relative PATH entry', () => {
       ].join('\n'),
       'next.flow.yaml': ['name: next', 'sandbox: bwrap', 'steps:', "  - { id: a, run: 'true' }", ''].join('\n'),
     });
-    await git(repo, 'init', '-q', '-b', 'main');
-    await git(repo, 'add', '-A');
-    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+    await commitAll(repo);
     const env = { NEO_HOME: join(root, 'home'), HOME: root, PATH: `node_modules/.bin:${process.env.PATH ?? ''}` };
 
     const planted = await runNeo(['flow', 'run', 'plant.flow.yaml'], { cwd: repo, env });

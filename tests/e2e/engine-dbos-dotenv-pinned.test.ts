@@ -11,7 +11,7 @@ import { startModelServer, type ModelServer } from '../../engine/model-server/in
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { detachedRunAt, freshDatabase, killOwner, runEnded, startWorker, useDbos } from './dbos-helpers.js';
-import { git } from './flow-helpers.js';
+import { commitAll } from '../helpers/git.js';
 
 const dbos = useDbos();
 const { workers } = dbos;
@@ -46,9 +46,7 @@ async function takeover(plant: boolean) {
       '',
     ].join('\n'),
   });
-  await git(repo, 'init', '-q', '-b', 'main');
-  await git(repo, 'add', '-A');
-  await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+  await commitAll(repo);
   for (const name of ['a', 'b']) {
     const home = join(root, name);
     await writeTree(home, {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { git } from './flow-helpers.js';
+import { commitAll } from '../helpers/git.js';
 
 const FLOW = join('.neo', 'flows', 'check-and-fix.flow.yaml');
 
@@ -18,9 +18,7 @@ async function project(files: Record<string, string>) {
   const repo = join(root, 'repo');
   const home = join(root, 'neo-home');
   await writeTree(repo, files);
-  await git(repo, 'init', '-q', '-b', 'main');
-  await git(repo, 'add', '-A');
-  await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+  await commitAll(repo);
   const neo = (args: string[]) =>
     runNeo(args, { cwd: repo, env: { NEO_HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' } });
   const flow = () => readFileSync(join(repo, FLOW), 'utf8');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { git } from './flow-helpers.js';
+import { commitAll } from '../helpers/git.js';
 
 const DESCRIPTOR = join(import.meta.dirname, '..', '..', 'definitions', 'backends', 'claude-code.yaml');
 
@@ -34,9 +34,7 @@ describe("an inplace run's confined steps and the trusted project's .neo/", () =
         '',
       ].join('\n'),
     });
-    await git(repo, 'init', '-q', '-b', 'main');
-    await git(repo, 'add', '-A');
-    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+    await commitAll(repo);
     const env = { NEO_HOME: join(root, 'home'), HOME: root, NEO_CLAUDE_CODE_BIN: '' };
     expect((await runNeo(['trust'], { cwd: repo, env })).exitCode).toBe(0);
 

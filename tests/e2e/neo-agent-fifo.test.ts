@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../engine/model-server/index.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { git } from './flow-helpers.js';
+import { commitAll } from '../helpers/git.js';
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -51,9 +51,7 @@ describe("neo's own agent on a named pipe its exec made", () => {
     await writeTree(home, {
       'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
     });
-    await git(repo, 'init', '-q', '-b', 'main');
-    await git(repo, 'add', '-A');
-    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+    await commitAll(repo);
     const result = await runNeo(['flow', 'run', 'work.flow.yaml', '--json'], {
       cwd: repo,
       env: { NEO_HOME: home, HOME: join(root, 'user'), NEO_TEST_KEY: 'sk-test' },

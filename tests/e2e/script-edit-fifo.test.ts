@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { git } from './flow-helpers.js';
+import { commitAll } from '../helpers/git.js';
 
 describe('the script backend on a named pipe a step planted', () => {
   it('fails the edit and the write instead of waiting, and still edits through an in-tree link', async () => {
@@ -40,9 +40,7 @@ describe('the script backend on a named pipe a step planted', () => {
         '',
       ].join('\n'),
     });
-    await git(repo, 'init', '-q', '-b', 'main');
-    await git(repo, 'add', '-A');
-    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+    await commitAll(repo);
     const result = await runNeo(['flow', 'run', 'plan.yaml', '--json'], {
       cwd: repo,
       env: { NEO_HOME: join(root, 'home') },
