@@ -41,7 +41,7 @@ export async function run(
   writeLine(io.stdout, `  plan: ${record.planFile}`);
   writeLine(
     io.stdout,
-    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · ${costLabel(record.ledger.costUsd, plan === null ? 0 : simulatedCostUsd(plan, state?.steps ?? {}))} · ${record.ledger.turns} turns · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
+    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · ${costLabel(record.ledger.costUsd, plan === null || state === null ? 0 : simulatedCostUsd(plan, state.steps))} · ${record.ledger.turns} turns · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
   );
   if (Object.keys(record.inputs).length > 0)
     writeLine(
@@ -58,10 +58,10 @@ export async function run(
   }
   for (const line of record.summary?.lines ?? (record.workspace ? [`workspace: ${record.workspace.path}`] : []))
     writeLine(io.stdout, `  ${asInvoked(line)}`);
-  const steps = state?.steps ?? {};
+  const steps = state?.steps;
   const rows = [[p.dim(''), p.dim('STEP'), p.dim('STATUS'), p.dim('RUNS'), p.dim('EVIDENCE')]];
   for (const [id, summary] of Object.entries(record.steps)) {
-    const st: StepState | undefined = steps[id];
+    const st: StepState | undefined = steps?.get(id);
     const status = st?.status ?? summary.status;
     const evidence = evidenceOf({
       status,
@@ -86,7 +86,7 @@ export async function run(
   writeLine(io.stdout, table(rows));
   // Why each failed step failed, in its check's or command's own words (a foreach item's too),
   // and what to do about it.
-  for (const [id, st] of Object.entries(steps)) {
+  for (const [id, st] of steps?.entries() ?? []) {
     const units =
       st.units === undefined ? [[id, st] as const] : st.units.map((unit, i) => [`${id}[${i}]`, unit] as const);
     for (const [key, unit] of units) {
@@ -105,7 +105,7 @@ export async function run(
     );
   }
   if (options.diff) {
-    for (const [id, st] of Object.entries(steps)) {
+    for (const [id, st] of steps?.entries() ?? []) {
       const diff = st.outputs?.diff as { unified?: string; summary?: string } | undefined;
       if (diff?.unified) writeLine(io.stdout, `\n${p.bold(`── ${id}: ${diff.summary ?? ''}`)}\n${diff.unified}`);
     }

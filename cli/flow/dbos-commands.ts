@@ -244,7 +244,7 @@ export async function showOnDbos(
   });
   let state: RunState = initialRunState(run.runId, []);
   for (const event of events) state = reduce(state, event);
-  const steps = Object.entries(state.steps).map(([id, s]) => ({ id, status: s.status, attempt: s.attempt }));
+  const steps = state.steps.entries().map(([id, s]) => ({ id, status: s.status, attempt: s.attempt }));
   const given = run.request.remote;
   // A run with a remote: where its base is, and (once it ended) where its result is.
   const remote = given === undefined ? undefined : { url: given.url, base: given.base, result: run.result ?? null };

@@ -62,7 +62,7 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
       : asInvoked(`neo flow resume ${outcome.runId}`);
   if (options.json) {
     const steps = outcome.plan.steps.map((s) => {
-      const st = state.steps[s.id];
+      const st = state.steps.get(s.id);
       return {
         id: s.id,
         kind: s.kind,
@@ -99,7 +99,7 @@ export function printSummary(io: CommandIO, raw: RunOutcome, view: FlowView, opt
   );
   const lines = view.runs.get(outcome.runId)?.steps;
   for (const step of outcome.plan.steps) {
-    const st = state.steps[step.id];
+    const st = state.steps.get(step.id);
     const status = st?.status ?? 'pending';
     const line = lines?.get(step.id);
     const evidence = evidenceOf({

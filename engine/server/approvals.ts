@@ -43,13 +43,13 @@ export async function readInbox(home: string): Promise<InboxItem[]> {
     // the answer waits for the resume.
     if (state === null || (state.status !== 'running' && state.status !== 'interrupted')) continue;
     for (const step of approvals) {
-      const units = state.steps[step.id]?.units ?? [state.steps[step.id]];
+      const units = state.steps.get(step.id)?.units ?? [state.steps.get(step.id)];
       units.forEach((unit, index) => {
         if (unit?.status !== 'running') return;
         items.push({
           kind: 'flow',
           runId: record.runId,
-          key: state.steps[step.id]?.units === undefined ? step.id : `${step.id}[${index}]`,
+          key: state.steps.get(step.id)?.units === undefined ? step.id : `${step.id}[${index}]`,
           prompt: step.approval!.prompt,
           decisions: step.approval!.decisions,
           live: driverAlive(record),

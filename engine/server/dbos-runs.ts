@@ -142,7 +142,7 @@ function isLive(row: DbosRow): boolean {
 
 function summary(row: DbosRow, state: RunState): DbosRunSummary {
   const steps: DbosRunSummary['steps'] = {};
-  for (const [id, s] of Object.entries(state.steps))
+  for (const [id, s] of state.steps.entries())
     steps[id] = { status: s.status, ...(s.verdict === undefined ? {} : { verdict: s.verdict }) };
   return {
     runId: row.runId,

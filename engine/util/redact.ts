@@ -115,7 +115,11 @@ export function declareSecretNames(names: Iterable<string>): void {
 
 /**
  * Every string inside `value` (objects and arrays walked, keys kept) redacted; `value` itself
- * when nothing changed, so an event without a secret costs a walk and no copy.
+ * when nothing changed, so an event without a secret costs a walk and no copy. A class instance
+ * that serializes through `toJSON` (a run's table of steps) is redacted as that JSON, since that
+ * is what leaves the process, never through its internal fields; when a string in it changed it
+ * comes back rebuilt by its class's static `fromJSON` (so an in-process reader keeps its type),
+ * or as the redacted JSON when the class has none.
  */
 export function redactDeep<T>(value: T, redact: Redact): T {
   return walk(value, redact) as T;
@@ -143,5 +147,16 @@ function walk(value: unknown, redact: Redact): unknown {
     }
     return copy ?? value;
   }
+  if (value !== null && typeof value === 'object' && typeof (value as Serializable).toJSON === 'function') {
+    const json = (value as Serializable).toJSON();
+    const next = walk(json, redact);
+    if (next === json) return value;
+    const kind = value.constructor as { fromJSON?: (json: unknown) => unknown } | undefined;
+    return typeof kind?.fromJSON === 'function' ? kind.fromJSON(next) : next;
+  }
   return value;
+}
+
+interface Serializable {
+  toJSON(): unknown;
 }

@@ -80,7 +80,7 @@ export function advance(plan: CompiledPlan, state: RunState, input: RunInput, no
       return result(tx);
     case 'interrupt': {
       if (tx.state.status !== 'running') return result(tx);
-      for (const step of Object.values(tx.state.steps)) {
+      for (const step of tx.state.steps.values()) {
         for (const unit of step.units ?? [step])
           if (unit.exec !== undefined && (unit.status === 'running' || unit.status === 'waiting'))
             tx.stop.push(unit.exec);

@@ -39,11 +39,11 @@ export function commandEnv(state: RunState, site: CommandSite): Record<string, s
     env.NEO_ITEM_INDEX = String(site.item.index);
   }
   for (const [name, value] of Object.entries(state.inputs)) put(env, `NEO_INPUT_${envName(name)}`, value);
-  const needed = site.needs.filter((id) => state.steps[id] !== undefined);
+  const needed = site.needs.filter((id) => state.steps.has(id));
   const prefixes = needed.map((id) => `NEO_STEP_${envName(id)}_`);
   needed.forEach((id, i) => {
     const prefix = prefixes[i]!;
-    for (const [key, value] of Object.entries(stepView(state.steps[id]!).outputs)) {
+    for (const [key, value] of Object.entries(stepView(state.steps.get(id)!).outputs)) {
       const name = `${prefix}${envName(key)}`;
       if (!ownedElsewhere(name, prefix, prefixes)) put(env, name, value);
     }
@@ -51,7 +51,7 @@ export function commandEnv(state: RunState, site: CommandSite): Record<string, s
   // neo's own, after the outputs: a step names its outputs itself, and `status=succeeded` in a
   // failed step's $NEO_OUTPUT must not read as its STATUS to a later step (a finally's deploy).
   needed.forEach((id, i) => {
-    const view = stepView(state.steps[id]!);
+    const view = stepView(state.steps.get(id)!);
     const prefix = prefixes[i]!;
     env[`${prefix}STATUS`] = view.status;
     if (view.verdict !== null) env[`${prefix}VERDICT`] = view.verdict;

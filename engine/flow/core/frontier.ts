@@ -87,11 +87,13 @@ export class Frontier {
     }
     if (!('step' in event)) return;
     const id = event.step;
-    this.#count(id, before.steps[id], -1);
-    this.#count(id, after.steps[id], +1);
+    const was = before.steps.get(id);
+    const now = after.steps.get(id);
+    this.#count(id, was, -1);
+    this.#count(id, now, +1);
     this.#place(after, id);
-    const ended = before.steps[id] !== undefined && !isTerminal(before.steps[id].status);
-    if (ended && after.steps[id] !== undefined && isTerminal(after.steps[id].status))
+    const ended = was !== undefined && !isTerminal(was.status);
+    if (ended && now !== undefined && isTerminal(now.status))
       for (const dependent of indexOf(plan).dependents.get(id) ?? []) this.#place(after, dependent.id);
   }
 
@@ -101,7 +103,7 @@ export class Frontier {
     this.executions.clear();
     this.running = 0;
     this.open = 0;
-    for (const [id, step] of Object.entries(state.steps)) {
+    for (const [id, step] of state.steps.entries()) {
       this.#count(id, step, +1);
       this.#place(state, id);
     }
@@ -130,7 +132,7 @@ export class Frontier {
   /** Puts step `id` in `unblocked` or takes it out, by its state in `state`. */
   #place(state: RunState, id: string): void {
     const step = indexOf(this.#plan).byId.get(id);
-    if (step !== undefined && state.steps[id]?.status === 'pending' && needsOver(state, step)) {
+    if (step !== undefined && state.steps.get(id)?.status === 'pending' && needsOver(state, step)) {
       if (!this.unblocked.has(id)) this.#added.push(id);
       this.unblocked.add(id);
     } else this.unblocked.delete(id);
@@ -145,7 +147,7 @@ export function planStep(plan: CompiledPlan, id: string): PlanStep | undefined {
 /** Whether every step `step` needs is over (a need not in the state does not hold it up). */
 export function needsOver(state: RunState, step: PlanStep): boolean {
   for (const id of step.needs) {
-    const need = state.steps[id];
+    const need = state.steps.get(id);
     if (need !== undefined && !isTerminal(need.status)) return false;
   }
   return true;

@@ -15,7 +15,7 @@ export function findExecution(
   const place = tx.frontier.executions.get(exec);
   const step = place === undefined ? undefined : tx.step(place.step);
   if (place === undefined || step === undefined) return undefined;
-  const state = tx.state.steps[step.id]!;
+  const state = tx.state.steps.get(step.id)!;
   const unit = place.item === undefined ? state : state.units?.[place.item];
   return unit === undefined ? undefined : { step, item: place.item, unit };
 }
@@ -102,7 +102,7 @@ function loopDone(
   const loop = step.loop!;
   if (loop.untilRun !== undefined && outcome.untilPassed === true) return true;
   if (loop.until === undefined) return false;
-  const state = tx.state.steps[step.id]!;
+  const state = tx.state.steps.get(step.id)!;
   const context = expressionContext(tx.state, {
     ...(item === undefined ? {} : { item: { index: item, value: state.items?.[item] } }),
     loop: { iteration: unit.iteration, outputs: outcome.outputs },

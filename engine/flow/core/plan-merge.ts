@@ -12,7 +12,7 @@ export function mergePlan(
   current: CompiledPlan,
   edited: CompiledPlan,
   state: RunState,
-  keep: (id: string) => boolean = (id) => state.steps[id] !== undefined && state.steps[id]!.status !== 'pending',
+  keep: (id: string) => boolean = (id) => (state.steps.get(id)?.status ?? 'pending') !== 'pending',
 ): { plan: CompiledPlan; added: string[]; removed: string[]; changed: string[] } {
   const started = keep;
   const added: string[] = [];

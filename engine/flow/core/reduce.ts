@@ -1,5 +1,6 @@
 import type { RunEvent } from './events.js';
 import { isTerminal, pendingUnit, type RunState, type StepState, type UnitState } from './state.js';
+import { StepTable } from './step-table.js';
 
 /**
  * Applies one event to a run's state. Pure and total: the run loop changes state only through
@@ -14,17 +15,11 @@ export function reduce(state: RunState, event: RunEvent): RunState {
   }
   switch (event.type) {
     case 'run.started': {
-      const steps: Record<string, StepState> = {};
-      for (const id of event.steps) steps[id] = state.steps[id] ?? pendingUnit();
+      const steps = StepTable.of(event.steps.map((id) => [id, state.steps.get(id) ?? pendingUnit()]));
       return { ...next, steps, inputs: event.inputs, env: event.env, run: event.run };
     }
     case 'run.resumed': {
-      let steps = next.steps;
-      if (event.rebased !== undefined) {
-        steps = { ...steps };
-        for (const id of event.rebased.removed) delete steps[id];
-        for (const id of event.rebased.added) steps[id] = pendingUnit();
-      }
+      const steps = event.rebased === undefined ? next.steps : replanned(next.steps, event.rebased);
       return resumed({ ...next, steps }, event.reset);
     }
     case 'step.skipped':
@@ -102,12 +97,8 @@ export function reduce(state: RunState, event: RunEvent): RunState {
       else delete finished.reason;
       return finished;
     }
-    case 'plan.updated': {
-      const steps = { ...next.steps };
-      for (const id of event.removed) delete steps[id];
-      for (const id of event.added) steps[id] = pendingUnit();
-      return { ...next, steps };
-    }
+    case 'plan.updated':
+      return { ...next, steps: replanned(next.steps, event) };
   }
 }
 
@@ -118,11 +109,23 @@ export function replay(initial: RunState, events: readonly RunEvent[]): RunState
   return state;
 }
 
+/**
+ * The steps of a merged plan: the removed ones gone, the added ones pending at the end. The
+ * table's order changes only here and at `run.started` (both O(steps), once per plan).
+ */
+function replanned(steps: StepTable, change: { removed: readonly string[]; added: readonly string[] }): StepTable {
+  return steps.without(change.removed).adding(change.added.map((id) => [id, pendingUnit()]));
+}
+
 function resumed(state: RunState, reset: readonly string[]): RunState {
-  const steps: Record<string, StepState> = {};
-  for (const [id, step] of Object.entries(state.steps)) {
-    steps[id] = reset.includes(id) ? { ...pendingUnit(), executions: step.executions } : resumeStep(step);
-  }
+  const steps = StepTable.of(
+    state.steps
+      .entries()
+      .map(([id, step]) => [
+        id,
+        reset.includes(id) ? { ...pendingUnit(), executions: step.executions } : resumeStep(step),
+      ]),
+  );
   const out: RunState = { ...state, status: 'running', steps };
   delete out.reason;
   delete out.stopping;
@@ -158,10 +161,11 @@ function withoutExec<T extends UnitState>(unit: T): T {
   return out;
 }
 
+/** The state with one step updated: the table copies one chunk, not every step (step-table.ts). */
 function withStep(state: RunState, id: string, update: (step: StepState) => StepState): RunState {
-  const step = state.steps[id];
+  const step = state.steps.get(id);
   if (step === undefined) return state;
-  return { ...state, steps: { ...state.steps, [id]: update(step) } };
+  return { ...state, steps: state.steps.with(id, update(step)) };
 }
 
 function withUnit(

@@ -66,7 +66,7 @@ export function scopeOf(step: PlanStep, state: StepState, unit: UnitState, item:
  * when a template cannot be evaluated; the caller fails the unit with it.
  */
 export function buildExecution(state: RunState, step: PlanStep, item: number | undefined): ExecutionSpec {
-  const stepState = state.steps[step.id]!;
+  const stepState = state.steps.get(step.id)!;
   const unit = item === undefined ? stepState : stepState.units![item]!;
   const at = scopeOf(step, stepState, unit, item);
   // Building the expression context walks every finished step; most commands need none.

@@ -41,17 +41,17 @@ function gate(tx: Transaction): { changed: boolean; ready: PlanStep[] } {
     if (at > 0) mergeAhead(queue, at, tx);
     if (at >= queue.length) break;
     const step = queue[at]!;
-    const state = tx.state.steps[step.id];
+    const state = tx.state.steps.get(step.id);
     // An earlier step of this pass may have changed it: look at the state as it is now.
     if (state?.status !== 'pending' || !needsOver(tx.state, step)) continue;
     if (
       step.group === 'finally' &&
       !(mainDone ??= tx.plan.steps.every(
-        (s) => s.group === 'finally' || isTerminal(tx.state.steps[s.id]?.status ?? 'pending'),
+        (s) => s.group === 'finally' || isTerminal(tx.state.steps.get(s.id)?.status ?? 'pending'),
       ))
     )
       continue;
-    const needs = step.needs.map((id) => tx.state.steps[id]).filter((s): s is StepState => s !== undefined);
+    const needs = step.needs.map((id) => tx.state.steps.get(id)).filter((s): s is StepState => s !== undefined);
     if (tx.state.stopping !== undefined && step.group === 'main') {
       tx.emit({ type: 'step.skipped', step: step.id, reason: tx.state.stopping.code });
       changed = true;
@@ -127,7 +127,7 @@ function startUnits(tx: Transaction, ready: PlanStep[]): boolean {
   let capacity = tx.plan.maxParallel - tx.frontier.running;
   const candidates = [...ready.map((s) => s.id), ...tx.frontier.fanning];
   for (const step of tx.frontier.inOrder(candidates)) {
-    const state = tx.state.steps[step.id];
+    const state = tx.state.steps.get(step.id);
     if (state === undefined) continue;
     const isReady = ready.includes(step);
     if (!isReady && (state.status !== 'running' || state.units === undefined)) continue;
@@ -190,7 +190,7 @@ function startUnits(tx: Transaction, ready: PlanStep[]): boolean {
 /** Ends the run when every step is done: succeeded only when no step failed without continueOnError. */
 export function finishIfDone(tx: Transaction): void {
   if (tx.state.status !== 'running' || tx.frontier.open > 0) return;
-  const all = tx.plan.steps.map((step) => ({ step, state: tx.state.steps[step.id] }));
+  const all = tx.plan.steps.map((step) => ({ step, state: tx.state.steps.get(step.id) }));
   if (all.some(({ state }) => state === undefined || !isTerminal(state.status))) return;
   if (tx.state.stopping !== undefined) {
     tx.emit({ type: 'run.finished', status: 'failed', reason: tx.state.stopping });

@@ -31,7 +31,7 @@ export function stepView(step: StepState): StepView {
  */
 export function expressionContext(state: RunState, at: ScopeAt = {}): ExpressionContext {
   const steps: Record<string, StepView> = {};
-  for (const [id, step] of Object.entries(state.steps)) if (isTerminal(step.status)) steps[id] = stepView(step);
+  for (const [id, step] of state.steps.entries()) if (isTerminal(step.status)) steps[id] = stepView(step);
   const context: Record<string, unknown> = { inputs: state.inputs, env: state.env, run: state.run, steps };
   if (at.item !== undefined) context.item = at.item.value;
   if (at.loop !== undefined) context.loop = { iteration: at.loop.iteration, outputs: at.loop.outputs ?? {} };

@@ -1,49 +1,7 @@
-/** A unit's lifecycle: pending → running (or waiting, for an approval) → a terminal status. */
-export type UnitStatus = 'pending' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
+import { StepTable } from './step-table.js';
+import type { StepError, UnitState, UnitStatus } from './step-state.js';
 
-/** A typed, serializable failure. `transient` errors are the ones `retry.on: transient` retries. */
-export interface StepError {
-  code: string;
-  message: string;
-  /** What to do about it (an install command, a flag), when the cause said. */
-  hint?: string;
-  transient?: boolean;
-  /**
-   * The code of the failure behind this one, when this one wraps it (a run failed because a step
-   * failed with FLOW_GATE_FAILED): what the exit code and `--json`'s `cause` name.
-   */
-  cause?: string;
-}
-
-/**
- * One schedulable unit: a plain step, or one item of a foreach step. Retries and loop
- * iterations happen inside a unit; each start is one execution.
- */
-export interface UnitState {
-  status: UnitStatus;
-  /** 1-based attempt of the current iteration. */
-  attempt: number;
-  /** 1-based loop iteration. */
-  iteration: number;
-  /** How many executions this unit started, across resumes. */
-  executions: number;
-  /** The running execution's id. */
-  exec?: string;
-  /** Wait before the next attempt (retry backoff). */
-  delayMs?: number;
-  startedAt?: string;
-  endedAt?: string;
-  outputs?: Record<string, unknown>;
-  verdict?: string;
-  error?: StepError;
-}
-
-/** A step's state; a foreach step also keeps its items and one unit per item. */
-export interface StepState extends UnitState {
-  skipReason?: string;
-  items?: unknown[];
-  units?: UnitState[];
-}
+export type { StepError, StepState, UnitState, UnitStatus } from './step-state.js';
 
 /** What the run spent, across steps, sub-flows and resumes. */
 export interface Ledger {
@@ -78,7 +36,8 @@ export interface RunState {
   inputs: Record<string, unknown>;
   env: Record<string, string>;
   run: RunInfo;
-  steps: Record<string, StepState>;
+  /** Every step's state, in the plan's order: a persistent table (see step-table.ts). */
+  steps: StepTable;
   ledger: Ledger;
   /** Time of the last event, for wall-time accounting. */
   lastAt?: string;
@@ -102,8 +61,6 @@ export function unitKey(step: string, item?: number): string {
 
 /** A new run's state, before its first event. */
 export function initialRunState(runId: string, stepIds: readonly string[]): RunState {
-  const steps: Record<string, StepState> = {};
-  for (const id of stepIds) steps[id] = pendingUnit();
   return {
     runId,
     seq: 0,
@@ -111,7 +68,7 @@ export function initialRunState(runId: string, stepIds: readonly string[]): RunS
     inputs: {},
     env: {},
     run: { id: runId, workspace: '', projectDir: '' },
-    steps,
+    steps: StepTable.of(stepIds.map((id) => [id, pendingUnit()])),
     ledger: { turns: 0, tokens: 0, costUsd: 0, wallMs: 0 },
   };
 }

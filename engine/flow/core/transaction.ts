@@ -76,7 +76,7 @@ export class Transaction {
   }
 
   #aggregate(id: string): void {
-    const state = this.state.steps[id];
+    const state = this.state.steps.get(id);
     if (state?.units === undefined || state.status !== 'running') return;
     if (!state.units.every((u) => isTerminal(u.status))) return;
     const outputs = {

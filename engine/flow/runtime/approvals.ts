@@ -43,7 +43,7 @@ export function askingOf(unit: { attempt: number; iteration: number }): string {
 /** The asking a unit (`step` or `step[i]`) of a folded run is in or about to start. */
 export function askingIn(state: RunState, key: string): string {
   const match = /^(.+?)(?:\[(\d+)\])?$/.exec(key);
-  const step = state.steps[match?.[1] ?? key];
+  const step = state.steps.get(match?.[1] ?? key);
   const unit = match?.[2] === undefined ? step : step?.units?.[Number(match[2])];
   return askingOf(unit ?? { attempt: 1, iteration: 1 });
 }
@@ -89,7 +89,7 @@ export async function reopenApproval(home: string, runId: string, key: string): 
 export async function reopenFinishedApprovals(home: string, plan: CompiledPlan, state: RunState): Promise<void> {
   for (const step of plan.steps) {
     if (step.kind !== 'approval') continue;
-    const folded = state.steps[step.id];
+    const folded = state.steps.get(step.id);
     const units =
       folded?.units === undefined
         ? [[step.id, folded] as const]

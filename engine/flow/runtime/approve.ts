@@ -46,7 +46,7 @@ export async function approveRun(options: {
       hint: `choose one of: ${decisions.join(', ')}`,
     });
   }
-  const folded = state.steps[stepId];
+  const folded = state.steps.get(stepId);
   const unit = item === undefined ? folded : folded?.units?.[item];
   if (unit !== undefined && isTerminal(unit.status)) {
     const { decision, by, note } = unit.outputs ?? {};

@@ -137,7 +137,7 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
     agents: () => input.agents.get(),
     subflow: (spec, step, signal) => input.subflow(spec, step, signal, link(spec)),
     startedAt: (spec) => {
-      const step = state.steps[spec.step];
+      const step = state.steps.get(spec.step);
       return (spec.item === undefined ? step : step?.units?.[spec.item])?.startedAt;
     },
     budget,

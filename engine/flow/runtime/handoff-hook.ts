@@ -111,7 +111,7 @@ function filesOf(step: StepState): string[] {
 
 function handoffOf(state: RunState, plan: CompiledPlan, repo: string, workspace: string) {
   const completed = plan.steps
-    .map((p) => ({ id: p.id, step: state.steps[p.id] }))
+    .map((p) => ({ id: p.id, step: state.steps.get(p.id) }))
     .filter(
       (s): s is { id: string; step: StepState } =>
         s.step !== undefined && ['succeeded', 'failed', 'skipped', 'cancelled'].includes(s.step.status),

@@ -20,7 +20,7 @@ export function recordFromState(
   const waiting: NonNullable<RunRecord['waiting']> = [];
   let busy = false;
   for (const step of plan.steps) {
-    const s = state.steps[step.id];
+    const s = state.steps.get(step.id);
     if (s === undefined) continue;
     steps[step.id] = {
       status: s.status,

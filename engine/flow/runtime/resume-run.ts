@@ -167,7 +167,7 @@ async function resumeWith(
           pinned,
           compiled.plan,
           state,
-          (id) => state.steps[id]?.status === 'succeeded' && !rerun.includes(id),
+          (id) => state.steps.get(id)?.status === 'succeeded' && !rerun.includes(id),
         );
         plan = merged.plan;
         rebased = {

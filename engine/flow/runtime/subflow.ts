@@ -110,7 +110,7 @@ export async function runSubflow(
     };
   }
   const steps: Record<string, unknown> = {};
-  for (const [id, s] of Object.entries(outcome.state.steps))
+  for (const [id, s] of outcome.state.steps.entries())
     steps[id] = { status: s.status, verdict: s.verdict ?? null, outputs: s.outputs ?? {} };
   const outputs = { runId, status: outcome.status, steps };
   if (outcome.status === 'succeeded') return { status: 'succeeded', verdict: 'success', outputs };

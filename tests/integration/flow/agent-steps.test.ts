@@ -28,7 +28,7 @@ describe('agent steps on the script backend: truthfulness', () => {
       ),
     });
     const { outcome } = await run(dir, home);
-    const work = outcome.state.steps.work!;
+    const work = outcome.state.steps.get('work')!;
     expect(work.status).toBe('failed');
     expect(work.verdict).toBe('failed');
     expect(work.error).toEqual({
@@ -56,7 +56,7 @@ describe('agent steps on the script backend: truthfulness', () => {
   it('a step that changed nothing when its brief required a change gets verdict no-change, not success', async () => {
     const { dir, home } = await project({ 'plan.yaml': agentPlan('says-only.yaml') });
     const { outcome } = await run(dir, home);
-    expect(outcome.state.steps.work).toMatchObject({
+    expect(outcome.state.steps.get('work')).toMatchObject({
       status: 'failed',
       verdict: 'no-change',
       error: {
@@ -66,7 +66,7 @@ describe('agent steps on the script backend: truthfulness', () => {
       },
     });
     const review = await project({ 'plan.yaml': agentPlan('says-only.yaml', '    requireChange: false') });
-    expect((await run(review.dir, review.home)).outcome.state.steps.work).toMatchObject({
+    expect((await run(review.dir, review.home)).outcome.state.steps.get('work')).toMatchObject({
       status: 'succeeded',
       verdict: 'success',
     });
@@ -75,7 +75,7 @@ describe('agent steps on the script backend: truthfulness', () => {
   it('a hung agent is stalled by its idle timeout and the step fails with that reason', async () => {
     const { dir, home } = await project({ 'plan.yaml': agentPlan('hangs.yaml', '    idleTimeout: 300ms') });
     const { outcome } = await run(dir, home);
-    expect(outcome.state.steps.work).toMatchObject({
+    expect(outcome.state.steps.get('work')).toMatchObject({
       status: 'failed',
       verdict: 'stalled',
       error: { code: 'FLOW_STEP_STALLED', message: 'the agent sent no event for 0.3s: stalled', transient: true },
@@ -87,12 +87,12 @@ describe('agent steps on the script backend: truthfulness', () => {
     const schema =
       '    requireChange: false\n    outputSchema: { type: object, required: [approved], properties: { approved: { type: boolean } } }';
     const good = await project({ 'plan.yaml': agentPlan('answers-json.yaml', schema) });
-    expect((await run(good.dir, good.home)).outcome.state.steps.work!.outputs).toMatchObject({
+    expect((await run(good.dir, good.home)).outcome.state.steps.get('work')!.outputs).toMatchObject({
       verdict: 'success',
       json: { approved: true, issues: [] },
     });
     const bad = await project({ 'plan.yaml': agentPlan('answers-bad-json.yaml', schema) });
-    expect((await run(bad.dir, bad.home)).outcome.state.steps.work).toMatchObject({
+    expect((await run(bad.dir, bad.home)).outcome.state.steps.get('work')).toMatchObject({
       status: 'failed',
       error: {
         code: 'FLOW_OUTPUT_SCHEMA',
@@ -116,12 +116,12 @@ finally:
 `;
     const { dir, home } = await project({ 'plan.yaml': plan });
     const { outcome, events } = await run(dir, home);
-    expect(outcome.state.steps.work!.error).toEqual({
+    expect(outcome.state.steps.get('work')!.error).toEqual({
       code: 'FLOW_BUDGET_EXCEEDED',
       message: 'budget maxTurns reached (1 turns used of 1); the run stopped before starting more work',
     });
-    expect(outcome.state.steps.next).toMatchObject({ status: 'skipped', skipReason: 'FLOW_BUDGET_EXCEEDED' });
-    expect(outcome.state.steps.report!.status).toBe('succeeded');
+    expect(outcome.state.steps.get('next')).toMatchObject({ status: 'skipped', skipReason: 'FLOW_BUDGET_EXCEEDED' });
+    expect(outcome.state.steps.get('report')!.status).toBe('succeeded');
     expect(outcome.reason?.code).toBe('FLOW_BUDGET_EXCEEDED');
     expect(outcome.state.ledger).toMatchObject({ turns: 1, tokens: 110, costUsd: 0.25 });
     expect(trace(events)).toContain('run.stopping');
@@ -132,8 +132,8 @@ finally:
       'plan.yaml': agentPlan('runs-commands.yaml', '    allowCommands: [echo *]'),
     });
     const { outcome } = await run(dir, home);
-    expect(outcome.state.steps.work!.status).toBe('succeeded');
-    const sessionId = String(outcome.state.steps.work!.outputs!.sessionId);
+    expect(outcome.state.steps.get('work')!.status).toBe('succeeded');
+    const sessionId = String(outcome.state.steps.get('work')!.outputs!.sessionId);
     const decisions = (await readFile(join(home, 'code-sessions', sessionId, 'events.jsonl'), 'utf8'))
       .trim()
       .split('\n')
@@ -175,13 +175,13 @@ finally:
       'plan.yaml': agentPlan('writes-file.yaml', `    verify: { run: '${check}', flakeCheck: true }`),
     });
     const { outcome } = await run(dir, home);
-    expect(outcome.state.steps.work).toMatchObject({
+    expect(outcome.state.steps.get('work')).toMatchObject({
       status: 'succeeded',
       outputs: { gate: { passed: true, flaky: true, attempt: 1 } },
     });
     await rm(counter);
     const strict = await project({ 'plan.yaml': agentPlan('writes-file.yaml', `    verify: { run: '${check}' }`) });
-    expect((await run(strict.dir, strict.home)).outcome.state.steps.work).toMatchObject({
+    expect((await run(strict.dir, strict.home)).outcome.state.steps.get('work')).toMatchObject({
       status: 'failed',
       error: { code: 'FLOW_GATE_FAILED' },
     });

@@ -31,12 +31,12 @@ describe('approvals', () => {
     const { dir, home } = await project({ 'plan.yaml': PLAN });
     const { outcome } = await run(dir, home, { observer: answerWhenWaiting(home, 'approve', 'lgtm') });
     expect(outcome.status).toBe('succeeded');
-    expect(outcome.state.steps.ship).toMatchObject({
+    expect(outcome.state.steps.get('ship')).toMatchObject({
       status: 'succeeded',
       verdict: 'approve',
       outputs: { decision: 'approve', note: 'lgtm' },
     });
-    expect(String(outcome.state.steps.ship!.outputs!.by)).toMatch(/^cli \(/);
+    expect(String(outcome.state.steps.get('ship')!.outputs!.by)).toMatch(/^cli \(/);
     expect(await readFile(join(outcome.record.workspace!.path, 'deployed.txt'), 'utf8')).toBe('deployed\n');
   });
 
@@ -44,9 +44,9 @@ describe('approvals', () => {
     const { dir, home } = await project({ 'plan.yaml': PLAN });
     const { outcome } = await run(dir, home, { observer: answerWhenWaiting(home, 'hold', 'after the freeze') });
     expect(outcome.status).toBe('failed');
-    expect(outcome.state.steps.ship!.error).toMatchObject({ code: 'FLOW_APPROVAL_REJECTED' });
-    expect(outcome.state.steps.ship!.error!.message).toMatch(/chose `hold`: after the freeze$/);
-    expect(outcome.state.steps.deploy!.status).toBe('skipped');
+    expect(outcome.state.steps.get('ship')!.error).toMatchObject({ code: 'FLOW_APPROVAL_REJECTED' });
+    expect(outcome.state.steps.get('ship')!.error!.message).toMatch(/chose `hold`: after the freeze$/);
+    expect(outcome.state.steps.get('deploy')!.status).toBe('skipped');
   });
 
   it('never approves itself: an unanswered approval fails at its timeout', async () => {
@@ -54,19 +54,19 @@ describe('approvals', () => {
       'plan.yaml': PLAN.replace('    approval:', '    timeout: 200ms\n    approval:'),
     });
     const { outcome } = await run(dir, home);
-    expect(outcome.state.steps.ship).toMatchObject({
+    expect(outcome.state.steps.get('ship')).toMatchObject({
       status: 'failed',
       verdict: 'unanswered',
       error: { code: 'FLOW_APPROVAL_TIMEOUT' },
     });
-    expect(outcome.state.steps.deploy!.status).toBe('skipped');
+    expect(outcome.state.steps.get('deploy')!.status).toBe('skipped');
     expect(outcome.status).toBe('failed');
   });
 
   it('pre-approves with --yes and records that it did', async () => {
     const { dir, home } = await project({ 'plan.yaml': PLAN });
     const { outcome } = await run(dir, home, { yes: true });
-    expect(outcome.state.steps.ship!.outputs).toEqual({
+    expect(outcome.state.steps.get('ship')!.outputs).toEqual({
       decision: 'approve',
       by: '--yes',
       preapproved: true,
@@ -112,8 +112,8 @@ describe('approvals', () => {
     expect(answered.live).toBe(false);
     const second = await resume(home, dir, first.outcome.runId);
     expect(second.outcome.status).toBe('succeeded');
-    expect(second.outcome.state.steps.build!.executions).toBe(1);
-    expect(second.outcome.state.steps.ship!.verdict).toBe('approve');
+    expect(second.outcome.state.steps.get('build')!.executions).toBe(1);
+    expect(second.outcome.state.steps.get('ship')!.verdict).toBe('approve');
   });
 
   it('keeps one answer per approval: a second is refused naming the first, and the run follows the first', async () => {
@@ -133,7 +133,7 @@ describe('approvals', () => {
     });
     await answers;
     expect(outcome.status).toBe('failed');
-    expect(outcome.state.steps.ship).toMatchObject({ verdict: 'hold', outputs: { by: 'first' } });
+    expect(outcome.state.steps.get('ship')).toMatchObject({ verdict: 'hold', outputs: { by: 'first' } });
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatchObject({ code: 'FLOW_APPROVAL_ANSWERED' });
     expect(String((refused[0] as Error).message)).toMatch(/hold by first/);
@@ -145,6 +145,6 @@ describe('approvals', () => {
     expect(first.outcome.status).toBe('failed');
     const second = await resume(home, dir, first.outcome.runId, { observer: answerWhenWaiting(home, 'approve') });
     expect(second.outcome.status).toBe('succeeded');
-    expect(second.outcome.state.steps.ship).toMatchObject({ verdict: 'approve', executions: 2 });
+    expect(second.outcome.state.steps.get('ship')).toMatchObject({ verdict: 'approve', executions: 2 });
   });
 });

@@ -71,8 +71,8 @@ describe("the worktree commit: neo's git is never a command runner", () => {
     const { dir, home } = await project({ 'plan.yaml': plan, 'file.txt': 'original\n' }, { git: true });
     const { outcome } = await run(dir, home, { isolation: 'worktree' });
     expect(await readdir(trap)).toEqual([]);
-    expect(outcome.state.steps.plant).toMatchObject({ status: 'failed', error: { code: 'FLOW_ESCAPE' } });
-    expect(outcome.state.steps.plant!.error!.message).toContain(join(dir, '.git', 'config'));
+    expect(outcome.state.steps.get('plant')).toMatchObject({ status: 'failed', error: { code: 'FLOW_ESCAPE' } });
+    expect(outcome.state.steps.get('plant')!.error!.message).toContain(join(dir, '.git', 'config'));
     expect(outcome.summary?.commit).toBeUndefined();
     expect(outcome.summary?.lines.join('\n')).toMatch(/git metadata changed during the run: .*\.git\/config/);
   });
@@ -83,7 +83,7 @@ describe("the worktree commit: neo's git is never a command runner", () => {
     const { outcome } = await run(dir, home, { isolation: 'worktree' });
     expect(await readdir(trap)).toEqual([]);
     expect(outcome.summary?.commit).toBeUndefined();
-    expect(outcome.state.steps.redirect).toMatchObject({ status: 'failed', error: { code: 'FLOW_ESCAPE' } });
+    expect(outcome.state.steps.get('redirect')).toMatchObject({ status: 'failed', error: { code: 'FLOW_ESCAPE' } });
     expect(outcome.summary?.lines.join('\n')).toMatch(/git metadata changed during the run: .*\/\.git\b/);
     expect(outcome.summary?.lines.join('\n')).not.toMatch(/git -C/);
   });
@@ -123,7 +123,7 @@ describe("an agent at full posture plants programs for neo's git: none of them r
       'inplace',
     );
     expect(await readdir(trap)).toEqual([]);
-    const work = outcome.state.steps.work!;
+    const work = outcome.state.steps.get('work')!;
     expect(work).toMatchObject({ status: 'failed', verdict: 'escaped', error: { code: 'FLOW_ESCAPE' } });
     expect(work.error!.message).toMatch(/git metadata.*\.git\/config.*\.git\/hooks\/post-commit/);
     expect((work.outputs!.diff as { files: Array<{ path: string }> }).files.map((f) => f.path)).toEqual([
@@ -144,7 +144,7 @@ describe("an agent at full posture plants programs for neo's git: none of them r
       'worktree',
     );
     expect(await readdir(trap)).toEqual([]);
-    expect(outcome.state.steps.work).toMatchObject({
+    expect(outcome.state.steps.get('work')).toMatchObject({
       status: 'failed',
       verdict: 'escaped',
       error: { code: 'FLOW_GIT_DIR_CHANGED' },
@@ -177,11 +177,11 @@ steps:
     await commitAll(outer);
     const { outcome } = await run(dir, home, { isolation: 'inplace' });
     // Removing .git is itself a change of the git metadata: the step that did it fails.
-    expect(outcome.state.steps.unmake).toMatchObject({ status: 'failed', error: { code: 'FLOW_ESCAPE' } });
-    expect(outcome.state.steps.work).toMatchObject({
+    expect(outcome.state.steps.get('unmake')).toMatchObject({ status: 'failed', error: { code: 'FLOW_ESCAPE' } });
+    expect(outcome.state.steps.get('work')).toMatchObject({
       status: 'failed',
       error: { code: 'FLOW_CONTAINMENT_UNAVAILABLE' },
     });
-    expect(outcome.state.steps.work!.error!.message).toContain('no longer the top of a git work tree');
+    expect(outcome.state.steps.get('work')!.error!.message).toContain('no longer the top of a git work tree');
   });
 });

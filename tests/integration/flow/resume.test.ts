@@ -43,7 +43,7 @@ describe('interrupt and resume', () => {
     ]);
     const all = await persisted(home, first.outcome.runId);
     expect(all.map((e) => e.seq)).toEqual(all.map((_, i) => i + 1));
-    expect(second.outcome.state.steps.a!.executions).toBe(1);
+    expect(second.outcome.state.steps.get('a')!.executions).toBe(1);
     expect(second.outcome.record.segments).toHaveLength(2);
   });
 
@@ -65,8 +65,8 @@ describe('interrupt and resume', () => {
       'step.completed c succeeded',
       'run.finished succeeded',
     ]);
-    expect(again.outcome.state.steps.a!.executions).toBe(1);
-    expect(again.outcome.state.steps.b!.executions).toBe(2);
+    expect(again.outcome.state.steps.get('a')!.executions).toBe(1);
+    expect(again.outcome.state.steps.get('b')!.executions).toBe(2);
   });
 
   it('a failed run resumes its failed steps; --rebase-definitions picks up the fixed plan', async () => {

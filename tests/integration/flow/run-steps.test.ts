@@ -23,7 +23,7 @@ steps:
     const ws = outcome.record.workspace!.path;
     expect(await readFile(join(ws, 'who.txt'), 'utf8')).toBe('x; rm -rf /');
     expect(await readFile(join(ws, 'out.txt'), 'utf8')).toBe('3/3');
-    expect(outcome.state.steps.a!.outputs).toMatchObject({ exitCode: 0, count: '3' });
+    expect(outcome.state.steps.get('a')!.outputs).toMatchObject({ exitCode: 0, count: '3' });
   });
 
   it('fails a command with its exit code and stderr tail, skips dependents, and persists gapless events', async () => {
@@ -37,7 +37,7 @@ steps:
     });
     const { outcome, events } = await run(dir, home);
     expect(outcome.status).toBe('failed');
-    expect(outcome.state.steps.bad!.error).toEqual({
+    expect(outcome.state.steps.get('bad')!.error).toEqual({
       code: 'FLOW_COMMAND_FAILED',
       message: '`echo nope >&2; exit 3` exited 3: nope',
     });
@@ -63,8 +63,8 @@ steps:
 `,
     });
     const { outcome } = await run(dir, home);
-    expect(outcome.state.steps.slow!.error?.code).toBe('FLOW_STEP_TIMEOUT');
-    expect(outcome.state.steps.quiet!.error).toEqual({
+    expect(outcome.state.steps.get('slow')!.error?.code).toBe('FLOW_STEP_TIMEOUT');
+    expect(outcome.state.steps.get('quiet')!.error).toEqual({
       code: 'FLOW_STEP_STALLED',
       message: '`echo start; sleep 30` wrote nothing for its idle timeout and was killed: stalled',
       transient: true,
@@ -94,7 +94,7 @@ steps:
       [2, 10],
       [3, 20],
     ]);
-    expect(outcome.state.steps.poll!.outputs).toMatchObject({ iterations: 2 });
+    expect(outcome.state.steps.get('poll')!.outputs).toMatchObject({ iterations: 2 });
   });
 
   it('fans out over a list from an earlier step, and a sub-flow runs as its own run with its own inputs', async () => {
@@ -133,7 +133,7 @@ steps:
       inputs: { n: 3 },
       parent: { runId: outcome.runId, step: 'child' },
     });
-    expect(outcome.state.steps.child!.outputs).toMatchObject({ runId: childRun!.runId, status: 'succeeded' });
+    expect(outcome.state.steps.get('child')!.outputs).toMatchObject({ runId: childRun!.runId, status: 'succeeded' });
   });
 
   it('refuses bad inputs before anything runs', async () => {

@@ -52,7 +52,7 @@ describe('lessons in a flow step brief', () => {
     const { dir, home } = await project({ 'plan.yaml': plan(true) });
     await writeLessonsFile(home, { version: 1, lessons: HOSTILE });
     const { outcome } = await run(dir, home);
-    const work = outcome.state.steps.work!;
+    const work = outcome.state.steps.get('work')!;
     // The gate still ran and still decides: the agent's claim and the lesson's advice count for nothing.
     expect(work.status).toBe('failed');
     expect(work.error!.code).toBe('FLOW_GATE_FAILED');
@@ -79,12 +79,12 @@ describe('lessons in a flow step brief', () => {
   it('a step that does not opt in, or has no qualifying lesson, gets its brief unchanged', async () => {
     const off = await project({ 'plan.yaml': plan(false) });
     await writeLessonsFile(off.home, { version: 1, lessons: HOSTILE });
-    const a = (await run(off.dir, off.home)).outcome.state.steps.work!;
+    const a = (await run(off.dir, off.home)).outcome.state.steps.get('work')!;
     expect((await record(off.home, String(a.outputs!.sessionId))).meta.taskBrief).toBe('Make the check pass.');
 
     const none = await project({ 'plan.yaml': plan(true) });
     await writeLessonsFile(none.home, { version: 1, lessons: [HOSTILE[2]!, HOSTILE[3]!] });
-    const b = (await run(none.dir, none.home)).outcome.state.steps.work!;
+    const b = (await run(none.dir, none.home)).outcome.state.steps.get('work')!;
     expect((await record(none.home, String(b.outputs!.sessionId))).meta.taskBrief).toBe('Make the check pass.');
   });
 });

@@ -29,7 +29,7 @@ describe('an outcome from every settled session', () => {
       'plan.yaml': plan('claims-done.yaml', "    verify: { run: 'test -f ok', attempts: 2 }"),
     });
     const { outcome } = await run(dir, home);
-    const sessionId = String(outcome.state.steps.work!.outputs!.sessionId);
+    const sessionId = String(outcome.state.steps.get('work')!.outputs!.sessionId);
     const records = await readOutcomes(home);
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({
@@ -49,7 +49,7 @@ describe('an outcome from every settled session', () => {
       'plan.yaml': plan('writes-file.yaml', "    verify: { run: 'true', attempts: 1 }\n    requireChange: false"),
     });
     const { outcome } = await run(dir, home);
-    expect(outcome.state.steps.work!.status).toBe('succeeded');
+    expect(outcome.state.steps.get('work')!.status).toBe('succeeded');
     expect((await readOutcomes(home)).map((r) => [r.outcome, r.outcomeSource])).toEqual([['success', 'driver']]);
   });
 

@@ -39,7 +39,7 @@ describe('a flow step naming a driver persona', () => {
     const p = await project({ persona: 'fixer', verify: { run: 'node check.js', attempts: 3 } });
     const outcome = await p.run();
     expect(outcome.status).toBe('succeeded');
-    const step = outcome.state.steps.fix!;
+    const step = outcome.state.steps.get('fix')!;
     expect(step.verdict).toBe('success');
     expect(step.outputs).toMatchObject({
       verdict: 'success',
@@ -74,7 +74,7 @@ describe('a flow step naming a driver persona', () => {
       outputSchema: { type: 'object', required: ['fixed'] },
     });
     const outcome = await p.run();
-    const step = outcome.state.steps.fix!;
+    const step = outcome.state.steps.get('fix')!;
     expect(outcome.status).toBe('failed');
     expect(step.error).toMatchObject({ code: 'FLOW_OUTPUT_SCHEMA' });
     expect(step.outputs).toMatchObject({ persona: 'fixer', gate: { passed: true } });
@@ -95,12 +95,12 @@ describe('a flow step naming a driver persona', () => {
       script,
     );
     const outcome = await p.run();
-    expect(outcome.state.steps.fix!.error).toBeUndefined();
+    expect(outcome.state.steps.get('fix')!.error).toBeUndefined();
     expect(outcome.status).toBe('succeeded');
-    expect(outcome.state.steps.fix!.outputs).not.toHaveProperty('persona');
+    expect(outcome.state.steps.get('fix')!.outputs).not.toHaveProperty('persona');
     // The flow's own driver records the step's outcome (its gate's verdict), with no persona.
     const records = await readOutcomes(p.home);
-    const step = outcome.state.steps.fix!;
+    const step = outcome.state.steps.get('fix')!;
     expect(records.map((r) => [r.sessionId, r.outcome, r.outcomeSource, r.persona])).toEqual([
       [step.outputs!.sessionId, step.verdict, 'driver', undefined],
     ]);

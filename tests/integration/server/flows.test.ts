@@ -128,13 +128,13 @@ describe('flow routes', () => {
     expect(approved.body.data).toEqual({ runId, key: 'ship', decision: 'approve', live: true });
     const outcome = await running;
     expect(outcome.status).toBe('succeeded');
-    expect(outcome.state.steps.ship!.outputs).toEqual({ decision: 'approve', by: 'web', note: 'looks right' });
+    expect(outcome.state.steps.get('ship')!.outputs).toEqual({ decision: 'approve', by: 'web', note: 'looks right' });
     await events.waitFor((e) => e.event === 'flow_run_event' && JSON.parse(e.data).type === 'settled');
     const kinds = dataOf(events.events, 'flow_run_event').map((d) => (d.type === 'event' ? d.event.type : d.type));
     expect(kinds[0]).toBe('run');
     expect(kinds).toContain('step.started');
     expect(kinds.filter((k) => k === 'run.finished')).toHaveLength(1);
-    const sessionId = String(outcome.state.steps.fix!.outputs!.sessionId);
+    const sessionId = String(outcome.state.steps.get('fix')!.outputs!.sessionId);
     expect(dataOf(events.events, 'code_session_event').some((d) => d.sessionId === sessionId)).toBe(true);
 
     const again = await api(`/api/flows/runs/${runId}/approvals/ship`, { json: { decision: 'approve' } });

@@ -66,7 +66,8 @@ function drive(plan: CompiledPlan, seed: number, fresh: boolean): { events: RunE
   const live: ExecutionSpec[] = [];
   const step = (input: RunInput) => {
     at += 1;
-    const t = advance(plan, fresh ? structuredClone(state) : state, input, new Date(at).toISOString());
+    // A copy is another state object, which no frontier was handed on with (its steps are shared: they never change).
+    const t = advance(plan, fresh ? { ...state } : state, input, new Date(at).toISOString());
     state = t.state;
     events.push(...t.events);
     for (const exec of t.stop) live.splice(live.findIndex((s) => s.exec === exec) >>> 0, 1);

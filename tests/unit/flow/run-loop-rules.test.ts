@@ -111,7 +111,7 @@ steps:
     loop.start();
     const state = await loop.done;
     expect(state.status).toBe('failed');
-    expect(state.steps.a!.error).toMatchObject({ code: 'FLOW_EXECUTOR_CRASHED', message: 'boom' });
+    expect(state.steps.get('a')!.error).toMatchObject({ code: 'FLOW_EXECUTOR_CRASHED', message: 'boom' });
   });
 
   it('ends on a transition that throws: live executions are aborted and done rejects with the error', async () => {

@@ -75,11 +75,11 @@ steps:
       inputs: { go: false },
       run: { id: 'r1', workspace: '/ws', projectDir: '/p' },
     });
-    expect(state.steps.a!.status).toBe('skipped');
-    expect(state.steps.a!.skipReason).toBe('if');
-    expect(state.steps.b!.skipReason).toBe('join');
-    expect(state.steps.c!.status).toBe('succeeded');
-    expect(state.steps.e!.status).toBe('succeeded');
+    expect(state.steps.get('a')!.status).toBe('skipped');
+    expect(state.steps.get('a')!.skipReason).toBe('if');
+    expect(state.steps.get('b')!.skipReason).toBe('join');
+    expect(state.steps.get('c')!.status).toBe('succeeded');
+    expect(state.steps.get('e')!.status).toBe('succeeded');
     expect(state.status).toBe('failed');
     expect(state.reason).toEqual({
       code: 'FLOW_STEP_FAILED',
@@ -125,13 +125,13 @@ finally:
       'step.completed cleanup succeeded',
       'run.finished failed',
     ]);
-    expect(state.steps.cleanup!.status).toBe('succeeded');
+    expect(state.steps.get('cleanup')!.status).toBe('succeeded');
   });
 
   it('fails a step whose `if` cannot be evaluated, with FLOW_EXPRESSION', async () => {
     const plan = compileYaml(`{ name: e, steps: [ { id: a, run: "true", if: "fromJSON('nope')" } ] }`);
     const { state } = await runPlan(plan, succeed);
-    expect(state.steps.a!.error?.code).toBe('FLOW_EXPRESSION');
+    expect(state.steps.get('a')!.error?.code).toBe('FLOW_EXPRESSION');
     expect(state.status).toBe('failed');
   });
 });
@@ -167,7 +167,7 @@ steps:
         [4, 'e', '4'],
       ],
     );
-    expect(state.steps.each!.outputs).toEqual({
+    expect(state.steps.get('each')!.outputs).toEqual({
       items: ['a', 'b', 'c', 'd', 'e'].map((got) => ({ got })),
       count: 5,
       succeeded: 5,
@@ -178,7 +178,7 @@ steps:
   it('fails a foreach whose items are not a list', async () => {
     const plan = compileYaml(`{ name: f, steps: [ { id: each, run: "true", foreach: { items: "\${{ 'abc' }}" } } ] }`);
     const { state } = await runPlan(plan, succeed);
-    expect(state.steps.each!.error).toEqual({
+    expect(state.steps.get('each')!.error).toEqual({
       code: 'FLOW_FOREACH_NOT_LIST',
       message: 'foreach.items of step `each` is the text "abc", not a list',
     });
@@ -190,7 +190,7 @@ steps:
     );
     const { state, started } = await runPlan(plan, (spec) => ({ status: 'succeeded', outputs: { n: spec.iteration } }));
     expect(started.map((s) => s.env.NEO_ITERATION)).toEqual(['1', '2', '3']);
-    expect(state.steps.poll!.outputs).toEqual({ n: 3, iterations: 3 });
+    expect(state.steps.get('poll')!.outputs).toEqual({ n: 3, iterations: 3 });
     expect(state.status).toBe('succeeded');
   });
 
@@ -199,7 +199,7 @@ steps:
       `{ name: l, steps: [ { id: poll, run: "true", loop: { untilRun: "test -f done", maxIterations: 2 } } ] }`,
     );
     const { state } = await runPlan(plan, () => ({ status: 'succeeded', outputs: {}, untilPassed: false }));
-    expect(state.steps.poll!.error).toEqual({
+    expect(state.steps.get('poll')!.error).toEqual({
       code: 'FLOW_LOOP_EXHAUSTED',
       message: '2 iterations ran and `test -f done` never passed',
     });
@@ -227,7 +227,7 @@ steps:
     ]);
     expect(started.filter((s) => s.step === 'broken')).toHaveLength(1);
     expect(started.filter((s) => s.step === 'any')).toHaveLength(2);
-    expect(state.steps.flaky!.status).toBe('succeeded');
+    expect(state.steps.get('flaky')!.status).toBe('succeeded');
   });
 });
 

@@ -8,7 +8,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { handoffWritten, noteHandoff } from '../../../../engine/flow/runtime/handoff-hook.js';
 import type { CompiledPlan } from '../../../../engine/flow/core/plan.js';
 import type { RunEvent } from '../../../../engine/flow/core/events.js';
-import type { RunState } from '../../../../engine/flow/core/state.js';
+import type { RunState, StepState } from '../../../../engine/flow/core/state.js';
+import { StepTable } from '../../../../engine/flow/core/step-table.js';
 import { handoffDir } from '../../../../engine/memory/index.js';
 import { memoryDir, repositoryRoot, writeHandoff } from '../../../../engine/memory/paths/index.js';
 import { tempDir } from '../../../helpers/temp.js';
@@ -27,7 +28,7 @@ function stateAfter(done: string[]): RunState {
   return {
     runId: 'r1',
     status: 'running',
-    steps: Object.fromEntries(done.map((id) => [id, { status: 'succeeded' }])),
+    steps: StepTable.of(done.map((id) => [id, { status: 'succeeded' } as StepState])),
   } as unknown as RunState;
 }
 
