@@ -9,9 +9,13 @@ import { buildProgram } from './program.js';
 import { journalProcessesIn, stopLiveGroups } from '../engine/execution/registry/index.js';
 import { neoHome } from '../engine/util/neo-home.js';
 import { packageVersion } from '../engine/util/package-root.js';
+import { absolutePathEntries } from '../engine/util/absolute-path-env.js';
 
 /** The only place neo exits. */
 async function main(): Promise<number> {
+  // Before anything is spawned: every process neo starts by name (git, a backend's probe, a
+  // command) is looked up on this PATH, from folders confined steps write (util/absolute-path-env.ts).
+  if (process.env.PATH !== undefined) process.env.PATH = absolutePathEntries(process.env.PATH);
   const io = processIO();
   setInvocation(invocationOf(io.env, process.argv[1], io.cwd));
   // Every process group a command starts is journaled, so if neo dies without stopping them

@@ -47,7 +47,8 @@ function findExecutable(name: string, env: NodeJS.ProcessEnv, cwd: string): stri
     return isExecutableFile(path) ? path : undefined;
   }
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
+    // A relative entry is a folder of the cwd: a checkout confined steps write (util/absolute-path-env.ts).
+    if (!isAbsolute(dir)) continue;
     const candidate = join(dir, name);
     if (isExecutableFile(candidate)) return candidate;
   }
