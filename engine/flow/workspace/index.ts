@@ -8,6 +8,7 @@ import type { Isolation, Workspace } from './workspace.js';
 import { createWorktree, reopenWorktree } from './worktree.js';
 import { GitMetaWatch, tamperedLines } from './git-meta.js';
 import { defined } from '../../util/defined.js';
+import { distrustTree } from '../../util/own-programs.js';
 import type { DependencyMode } from './lend.js';
 
 export type { Isolation, Workspace, WorkspaceSummary } from './workspace.js';
@@ -105,6 +106,8 @@ export async function reopenWorkspace(record: WorkspaceRecord, home: string, run
  * committed — and the summary says so instead of suggesting a git command.
  */
 async function watchGit(workspace: Workspace): Promise<Workspace> {
+  // Its steps write these trees: neo's own programs are never found there (util/own-programs.ts).
+  for (const tree of [workspace.record.root, workspace.record.path, workspace.record.projectDir]) distrustTree(tree);
   const git = await GitMetaWatch.open(workspace.record);
   return {
     ...workspace,
