@@ -15,6 +15,7 @@ export type { Isolation, Workspace, WorkspaceSummary } from './workspace.js';
 export { StepBase, type StepPlace } from './step-base.js';
 export { OutsideWatch } from './outside.js';
 export { GateTrees, gateUnitDir, dependenciesChanged, type GateTree } from './gate-tree.js';
+export { plansGates, trustDependencies, trustedDependencies } from './trusted-dependencies.js';
 export { ProtectedBase } from './protected-base.js';
 export { changedPaths, type Snapshot } from './private-snapshot.js';
 export {
