@@ -25,6 +25,8 @@
  * calls, so LFS files are seen as their pointer files.
  */
 
+import { ownProgramsPath } from '../util/own-programs.js';
+
 /** Config overrides for every call, as [key, value]. */
 export const HARDENING_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ['core.fsmonitor', 'false'],
@@ -67,7 +69,8 @@ export function gitEnvironment(
   extra: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    // git, and whatever git starts, never from a folder a confined step writes (util/own-programs.ts).
+    PATH: ownProgramsPath() || '/usr/bin:/bin',
     LC_ALL: 'C',
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',

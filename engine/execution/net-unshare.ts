@@ -6,24 +6,18 @@
  * stay as they are). A provisioned MCP server whose catalog entry does not ask for the network
  * runs this way, while the CLI that starts it keeps the network it needs for its model.
  */
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findOwnProgram } from '../util/own-programs.js';
 import { BWRAP } from './sandbox-bwrap.js';
 
 export function withoutNetwork(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
-  return [bwrapPath(env), '--dev-bind', '/', '/', '--unshare-net', '--die-with-parent', '--', ...argv];
-}
-
-/** bwrap's absolute path (a CLI's environment may not hold the PATH neo found it on), else its name. */
-function bwrapPath(env: NodeJS.ProcessEnv): string {
-  for (const dir of (env.PATH ?? '').split(delimiter).filter((d) => d.startsWith('/'))) {
-    const file = join(dir, BWRAP);
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return BWRAP;
+  return [
+    findOwnProgram(BWRAP, env.PATH) ?? BWRAP,
+    '--dev-bind',
+    '/',
+    '/',
+    '--unshare-net',
+    '--die-with-parent',
+    '--',
+    ...argv,
+  ];
 }

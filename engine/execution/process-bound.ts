@@ -13,18 +13,9 @@
  * bwrap run by root). Where neither works there is no bound, and `neo doctor` and `--dry-run`
  * say so.
  */
-import {
-  accessSync,
-  constants,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmdirSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findOwnProgram } from '../util/own-programs.js';
 import { keepSpare, takeSpare } from './cgroup-spares.js';
 import { isSameProcess, selfIdentity } from './identity.js';
 
@@ -99,7 +90,7 @@ function probe(): { info: ProcessBoundInfo; dir?: string } {
     }
   }
   const root = process.getuid?.() === 0;
-  if (!root && onPath('prlimit'))
+  if (!root && findOwnProgram('prlimit') !== undefined)
     probed = {
       info: {
         kind: 'prlimit',
@@ -249,7 +240,7 @@ function prlimitBound(max: number): ProcessBound {
     ...UNBOUNDED,
     kind: 'prlimit',
     // RLIMIT_NPROC counts every process of the user: the cap sits above what already runs.
-    wrap: (argv) => ['prlimit', `--nproc=${userTasks() + max}`, '--', ...argv],
+    wrap: (argv) => [findOwnProgram('prlimit') ?? 'prlimit', `--nproc=${userTasks() + max}`, '--', ...argv],
   };
 }
 
@@ -342,17 +333,6 @@ function userTasks(): number {
     }
   }
   return count;
-}
-
-function onPath(program: string): boolean {
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
-    try {
-      accessSync(join(dir, program), constants.X_OK);
-      return dir !== '';
-    } catch {
-      return false;
-    }
-  });
 }
 
 /** rmdir; false while the kernel still counts a task in it. */

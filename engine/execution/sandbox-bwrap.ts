@@ -6,18 +6,29 @@
  */
 import { statSync } from 'node:fs';
 import { sep } from 'node:path';
+import { findOwnProgram } from '../util/own-programs.js';
 import type { ProcessResult } from './spawn.js';
 import type { SandboxBind, SandboxSpec } from './sandbox-spec.js';
 
-/** The program, found on PATH. */
+/** The program's name. */
 export const BWRAP = 'bwrap';
+
+/**
+ * bwrap's absolute path on neo's own programs' PATH (util/own-programs.ts): spawned by name it
+ * would be looked up on the step's PATH, where a `bwrap` a confined step planted in the project's
+ * `node_modules/.bin` would start the next step unconfined. Not found, the bare name fails to
+ * start where it is missing, and the probe (sandbox-probe.ts) refuses a sandbox first.
+ */
+export function bwrapProgram(): string {
+  return findOwnProgram(BWRAP) ?? BWRAP;
+}
 
 /**
  * The argv that runs `argv` in bwrap as `spec` says; with `seccompFd`, the filter bwrap reads
  * there (seccomp-filter.ts: a networked sandbox creates no unix socket) applies to the command.
  */
 export function bwrapArgv(argv: readonly string[], spec: SandboxSpec, seccompFd?: number): string[] {
-  const out = [BWRAP, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...mountArgs(spec)];
+  const out = [bwrapProgram(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...mountArgs(spec)];
   // The host's TMPDIR may lie in a hidden tree; inside, /tmp is private and writable.
   out.push('--setenv', 'TMPDIR', '/tmp', '--unshare-all');
   if (spec.network) out.push('--share-net');

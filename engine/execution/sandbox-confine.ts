@@ -18,6 +18,7 @@ import { defined } from '../util/defined.js';
 import { privateSocketFolders } from '../util/private-socket.js';
 import { gitConfigMasks } from './git-config-mask.js';
 import { nodeRuntimeLoan } from './node-runtime.js';
+import { ownInstallBinds } from './own-install.js';
 
 export interface Confinement {
   /** The tree the process may change (the workspace root). */
@@ -48,6 +49,8 @@ export function confinedSpec(c: Confinement): SandboxSpec {
     ...runtime.binds,
     ...(c.readable ?? []).filter((path) => !holdsHidden(path, hidden)).map((path) => ({ path, optional: true })),
     { path: c.workspace, write: true, ...defined({ at: c.workspaceAt }) },
+    // neo's own install in the workspace (`npx neo` from the project): read-only (own-install.ts).
+    ...(c.workspaceAt === undefined ? ownInstallBinds(c.workspace) : []),
     ...(c.binds ?? []),
     // Over the configs of the git dirs shown: the same files without the credentials they hold.
     ...gitConfigMasks(c.readable ?? [], join(c.neoHome, 'masks')),

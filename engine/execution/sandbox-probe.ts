@@ -7,7 +7,7 @@ import { NeoError } from '../util/errors.js';
 import { sandboxOf } from './sandbox.js';
 import type { SandboxKind } from './sandbox-spec.js';
 import { spawnProcess } from './spawn.js';
-import { BWRAP } from './sandbox-bwrap.js';
+import { BWRAP, bwrapProgram } from './sandbox-bwrap.js';
 import { defined } from '../util/defined.js';
 
 export interface SandboxAvailability {
@@ -53,7 +53,7 @@ export async function requireSandbox(kind: SandboxKind, env: NodeJS.ProcessEnv =
 }
 
 async function probeBwrap(env: NodeJS.ProcessEnv): Promise<SandboxAvailability> {
-  const version = await spawnProcess([BWRAP, '--version'], {
+  const version = await spawnProcess([bwrapProgram(), '--version'], {
     cwd: '/',
     env,
     timeoutMs: PROBE_TIMEOUT_MS,

@@ -4,9 +4,9 @@
  * binary files (it does not read .gitignore).
  */
 import { stat } from 'node:fs/promises';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { spawnProcess } from '../../execution/index.js';
+import { findOwnProgram } from '../../util/own-programs.js';
 import type { AgentTool } from '../tool.js';
 import { optionalBool, optionalInt, optionalString, requireString } from '../tool.js';
 import { looksBinary } from './binary.js';
@@ -86,23 +86,12 @@ interface GrepQuery {
 
 type GrepResult = { lines: string[]; more: boolean } | { error: string };
 
-let ripgrepPath: string | null | undefined;
-
-/** The rg binary on PATH, or null. */
+/**
+ * The rg binary on PATH, or null. Run unconfined: never a `rg` from a folder a confined step
+ * writes (util/own-programs.ts); looked up at each search, as the trees never searched grow.
+ */
 export function findRipgrep(): string | null {
-  if (ripgrepPath !== undefined) return ripgrepPath;
-  ripgrepPath = null;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    try {
-      accessSync(join(dir, 'rg'), constants.X_OK);
-      ripgrepPath = join(dir, 'rg');
-      break;
-    } catch {
-      // keep looking
-    }
-  }
-  return ripgrepPath;
+  return findOwnProgram('rg') ?? null;
 }
 
 async function ripgrep(rg: string, cwd: string, query: GrepQuery, signal: AbortSignal): Promise<GrepResult> {

@@ -13,6 +13,7 @@ import {
   GateTrees,
   gateUnitDir,
   ProtectedBase,
+  trustedDependencies,
   type Snapshot,
 } from '../workspace/index.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
@@ -104,7 +105,7 @@ export class StepGate {
             dir,
             scope,
             startedAt,
-            ...defined({ protected: guarded }),
+            ...defined({ protected: guarded, trusted: await trustedDependencies(home, options.runId) }),
           });
     return new StepGate(trees, guarded, options.site, options.refuse);
   }

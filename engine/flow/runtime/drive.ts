@@ -17,6 +17,7 @@ import { acquireLockFile, takeOverNotice } from '../store/lock-file.js';
 import { RUN_FILES, type RunRecord } from '../store/run-files.js';
 import type { RunStore } from '../store/run-store.js';
 import type { Workspace, WorkspaceSummary } from '../workspace/index.js';
+import { plansGates, trustDependencies } from '../workspace/trusted-dependencies.js';
 import { stepKey, type StepEngine } from '../engines/engine.js';
 import type { AgentServices } from './agents.js';
 import type { ApprovalPrompter } from './approvals.js';
@@ -150,14 +151,25 @@ export async function drive(input: DriveInput): Promise<DriveResult> {
             input.steps!.sleep(stepKey(spec), ms, signal),
         }),
   };
+  // Before any step: what a gate may judge with is what the checkout held when the run first
+  // started (a resume keeps it), or what a later run step installed (trusted-dependencies.ts).
+  if (plansGates(plan)) await trustDependencies({ workspace: deps.workspace, home, runId, onlyIfAbsent: true });
   const execution = (spec: ExecutionSpec, signal: AbortSignal): Promise<ExecutionOutcome> => {
     // Approvals and sub-flows wait for others; a command or an agent step is what runs at least once.
     const engine = input.steps;
-    const running =
+    const executed =
       engine === undefined || spec.kind === 'approval' || spec.kind === 'flow'
         ? execute(spec, signal, deps)
         : // A recorded outcome answers this execution (its exec id is this one's).
           engine.step(stepKey(spec), () => execute(spec, signal, deps)).then((o) => ({ ...o, exec: spec.exec }));
+    // A run step's success is the plan's own install: trusted before any later step starts.
+    const running =
+      spec.kind === 'run' && plansGates(plan)
+        ? executed.then(async (o) => {
+            if (o.status === 'succeeded') await trustDependencies({ workspace: deps.workspace, home, runId });
+            return o;
+          })
+        : executed;
     inflight.add(running);
     void running.finally(() => inflight.delete(running));
     return running;

@@ -1,3 +1,4 @@
+import { distrustProject } from '../../util/own-programs.js';
 import { basename, dirname, relative, resolve } from 'node:path';
 import {
   formatDiagnostics,
@@ -48,6 +49,8 @@ export async function loadPlanDefinitions(options: {
 }): Promise<LoadedPlan> {
   const file = resolve(options.cwd, options.planFile);
   assertFlowFile(file);
+  // Before any git call or sandbox probe: the plan's project is the run's (util/own-programs.ts).
+  distrustProject(dirname(file));
   let paths = [file];
   for (;;) {
     const { set, diagnostics, loader } = await loadDefinitions({

@@ -1,3 +1,4 @@
+import { distrustProject } from '../../util/own-programs.js';
 import { dirname, join, resolve } from 'node:path';
 import { loadDefinitions, readDefinitionText, type DefinitionSet } from '../../definitions/index.js';
 import { readJsonOrNullSync, writeJsonAtomic } from '../../util/atomic-file.js';
@@ -46,6 +47,8 @@ export async function readyPlan(options: {
 }): Promise<ReadyPlan> {
   const file = resolve(options.cwd, options.planFile);
   assertFlowFile(file);
+  // Before any git call or sandbox probe: the plan's project is the run's (util/own-programs.ts).
+  distrustProject(dirname(file));
   // The plan and the cache entry are read synchronously: small local files the run waits for.
   // A plan that cannot be read is never cached: the full load below reports why.
   const read = readDefinitionText(file);

@@ -100,6 +100,8 @@ export class GateTrees {
     scope: string;
     startedAt: string;
     protected?: ProtectedBase;
+    /** The run's trusted dependency stamps (trusted-dependencies.ts); none: the unit's start. */
+    trusted?: readonly FolderStamp[];
   }): Promise<GateTrees> {
     const { workspace, home, dir, scope, startedAt } = options;
     const root = workspace.root;
@@ -108,8 +110,15 @@ export class GateTrees {
     const key = storeKey(home);
     let base = await readBase(join(dir, 'base.json'), key);
     if (base?.scope !== scope || base.startedAt !== startedAt) {
-      const folders = await findDependencyFolders(root, repo === undefined ? undefined : { repo }, [home]);
-      base = { scope, startedAt, dependencies: await stampFolders(root, folders) };
+      // The run's trusted stamps when it has them: a runner an earlier agent step rewrote differs.
+      const dependencies =
+        options.trusted === undefined
+          ? await stampFolders(
+              root,
+              await findDependencyFolders(root, repo === undefined ? undefined : { repo }, [home]),
+            )
+          : [...options.trusted];
+      base = { scope, startedAt, dependencies };
       const body = JSON.stringify(base);
       await writeFile(join(dir, 'base.json'), `${JSON.stringify({ body, mac: macOf(key, BASE_KIND, body) })}\n`, {
         mode: PRIVATE_FILE_MODE,

@@ -8,12 +8,14 @@ import type { Isolation, Workspace } from './workspace.js';
 import { createWorktree, reopenWorktree } from './worktree.js';
 import { GitMetaWatch, tamperedLines } from './git-meta.js';
 import { defined } from '../../util/defined.js';
+import { distrustTree } from '../../util/own-programs.js';
 import type { DependencyMode } from './lend.js';
 
 export type { Isolation, Workspace, WorkspaceSummary } from './workspace.js';
 export { StepBase, type StepPlace } from './step-base.js';
 export { OutsideWatch } from './outside.js';
 export { GateTrees, gateUnitDir, dependenciesChanged, type GateTree } from './gate-tree.js';
+export { plansGates, trustDependencies, trustedDependencies } from './trusted-dependencies.js';
 export { ProtectedBase } from './protected-base.js';
 export { changedPaths, type Snapshot } from './private-snapshot.js';
 export {
@@ -105,6 +107,8 @@ export async function reopenWorkspace(record: WorkspaceRecord, home: string, run
  * committed — and the summary says so instead of suggesting a git command.
  */
 async function watchGit(workspace: Workspace): Promise<Workspace> {
+  // Its steps write these trees: neo's own programs are never found there (util/own-programs.ts).
+  for (const tree of [workspace.record.root, workspace.record.path, workspace.record.projectDir]) distrustTree(tree);
   const git = await GitMetaWatch.open(workspace.record);
   return {
     ...workspace,

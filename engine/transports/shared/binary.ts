@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { findOwnProgram } from '../../util/own-programs.js';
 import type { Backend } from '../../definitions/index.js';
 
 /** Where a backend's executable was found, and which setting named it. */
@@ -46,13 +47,8 @@ function findExecutable(name: string, env: NodeJS.ProcessEnv, cwd: string): stri
     const path = isAbsolute(name) ? name : resolve(cwd, name);
     return isExecutableFile(path) ? path : undefined;
   }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    // A relative entry is a folder of the cwd: a checkout confined steps write (util/absolute-path-env.ts).
-    if (!isAbsolute(dir)) continue;
-    const candidate = join(dir, name);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
+  // Never from a folder a confined step writes (the project's node_modules/.bin): util/own-programs.ts.
+  return findOwnProgram(name, env.PATH);
 }
 
 function isExecutableFile(path: string): boolean {

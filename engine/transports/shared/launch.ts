@@ -1,3 +1,4 @@
+import { distrustProject } from '../../util/own-programs.js';
 import { join } from 'node:path';
 import type { Backend, Posture } from '../../definitions/index.js';
 import type { SandboxBind } from '../../execution/index.js';
@@ -32,6 +33,8 @@ export interface LaunchPlan {
 export async function planLaunch(backendId: string, options: StartSessionOptions): Promise<LaunchPlan> {
   const descriptor = options.descriptor;
   const baseEnv = options.env ?? process.env;
+  // The session's project is written by its agent: never searched for neo's own programs.
+  distrustProject(options.cwd);
   // The executable is neo's to find, in neo's environment (NEO_<ID>_BIN, PATH).
   const resolved = resolveBinary(backendId, descriptor, baseEnv, options.cwd);
   if (resolved === undefined) throw binaryMissing(backendId, descriptor, baseEnv);

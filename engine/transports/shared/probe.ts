@@ -1,4 +1,5 @@
 import { spawnProcess } from '../../execution/index.js';
+import { ownProgramsPath } from '../../util/own-programs.js';
 import type { Backend } from '../../definitions/index.js';
 import type { Availability } from '../types.js';
 import { binaryEnvVar, requestedBinary, resolveBinary } from './binary.js';
@@ -54,7 +55,8 @@ async function runProbe(backendId: string, descriptor: Backend, env: NodeJS.Proc
   // stdin is closed: several CLIs wait for EOF on a piped stdin, even for --version.
   const result = await spawnProcess([resolved.path, ...command.versionArgs], {
     cwd: process.cwd(),
-    env,
+    // Unconfined: what the CLI starts by name (`#!/usr/bin/env node`) is found as neo's own are.
+    env: { ...env, PATH: ownProgramsPath(env.PATH) },
     timeoutMs: 10_000,
     label: 'probe',
   }).result;
