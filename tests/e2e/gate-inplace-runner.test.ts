@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { git } from './flow-helpers.js';
+import { commitAll } from '../helpers/git.js';
 
 const WRONG = 'module.exports = (a, b) => a - b;\n';
 const TEST = "const assert = require('node:assert');\nassert.strictEqual(require('../src/sum.js')(2, 3), 5);\n";
@@ -55,9 +55,7 @@ describe('the gate of an inplace run and a test runner an earlier agent step rew
         '',
       ].join('\n'),
     });
-    await git(repo, 'init', '-q', '-b', 'main');
-    await git(repo, 'add', '-A');
-    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+    await commitAll(repo);
     const result = await runNeo(['flow', 'run', 'plan.yaml', '--json'], {
       cwd: repo,
       env: { NEO_HOME: join(root, 'home'), HOME: root },

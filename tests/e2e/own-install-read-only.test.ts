@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { git } from './flow-helpers.js';
+import { commitAll } from '../helpers/git.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -43,9 +43,7 @@ describe("neo's own install inside an inplace workspace", () => {
     await symlink(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
     await mkdir(join(repo, 'node_modules', '.bin'));
     await symlink('../neo-flow/dist/bin/neo.js', join(repo, 'node_modules', '.bin', 'neo'));
-    await git(repo, 'init', '-q', '-b', 'main');
-    await git(repo, 'add', '-A');
-    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+    await commitAll(repo);
     const before = await readFile(join(pkg, 'dist', 'bin', 'neo.js'), 'utf8');
 
     const run = await execa(process.execPath, [join(repo, 'node_modules', '.bin', 'neo'), 'flow', 'run', 'plan.yaml'], {

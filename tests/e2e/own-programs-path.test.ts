@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { git } from './flow-helpers.js';
+import { commitAll } from '../helpers/git.js';
 
 const which = async (name: string) => (await execa('sh', ['-c', `command -v ${name}`])).stdout.trim();
 
@@ -42,9 +42,7 @@ describe("neo's own programs and the project's node_modules/.bin on PATH", () =>
       ].join('\n'),
       'next.flow.yaml': ['name: next', 'sandbox: bwrap', 'steps:', "  - { id: a, run: 'true' }", ''].join('\n'),
     });
-    await git(repo, 'init', '-q', '-b', 'main');
-    await git(repo, 'add', '-A');
-    await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+    await commitAll(repo);
     const env = {
       NEO_HOME: join(root, 'home'),
       HOME: root,
