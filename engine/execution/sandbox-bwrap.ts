@@ -17,10 +17,12 @@ export const BWRAP = 'bwrap';
  * bwrap's absolute path on neo's own programs' PATH (util/own-programs.ts): spawned by name it
  * would be looked up on the step's PATH, where a `bwrap` a confined step planted in the project's
  * `node_modules/.bin` would start the next step unconfined. Not found, the bare name fails to
- * start where it is missing, and the probe (sandbox-probe.ts) refuses a sandbox first.
+ * start where it is missing, and the probe (sandbox-probe.ts) refuses a sandbox first. `path`:
+ * the PATH of the environment the sandbox is started with (the probe's, a command's), less the
+ * trees a confined step writes like any of neo's own lookups; neo's own when not given.
  */
-export function bwrapProgram(): string {
-  return findOwnProgram(BWRAP) ?? BWRAP;
+export function bwrapProgram(path?: string): string {
+  return findOwnProgram(BWRAP, path) ?? BWRAP;
 }
 
 /**
@@ -28,7 +30,17 @@ export function bwrapProgram(): string {
  * there (seccomp-filter.ts: a networked sandbox creates no unix socket) applies to the command.
  */
 export function bwrapArgv(argv: readonly string[], spec: SandboxSpec, seccompFd?: number): string[] {
-  const out = [bwrapProgram(), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...mountArgs(spec)];
+  const out = [
+    bwrapProgram(spec.env.PATH),
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    ...mountArgs(spec),
+  ];
   // The host's TMPDIR may lie in a hidden tree; inside, /tmp is private and writable.
   out.push('--setenv', 'TMPDIR', '/tmp', '--unshare-all');
   if (spec.network) out.push('--share-net');

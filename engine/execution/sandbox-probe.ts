@@ -53,7 +53,7 @@ export async function requireSandbox(kind: SandboxKind, env: NodeJS.ProcessEnv =
 }
 
 async function probeBwrap(env: NodeJS.ProcessEnv): Promise<SandboxAvailability> {
-  const version = await spawnProcess([bwrapProgram(), '--version'], {
+  const version = await spawnProcess([bwrapProgram(env.PATH), '--version'], {
     cwd: '/',
     env,
     timeoutMs: PROBE_TIMEOUT_MS,
