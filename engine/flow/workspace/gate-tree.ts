@@ -14,16 +14,17 @@
  * rewrite a test before the runner reads it. Unconfined (`sandbox: none`) the tree is where it
  * is, the dependency folders are links to the workspace's, and nothing is read-only.
  */
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { GitRepo, SandboxBind } from '../../execution/index.js';
 import { NeoError } from '../../util/errors.js';
-import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../util/private-store.js';
-import { macMatches, macOf, storeKey } from '../../util/store-key.js';
+import { mkdirPrivate } from '../../util/private-store.js';
+import { storeKey } from '../../util/store-key.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { changedFolders, findDependencyFolders, stampFolders, type FolderStamp } from './dependencies.js';
 import { PrivateSnapshots, type Snapshot } from './private-snapshot.js';
 import { ProtectedBase } from './protected-base.js';
+import { readGateRecord, writeGateRecord } from './gate-record.js';
 import { workspaceRepo } from './step-base.js';
 
 const BASE_KIND = 'neo gate base v1';
@@ -119,10 +120,7 @@ export class GateTrees {
             )
           : [...options.trusted];
       base = { scope, startedAt, dependencies };
-      const body = JSON.stringify(base);
-      await writeFile(join(dir, 'base.json'), `${JSON.stringify({ body, mac: macOf(key, BASE_KIND, body) })}\n`, {
-        mode: PRIVATE_FILE_MODE,
-      });
+      await writeGateRecord(join(dir, 'base.json'), key, BASE_KIND, base);
     }
     const homeInside = PrivateSnapshots.relativeTo(root, home);
     const exclude = [
@@ -332,21 +330,11 @@ async function openUp(dir: string): Promise<void> {
   for (const name of await readdir(dir).catch(() => [] as string[])) await openUp(join(dir, name));
 }
 
-async function readBase(file: string, key: Buffer): Promise<BaseRecord | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const value = JSON.parse(text) as { body?: unknown; mac?: unknown };
-    if (typeof value.body === 'string' && macMatches(key, value.mac, BASE_KIND, value.body))
-      return JSON.parse(value.body) as BaseRecord;
-  } catch {
-    // Not a record neo wrote: said below.
-  }
-  throw new NeoError('FLOW_GATE_TAMPERED', `${file} is not the gate record neo wrote (its MAC does not check)`, {
-    hint: "something outside neo changed NEO_HOME's gate records; rerun the step from a fresh start (`neo flow resume <run> --rerun <step>`) and find out what wrote there",
-  });
+function readBase(file: string, key: Buffer): Promise<BaseRecord | undefined> {
+  return readGateRecord<BaseRecord>(
+    file,
+    key,
+    BASE_KIND,
+    "something outside neo changed NEO_HOME's gate records; rerun the step from a fresh start (`neo flow resume <run> --rerun <step>`) and find out what wrote there",
+  );
 }

@@ -8,14 +8,13 @@
  * (FLOW_GATE_DEPENDENCIES_CHANGED). Kept under NEO_HOME (hidden from every sandbox) with a MAC
  * under the store key, so nothing a confined step writes is read back as them.
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CompiledPlan } from '../core/plan.js';
-import { NeoError } from '../../util/errors.js';
-import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../util/private-store.js';
-import { macMatches, macOf, storeKey } from '../../util/store-key.js';
+import { mkdirPrivate } from '../../util/private-store.js';
+import { storeKey } from '../../util/store-key.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { findDependencyFolders, stampFolders, type FolderStamp } from './dependencies.js';
+import { readGateRecord, writeGateRecord } from './gate-record.js';
 import { gateRunDir } from './gate-tree.js';
 import { workspaceRepo } from './step-base.js';
 
@@ -39,30 +38,17 @@ export async function trustDependencies(options: {
   if (options.onlyIfAbsent === true && (await trustedDependencies(home, runId)) !== undefined) return;
   const repo = await workspaceRepo(workspace, home);
   const folders = await findDependencyFolders(workspace.root, repo === undefined ? undefined : { repo }, [home]);
-  const body = JSON.stringify(await stampFolders(workspace.root, folders));
+  const stamps = await stampFolders(workspace.root, folders);
   await mkdirPrivate(dir);
-  await writeFile(file, `${JSON.stringify({ body, mac: macOf(storeKey(home), KIND, body) })}\n`, {
-    mode: PRIVATE_FILE_MODE,
-  });
+  await writeGateRecord(file, storeKey(home), KIND, stamps);
 }
 
 /** The run's trusted stamps, or undefined before any were taken; FLOW_GATE_TAMPERED when not neo's. */
-export async function trustedDependencies(home: string, runId: string): Promise<FolderStamp[] | undefined> {
-  const file = join(gateRunDir(home, runId), 'dependencies.json');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const value = JSON.parse(text) as { body?: unknown; mac?: unknown };
-    if (typeof value.body === 'string' && macMatches(storeKey(home), value.mac, KIND, value.body))
-      return JSON.parse(value.body) as FolderStamp[];
-  } catch {
-    // Not a record neo wrote: said below.
-  }
-  throw new NeoError('FLOW_GATE_TAMPERED', `${file} is not the record neo wrote (its MAC does not check)`, {
-    hint: "something outside neo changed NEO_HOME's gate records; start the run again and find out what wrote there",
-  });
+export function trustedDependencies(home: string, runId: string): Promise<FolderStamp[] | undefined> {
+  return readGateRecord<FolderStamp[]>(
+    join(gateRunDir(home, runId), 'dependencies.json'),
+    storeKey(home),
+    KIND,
+    "something outside neo changed NEO_HOME's gate records; start the run again and find out what wrote there",
+  );
 }
