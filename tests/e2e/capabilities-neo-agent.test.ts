@@ -15,6 +15,7 @@ import { isAlive } from '../contract/processes.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { git } from './flow-helpers.js';
+import { scriptedAgentConfig } from '../helpers/scripted-agent.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mcp/fixture-server.mjs', import.meta.url));
 
@@ -58,7 +59,7 @@ async function project(posture: string) {
     },
   };
   await writeTree(home, {
-    'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
+    'neo.yaml': scriptedAgentConfig(server.url),
     'definitions/capabilities/fixture.yaml': JSON.stringify(entry),
   });
   await writeTree(repo, {

@@ -14,6 +14,7 @@ import { startModelServer, type ModelServer } from '../../engine/model-server/in
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { git } from './flow-helpers.js';
+import { scriptedAgentConfig } from '../helpers/scripted-agent.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mcp/fixture-server.mjs', import.meta.url));
 
@@ -61,7 +62,7 @@ describe('a curated stdio server in a sandbox with the network', () => {
     const repo = join(root, 'repo');
     const home = join(root, 'neo-home');
     await writeTree(home, {
-      'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${model.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
+      'neo.yaml': scriptedAgentConfig(model.url),
       'definitions/capabilities/offline.yaml': JSON.stringify(entry(false)),
       'definitions/capabilities/online.yaml': JSON.stringify(entry(true)),
     });

@@ -13,6 +13,7 @@ import { watchFolder } from '../helpers/leaks.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { Tmux } from '../helpers/tmux.js';
 import { git } from './flow-helpers.js';
+import { scriptedAgentConfig } from '../helpers/scripted-agent.js';
 
 const SCRIPT = {
   turns: [
@@ -211,7 +212,7 @@ async function setup(script: object, config = '') {
   watchFolder(home);
   await writeTree(repo, { 'README.md': 'hello from the readme\n' });
   await writeTree(home, {
-    'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n${config}`,
+    'neo.yaml': scriptedAgentConfig(server.url, config),
   });
   await git(repo, 'init', '-q', '-b', 'main');
   await git(repo, 'add', '-A');

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { NEO_BIN, runNeo } from '../helpers/cli.js';
 import { watchFolder } from '../helpers/leaks.js';
+import { writeTree } from '../helpers/temp.js';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { waitForOutput } from './flow-helpers.js';
 
@@ -112,6 +113,29 @@ export async function startWorker(
   ) as ResultPromise;
   await waitForOutput(child, /worker \S+ ready/, 'stderr');
   return { id, home, child };
+}
+
+/**
+ * The two workers of a takeover test, `wa` and `wb`, each with a NEO_HOME of its own under `root`
+ * (as on two machines): each home gets `files` and trusts `trust` (a repository) before its
+ * worker starts with `env`.
+ */
+export async function startTwoWorkers(
+  url: string,
+  root: string,
+  setup: { files?: Record<string, string>; trust?: string; env?: Record<string, string> } = {},
+): Promise<Worker[]> {
+  const started: Worker[] = [];
+  for (const name of ['a', 'b']) {
+    const home = join(root, name);
+    if (setup.files !== undefined) await writeTree(home, setup.files);
+    if (setup.trust !== undefined) {
+      const trusted = await runNeo(['trust'], { cwd: setup.trust, env: { NEO_HOME: home } });
+      if (trusted.exitCode !== 0) throw new Error(`neo trust in ${home}: exit ${trusted.exitCode}\n${trusted.stderr}`);
+    }
+    started.push(await startWorker(url, home, `w${name}`, 1, [], setup.env));
+  }
+  return started;
 }
 
 /** Stops a worker (SIGTERM, then SIGKILL after 10 s). */

@@ -12,8 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../engine/model-server/index.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { detachedRunAt, freshDatabase, killOwner, runEnded, startWorker, useDbos } from './dbos-helpers.js';
+import { detachedRunAt, freshDatabase, killOwner, runEnded, startTwoWorkers, useDbos } from './dbos-helpers.js';
 import { git } from './flow-helpers.js';
+import { scriptedAgentConfig } from '../helpers/scripted-agent.js';
 
 const dbos = useDbos();
 const { workers } = dbos;
@@ -26,7 +27,7 @@ afterEach(async () => {
 /** A worker's home: neo's own agent pointed at `url` (the user's layer), the key in its `.env`. */
 function workerHome(url: string): Record<string, string> {
   return {
-    'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
+    'neo.yaml': scriptedAgentConfig(url),
     '.env': 'NEO_TEST_KEY=sk-user-secret\n',
   };
 }
@@ -61,12 +62,7 @@ async function takeover(plant: boolean) {
   await git(repo, 'init', '-q', '-b', 'main');
   await git(repo, 'add', '-A');
   await git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
-  for (const name of ['a', 'b']) {
-    const home = join(root, name);
-    await writeTree(home, workerHome(good.url));
-    expect((await runNeo(['trust'], { cwd: repo, env: { NEO_HOME: home } })).exitCode).toBe(0);
-  }
-  workers.push(await startWorker(url, join(root, 'a'), 'wa'), await startWorker(url, join(root, 'b'), 'wb'));
+  workers.push(...(await startTwoWorkers(url, root, { files: workerHome(good.url), trust: repo })));
   const runId = await detachedRunAt(url, repo, join(root, 'client'), 'in-two');
 
   await killOwner(url, runId, workers);

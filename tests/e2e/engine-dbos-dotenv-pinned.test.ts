@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../engine/model-server/index.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { detachedRunAt, freshDatabase, killOwner, runEnded, startWorker, useDbos } from './dbos-helpers.js';
+import { detachedRunAt, freshDatabase, killOwner, runEnded, startTwoWorkers, useDbos } from './dbos-helpers.js';
 import { commitAll } from '../helpers/git.js';
 
 const dbos = useDbos();
@@ -47,15 +47,11 @@ async function takeover(plant: boolean) {
     ].join('\n'),
   });
   await commitAll(repo);
-  for (const name of ['a', 'b']) {
-    const home = join(root, name);
-    await writeTree(home, {
-      'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\n    headers:\n      x-neo-route: \${NEO_TEST_ROUTE}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
-      '.env': 'NEO_TEST_KEY=sk-user-secret\n',
-    });
-    expect((await runNeo(['trust'], { cwd: repo, env: { NEO_HOME: home } })).exitCode).toBe(0);
-  }
-  workers.push(await startWorker(url, join(root, 'a'), 'wa'), await startWorker(url, join(root, 'b'), 'wb'));
+  const files = {
+    'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\n    headers:\n      x-neo-route: \${NEO_TEST_ROUTE}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
+    '.env': 'NEO_TEST_KEY=sk-user-secret\n',
+  };
+  workers.push(...(await startTwoWorkers(url, root, { files, trust: repo })));
   const runId = await detachedRunAt(url, repo, join(root, 'client'), 'in-two');
 
   await killOwner(url, runId, workers);

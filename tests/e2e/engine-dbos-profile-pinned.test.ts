@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../engine/model-server/index.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { detachedRunAt, freshDatabase, killOwner, runEnded, startWorker, useDbos } from './dbos-helpers.js';
+import { detachedRunAt, freshDatabase, killOwner, runEnded, startTwoWorkers, useDbos } from './dbos-helpers.js';
 import { offeredTools } from './neo-agent-helpers.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mcp/fixture-server.mjs', import.meta.url));
@@ -23,9 +23,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A worker's NEO_HOME: neo's agent on the scripted server, and the T0 entry detected by planted.toml. */
-async function workerHome(root: string, name: string, url: string): Promise<string> {
-  const home = join(root, name);
+/** A worker's NEO_HOME files: neo's agent on the scripted server, and the T0 entry detected by planted.toml. */
+function workerHome(url: string): Record<string, string> {
   const entry = {
     description: 'fixture tools',
     trustTier: 'T0',
@@ -33,7 +32,7 @@ async function workerHome(root: string, name: string, url: string): Promise<stri
     detect: [{ fileExists: 'planted.toml' }],
     provides: { mcpServers: { fx: { command: process.execPath, args: [FIXTURE], readOnly: ['lookup'] } } },
   };
-  await writeTree(home, {
+  return {
     'neo.yaml': [
       'providers:',
       '  scripted:',
@@ -46,8 +45,7 @@ async function workerHome(root: string, name: string, url: string): Promise<stri
     // The worker's key, as a worker keeps its secrets: its environment or its NEO_HOME's .env.
     '.env': 'NEO_TEST_KEY=sk-test\n',
     'definitions/capabilities/planted.yaml': JSON.stringify(entry),
-  });
-  return home;
+  };
 }
 
 describe('dbos engine: a takeover keeps the run’s capability profile', () => {
@@ -69,10 +67,7 @@ describe('dbos engine: a takeover keeps the run’s capability profile', () => {
       ].join('\n'),
     });
     const root = await tempDir('neo-dbos-profile-workers-');
-    workers.push(
-      await startWorker(url, await workerHome(root, 'a', server.url), 'wa'),
-      await startWorker(url, await workerHome(root, 'b', server.url), 'wb'),
-    );
+    workers.push(...(await startTwoWorkers(url, root, { files: workerHome(server.url) })));
     const runId = await detachedRunAt(url, dir, join(dir, '.client-home'), 'in-wait');
     expect(existsSync(join(dir, 'planted.toml'))).toBe(true);
 

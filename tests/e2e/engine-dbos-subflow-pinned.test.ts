@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { detachedRunAt, freshDatabase, killOwner, runEnded, startWorker, useDbos } from './dbos-helpers.js';
+import { detachedRunAt, freshDatabase, killOwner, runEnded, startTwoWorkers, useDbos } from './dbos-helpers.js';
 
 const dbos = useDbos();
 const { workers } = dbos;
@@ -48,10 +48,7 @@ describe('dbos engine: a takeover runs the pinned sub-flows', () => {
     );
     const root = await tempDir('neo-dbos-subflow-pinned-workers-');
     const secret = { NEO_RED_SECRET: 'tok-s3cret' };
-    workers.push(
-      await startWorker(url, join(root, 'a'), 'wa', 1, [], secret),
-      await startWorker(url, join(root, 'b'), 'wb', 1, [], secret),
-    );
+    workers.push(...(await startTwoWorkers(url, root, { env: secret })));
     const runId = await detachedRunAt(url, dir, join(dir, '.client-home'), 'in-two');
 
     await killOwner(url, runId, workers);

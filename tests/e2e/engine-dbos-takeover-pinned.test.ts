@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { detachedRunAt, freshDatabase, killOwner, runEnded, startWorker, useDbos } from './dbos-helpers.js';
+import { detachedRunAt, freshDatabase, killOwner, runEnded, startTwoWorkers, useDbos } from './dbos-helpers.js';
 
 const dbos = useDbos();
 const { workers } = dbos;
@@ -37,7 +37,7 @@ describe('dbos engine: a takeover runs the pinned plan', () => {
     await writeFile(join(dir, 'plan.yaml'), plan('run: touch three-ran'));
     await writeFile(join(dir, 'forged.txt'), plan(`sandbox: none\n    run: touch ${outside}/escaped`));
     const root = await tempDir('neo-dbos-pinned-workers-');
-    workers.push(await startWorker(url, join(root, 'a'), 'wa'), await startWorker(url, join(root, 'b'), 'wb'));
+    workers.push(...(await startTwoWorkers(url, root)));
     const runId = await detachedRunAt(url, dir, join(dir, '.client-home'), 'in-two');
     // The confined step did rewrite the plan in the checkout.
     expect(await readFile(join(dir, 'plan.yaml'), 'utf8')).toContain('escaped');

@@ -5,6 +5,7 @@ import { startModelServer, type ModelServer } from '../../engine/model-server/in
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { git, onlyRunId, readEvents } from './flow-helpers.js';
+import { scriptedAgentConfig } from '../helpers/scripted-agent.js';
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -59,7 +60,7 @@ describe('budgets are enforced inside a turn, and an overspend is said as such',
       ].join('\n'),
     });
     await writeTree(home, {
-      'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n  maxRetries: 0\n`,
+      'neo.yaml': scriptedAgentConfig(server.url, '  maxRetries: 0\n'),
     });
     const result = await runNeo(['flow', 'run', 'spend.flow.yaml'], {
       cwd: repo,

@@ -11,6 +11,7 @@ import { startModelServer, type ModelServer } from '../../engine/model-server/in
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { commitAll } from '../helpers/git.js';
+import { scriptedAgentConfig } from '../helpers/scripted-agent.js';
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -49,7 +50,7 @@ describe("neo's own agent on a named pipe its exec made", () => {
       ].join('\n'),
     });
     await writeTree(home, {
-      'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
+      'neo.yaml': scriptedAgentConfig(server.url),
     });
     await commitAll(repo);
     const result = await runNeo(['flow', 'run', 'work.flow.yaml', '--json'], {

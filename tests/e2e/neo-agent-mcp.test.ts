@@ -16,6 +16,7 @@ import { isAlive } from '../contract/processes.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { git } from './flow-helpers.js';
+import { scriptedAgentConfig } from '../helpers/scripted-agent.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mcp/fixture-server.mjs', import.meta.url));
 const TOKEN = 'tok-fixture-secret-4821';
@@ -51,7 +52,7 @@ async function setup(turns: unknown[], servers: (root: string) => Record<string,
   homes.push(home);
   await writeTree(repo, { 'README.md': 'hello\n' });
   await writeTree(home, {
-    'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
+    'neo.yaml': scriptedAgentConfig(server.url),
   });
   await git(repo, 'init', '-q', '-b', 'main');
   await git(repo, 'add', '-A');

@@ -12,6 +12,7 @@ import { startModelServer, type ModelServer } from '../../engine/model-server/in
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { git } from './flow-helpers.js';
+import { scriptedAgentConfig } from '../helpers/scripted-agent.js';
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -63,7 +64,7 @@ async function project(
     ...files,
   });
   await writeTree(home, {
-    'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
+    'neo.yaml': scriptedAgentConfig(server.url),
   });
   await writeTree(userHome, { '.ssh/id_rsa': 'PRIVATE KEY OF THE USER\n' });
   await git(repo, 'init', '-q', '-b', 'main');

@@ -4,6 +4,7 @@ import { startModelServer, type ModelServer } from '../../engine/model-server/in
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { git } from './flow-helpers.js';
+import { scriptedAgentConfig } from '../helpers/scripted-agent.js';
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -35,7 +36,7 @@ describe("neo flow run: neo's own agent and a provider error", () => {
         ].join('\n'),
       });
       await writeTree(home, {
-        'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
+        'neo.yaml': scriptedAgentConfig(server.url),
       });
       await git(repo, 'init', '-q', '-b', 'main');
       await git(repo, 'add', '-A');
