@@ -144,6 +144,7 @@ describe('neo flow run: an agent that writes outside its workspace fails loudly'
     const work = await stepOf(home, runId);
     expect(work).toMatchObject({ status: 'failed', verdict: 'escaped', error: { code: 'FLOW_ESCAPE' } });
     expect(work.error!.message).toContain(join(repo, 'escaped.txt'));
+    expect(work.error!.message).toMatch(/^the agent changed 1 path outside its workspace/);
     const events = await readEvents(home, runId);
     expect(events.find((e) => e.type === 'step.completed')).toMatchObject({
       status: 'failed',
@@ -186,6 +187,8 @@ steps:
     const work = await stepOf(home, await onlyRunId(home));
     expect(work).toMatchObject({ status: 'failed', verdict: 'escaped', error: { code: 'FLOW_ESCAPE' } });
     expect(work.error!.message).toContain(elsewhere);
+    // Outside the watched trees, only the tool's own report names it: said as such, not as seen.
+    expect(work.error!.message).toMatch(/^the agent's edit tool reported writing 1 path outside its workspace/);
   });
 });
 

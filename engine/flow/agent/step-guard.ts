@@ -215,17 +215,30 @@ export class StepGuard {
     }
     const changed = await this.#outside.changes();
     const git = this.#git.tampered();
-    const paths = [...new Set([...this.#escaped, ...changed, ...git])].sort();
-    if (paths.length === 0) return;
-    const shown = paths.slice(0, 10);
+    const seen = [...new Set([...changed, ...git])].sort();
+    // What only the agent's edit tool reported: unconfined it may lie anywhere (only the checkout
+    // and NEO_HOME are watched), in a sandbox it landed in the sandbox's own copy of that folder.
+    const reported = [...this.#escaped].filter((path) => !seen.includes(path)).sort();
+    if (seen.length === 0 && reported.length === 0) return;
     const where =
-      git.length > 0 || paths.some((path) => isGitPath(relativeInside(this.#root, path) ?? ''))
+      git.length > 0 || [...seen, ...reported].some((path) => isGitPath(relativeInside(this.#root, path) ?? ''))
         ? `outside its workspace ${this.#root} or in its git metadata (git runs the programs named there)`
         : `outside its workspace ${this.#root}`;
+    const parts = [
+      ...(seen.length === 0 ? [] : [`the agent changed ${countedPaths(seen)} ${where}: ${listed(seen)}`]),
+      ...(reported.length === 0
+        ? []
+        : [
+            `${seen.length === 0 ? "the agent's edit tool reported writing" : 'its edit tool also reported writing'} ${countedPaths(reported)}${seen.length === 0 ? ` ${where}` : ''}: ${listed(reported)}`,
+          ]),
+    ];
     this.#fail({
       code: 'FLOW_ESCAPE',
-      message: `the agent changed ${paths.length} path${paths.length === 1 ? '' : 's'} ${where}: ${shown.join(', ')}${paths.length > 10 ? ', …' : ''}`,
-      hint: "nothing outside the run's workspace may change while an agent step runs: inspect (and undo) these changes; if you made them yourself meanwhile, resume the run",
+      message: parts.join('; '),
+      hint:
+        reported.length === 0
+          ? "nothing outside the run's workspace may change while an agent step runs: inspect (and undo) these changes; if you made them yourself meanwhile, resume the run"
+          : "an agent step may not write outside its workspace: inspect (and undo) what exists of these (in a sandbox, a write there landed in the sandbox's own copy and is gone); brief the agent to keep its work in the workspace, then resume the run",
     });
   }
 
@@ -233,4 +246,13 @@ export class StepGuard {
     this.#escape = error;
     this.#controller.abort(error);
   }
+}
+
+function countedPaths(paths: readonly string[]): string {
+  return `${paths.length} path${paths.length === 1 ? '' : 's'}`;
+}
+
+/** The first ten paths, then an ellipsis. */
+function listed(paths: readonly string[]): string {
+  return `${paths.slice(0, 10).join(', ')}${paths.length > 10 ? ', …' : ''}`;
 }
