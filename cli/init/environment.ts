@@ -6,7 +6,7 @@
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, sep } from 'node:path';
-import { nodeRuntimeLoan } from '../../engine/execution/index.js';
+import { runtimeLoan } from '../../engine/execution/index.js';
 import { probeBackend } from '../../engine/transports/index.js';
 import type { CommandIO } from '../io.js';
 import { loadSetForCommand } from '../load-set.js';
@@ -34,8 +34,8 @@ export async function chooseBackend(io: CommandIO): Promise<{ id: string; availa
 
 /**
  * The program a command starts with, when PATH finds it under the user's home (real path): a
- * sandbox hides the home, so the gate would not see it there — unless it belongs to the Node
- * install the sandbox lends (nvm's `npm`, engine/execution/node-runtime.ts). A relative program
+ * sandbox hides the home, so the gate would not see it there — unless it belongs to a runtime
+ * the sandbox lends (nvm's `npm`, pyenv's `python3`, engine/execution/runtime-loan.ts). A relative program
  * path (`.venv/bin/python`) lies in the workspace and is not judged.
  */
 export function hiddenTool(command: string, env: NodeJS.ProcessEnv): { name: string; path: string } | undefined {
@@ -52,7 +52,7 @@ export function hiddenTool(command: string, env: NodeJS.ProcessEnv): { name: str
     const real = realOrSelf(candidate);
     const within = (tree: string) => (path: string) => path === tree || path.startsWith(tree + sep);
     if (!within(home)(real) && !within(home)(candidate)) return undefined;
-    const lent = nodeRuntimeLoan(env, [home]).binds;
+    const lent = runtimeLoan(env, [home]).binds;
     const shown = lent.some((bind) => within(bind.at ?? bind.path)(candidate) || within(bind.path)(real));
     return shown ? undefined : { name, path: candidate };
   }

@@ -47,5 +47,6 @@ export type { SandboxBind, SandboxKind, SandboxSpec } from './sandbox-spec.js';
 export { withoutNetwork } from './net-unshare.js';
 export { probeSandbox, requireSandbox, type SandboxAvailability } from './sandbox-probe.js';
 export { confinedSpec, configHomePath, programBind, type Confinement } from './sandbox-confine.js';
-export { nodeRuntimeLoan } from './node-runtime.js';
+export { runtimeLoan } from './runtime-loan.js';
+export { isPythonPrefix } from './python-runtime.js';
 export { BASE_ENV_NAMES, confinedEnv, type ConfinedEnvOptions } from './confined-env.js';

@@ -11,43 +11,20 @@
  * registry token). A PATH entry that reaches it through a link (fnm's per-shell folders) is shown
  * at its own path too, so the same PATH finds it inside.
  */
-import { realpathSync, statSync } from 'node:fs';
-import { basename, delimiter, dirname, join, sep } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { SandboxBind } from './sandbox-spec.js';
-
-export interface RuntimeLoan {
-  binds: SandboxBind[];
-  /** Hidden again inside what `binds` shows. */
-  hide: string[];
-}
+import { holdsHidden, inHidden, NO_LOAN, onPath, type RuntimeLoan } from './runtime-path.js';
 
 /** What a confined process with `env`'s PATH is lent of the Node install it would run. */
 export function nodeRuntimeLoan(env: NodeJS.ProcessEnv, hidden: readonly string[]): RuntimeLoan {
   const found = onPath('node', env.PATH ?? '');
-  if (found === undefined) return { binds: [], hide: [] };
-  const inHidden = (path: string) => hidden.some((tree) => path === tree || path.startsWith(tree + sep));
-  const holdsHidden = (path: string) => hidden.some((tree) => tree === path || tree.startsWith(path + sep));
+  if (found === undefined || !inHidden(found.real, hidden)) return NO_LOAN;
   const binDir = dirname(found.real);
-  if (!inHidden(found.real)) return { binds: [], hide: [] };
   const prefix = basename(binDir) === 'bin' ? dirname(binDir) : binDir;
   // A prefix that is (or holds) a hidden tree — a Node whose `bin` is the home's own `~/bin` —
   // is never shown whole: the binary alone is.
-  if (holdsHidden(prefix)) return { binds: [{ path: found.real }], hide: [] };
+  if (holdsHidden(prefix, hidden)) return { binds: [{ path: found.real }], hide: [] };
   const binds: SandboxBind[] = [{ path: prefix }];
-  if (found.entry !== binDir && inHidden(found.entry)) binds.push({ path: binDir, at: found.entry });
+  if (found.entry !== binDir && inHidden(found.entry, hidden)) binds.push({ path: binDir, at: found.entry });
   return { binds, hide: [join(prefix, 'etc')] };
-}
-
-/** The first `name` on `path` (as the shell would find it) and the PATH entry it was found in. */
-function onPath(name: string, path: string): { entry: string; real: string } | undefined {
-  for (const entry of path.split(delimiter)) {
-    if (!entry.startsWith('/')) continue;
-    try {
-      const real = realpathSync(join(entry, name));
-      if (statSync(real).isFile()) return { entry, real };
-    } catch {
-      continue;
-    }
-  }
-  return undefined;
 }

@@ -6,8 +6,8 @@
  * docker) and the folder neo's own sockets fall back to hidden; the workspace's git metadata
  * read-only, shown even where it lies in a hidden tree (git works on a worktree whose repository
  * lives in the hidden home), its config without the credentials it may hold
- * (engine/execution/git-config-mask.ts); the Node install its PATH finds shown read-only where the
- * home would hide it (engine/execution/node-runtime.ts). What is hidden stays hidden whatever is bound (the sandbox hides
+ * (engine/execution/git-config-mask.ts); the Node install and the Python its PATH finds shown
+ * read-only where the home would hide them (engine/execution/runtime-loan.ts). What is hidden stays hidden whatever is bound (the sandbox hides
  * again what a bind would show). Every caller builds its spec here, so the rule is stated once.
  */
 import { realpathSync } from 'node:fs';
@@ -17,7 +17,7 @@ import type { SandboxBind, SandboxSpec } from './sandbox-spec.js';
 import { defined } from '../util/defined.js';
 import { privateSocketFolders } from '../util/private-socket.js';
 import { gitConfigMasks } from './git-config-mask.js';
-import { nodeRuntimeLoan } from './node-runtime.js';
+import { runtimeLoan } from './runtime-loan.js';
 import { ownInstallBinds } from './own-install.js';
 
 export interface Confinement {
@@ -42,8 +42,8 @@ export function confinedSpec(c: Confinement): SandboxSpec {
   const home = c.env.HOME !== undefined && c.env.HOME !== '' ? c.env.HOME : homedir();
   // Real paths: a hidden tree must be recognised inside a bind, which is a real path too.
   const hidden = [home, c.neoHome, '/run', ...privateSocketFolders()].filter((path) => path !== '').map(realOrSelf);
-  // The Node install its PATH finds, when it lies in the hidden home (nvm, fnm): read-only, without its etc/.
-  const runtime = nodeRuntimeLoan(c.env, hidden);
+  // The Node and Python its PATH finds, when they lie in the hidden home (nvm, fnm, pyenv, uv): read-only.
+  const runtime = runtimeLoan(c.env, hidden);
   const hide = [...hidden, ...runtime.hide];
   const binds: SandboxBind[] = [
     ...runtime.binds,
@@ -62,7 +62,7 @@ export function confinedSpec(c: Confinement): SandboxSpec {
     binds,
     hide,
     network: c.network,
-    env: c.env,
+    env: runtime.env === undefined ? c.env : { ...c.env, ...runtime.env },
     ...defined({ timeoutMs: c.timeoutMs }),
   };
 }

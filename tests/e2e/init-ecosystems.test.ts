@@ -137,6 +137,20 @@ describe('neo init detects the ecosystem', () => {
     expect(init.stdout).not.toMatch(/under your home/);
   });
 
+  it('python3 from pyenv in the home is not warned of: the sandbox lends the pyenv root', async () => {
+    const root = await tempDir('neo-e2e-init-pyenv-');
+    await writeTree(root, { '.pyenv/libexec/pyenv': '#!/bin/sh\n', '.pyenv/shims/python3': '#!/bin/sh\n' });
+    chmodSync(join(root, '.pyenv', 'shims', 'python3'), 0o755);
+    const { neo } = await project(
+      { 'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n', 'tests/test_calc.py': '' },
+      { HOME: root, PATH: `${join(root, '.pyenv', 'shims')}:${PATH}` },
+    );
+    const init = await neo(['init']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(init.stdout).toContain('gate: `python3 -m pytest -q`');
+    expect(init.stdout).not.toMatch(/under your home/);
+  });
+
   it("python: tox's test command is the project's own; a venv git does not ignore is said, not lent", async () => {
     const { repo, neo } = await project({
       'pyproject.toml': '[project]\nname = "colors"\n',

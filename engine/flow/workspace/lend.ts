@@ -15,9 +15,9 @@
  * a mirror is never part of a step's change or of the run's commit.
  */
 import { lstatSync } from 'node:fs';
-import { lstat, readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
+import { lstat, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { GitRepo } from '../../execution/index.js';
+import { isPythonPrefix, type GitRepo } from '../../execution/index.js';
 import { errorMessage } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { findDependencyFolders } from './dependencies.js';
@@ -120,19 +120,9 @@ async function basePython(venv: string): Promise<string | undefined> {
   const prefix = dirname(real);
   for (const name of ['python3', 'python']) {
     const info = await stat(join(real, name)).catch(() => undefined);
-    if (info?.isFile() === true) return (await holdsStandardLibrary(prefix)) ? prefix : undefined;
+    if (info?.isFile() === true) return isPythonPrefix(prefix) ? prefix : undefined;
   }
   return undefined;
-}
-
-/** Whether `prefix` is a Python install: `lib/pythonX.Y/os.py` (a free-threaded `X.Yt` too) is a regular file. */
-async function holdsStandardLibrary(prefix: string): Promise<boolean> {
-  const names = await readdir(join(prefix, 'lib')).catch(() => [] as string[]);
-  for (const name of names.filter((n) => /^python\d+\.\d+t?$/.test(n))) {
-    const info = await lstat(join(prefix, 'lib', name, 'os.py')).catch(() => undefined);
-    if (info?.isFile() === true) return true;
-  }
-  return false;
 }
 
 function isVirtualenv(dir: string): boolean {
