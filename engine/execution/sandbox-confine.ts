@@ -28,6 +28,8 @@ export interface Confinement {
   cwd: string;
   /** NEO_HOME: hidden. */
   neoHome: string;
+  /** Further host trees hidden like the home (a worktree's or copy's checkout); what `readable` names in them shows. */
+  hidden?: readonly string[];
   /** Host paths shown read-only, over the workspace or although they lie in a hidden tree (the workspace's git metadata). */
   readable?: readonly string[];
   /** Further binds, applied after the workspace's (a path inside it shown read-only, a tree moved in, a step's output folder). */
@@ -41,7 +43,9 @@ export interface Confinement {
 export function confinedSpec(c: Confinement): SandboxSpec {
   const home = c.env.HOME !== undefined && c.env.HOME !== '' ? c.env.HOME : homedir();
   // Real paths: a hidden tree must be recognised inside a bind, which is a real path too.
-  const hidden = [home, c.neoHome, '/run', ...privateSocketFolders()].filter((path) => path !== '').map(realOrSelf);
+  const hidden = [home, c.neoHome, '/run', ...privateSocketFolders(), ...(c.hidden ?? [])]
+    .filter((path) => path !== '')
+    .map(realOrSelf);
   // The Node and Python its PATH finds, when they lie in the hidden home (nvm, fnm, pyenv, uv): read-only.
   const runtime = runtimeLoan(c.env, hidden);
   const hide = [...hidden, ...runtime.hide];
@@ -49,8 +53,10 @@ export function confinedSpec(c: Confinement): SandboxSpec {
     ...runtime.binds,
     ...(c.readable ?? []).filter((path) => !holdsHidden(path, hidden)).map((path) => ({ path, optional: true })),
     { path: c.workspace, write: true, ...defined({ at: c.workspaceAt }) },
-    // neo's own install in the workspace (`npx neo` from the project): read-only (own-install.ts).
+    // neo's own install in the workspace (`npx neo` from the project): read-only (own-install.ts);
+    // in a hidden checkout, shown read-only (the memory server an agent CLI starts is neo).
     ...(c.workspaceAt === undefined ? ownInstallBinds(c.workspace) : []),
+    ...(c.hidden ?? []).flatMap((tree) => ownInstallBinds(tree)),
     ...(c.binds ?? []),
     // Over the configs of the git dirs shown: the same files without the credentials they hold.
     ...gitConfigMasks(c.readable ?? [], join(c.neoHome, 'masks')),

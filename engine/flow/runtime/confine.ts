@@ -40,12 +40,26 @@ export function runConfinement(
     ...(process.tree === undefined ? {} : { workspaceAt: workspace.root }),
     cwd: process.cwd,
     neoHome: site.home,
+    hidden: checkoutHidden(workspace),
     readable: [...gitReadOnly(workspace), ...projectDefinitionsReadOnly(workspace), ...lentReadOnly(workspace)],
     ...defined({ binds: process.binds }),
     network: setting.network,
     env: process.env,
     ...defined({ timeoutMs: process.timeoutMs }),
   };
+}
+
+/**
+ * A worktree's or copy's checkout is hidden from the run's confined processes like the home: its
+ * files git ignores (a `.env`, credentials, local notes) are not in the workspace and were readable
+ * at the checkout's own path wherever it lay outside the home and /tmp (a devcontainer's
+ * `/workspaces/<project>`, a CI runner's folder), and an editable install naming the checkout's
+ * sources made a gate test the checkout's code instead of the agent's. What the workspace needs of
+ * it is shown again by `readable`: its git metadata and the dependency folders lent to it.
+ */
+export function checkoutHidden(workspace: WorkspaceRecord): string[] {
+  if (workspace.isolation === 'inplace') return [];
+  return [...new Set([workspace.projectDir, ...(workspace.repo === undefined ? [] : [workspace.repo])])];
 }
 
 /**
