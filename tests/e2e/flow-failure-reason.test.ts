@@ -13,6 +13,10 @@ const SECRET = 'zq-s3cret-value-4711';
 // 40 lines of noise, then the secret, then the real reason: only the last lines are shown.
 const GATE = `for i in $(seq 1 40); do echo noise $i; done; echo "token ${SECRET}"; uvu tests`;
 
+// A runner that prints its failure first and its summary last (uvu, jest, vitest, mocha).
+const SUMMARY_LAST =
+  'echo " FAIL  sum  adds"; echo "    Expected 5, got -1"; for i in $(seq 1 30); do echo "ok $i"; done; echo "  Total: 31"; echo "  Passed: 30"; exit 1';
+
 async function project() {
   const root = await tempDir('neo-e2e-reason-');
   const repo = join(root, 'repo');
@@ -21,6 +25,7 @@ async function project() {
     'README.md': 'hello\n',
     'writes.yaml': 'turns:\n  - - write: { path: note.txt, content: "a note\\n" }\n',
     'gate.flow.yaml': `name: gate\ndefaults: { backend: script, maxPosture: acceptEdits }\nsandbox: bwrap\nsteps:\n  - id: fix\n    brief: write a note\n    script: writes.yaml\n    verify: { run: ${JSON.stringify(GATE)}, attempts: 1 }\n`,
+    'summary-last.flow.yaml': `name: summary-last\ndefaults: { backend: script, maxPosture: acceptEdits }\nsandbox: bwrap\nsteps:\n  - id: fix\n    brief: write a note\n    script: writes.yaml\n    verify: { run: ${JSON.stringify(SUMMARY_LAST)}, attempts: 1 }\n`,
     'command.flow.yaml': `name: command\nsandbox: bwrap\nsteps:\n  - { id: build, run: 'echo compiling; echo "src/a.c:3: error: expected ;" >&2; echo "1 error" >&2; exit 2' }\n`,
   });
   await git(repo, 'init', '-q', '-b', 'main');
@@ -51,6 +56,21 @@ describe('the reason for a failure, where the user looks', () => {
       expect(out, what).toContain('[redacted ${MY_API_TOKEN}]');
     }
     expect(run.stdout).toMatch(/gate `.*` \(exit 127\), last 12 lines of 42:\n\s+│ noise 31\n/);
+  });
+
+  it('a runner that prints its summary last: its first failure above the last lines', async () => {
+    const { neo } = await project();
+    const run = await neo(['flow', 'run', 'summary-last.flow.yaml']);
+    expect(run.exitCode).toBe(3);
+    for (const [what, out] of [
+      ['summary', run.stdout],
+      ['show', (await neo(['flow', 'show', runIdOf(run.stdout)])).stdout],
+    ] as const) {
+      expect(out, what).toMatch(
+        /its first failure and last lines, 11 lines of 34:\n\s+│ {2}FAIL {2}sum {2}adds\n\s+│ {5}Expected 5, got -1\n/,
+      );
+      expect(out, what).toMatch(/│ …\n(?:.*\n){4}.*│ {3}Passed: 30/);
+    }
   });
 
   it("a failed command's stderr, under its error", async () => {
