@@ -58,7 +58,7 @@ describe("a flow step's driver persona and its rules.verify", () => {
     expect(dry.stdout).toContain('sh check.sh');
   });
 
-  it('neo persona run: the check gets the confined environment, not neo\'s', async () => {
+  it("neo persona run: the check gets the confined environment, not neo's", async () => {
     const root = await tempDir('neo-e2e-persona-verify-');
     const repo = join(root, 'repo');
     const home = join(root, 'home');
