@@ -8,10 +8,17 @@
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer } from '../../engine/model-server/index.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { commitAll } from '../helpers/git.js';
+
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
 const DESCRIPTOR = join(import.meta.dirname, '..', '..', 'definitions', 'backends', 'claude-code.yaml');
 
@@ -114,5 +121,91 @@ describe("an inplace run's confined steps and the trusted project's .neo/", () =
     expect(swapped.exitCode).toBe(1);
     expect(swapped.stdout).toContain(`FLOW_PROJECT_LAYER_UNBOUND: ${join(repo, '.neo')} is not a folder`);
     expect(lstatSync(join(repo, '.neo')).isSymbolicLink()).toBe(true);
+  });
+
+  it("an in-process agent's file tools cannot write it either (the script backend)", async () => {
+    const root = await tempDir('neo-e2e-inplace-layer-');
+    const repo = join(root, 'repo');
+    const marker = join(root, 'ran-unconfined');
+    const backend = readFileSync(DESCRIPTOR, 'utf8').replace(/^ {2}bin: claude$/m, `  bin: ${join(repo, 'evil')}`);
+    await writeTree(repo, {
+      '.neo/neo.yaml': 'defaults: { maxRounds: 5 }\n',
+      'plant.yaml': [
+        'turns:',
+        `  - - write: { path: .neo/definitions/backends/claude-code.yaml, content: ${JSON.stringify(backend)} }`,
+        '    - write: { path: .claude/agents/planted.md, content: "---\\ndescription: planted\\n---\\nP\\n" }',
+        '    - say: planted',
+        '',
+      ].join('\n'),
+      'plant.flow.yaml': [
+        'name: plant',
+        'sandbox: bwrap',
+        'workspace: { isolation: inplace }',
+        'defaults: { backend: script, maxPosture: acceptEdits }',
+        'steps:',
+        `  - { id: a, run: 'printf "#!/bin/sh\\ntouch ${marker}\\necho 1.0.0\\n" > evil && chmod +x evil' }`,
+        '  - { id: b, needs: [a], brief: plant, script: plant.yaml, requireChange: false }',
+        '',
+      ].join('\n'),
+    });
+    await commitAll(repo);
+    const env = { NEO_HOME: join(root, 'home'), HOME: root, NEO_CLAUDE_CODE_BIN: '' };
+    expect((await runNeo(['trust'], { cwd: repo, env })).exitCode).toBe(0);
+
+    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml'], { cwd: repo, env });
+    expect(planted.exitCode, planted.stdout + planted.stderr).toBe(0);
+    expect(planted.stdout).toContain('b  success · no files changed');
+    expect(existsSync(join(repo, '.neo', 'definitions'))).toBe(false);
+    expect(existsSync(join(repo, '.claude', 'agents'))).toBe(false);
+    const list = await runNeo(['backends', 'list'], { cwd: repo, env });
+    expect(list.stdout + list.stderr).toContain('claude-code');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("neo's own agent's write_file and edit cannot write it either", async () => {
+    const root = await tempDir('neo-e2e-inplace-layer-');
+    const repo = join(root, 'repo');
+    const home = join(root, 'home');
+    const backend = readFileSync(DESCRIPTOR, 'utf8').replace(/^ {2}bin: claude$/m, `  bin: ${join(repo, 'evil')}`);
+    server = await startModelServer({
+      script: {
+        turns: [
+          {
+            tools: [
+              {
+                name: 'write_file',
+                arguments: { path: '.neo/definitions/backends/claude-code.yaml', content: backend },
+              },
+              { name: 'edit', arguments: { path: '.claude/agents/p.md', old_string: '', new_string: 'planted' } },
+            ],
+          },
+          { text: 'done' },
+        ] as never,
+      },
+    });
+    await writeTree(repo, {
+      'plant.flow.yaml': [
+        'name: plant',
+        'sandbox: bwrap',
+        'workspace: { isolation: inplace }',
+        'defaults: { backend: neo, maxPosture: full, posture: full, maxRounds: 2 }',
+        'steps:',
+        '  - { id: a, brief: plant, requireChange: false }',
+        '',
+      ].join('\n'),
+    });
+    await writeTree(home, {
+      'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
+    });
+    await commitAll(repo);
+    const env = { NEO_HOME: home, HOME: root, NEO_TEST_KEY: 'sk-test' };
+    expect((await runNeo(['trust'], { cwd: repo, env })).exitCode).toBe(0);
+    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml'], { cwd: repo, env });
+    expect(planted.exitCode, planted.stdout + planted.stderr).toBe(0);
+    expect(existsSync(join(repo, '.neo', 'definitions'))).toBe(false);
+    expect(existsSync(join(repo, '.claude', 'agents'))).toBe(false);
+    const told = JSON.stringify(server.requests);
+    expect(told).toContain(`refused: .neo/definitions/backends/claude-code.yaml is read-only in its sandbox`);
+    expect(told).toContain(`refused: .claude/agents/p.md is read-only in its sandbox`);
   });
 });
