@@ -2,9 +2,15 @@
  * The verify command that decides a persona's verdict. A persona's `rules.verify` is split into
  * argv and run directly — no shell, so nothing can be spliced into it, and a line that needs a
  * shell (chains, pipes, redirections) is refused with a hint to put it in a script. Inside a
- * flow the step's own gate runner is used instead (see step-driver.ts).
+ * flow the step's own gate runner is used instead: a driver persona's verify is compiled into
+ * the step's gate (flow/core/compile-agent.ts) and runs confined like every gate.
+ *
+ * Outside a flow (`neo persona run`, the control plane's resume) the session it judges has no
+ * sandbox, and neither has its check; it runs code the agent wrote, so it gets what a confined
+ * command gets of the environment (the allowlist, `confinedEnv`), never neo's own: a provider
+ * key or token in neo's environment is not the agent's to read through its test script.
  */
-import { lastLines, spawnProcess } from '../execution/index.js';
+import { confinedEnv, lastLines, spawnProcess } from '../execution/index.js';
 import { UsageError } from '../util/errors.js';
 import { readCommandLine } from '../posture/index.js';
 import type { CheckResult } from './decisions.js';
@@ -46,7 +52,7 @@ export function commandChecker(
     async run(signal) {
       const result = await spawnProcess([file!, ...args], {
         cwd: options.cwd,
-        env: options.env ?? process.env,
+        env: confinedEnv(options.env ?? process.env),
         timeoutMs: options.timeoutMs ?? CHECK_TIMEOUT_MS,
         signal,
         label: 'verify',

@@ -110,6 +110,9 @@ export class PersonaStepDriver {
           home: this.#o.home,
           set,
           persona: loadPersona(set, s.persona),
+          // Only the step's gate judges a flow step (a driver persona's verify is compiled into
+          // it): never runPersona's default checker, which runs in neo's process, unconfined.
+          checker: checker ?? null,
           scope: `persona:${task.runId}:${task.exec}`,
           questionPrefix: `${stepLabel}-`,
           caller: {

@@ -5,12 +5,20 @@
  * whole environment, at the user's next `neo backends list` (the `--version` probe). The project
  * layer (`.neo/`, `.claude/agents/`) is read-only to every confined process of an inplace run.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer } from '../../engine/model-server/index.js';
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { commitAll } from '../helpers/git.js';
+
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
 const DESCRIPTOR = join(import.meta.dirname, '..', '..', 'definitions', 'backends', 'claude-code.yaml');
 
@@ -22,7 +30,9 @@ describe("an inplace run's confined steps and the trusted project's .neo/", () =
     const backend = readFileSync(DESCRIPTOR, 'utf8').replace(/^ {2}bin: claude$/m, `  bin: ${join(repo, 'evil')}`);
     await writeTree(repo, {
       '.neo/neo.yaml': 'defaults: { maxRounds: 5 }\n',
+      '.claude/agents/helper.md': '---\ndescription: the project helper\n---\nHelp.\n',
       'planted.yaml': backend,
+      'planted.md': '---\ndescription: planted by a step\n---\nPlanted.\n',
       'plant.flow.yaml': [
         'name: plant',
         'sandbox: bwrap',
@@ -31,6 +41,8 @@ describe("an inplace run's confined steps and the trusted project's .neo/", () =
         `  - { id: a, run: 'printf "#!/bin/sh\\ntouch ${marker}\\necho 1.0.0\\n" > evil && chmod +x evil' }`,
         "  - { id: b, needs: [a], run: 'mkdir -p .neo/definitions/backends && cp planted.yaml .neo/definitions/backends/claude-code.yaml' }",
         '  - { id: c, needs: [a], run: \'echo "defaults: { maxRounds: 50 }" > .neo/neo.yaml\' }',
+        // The folder above a read-only .claude/agents moved away, a new one in its place.
+        "  - { id: d, needs: [a], run: 'mv .claude .claude-old; mkdir -p .claude/agents && cp planted.md .claude/agents/' }",
         '',
       ].join('\n'),
     });
@@ -42,9 +54,158 @@ describe("an inplace run's confined steps and the trusted project's .neo/", () =
     expect(planted.stdout).toContain('Read-only file system');
     expect(existsSync(join(repo, '.neo', 'definitions'))).toBe(false);
     expect(readFileSync(join(repo, '.neo', 'neo.yaml'), 'utf8')).toBe('defaults: { maxRounds: 5 }\n');
+    expect(existsSync(join(repo, '.claude-old'))).toBe(false);
 
     const list = await runNeo(['backends', 'list'], { cwd: repo, env });
     expect(list.stdout + list.stderr).toContain('claude-code');
     expect(existsSync(marker)).toBe(false);
+    const personas = await runNeo(['personas', 'list'], { cwd: repo, env });
+    expect(personas.stdout).toContain('helper');
+    expect(personas.stdout).not.toContain('planted');
+  });
+
+  it('cannot create a .neo/ (or .claude/agents/) the trusted project did not have', async () => {
+    const root = await tempDir('neo-e2e-inplace-layer-');
+    const repo = join(root, 'repo');
+    const marker = join(root, 'ran-unconfined');
+    const backend = readFileSync(DESCRIPTOR, 'utf8').replace(/^ {2}bin: claude$/m, `  bin: ${join(repo, 'evil')}`);
+    await writeTree(repo, {
+      'planted.yaml': backend,
+      'planted.md': '---\ndescription: planted by a step\n---\nPlanted.\n',
+      'plant.flow.yaml': [
+        'name: plant',
+        'sandbox: bwrap',
+        'workspace: { isolation: inplace }',
+        'steps:',
+        `  - { id: a, run: 'printf "#!/bin/sh\\ntouch ${marker}\\necho 1.0.0\\n" > evil && chmod +x evil' }`,
+        "  - { id: b, needs: [a], run: 'mkdir -p .neo/definitions/backends && cp planted.yaml .neo/definitions/backends/claude-code.yaml' }",
+        "  - { id: c, needs: [a], run: 'mkdir -p .claude/agents && cp planted.md .claude/agents/planted.md' }",
+        '',
+      ].join('\n'),
+    });
+    await commitAll(repo);
+    const env = { NEO_HOME: join(root, 'home'), HOME: root, NEO_CLAUDE_CODE_BIN: '' };
+    expect((await runNeo(['trust'], { cwd: repo, env })).exitCode).toBe(0);
+
+    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml', '--json'], { cwd: repo, env });
+    expect(planted.stdout).toContain('Read-only file system');
+    expect(existsSync(join(repo, '.neo', 'definitions'))).toBe(false);
+    expect(existsSync(join(repo, '.claude', 'agents', 'planted.md'))).toBe(false);
+
+    const list = await runNeo(['backends', 'list'], { cwd: repo, env });
+    expect(list.stdout + list.stderr).toContain('claude-code');
+    expect(existsSync(marker)).toBe(false);
+    const personas = await runNeo(['personas', 'list'], { cwd: repo, env });
+    expect(personas.stdout).not.toContain('planted');
+  });
+
+  it("refuses a linked .neo/: the link, in the writable checkout, is the step's to replace", async () => {
+    const root = await tempDir('neo-e2e-inplace-layer-');
+    const repo = join(root, 'repo');
+    await writeTree(repo, {
+      'conf/neo.yaml': 'defaults: { maxRounds: 5 }\n',
+      'swap.flow.yaml': [
+        'name: swap',
+        'sandbox: bwrap',
+        'workspace: { isolation: inplace }',
+        'steps:',
+        '  - { id: a, run: \'rm .neo && mkdir .neo && echo "defaults: { maxRounds: 50 }" > .neo/neo.yaml\' }',
+        '',
+      ].join('\n'),
+    });
+    await symlink('conf', join(repo, '.neo'));
+    await commitAll(repo);
+    const env = { NEO_HOME: join(root, 'home'), HOME: root };
+    expect((await runNeo(['trust'], { cwd: repo, env })).exitCode).toBe(0);
+    const swapped = await runNeo(['flow', 'run', 'swap.flow.yaml'], { cwd: repo, env });
+    expect(swapped.exitCode).toBe(1);
+    expect(swapped.stdout).toContain(`FLOW_PROJECT_LAYER_UNBOUND: ${join(repo, '.neo')} is not a folder`);
+    expect(lstatSync(join(repo, '.neo')).isSymbolicLink()).toBe(true);
+  });
+
+  it("an in-process agent's file tools cannot write it either (the script backend)", async () => {
+    const root = await tempDir('neo-e2e-inplace-layer-');
+    const repo = join(root, 'repo');
+    const marker = join(root, 'ran-unconfined');
+    const backend = readFileSync(DESCRIPTOR, 'utf8').replace(/^ {2}bin: claude$/m, `  bin: ${join(repo, 'evil')}`);
+    await writeTree(repo, {
+      '.neo/neo.yaml': 'defaults: { maxRounds: 5 }\n',
+      'plant.yaml': [
+        'turns:',
+        `  - - write: { path: .neo/definitions/backends/claude-code.yaml, content: ${JSON.stringify(backend)} }`,
+        '    - write: { path: .claude/agents/planted.md, content: "---\\ndescription: planted\\n---\\nP\\n" }',
+        '    - say: planted',
+        '',
+      ].join('\n'),
+      'plant.flow.yaml': [
+        'name: plant',
+        'sandbox: bwrap',
+        'workspace: { isolation: inplace }',
+        'defaults: { backend: script, maxPosture: acceptEdits }',
+        'steps:',
+        `  - { id: a, run: 'printf "#!/bin/sh\\ntouch ${marker}\\necho 1.0.0\\n" > evil && chmod +x evil' }`,
+        '  - { id: b, needs: [a], brief: plant, script: plant.yaml, requireChange: false }',
+        '',
+      ].join('\n'),
+    });
+    await commitAll(repo);
+    const env = { NEO_HOME: join(root, 'home'), HOME: root, NEO_CLAUDE_CODE_BIN: '' };
+    expect((await runNeo(['trust'], { cwd: repo, env })).exitCode).toBe(0);
+
+    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml'], { cwd: repo, env });
+    expect(planted.exitCode, planted.stdout + planted.stderr).toBe(0);
+    expect(planted.stdout).toContain('b  success · no files changed');
+    expect(existsSync(join(repo, '.neo', 'definitions'))).toBe(false);
+    expect(existsSync(join(repo, '.claude', 'agents'))).toBe(false);
+    const list = await runNeo(['backends', 'list'], { cwd: repo, env });
+    expect(list.stdout + list.stderr).toContain('claude-code');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("neo's own agent's write_file and edit cannot write it either", async () => {
+    const root = await tempDir('neo-e2e-inplace-layer-');
+    const repo = join(root, 'repo');
+    const home = join(root, 'home');
+    const backend = readFileSync(DESCRIPTOR, 'utf8').replace(/^ {2}bin: claude$/m, `  bin: ${join(repo, 'evil')}`);
+    server = await startModelServer({
+      script: {
+        turns: [
+          {
+            tools: [
+              {
+                name: 'write_file',
+                arguments: { path: '.neo/definitions/backends/claude-code.yaml', content: backend },
+              },
+              { name: 'edit', arguments: { path: '.claude/agents/p.md', old_string: '', new_string: 'planted' } },
+            ],
+          },
+          { text: 'done' },
+        ] as never,
+      },
+    });
+    await writeTree(repo, {
+      'plant.flow.yaml': [
+        'name: plant',
+        'sandbox: bwrap',
+        'workspace: { isolation: inplace }',
+        'defaults: { backend: neo, maxPosture: full, posture: full, maxRounds: 2 }',
+        'steps:',
+        '  - { id: a, brief: plant, requireChange: false }',
+        '',
+      ].join('\n'),
+    });
+    await writeTree(home, {
+      'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
+    });
+    await commitAll(repo);
+    const env = { NEO_HOME: home, HOME: root, NEO_TEST_KEY: 'sk-test' };
+    expect((await runNeo(['trust'], { cwd: repo, env })).exitCode).toBe(0);
+    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml'], { cwd: repo, env });
+    expect(planted.exitCode, planted.stdout + planted.stderr).toBe(0);
+    expect(existsSync(join(repo, '.neo', 'definitions'))).toBe(false);
+    expect(existsSync(join(repo, '.claude', 'agents'))).toBe(false);
+    const told = JSON.stringify(server.requests);
+    expect(told).toContain(`refused: .neo/definitions/backends/claude-code.yaml is read-only in its sandbox`);
+    expect(told).toContain(`refused: .claude/agents/p.md is read-only in its sandbox`);
   });
 });

@@ -6,10 +6,11 @@ import type { FileHandle } from 'node:fs/promises';
 import type { AgentTool } from '../tool.js';
 import { optionalBool, requireString, ToolInputError } from '../tool.js';
 import { looksBinary } from './binary.js';
-import { confinedPath, displayPath } from './paths.js';
+import { displayPath, writablePath } from './paths.js';
+import type { CommandSandbox } from './shell-env.js';
 import { openInside, writeInside } from './pinned-io.js';
 
-export function editTool(cwd: string): AgentTool {
+export function editTool(cwd: string, sandbox?: CommandSandbox): AgentTool {
   return {
     effect: 'write',
     spec: {
@@ -28,7 +29,7 @@ export function editTool(cwd: string): AgentTool {
       },
     },
     async run(input) {
-      const path = await confinedPath(cwd, requireString(input, 'path'));
+      const path = await writablePath(cwd, requireString(input, 'path'), sandbox);
       const shown = displayPath(cwd, path);
       const oldString = input.old_string;
       const newString = input.new_string;

@@ -37,8 +37,8 @@ export interface BuiltinToolOptions {
 export function builtinTools(options: BuiltinToolOptions): AgentTool[] {
   const tools = [
     readFileTool(options.cwd),
-    writeFileTool(options.cwd),
-    editTool(options.cwd),
+    writeFileTool(options.cwd, options.sandbox),
+    editTool(options.cwd, options.sandbox),
     execTool({
       cwd: options.cwd,
       env: options.env,

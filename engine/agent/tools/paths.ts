@@ -5,7 +5,8 @@
  * absolute path into another folder, `../x`, a symlink out or a dangling symlink.
  */
 import { isAbsolute, relative, sep } from 'node:path';
-import { confinePath } from '../../execution/index.js';
+import { confinePath, readOnlyBindHolding } from '../../execution/index.js';
+import type { CommandSandbox } from './shell-env.js';
 import { ToolInputError } from '../tool.js';
 
 /**
@@ -18,6 +19,18 @@ export async function confinedPath(cwd: string, path: string): Promise<string> {
   if ('problem' in confined)
     throw new ToolInputError(`refused: ${confined.problem.reason}; neo's tools work inside the working directory only`);
   return confined.entry;
+}
+
+/**
+ * The path a write or an edit acts on: {@link confinedPath}, and not what the session's sandbox
+ * shows read-only (an `inplace` run's project layer, neo's own install): these tools write from
+ * neo's process, where no mount holds them to it.
+ */
+export async function writablePath(cwd: string, path: string, sandbox: CommandSandbox | undefined): Promise<string> {
+  const confined = await confinedPath(cwd, path);
+  const bind = readOnlyBindHolding(sandbox, confined);
+  if (bind !== undefined) throw new ToolInputError(`refused: ${path} is read-only in its sandbox (${bind})`);
+  return confined;
 }
 
 /** A path shown to the model: relative when it is inside the working directory. */

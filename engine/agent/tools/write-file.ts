@@ -2,10 +2,11 @@
 import { stat } from 'node:fs/promises';
 import type { AgentTool } from '../tool.js';
 import { requireString, ToolInputError } from '../tool.js';
-import { confinedPath, displayPath } from './paths.js';
+import { displayPath, writablePath } from './paths.js';
+import type { CommandSandbox } from './shell-env.js';
 import { writeInside } from './pinned-io.js';
 
-export function writeFileTool(cwd: string): AgentTool {
+export function writeFileTool(cwd: string, sandbox?: CommandSandbox): AgentTool {
   return {
     effect: 'write',
     spec: {
@@ -22,7 +23,7 @@ export function writeFileTool(cwd: string): AgentTool {
       },
     },
     async run(input) {
-      const path = await confinedPath(cwd, requireString(input, 'path'));
+      const path = await writablePath(cwd, requireString(input, 'path'), sandbox);
       const content = input.content;
       if (typeof content !== 'string') throw new ToolInputError('"content" must be a string');
       let mode: number | undefined;

@@ -13,6 +13,7 @@ import {
   underCeiling,
 } from '../../posture/index.js';
 import { didYouMean } from '../../util/did-you-mean.js';
+import { stepVerify } from './step-verify.js';
 import { defined } from '../../util/defined.js';
 
 /**
@@ -118,7 +119,7 @@ export function compileAgent(
       ? {}
       : { script: lookup.resolve(step.script) }),
     taskTags: [...new Set([...(persona?.taskTags ?? []), ...(step.taskTags ?? [])])],
-    ...(step.verify === undefined ? {} : { verify: compileGate(step.verify) }),
+    ...gateOf(stepVerify(step, lookup)),
     requireChange: step.requireChange ?? true,
     ...(info?.inProcess === true ? { inProcess: true } : {}),
     ...(step.lessons === true ? { lessons: true } : {}),
@@ -166,6 +167,10 @@ function pickInitialPosture(
   if (verdict.ok) return verdict.posture;
   problem('FLOW_STEP_WIDENS', `step \`${step.id}\`: ${verdict.message}`, verdict.hint);
   return step.posture!;
+}
+
+function gateOf(verify: Step['verify']): { verify?: GateSpec } {
+  return verify === undefined ? {} : { verify: compileGate(verify) };
 }
 
 function compileGate(verify: NonNullable<Step['verify']>): GateSpec {

@@ -3,6 +3,7 @@ import { DEFAULT_MAX_PROCESSES } from './command-limits.js';
 import type { CompileOptions, CompileProblem } from './compile-types.js';
 import type { KnobLayer, PlanLookup } from './lookup.js';
 import type { SandboxSetting } from './plan.js';
+import { stepVerify } from './step-verify.js';
 
 /**
  * Where a step's commands, gate and agent CLI run. The sandbox is the step's, else the flow's,
@@ -64,7 +65,7 @@ export function compileSandbox(
     isAgent && step.loop?.untilRun !== undefined
       ? { check: { ...pick(step.sandbox, `step ${step.id}`, step.network === true, 'the loop check'), ...commands } }
       : {};
-  const verify = step.verify;
+  const verify = isAgent ? stepVerify(step, lookup) : step.verify;
   if (verify === undefined) return { step: { ...own, ...commands }, ...check };
   const gate: { sandbox?: Step['sandbox']; network?: boolean } = typeof verify === 'string' ? {} : verify;
   return {

@@ -27,6 +27,8 @@ export interface PersonaInfo {
   denyRules?: ClarifyRule[];
   /** Paths its agent must not change (globs relative to the workspace). */
   protect?: string[];
+  /** A driver persona's `rules.verify`: the step's gate when the step names none, so it runs confined. */
+  verify?: string;
 }
 
 /** What the compiler needs to know about a backend. */

@@ -2,7 +2,9 @@ import type { Confinement, SandboxBind } from '../../execution/index.js';
 import type { SandboxSetting } from '../core/plan.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import { gitReadOnly } from '../workspace/git-meta.js';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { NeoError } from '../../util/errors.js';
 import { defined } from '../../util/defined.js';
 
 /** What a run's sandboxed processes are confined to: its workspace and its repository's metadata. */
@@ -68,12 +70,53 @@ export function checkoutHidden(workspace: WorkspaceRecord): string[] {
  * capabilities, which name programs) and `.claude/agents/` are read-only to every confined process
  * of the run. A backend file a step wrote there ran its program unconfined, with neo's whole
  * environment, at the user's next `neo backends list` (its `--version` probe), and a neo.yaml sent
- * the next run's key where the step said. Missing folders are left alone (a bind shows what is).
+ * the next run's key where the step said. The whole `.claude/` is bound, not its `agents/`: a
+ * folder above a mount can be renamed, and a step had moved `.claude` aside and made a new
+ * `.claude/agents/` in its place (a folder at the root that is itself a mount cannot be moved).
+ * The cost: nothing confined writes a checkout's `.claude/` in an inplace run (an agent CLI's own
+ * state lives in its session's home, agent-home.ts; a worktree run's `.claude/` stays writable).
+ *
+ * A bind shows only what is, so a project without these folders had a step create them, and
+ * with them a layer neo loaded as the trusted project's own. neo makes each one (empty) before
+ * the confined process starts (`ensureFolder`): the bind then always holds, whether the project
+ * was trusted before the run or after it. Not a trust-time record of the absence: a `git
+ * checkout` of a branch without `.neo/` removes it after `neo trust`, and the run must hold then
+ * too. The cost is an empty folder in the checkout, which git does not see.
  */
 export function projectDefinitionsReadOnly(workspace: WorkspaceRecord): string[] {
   if (workspace.isolation !== 'inplace') return [];
   const tops = new Set([workspace.root, ...(workspace.repo === undefined ? [] : [workspace.repo])]);
-  return [...tops].flatMap((top) => [join(top, '.neo'), join(top, '.claude', 'agents')]);
+  const folders = [...tops].flatMap((top) => [join(top, '.neo'), join(top, '.claude')]);
+  for (const folder of folders) ensureFolder(folder);
+  return folders;
+}
+
+/**
+ * The folder, made when missing. Anything else in its place leaves nothing a bind can hold: a
+ * file or a dangling link (a step makes its target real), or a link at all (the bind lands on
+ * its target, and the link itself, in the writable checkout, is the step's to replace with a
+ * folder of its own). The confined process is refused, before it starts.
+ */
+function ensureFolder(folder: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch {
+    // Told below: whatever is there, it is not a folder neo can bind.
+  }
+  if (isFolder(folder)) return;
+  throw new NeoError(
+    'FLOW_PROJECT_LAYER_UNBOUND',
+    `${folder} is not a folder, so it cannot be shown read-only to the run's confined processes, and what a step put there would be loaded as the project's own definitions`,
+    { hint: `make ${folder} a folder (not a link or a file), or run with \`workspace.isolation: worktree\`` },
+  );
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false; // ENOTDIR: a file where a folder of the path belongs
+  }
 }
 
 /** The host folders a workspace's lent dependencies lead to, and its lent toolchains (its record, written by neo: never read from the workspace). */

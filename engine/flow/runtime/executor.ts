@@ -27,6 +27,7 @@ import {
   openingMemory,
 } from './memory-hook.js';
 import { defined } from '../../util/defined.js';
+import { NeoError } from '../../util/errors.js';
 import { scriptOutsideItsFolder } from './script-path.js';
 
 /** What executions need from the run that owns them. */
@@ -81,12 +82,10 @@ export async function execute(spec: ExecutionSpec, signal: AbortSignal, deps: Ex
         outputs: {},
         error: { code: 'FLOW_INTERRUPTED', message: 'interrupted' },
       };
-    return {
-      exec: spec.exec,
-      status: 'failed',
-      outputs: {},
-      error: { code: 'FLOW_EXECUTOR_ERROR', message: error instanceof Error ? error.message : String(error) },
-    };
+    // neo's own refusal keeps its code and hint (a project layer it cannot bind, FLOW_PROJECT_LAYER_UNBOUND).
+    const own = error instanceof NeoError ? stepErrorOf(error) : undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    return { exec: spec.exec, status: 'failed', outputs: {}, error: own ?? { code: 'FLOW_EXECUTOR_ERROR', message } };
   }
 }
 

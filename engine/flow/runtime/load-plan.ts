@@ -218,6 +218,7 @@ function lookupFor(set: DefinitionSet, file: string, flow: Definition<'flow'>, h
         }),
         ...(denyRules.length === 0 ? {} : { denyRules }),
         ...(definition.data.protect === undefined ? {} : { protect: toList(definition.data.protect) ?? [] }),
+        ...(view.driver && definition.data.rules?.verify !== undefined ? { verify: definition.data.rules.verify } : {}),
       };
     },
     policy(id) {

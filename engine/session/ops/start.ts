@@ -18,6 +18,7 @@ import type { OpContext } from './context.js';
 import { provisionStep } from './provision-step.js';
 import { acknowledgeProvision, removeProvisionDir } from '../../capabilities/index.js';
 import { defined } from '../../util/defined.js';
+import { distrustProject } from '../../util/own-programs.js';
 
 /** Ten minutes without an agent event is a stall unless a config or the service says otherwise. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
@@ -50,6 +51,10 @@ export async function startSession(ctx: OpContext, input: StartInput): Promise<S
     resolved = { ...resolved, maxRounds: record.maxRounds };
   }
   const cwd = await workingDirectory(input.cwd ?? record?.cwd ?? ctx.defaultCwd);
+  // The session's project is written by its agent, whatever the transport (an in-process one too:
+  // the script backend, neo's own agent): from here on this process never finds its own programs
+  // there — the diff capture below runs git before any transport starts, and every turn after.
+  distrustProject(cwd);
 
   const transport = await ctx.transports(resolved.backendId, ctx.definitions);
   if (transport === undefined) {

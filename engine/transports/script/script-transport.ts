@@ -64,7 +64,7 @@ export class ScriptTransport implements Transport {
     }
     const session: ConstructorParameters<typeof ScriptSession>[0] = {
       plan,
-      workspace: new Workspace(options.cwd),
+      workspace: new Workspace(options.cwd, options.sandbox),
       brief: options.brief,
       posture: options.posture,
       // Its commands are an agent's commands: the allowlist, never neo's environment, in any sandbox.

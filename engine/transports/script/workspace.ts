@@ -1,6 +1,6 @@
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { confinePath } from '../../execution/index.js';
+import { confinePath, readOnlyBindHolding, type SandboxBind, type SandboxKind } from '../../execution/index.js';
 import { readRegularFile, writeRegularFile } from '../../util/regular-file.js';
 
 /** The largest file `edit` reads (a source file; a script that edits more is wrong). */
@@ -16,9 +16,19 @@ export class ToolFailure extends Error {}
  */
 export class Workspace {
   readonly root: string;
+  readonly #sandbox: { kind: SandboxKind; binds: readonly SandboxBind[] } | undefined;
 
-  constructor(root: string) {
+  /** `sandbox`: the session's; what it shows read-only (a project layer, neo's install) is not written here either. */
+  constructor(root: string, sandbox?: { kind: SandboxKind; binds: readonly SandboxBind[] }) {
     this.root = resolve(root);
+    this.#sandbox = sandbox;
+  }
+
+  /** `file` (a real path in the tree), unless the session's sandbox shows it read-only. */
+  #writable(file: string, path: string): string {
+    const bind = readOnlyBindHolding(this.#sandbox, file);
+    if (bind !== undefined) throw new ToolFailure(`refused: ${path} is read-only in its sandbox (${bind})`);
+    return file;
   }
 
   /**
@@ -52,7 +62,7 @@ export class Workspace {
   }
 
   async write(path: string, content: string): Promise<string> {
-    const file = await this.#target(path);
+    const file = this.#writable(await this.#target(path), path);
     await mkdir(dirname(file), { recursive: true });
     const refused = writeRegularFile(file, content);
     if (refused !== undefined) throw new ToolFailure(`write ${path}: is ${refused}, not a regular file`);
@@ -60,7 +70,7 @@ export class Workspace {
   }
 
   async edit(path: string, search: string, replace: string, all: boolean): Promise<string> {
-    const file = await this.#target(path);
+    const file = this.#writable(await this.#target(path), path);
     const text = readExisting(file, path);
     const count = text.split(search).length - 1;
     if (count === 0) throw new ToolFailure(`edit ${path}: the search text was not found`);
@@ -75,7 +85,7 @@ export class Workspace {
   }
 
   async delete(path: string): Promise<string> {
-    const file = await this.resolve(path);
+    const file = this.#writable(await this.resolve(path), path);
     const info = await lstat(file).catch(() => undefined);
     if (info === undefined) throw new ToolFailure(`delete ${path}: no such file`);
     if (info.isDirectory()) throw new ToolFailure(`delete ${path}: is a folder; delete its files one by one`);
@@ -84,8 +94,8 @@ export class Workspace {
   }
 
   async rename(from: string, to: string): Promise<string> {
-    const source = await this.resolve(from);
-    const target = await this.resolve(to);
+    const source = this.#writable(await this.resolve(from), from);
+    const target = this.#writable(await this.resolve(to), to);
     if ((await lstat(source).catch(() => undefined)) === undefined)
       throw new ToolFailure(`rename ${from}: no such file`);
     await mkdir(dirname(target), { recursive: true });
