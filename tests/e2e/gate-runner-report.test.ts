@@ -147,3 +147,38 @@ describe('an `npm test` gate running `node --test`, and code under test that exi
     expect(fixed.exitCode, fixed.stdout + fixed.stderr).toBe(0);
   }, 240_000);
 });
+
+const GO = (await execa('go', ['version'], { reject: false })).exitCode === 0;
+
+describe.skipIf(!GO)('a `go test -v` gate and an `init` that exits 0', () => {
+  it('fails it: the package’s `ok` has no `PASS` of its test binary before it', async () => {
+    const root = await tempDir('neo-e2e-gate-report-go-');
+    const repo = join(root, 'repo');
+    const gate = 'go test -v ./...';
+    await writeTree(repo, {
+      'go.mod': 'module example.com/calc\n\ngo 1.19\n',
+      'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a - b }\n',
+      'calc_test.go':
+        'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(Add(2, 3))\n\t}\n}\n',
+      'exit.yaml': writes({
+        'calc.go':
+          'package calc\n\nimport "os"\n\nfunc init() { os.Exit(0) }\n\nfunc Add(a, b int) int { return a - b }\n',
+      }),
+      'right.yaml': writes({ 'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n' }),
+      'exit.flow.yaml': plan('exit.yaml', gate, "['@go', '*_test.go']"),
+      'right.flow.yaml': plan('right.yaml', gate, "['@go', '*_test.go']"),
+    });
+    await commitAll(repo);
+    const env = { NEO_HOME: join(root, 'home'), HOME: join(root, 'user'), PATH: process.env.PATH ?? '/usr/bin:/bin' };
+    const neo = (flow: string) => runNeo(['flow', 'run', flow], { cwd: repo, env, timeout: 180_000 });
+
+    const exited = await neo('exit.flow.yaml');
+    expect(exited.exitCode, exited.stdout + exited.stderr).toBe(3);
+    expect(exited.stdout).toContain(
+      `FLOW_GATE_FAILED: the check \`${gate}\` still fails after 1 attempt (exit 0 without go test -v's summary: no \`PASS\` line before each package's \`ok\`; the tests may never have run)`,
+    );
+
+    const fixed = await neo('right.flow.yaml');
+    expect(fixed.exitCode, fixed.stdout + fixed.stderr).toBe(0);
+  }, 360_000);
+});

@@ -8,7 +8,7 @@
  */
 
 /** A runner whose summary the gate reads. */
-export type RunnerKind = 'pytest' | 'unittest' | 'node-test' | 'vitest' | 'jest' | 'cargo-test';
+export type RunnerKind = 'pytest' | 'unittest' | 'node-test' | 'vitest' | 'jest' | 'cargo-test' | 'go-test';
 
 /** One recognised part of a gate's command. */
 export type RunnerPart =
@@ -92,6 +92,12 @@ function partOf(words: string[]): RunnerPart | undefined {
   if (program === 'vitest') return hasFlag(args, '--reporter') ? undefined : { kind: 'vitest' };
   if (program === 'jest') return hasFlag(args, '--reporter') || args.includes('--json') ? undefined : { kind: 'jest' };
   if (program === 'cargo') return dropToolchain(args)[0] === 'test' ? { kind: 'cargo-test' } : undefined;
+  // Without `-v` go test prints one `ok` per package and no count: a test binary that exited 0
+  // in an `init` reads the same as a pass, so only the verbose run is judged by its report.
+  if (program === 'go' && args[0] === 'test')
+    return args.some((word) => word === '-v' || word === '-v=true' || word === '-test.v')
+      ? { kind: 'go-test' }
+      : undefined;
   return undefined;
 }
 

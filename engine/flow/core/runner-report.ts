@@ -36,6 +36,7 @@ const READERS: Readonly<Record<RunnerKind, Reader>> = {
     expect: '`test result:` line for each test binary it ran',
     read: readCargo,
   },
+  'go-test': { name: 'go test -v', expect: "`PASS` line before each package's `ok`", read: readGoTest },
 };
 
 /** How a runner is named in messages and `--dry-run`. */
@@ -172,6 +173,18 @@ function readCargo(lines: readonly string[]): RunnerCounts | undefined {
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.failed, 0);
   return { ran: passed + failed, failed };
+}
+
+/**
+ * `go test -v`: each package's test binary ends with `PASS` before go prints its `ok`; one that
+ * exited early (`os.Exit(0)` in an `init`) prints nothing, and its `ok` stands alone.
+ */
+function readGoTest(lines: readonly string[]): RunnerCounts | undefined {
+  const oks = lines.filter((line) => /^ok\s+\S+/.test(line)).length;
+  const passes = lines.filter((line) => line === 'PASS').length;
+  if (oks === 0 || passes < oks) return undefined;
+  const failed = lines.filter((line) => line.startsWith('--- FAIL:')).length;
+  return { ran: lines.filter((line) => line.startsWith('--- PASS:')).length + failed, failed };
 }
 
 function lastMatch(lines: readonly string[], pattern: RegExp): RegExpExecArray | undefined {

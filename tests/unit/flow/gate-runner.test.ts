@@ -16,6 +16,7 @@ describe('gateRunnerParts: the runners a gate command runs', () => {
     ['CI=1 jest --ci', [{ kind: 'jest' }]],
     ['cargo test --offline', [{ kind: 'cargo-test' }]],
     ['cargo +nightly test', [{ kind: 'cargo-test' }]],
+    ['go test -v ./...', [{ kind: 'go-test' }]],
     [
       'npm run build && npm test',
       [
@@ -43,6 +44,7 @@ describe('gateRunnerParts: the runners a gate command runs', () => {
     'vitest run --reporter=json',
     'jest --json',
     'go test ./...',
+    'go test -json ./...',
     'make test',
     'bun test',
     'python -m mypkg.tests',
@@ -90,6 +92,17 @@ describe("judgeReport: a gate that exited 0 passes on its runner's summary", () 
       ok: false,
       unreported:
         "exit 0 without cargo test's summary: no `test result:` line for each test binary it ran; the tests may never have run",
+    });
+  });
+
+  it('go test -v: a package whose `ok` has no `PASS` of its binary before it never ran its tests', () => {
+    const honest =
+      '=== RUN   TestAdd\n--- PASS: TestAdd (0.00s)\n    --- PASS: TestAdd/sub (0.00s)\nPASS\nok  \tcalc\t0.002s\n?   \tcalc/sub\t[no test files]\n';
+    expect(judgeReport(['go-test'], honest)).toEqual({ ok: true, counts: { ran: 2, failed: 0 } });
+    expect(judgeReport(['go-test'], 'ok  \tcalc\t0.002s\n?   \tcalc/sub\t[no test files]\n')).toEqual({
+      ok: false,
+      unreported:
+        "exit 0 without go test -v's summary: no `PASS` line before each package's `ok`; the tests may never have run",
     });
   });
 
