@@ -248,6 +248,7 @@ async function dryRun(
         s.gate ? `gate ${s.gate}${s.gateSandbox === undefined ? '' : ` in ${s.gateSandbox}`}` : s.does,
         ...(s.protect === undefined ? [] : [`protect ${collapseProtect(s.protect).join(', ')}`]),
         ...(s.confines === undefined ? [] : [`confines ${s.confines}`]),
+        ...(s.gateReport === undefined ? [] : [s.gateReport]),
         ...s.limits,
         ...s.control,
       ].join(' · '),

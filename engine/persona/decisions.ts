@@ -88,6 +88,8 @@ export interface CheckResult {
   passed: boolean;
   exitCode?: number;
   timedOut: boolean;
+  /** Why its exit 0 was no pass (its runner's summary missing or short), a whole phrase from `exit 0`. */
+  unreported?: string;
   /** The last lines of its output. */
   tail: string;
   flaky?: boolean;
@@ -178,8 +180,8 @@ export function honestVerdict(
 }
 
 /** How a check run ended, in a few words: `exit 1`, `timed out`. */
-export function checkResultText(check: Pick<CheckResult, 'timedOut' | 'exitCode'>): string {
-  return check.timedOut ? 'timed out' : `exit ${check.exitCode ?? '?'}`;
+export function checkResultText(check: Pick<CheckResult, 'timedOut' | 'exitCode' | 'unreported'>): string {
+  return check.timedOut ? 'timed out' : (check.unreported ?? `exit ${check.exitCode ?? '?'}`);
 }
 
 /**
@@ -192,7 +194,11 @@ export function fillGuidance(template: string, check: CheckResult, attempt?: { n
   const values: Record<string, string> = {
     output: check.tail,
     command: check.command,
-    result: check.timedOut ? 'timed out' : `exited ${check.exitCode ?? 'abnormally'}`,
+    result: check.timedOut
+      ? 'timed out'
+      : check.unreported === undefined
+        ? `exited ${check.exitCode ?? 'abnormally'}`
+        : check.unreported.replace(/^exit 0/, 'exited 0'),
     attempt: attempt === undefined ? 'attempt 1' : `attempt ${attempt.n}${attempt.of > 0 ? ` of ${attempt.of}` : ''}`,
   };
   return template.replace(/\{(output|command|result|attempt)\}/g, (_, key: string) => values[key]!);

@@ -88,6 +88,11 @@ export interface FlowGateRun {
   exitCode: number | undefined;
   tail: string;
   timedOut: boolean;
+  /**
+   * Why an exit 0 was no pass: the recognised runner's own summary was missing, showed a failure
+   * or no test, or counted fewer tests than the step's base (`exit 0 without pytest's summary: …`).
+   */
+  unreported?: string;
   flaky?: boolean;
   durationMs: number;
 }

@@ -77,7 +77,7 @@ export class PersonaStepDriver {
                 return {
                   command: gate.run,
                   passed: run.passed,
-                  ...defined({ exitCode: run.exitCode }),
+                  ...defined({ exitCode: run.exitCode, unreported: run.unreported }),
                   timedOut: run.timedOut,
                   tail: run.tail,
                   ...(run.flaky ? { flaky: true } : {}),
@@ -218,6 +218,7 @@ function outcomeOf(
             attempts: gate?.attempts ?? result.outcome.checkRuns,
             ...(check.flaky ? { flaky: true } : {}),
             ...(check.timedOut ? { timedOut: true } : {}),
+            ...defined({ unreported: check.unreported }),
             tail: check.tail,
           },
         }),

@@ -18,6 +18,7 @@ import {
 } from '../workspace/index.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 import type { GateRun } from './driver.js';
+import { baseFloor, gateRunners, judgeRun } from './gate-report.js';
 import { defined } from '../../util/defined.js';
 
 /** Lines of a failing check's output that go back to the agent. */
@@ -55,6 +56,8 @@ export class StepGate {
   readonly #redact: (text: string) => string;
   #judged: Snapshot | undefined;
   #refused: StepError | undefined;
+  /** How many tests the step's base ran (its `baseline` run, by the runner's own summary): no later run may count fewer. */
+  #floor: number | undefined;
 
   private constructor(
     trees: GateTrees | undefined,
@@ -112,14 +115,15 @@ export class StepGate {
 
   /**
    * Runs the gate once (and once more when the flake check is on and the first run failed).
+   * `base`: this run judges the step's base (`baseline`), whose runner's counts become the floor.
    * Never throws: a refusal stops the step and reads as a failed run.
    */
-  async run(gate: GateSpec): Promise<GateRun> {
+  async run(gate: GateSpec, options: { base?: boolean } = {}): Promise<GateRun> {
     try {
-      const first = await this.#once(gate);
+      const first = await this.#once(gate, options);
       let result = first;
       if (!first.passed && gate.flakeCheck && !this.#site.signal.aborted) {
-        const second = await this.#once(gate);
+        const second = await this.#once(gate, options);
         result = second.passed ? { ...second, flaky: true } : second;
       }
       this.#judged = result.passed ? result.judged : undefined;
@@ -147,16 +151,22 @@ export class StepGate {
     return this.#protected === undefined ? judged : protectedVerdict(judged, this.#protected, settings);
   }
 
-  async #once(gate: GateSpec, options: { exact?: boolean } = {}): Promise<JudgedRun> {
+  async #once(gate: GateSpec, options: { exact?: boolean; base?: boolean } = {}): Promise<JudgedRun> {
     if (this.#trees === undefined) throw new Error('a gate ran for a step without `verify`');
     const setting = gate.sandbox ?? { kind: 'none' as const, network: true, source: 'default' };
     const edited = this.#protected === undefined ? [] : await this.#protected.changes();
-    const tree = await this.#trees.fresh({ confined: setting.kind !== 'none', cwd: this.#site.cwd, ...options });
+    const tree = await this.#trees.fresh({
+      confined: setting.kind !== 'none',
+      cwd: this.#site.cwd,
+      ...defined({ exact: options.exact }),
+    });
     try {
+      // Read from the fresh tree on the host, before anything of the gate's runs in it.
+      const runners = await gateRunners(gate.run, tree.hostCwd);
       const result = await runCommand({
         command: gate.run,
         cwd: tree.cwd,
-        env: this.#site.env,
+        env: { ...this.#site.env, ...runners.env },
         signal: this.#site.signal,
         sandbox: { setting, site: this.#site.run, tree: tree.dir, binds: tree.binds },
         ...defined({ timeoutMs: gate.timeoutMs }),
@@ -166,14 +176,22 @@ export class StepGate {
           ? ''
           : `neo: protected paths were checked as they were before your change (edits to them do not count): ${edited.join(', ')}\n`;
       const limited = processLimitNote(result, setting);
+      const exited = result.exitCode === 0 && !result.timedOut && limited === undefined;
+      if (options.base === true) this.#floor = baseFloor(runners, result.all);
+      // A recognised runner passes on its own summary, not on the exit code alone.
+      const report = exited
+        ? judgeRun(runners, result.all, options.base === true ? undefined : this.#floor)
+        : undefined;
+      const unreported = report?.ok === false ? report.unreported : undefined;
+      const notes =
+        (limited === undefined ? '' : `\nneo: the check ${limited}`) +
+        (unreported === undefined ? '' : `\nneo: not a pass: ${unreported}`);
       return {
-        passed: result.exitCode === 0 && !result.timedOut && limited === undefined,
+        passed: exited && unreported === undefined,
         exitCode: result.exitCode,
-        tail: this.#tail(
-          result.spawnError ??
-            `${restored}${lastLines(result.all, GATE_TAIL_LINES)}${limited === undefined ? '' : `\nneo: the check ${limited}`}`,
-        ),
+        tail: this.#tail(result.spawnError ?? `${restored}${lastLines(result.all, GATE_TAIL_LINES)}${notes}`),
         timedOut: result.timedOut,
+        ...defined({ unreported }),
         durationMs: result.durationMs,
         judged: tree.judged,
       };
@@ -204,6 +222,7 @@ export class StepGate {
         passed: rerun.passed,
         exitCode: rerun.exitCode ?? null,
         tail: rerun.tail,
+        ...defined({ unreported: rerun.unreported }),
         rejudged: true,
         ...(rerun.timedOut ? { timedOut: true } : {}),
       };
@@ -212,7 +231,9 @@ export class StepGate {
         return { ...outcome, outputs: { ...outcome.outputs, gate: gateOut } };
       }
       const shown = changed.slice(0, 10).join(', ') + (changed.length > 10 ? ', …' : '');
-      const how = rerun.timedOut ? 'ran past its timeout' : `exited ${rerun.exitCode ?? 'on a signal'}`;
+      const how = rerun.timedOut
+        ? 'ran past its timeout'
+        : (rerun.unreported?.replace(/^exit 0/, 'exited 0') ?? `exited ${rerun.exitCode ?? 'on a signal'}`);
       return failedWith(
         { ...outcome, outputs: { ...outcome.outputs, gate: gateOut } },
         {

@@ -1,4 +1,6 @@
 import { formatDuration } from '../../util/duration.js';
+import { gateRunnerParts } from './gate-runner.js';
+import { runnerName } from './runner-report.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_MAX_PROCESSES } from './command-limits.js';
 import type { CompiledPlan, PlanStep, PlanTree, SandboxSetting } from './plan.js';
 import { defined } from '../../util/defined.js';
@@ -23,6 +25,8 @@ export interface StepDescription {
   sandbox?: string;
   /** Where its gate runs. */
   gateSandbox?: string;
+  /** What makes its gate's exit 0 a pass: a recognised runner's own summary, or the exit code only. */
+  gateReport?: string;
   /** What its sandbox holds, for an agent step in one: the CLI and its commands, or (an agent in neo) its commands. */
   confines?: string;
   /** Its command's timeout (`30m`): a run step always has one; another step, when it sets one. */
@@ -128,6 +132,7 @@ function describeStep(step: PlanStep): StepDescription {
     ceiling: agent.maxPosture,
     ...defined({ maxRounds: agent.maxRounds, persona: agent.persona, gate }),
     ...(agent.verify?.sandbox === undefined ? {} : { gateSandbox: describeSandbox(agent.verify.sandbox) }),
+    ...(agent.verify === undefined ? {} : { gateReport: describeGateReport(agent.verify.run) }),
     ...(step.sandbox === undefined || step.sandbox.kind === 'none'
       ? {}
       : {
@@ -174,4 +179,21 @@ function limitDuration(ms: number): string {
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 70 ? `${flat.slice(0, 69)}…` : flat;
+}
+
+/** What judges a gate's exit 0, as `--dry-run` shows it. */
+function describeGateReport(command: string): string {
+  const parts = gateRunnerParts(command);
+  const names = [
+    ...new Set(parts.flatMap((part) => ('kind' in part && part.silent !== true ? [runnerName(part.kind)] : []))),
+  ];
+  const scripts = parts.flatMap((part) => ('script' in part ? [part.script] : []));
+  const judged = [
+    ...(names.length === 0 ? [] : [`${names.join(' and ')}'s summary`]),
+    ...scripts.map(
+      (script) =>
+        `the summary of the runner package.json's \`${script}\` script runs (its exit code if none is recognised)`,
+    ),
+  ];
+  return judged.length === 0 ? 'gate judged by its exit code only' : `gate judged by ${judged.join(' and ')}`;
 }

@@ -222,7 +222,7 @@ async function agentStep(
           // With `baseline`, the first run judges the untouched workspace: nothing the agent tried.
           const index = gateRuns++;
           const judgesAgent = index > 0 || verify.baseline !== true;
-          const run = await gate.run(verify);
+          const run = await gate.run(verify, { base: !judgesAgent });
           // A refusal of what the agent called done: worth remembering with what it tried.
           if (!run.passed && judgesAgent)
             await noteGateRefusal(site, { ...settings, brief: asked }, run, () => guard.stepDiff(), index);

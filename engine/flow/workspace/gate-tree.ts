@@ -39,6 +39,11 @@ export interface GateTree {
   binds: SandboxBind[];
   /** Where the gate runs: the step's folder (at the workspace's path in bwrap, in the tree unconfined). */
   cwd: string;
+  /**
+   * The step's folder in the tree on the host, where neo itself reads the tree (in bwrap `cwd`
+   * is the workspace's path, the agent's files outside the sandbox).
+   */
+  hostCwd: string;
   /** Removes it (links inside are removed, never followed). */
   dispose(): Promise<void>;
 }
@@ -172,7 +177,7 @@ export class GateTrees {
       const rel = await relativeInside(this.#workspace.root, options.cwd);
       await makeFolders(dir, rel);
       const inTree = join(dir, rel);
-      return { dir, judged, binds, cwd: options.confined ? options.cwd : inTree, dispose };
+      return { dir, judged, binds, cwd: options.confined ? options.cwd : inTree, hostCwd: inTree, dispose };
     } catch (error) {
       await dispose();
       throw error;
