@@ -10,11 +10,9 @@ import {
 } from '../core/gate-runner.js';
 import { judgeReport, reportedCounts, type ReportVerdict } from '../core/runner-report.js';
 
-/** The runners a gate's command runs in one tree, and what their environment must hold. */
+/** The runners a gate's command runs in one tree. */
 export interface GateRunners {
   kinds: RunnerKind[];
-  /** PYTHONSAFEPATH=1 and the like: the cwd never shadows the runner's own modules. */
-  env: Record<string, string>;
 }
 
 /** A `package.json` larger than this is not read for its scripts (the gate keeps exit-code semantics). */
@@ -31,8 +29,7 @@ export async function gateRunners(command: string, cwd: string): Promise<GateRun
   let parts: RunnerPart[] = gateRunnerParts(command);
   if (needsScripts(parts)) parts = resolveScripts(parts, await manifestScripts(join(cwd, 'package.json')));
   const kinds = parts.flatMap((part) => ('kind' in part && part.silent !== true ? [part.kind] : []));
-  const safe = parts.some((part) => 'kind' in part && part.safePath === true);
-  return { kinds, env: safe ? { PYTHONSAFEPATH: '1' } : {} };
+  return { kinds };
 }
 
 /** The gate's verdict on a run that exited 0: no runner recognised is a pass, as before. */

@@ -166,7 +166,7 @@ export class StepGate {
       const result = await runCommand({
         command: gate.run,
         cwd: tree.cwd,
-        env: { ...this.#site.env, ...runners.env },
+        env: this.#site.env,
         signal: this.#site.signal,
         sandbox: { setting, site: this.#site.run, tree: tree.dir, binds: tree.binds },
         ...defined({ timeoutMs: gate.timeoutMs }),

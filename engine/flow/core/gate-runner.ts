@@ -14,12 +14,6 @@ export type RunnerKind = 'pytest' | 'unittest' | 'node-test' | 'vitest' | 'jest'
 export type RunnerPart =
   | {
       kind: RunnerKind;
-      /**
-       * Run as `python -m` where the module is found outside the cwd and finds the project's code
-       * itself (pytest's rootdir insertion, unittest's discovery): its gate runs with
-       * PYTHONSAFEPATH=1, so a module the agent adds at the cwd cannot shadow the runner's own.
-       */
-      safePath?: true;
       /** Told to print no summary (`pytest -qq`): judged by its exit code, as an unrecognised command. */
       silent?: true;
     }
@@ -86,7 +80,7 @@ function partOf(words: string[]): RunnerPart | undefined {
   const program = head.slice(head.lastIndexOf('/') + 1);
   if (MANAGERS.has(program)) return scriptOf(program, args);
   if (PYTHON.test(program)) return pythonModule(args);
-  if (program === 'pytest' || program === 'py.test') return pytestPart(args, {});
+  if (program === 'pytest' || program === 'py.test') return pytestPart(args);
   if (program === 'node')
     return args.includes('--test') && !hasFlag(args, '--test-reporter') ? { kind: 'node-test' } : undefined;
   if (program === 'vitest') return hasFlag(args, '--reporter') ? undefined : { kind: 'vitest' };
@@ -105,13 +99,8 @@ function partOf(words: string[]): RunnerPart | undefined {
 function pythonModule(args: string[]): RunnerPart | undefined {
   const at = args.indexOf('-m');
   const module = at < 0 ? undefined : args[at + 1];
-  if (module === 'pytest' || module === 'py.test') return pytestPart(args.slice(at + 2), { safePath: true });
-  if (module !== 'unittest') return undefined;
-  // Named test modules are imported from the cwd: only discovery (which puts its top folder on
-  // sys.path itself) runs without it.
-  const after = args.slice(at + 2);
-  const discovers = after.length === 0 || after[0] === 'discover';
-  return discovers ? { kind: 'unittest', safePath: true } : { kind: 'unittest' };
+  if (module === 'pytest' || module === 'py.test') return pytestPart(args.slice(at + 2));
+  return module === 'unittest' ? { kind: 'unittest' } : undefined;
 }
 
 /**
@@ -134,10 +123,10 @@ function scriptOf(manager: string, args: string[]): RunnerPart | undefined {
 }
 
 /** pytest prints its summary line unless quieted twice (`-qq`, `-q -q`) or without its terminal reporter. */
-function pytestPart(args: readonly string[], base: { safePath?: true }): RunnerPart {
+function pytestPart(args: readonly string[]): RunnerPart {
   const quiet = args.reduce((n, word) => n + (word === '--quiet' ? 1 : /^-q+$/.test(word) ? word.length - 1 : 0), 0);
   const silent = quiet >= 2 || args.some((word) => word === 'no:terminal' || word === '-pno:terminal');
-  return { kind: 'pytest', ...base, ...(silent ? { silent: true as const } : {}) };
+  return silent ? { kind: 'pytest', silent: true } : { kind: 'pytest' };
 }
 
 function dropFlags(words: string[]): string[] {

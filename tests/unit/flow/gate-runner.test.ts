@@ -4,12 +4,12 @@ import { judgeReport, reportedCounts } from '../../../engine/flow/core/runner-re
 
 describe('gateRunnerParts: the runners a gate command runs', () => {
   it.each([
-    ['.venv/bin/python -m pytest -q', [{ kind: 'pytest', safePath: true }]],
-    ['python3.12 -X dev -m pytest tests', [{ kind: 'pytest', safePath: true }]],
+    ['.venv/bin/python -m pytest -q', [{ kind: 'pytest' }]],
+    ['python3.12 -X dev -m pytest tests', [{ kind: 'pytest' }]],
     ['pytest -q', [{ kind: 'pytest' }]],
     ['uv run pytest', [{ kind: 'pytest' }]],
-    ['.venv/bin/python -m unittest', [{ kind: 'unittest', safePath: true }]],
-    ["python -m unittest discover -p '*_test.py'", [{ kind: 'unittest', safePath: true }]],
+    ['.venv/bin/python -m unittest', [{ kind: 'unittest' }]],
+    ["python -m unittest discover -p '*_test.py'", [{ kind: 'unittest' }]],
     ['python -m unittest test_calc', [{ kind: 'unittest' }]],
     ['node --test', [{ kind: 'node-test' }]],
     ['npx vitest run', [{ kind: 'vitest' }]],
@@ -28,7 +28,7 @@ describe('gateRunnerParts: the runners a gate command runs', () => {
     ['pnpm test', [{ script: 'test', args: [], orBin: true }]],
     ['pytest 2>&1', [{ kind: 'pytest' }]],
     // Told to print no summary: judged by its exit code, still without the cwd first.
-    ['python -m pytest -qq', [{ kind: 'pytest', safePath: true, silent: true }]],
+    ['python -m pytest -qq', [{ kind: 'pytest', silent: true }]],
     ['pytest -q --quiet -p no:cacheprovider', [{ kind: 'pytest', silent: true }]],
     ['pytest -p no:terminal', [{ kind: 'pytest', silent: true }]],
   ])('%s', (command, parts) => {
