@@ -54,6 +54,9 @@ export const PROTECT_PRESETS: Readonly<Record<string, readonly string[]>> = {
     '**/tox.ini',
     '**/pytest.ini',
     '**/.pytest.ini',
+    // pytest 9 reads these first: a new one outranks a protected pyproject.toml's settings.
+    '**/pytest.toml',
+    '**/.pytest.toml',
     '**/conftest.py',
     '**/noxfile.py',
     '**/requirements*.txt',

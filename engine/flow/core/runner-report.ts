@@ -11,6 +11,8 @@ import type { RunnerKind } from './gate-runner.js';
 export interface RunnerCounts {
   ran: number;
   failed: number;
+  /** The runner's own word that it ended the run early (pytest's `Exit: …` banner), whatever it counted. */
+  stopped?: string;
 }
 
 /** The verdict on a gate's output: its counts, or why its exit 0 is no pass (a whole sentence, from `exit 0`). */
@@ -63,6 +65,11 @@ export function judgeReport(kinds: readonly RunnerKind[], output: string, floor?
         ok: false,
         unreported: `exit 0 without ${reader.name}'s summary: no ${reader.expect}; the tests may never have run`,
       };
+    if (counts.stopped !== undefined)
+      return {
+        ok: false,
+        unreported: `exit 0, but ${reader.name} stopped early: \`${counts.stopped}\`; the tests after it never ran`,
+      };
     if (counts.failed > 0)
       return { ok: false, unreported: `exit 0, but ${reader.name}'s summary counts ${counts.failed} failed` };
     if (counts.ran === 0) return { ok: false, unreported: `exit 0, but ${reader.name}'s summary shows no test ran` };
@@ -102,16 +109,27 @@ function tests(n: number): string {
   return `${n} test${n === 1 ? '' : 's'}`;
 }
 
-/** `1 failed, 2 passed, 1 skipped in 0.12s`, framed by `=` without `-q`; `no tests ran in 0.01s`. */
+/**
+ * `1 failed, 2 passed, 1 skipped in 0.12s`, framed by `=` without `-q`; `no tests ran in 0.01s`.
+ * An xfailed test ran and failed as its marker expected: no proof, so not counted as run (code
+ * under test calling `pytest.xfail()` on its failing paths would otherwise keep the floor). After
+ * the summary, `!!! _pytest.outcomes.Exit: … !!!` is `pytest.exit()`, which the code under test
+ * can call with `returncode=0`: pytest then counts only the tests before it.
+ */
 function readPytest(lines: readonly string[]): RunnerCounts | undefined {
   const pattern = /^=*\s*((?:\d+ [a-z]+(?:, )?)+|no tests ran)(?: in [\d.]+s(?: \([^)]*\))?)\s*=*$/;
-  const found = lastMatch(lines, pattern);
-  if (found === undefined) return undefined;
-  const count = counter(found[1]!);
-  return {
-    ran: count('passed') + count('failed') + count('error') + count('errors') + count('xfailed') + count('xpassed'),
+  const at = lines.findLastIndex((line) => pattern.test(line));
+  if (at < 0) return undefined;
+  const count = counter(pattern.exec(lines[at]!)![1]!);
+  const counts: RunnerCounts = {
+    ran: count('passed') + count('failed') + count('error') + count('errors') + count('xpassed'),
     failed: count('failed') + count('error') + count('errors'),
   };
+  const exit = lines
+    .slice(at + 1)
+    .map((line) => /^!+ (?:_pytest\.outcomes\.)?(Exit: .*?|Interrupted: .*?) !+$/.exec(line)?.[1])
+    .find((banner) => banner !== undefined);
+  return exit === undefined ? counts : { ...counts, stopped: exit };
 }
 
 /** `Ran 3 tests in 0.001s`, then `OK` (`OK (skipped=1)`) or `FAILED (failures=1, errors=1)`. */
@@ -121,7 +139,9 @@ function readUnittest(lines: readonly string[]): RunnerCounts | undefined {
   const ran = Number(/^Ran (\d+)/.exec(lines[at]!)![1]);
   const verdict = lines.slice(at + 1).find((line) => line !== '');
   if (verdict === undefined) return undefined;
-  const skipped = Number(/skipped=(\d+)/.exec(verdict)?.[1] ?? 0);
+  // An expected failure ran and failed, as its decorator said: no proof, like a skip.
+  const skipped =
+    Number(/skipped=(\d+)/.exec(verdict)?.[1] ?? 0) + Number(/expected failures=(\d+)/.exec(verdict)?.[1] ?? 0);
   if (/^OK\b/.test(verdict)) return { ran: ran - skipped, failed: 0 };
   if (/^FAILED\b/.test(verdict)) {
     const failed = Number(/failures=(\d+)/.exec(verdict)?.[1] ?? 0) + Number(/errors=(\d+)/.exec(verdict)?.[1] ?? 0);

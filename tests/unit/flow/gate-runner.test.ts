@@ -72,7 +72,9 @@ describe("judgeReport: a gate that exited 0 passes on its runner's summary", () 
   it.each([
     ['pytest', '....\n4 passed in 0.12s\n', 4],
     ['pytest', '==== 3 passed, 1 skipped, 2 warnings in 0.50s ====\n', 3],
+    ['pytest', '.xX\n1 passed, 1 xfailed, 1 xpassed in 0.10s\n', 2],
     ['unittest', '...\n----\nRan 3 tests in 0.001s\n\nOK (skipped=1)\n', 2],
+    ['unittest', '...\n----\nRan 4 tests in 0.001s\n\nOK (skipped=1, expected failures=2)\n', 1],
     ['node-test', '# tests 3\n# suites 0\n# pass 3\n# fail 0\n# cancelled 0\n# skipped 0\n# todo 0\n', 3],
     ['node-test', 'ℹ tests 2\nℹ pass 2\nℹ fail 0\n', 2],
     ['vitest', ' Test Files  1 passed (1)\n\u001b[2m      Tests \u001b[22m 5 passed (5)\n', 5],
@@ -119,6 +121,16 @@ describe("judgeReport: a gate that exited 0 passes on its runner's summary", () 
       ok: false,
       unreported: "exit 0, but node --test's summary counts 1 test, fewer than the 2 the step's base ran",
     });
+  });
+
+  it('refuses a run pytest.exit() ended early, whatever it counted before', () => {
+    const exited = '.\n1 passed in 0.88s\n!!!!!!!!!! _pytest.outcomes.Exit: bye !!!!!!!!!!\n';
+    expect(judgeReport(['pytest'], exited)).toEqual({
+      ok: false,
+      unreported: 'exit 0, but pytest stopped early: `Exit: bye`; the tests after it never ran',
+    });
+    // Only after the summary: a banner a test printed before it is the test's output.
+    expect(judgeReport(['pytest'], '!! Exit: x !!\n1 passed in 0.1s\n')).toMatchObject({ ok: true });
   });
 
   it("reads a failing base's counts as the floor", () => {

@@ -54,6 +54,8 @@ describe('protect presets', () => {
       'setup.cfg',
       'tox.ini',
       'pytest.ini',
+      'pytest.toml',
+      'pkg/.pytest.toml',
       'tests/unit/conftest.py',
       'requirements-dev.txt',
       'poetry.lock',
