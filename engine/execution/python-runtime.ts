@@ -17,12 +17,19 @@
  *   prefix is shown. A link inside the hidden home (uv's `~/.local/bin/python3.12`) is not: the
  *   sandbox can show a folder or a file at a place, not a link, and Python looks for its library
  *   beside the path it was started from; `neo init` says so.
+ * Either way what a Python install keeps of the user's own is taken out of what is shown, in the
+ * install and in each environment it holds (`envs/*`, pyenv's `versions/*`): pip's site config
+ * (`pip.conf`, where `pip config --site` puts an index URL with its token), conda's (`.condarc`,
+ * `condarc`, `condarc.d/`: `conda config --system` puts a channel token there), `conda-meta/`
+ * (`conda env config vars set` keeps the values in its `state`) and `etc/` (activation scripts,
+ * like the Node loan's `etc/`).
  * A `bin` that merely holds a Python link (`~/.local/bin`, whose `~/.local` holds keyrings and app
  * tokens) is never shown whole. A virtualenv in the workspace needs none of this: its base install
  * is lent with it (flow/workspace/lend.ts).
  */
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { SandboxBind } from './sandbox-spec.js';
 import { holdsHidden, inHidden, NO_LOAN, onPath, type RuntimeLoan } from './runtime-path.js';
 
 /** What a confined process with `env`'s PATH is lent of the Python it would run as `python3`. */
@@ -34,9 +41,10 @@ export function pythonRuntimeLoan(env: NodeJS.ProcessEnv, hidden: readonly strin
   if (holdsHidden(root, hidden)) return NO_LOAN;
   if (basename(binDir) === 'shims' && isFile(join(root, 'libexec', 'pyenv'))) {
     const version = env.PYENV_VERSION;
+    const own = ownFiles(subfolders(join(root, 'versions')));
     return {
-      binds: [{ path: root }],
-      hide: [],
+      binds: [{ path: root }, ...own.binds],
+      hide: own.hide,
       env: { PYENV_ROOT: root, ...(version === undefined || version === '' ? {} : { PYENV_VERSION: version }) },
     };
   }
@@ -44,7 +52,39 @@ export function pythonRuntimeLoan(env: NodeJS.ProcessEnv, hidden: readonly strin
   // another place (a bind) would look for it there, so a link must be one the sandbox shows as a link.
   if (basename(binDir) !== 'bin' || !isPythonPrefix(root)) return NO_LOAN;
   if (found.entry !== binDir && inHidden(found.entry, hidden)) return NO_LOAN;
-  return { binds: [{ path: root }], hide: [] };
+  const own = ownFiles([root]);
+  return { binds: [{ path: root }, ...own.binds], hide: own.hide };
+}
+
+/** Files of an install that are the user's settings, never the runtime's: shown empty. */
+const OWN_FILES = ['pip.conf', '.condarc', 'condarc'];
+/** Folders of an install that are the user's settings or state: hidden. */
+const OWN_FOLDERS = ['etc', 'condarc.d', 'conda-meta'];
+
+/** What of `prefixes` and the environments they hold (`envs/*`) is hidden or shown empty. */
+function ownFiles(prefixes: readonly string[]): { binds: SandboxBind[]; hide: string[] } {
+  const all = prefixes.flatMap((prefix) => [prefix, ...subfolders(join(prefix, 'envs'))]);
+  return {
+    // A file is no mount point for a tmpfs: `/dev/null` is bound over it. A link is left: it
+    // leads where the sandbox shows or hides on its own.
+    binds: all.flatMap((prefix) =>
+      OWN_FILES.map((name) => join(prefix, name))
+        .filter((path) => lstatSync(path, { throwIfNoEntry: false })?.isFile() === true)
+        .map((path) => ({ path: '/dev/null', at: path })),
+    ),
+    hide: all.flatMap((prefix) => OWN_FOLDERS.map((name) => join(prefix, name))),
+  };
+}
+
+/** The real folders in `dir` (no links followed), none when it is not one. */
+function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(dir, entry.name));
+  } catch {
+    return [];
+  }
 }
 
 /** Whether `prefix` is a Python install: `lib/pythonX.Y/os.py` (a free-threaded `X.Yt` too) is a regular file. */

@@ -43,6 +43,7 @@ describe('a Python installed in the home, in bwrap', () => {
       '.pyenv/libexec/pyenv': '#!/bin/sh\n# pyenv itself\n',
       '.pyenv/shims/python3': '#!/bin/sh\nexec "$PYENV_ROOT/versions/9.9.0/bin/python3" "$@"\n',
       '.pyenv/versions/9.9.0/bin/python3': '#!/bin/sh\necho "pyenv python 9.9.0 from $PYENV_ROOT"\n',
+      '.pyenv/versions/9.9.0/pip.conf': '[global]\nindex-url = https://me:PIPTOKEN@pypi.example/simple\n',
     });
     executable(join(pyenv, 'shims', 'python3'));
     executable(join(pyenv, 'versions', '9.9.0', 'bin', 'python3'));
@@ -50,11 +51,13 @@ describe('a Python installed in the home, in bwrap', () => {
       'python3',
       'cat "$HOME/secret" 2>/dev/null || echo no-secret',
       '(touch "$PYENV_ROOT/versions/poison" 2>/dev/null && echo wrote) || echo read-only',
+      'echo "pip:$(cat "$PYENV_ROOT/versions/9.9.0/pip.conf" 2>/dev/null)"',
     ].join(' && ');
     expect(await probeIn(userHome, join(pyenv, 'shims'), probe)).toEqual([
       `pyenv python 9.9.0 from ${pyenv}`,
       'no-secret',
       'read-only',
+      'pip:',
     ]);
   });
 
@@ -69,6 +72,30 @@ describe('a Python installed in the home, in bwrap', () => {
     executable(join(prefix, 'bin', 'python3'));
     const probe = 'python3 && (cat "$HOME/.local/share/keyrings/login.keyring" 2>/dev/null || echo no-keyring)';
     expect(await probeIn(userHome, join(prefix, 'bin'), probe)).toEqual(['uv python 9.8.0', 'no-keyring']);
+  });
+
+  it("a lent Python's own credential files stay hidden: pip's site pip.conf, conda's condarc and env vars, etc/", async () => {
+    const userHome = await tempDir('neo-e2e-conda-home-');
+    const conda = join(userHome, 'miniconda3');
+    await writeTree(userHome, {
+      'miniconda3/bin/python3': '#!/bin/sh\necho "conda python"\n',
+      'miniconda3/lib/python9.7/os.py': '# the standard library\n',
+      // `pip config --site set global.index-url …`, `conda config --system --add channels …/t/<token>/…`
+      'miniconda3/pip.conf': '[global]\nindex-url = https://me:PIPTOKEN@pypi.example/simple\n',
+      'miniconda3/.condarc': 'channels: [https://conda.example/t/CONDATOKEN/main]\n',
+      'miniconda3/condarc.d/extra.yml': 'channels: [https://conda.example/t/CONDADTOKEN/main]\n',
+      // `conda env config vars set API_KEY=…` keeps the value in the env's conda-meta/state.
+      'miniconda3/envs/work/conda-meta/state': '{"env_vars": {"API_KEY": "ENVTOKEN"}}\n',
+      'miniconda3/envs/work/pip.conf': '[global]\nindex-url = https://me:ENVPIPTOKEN@pypi.example/simple\n',
+      'miniconda3/etc/conda/activate.d/keys.sh': 'export KEY=ACTIVATETOKEN\n',
+    });
+    executable(join(conda, 'bin', 'python3'));
+    const probe = [
+      'python3',
+      `cat ${conda}/pip.conf ${conda}/.condarc ${conda}/condarc.d/extra.yml ${conda}/envs/work/conda-meta/state ${conda}/envs/work/pip.conf ${conda}/etc/conda/activate.d/keys.sh 2>/dev/null`,
+      'echo end',
+    ].join('; ');
+    expect(await probeIn(userHome, join(conda, 'bin'), probe)).toEqual(['conda python', 'end']);
   });
 
   it('a python3 in a folder that is no Python install (a plain ~/.local/bin script) is not lent', async () => {
