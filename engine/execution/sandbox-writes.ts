@@ -3,26 +3,58 @@
  * neo's own process (the script backend's file tools, neo's own agent's write and edit). Those
  * writes pass no mount: without this rule they reached what the sandbox shows read-only inside
  * the workspace — an `inplace` run's `.neo/` and `.claude/` (the trusted project's layer, read at
- * the user's next command), neo's own install. The rule is bwrap's own (sandbox-bwrap.ts): the
- * deepest bind that holds a path decides it.
+ * the user's next command), neo's own install; and what it hides there (NEO_HOME inside the
+ * checkout). The rule is bwrap's own (sandbox-bwrap.ts): the deepest mount that holds a path
+ * decides it.
  */
 import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { SandboxBind, SandboxKind } from './sandbox-spec.js';
 
-/** The read-only bind that holds `path` (a real path) in the sandbox, else undefined (writable, or no sandbox). */
+/**
+ * What keeps `path` (a real path) from being written in the sandbox: the read-only bind, or the
+ * hidden tree, that holds it; undefined when it is writable there (or there is no sandbox). A
+ * hidden tree inside the workspace (a NEO_HOME kept in the checkout) is an empty tmpfs inside:
+ * written from neo's process it was the real one, the run store and its key.
+ */
 export function readOnlyBindHolding(
-  box: { kind: SandboxKind; binds: readonly SandboxBind[] } | undefined,
+  box: { kind: SandboxKind; binds: readonly SandboxBind[]; hide?: readonly string[] } | undefined,
   path: string,
 ): string | undefined {
   if (box === undefined || box.kind === 'none') return undefined;
+  // bwrap's order (sandbox-bwrap.ts mountArgs): deeper mounts over shallower; at one path the
+  // hide first, then the bind.
   let deepest: { at: string; write: boolean } | undefined;
-  for (const bind of box.binds) {
-    const at = realOrSelf(bind.at ?? bind.path);
-    if (!within(at, path)) continue;
-    if (deepest === undefined || depth(at) >= depth(deepest.at)) deepest = { at, write: bind.write === true };
+  const mounts = [
+    ...['/tmp', ...(box.hide ?? [])].map((at) => ({ at: realOrSelf(at), write: false, hide: true })),
+    ...box.binds.map((bind) => ({ at: realOrSelf(bind.at ?? bind.path), write: bind.write === true, hide: false })),
+  ];
+  for (const mount of mounts) {
+    if (!within(mount.at, path)) continue;
+    const over =
+      deepest === undefined ||
+      depth(mount.at) > depth(deepest.at) ||
+      (depth(mount.at) === depth(deepest.at) && !mount.hide);
+    if (over) deepest = mount;
   }
   return deepest === undefined || deepest.write ? undefined : deepest.at;
+}
+
+/**
+ * A read-only bind or hidden tree that lies inside `path` (a real path), which a rename of `path`
+ * from neo's process would carry off: no mount holds it there, and the protected tree, moved to
+ * a path no bind names, was written and moved back. Undefined when there is none (or no sandbox).
+ */
+export function protectedInside(
+  box: { kind: SandboxKind; binds: readonly SandboxBind[]; hide?: readonly string[] } | undefined,
+  path: string,
+): string | undefined {
+  if (box === undefined || box.kind === 'none') return undefined;
+  const held = [
+    ...(box.hide ?? []),
+    ...box.binds.filter((bind) => bind.write !== true).map((bind) => bind.at ?? bind.path),
+  ].map(realOrSelf);
+  return held.find((at) => at !== path && within(path, at));
 }
 
 function depth(path: string): number {

@@ -205,7 +205,7 @@ describe("an inplace run's confined steps and the trusted project's .neo/", () =
     expect(existsSync(join(repo, '.neo', 'definitions'))).toBe(false);
     expect(existsSync(join(repo, '.claude', 'agents'))).toBe(false);
     const told = JSON.stringify(server.requests);
-    expect(told).toContain(`refused: .neo/definitions/backends/claude-code.yaml is read-only in its sandbox`);
-    expect(told).toContain(`refused: .claude/agents/p.md is read-only in its sandbox`);
+    expect(told).toContain(`refused: .neo/definitions/backends/claude-code.yaml is read-only or hidden in its sandbox`);
+    expect(told).toContain(`refused: .claude/agents/p.md is read-only or hidden in its sandbox`);
   });
 });

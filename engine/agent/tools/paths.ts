@@ -29,7 +29,7 @@ export async function confinedPath(cwd: string, path: string): Promise<string> {
 export async function writablePath(cwd: string, path: string, sandbox: CommandSandbox | undefined): Promise<string> {
   const confined = await confinedPath(cwd, path);
   const bind = readOnlyBindHolding(sandbox, confined);
-  if (bind !== undefined) throw new ToolInputError(`refused: ${path} is read-only in its sandbox (${bind})`);
+  if (bind !== undefined) throw new ToolInputError(`refused: ${path} is read-only or hidden in its sandbox (${bind})`);
   return confined;
 }
 

@@ -1,6 +1,12 @@
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { confinePath, readOnlyBindHolding, type SandboxBind, type SandboxKind } from '../../execution/index.js';
+import {
+  confinePath,
+  protectedInside,
+  readOnlyBindHolding,
+  type SandboxBind,
+  type SandboxKind,
+} from '../../execution/index.js';
 import { readRegularFile, writeRegularFile } from '../../util/regular-file.js';
 
 /** The largest file `edit` reads (a source file; a script that edits more is wrong). */
@@ -16,10 +22,10 @@ export class ToolFailure extends Error {}
  */
 export class Workspace {
   readonly root: string;
-  readonly #sandbox: { kind: SandboxKind; binds: readonly SandboxBind[] } | undefined;
+  readonly #sandbox: { kind: SandboxKind; binds: readonly SandboxBind[]; hide?: readonly string[] } | undefined;
 
   /** `sandbox`: the session's; what it shows read-only (a project layer, neo's install) is not written here either. */
-  constructor(root: string, sandbox?: { kind: SandboxKind; binds: readonly SandboxBind[] }) {
+  constructor(root: string, sandbox?: { kind: SandboxKind; binds: readonly SandboxBind[]; hide?: readonly string[] }) {
     this.root = resolve(root);
     this.#sandbox = sandbox;
   }
@@ -27,7 +33,7 @@ export class Workspace {
   /** `file` (a real path in the tree), unless the session's sandbox shows it read-only. */
   #writable(file: string, path: string): string {
     const bind = readOnlyBindHolding(this.#sandbox, file);
-    if (bind !== undefined) throw new ToolFailure(`refused: ${path} is read-only in its sandbox (${bind})`);
+    if (bind !== undefined) throw new ToolFailure(`refused: ${path} is read-only or hidden in its sandbox (${bind})`);
     return file;
   }
 
@@ -96,6 +102,14 @@ export class Workspace {
   async rename(from: string, to: string): Promise<string> {
     const source = this.#writable(await this.resolve(from), from);
     const target = this.#writable(await this.resolve(to), to);
+    for (const [file, path] of [
+      [source, from],
+      [target, to],
+    ] as const) {
+      const held = protectedInside(this.#sandbox, file);
+      if (held !== undefined)
+        throw new ToolFailure(`refused: ${path} holds ${held}, which is read-only or hidden in its sandbox`);
+    }
     if ((await lstat(source).catch(() => undefined)) === undefined)
       throw new ToolFailure(`rename ${from}: no such file`);
     await mkdir(dirname(target), { recursive: true });
