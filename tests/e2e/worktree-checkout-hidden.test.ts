@@ -5,7 +5,8 @@
  * `/workspaces/<project>`, a CI runner's folder. What the workspace needs of it stays shown: its
  * git metadata (git works in the worktree) and the dependency folders lent to it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
 import { commitAll } from '../helpers/git.js';
@@ -44,5 +45,32 @@ describe('a worktree run in bwrap, its checkout outside the home and /tmp', () =
     };
     const lines = summary.steps[0]?.outputs?.stdout?.trim().split('\n');
     expect(lines).toEqual(['no-env', '0', 'dep from the checkout']);
+  });
+
+  it("a monorepo's workspace package run through node_modules/.bin runs the worktree's copy", async () => {
+    // `.bin/app-cli -> ../@app/cli/bin.js`, `@app/cli -> ../../packages/cli`: followed from the
+    // checkout's node_modules, it led into the checkout's sources, hidden (`not found`).
+    const checkout = await mkdtemp('/var/tmp/neo-e2e-mono-');
+    outsideTmp.push(checkout);
+    await writeTree(checkout, {
+      '.gitignore': 'node_modules/\n',
+      'package.json': '{"name":"mono","private":true,"workspaces":["packages/*"]}\n',
+      'packages/cli/package.json': '{"name":"@app/cli","bin":{"app-cli":"bin.js"}}\n',
+      'packages/cli/bin.js': '#!/usr/bin/env node\nconsole.log(__dirname);\n',
+      'plan.yaml': "name: mono\nsandbox: bwrap\nsteps:\n  - { id: probe, run: 'node_modules/.bin/app-cli' }\n",
+    });
+    await chmod(join(checkout, 'packages', 'cli', 'bin.js'), 0o755);
+    await mkdir(join(checkout, 'node_modules', '@app'), { recursive: true });
+    await mkdir(join(checkout, 'node_modules', '.bin'));
+    await symlink('../../packages/cli', join(checkout, 'node_modules', '@app', 'cli'));
+    await symlink('../@app/cli/bin.js', join(checkout, 'node_modules', '.bin', 'app-cli'));
+    await commitAll(checkout);
+    const home = await tempDir('neo-e2e-mono-home-');
+    const run = await runNeo(['flow', 'run', 'plan.yaml', '--json'], { cwd: checkout, env: { NEO_HOME: home } });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {
+      steps: Array<{ id: string; outputs?: { stdout?: string } }>;
+    };
+    expect(summary.steps[0]?.outputs?.stdout?.trim()).toMatch(new RegExp(`^${home}/worktrees/[^/]+/packages/cli$`));
   });
 });

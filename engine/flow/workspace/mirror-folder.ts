@@ -33,7 +33,7 @@ export interface MirrorPlace {
 /** Files at most this big are read to see whether they name the checkout (a script, a `.pth`). */
 const MAX_REWRITE_BYTES = 1 << 20;
 
-/** A `node_modules`-like folder: its entries linked, a scope folder (`@babel`) one level further. */
+/** A `node_modules`-like folder: its entries linked, a scope folder (`@babel`) and `.bin` one level further. */
 export async function mirrorPackages(place: MirrorPlace): Promise<void> {
   await mkdir(place.to);
   for (const name of await readdir(place.from)) {
@@ -41,7 +41,9 @@ export async function mirrorPackages(place: MirrorPlace): Promise<void> {
     if (CACHE_ENTRIES.has(name)) continue;
     const entry = join(place.from, name);
     const info = await lstat(entry);
-    if (name.startsWith('@') && info.isDirectory()) {
+    // `.bin` is one level further too: its links lead through a workspace package's link
+    // (`.bin/app-cli -> ../@app/cli/bin.js`) into the checkout's sources, which the sandbox hides.
+    if ((name.startsWith('@') || name === '.bin') && info.isDirectory()) {
       await mkdir(join(place.to, name));
       for (const inner of await readdir(entry)) await linkEntry(place, join(entry, inner), join(place.to, name, inner));
     } else await linkEntry(place, entry, join(place.to, name));
