@@ -119,14 +119,18 @@ export class ProtectedBase {
 
   /**
    * Puts the protected paths of a fresh tree back as they were at the base: `present` (the
-   * tree's files) that match and were not there are removed, every original is written from
+   * tree's files) that match and were not there are removed, and so is the cached bytecode of a
+   * protected `.py` (Python loads an unchecked-hash `__pycache__/<name>.*.pyc`, PEP 552, whatever
+   * the source says: an agent's compiled copy of a protected test ran in its place); every original is written from
    * the private copy after its digest is checked against the manifest. A link or file where a
    * folder should be is removed, never followed. Returns the protected paths the tree now holds.
    */
   async restoreInto(tree: string, present: readonly string[]): Promise<string[]> {
     const files = this.#manifest.files;
+    const bytecode = bytecodeOf(Object.keys(files));
     for (const path of present)
-      if (this.#match(path) && !Object.hasOwn(files, path)) await rm(join(tree, path), { force: true });
+      if ((this.#match(path) && !Object.hasOwn(files, path)) || bytecode(path))
+        await rm(join(tree, path), { force: true });
     for (const [path, original] of Object.entries(files)) {
       if (original.link !== undefined) {
         await symlink(original.link, await clearInside(tree, path));
@@ -238,4 +242,18 @@ async function readManifest(file: string, key: Buffer): Promise<Manifest | undef
   if (typeof value.body !== 'string' || !macMatches(key, value.mac, MANIFEST_KIND, value.body))
     throw tampered(`${file} does not carry neo's MAC`);
   return JSON.parse(value.body) as Manifest;
+}
+
+/**
+ * Whether a tree path is Python's cached bytecode for one of `protectedPaths`: `<dir>/__pycache__/<stem>.<tag>.pyc`
+ * for a protected `<dir>/<stem>.py` (a cache: removing one of another module that shares the stem costs a compile).
+ */
+function bytecodeOf(protectedPaths: readonly string[]): (path: string) => boolean {
+  const prefixes = protectedPaths
+    .filter((path) => path.endsWith('.py'))
+    .map((path) => {
+      const at = path.lastIndexOf('/');
+      return `${path.slice(0, at + 1)}__pycache__/${path.slice(at + 1, -'.py'.length)}.`;
+    });
+  return (path) => path.endsWith('.pyc') && prefixes.some((prefix) => path.startsWith(prefix));
 }
