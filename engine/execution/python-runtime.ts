@@ -61,8 +61,11 @@ const OWN_FILES = ['pip.conf', '.condarc', 'condarc'];
 /** Folders of an install that are the user's settings or state: hidden. */
 const OWN_FOLDERS = ['etc', 'condarc.d', 'conda-meta'];
 
-/** What of `prefixes` and the environments they hold (`envs/*`) is hidden or shown empty. */
-function ownFiles(prefixes: readonly string[]): { binds: SandboxBind[]; hide: string[] } {
+/**
+ * What of `prefixes` (Python installs shown read-only) and the environments they hold (`envs/*`)
+ * is hidden or shown empty: for this loan's, and for a lent virtualenv's base (sandbox-confine.ts).
+ */
+export function ownFiles(prefixes: readonly string[]): { binds: SandboxBind[]; hide: string[] } {
   const all = prefixes.flatMap((prefix) => [prefix, ...subfolders(join(prefix, 'envs'))]);
   return {
     // A file is no mount point for a tmpfs: `/dev/null` is bound over it. A link is left: it

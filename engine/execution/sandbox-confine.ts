@@ -18,6 +18,7 @@ import { defined } from '../util/defined.js';
 import { privateSocketFolders } from '../util/private-socket.js';
 import { gitConfigMasks } from './git-config-mask.js';
 import { runtimeLoan } from './runtime-loan.js';
+import { isPythonPrefix, ownFiles } from './python-runtime.js';
 import { ownInstallBinds } from './own-install.js';
 
 export interface Confinement {
@@ -48,10 +49,15 @@ export function confinedSpec(c: Confinement): SandboxSpec {
     .map(realOrSelf);
   // The Node and Python its PATH finds, when they lie in the hidden home (nvm, fnm, pyenv, uv): read-only.
   const runtime = runtimeLoan(c.env, hidden);
-  const hide = [...hidden, ...runtime.hide];
+  const readable = (c.readable ?? []).filter((path) => !holdsHidden(path, hidden));
+  // A Python install shown (a lent virtualenv's base: a conda or pyenv prefix), without what it
+  // keeps of the user's own, as the loan's (python-runtime.ts).
+  const own = ownFiles(readable.filter(isPythonPrefix));
+  const hide = [...hidden, ...runtime.hide, ...own.hide];
   const binds: SandboxBind[] = [
     ...runtime.binds,
-    ...(c.readable ?? []).filter((path) => !holdsHidden(path, hidden)).map((path) => ({ path, optional: true })),
+    ...readable.map((path) => ({ path, optional: true })),
+    ...own.binds,
     { path: c.workspace, write: true, ...defined({ at: c.workspaceAt }) },
     // neo's own install in the workspace (`npx neo` from the project): read-only (own-install.ts);
     // in a hidden checkout, shown read-only (the memory server an agent CLI starts is neo).

@@ -70,11 +70,17 @@ describe("a lent virtualenv's base Python", () => {
     },
   );
 
-  it("a real Python prefix under the home (pyenv's) is shown to the next run's sandboxes", async () => {
+  it("a real Python prefix under the home (pyenv's) is shown to the next run's sandboxes, without the user's own files in it", async () => {
     const root = await tempDir('neo-e2e-lend-venv-');
     const repo = join(root, 'repo');
     const prefix = join(root, '.pyenv', 'versions', '3.12.1');
-    await writeTree(prefix, { 'bin/python3': '#!/bin/sh\n', 'lib/python3.12/os.py': '# real-prefix-marker\n' });
+    await writeTree(prefix, {
+      'bin/python3': '#!/bin/sh\n',
+      'lib/python3.12/os.py': '# real-prefix-marker\n',
+      // The install's own settings: pip's site config (an index token), conda's env vars.
+      'pip.conf': '[global]\nindex-url = https://me:sk-user-secret@pypi.example/simple\n',
+      'conda-meta/state': '{"env_vars": {"API_KEY": "sk-user-secret"}}\n',
+    });
     await writeTree(repo, {
       '.gitignore': '.venv/\n',
       '.venv/pyvenv.cfg': `home = ${join(prefix, 'bin')}\n`,
@@ -82,7 +88,7 @@ describe("a lent virtualenv's base Python", () => {
         'name: read',
         'sandbox: bwrap',
         'steps:',
-        `  - { id: b, run: 'cat ${join(prefix, 'lib', 'python3.12', 'os.py')}' }`,
+        `  - { id: b, run: 'cat ${join(prefix, 'lib', 'python3.12', 'os.py')}; cat ${join(prefix, 'pip.conf')} ${join(prefix, 'conda-meta', 'state')} 2>/dev/null; true' }`,
         '',
       ].join('\n'),
     });
@@ -95,5 +101,6 @@ describe("a lent virtualenv's base Python", () => {
     });
     expect(read.exitCode, read.stdout + read.stderr).toBe(0);
     expect(read.stdout).toContain('real-prefix-marker');
+    expect(read.stdout).not.toContain('sk-user-secret');
   });
 });
