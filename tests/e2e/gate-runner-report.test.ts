@@ -178,3 +178,26 @@ describe.skipIf(!GO)('a `go test -v` gate and an `init` that exits 0', () => {
     expect(fixed.exitCode, fixed.stdout + fixed.stderr).toBe(0);
   }, 360_000);
 });
+
+describe('a gate that runs another folder’s `npm test` (`cd packages/a && npm test`)', () => {
+  it('is not judged by the runner of the gate folder’s own `test` script', async () => {
+    const root = await tempDir('neo-e2e-gate-report-cd-');
+    const repo = join(root, 'repo');
+    const gate = 'cd packages/a && npm test';
+    await writeTree(repo, {
+      'package.json': JSON.stringify({ name: 'mono', private: true, scripts: { test: 'vitest run' } }),
+      'packages/a/package.json': JSON.stringify({ name: 'a', private: true, scripts: { test: 'node --test' } }),
+      'packages/a/test/a.test.js': "require('node:test')('a', () => {});\n",
+      'right.yaml': writes({ 'packages/a/index.js': 'module.exports = 1;\n' }),
+      'right.flow.yaml': plan('right.yaml', gate, "['@node', 'packages/a/test/**']"),
+    });
+    await commitAll(repo);
+    const run = await runNeo(['flow', 'run', 'right.flow.yaml'], {
+      cwd: repo,
+      env: { NEO_HOME: join(root, 'home') },
+      timeout: 120_000,
+    });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain(`gate \`${gate}\` passed`);
+  }, 180_000);
+});

@@ -29,6 +29,7 @@ export type RunnerPart =
 const SHELL_LOGIC = /[;|`<>&()\n]|\$\(/;
 const PYTHON = /^python(\d+(\.\d+)*)?$/;
 const MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+const NPM_ELSEWHERE = /^(--prefix|-C|--workspaces?|-w|-ws|--ws|--include-workspace-root)(=|$)/;
 /** `uv run pytest`, `poetry run pytest`: the tool runs the rest as it is. */
 const RUN_WRAPPERS = new Set(['uv', 'poetry', 'pdm', 'pipenv', 'hatch', 'rye']);
 
@@ -40,10 +41,16 @@ const RUN_WRAPPERS = new Set(['uv', 'poetry', 'pdm', 'pipenv', 'hatch', 'rye']);
 export function gateRunnerParts(command: string): RunnerPart[] {
   const plain = command.replaceAll('2>&1', ' ').replaceAll('&&', '\n&&');
   if (SHELL_LOGIC.test(plain.replaceAll('\n&&', ' '))) return [];
+  // After a `cd`, a package script is another folder's: the gate's `package.json` does not name it.
+  let moved = false;
   return plain
     .split('\n&&')
-    .map((segment) => partOf(segment.trim().split(/\s+/).filter(Boolean)))
-    .filter((part): part is RunnerPart => part !== undefined);
+    .map((segment) => segment.trim().split(/\s+/).filter(Boolean))
+    .flatMap((words) => {
+      if (words[0] === 'cd' || words[0] === 'pushd') moved = true;
+      const part = partOf(words);
+      return part === undefined || (moved && 'script' in part) ? [] : [part];
+    });
 }
 
 /**
@@ -118,6 +125,9 @@ function scriptOf(manager: string, args: string[]): RunnerPart | undefined {
   const script = name === 't' && manager === 'npm' && !explicit ? 'test' : name;
   // npm passes what follows `--` to the script; pnpm and yarn pass everything after its name.
   const at = more.indexOf('--');
+  // npm's own options that run another package's script than the gate folder's.
+  if (manager === 'npm' && (at < 0 ? more : more.slice(0, at)).some((word) => NPM_ELSEWHERE.test(word)))
+    return undefined;
   const passed = manager === 'npm' ? (at < 0 ? [] : more.slice(at + 1)) : more.filter((word) => word !== '--');
   return manager === 'pnpm' || manager === 'yarn' ? { script, args: passed, orBin: true } : { script, args: passed };
 }

@@ -25,6 +25,8 @@ describe('gateRunnerParts: the runners a gate command runs', () => {
       ],
     ],
     ['npm test -- --bail', [{ script: 'test', args: ['--bail'] }]],
+    ['npm test -- -w 1', [{ script: 'test', args: ['-w', '1'] }]],
+    ['cd packages/a && pytest -q', [{ kind: 'pytest' }]],
     ['pnpm test', [{ script: 'test', args: [], orBin: true }]],
     ['pytest 2>&1', [{ kind: 'pytest' }]],
     // Told to print no summary: judged by its exit code, still without the cwd first.
@@ -51,6 +53,17 @@ describe('gateRunnerParts: the runners a gate command runs', () => {
     'sh -c "pytest -q"',
   ])('%s: no runner (exit-code semantics)', (command) => {
     expect(gateRunnerParts(command).filter((part) => 'kind' in part)).toEqual([]);
+  });
+
+  // Another folder's script: the gate's package.json does not say what it runs, and judging its
+  // output by the root's `vitest` failed a passing `node --test` there.
+  it.each([
+    'cd packages/a && npm test',
+    'npm test --prefix packages/a',
+    'npm test -w packages/a',
+    'npm test --workspaces',
+  ])("%s: not resolved from the gate folder's scripts", (command) => {
+    expect(resolveScripts(gateRunnerParts(command), { test: 'vitest run' })).toEqual([]);
   });
 
   it("resolves a package script from the manifest's scripts, one level", () => {
