@@ -44,7 +44,7 @@ export { parsePorcelainZ, parseNumstatZ, parseNameStatusZ, type StatusEntry } fr
 export { acquireOwnerLock, type HeldLock, type LockOwner } from './owner-lock.js';
 export { sandboxOf, SANDBOX_KINDS, type Sandbox, type SandboxSpawnOptions } from './sandbox.js';
 export type { SandboxBind, SandboxKind, SandboxSpec } from './sandbox-spec.js';
-export { protectedInside, readOnlyBindHolding } from './sandbox-writes.js';
+export { movedProtected, pinProtected, protectedInside, readOnlyBindHolding } from './sandbox-writes.js';
 export { withoutNetwork } from './net-unshare.js';
 export { probeSandbox, requireSandbox, type SandboxAvailability } from './sandbox-probe.js';
 export { confinedSpec, configHomePath, programBind, type Confinement } from './sandbox-confine.js';

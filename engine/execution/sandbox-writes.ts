@@ -7,8 +7,8 @@
  * checkout). The rule is bwrap's own (sandbox-bwrap.ts): the deepest mount that holds a path
  * decides it.
  */
-import { realpathSync } from 'node:fs';
-import { sep } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { dirname, sep } from 'node:path';
 import type { SandboxBind, SandboxKind } from './sandbox-spec.js';
 
 /**
@@ -55,6 +55,47 @@ export function protectedInside(
     ...box.binds.filter((bind) => bind.write !== true).map((bind) => bind.at ?? bind.path),
   ].map(realOrSelf);
   return held.find((at) => at !== path && within(path, at));
+}
+
+type Box = { kind: SandboxKind; binds: readonly SandboxBind[]; hide?: readonly string[] };
+type Pinned = { at: string; dev: bigint; ino: bigint };
+const pinned = new WeakMap<Box, Pinned[]>();
+
+/**
+ * Takes, at a session's start, the identity (device, inode) of each read-only bind and hidden
+ * tree that lies below the workspace's root: a confined process may rename a folder above a
+ * mount (the mount moves with it; only a mount point itself cannot be renamed), and a path check
+ * then no longer knows the tree. {@link movedProtected} knows it by identity.
+ */
+export function pinProtected(box: Box | undefined, root: string): void {
+  if (box === undefined || box.kind === 'none' || pinned.has(box)) return;
+  const top = realOrSelf(root);
+  const trees = [
+    ...(box.hide ?? []),
+    ...box.binds.filter((bind) => bind.write !== true).map((bind) => bind.at ?? bind.path),
+  ]
+    .map(realOrSelf)
+    .filter((at) => at !== top && within(top, at));
+  pinned.set(
+    box,
+    trees.flatMap((at) => {
+      const info = lstatSync(at, { throwIfNoEntry: false, bigint: true });
+      return info === undefined ? [] : [{ at, dev: info.dev, ino: info.ino }];
+    }),
+  );
+}
+
+/** The tree pinned by {@link pinProtected} that `path` (a real path below `root`) now lies in under another name, else undefined. */
+export function movedProtected(box: Box | undefined, root: string, path: string): string | undefined {
+  const trees = box === undefined ? undefined : pinned.get(box);
+  if (trees === undefined || trees.length === 0) return undefined;
+  const top = realOrSelf(root);
+  for (let at = path; at !== top && within(top, at); at = dirname(at)) {
+    const info = lstatSync(at, { throwIfNoEntry: false, bigint: true });
+    const tree = info === undefined ? undefined : trees.find((t) => t.dev === info.dev && t.ino === info.ino);
+    if (tree !== undefined) return tree.at;
+  }
+  return undefined;
 }
 
 function depth(path: string): number {

@@ -50,4 +50,35 @@ describe("an inplace run's in-process file tools and a hidden tree inside the ch
     expect(existsSync(join(home, 'runs'))).toBe(true);
     expect(existsSync(join(repo, 'moved', 'neo-home', 'runs'))).toBe(false);
   });
+
+  it("nor after the agent's own confined command moved the folder above it (the mount moves along)", async () => {
+    const root = await tempDir('neo-e2e-inplace-hidden-');
+    const repo = join(root, 'repo');
+    const home = join(repo, 'sub', 'neo-home');
+    await writeTree(repo, {
+      'sub/keep.txt': 'kept\n',
+      'plant.yaml': [
+        'turns:',
+        '  - - run: { command: [mv, sub, moved] }',
+        '    - write: { path: moved/neo-home/renamed.txt, content: "planted\\n" }',
+        '    - run: { command: [mv, moved, sub] }',
+        '    - write: { path: note.txt, content: "done\\n" }',
+        '    - say: planted',
+        '',
+      ].join('\n'),
+      'plant.flow.yaml': [
+        'name: plant',
+        'sandbox: bwrap',
+        'workspace: { isolation: inplace }',
+        'defaults: { backend: script, maxPosture: full }',
+        'steps:',
+        '  - { id: a, brief: plant, script: plant.yaml }',
+        '',
+      ].join('\n'),
+    });
+    await commitAll(repo);
+    const run = await runNeo(['flow', 'run', 'plant.flow.yaml'], { cwd: repo, env: { NEO_HOME: home, HOME: root } });
+    expect(existsSync(join(home, 'runs')), run.stdout + run.stderr).toBe(true);
+    expect(existsSync(join(home, 'renamed.txt'))).toBe(false);
+  });
 });

@@ -1,4 +1,5 @@
 /** neo's built-in tools, and selecting them by name (or by the names Claude Code personas use). */
+import { pinProtected } from '../../execution/index.js';
 import { AgentError } from '../errors.js';
 import type { AgentTool } from '../tool.js';
 import type { Skill } from '../context/skills.js';
@@ -35,6 +36,8 @@ export interface BuiltinToolOptions {
 
 /** Every built-in tool, in a stable order. load_skill is included only when there are skills. */
 export function builtinTools(options: BuiltinToolOptions): AgentTool[] {
+  // What the sandbox protects below the workspace, known by identity before any command can move it.
+  pinProtected(options.sandbox, options.cwd);
   const tools = [
     readFileTool(options.cwd),
     writeFileTool(options.cwd, options.sandbox),

@@ -5,7 +5,7 @@
  * absolute path into another folder, `../x`, a symlink out or a dangling symlink.
  */
 import { isAbsolute, relative, sep } from 'node:path';
-import { confinePath, readOnlyBindHolding } from '../../execution/index.js';
+import { confinePath, movedProtected, readOnlyBindHolding } from '../../execution/index.js';
 import type { CommandSandbox } from './shell-env.js';
 import { ToolInputError } from '../tool.js';
 
@@ -30,6 +30,11 @@ export async function writablePath(cwd: string, path: string, sandbox: CommandSa
   const confined = await confinedPath(cwd, path);
   const bind = readOnlyBindHolding(sandbox, confined);
   if (bind !== undefined) throw new ToolInputError(`refused: ${path} is read-only or hidden in its sandbox (${bind})`);
+  const moved = movedProtected(sandbox, cwd, confined);
+  if (moved !== undefined)
+    throw new ToolInputError(
+      `refused: ${path} lies in ${moved}, moved there by a rename; it is read-only or hidden in its sandbox`,
+    );
   return confined;
 }
 

@@ -2,6 +2,8 @@ import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   confinePath,
+  movedProtected,
+  pinProtected,
   protectedInside,
   readOnlyBindHolding,
   type SandboxBind,
@@ -28,12 +30,18 @@ export class Workspace {
   constructor(root: string, sandbox?: { kind: SandboxKind; binds: readonly SandboxBind[]; hide?: readonly string[] }) {
     this.root = resolve(root);
     this.#sandbox = sandbox;
+    pinProtected(sandbox, this.root);
   }
 
   /** `file` (a real path in the tree), unless the session's sandbox shows it read-only. */
   #writable(file: string, path: string): string {
     const bind = readOnlyBindHolding(this.#sandbox, file);
     if (bind !== undefined) throw new ToolFailure(`refused: ${path} is read-only or hidden in its sandbox (${bind})`);
+    const moved = movedProtected(this.#sandbox, this.root, file);
+    if (moved !== undefined)
+      throw new ToolFailure(
+        `refused: ${path} lies in ${moved}, moved there by a rename; it is read-only or hidden in its sandbox`,
+      );
     return file;
   }
 
