@@ -21,8 +21,9 @@
  * install and in each environment it holds (`envs/*`, pyenv's `versions/*`): pip's site config
  * (`pip.conf`, where `pip config --site` puts an index URL with its token), conda's (`.condarc`,
  * `condarc`, `condarc.d/`: `conda config --system` puts a channel token there), `conda-meta/`
- * (`conda env config vars set` keeps the values in its `state`) and `etc/` (activation scripts,
- * like the Node loan's `etc/`).
+ * (`conda env config vars set` keeps the values in its `state`), `pkgs/` (conda's download cache,
+ * whose `urls.txt` names each channel URL, a token channel's with its token; nothing runs from it)
+ * and `etc/` (activation scripts, like the Node loan's `etc/`).
  * A `bin` that merely holds a Python link (`~/.local/bin`, whose `~/.local` holds keyrings and app
  * tokens) is never shown whole. A virtualenv in the workspace needs none of this: its base install
  * is lent with it (flow/workspace/lend.ts).
@@ -59,7 +60,7 @@ export function pythonRuntimeLoan(env: NodeJS.ProcessEnv, hidden: readonly strin
 /** Files of an install that are the user's settings, never the runtime's: shown empty. */
 const OWN_FILES = ['pip.conf', '.condarc', 'condarc'];
 /** Folders of an install that are the user's settings or state: hidden. */
-const OWN_FOLDERS = ['etc', 'condarc.d', 'conda-meta'];
+const OWN_FOLDERS = ['etc', 'condarc.d', 'conda-meta', 'pkgs'];
 
 /**
  * What of `prefixes` (Python installs shown read-only) and the environments they hold (`envs/*`)

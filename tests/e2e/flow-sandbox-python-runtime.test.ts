@@ -88,11 +88,12 @@ describe('a Python installed in the home, in bwrap', () => {
       'miniconda3/envs/work/conda-meta/state': '{"env_vars": {"API_KEY": "ENVTOKEN"}}\n',
       'miniconda3/envs/work/pip.conf': '[global]\nindex-url = https://me:ENVPIPTOKEN@pypi.example/simple\n',
       'miniconda3/etc/conda/activate.d/keys.sh': 'export KEY=ACTIVATETOKEN\n',
+      'miniconda3/pkgs/urls.txt': 'https://conda.example/t/PKGSTOKEN/main/linux-64/x.conda\n',
     });
     executable(join(conda, 'bin', 'python3'));
     const probe = [
       'python3',
-      `cat ${conda}/pip.conf ${conda}/.condarc ${conda}/condarc.d/extra.yml ${conda}/envs/work/conda-meta/state ${conda}/envs/work/pip.conf ${conda}/etc/conda/activate.d/keys.sh 2>/dev/null`,
+      `cat ${conda}/pip.conf ${conda}/.condarc ${conda}/condarc.d/extra.yml ${conda}/envs/work/conda-meta/state ${conda}/envs/work/pip.conf ${conda}/etc/conda/activate.d/keys.sh ${conda}/pkgs/urls.txt 2>/dev/null`,
       'echo end',
     ].join('; ');
     expect(await probeIn(userHome, join(conda, 'bin'), probe)).toEqual(['conda python', 'end']);
