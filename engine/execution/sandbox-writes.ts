@@ -11,16 +11,16 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import type { SandboxBind, SandboxKind } from './sandbox-spec.js';
 
+/** What of a session's sandbox these checks read (`CommandSandbox`, `SessionSandbox`). */
+type Box = { kind: SandboxKind; binds: readonly SandboxBind[]; hide?: readonly string[] };
+
 /**
  * What keeps `path` (a real path) from being written in the sandbox: the read-only bind, or the
  * hidden tree, that holds it; undefined when it is writable there (or there is no sandbox). A
  * hidden tree inside the workspace (a NEO_HOME kept in the checkout) is an empty tmpfs inside:
  * written from neo's process it was the real one, the run store and its key.
  */
-export function readOnlyBindHolding(
-  box: { kind: SandboxKind; binds: readonly SandboxBind[]; hide?: readonly string[] } | undefined,
-  path: string,
-): string | undefined {
+export function readOnlyBindHolding(box: Box | undefined, path: string): string | undefined {
   if (box === undefined || box.kind === 'none') return undefined;
   // bwrap's order (sandbox-bwrap.ts mountArgs): deeper mounts over shallower; at one path the
   // hide first, then the bind.
@@ -45,10 +45,7 @@ export function readOnlyBindHolding(
  * from neo's process would carry off: no mount holds it there, and the protected tree, moved to
  * a path no bind names, was written and moved back. Undefined when there is none (or no sandbox).
  */
-export function protectedInside(
-  box: { kind: SandboxKind; binds: readonly SandboxBind[]; hide?: readonly string[] } | undefined,
-  path: string,
-): string | undefined {
+export function protectedInside(box: Box | undefined, path: string): string | undefined {
   if (box === undefined || box.kind === 'none') return undefined;
   const held = [
     ...(box.hide ?? []),
@@ -57,7 +54,6 @@ export function protectedInside(
   return held.find((at) => at !== path && within(path, at));
 }
 
-type Box = { kind: SandboxKind; binds: readonly SandboxBind[]; hide?: readonly string[] };
 type Pinned = { at: string; dev: bigint; ino: bigint };
 const pinned = new WeakMap<Box, Pinned[]>();
 
