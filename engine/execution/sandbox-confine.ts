@@ -18,6 +18,7 @@ import { defined } from '../util/defined.js';
 import { privateSocketFolders } from '../util/private-socket.js';
 import { gitConfigMasks } from './git-config-mask.js';
 import { runtimeLoan } from './runtime-loan.js';
+import { inHidden } from './runtime-path.js';
 import { isPythonPrefix, ownFiles } from './python-runtime.js';
 import { ownInstallBinds } from './own-install.js';
 
@@ -50,9 +51,10 @@ export function confinedSpec(c: Confinement): SandboxSpec {
   // The Node and Python its PATH finds, when they lie in the hidden home (nvm, fnm, pyenv, uv): read-only.
   const runtime = runtimeLoan(c.env, hidden);
   const readable = (c.readable ?? []).filter((path) => !holdsHidden(path, hidden));
-  // A Python install shown (a lent virtualenv's base: a conda or pyenv prefix), without what it
-  // keeps of the user's own, as the loan's (python-runtime.ts).
-  const own = ownFiles(readable.filter(isPythonPrefix));
+  // A Python install lent from a hidden tree (a virtualenv's base: a conda or pyenv prefix in the
+  // home), without what it keeps of the user's own, as the loan's (python-runtime.ts). One the
+  // host shows anyway (`/usr`, `/usr/local`) is left as it is: hiding its `etc/` would break it.
+  const own = ownFiles(readable.filter((path) => inHidden(path, hidden) && isPythonPrefix(path)));
   const hide = [...hidden, ...runtime.hide, ...own.hide];
   const binds: SandboxBind[] = [
     ...runtime.binds,

@@ -254,3 +254,22 @@ function processesMarked(mark: string): number[] {
   }
   return found;
 }
+
+describe("a Python install shown read-only (a lent virtualenv's base)", () => {
+  it('lent from the hidden home: its own settings hidden; one the host shows anyway: left whole', async () => {
+    const prefixes = { hidden: join(home, 'conda'), host: join(base, 'python-prefix') };
+    for (const prefix of Object.values(prefixes)) {
+      await mkdir(join(prefix, 'lib', 'python3.9'), { recursive: true });
+      await mkdir(join(prefix, 'etc'), { recursive: true });
+      await writeFile(join(prefix, 'lib', 'python3.9', 'os.py'), '# stdlib\n');
+      await writeFile(join(prefix, 'etc', 'settings'), 'from etc\n');
+    }
+    const read = (prefix: string) =>
+      inBwrap(`cat ${join(prefix, 'lib', 'python3.9', 'os.py')} ${join(prefix, 'etc', 'settings')} 2>/dev/null; true`, {
+        readable: [prefix],
+      });
+    expect((await read(prefixes.hidden)).stdout).toBe('# stdlib\n');
+    // `/usr/local/etc` hidden under a venv made from /usr/local/bin/python3 would break what reads it.
+    expect((await read(prefixes.host)).stdout).toBe('# stdlib\nfrom etc\n');
+  });
+});
