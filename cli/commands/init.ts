@@ -132,6 +132,10 @@ function warnings(
       `warning: nothing is installed in your checkout to lend a run's worktree: install first (\`${shape.install}\`), or the gate fails`,
     );
   if (shape.offline !== undefined) out.push(`note: ${shape.offline}`);
+  if (shape.unprotectedLock !== undefined)
+    out.push(
+      `note: ${shape.unprotectedLock} is not committed here, and ${shape.manager} writes one on every build: protect is the @${shape.ecosystem} preset without it, or each run would fail as a protected edit`,
+    );
   if (shape.testHooks !== undefined)
     out.push(
       `note: \`npm test\` runs ${shape.testHooks.join(' and ')} in the gate too, offline: if one needs the network or a tool not installed, make the gate \`npm test --ignore-scripts\` (the test script alone)`,
