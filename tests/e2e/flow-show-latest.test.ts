@@ -1,7 +1,9 @@
 /**
  * `neo flow show` and `neo flow logs` without a run id read the latest run, and say which on
  * stderr (stdout stays the run's, for a pipe); with no run yet, they say how to start one.
+ * `neo flow list` says which project each run worked on.
  */
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
@@ -44,6 +46,15 @@ describe('neo flow show / logs without a run id', () => {
     expect(logs.exitCode).toBe(0);
     expect(logs.stdout).toContain('flow_step_started');
     expect(logs.stderr).toBe(`showing the latest run, ${latest} (\`neo flow list\` lists the others)`);
+
+    // `neo init` names every project's flow check-and-fix: the list says whose each run is.
+    const list = await neo(['flow', 'list']);
+    expect(list.stdout.split('\n')[0]).toMatch(/^RUN\s+FLOW\s+STATUS\s.*\sDISK\s+PROJECT$/);
+    expect(list.stdout.split('\n')[1]).toMatch(new RegExp(`^${latest}\\s+latest\\s+succeeded\\s.*\\s\\.$`));
+    const elsewhere = await runNeo(['flow', 'list'], { cwd: root, env: { NEO_HOME: home } });
+    expect(elsewhere.stdout.split('\n')[1]).toMatch(new RegExp(`^${latest}\\s+latest\\s+succeeded\\s.*\\sproject$`));
+    const listed = await neo(['flow', 'list', '--json']);
+    expect(JSON.parse(listed.stdout)[0].projectDir).toBe(realpathSync(dir));
 
     // A named run is still the one shown, with no note.
     const named = await neo(['flow', 'show', ids[0]!]);
