@@ -62,7 +62,7 @@ describe('an agent step that could not start here', () => {
       'error[FLOW_BACKEND_UNAVAILABLE]: late: step `fix` runs on backend `claude-code`, which cannot start here: Claude Code: executable "claude" not found',
     );
     expect(run.stderr).toContain(
-      'hint: install it with `npm install -g @anthropic-ai/claude-code`, or point NEO_CLAUDE_CODE_BIN at the executable',
+      'hint: install it with `npm install -g @anthropic-ai/claude-code`, or point NEO_CLAUDE_CODE_BIN at the executable; or run it on a backend that works here: `--backend <id>` (`neo backends list` says which)',
     );
     await nothingRan();
   });

@@ -74,6 +74,8 @@ export async function requirePlanBackends(
   const problems = await backendProblems(tree, set, context);
   if (problems.length === 0) return;
   const hints = [...new Set(problems.flatMap((p) => (p.hint === undefined ? [] : [p.hint])))];
+  if (problems.some((p) => p.noScript !== true))
+    hints.push('or run it on a backend that works here: `--backend <id>` (`neo backends list` says which)');
   throw new UsageError(
     'FLOW_BACKEND_UNAVAILABLE',
     `${tree.plan.name}: ${problems.map(problemText).join('; ')}`,
