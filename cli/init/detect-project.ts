@@ -164,7 +164,15 @@ async function pythonShape(root: string, has: (file: string) => Promise<boolean>
   // The venv's own interpreter: a worktree is lent the checkout's venv at the same place, and
   // neither PATH nor an activated venv reaches a sandboxed gate.
   const python = venv === undefined ? 'python3' : `${venv}/bin/python`;
-  const { test, testFrom } = await pythonTestCommand(root, python, tracked);
+  const found = await pythonTestCommand(root, python, tracked);
+  // A src layout's package is importable only installed: without a venv that holds it, the tests
+  // import whatever copy python3 has (pytest's own iniconfig) or none, never the agent's work.
+  const fromSrc =
+    venv === undefined && found.test.startsWith(`${python} -m `) && tracked.some((file) => SRC_PACKAGE.test(file));
+  const test = fromSrc ? `PYTHONPATH=src ${found.test}` : found.test;
+  const testFrom = fromSrc
+    ? `${found.testFrom}; src layout without a virtualenv: the package is imported from src/`
+    : found.testFrom;
   const pytest = test.includes('pytest');
   const requirements = (await has('requirements.txt')) ? ' -r requirements.txt' : '';
   const editable = (await has('pyproject.toml')) || (await has('setup.py')) ? ' -e .' : '';
@@ -182,6 +190,9 @@ async function pythonShape(root: string, has: (file: string) => Promise<boolean>
     ...(venv === undefined ? {} : { installedHere: venv }),
   };
 }
+
+/** A package of a src layout (`src/<name>/__init__.py`). */
+const SRC_PACKAGE = /^src\/[A-Za-z_][A-Za-z0-9_]*\/__init__\.py$/;
 
 /** The repository's top-level virtualenv (`.venv`, `venv`, or any folder with a `pyvenv.cfg`). */
 async function venvOf(root: string): Promise<string | undefined> {
