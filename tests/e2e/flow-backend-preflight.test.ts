@@ -13,11 +13,12 @@ import { tempDir, writeTree } from '../helpers/temp.js';
 /** No key of any built-in provider, whatever the machine running the tests has. */
 const NO_KEYS = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', GEMINI_API_KEY: '', OPENROUTER_API_KEY: '' };
 
-async function repo(plan: string) {
+async function repo(plan: string, files: Record<string, string> = {}) {
   const root = await tempDir('neo-e2e-preflight-');
   const dir = join(root, 'repo');
   const home = join(root, 'home');
-  await writeTree(dir, { 'src/a.txt': 'a\n', 'plan.yaml': plan });
+  await writeTree(dir, { 'src/a.txt': 'a\n', 'plan.yaml': plan, ...files });
+  await writeTree(home, {});
   await commitAll(dir);
   const neo = (args: string[], env: Record<string, string> = {}) =>
     runNeo(args, { cwd: dir, env: { NEO_HOME: home, ...NO_KEYS, ...env } });
@@ -25,7 +26,7 @@ async function repo(plan: string) {
     expect(existsSync(join(home, 'worktrees'))).toBe(false);
     expect((await neo(['flow', 'list'])).stdout).toContain('no runs yet');
   };
-  return { neo, nothingRan };
+  return { dir, home, neo, nothingRan };
 }
 
 /** A command step first, then the agent step: the command must not run before the refusal. */
@@ -83,5 +84,32 @@ describe('an agent step that could not start here', () => {
     expect(dry.stdout).toContain(
       'warning: a real run would refuse to start: step `fix` runs on the script backend and names no `script:` to play',
     );
+  });
+
+  it('a resume whose steps left to run could not start here is refused, and the run stays as it was', async () => {
+    // A key at the start; the first step fails until `go` exists; the key is gone at the resume.
+    const plan = `name: later
+workspace: { isolation: inplace }
+defaults: { backend: neo }
+steps:
+  - { id: gate, run: "test -f go" }
+  - { id: fix, needs: [gate], brief: fix it, requireChange: false }
+`;
+    const { dir, home, neo } = await repo(plan);
+    await writeTree(home, {
+      'neo.yaml':
+        'providers:\n  local: { api: anthropic, baseUrl: "http://127.0.0.1:9", apiKey: "${NEO_TEST_KEY}" }\nagent: { provider: local }\n',
+    });
+    const first = await neo(['flow', 'run', 'plan.yaml', '--json'], { NEO_TEST_KEY: 'sk-test' });
+    expect(first.exitCode, first.stdout + first.stderr).toBe(1);
+    const runId = JSON.parse(first.stdout.trim().split('\n')[0]!).runId as string;
+    await writeTree(dir, { go: '' });
+    const resumed = await neo(['flow', 'resume', runId]);
+    expect(resumed.exitCode).toBe(2);
+    expect(resumed.stderr).toContain(
+      'error[FLOW_BACKEND_UNAVAILABLE]: later: step `fix` runs on backend `neo`, which cannot start here: providers.local.apiKey references ${NEO_TEST_KEY}, which is not set',
+    );
+    const shown = await neo(['flow', 'show', runId, '--json']);
+    expect(JSON.parse(shown.stdout).record.status).toBe('failed');
   });
 });
