@@ -1,5 +1,6 @@
 import { latestRunId } from '../../engine/flow/index.js';
 import { writeLine, type CommandIO } from '../io.js';
+import { asInvoked } from '../invocation.js';
 
 /**
  * The run a reading command (`neo flow show`, `neo flow logs`) was asked for: the id or prefix
@@ -8,6 +9,6 @@ import { writeLine, type CommandIO } from '../io.js';
 export async function runIdOrLatest(io: CommandIO, home: string, runId: string | undefined): Promise<string> {
   if (runId !== undefined) return runId;
   const latest = await latestRunId(home);
-  writeLine(io.stderr, `showing the latest run, ${latest} (\`neo flow list\` lists the others)`);
+  writeLine(io.stderr, asInvoked(`showing the latest run, ${latest} (\`neo flow list\` lists the others)`));
   return latest;
 }
