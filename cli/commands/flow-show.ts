@@ -50,7 +50,7 @@ export async function run(
   writeLine(io.stdout, `  plan: ${record.planFile}`);
   writeLine(
     io.stdout,
-    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · ${costLabel(record.ledger.costUsd, plan === null || state === null ? 0 : simulatedCostUsd(plan, state.steps))} · ${record.ledger.turns} turns · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
+    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · ${costLabel(record.ledger.costUsd, plan === null || state === null ? 0 : simulatedCostUsd(plan, state.steps))} · ${record.ledger.turns} turn${record.ledger.turns === 1 ? '' : 's'} · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
   );
   if (Object.keys(record.inputs).length > 0)
     writeLine(

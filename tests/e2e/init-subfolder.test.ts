@@ -76,6 +76,8 @@ describe('neo init with a folder inside a repository', () => {
     expect(readFileSync(join(summary.workspace.path, 'src', 'index.js'), 'utf8')).toContain('a + b');
     // The package's own `.neo/`, uncommitted, is not an uncommitted change of the project.
     expect(run.stdout).not.toContain('uncommitted changes');
+    const show = await neo(['flow', 'show']);
+    expect(show.stdout.split('\n')[2]).toMatch(/ · 1 turn · \d+ tokens · 1 process$/);
   });
 
   it('without a folder, run in a package, scaffolds at the root and says so', async () => {
