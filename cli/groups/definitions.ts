@@ -21,8 +21,11 @@ export function registerDefinitionCommands(program: Command, { lazy }: ProgramCo
 
   program
     .command('init')
-    .description('scaffold <repo>/.neo/ with a persona and a flow that validate')
-    .argument('[dir]', 'the repository (default: current directory)')
+    .description('scaffold <dir>/.neo/ with a persona and a flow that validate')
+    .argument(
+      '[dir]',
+      "the project folder: a package of a monorepo, whose flows work on it (default: the current repository's root)",
+    )
     .option('--force', 'overwrite existing files')
     .action(lazy(() => import('../commands/init.js')));
 

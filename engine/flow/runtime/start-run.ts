@@ -29,6 +29,7 @@ import { outcomeOf, type ChildContext, type RunOutcome, type StartOptions } from
 import { runSubflow } from './subflow.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
 import { requirePlanSecrets } from './require-secrets.js';
+import { requirePlanBackends } from './require-backends.js';
 import { refuseUnsafeWatch } from './watch-guard.js';
 import { defined } from '../../util/defined.js';
 import { packageRoot } from '../../util/package-root.js';
@@ -56,6 +57,14 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
   // Read with the definitions, from the same project, before any step runs; held in memory only
   // (they are secrets, and the run's folder is on disk).
   const dotenv = await readDotenvLayers({ cwd: dirname(ready.file), home: options.home });
+  // Before the workspace and the first step: an agent step that could not start is said now.
+  // Sessions given by the caller (a test's, a host's) start no transport of neo's to ask.
+  if (options.sessions === undefined)
+    await requirePlanBackends({ plan: ready.plan, children: ready.children }, ready.set, {
+      configs: ready.set.configs,
+      dotenv,
+      env: process.env,
+    });
   const detect = () => detectRunProfile({ home: options.home, plan: ready.plan, set: ready.set, env: process.env });
   // A durable run taken over (or resumed) keeps the profile of its first start: the workspace is
   // now what the run's confined steps left.
