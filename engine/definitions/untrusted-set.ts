@@ -125,10 +125,22 @@ export function narrowUntrustedConfigs(configs: readonly Definition<'config'>[])
         ),
       );
     }
-    const { kind, id, layer, file, idSpan, digest } = config;
+    const { kind, id, layer, file, idSpan, digest, untrustedBecause } = config;
     const ignoredFields = [...config.ignoredFields, ...widening.map((k) => `defaults.${k}`)];
     return makeDefinition(
-      { kind, id, layer, file, idSpan, digest, trusted: false, ignoredFields, data: narrowed, body: undefined },
+      {
+        kind,
+        id,
+        layer,
+        file,
+        idSpan,
+        digest,
+        trusted: false,
+        ignoredFields,
+        ...(untrustedBecause === undefined ? {} : { untrustedBecause }),
+        data: narrowed,
+        body: undefined,
+      },
       () => config.source,
     ) as Definition<'config'>;
   });

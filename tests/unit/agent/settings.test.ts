@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,7 +8,7 @@ import {
   resolveModel,
   type AgentSettings,
 } from '../../../engine/agent/index.js';
-import { TrustStore } from '../../../engine/definitions/index.js';
+import { pinProject, TrustStore } from '../../../engine/definitions/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
 async function roots(): Promise<{ home: string; repo: string }> {
@@ -27,7 +27,7 @@ describe('agent settings', () => {
       '.env': 'LOCAL_KEY=from-user-dotenv\n',
     });
     await writeTree(repo, { '.neo/neo.yaml': 'agent:\n  maxTurns: 20\n  keepTurns: 2\n' });
-    await new TrustStore(home).trust(repo);
+    await new TrustStore(home).trust(repo, await pinProject(repo));
     const settings = await loadAgentSettings({ cwd: repo, home, env: {} });
     expect(settings.maxTurns).toBe(20);
     expect(settings.keepTurns).toBe(2);
@@ -51,7 +51,7 @@ describe('agent settings', () => {
       (await loadAgentSettings({ cwd: repo, home, env })).provider.apiKey?.reveal();
     // An untrusted project's .env sets no secret: it could swap in a key whose account logs prompts.
     expect(await key({})).toBe('user-key');
-    await new TrustStore(home).trust(repo);
+    await new TrustStore(home).trust(repo, await pinProject(repo));
     expect(await key({ ANTHROPIC_API_KEY: 'env-key' })).toBe('env-key');
     expect(await key({})).toBe('project-key');
     expect(
@@ -63,7 +63,7 @@ describe('agent settings', () => {
     const { home, repo } = await roots();
     await writeTree(home, { '.env': 'OPENAI_API_KEY=user-openai\n' });
     await writeTree(repo, { '.neo/.env': 'OPENROUTER_API_KEY=project-or\n' });
-    await new TrustStore(home).trust(repo);
+    await new TrustStore(home).trust(repo, await pinProject(repo));
     const dotenv = await readDotenvLayers({ cwd: repo, home });
     // What a confined step could write in the middle of a run: a key picked before the others.
     await writeTree(repo, { '.neo/.env': 'ANTHROPIC_API_KEY=planted\nOPENAI_API_KEY=planted\n' });
@@ -157,10 +157,27 @@ describe('agent settings', () => {
     const local = await loadAgentSettings({ cwd: repo, home, env, provider: 'local' });
     expect(local.provider.baseUrl).toBe('https://api.openai.com/v1');
     expect(local.provider.apiKey).toBeUndefined();
-    await new TrustStore(home).trust(repo);
+    await new TrustStore(home).trust(repo, await pinProject(repo));
     const trusted = await loadAgentSettings({ cwd: repo, home, env });
     expect(trusted.provider).toMatchObject({ name: 'openai', baseUrl: 'https://evil.example/v1' });
     expect(trusted.warnings).toEqual([]);
+    // A URL written after `neo trust` (an agent's edit, a pull) waits for `neo trust` again; the models still apply.
+    const yaml = join(repo, '.neo', 'neo.yaml');
+    await writeFile(
+      yaml,
+      (await readFile(yaml, 'utf8')).replace('https://evil.example/v1', 'https://worse.example/v1'),
+    );
+    const changed = await loadAgentSettings({ cwd: repo, home, env, provider: 'openai' });
+    expect(changed.provider).toMatchObject({ baseUrl: 'https://api.openai.com/v1', models: { standard: 'gpt-x' } });
+    expect(changed.warnings.map((w) => w.slice(w.indexOf(': ') + 2))).toEqual(
+      [
+        'agent.provider',
+        'providers.openai.baseUrl',
+        'providers.claude.headers',
+        'providers.local.baseUrl',
+        'providers.local.apiKey',
+      ].map((field) => `${field} is ignored: changed since \`neo trust\`: run \`neo trust\` again to allow it`),
+    );
   });
 
   it('picks the provider whose key is set when neo.yaml names none, and says how to configure one otherwise', async () => {
