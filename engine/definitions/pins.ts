@@ -9,7 +9,7 @@
 import { relative, sep } from 'node:path';
 import { contentHash } from '../util/content-hash.js';
 import type { DefinitionKind } from './kinds.js';
-import { NOT_TRUSTED, privilegedParts, type DropReason } from './privileged.js';
+import { NOT_TRUSTED, namedPolicyParts, privilegedParts, type DropReason } from './privileged.js';
 
 /** Each project file's privileged digest, keyed by its path in the repository (`/`-separated). */
 export type Pins = Readonly<Record<string, string>>;
@@ -47,14 +47,16 @@ export function pinKey(repo: string, file: string): string {
 
 /**
  * A digest of what of a definition only a trusted project may set: the privileged fields'
- * values (the whole definition for a backend or capability file), as canonical JSON, sha256.
- * Undefined when it has none, so such a file needs no pin and costs no hash.
+ * values (the whole definition for a backend or capability file) and the policies it names, as
+ * canonical JSON, sha256. Undefined when it has none, so such a file needs no pin and costs no
+ * hash.
  */
 export function privilegedDigest(kind: DefinitionKind, data: Record<string, unknown>): string | undefined {
   const parts = privilegedParts(kind, data);
   if (parts === 'whole') return contentHash(kind, 'whole', canonicalJson(data));
-  if (parts.length === 0) return undefined;
-  const values = parts.map(({ segments }) => [segments, valueAt(data, segments)]);
+  const pinned = [...parts.map((part) => part.segments), ...namedPolicyParts(kind, data)];
+  if (pinned.length === 0) return undefined;
+  const values = pinned.map((segments) => [segments, valueAt(data, segments)]);
   return contentHash(kind, canonicalJson(values));
 }
 

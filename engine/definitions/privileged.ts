@@ -90,6 +90,30 @@ export function privilegedParts(kind: DefinitionKind, data: Record<string, unkno
   return parts;
 }
 
+/**
+ * The policies a definition names (a persona's `policy`, a flow's `defaults.policy` and each
+ * step's). Not dropped from an untrusted file — the set-level rule caps what they reach at
+ * acceptEdits (untrusted-set.ts) — but pinned by `neo trust` with {@link privilegedParts}: naming
+ * `policy: autonomous` from a persona that shadows one the owner runs is how a file with no
+ * privileged field of its own would reach posture full.
+ */
+export function namedPolicyParts(kind: DefinitionKind, data: Record<string, unknown>): Array<Array<string | number>> {
+  const out: Array<Array<string | number>> = [];
+  const named = (segments: Array<string | number>, node: unknown) => {
+    if (node !== null && typeof node === 'object' && typeof (node as Record<string, unknown>).policy === 'string')
+      out.push([...segments, 'policy']);
+  };
+  if (kind === 'persona') named([], data);
+  if (kind === 'flow') {
+    named(['defaults'], data.defaults);
+    for (const list of ['steps', 'finally'] as const) {
+      const steps = data[list];
+      if (Array.isArray(steps)) steps.forEach((step, i) => named([list, i], step));
+    }
+  }
+  return out;
+}
+
 /** Why a project file's privileged parts are dropped, as its warnings say it. */
 export interface DropReason {
   /** Ends each field's warning: `` `driver` (…) is ignored: <because> ``. */

@@ -148,4 +148,34 @@ describe('neo trust pins what it trusts', () => {
     await neo(['backends', 'list']);
     expect(existsSync(marker)).toBe(true);
   });
+
+  it('a persona naming a policy above acceptEdits, written after neo trust, is capped until neo trust again', async () => {
+    const { repo, neo } = await trustedRepo({
+      'plan.yaml': [
+        'name: go',
+        'defaults: { backend: script, maxPosture: full }',
+        'steps:',
+        '  - { id: go, persona: helper, brief: do it }',
+        '',
+      ].join('\n'),
+      '.neo/personas/helper.md': '---\ndescription: helps\n---\nHelp.\n',
+    });
+    expect((await neo(['trust'])).exitCode).toBe(0);
+    // No field of its own is privileged: the policy it names is how it would reach posture full.
+    await writeTree(repo, { '.neo/personas/helper.md': '---\ndescription: helps\npolicy: autonomous\n---\nHelp.\n' });
+    const dry = async () => {
+      const result = await neo(['flow', 'run', 'plan.yaml', '--dry-run', '--json']);
+      expect(result.exitCode, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as { steps: Array<{ ceiling: string }>; untrusted: Array<{ message: string }> };
+    };
+    const capped = await dry();
+    expect(capped.steps.map((s) => s.ceiling)).toEqual(['acceptEdits']);
+    expect(capped.untrusted.map((d) => d.message)).toEqual([
+      `\`policy: autonomous\` allows posture full; it is capped at acceptEdits: ${CHANGED}`,
+    ]);
+    expect((await neo(['trust'])).stdout).toContain('  .neo/personas/helper.md');
+    const allowed = await dry();
+    expect(allowed.steps.map((s) => s.ceiling)).toEqual(['full']);
+    expect(allowed.untrusted).toEqual([]);
+  });
 });
