@@ -26,7 +26,8 @@ export async function run(
     return EXIT.ok;
   }
   // Pinned as the files read now: what changes their privileged content later waits for the next `neo trust`.
-  const pins = await pinProject(root);
+  const { projectDotenvPin } = await import('../../engine/agent/settings/index.js');
+  const pins = { ...(await pinProject(root)), ...(await projectDotenvPin(root)) };
   const files = Object.keys(pins).sort();
   const key = await store.trust(root, pins);
   if (options.json) {

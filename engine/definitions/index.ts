@@ -11,7 +11,7 @@ export { loadDefinitionFile, loadDefinitionText, type FileLoad } from './load-fi
 export { kindOfPath, findRepoRoot, type LayerRoots } from './discover.js';
 export { TrustStore } from './trust.js';
 export { pinProject } from './pin-project.js';
-export { isUnpinnedWarning, type Pins, type ProjectTrust } from './pins.js';
+export { DOTENV_PIN_KEY, dotenvDigest, dotenvTrust, isUnpinnedWarning, type Pins, type ProjectTrust } from './pins.js';
 export {
   DEFAULT_MAX_ROUNDS,
   narrowKnobs,

@@ -60,6 +60,23 @@ export function privilegedDigest(kind: DefinitionKind, data: Record<string, unkn
   return contentHash(kind, canonicalJson(values));
 }
 
+/** The pin key of a project's `.env` (its variables are privileged: a provider's `${NAME}` takes them). */
+export const DOTENV_PIN_KEY = '.neo/.env';
+
+/** The digest `neo trust` pins for a project's `.env`: its variables, canonical JSON; undefined when it defines none. */
+export function dotenvDigest(vars: ReadonlyMap<string, string>): string | undefined {
+  if (vars.size === 0) return undefined;
+  return contentHash('dotenv', canonicalJson(Object.fromEntries(vars)));
+}
+
+/** Whether a trusted project's `.env` variables apply: {@link fileTrust}'s rule for a file that is no definition. */
+export function dotenvTrust(
+  trust: ProjectTrust,
+  vars: ReadonlyMap<string, string>,
+): { trusted: true } | { trusted: false; reason: DropReason } {
+  return pinned(trust, DOTENV_PIN_KEY, dotenvDigest(vars));
+}
+
 /** Whether a project file's privileged parts apply, and why not when they do not. */
 export function fileTrust(
   trust: ProjectTrust,
@@ -68,12 +85,19 @@ export function fileTrust(
   data: Record<string, unknown>,
 ): { trusted: true } | { trusted: false; reason: DropReason } {
   if (!trust.trusted) return { trusted: false, reason: NOT_TRUSTED };
-  const digest = privilegedDigest(kind, data);
+  return pinned(trust, pinKey(trust.repo, file), privilegedDigest(kind, data));
+}
+
+/** The one rule: no privileged content needs no pin; any other must be what `neo trust` pinned under `key`. */
+function pinned(
+  trust: ProjectTrust,
+  key: string,
+  digest: string | undefined,
+): { trusted: true } | { trusted: false; reason: DropReason } {
+  if (!trust.trusted) return { trusted: false, reason: NOT_TRUSTED };
   if (digest === undefined) return { trusted: true };
   if (trust.pins === undefined) return { trusted: false, reason: TRUSTED_BEFORE_PINS };
-  return trust.pins[pinKey(trust.repo, file)] === digest
-    ? { trusted: true }
-    : { trusted: false, reason: CHANGED_SINCE_TRUST };
+  return trust.pins[key] === digest ? { trusted: true } : { trusted: false, reason: CHANGED_SINCE_TRUST };
 }
 
 function valueAt(data: unknown, segments: ReadonlyArray<string | number>): unknown {

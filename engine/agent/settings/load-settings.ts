@@ -72,7 +72,7 @@ export async function loadAgentSettings(options: LoadSettingsOptions): Promise<A
   const lookup: EnvLookup = (name) => env[name] ?? dotenv.project?.get(name) ?? dotenv.user.get(name);
   files.push(...dotenv.files);
 
-  const warnings: string[] = [];
+  const warnings: string[] = [...dotenv.warnings];
   const agent: NonNullable<Config['agent']> = {};
   const providers: Record<string, ProviderConfig> = {};
   for (const layer of layers) {
