@@ -38,7 +38,9 @@ export function registerDefinitionCommands(program: Command, { lazy }: ProgramCo
 
   program
     .command('trust')
-    .description("trust a project's privileged definitions (driver personas, postures above acceptEdits)")
+    .description(
+      "trust a project's privileged definitions as they are now (driver personas, postures above acceptEdits, backends); run it again after they change",
+    )
     .argument('[repo]', 'the repository (default: the current one)')
     .option('--revoke', 'stop trusting it')
     .option('--list', 'list trusted repositories')
