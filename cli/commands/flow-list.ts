@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
 import {
   costLabel,
   formatDuration,
@@ -38,6 +40,7 @@ export async function run(
         ledger: r.ledger,
         parent: r.parent ?? null,
         workspace: r.workspace?.path ?? null,
+        projectDir: r.workspace?.projectDir ?? null,
         diskBytes: disk[i],
         simulatedCostUsd: simulated[i],
       })),
@@ -68,6 +71,7 @@ export async function run(
       costLabel(r.ledger.costUsd, simulated[i]),
       `${done}/${steps.length}`,
       formatBytes(disk[i]!),
+      projectLabel(r.workspace?.projectDir, io.cwd, io.env.HOME),
     ];
   });
   writeLine(
@@ -82,11 +86,35 @@ export async function run(
         p.dim('COST'),
         p.dim('STEPS'),
         p.dim('DISK'),
+        p.dim('PROJECT'),
       ],
       ...rows,
     ]),
   );
   return EXIT.ok;
+}
+
+/**
+ * Whose run it is, short: `.` for the project listed from, a path below it relative, any other
+ * with the home as `~`. `neo init` names every project's flow check-and-fix, so the flow alone
+ * does not tell one repository's runs from another's.
+ */
+function projectLabel(projectDir: string | undefined, cwd: string, home: string | undefined): string {
+  if (projectDir === undefined) return '-';
+  const here = realpathOr(cwd);
+  const rel = relative(here, projectDir);
+  if (rel === '') return '.';
+  if (!rel.startsWith('..') && !isAbsolute(rel)) return rel;
+  const inHome = home === undefined || home === '' ? undefined : relative(realpathOr(home), projectDir);
+  return inHome !== undefined && !inHome.startsWith('..') && !isAbsolute(inHome) ? join('~', inHome) : projectDir;
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**

@@ -8,16 +8,21 @@ import { terminalSafeDeep } from '../../engine/util/terminal-text.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalSafe } from '../../engine/util/terminal-text.js';
 import { writeJsonLine, writeLine, type CommandIO } from '../io.js';
+import { runIdOrLatest } from '../flow/run-arg.js';
 
-/** `neo flow logs <runId>`: the run's decision log, one line per decision. */
-export async function run(io: CommandIO, runId: string, options: { level?: string; json?: boolean }): Promise<number> {
+/** `neo flow logs [runId]`: the run's decision log (the latest run's without an id), one line per decision. */
+export async function run(
+  io: CommandIO,
+  given: string | undefined,
+  options: { level?: string; json?: boolean },
+): Promise<number> {
   const level = (options.level ?? 'debug') as LogLevel;
   if (!LOG_LEVELS.includes(level))
     throw new UsageError('CLI_BAD_LEVEL', `--level ${options.level} is not a log level`, {
       hint: `one of ${LOG_LEVELS.join(', ')}`,
     });
   const home = neoHome(io.env);
-  const record = await readRunSettled(home, runId);
+  const record = await readRunSettled(home, await runIdOrLatest(io, home, given));
   const path = join(runDir(home, record.runId), DECISIONS_FILE);
   const lines = await readLogLines(path, level).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];

@@ -3,8 +3,10 @@ import { findRepoRoot, untrustedNotice, type DefinitionSet } from '../../engine/
 import { probeBackend, type Availability } from '../../engine/transports/index.js';
 import { collapseProtect } from '../../engine/posture/index.js';
 import {
+  backendProblems,
   describePlan,
   planDependencies,
+  problemText,
   readyPlan,
   requirePlanSandboxes,
   requirePlanSecrets,
@@ -276,6 +278,10 @@ async function dryRun(
     if (backend.hint !== undefined) writeLine(io.stdout, p.yellow(`  hint: ${backend.hint}`));
   }
   for (const line of await sandboxWarnings(tree, io.env)) writeLine(io.stdout, p.yellow(line));
+  // A backend not available is said above; a script step with no script is the one refusal left.
+  for (const problem of await backendProblems(tree, set, { configs: set.configs, env: io.env }))
+    if (problem.noScript === true)
+      writeLine(io.stdout, p.yellow(`warning: a real run would refuse to start: ${problemText(problem)}`));
   const inputNames = Object.entries(resolved.values);
   if (inputNames.length > 0)
     writeLine(io.stdout, `inputs: ${inputNames.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`);

@@ -14,14 +14,23 @@ import { painter, table, useColor, writeJson, writeJsonLine, writeLine, type Com
 import { evidenceOf, failureOutputLines, ICONS } from '../flow/view.js';
 import { defined } from '../../engine/util/defined.js';
 import { asInvoked } from '../invocation.js';
+import { runIdOrLatest } from '../flow/run-arg.js';
+import { UsageError } from '../../engine/util/errors.js';
 
 export async function run(
   io: CommandIO,
-  runId: string,
+  given: string | undefined,
   options: { json?: boolean; diff?: boolean; events?: boolean; engine?: string; databaseUrl?: string },
 ): Promise<number> {
-  if (options.engine === 'dbos') return (await import('../flow/dbos-commands.js')).showOnDbos(io, runId, options);
+  if (options.engine === 'dbos') {
+    if (given === undefined)
+      throw new UsageError('CLI_RUN_ID_REQUIRED', 'name the run to show on the dbos engine', {
+        hint: 'its runs are listed by `neo flow list --engine dbos`',
+      });
+    return (await import('../flow/dbos-commands.js')).showOnDbos(io, given, options);
+  }
   const home = neoHome(io.env);
+  const runId = await runIdOrLatest(io, home, given);
   // Shown from its authenticated events; a run whose files do not check is shown tampered.
   const shown = await readRunShown(home, runId);
   const plan = await readRunPlan(home, shown.record.runId);
@@ -41,7 +50,7 @@ export async function run(
   writeLine(io.stdout, `  plan: ${record.planFile}`);
   writeLine(
     io.stdout,
-    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · ${costLabel(record.ledger.costUsd, plan === null || state === null ? 0 : simulatedCostUsd(plan, state.steps))} · ${record.ledger.turns} turns · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
+    `  started ${record.createdAt} · ${formatDuration(record.ledger.wallMs)} · ${costLabel(record.ledger.costUsd, plan === null || state === null ? 0 : simulatedCostUsd(plan, state.steps))} · ${record.ledger.turns} turn${record.ledger.turns === 1 ? '' : 's'} · ${record.ledger.tokens} tokens · ${record.segments.length} process${record.segments.length === 1 ? '' : 'es'}`,
   );
   if (Object.keys(record.inputs).length > 0)
     writeLine(

@@ -1,6 +1,6 @@
 import { GitRepo, gitMarker, probeSandbox } from '../../engine/execution/index.js';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import {
   findRepoRoot,
   KIND_INFO,
@@ -32,7 +32,9 @@ to your change, say so instead of changing the test.
 `;
 
 export async function run(io: CommandIO, dir: string | undefined, options: { force?: boolean }): Promise<number> {
-  const repo = findRepoRoot(resolve(io.cwd, dir ?? '.'), { exclude: neoHome(io.env) });
+  // A folder named is the project, as asked (a package of a monorepo: its flows work on it);
+  // none, the repository the command runs in, at its root.
+  const repo = dir === undefined ? findRepoRoot(io.cwd, { exclude: neoHome(io.env) }) : await namedFolder(io, dir);
   const { dirty, tracked } = await requireCommittedRepo(repo);
   const flowFile = join(repo, '.neo', 'flows', 'check-and-fix.flow.yaml');
   const files: Array<[string, string]> = [[join(repo, '.neo', 'personas', 'project-helper.md'), PERSONA]];
@@ -68,7 +70,17 @@ export async function run(io: CommandIO, dir: string | undefined, options: { for
   const p = painter(useColor(io.stdout, io.env));
   for (const line of projectLines(shape, dependencies.folders)) writeLine(io.stdout, line);
   for (const line of warnings(shape, backend, dependencies.folders, io.env)) writeLine(io.stdout, p.yellow(line));
-  writeLine(io.stdout, `next: \`neo validate\`, then \`neo flow run ${relative(io.cwd, flowFile)}\``);
+  if (dir === undefined && (await realpath(io.cwd)) !== (await realpath(repo)))
+    writeLine(
+      io.stdout,
+      `note: scaffolded at the root of the repository (${repo}), which every flow there works on; \`neo init .\` scaffolds for this folder alone`,
+    );
+  // `neo validate` reads the layers of the repository it runs in: a package's `.neo/` is named.
+  const named = dir === undefined ? '' : relative(io.cwd, repo);
+  writeLine(
+    io.stdout,
+    `next: \`neo validate${named === '' ? '' : ` ${named}`}\`, then \`neo flow run ${relative(io.cwd, flowFile)}\``,
+  );
   writeLine(
     io.stdout,
     `  its steps work on ${repo} in a git worktree of your last commit (your checkout is never touched)${dirty ? '; commit what you want the agent to see first: uncommitted changes are not in the worktree' : ''}`,
@@ -120,6 +132,10 @@ function warnings(
       `warning: nothing is installed in your checkout to lend a run's worktree: install first (\`${shape.install}\`), or the gate fails`,
     );
   if (shape.offline !== undefined) out.push(`note: ${shape.offline}`);
+  if (shape.unprotectedLock !== undefined)
+    out.push(
+      `note: ${shape.unprotectedLock} is not committed here, and ${shape.manager} writes one on every build: protect is the @${shape.ecosystem} preset without it, or each run would fail as a protected edit`,
+    );
   if (shape.testHooks !== undefined)
     out.push(
       `note: \`npm test\` runs ${shape.testHooks.join(' and ')} in the gate too, offline: if one needs the network or a tool not installed, make the gate \`npm test --ignore-scripts\` (the test script alone)`,
@@ -135,6 +151,16 @@ function warnings(
       `warning: backend ${backend.id} is not installed here${backend.hint === undefined ? '' : ` (${backend.hint})`}; \`neo backends list\` shows the others`,
     );
   return out;
+}
+
+/** The folder `neo init <dir>` was given, which must exist: a typo would otherwise scaffold a project nobody has. */
+async function namedFolder(io: CommandIO, dir: string): Promise<string> {
+  const folder = resolve(io.cwd, dir);
+  if (!(await stat(folder).catch(() => undefined))?.isDirectory())
+    throw new UsageError('CLI_INIT_NO_DIR', `${dir} is not a folder`, {
+      hint: 'name the project folder to scaffold (a package of a monorepo), or run `neo init` in the repository',
+    });
+  return folder;
 }
 
 /**
@@ -165,8 +191,16 @@ async function requireCommittedRepo(repo: string): Promise<{ dirty: boolean; tra
       },
     );
   }
-  const dirty = (await git.run(['status', '--porcelain'])).stdout.trim() !== '';
-  const tracked = (await git.run(['ls-files', '-z'])).stdout.split('\0').filter((file) => file !== '');
+  // The project's own files, relative to it: a package of a monorepo is judged by what it holds.
+  const rel = relative(await realpath(git.location.top), await realpath(repo))
+    .split(sep)
+    .join('/');
+  const under = rel === '' ? '.' : rel;
+  const dirty = (await git.run(['status', '--porcelain', '--', under])).stdout.trim() !== '';
+  const tracked = (await git.run(['ls-files', '-z', '--', under])).stdout
+    .split('\0')
+    .filter((file) => file !== '')
+    .map((file) => (rel === '' ? file : file.slice(rel.length + 1)));
   return { dirty, tracked };
 }
 

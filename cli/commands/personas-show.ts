@@ -59,7 +59,12 @@ export async function run(
   writeLine(io.stdout, `  origin: ${definition.layer} · ${definition.file}`);
   for (const o of overrides) writeLine(io.stdout, `  overrides: ${o.layer} · ${o.file}`);
   for (const field of definition.ignoredFields)
-    writeLine(io.stdout, p.yellow(`  ignored (untrusted project): ${field}`));
+    writeLine(
+      io.stdout,
+      p.yellow(
+        `  ignored (${definition.untrustedBecause === undefined ? 'untrusted project' : 'changed since `neo trust`'}): ${field}`,
+      ),
+    );
   writeLine(
     io.stdout,
     `  decide: ${view.decide}${view.policy ? ` · policy: ${view.policy}` : ''}${view.model ? ` · model: ${view.model}` : ''}`,

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { findRepoRoot, TrustStore } from '../../engine/definitions/index.js';
+import { findRepoRoot, pinProject, TrustStore } from '../../engine/definitions/index.js';
 import { neoHome } from '../../engine/util/neo-home.js';
 import { EXIT } from '../exit-codes.js';
 import { writeJson, writeLine, type CommandIO } from '../io.js';
@@ -25,8 +25,22 @@ export async function run(
     else writeLine(io.stdout, removed ? `no longer trusting ${root}` : `${root} was not trusted`);
     return EXIT.ok;
   }
-  const key = await store.trust(root);
-  if (options.json) writeJson(io.stdout, { repo: key, trusted: true });
-  else writeLine(io.stdout, `trusted ${key}: its driver personas and postures above acceptEdits now apply`);
+  // Pinned as the files read now: what changes their privileged content later waits for the next `neo trust`.
+  const { projectDotenvPin } = await import('../../engine/agent/settings/index.js');
+  const pins = { ...(await pinProject(root)), ...(await projectDotenvPin(root)) };
+  const files = Object.keys(pins).sort();
+  const key = await store.trust(root, pins);
+  if (options.json) {
+    writeJson(io.stdout, { repo: key, trusted: true, pinned: files });
+    return EXIT.ok;
+  }
+  writeLine(io.stdout, `trusted ${key}: its driver personas and postures above acceptEdits now apply`);
+  writeLine(
+    io.stdout,
+    files.length === 0
+      ? 'pinned no file: none has privileged content yet; one added later applies after `neo trust` again'
+      : `pinned the privileged content of ${files.length === 1 ? 'one file' : `${files.length} files`} (a later change to it needs \`neo trust\` again):`,
+  );
+  for (const file of files) writeLine(io.stdout, `  ${file}`);
   return EXIT.ok;
 }

@@ -21,8 +21,11 @@ export function registerDefinitionCommands(program: Command, { lazy }: ProgramCo
 
   program
     .command('init')
-    .description('scaffold <repo>/.neo/ with a persona and a flow that validate')
-    .argument('[dir]', 'the repository (default: current directory)')
+    .description('scaffold <dir>/.neo/ with a persona and a flow that validate')
+    .argument(
+      '[dir]',
+      "the project folder: a package of a monorepo, whose flows work on it (default: the current repository's root)",
+    )
     .option('--force', 'overwrite existing files')
     .action(lazy(() => import('../commands/init.js')));
 
@@ -35,7 +38,9 @@ export function registerDefinitionCommands(program: Command, { lazy }: ProgramCo
 
   program
     .command('trust')
-    .description("trust a project's privileged definitions (driver personas, postures above acceptEdits)")
+    .description(
+      "trust a project's privileged definitions as they are now (driver personas, postures above acceptEdits, backends); run it again after they change",
+    )
     .argument('[repo]', 'the repository (default: the current one)')
     .option('--revoke', 'stop trusting it')
     .option('--list', 'list trusted repositories')

@@ -97,7 +97,7 @@ export function registerFlowCommands(program: Command, { lazy, topLevelOnly }: P
   flow
     .command('show')
     .description('one run: its steps, verdicts, evidence, costs and diffs')
-    .argument('<runId>', 'the run (a unique prefix is enough)')
+    .argument('[runId]', 'the run (a unique prefix is enough); the latest when none is named')
     .option('--diff', "print agent steps' unified diffs")
     .option('--events', 'print the event log')
     .option('--json', 'print JSON')
@@ -107,7 +107,7 @@ export function registerFlowCommands(program: Command, { lazy, topLevelOnly }: P
   flow
     .command('logs')
     .description("a run's decision log: its steps' decisions and its sessions' code_session_* decisions")
-    .argument('<runId>', 'the run (a unique prefix is enough)')
+    .argument('[runId]', 'the run (a unique prefix is enough); the latest when none is named')
     .option('--level <level>', 'only lines at or above this level (debug, info, warn, error)', 'debug')
     .option('--json', 'print the JSON lines as they are stored')
     .action(lazy(() => import('./flow-commands.js').then((m) => m.flowLogs)));

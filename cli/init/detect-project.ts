@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { globMatch } from '../../engine/posture/index.js';
+import { globMatch, PROTECT_PRESETS } from '../../engine/posture/index.js';
 import { pathExists } from '../../engine/util/path-exists.js';
 import { ECOSYSTEMS, NAMED_TEST_GLOBS, TEST_GLOBS, type Ecosystem } from './ecosystems.js';
 import { pythonTestCommand } from './python-test.js';
@@ -34,6 +34,8 @@ export interface ProjectShape {
   installedHere?: string;
   /** How the gate gets the dependencies offline, where it is not by lending installed folders (go, rust: workspace/toolchains.ts). */
   offline?: string;
+  /** The preset's lockfile left out of `protect:`: not committed, and written by the test command itself (cargo's). */
+  unprotectedLock?: string;
 }
 
 /** npm's own placeholder for a package without tests (`npm init`'s default). */
@@ -43,7 +45,8 @@ const NO_TEST_SCRIPT = /no test specified/;
 export async function detectProject(root: string, tracked: readonly string[]): Promise<ProjectShape> {
   const has = (file: string) => pathExists(join(root, file));
   const ecosystem = await firstEcosystem(has);
-  const protect = protectList(ecosystem, tracked);
+  const unprotectedLock = ecosystem === 'rust' && !tracked.some(isCargoLock) ? 'Cargo.lock' : undefined;
+  const protect = protectList(ecosystem, tracked, unprotectedLock);
   switch (ecosystem) {
     case 'node':
       return { ecosystem, protect, ...(await nodeShape(root, has)) };
@@ -65,6 +68,7 @@ export async function detectProject(root: string, tracked: readonly string[]): P
       return {
         ecosystem,
         protect,
+        ...(unprotectedLock === undefined ? {} : { unprotectedLock }),
         manager: 'cargo',
         test: 'cargo test --offline',
         testFrom: 'Cargo.toml',
@@ -97,16 +101,26 @@ async function firstEcosystem(has: (file: string) => Promise<boolean>): Promise<
  * The preset, then each of the ecosystem's test globs that matches a tracked file (all of them
  * when none does), then each test-file name glob that matches one.
  */
-function protectList(ecosystem: Ecosystem | undefined, tracked: readonly string[]): string[] {
+const isCargoLock = (file: string) => file === 'Cargo.lock' || file.endsWith('/Cargo.lock');
+
+/**
+ * The ecosystem's preset, then the test globs that match tracked files. A lockfile the test
+ * command writes when it is missing (cargo's, in a library that does not commit one) is left out
+ * of the preset, spelled out entry by entry: the agent's own test run would write it, and every
+ * step would fail as a protected edit whatever it did.
+ */
+function protectList(ecosystem: Ecosystem | undefined, tracked: readonly string[], unprotectedLock?: string): string[] {
   const globs = ecosystem === undefined ? TEST_GLOBS.any : TEST_GLOBS[ecosystem];
   const matches = (glob: string) => tracked.some((file) => globMatch(glob, file));
   const matching = globs.filter(matches);
   const named = (ecosystem === undefined ? [] : (NAMED_TEST_GLOBS[ecosystem] ?? [])).filter(matches);
-  return [
-    ...(ecosystem === undefined ? [] : [`@${ecosystem}`]),
-    ...(matching.length > 0 || named.length > 0 ? matching : globs),
-    ...named,
-  ];
+  const preset =
+    ecosystem === undefined
+      ? []
+      : unprotectedLock === undefined
+        ? [`@${ecosystem}`]
+        : (PROTECT_PRESETS[ecosystem] ?? []).filter((glob) => glob !== `**/${unprotectedLock}`);
+  return [...preset, ...(matching.length > 0 || named.length > 0 ? matching : globs), ...named];
 }
 
 async function nodeShape(root: string, has: (file: string) => Promise<boolean>) {
@@ -150,7 +164,15 @@ async function pythonShape(root: string, has: (file: string) => Promise<boolean>
   // The venv's own interpreter: a worktree is lent the checkout's venv at the same place, and
   // neither PATH nor an activated venv reaches a sandboxed gate.
   const python = venv === undefined ? 'python3' : `${venv}/bin/python`;
-  const { test, testFrom } = await pythonTestCommand(root, python, tracked);
+  const found = await pythonTestCommand(root, python, tracked);
+  // A src layout's package is importable only installed: without a venv that holds it, the tests
+  // import whatever copy python3 has (pytest's own iniconfig) or none, never the agent's work.
+  const fromSrc =
+    venv === undefined && found.test.startsWith(`${python} -m `) && tracked.some((file) => SRC_PACKAGE.test(file));
+  const test = fromSrc ? `PYTHONPATH=src ${found.test}` : found.test;
+  const testFrom = fromSrc
+    ? `${found.testFrom}; src layout without a virtualenv: the package is imported from src/`
+    : found.testFrom;
   const pytest = test.includes('pytest');
   const requirements = (await has('requirements.txt')) ? ' -r requirements.txt' : '';
   const editable = (await has('pyproject.toml')) || (await has('setup.py')) ? ' -e .' : '';
@@ -168,6 +190,9 @@ async function pythonShape(root: string, has: (file: string) => Promise<boolean>
     ...(venv === undefined ? {} : { installedHere: venv }),
   };
 }
+
+/** A package of a src layout (`src/<name>/__init__.py`). */
+const SRC_PACKAGE = /^src\/[A-Za-z_][A-Za-z0-9_]*\/__init__\.py$/;
 
 /** The repository's top-level virtualenv (`.venv`, `venv`, or any folder with a `pyvenv.cfg`). */
 async function venvOf(root: string): Promise<string | undefined> {

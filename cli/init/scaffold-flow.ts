@@ -78,5 +78,7 @@ function dependencyLines(o: ScaffoldOptions): string {
 
 function protectComment(shape: ProjectShape): string {
   if (shape.ecosystem === undefined) return '';
+  if (shape.unprotectedLock !== undefined)
+    return `    # @${shape.ecosystem} without ${shape.unprotectedLock} (not committed here; ${shape.manager} writes it on every build): manifests, test-runner configs (docs/flows.md); then the tests.\n`;
   return `    # @${shape.ecosystem}: manifests, lockfiles, test-runner configs (docs/flows.md); then the tests.\n`;
 }

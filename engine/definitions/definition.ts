@@ -43,6 +43,11 @@ export interface Definition<K extends DefinitionKind = DefinitionKind> {
   readonly trusted: boolean;
   /** Privileged fields dropped because the project is not trusted. */
   readonly ignoredFields: readonly string[];
+  /**
+   * Why `ignoredFields` were dropped when the project is trusted but this file's privileged
+   * content is not what `neo trust` pinned (pins.ts); absent when the project is not trusted.
+   */
+  readonly untrustedBecause?: string;
 }
 
 export type AnyDefinition = { [K in DefinitionKind]: Definition<K> }[DefinitionKind];

@@ -48,7 +48,8 @@ function definitionFolders(root: string, layer: Layer): LayerFolder[] {
   }));
 }
 
-function projectFolders(repo: string, layer: Layer): LayerFolder[] {
+/** The folders of a repository's project layer (`neo trust` pins what they hold). */
+export function projectFolders(repo: string, layer: Layer = 'project'): LayerFolder[] {
   const neo = join(repo, '.neo');
   return [
     ...definitionFolders(join(neo, 'definitions'), layer),

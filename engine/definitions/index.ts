@@ -10,6 +10,8 @@ export { loadDefinitionsOffThread } from './off-thread.js';
 export { loadDefinitionFile, loadDefinitionText, type FileLoad } from './load-file.js';
 export { kindOfPath, findRepoRoot, type LayerRoots } from './discover.js';
 export { TrustStore } from './trust.js';
+export { pinProject } from './pin-project.js';
+export { DOTENV_PIN_KEY, dotenvDigest, dotenvTrust, isUnpinnedWarning, type Pins, type ProjectTrust } from './pins.js';
 export {
   DEFAULT_MAX_ROUNDS,
   narrowKnobs,

@@ -5,7 +5,8 @@ import type { AnyDefinition, Definition, Layer } from './definition.js';
 import type { Diagnostic } from './diagnostic.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { KIND_INFO, type DefinitionKind } from './kinds.js';
-import { stripUntrusted } from './privileged.js';
+import { NOT_TRUSTED, stripUntrusted } from './privileged.js';
+import { fileTrust, type ProjectTrust } from './pins.js';
 import { readDefinitionText } from './read-text.js';
 import { checkSchema } from './schema-check.js';
 import { YamlSource } from './source.js';
@@ -23,8 +24,11 @@ export interface FileLoad {
 export interface LoadFileOptions {
   kind: DefinitionKind;
   layer: Layer;
-  /** False for an untrusted project layer: privileged fields are dropped with a warning. */
-  trusted: boolean;
+  /**
+   * False for an untrusted project layer: privileged fields are dropped with a warning. A
+   * project layer's {@link ProjectTrust} decides per file (pins.ts).
+   */
+  trusted: boolean | ProjectTrust;
   /** The id when the file names none (default: the file name). */
   defaultId?: string;
 }
@@ -136,9 +140,15 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
   result.diagnostics.push(...schemaDiagnostics);
   if (schemaDiagnostics.length > 0) return result;
 
-  const stripped = options.trusted
+  const trust =
+    options.trusted === true
+      ? ({ trusted: true } as const)
+      : options.trusted === false
+        ? ({ trusted: false, reason: NOT_TRUSTED } as const)
+        : fileTrust(options.trusted, file, kind, value as Record<string, unknown>);
+  const stripped = trust.trusted
     ? { data: value, ignored: [], diagnostics: [] }
-    : stripUntrusted(kind, value as Record<string, unknown>, source);
+    : stripUntrusted(kind, value as Record<string, unknown>, source, trust.reason);
   result.diagnostics.push(...stripped.diagnostics);
   if (stripped.data === undefined) return result;
 
@@ -159,8 +169,11 @@ export function loadDefinitionText(file: string, text: string, options: LoadFile
       body,
       idSpan,
       digest,
-      trusted: options.trusted,
+      trusted: trust.trusted,
       ignoredFields: stripped.ignored,
+      ...defined({
+        untrustedBecause: trust.trusted || trust.reason === NOT_TRUSTED ? undefined : trust.reason.because,
+      }),
     },
     // Parsed again if a diagnostic ever needs a position, not kept: a set holds hundreds of
     // definitions, and keeping every parsed document alive made the loader's garbage collection

@@ -15,6 +15,7 @@ import { outsideRepository } from './containment.js';
 import { checkReferences, type ReferenceCache } from './references.js';
 import { looksLikeScript } from './script-text.js';
 import { TrustStore } from './trust.js';
+import type { ProjectTrust } from './pins.js';
 import { defined } from '../util/defined.js';
 
 export interface LoaderOptions {
@@ -56,7 +57,7 @@ export class DefinitionLoader {
   readonly #referenceCache: ReferenceCache = new WeakMap();
   #snapshot: PackagedSnapshot | null | undefined;
   #pathProblems: Diagnostic[] = [];
-  #projectTrusted = false;
+  #projectTrust: ProjectTrust = { trusted: false };
 
   private constructor(roots: LayerRoots, paths: readonly string[], flows: ReadonlySet<string>, trust: TrustStore) {
     this.roots = roots;
@@ -78,9 +79,9 @@ export class DefinitionLoader {
     );
   }
 
-  /** Whether the project layer's privileged fields apply. */
+  /** Whether the project is trusted (each file's privileged fields apply when they are what `neo trust` pinned). */
   get projectTrusted(): boolean {
-    return this.#projectTrusted;
+    return this.#projectTrust.trusted;
   }
 
   /** The owner policy file. */
@@ -90,7 +91,8 @@ export class DefinitionLoader {
 
   /** Discovers and loads every file of every layer. */
   async loadAll(): Promise<LoadResult> {
-    this.#projectTrusted = this.roots.project !== undefined && (await this.#trust.isTrusted(this.roots.project));
+    this.#projectTrust =
+      this.roots.project === undefined ? { trusted: false } : await this.#trust.projectTrust(this.roots.project);
     const files = discoverLayers(this.roots);
     const fromPaths = discoverPaths(this.#paths, this.#flows);
     this.#pathProblems = [
@@ -177,7 +179,7 @@ export class DefinitionLoader {
       if (refused !== undefined)
         return { file: entry.file, kind: entry.kind, layer: entry.layer, diagnostics: [refused] };
     }
-    const trusted = entry.layer !== 'project' || this.#projectTrusted;
+    const trusted = entry.layer !== 'project' || this.#projectTrust;
     return loadDefinitionFile(entry.file, {
       kind: entry.kind,
       layer: entry.layer,

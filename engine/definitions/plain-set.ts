@@ -54,7 +54,7 @@ export function setFromPlain(load: PlainLoad): LoadResult {
 }
 
 function plain(definition: AnyDefinition): PlainDefinition {
-  const { kind, id, layer, file, data, body, idSpan, digest, trusted, ignoredFields } = definition;
+  const { kind, id, layer, file, data, body, idSpan, digest, trusted, ignoredFields, untrustedBecause } = definition;
   return {
     kind,
     id,
@@ -66,6 +66,7 @@ function plain(definition: AnyDefinition): PlainDefinition {
     digest,
     trusted,
     ignoredFields,
+    ...defined({ untrustedBecause }),
   } as PlainDefinition;
 }
 

@@ -1,15 +1,18 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeJsonAtomic } from '../util/atomic-file.js';
+import type { Pins, ProjectTrust } from './pins.js';
 
 interface TrustFile {
   version: 1;
-  repos: Record<string, { trustedAt: string }>;
+  /** `pins` absent: written before `neo trust` pinned anything (nothing privileged applies). */
+  repos: Record<string, { trustedAt: string; pins?: Pins }>;
 }
 
 /**
- * The owner's record of trusted project folders (NEO_HOME/trust.json). A project layer's
- * privileged fields apply only when its repo is listed here.
+ * The owner's record of trusted project folders (NEO_HOME/trust.json), each with the digest of
+ * every project file's privileged content when it was trusted (pins.ts). A project layer's
+ * privileged fields apply only when its repo is listed here and they are what was pinned.
  */
 export class TrustStore {
   readonly #path: string;
@@ -35,10 +38,20 @@ export class TrustStore {
     return Object.hasOwn(file.repos, canonical(repoRoot));
   }
 
-  async trust(repoRoot: string, now = new Date()): Promise<string> {
+  /** How far the project at `repoRoot` is trusted; `repo` is `repoRoot` as given (pin keys are relative to it). */
+  async projectTrust(repoRoot: string): Promise<ProjectTrust> {
+    const repos = this.#read().repos;
+    const key = canonical(repoRoot);
+    if (!Object.hasOwn(repos, key)) return { trusted: false };
+    const entry = repos[key]!;
+    const pins = entry.pins !== null && typeof entry.pins === 'object' ? entry.pins : undefined;
+    return { trusted: true, repo: repoRoot, pins };
+  }
+
+  async trust(repoRoot: string, pins: Pins, now = new Date()): Promise<string> {
     const file = this.#read();
     const key = canonical(repoRoot);
-    file.repos[key] = { trustedAt: now.toISOString() };
+    file.repos[key] = { trustedAt: now.toISOString(), pins };
     await writeJsonAtomic(this.#path, file);
     return key;
   }

@@ -1,9 +1,10 @@
 import { relative } from 'node:path';
 import type { DefinitionSet } from './definition-set.js';
+import { isUnpinnedWarning } from './pins.js';
 
 /**
- * What a run must say before it starts when its project is not trusted: every privileged field
- * the project layer set and neo ignored, where, and the command that allows them. Undefined when
+ * What a run must say before it starts when its project is not trusted, or its files changed
+ * since `neo trust`: every privileged field the project layer set and neo ignored, where, and the command that allows them. Undefined when
  * nothing was ignored.
  */
 export function untrustedNotice(set: DefinitionSet, options: { cwd: string; repo?: string }): string | undefined {
@@ -14,9 +15,13 @@ export function untrustedNotice(set: DefinitionSet, options: { cwd: string; repo
   });
   const count = lines.length === 1 ? 'one thing' : `${lines.length} things`;
   const repo = options.repo === undefined ? 'the repository' : options.repo;
+  // Only a trusted project has pins, so one unpinned warning says the project is trusted.
+  const changed = set.untrusted.some((d) => isUnpinnedWarning(d.message));
   return [
-    `this project is not trusted: neo ignored ${count} it may not set`,
+    changed
+      ? `this project's files changed since \`neo trust\`: neo ignored ${count} they may not set without it`
+      : `this project is not trusted: neo ignored ${count} it may not set`,
     ...lines,
-    `  run \`neo trust\` in ${repo} to allow them, once you have read them`,
+    `  run \`neo trust\` in ${repo}${changed ? ' again' : ''} to allow them, once you have read them`,
   ].join('\n');
 }

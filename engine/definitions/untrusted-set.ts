@@ -38,7 +38,7 @@ export function checkUntrustedSet(set: DefinitionSet): Diagnostic[] {
         warning(
           persona,
           [key],
-          `\`${key}\` would widen the ${base.layer} persona \`${base.id}\` this file overrides (${String(wide.value)} over ${String(wide.kept)}); the ${base.layer} value applies: this project is not trusted`,
+          `\`${key}\` would widen the ${base.layer} persona \`${base.id}\` this file overrides (${String(wide.value)} over ${String(wide.kept)}); the ${base.layer} value applies: ${because(persona)}`,
         ),
       );
     }
@@ -71,7 +71,9 @@ function namedPolicyWarnings(
       warning(
         from,
         segments,
-        `\`policy: ${policy.id}\` allows posture ${String(over)}; named from an untrusted project it is capped at ${UNTRUSTED_CEILING}`,
+        from.untrustedBecause === undefined
+          ? `\`policy: ${policy.id}\` allows posture ${String(over)}; named from an untrusted project it is capped at ${UNTRUSTED_CEILING}`
+          : `\`policy: ${policy.id}\` allows posture ${String(over)}; it is capped at ${UNTRUSTED_CEILING}: ${from.untrustedBecause}`,
       ),
     );
   }
@@ -121,18 +123,35 @@ export function narrowUntrustedConfigs(configs: readonly Definition<'config'>[])
         warning(
           config,
           ['defaults', key],
-          `\`defaults.${key}: ${String(defaults[key])}\` would widen ${ownSets[key] ? 'your own neo.yaml' : "neo's default"} (${String(trusted[key])}); ${ownSets[key] ? 'yours' : 'the default'} applies: this project is not trusted`,
+          `\`defaults.${key}: ${String(defaults[key])}\` would widen ${ownSets[key] ? 'your own neo.yaml' : "neo's default"} (${String(trusted[key])}); ${ownSets[key] ? 'yours' : 'the default'} applies: ${because(config)}`,
         ),
       );
     }
-    const { kind, id, layer, file, idSpan, digest } = config;
+    const { kind, id, layer, file, idSpan, digest, untrustedBecause } = config;
     const ignoredFields = [...config.ignoredFields, ...widening.map((k) => `defaults.${k}`)];
     return makeDefinition(
-      { kind, id, layer, file, idSpan, digest, trusted: false, ignoredFields, data: narrowed, body: undefined },
+      {
+        kind,
+        id,
+        layer,
+        file,
+        idSpan,
+        digest,
+        trusted: false,
+        ignoredFields,
+        ...(untrustedBecause === undefined ? {} : { untrustedBecause }),
+        data: narrowed,
+        body: undefined,
+      },
       () => config.source,
     ) as Definition<'config'>;
   });
   return { configs: out, diagnostics };
+}
+
+/** Why an untrusted definition may only narrow: its project is not trusted, or it changed since `neo trust`. */
+function because(from: AnyDefinition): string {
+  return from.untrustedBecause ?? 'this project is not trusted';
 }
 
 function warning(from: AnyDefinition, segments: Array<string | number>, message: string): Diagnostic {

@@ -40,7 +40,8 @@ export {
 export { readyPlan, type ReadyPlan } from './runtime/plan-cache.js';
 export { requirePlanSandboxes, plannedSandboxes } from './runtime/require-sandbox.js';
 export { requirePlanSecrets, declaredSecrets } from './runtime/require-secrets.js';
-export { listRuns, readRunRecord, driverAlive } from './store/runs.js';
+export { backendProblems, problemText, requirePlanBackends } from './runtime/require-backends.js';
+export { latestRunId, listRuns, readRunRecord, driverAlive } from './store/runs.js';
 export { readCheckedRun, readShownRun, type CheckedRun, type ShownRun } from './store/checked-run.js';
 export { isTrustError } from './store/trust-errors.js';
 export { tidyRuns } from './store/tidy.js';

@@ -3,6 +3,7 @@ import type { DotenvLayers } from '../agent/index.js';
 import type { Backend, Definition } from '../definitions/index.js';
 import type { Transport } from './types.js';
 import { defined } from '../util/defined.js';
+import { isAbsolute } from 'node:path';
 export { isPermanentProviderCode, PROVIDER_CODES, type ProviderCode } from './shared/provider-failure.js';
 export { wireMcpServers } from './shared/mcp-wire.js';
 
@@ -90,4 +91,38 @@ export async function probeBackend(backend: Definition<'backend'>): Promise<impo
   } catch (error) {
     return { available: false, status: 'probe-failed', detail: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** What stands in the way of a backend's sessions here, in the words its session would end with. */
+export interface BackendBlocker {
+  message: string;
+  hint?: string;
+}
+
+/**
+ * Why a session on `backend` cannot start on this machine, told without starting one and without
+ * running anything: a CLI backend's executable that is nowhere to be found, neo's own agent with
+ * no provider or no key. A flow asks before it makes its worktree, so a missing key or CLI is
+ * said up front, not after earlier steps ran. What neo cannot see from here (a CLI's own login,
+ * a provider refusing the key) is left to the session, which says so when it starts.
+ */
+export async function backendBlocker(
+  backend: Definition<'backend'>,
+  context: TransportContext & { env: NodeJS.ProcessEnv },
+): Promise<BackendBlocker | undefined> {
+  const { env } = context;
+  if (backend.data.protocol === 'neo') {
+    // Reads neo.yaml (the layers the run loaded) and the keys: no request is made.
+    const availability = await (await createTransport(backend, context))?.probeAvailability();
+    if (availability === undefined || availability.available) return undefined;
+    return { message: availability.detail ?? availability.status, ...defined({ hint: availability.hint }) };
+  }
+  if (backend.data.command === undefined) return undefined;
+  const { binaryMissing, requestedBinary, resolveBinary } = await import('./shared/index.js');
+  // A relative path is resolved in the session's folder, which does not exist yet: left to it.
+  const wanted = requestedBinary(backend.id, backend.data, env);
+  if (wanted.includes('/') && !isAbsolute(wanted)) return undefined;
+  if (resolveBinary(backend.id, backend.data, env) !== undefined) return undefined;
+  const error = binaryMissing(backend.id, backend.data, env);
+  return { message: error.message, ...defined({ hint: error.hint }) };
 }

@@ -95,7 +95,7 @@ steps:
     );
   });
 
-  it('a backend whose CLI is not installed fails its step with one message naming how to install it', async () => {
+  it('a backend whose CLI is not installed refuses the run up front with one message naming how to install it', async () => {
     const { dir, home } = await folder({
       'plan.yaml':
         'name: needs-claude\nworkspace: { isolation: inplace }\nsteps:\n  - { id: a, backend: claude-code, brief: do it }\n',
@@ -104,12 +104,12 @@ steps:
       cwd: dir,
       env: { NEO_HOME: home, PATH: '/usr/bin:/bin', NEO_CLAUDE_CODE_BIN: '' },
     });
-    // A missing CLI is the agent's failure class: the agent could not be run.
-    expect(result.exitCode).toBe(5);
-    expect(result.stdout).toContain(
-      'TRANSPORT_BINARY_MISSING: could not start the agent session: Claude Code: executable "claude" not found',
+    // Known before anything runs: refused like a bad input, with nothing to clean (tests/e2e/flow-backend-preflight).
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      'error[FLOW_BACKEND_UNAVAILABLE]: needs-claude: step `a` runs on backend `claude-code`, which cannot start here: Claude Code: executable "claude" not found',
     );
-    expect(result.stdout).toContain(
+    expect(result.stderr).toContain(
       'hint: install it with `npm install -g @anthropic-ai/claude-code`, or point NEO_CLAUDE_CODE_BIN at the executable',
     );
   });

@@ -1,8 +1,8 @@
 /**
  * Paths checked before a run starts: a step's `script:` that names no file is a located
  * definition error for `neo flow validate`, `neo validate` and `--dry-run` (nothing runs, no
- * worktree); one known only at run time fails with a hint that says where a flow's script is
- * read from; `--dry-run` says when the flow's backend is not installed here.
+ * worktree); none at all refuses the run before it starts; one known only at run time fails
+ * with a hint that says where a flow's script is read from; `--dry-run` says when the flow's backend is not installed here.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -85,17 +85,20 @@ describe('a step script that names no file', () => {
     );
   });
 
-  it('none at all, under --backend script, fails the step saying where a flow names its script', async () => {
-    const { neo } = await repo({
+  it('none at all, under --backend script, refuses the run before it starts, saying where a flow names its script', async () => {
+    const { home, neo } = await repo({
       'plan.yaml': 'name: fix\nsteps:\n  - { id: fix, brief: fix it, requireChange: false }\n',
     });
     const run = await neo(['flow', 'run', 'plan.yaml', '--backend', 'script']);
-    expect(run.exitCode).toBe(5);
-    expect(run.stdout).toContain('TRANSPORT_SCRIPT_MISSING');
-    expect(run.stdout).toContain(
-      "hint: in a flow, give the step `script: <file>` (a YAML script, relative to the plan's folder); by hand, `neo session start --backend script --script <file>`",
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain(
+      'error[FLOW_BACKEND_UNAVAILABLE]: fix: step `fix` runs on the script backend and names no `script:` to play',
     );
-    expect(run.stdout).not.toContain('backendOptions');
+    expect(run.stderr).toContain(
+      "hint: give the step `script: <file>` (a YAML script the backend plays, relative to the plan's folder)",
+    );
+    expect(run.stderr).not.toContain('backendOptions');
+    expect(existsSync(join(home, 'worktrees'))).toBe(false);
   });
 
   it('known only at run time, fails the step with where a flow reads it from', async () => {

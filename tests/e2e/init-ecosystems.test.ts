@@ -95,10 +95,34 @@ describe('neo init detects the ecosystem', () => {
       '    protect: ["@go", "**/*_test.go"]',
       '      run: "go test ./..."',
     ]);
-    const rust = await project({ 'Cargo.toml': '[package]\nname = "r"\n', 'src/lib.rs': '', 'tests/it.rs': '' });
+    const rust = await project({
+      'Cargo.toml': '[package]\nname = "r"\n',
+      'Cargo.lock': '',
+      'src/lib.rs': '',
+      'tests/it.rs': '',
+    });
     const rustInit = await rust.neo(['init']);
     expect(lines(rustInit.stdout, /^project:/)).toEqual([
       'project: rust (cargo); gate: `cargo test --offline` (Cargo.toml); protect: @rust tests/**',
+    ]);
+  });
+
+  it('rust without a committed Cargo.lock (a library): the lockfile cargo writes on every build is not protected', async () => {
+    // servo/rust-fnv: `cargo test` writes the Cargo.lock its .gitignore leaves out, and the step
+    // failed as a protected edit whatever the agent did.
+    const rust = await project({
+      'Cargo.toml': '[package]\nname = "r"\n',
+      '.gitignore': 'target\nCargo.lock\n',
+      'lib.rs': '',
+    });
+    const init = await rust.neo(['init']);
+    expect(lines(init.stdout, /^(project|note):/)).toEqual([
+      'project: rust (cargo); gate: `cargo test --offline` (Cargo.toml); protect: **/Cargo.toml **/build.rs **/.cargo/config **/.cargo/config.toml **/rust-toolchain **/rust-toolchain.toml tests/** benches/**',
+      "note: ~/.cargo's registry and git checkouts and ~/.rustup's toolchains are lent read-only to the sandbox, offline: run `cargo fetch` in your checkout when a dependency changes",
+      'note: Cargo.lock is not committed here, and cargo writes one on every build: protect is the @rust preset without it, or each run would fail as a protected edit',
+    ]);
+    expect(lines(rust.flow(), /^\s+# @rust/)).toEqual([
+      '    # @rust without Cargo.lock (not committed here; cargo writes it on every build): manifests, test-runner configs (docs/flows.md); then the tests.',
     ]);
   });
 

@@ -61,7 +61,7 @@ describe('neo init on test layouts of real repositories', () => {
     const { repo, neo, flow } = await project({
       'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n',
       'src/calc/__init__.py': 'def add(a, b):\n    return a - b\n',
-      'tests/test_calc.py':
+      'tests/testcalc.py':
         'import unittest\nfrom calc import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n',
     });
     await execa('python3', ['-m', 'venv', '--without-pip', '.venv'], { cwd: repo });
@@ -98,5 +98,25 @@ describe('neo init on test layouts of real repositories', () => {
     const run = await neo(['flow', 'run', FLOW]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('gate `python3 -m unittest` passed (attempt 1/3)');
+  });
+
+  it('a src layout with no virtualenv (pytest-dev/iniconfig): the gate imports the package from src/, not an installed copy', async () => {
+    // iniconfig's tests imported the iniconfig pytest itself depends on, from site-packages: the
+    // gate judged another copy than the agent's, and could not pass.
+    const { repo, neo, flow } = await project({
+      'pyproject.toml': '[project]\nname = "calc"\nversion = "0.1.0"\n',
+      'src/calc/__init__.py': 'def add(a, b):\n    return a - b\n',
+      'tests/__init__.py': '',
+      'tests/testcalc.py':
+        'import unittest\nfrom calc import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n',
+    });
+    const init = await neo(['init']);
+    expect(init.stdout).toContain(
+      'project: python (pip); gate: `PYTHONPATH=src python3 -m unittest` (no pytest named: the standard unittest runner; src layout without a virtualenv: the package is imported from src/)',
+    );
+    scripted(repo, flow(), `  - - edit: { path: src/calc/__init__.py, search: 'a - b', replace: 'a + b' }\n`);
+    const run = await neo(['flow', 'run', FLOW]);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('gate `PYTHONPATH=src python3 -m unittest` passed (attempt 1/3)');
   });
 });

@@ -8,6 +8,7 @@
  * The scripted provider echoes its key's reference in a header the model server logs unredacted
  * (`x-key-seen`), so the test sees which value the agent resolved.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runNeo } from '../helpers/cli.js';
@@ -86,6 +87,9 @@ describe("neo's own agent: .env pinned at the run's start", () => {
     expect(server.requests.filter((r) => r.role === 'main')).toHaveLength(0);
     expect(result.exitCode).not.toBe(0);
     expect(result.stdout + result.stderr).toContain('${NEO_TEST_KEY}, which is not set');
+    // Said before the planting step could run (tests/e2e/flow-backend-preflight): nothing was planted.
+    expect(result.stderr).toContain('error[FLOW_BACKEND_UNAVAILABLE]');
+    expect(existsSync(join(repo, '.neo', '.env'))).toBe(false);
   });
 
   it("a driver persona's llm decider does not take a key a confined step adds to the .env", async () => {
@@ -112,15 +116,22 @@ describe("neo's own agent: .env pinned at the run's start", () => {
   });
 
   it('a resumed run reads the .env files again when it starts', async () => {
-    const { env } = await plantingProject({}, ['{ id: talk, backend: neo, brief: say hi, requireChange: false }']);
+    // A key at the start (a run without one is refused before it starts: tests/e2e/flow-backend-preflight),
+    // and a first step that fails until the user makes `go`.
+    const { env } = await plantingProject({}, [
+      '{ id: gate, sandbox: none, run: "test -f go" }',
+      '{ id: talk, needs: [gate], backend: neo, brief: say hi, requireChange: false }',
+    ]);
     const { repo, home, server } = project!;
+    await writeTree(home, { '.env': 'NEO_TEST_KEY=sk-old\n' });
 
     const failed = await runNeo(['flow', 'run', 'plant.flow.yaml'], { cwd: repo, env });
-    expect(failed.exitCode).not.toBe(0);
+    expect(failed.exitCode, failed.stdout + failed.stderr).toBe(1);
     const runId = await onlyRunId(home);
     expect(server.requests.filter((r) => r.role === 'main')).toHaveLength(0);
 
-    // The user sets the key, then resumes: the resume is a new start and reads the files now.
+    // The user changes the key, then resumes: the resume is a new start and reads the files now.
+    await writeTree(repo, { go: '' });
     await writeTree(home, { '.env': 'NEO_TEST_KEY=sk-user\n' });
     const resumed = await runNeo(['flow', 'resume', runId], { cwd: repo, env });
     expect(resumed.exitCode, resumed.stdout + resumed.stderr).toBe(0);

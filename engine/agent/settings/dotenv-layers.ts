@@ -7,7 +7,14 @@
  * a later agent step. The values are secrets: nothing here is ever written to disk.
  */
 import { join } from 'node:path';
-import { findRepoRoot, TrustStore } from '../../definitions/index.js';
+import {
+  DOTENV_PIN_KEY,
+  dotenvDigest,
+  dotenvTrust,
+  findRepoRoot,
+  TrustStore,
+  type Pins,
+} from '../../definitions/index.js';
 import { readDotenv } from './dotenv.js';
 
 /** The variables of the user's and the project's `.env`, as read at one moment. */
@@ -15,8 +22,10 @@ export interface DotenvLayers {
   /** The files looked at (user's first), whether or not they existed. */
   readonly files: readonly string[];
   readonly user: ReadonlyMap<string, string>;
-  /** Undefined when there is no project, or it is not trusted. */
+  /** Undefined when there is no project, it is not trusted, or its variables are not what `neo trust` pinned. */
   readonly project: ReadonlyMap<string, string> | undefined;
+  /** Why the project's file was read but not used (its variables changed since `neo trust`). */
+  readonly warnings: readonly string[];
 }
 
 export interface ReadDotenvOptions {
@@ -32,16 +41,29 @@ export interface ReadDotenvOptions {
 export async function readDotenvLayers(options: ReadDotenvOptions): Promise<DotenvLayers> {
   const { home } = options;
   const repo = options.noProject ? undefined : findRepoRoot(options.cwd, { exclude: home });
-  const trusted = repo !== undefined && (await new TrustStore(home).isTrusted(repo));
+  const trust = repo === undefined ? undefined : await new TrustStore(home).projectTrust(repo);
   const userFile = join(home, '.env');
-  const projectFile = repo !== undefined && trusted ? join(repo, '.neo', '.env') : undefined;
-  const [user, project] = await Promise.all([
+  const projectFile = repo !== undefined && trust?.trusted ? join(repo, '.neo', '.env') : undefined;
+  const [user, read] = await Promise.all([
     readDotenv(userFile),
     projectFile === undefined ? undefined : readDotenv(projectFile),
   ]);
+  // Its variables are privileged (a provider's `${NAME}` takes them first): as `neo trust` pinned them, or none.
+  const verdict = read === undefined || trust === undefined ? undefined : dotenvTrust(trust, read);
+  const warnings =
+    verdict !== undefined && !verdict.trusted
+      ? [`${projectFile}: its variables are ignored: ${verdict.reason.because}`]
+      : [];
   return Object.freeze({
     files: Object.freeze(projectFile === undefined ? [userFile] : [userFile, projectFile]),
     user,
-    project,
+    project: verdict?.trusted === false ? undefined : read,
+    warnings: Object.freeze(warnings),
   });
+}
+
+/** What `neo trust` pins of a repository's `.neo/.env`: its variables' digest, when it defines any. */
+export async function projectDotenvPin(repo: string): Promise<Pins> {
+  const digest = dotenvDigest(await readDotenv(join(repo, '.neo', '.env')));
+  return digest === undefined ? {} : { [DOTENV_PIN_KEY]: digest };
 }

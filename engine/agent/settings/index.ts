@@ -3,4 +3,4 @@
  * files at the run's start. A face of its own so `neo flow run` does not load the agent (its
  * providers, tools and their dependencies) for a plan that may run none.
  */
-export { readDotenvLayers, type DotenvLayers, type ReadDotenvOptions } from './dotenv-layers.js';
+export { projectDotenvPin, readDotenvLayers, type DotenvLayers, type ReadDotenvOptions } from './dotenv-layers.js';

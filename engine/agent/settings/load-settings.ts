@@ -72,7 +72,7 @@ export async function loadAgentSettings(options: LoadSettingsOptions): Promise<A
   const lookup: EnvLookup = (name) => env[name] ?? dotenv.project?.get(name) ?? dotenv.user.get(name);
   files.push(...dotenv.files);
 
-  const warnings: string[] = [];
+  const warnings: string[] = [...dotenv.warnings];
   const agent: NonNullable<Config['agent']> = {};
   const providers: Record<string, ProviderConfig> = {};
   for (const layer of layers) {
@@ -80,7 +80,11 @@ export async function loadAgentSettings(options: LoadSettingsOptions): Promise<A
     for (const [name, config] of Object.entries(layer.data.providers ?? {}))
       providers[name] = { ...providers[name], ...config };
     for (const field of layer.ignoredFields)
-      warnings.push(`${layer.file}: ${field} is ignored: this project is not trusted (run \`neo trust\` to allow it)`);
+      warnings.push(
+        layer.untrustedBecause === undefined
+          ? `${layer.file}: ${field} is ignored: this project is not trusted (run \`neo trust\` to allow it)`
+          : `${layer.file}: ${field} is ignored: ${layer.untrustedBecause}`,
+      );
   }
 
   const secrets: Secret[] = [];
@@ -129,7 +133,8 @@ function subagentBudgets(given: NonNullable<Config['agent']>['subagents']): Suba
 /** neo.yaml from NEO_HOME and from the repository `cwd` is in (none: no project layer). */
 async function readConfigs(home: string, cwd: string | undefined): Promise<Definition<'config'>[]> {
   const repo = cwd === undefined ? undefined : findRepoRoot(cwd, { exclude: home });
-  const projectTrusted = repo !== undefined && (await new TrustStore(home).isTrusted(repo));
+  // The same per-file rule as the definitions loader: privileged fields apply when pinned.
+  const projectTrust = repo === undefined ? undefined : await new TrustStore(home).projectTrust(repo);
   const candidates: Array<{ file: string; layer: 'user' | 'project' }> = [
     { file: join(home, 'neo.yaml'), layer: 'user' },
   ];
@@ -137,7 +142,11 @@ async function readConfigs(home: string, cwd: string | undefined): Promise<Defin
   const out: Definition<'config'>[] = [];
   for (const { file, layer } of candidates) {
     if (!(await exists(file))) continue;
-    const load = await loadDefinitionFile(file, { kind: 'config', layer, trusted: layer === 'user' || projectTrusted });
+    const load = await loadDefinitionFile(file, {
+      kind: 'config',
+      layer,
+      trusted: layer === 'user' || (projectTrust ?? false),
+    });
     const errors = load.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0) {
       throw new AgentError('AGENT_SETTINGS_INVALID', `invalid ${file}:\n${formatDiagnostics(errors)}`, {

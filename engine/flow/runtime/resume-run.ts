@@ -22,6 +22,7 @@ import { drive } from './drive.js';
 import { driverFields } from './record.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
 import { requirePlanSecrets } from './require-secrets.js';
+import { requirePlanBackends } from './require-backends.js';
 import { sweepRunLitter } from './litter.js';
 import { assertCompiled, compileFlowFile, loadPlanDefinitions, planHash } from './load-plan.js';
 import { changedDefinitions, refuseChangedAtRunTime } from './pinned-changes.js';
@@ -193,6 +194,19 @@ async function resumeWith(
     }
     await requirePlanSandboxes(plan);
     requirePlanSecrets({ plan, children: {} });
+    // The steps this resume may run (not succeeded — one skipped after a failure is decided again —,
+    // named by --rerun, or after one that is) on a backend that could start here, or nothing runs
+    // (a sub-flow's are its own resume's to ask).
+    if (child === undefined && options.sessions === undefined) {
+      const again = (step: CompiledPlan['steps'][number]) =>
+        rerun.includes(step.id) || step.reach.some((id) => rerun.includes(id));
+      const pending = plan.steps.filter((step) => state.steps.get(step.id)?.status !== 'succeeded' || again(step));
+      await requirePlanBackends({ plan: { ...plan, steps: pending }, children: {} }, set, {
+        configs: set.configs,
+        ...defined({ dotenv }),
+        env: process.env,
+      });
+    }
     // Capabilities are detected again too, from the plan's project as it is now (a sub-flow's
     // sessions are its parent's, which detected them): a new start, like `neo flow run`'s.
     if (child === undefined) onProfile(await detectRunProfile({ home: options.home, plan, set, env: process.env }));

@@ -29,6 +29,7 @@ import { outcomeOf, type ChildContext, type RunOutcome, type StartOptions } from
 import { runSubflow } from './subflow.js';
 import { requirePlanSandboxes } from './require-sandbox.js';
 import { requirePlanSecrets } from './require-secrets.js';
+import { requirePlanBackends } from './require-backends.js';
 import { refuseUnsafeWatch } from './watch-guard.js';
 import { defined } from '../../util/defined.js';
 import { packageRoot } from '../../util/package-root.js';
@@ -56,6 +57,17 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
   // Read with the definitions, from the same project, before any step runs; held in memory only
   // (they are secrets, and the run's folder is on disk).
   const dotenv = await readDotenvLayers({ cwd: dirname(ready.file), home: options.home });
+  // Before the workspace and the first step (after a durable run's pin: a takeover that reads
+  // another project is told so first): an agent step that could not start is said now. Sessions
+  // given by the caller (a test's, a host's) start no transport of neo's to ask.
+  const requireBackends = async () => {
+    if (options.sessions === undefined)
+      await requirePlanBackends({ plan: ready.plan, children: ready.children }, ready.set, {
+        configs: ready.set.configs,
+        dotenv,
+        env: process.env,
+      });
+  };
   const detect = () => detectRunProfile({ home: options.home, plan: ready.plan, set: ready.set, env: process.env });
   // A durable run taken over (or resumed) keeps the profile of its first start: the workspace is
   // now what the run's confined steps left.
@@ -68,6 +80,7 @@ export async function startRun(options: StartOptions): Promise<RunOutcome> {
   try {
     return await startCompiled(ready.file, ready.set, options, {
       agents,
+      requireBackends,
       ...defined({ projectDotenv: pinProjectDotenv(options.home, dotenv) }),
       // Only a durable run pins it for a takeover on another worker; the hash is slow on purpose.
       ...defined({ durableDotenv: options.engine?.pinPlan === undefined ? undefined : durableDotenvDigest(dotenv) }),
@@ -96,6 +109,8 @@ export async function startCompiled(
     /** A top-level durable run's digest of that `.env`, for its plan pin (dotenv-pin.ts). */
     durableDotenv?: string;
     compiled?: { plan: CompiledPlan; pinned: PinnedDefinition[]; children: Record<string, PlanTree> };
+    /** A top-level run's check that its agent steps can start here (require-backends.ts). */
+    requireBackends?: () => Promise<void>;
   },
 ): Promise<RunOutcome> {
   const backend = options.backend ?? context.child?.backend;
@@ -118,6 +133,7 @@ export async function startCompiled(
   // sub-flows, or nothing runs (no workspace, no record).
   const own = { home: options.home, packageRoot: packageRoot(), ...defined({ dotenv: context.durableDotenv }) };
   await engine?.pinPlan?.(durablePinHash(plan, pinned, own), file);
+  await context.requireBackends?.();
   // Nothing starts (no workspace, no run record) where a sandbox asked for cannot be had.
   await requirePlanSandboxes(plan);
   requirePlanSecrets({ plan, children });

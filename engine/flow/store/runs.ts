@@ -27,6 +27,18 @@ export async function listRuns(home: string): Promise<RunRecord[]> {
 }
 
 /**
+ * The newest top-level run's id (a sub-flow's run is its parent's), for a command that reads one
+ * run and was given no id; none yet is FLOW_RUN_NOT_FOUND, saying how to start one.
+ */
+export async function latestRunId(home: string): Promise<string> {
+  const latest = (await listRuns(home)).find((record) => record.parent === undefined);
+  if (latest !== undefined) return latest.runId;
+  throw new NeoError('FLOW_RUN_NOT_FOUND', 'no run yet to show', {
+    hint: 'start one with `neo flow run plan.yaml`',
+  });
+}
+
+/**
  * One run's record (an id or a unique prefix), checked against its MAC, or a typed error naming
  * the fix. For a caller that acts on the run: a record that fails its MAC (or has none) is
  * STORE_TAMPERED (STORE_UNAUTHENTICATED).

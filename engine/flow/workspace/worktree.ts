@@ -1,5 +1,5 @@
 import { access, realpath } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { GitRepo, gitFailure } from '../../execution/index.js';
 import { errorMessage, NeoError, UsageError } from '../../util/errors.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
@@ -54,7 +54,9 @@ export async function createWorktree(options: {
   // nothing out of the run.
   const args = ['worktree', 'add', '--quiet', '-b', branch, root, baseCommit];
   const adding = source.run(args);
-  const dirtyCheck = source.output(['status', '--porcelain', '--', rel || '.', ':(top,exclude).neo']).catch(() => '');
+  // The project's own `.neo/` (a package's, in a monorepo) is read from the checkout: not a change left out.
+  const ownDefinitions = `:(top,exclude)${rel === '' ? '' : `${rel.split(sep).join('/')}/`}.neo`;
+  const dirtyCheck = source.output(['status', '--porcelain', '--', rel || '.', ownDefinitions]).catch(() => '');
   const lendable =
     options.dependencies === 'none' ? Promise.resolve([]) : lendableFolders(repo, source, [options.home]);
   const [added, dirty, folders] = await Promise.allSettled([adding, dirtyCheck, lendable]);

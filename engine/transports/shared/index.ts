@@ -22,7 +22,7 @@ export {
   type AgentHome,
   type ConfigHomeEntry,
 } from './agent-home.js';
-export { binaryEnvVar, resolveBinary, type ResolvedBinary } from './binary.js';
+export { binaryEnvVar, requestedBinary, resolveBinary, type ResolvedBinary } from './binary.js';
 export { gateAsk } from './posture-gate.js';
 export {
   isPermanentProviderCode,

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,8 +8,14 @@ import {
   resolveModel,
   type AgentSettings,
 } from '../../../engine/agent/index.js';
-import { TrustStore } from '../../../engine/definitions/index.js';
+import { pinProject, TrustStore } from '../../../engine/definitions/index.js';
+import { projectDotenvPin } from '../../../engine/agent/settings/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
+
+/** What `neo trust` does: pins the project's definitions and its .env as they are now. */
+async function trustRepo(home: string, repo: string): Promise<void> {
+  await new TrustStore(home).trust(repo, { ...(await pinProject(repo)), ...(await projectDotenvPin(repo)) });
+}
 
 async function roots(): Promise<{ home: string; repo: string }> {
   const home = await tempDir('neo-home-');
@@ -27,7 +33,7 @@ describe('agent settings', () => {
       '.env': 'LOCAL_KEY=from-user-dotenv\n',
     });
     await writeTree(repo, { '.neo/neo.yaml': 'agent:\n  maxTurns: 20\n  keepTurns: 2\n' });
-    await new TrustStore(home).trust(repo);
+    await trustRepo(home, repo);
     const settings = await loadAgentSettings({ cwd: repo, home, env: {} });
     expect(settings.maxTurns).toBe(20);
     expect(settings.keepTurns).toBe(2);
@@ -51,19 +57,28 @@ describe('agent settings', () => {
       (await loadAgentSettings({ cwd: repo, home, env })).provider.apiKey?.reveal();
     // An untrusted project's .env sets no secret: it could swap in a key whose account logs prompts.
     expect(await key({})).toBe('user-key');
-    await new TrustStore(home).trust(repo);
+    await trustRepo(home, repo);
     expect(await key({ ANTHROPIC_API_KEY: 'env-key' })).toBe('env-key');
     expect(await key({})).toBe('project-key');
     expect(
       await loadAgentSettings({ cwd: repo, home, env: {}, noProject: true }).then((s) => s.provider.apiKey?.reveal()),
     ).toBe('user-key');
+    // A key written after `neo trust` (an agent's edit, a pull) is not used until `neo trust` again.
+    await writeTree(repo, { '.neo/.env': 'ANTHROPIC_API_KEY=planted-key\n' });
+    const changed = await loadAgentSettings({ cwd: repo, home, env: {} });
+    expect(changed.provider.apiKey?.reveal()).toBe('user-key');
+    expect(changed.warnings).toEqual([
+      `${join(repo, '.neo', '.env')}: its variables are ignored: changed since \`neo trust\`: run \`neo trust\` again to allow it`,
+    ]);
+    await trustRepo(home, repo);
+    expect(await key({})).toBe('planted-key');
   });
 
   it('takes the .env files it is handed (read at a run start), never the files as they are now', async () => {
     const { home, repo } = await roots();
     await writeTree(home, { '.env': 'OPENAI_API_KEY=user-openai\n' });
     await writeTree(repo, { '.neo/.env': 'OPENROUTER_API_KEY=project-or\n' });
-    await new TrustStore(home).trust(repo);
+    await trustRepo(home, repo);
     const dotenv = await readDotenvLayers({ cwd: repo, home });
     // What a confined step could write in the middle of a run: a key picked before the others.
     await writeTree(repo, { '.neo/.env': 'ANTHROPIC_API_KEY=planted\nOPENAI_API_KEY=planted\n' });
@@ -71,6 +86,9 @@ describe('agent settings', () => {
     expect(pinned.provider.name).toBe('openai');
     expect(pinned.provider.apiKey?.reveal()).toBe('user-openai');
     expect(pinned.files).toEqual([join(home, '.env'), join(repo, '.neo', '.env')]);
+    // Read now, the planted keys are not what `neo trust` pinned: unused until it is run again.
+    expect((await loadAgentSettings({ cwd: repo, home, env: {} })).provider.apiKey?.reveal()).toBe('user-openai');
+    await trustRepo(home, repo);
     expect((await loadAgentSettings({ cwd: repo, home, env: {} })).provider.apiKey?.reveal()).toBe('planted');
     // Held in memory only: a slip into JSON shows no value.
     expect(JSON.stringify(dotenv)).not.toContain('user-openai');
@@ -157,10 +175,27 @@ describe('agent settings', () => {
     const local = await loadAgentSettings({ cwd: repo, home, env, provider: 'local' });
     expect(local.provider.baseUrl).toBe('https://api.openai.com/v1');
     expect(local.provider.apiKey).toBeUndefined();
-    await new TrustStore(home).trust(repo);
+    await trustRepo(home, repo);
     const trusted = await loadAgentSettings({ cwd: repo, home, env });
     expect(trusted.provider).toMatchObject({ name: 'openai', baseUrl: 'https://evil.example/v1' });
     expect(trusted.warnings).toEqual([]);
+    // A URL written after `neo trust` (an agent's edit, a pull) waits for `neo trust` again; the models still apply.
+    const yaml = join(repo, '.neo', 'neo.yaml');
+    await writeFile(
+      yaml,
+      (await readFile(yaml, 'utf8')).replace('https://evil.example/v1', 'https://worse.example/v1'),
+    );
+    const changed = await loadAgentSettings({ cwd: repo, home, env, provider: 'openai' });
+    expect(changed.provider).toMatchObject({ baseUrl: 'https://api.openai.com/v1', models: { standard: 'gpt-x' } });
+    expect(changed.warnings.map((w) => w.slice(w.indexOf(': ') + 2))).toEqual(
+      [
+        'agent.provider',
+        'providers.openai.baseUrl',
+        'providers.claude.headers',
+        'providers.local.baseUrl',
+        'providers.local.apiKey',
+      ].map((field) => `${field} is ignored: changed since \`neo trust\`: run \`neo trust\` again to allow it`),
+    );
   });
 
   it('picks the provider whose key is set when neo.yaml names none, and says how to configure one otherwise', async () => {

@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { effectivePersonaKnobs, loadDefinitions, narrowKnobs, TrustStore } from '../../../engine/definitions/index.js';
+import {
+  effectivePersonaKnobs,
+  loadDefinitions,
+  narrowKnobs,
+  pinProject,
+  TrustStore,
+} from '../../../engine/definitions/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
 const packaged = fileURLToPath(new URL('../../fixtures/definitions/packaged/', import.meta.url));
@@ -72,7 +78,7 @@ describe('layers', () => {
     expect(boss.ignoredFields).toEqual(['driver', 'maxPosture']);
     expect(untrusted.set.has('backend', 'evil')).toBe(false);
 
-    await new TrustStore(home).trust(repo);
+    await new TrustStore(home).trust(repo, await pinProject(repo));
     const trusted = await loadDefinitions({ packaged, home, cwd: repo });
     expect(trusted.diagnostics).toEqual([]);
     expect(trusted.set.get('persona', 'boss')!.data.driver).toBe(true);
@@ -110,7 +116,7 @@ describe('layers', () => {
     const { home, repo } = await setup({
       'repo/.neo/definitions/policies/owner.yaml': 'description: sneaky\nmaxPosture: full\n',
     });
-    await new TrustStore(home).trust(repo);
+    await new TrustStore(home).trust(repo, await pinProject(repo));
     const { set, diagnostics } = await loadDefinitions({ packaged, home, cwd: repo });
     expect(diagnostics.map((d) => d.code)).toEqual(['DEF_RESERVED_ID']);
     expect(set.ownerPolicy).toBeUndefined();
