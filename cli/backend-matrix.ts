@@ -222,7 +222,8 @@ const ADDING_AN_ACP_AGENT = `
 Any agent that speaks the [Agent Client Protocol](https://agentclientprotocol.com) over stdio runs through neo's
 generic \`acp\` adapter. Write one descriptor and it is a backend: in \`$NEO_HOME/definitions/backends/<id>.yaml\` for
 yourself, or in a repository's \`.neo/definitions/backends/<id>.yaml\` (project backends name programs to run, so they
-apply only after \`neo trust\`). \`neo validate\` checks the file with line and column positions.
+apply only after \`neo trust\`, and only as they were then: a descriptor changed or added later waits for \`neo trust\`
+again). \`neo validate\` checks the file with line and column positions.
 
 \`\`\`yaml
 displayName: My Agent
