@@ -105,6 +105,13 @@ export interface RunningProcess {
   readonly result: Promise<ProcessResult>;
   /** Kill-tree (SIGTERM, `graceMs`, SIGKILL); resolves when nothing of it runs and the result is in. */
   kill(graceMs?: number): Promise<void>;
+  /**
+   * Asks its process bound now whether the cap refused a fork (a cgroup's count; the poll asks
+   * every BOUND_POLL_MS), and when it did, kills it for that as the poll would: a caller that
+   * acts on what the process says (a CLI's turn ended) asks first, so a flood within the poll's
+   * interval is never taken for a finished turn.
+   */
+  boundHit(): boolean;
 }
 
 const TAIL_CHARS = 64 * 1024;
@@ -293,6 +300,11 @@ export function spawnProcess(argv: readonly string[], { env, ...options }: Spawn
       await killAll('kill', graceMs);
       await result;
     },
+    boundHit() {
+      if (bound?.kind !== 'cgroup' || !bound.hit()) return false;
+      void killAll('processLimit');
+      return true;
+    },
   };
 }
 
@@ -321,6 +333,7 @@ export function notStarted(why: string, started = Date.now()): RunningProcess {
     exited: Promise.resolve(),
     result: Promise.resolve(result),
     kill: () => Promise.resolve(),
+    boundHit: () => false,
   };
 }
 

@@ -150,7 +150,11 @@ export class CliProcess {
     const { stdout, stderr } = this.#child;
     if (stdout !== null) {
       const lines = createInterface({ input: stdout, crlfDelay: Infinity });
-      lines.on('line', (line) => this.#lineListener?.(line));
+      // A line is passed on only while the process bound holds: once it refused a fork the CLI
+      // is being killed, and a turn it reports done after its flood must not count as done.
+      lines.on('line', (line) => {
+        if (!this.#child.boundHit()) this.#lineListener?.(line);
+      });
     }
     if (stderr !== null) {
       const lines = createInterface({ input: stderr, crlfDelay: Infinity });
