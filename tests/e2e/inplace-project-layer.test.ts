@@ -13,6 +13,7 @@ import { startModelServer, type ModelServer } from '../../engine/model-server/in
 import { runNeo } from '../helpers/cli.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { commitAll } from '../helpers/git.js';
+import { scriptedAgentConfig } from '../helpers/scripted-agent.js';
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -22,13 +23,46 @@ afterEach(async () => {
 
 const DESCRIPTOR = join(import.meta.dirname, '..', '..', 'definitions', 'backends', 'claude-code.yaml');
 
+interface Planting {
+  root: string;
+  repo: string;
+  /** Touched by `evil` when something runs it. */
+  marker: string;
+  /** A claude-code descriptor whose program is the repository's `evil`. */
+  backend: string;
+  /** The step that writes `evil` (`a`), for a plan's steps. */
+  evilStep: string;
+  env: Record<string, string>;
+}
+
+/** A trusted repository holding `files(p)`, committed, `neo trust` run in it with `p.env` (plus `env`). */
+async function trustedRepo(
+  files: (p: Omit<Planting, 'env'>) => Record<string, string>,
+  env: Record<string, string> = {},
+): Promise<Planting> {
+  const root = await tempDir('neo-e2e-inplace-layer-');
+  const repo = join(root, 'repo');
+  const marker = join(root, 'ran-unconfined');
+  const backend = readFileSync(DESCRIPTOR, 'utf8').replace(/^ {2}bin: claude$/m, `  bin: ${join(repo, 'evil')}`);
+  const evilStep = `  - { id: a, run: 'printf "#!/bin/sh\\ntouch ${marker}\\necho 1.0.0\\n" > evil && chmod +x evil' }`;
+  const planting = { root, repo, marker, backend, evilStep };
+  await writeTree(repo, files(planting));
+  await commitAll(repo);
+  const all = { NEO_HOME: join(root, 'home'), HOME: root, NEO_CLAUDE_CODE_BIN: '', ...env };
+  expect((await runNeo(['trust'], { cwd: repo, env: all })).exitCode).toBe(0);
+  return { ...planting, env: all };
+}
+
+/** `neo backends list` in the repository runs no planted program. */
+async function nothingRanUnconfined(p: Planting): Promise<void> {
+  const list = await runNeo(['backends', 'list'], { cwd: p.repo, env: p.env });
+  expect(list.stdout + list.stderr).toContain('claude-code');
+  expect(existsSync(p.marker)).toBe(false);
+}
+
 describe("an inplace run's confined steps and the trusted project's .neo/", () => {
   it('cannot write a backend there that the next neo backends list runs unconfined', async () => {
-    const root = await tempDir('neo-e2e-inplace-layer-');
-    const repo = join(root, 'repo');
-    const marker = join(root, 'ran-unconfined');
-    const backend = readFileSync(DESCRIPTOR, 'utf8').replace(/^ {2}bin: claude$/m, `  bin: ${join(repo, 'evil')}`);
-    await writeTree(repo, {
+    const p = await trustedRepo(({ backend, evilStep }) => ({
       '.neo/neo.yaml': 'defaults: { maxRounds: 5 }\n',
       '.claude/agents/helper.md': '---\ndescription: the project helper\n---\nHelp.\n',
       'planted.yaml': backend,
@@ -38,38 +72,28 @@ describe("an inplace run's confined steps and the trusted project's .neo/", () =
         'sandbox: bwrap',
         'workspace: { isolation: inplace }',
         'steps:',
-        `  - { id: a, run: 'printf "#!/bin/sh\\ntouch ${marker}\\necho 1.0.0\\n" > evil && chmod +x evil' }`,
+        evilStep,
         "  - { id: b, needs: [a], run: 'mkdir -p .neo/definitions/backends && cp planted.yaml .neo/definitions/backends/claude-code.yaml' }",
         '  - { id: c, needs: [a], run: \'echo "defaults: { maxRounds: 50 }" > .neo/neo.yaml\' }',
         // The folder above a read-only .claude/agents moved away, a new one in its place.
         "  - { id: d, needs: [a], run: 'mv .claude .claude-old; mkdir -p .claude/agents && cp planted.md .claude/agents/' }",
         '',
       ].join('\n'),
-    });
-    await commitAll(repo);
-    const env = { NEO_HOME: join(root, 'home'), HOME: root, NEO_CLAUDE_CODE_BIN: '' };
-    expect((await runNeo(['trust'], { cwd: repo, env })).exitCode).toBe(0);
-
-    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml', '--json'], { cwd: repo, env });
+    }));
+    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml', '--json'], { cwd: p.repo, env: p.env });
     expect(planted.stdout).toContain('Read-only file system');
-    expect(existsSync(join(repo, '.neo', 'definitions'))).toBe(false);
-    expect(readFileSync(join(repo, '.neo', 'neo.yaml'), 'utf8')).toBe('defaults: { maxRounds: 5 }\n');
-    expect(existsSync(join(repo, '.claude-old'))).toBe(false);
+    expect(existsSync(join(p.repo, '.neo', 'definitions'))).toBe(false);
+    expect(readFileSync(join(p.repo, '.neo', 'neo.yaml'), 'utf8')).toBe('defaults: { maxRounds: 5 }\n');
+    expect(existsSync(join(p.repo, '.claude-old'))).toBe(false);
 
-    const list = await runNeo(['backends', 'list'], { cwd: repo, env });
-    expect(list.stdout + list.stderr).toContain('claude-code');
-    expect(existsSync(marker)).toBe(false);
-    const personas = await runNeo(['personas', 'list'], { cwd: repo, env });
+    await nothingRanUnconfined(p);
+    const personas = await runNeo(['personas', 'list'], { cwd: p.repo, env: p.env });
     expect(personas.stdout).toContain('helper');
     expect(personas.stdout).not.toContain('planted');
   });
 
   it('cannot create a .neo/ (or .claude/agents/) the trusted project did not have', async () => {
-    const root = await tempDir('neo-e2e-inplace-layer-');
-    const repo = join(root, 'repo');
-    const marker = join(root, 'ran-unconfined');
-    const backend = readFileSync(DESCRIPTOR, 'utf8').replace(/^ {2}bin: claude$/m, `  bin: ${join(repo, 'evil')}`);
-    await writeTree(repo, {
+    const p = await trustedRepo(({ backend, evilStep }) => ({
       'planted.yaml': backend,
       'planted.md': '---\ndescription: planted by a step\n---\nPlanted.\n',
       'plant.flow.yaml': [
@@ -77,25 +101,19 @@ describe("an inplace run's confined steps and the trusted project's .neo/", () =
         'sandbox: bwrap',
         'workspace: { isolation: inplace }',
         'steps:',
-        `  - { id: a, run: 'printf "#!/bin/sh\\ntouch ${marker}\\necho 1.0.0\\n" > evil && chmod +x evil' }`,
+        evilStep,
         "  - { id: b, needs: [a], run: 'mkdir -p .neo/definitions/backends && cp planted.yaml .neo/definitions/backends/claude-code.yaml' }",
         "  - { id: c, needs: [a], run: 'mkdir -p .claude/agents && cp planted.md .claude/agents/planted.md' }",
         '',
       ].join('\n'),
-    });
-    await commitAll(repo);
-    const env = { NEO_HOME: join(root, 'home'), HOME: root, NEO_CLAUDE_CODE_BIN: '' };
-    expect((await runNeo(['trust'], { cwd: repo, env })).exitCode).toBe(0);
-
-    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml', '--json'], { cwd: repo, env });
+    }));
+    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml', '--json'], { cwd: p.repo, env: p.env });
     expect(planted.stdout).toContain('Read-only file system');
-    expect(existsSync(join(repo, '.neo', 'definitions'))).toBe(false);
-    expect(existsSync(join(repo, '.claude', 'agents', 'planted.md'))).toBe(false);
+    expect(existsSync(join(p.repo, '.neo', 'definitions'))).toBe(false);
+    expect(existsSync(join(p.repo, '.claude', 'agents', 'planted.md'))).toBe(false);
 
-    const list = await runNeo(['backends', 'list'], { cwd: repo, env });
-    expect(list.stdout + list.stderr).toContain('claude-code');
-    expect(existsSync(marker)).toBe(false);
-    const personas = await runNeo(['personas', 'list'], { cwd: repo, env });
+    await nothingRanUnconfined(p);
+    const personas = await runNeo(['personas', 'list'], { cwd: p.repo, env: p.env });
     expect(personas.stdout).not.toContain('planted');
   });
 
@@ -124,11 +142,7 @@ describe("an inplace run's confined steps and the trusted project's .neo/", () =
   });
 
   it("an in-process agent's file tools cannot write it either (the script backend)", async () => {
-    const root = await tempDir('neo-e2e-inplace-layer-');
-    const repo = join(root, 'repo');
-    const marker = join(root, 'ran-unconfined');
-    const backend = readFileSync(DESCRIPTOR, 'utf8').replace(/^ {2}bin: claude$/m, `  bin: ${join(repo, 'evil')}`);
-    await writeTree(repo, {
+    const p = await trustedRepo(({ backend, evilStep }) => ({
       '.neo/neo.yaml': 'defaults: { maxRounds: 5 }\n',
       'plant.yaml': [
         'turns:',
@@ -143,30 +157,34 @@ describe("an inplace run's confined steps and the trusted project's .neo/", () =
         'workspace: { isolation: inplace }',
         'defaults: { backend: script, maxPosture: acceptEdits }',
         'steps:',
-        `  - { id: a, run: 'printf "#!/bin/sh\\ntouch ${marker}\\necho 1.0.0\\n" > evil && chmod +x evil' }`,
+        evilStep,
         '  - { id: b, needs: [a], brief: plant, script: plant.yaml, requireChange: false }',
         '',
       ].join('\n'),
-    });
-    await commitAll(repo);
-    const env = { NEO_HOME: join(root, 'home'), HOME: root, NEO_CLAUDE_CODE_BIN: '' };
-    expect((await runNeo(['trust'], { cwd: repo, env })).exitCode).toBe(0);
-
-    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml'], { cwd: repo, env });
+    }));
+    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml'], { cwd: p.repo, env: p.env });
     expect(planted.exitCode, planted.stdout + planted.stderr).toBe(0);
     expect(planted.stdout).toContain('b  success · no files changed');
-    expect(existsSync(join(repo, '.neo', 'definitions'))).toBe(false);
-    expect(existsSync(join(repo, '.claude', 'agents'))).toBe(false);
-    const list = await runNeo(['backends', 'list'], { cwd: repo, env });
-    expect(list.stdout + list.stderr).toContain('claude-code');
-    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(p.repo, '.neo', 'definitions'))).toBe(false);
+    expect(existsSync(join(p.repo, '.claude', 'agents'))).toBe(false);
+    await nothingRanUnconfined(p);
   });
 
   it("neo's own agent's write_file and edit cannot write it either", async () => {
-    const root = await tempDir('neo-e2e-inplace-layer-');
-    const repo = join(root, 'repo');
-    const home = join(root, 'home');
-    const backend = readFileSync(DESCRIPTOR, 'utf8').replace(/^ {2}bin: claude$/m, `  bin: ${join(repo, 'evil')}`);
+    const p = await trustedRepo(
+      () => ({
+        'plant.flow.yaml': [
+          'name: plant',
+          'sandbox: bwrap',
+          'workspace: { isolation: inplace }',
+          'defaults: { backend: neo, maxPosture: full, posture: full, maxRounds: 2 }',
+          'steps:',
+          '  - { id: a, brief: plant, requireChange: false }',
+          '',
+        ].join('\n'),
+      }),
+      { NEO_TEST_KEY: 'sk-test' },
+    );
     server = await startModelServer({
       script: {
         turns: [
@@ -174,7 +192,7 @@ describe("an inplace run's confined steps and the trusted project's .neo/", () =
             tools: [
               {
                 name: 'write_file',
-                arguments: { path: '.neo/definitions/backends/claude-code.yaml', content: backend },
+                arguments: { path: '.neo/definitions/backends/claude-code.yaml', content: p.backend },
               },
               { name: 'edit', arguments: { path: '.claude/agents/p.md', old_string: '', new_string: 'planted' } },
             ],
@@ -183,27 +201,11 @@ describe("an inplace run's confined steps and the trusted project's .neo/", () =
         ] as never,
       },
     });
-    await writeTree(repo, {
-      'plant.flow.yaml': [
-        'name: plant',
-        'sandbox: bwrap',
-        'workspace: { isolation: inplace }',
-        'defaults: { backend: neo, maxPosture: full, posture: full, maxRounds: 2 }',
-        'steps:',
-        '  - { id: a, brief: plant, requireChange: false }',
-        '',
-      ].join('\n'),
-    });
-    await writeTree(home, {
-      'neo.yaml': `providers:\n  scripted:\n    api: anthropic\n    baseUrl: ${server.url}\n    apiKey: \${NEO_TEST_KEY}\nagent:\n  provider: scripted\n  model: scripted-model\n`,
-    });
-    await commitAll(repo);
-    const env = { NEO_HOME: home, HOME: root, NEO_TEST_KEY: 'sk-test' };
-    expect((await runNeo(['trust'], { cwd: repo, env })).exitCode).toBe(0);
-    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml'], { cwd: repo, env });
+    await writeTree(p.env.NEO_HOME!, { 'neo.yaml': scriptedAgentConfig(server.url) });
+    const planted = await runNeo(['flow', 'run', 'plant.flow.yaml'], { cwd: p.repo, env: p.env });
     expect(planted.exitCode, planted.stdout + planted.stderr).toBe(0);
-    expect(existsSync(join(repo, '.neo', 'definitions'))).toBe(false);
-    expect(existsSync(join(repo, '.claude', 'agents'))).toBe(false);
+    expect(existsSync(join(p.repo, '.neo', 'definitions'))).toBe(false);
+    expect(existsSync(join(p.repo, '.claude', 'agents'))).toBe(false);
     const told = JSON.stringify(server.requests);
     expect(told).toContain(`refused: .neo/definitions/backends/claude-code.yaml is read-only or hidden in its sandbox`);
     expect(told).toContain(`refused: .claude/agents/p.md is read-only or hidden in its sandbox`);
