@@ -49,5 +49,6 @@ export { withoutNetwork } from './net-unshare.js';
 export { probeSandbox, requireSandbox, type SandboxAvailability } from './sandbox-probe.js';
 export { confinedSpec, configHomePath, programBind, type Confinement } from './sandbox-confine.js';
 export { runtimeLoan } from './runtime-loan.js';
+export { onPath } from './runtime-path.js';
 export { isPythonPrefix } from './python-runtime.js';
 export { BASE_ENV_NAMES, confinedEnv, type ConfinedEnvOptions } from './confined-env.js';

@@ -11,9 +11,10 @@
  * (GOCACHE in its private /tmp, cargo's `target/` in its workspace), so no agent's build output is
  * ever a gate's. Decided from the user's environment when the run starts, recorded by neo.
  */
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, basename } from 'node:path';
+import { onPath } from '../../execution/index.js';
 import type { WorkspaceRecord } from '../store/run-files.js';
 
 export type ToolchainLoan = NonNullable<WorkspaceRecord['toolchains']>;
@@ -43,7 +44,7 @@ function goLoan(env: NodeJS.ProcessEnv, home: string): Part {
   const gopath = (env.GOPATH ?? '').split(delimiter).find((dir) => dir !== '') ?? join(home, 'go');
   const modcache = env.GOMODCACHE !== undefined && env.GOMODCACHE !== '' ? env.GOMODCACHE : join(gopath, 'pkg', 'mod');
   // The Go install (GOROOT) the PATH finds, when it lies under a hidden tree (~/sdk/go1.22, ~/.local/go).
-  const go = onPath('go', env);
+  const go = onPath('go', env.PATH ?? '')?.real;
   const root = go !== undefined && basename(dirname(go)) === 'bin' ? dirname(dirname(go)) : undefined;
   return {
     ecosystem: 'go',
@@ -65,19 +66,6 @@ function rustLoan(env: NodeJS.ProcessEnv, home: string): Part {
     ]),
     env: { CARGO_HOME: cargo, ...(exists(rustup) ? { RUSTUP_HOME: rustup } : {}), CARGO_NET_OFFLINE: 'true' },
   };
-}
-
-/** The real path of `name` on PATH, when it is there. */
-function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter).filter((d) => d !== '')) {
-    try {
-      const real = realpathSync(join(dir, name));
-      if (isFile(real)) return real;
-    } catch {
-      continue;
-    }
-  }
-  return undefined;
 }
 
 function existing(paths: readonly string[]): string[] {
