@@ -3,15 +3,19 @@
  * JSON with a MAC under the store key, so a record nothing but neo wrote is ever read back as the
  * truth a gate judges by. NEO_HOME is hidden from every sandbox; the MAC is the second lock.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../util/atomic-file.js';
 import { NeoError } from '../../util/errors.js';
-import { PRIVATE_FILE_MODE } from '../../util/private-store.js';
 import { macMatches, macOf } from '../../util/store-key.js';
 
-/** Writes `value` to `file` (0600), sealed with a MAC of kind `kind` under `key`. */
+/**
+ * Writes `value` to `file` (0600), sealed with a MAC of kind `kind` under `key`, atomically: the
+ * run's dependency stamps are rewritten after each `run:` step that succeeds while a parallel
+ * agent step's gate reads them, and a torn read is a MAC that does not check (FLOW_GATE_TAMPERED).
+ */
 export async function writeGateRecord(file: string, key: Buffer, kind: string, value: unknown): Promise<void> {
   const body = JSON.stringify(value);
-  await writeFile(file, `${JSON.stringify({ body, mac: macOf(key, kind, body) })}\n`, { mode: PRIVATE_FILE_MODE });
+  await writeFileAtomic(file, `${JSON.stringify({ body, mac: macOf(key, kind, body) })}\n`, { private: true });
 }
 
 /**
